@@ -1,0 +1,11 @@
+/**
+ * d3d12-webgpu: the Direct3D 12 memory model emulated on a real GPU through WebGPU.
+ * The browser entry; `d3d12-webgpu/node` adds a Dawn-backed device for Node.js.
+ */
+export {
+  formatAdapter,
+  requestDeviceWithAdapterLimits,
+  requestWebGPUDevice,
+  summarizeAdapter,
+  type AdapterSummary,
+} from './gpu/request-device.js';

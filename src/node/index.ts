@@ -1,0 +1,47 @@
+/**
+ * The Node.js entry (`d3d12-webgpu/node`): a WebGPU device from Dawn, with a Vulkan driver found
+ * without any setup (see vulkan-driver.ts).
+ */
+import { requestWebGPUDevice } from '../gpu/request-device.js';
+import { loadDawn } from './dawn-module.js';
+import { resolveVulkanDriver, type VulkanDriver } from './vulkan-driver.js';
+
+export { resolveVulkanDriver, type VulkanDriver, type VulkanDriverSource } from './vulkan-driver.js';
+export { formatAdapter, summarizeAdapter, type AdapterSummary } from '../gpu/request-device.js';
+
+export interface NodeDeviceOptions {
+  powerPreference?: GPUPowerPreference;
+  /** Dawn's own flags, e.g. `enable-dawn-features=dump_shaders`. */
+  dawnFlags?: string[];
+}
+
+/**
+ * Dawn shuts its instance down once the `GPU` object is collected, so each device keeps the `GPU` it
+ * came from alive for as long as the device itself is reachable.
+ */
+const instanceOf = new WeakMap<GPUDevice, GPU>();
+
+let lastDriver: VulkanDriver | undefined;
+
+/** The Vulkan driver the last `createNodeDevice` call used (for logs). */
+export function nodeDeviceDriver(): VulkanDriver | undefined {
+  return lastDriver;
+}
+
+export async function createNodeDevice(options: NodeDeviceOptions = {}): Promise<GPUDevice> {
+  const driver = resolveVulkanDriver();
+  if (driver.icdManifest) process.env.VK_ICD_FILENAMES = driver.icdManifest;
+  lastDriver = driver;
+
+  const dawn = loadDawn(driver.loaderDir);
+  // WebGPU's constant namespaces (GPUBufferUsage, GPUMapMode, ...) are globals in a browser; make
+  // them globals here too, without replacing any a host already provides.
+  for (const [name, value] of Object.entries(dawn.globals)) {
+    if (!(name in globalThis)) Object.defineProperty(globalThis, name, { value, configurable: true, writable: true });
+  }
+  const gpu = dawn.create(options.dawnFlags ?? []);
+  const where = `Dawn, Vulkan driver from ${driver.source}${driver.icdManifest ? ` (${driver.icdManifest})` : ''}`;
+  const device = await requestWebGPUDevice(gpu, { powerPreference: options.powerPreference }, where);
+  instanceOf.set(device, gpu);
+  return device;
+}

@@ -1,0 +1,124 @@
+/**
+ * Finds a Vulkan driver for Dawn on Linux, in this order:
+ *   1. `VK_ICD_FILENAMES` / `VK_DRIVER_FILES` already set by the user (kept as they are),
+ *   2. a system driver: a Vulkan loader the dynamic linker finds plus an ICD manifest in the
+ *      loader's standard folders,
+ *   3. SwiftShader from Debian's chromium package (`/usr/lib/chromium`),
+ *   4. SwiftShader shipped inside `@sparticuz/chromium`, unpacked once into the runtime cache.
+ * `D3D12_WEBGPU_VULKAN=bundled` skips 1 to 3, as a machine with only Node.js would.
+ *
+ * The result also says where the Vulkan loader (`libvulkan.so.1`) is when the dynamic linker
+ * cannot find one by itself (`loaderDir`); `dawn-module.ts` then loads Dawn beside it.
+ * Other platforms (macOS: Metal, Windows: D3D12) need none of this.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { bundledSwiftShader, type SwiftShaderFiles } from './bundled-chromium.js';
+
+export type VulkanDriverSource = 'native' | 'env' | 'system' | 'debian-chromium' | 'bundled';
+
+export interface VulkanDriver {
+  source: VulkanDriverSource;
+  /** An ICD manifest to export as `VK_ICD_FILENAMES`; undefined leaves the loader's own search. */
+  icdManifest?: string;
+  /** The folder of the `libvulkan.so.1` to use; null where the dynamic linker finds one itself. */
+  loaderDir: string | null;
+}
+
+const LOADER = 'libvulkan.so.1';
+const DEBIAN_CHROMIUM_DIR = '/usr/lib/chromium';
+
+/** What the resolver asks of the machine; replaced in unit tests. */
+export interface SystemProbe {
+  platform: NodeJS.Platform;
+  env: NodeJS.ProcessEnv;
+  exists(path: string): boolean;
+  listDir(path: string): string[];
+  /** Whether the dynamic linker finds `library` by name (ld.so cache, default folders, LD_LIBRARY_PATH). */
+  linkerFinds(library: string): boolean;
+  bundledSwiftShader(): SwiftShaderFiles;
+}
+
+/** The folders where the Vulkan loader looks for ICD manifests on Linux, in its order. */
+export function icdManifestDirs(env: NodeJS.ProcessEnv): string[] {
+  const home = env.HOME ?? homedir();
+  const configHome = env.XDG_CONFIG_HOME || join(home, '.config');
+  const configDirs = (env.XDG_CONFIG_DIRS || '/etc/xdg').split(':');
+  const dataHome = env.XDG_DATA_HOME || join(home, '.local/share');
+  const dataDirs = (env.XDG_DATA_DIRS || '/usr/local/share:/usr/share').split(':');
+  return [configHome, ...configDirs, '/etc', dataHome, ...dataDirs]
+    .filter((dir) => dir !== '')
+    .map((dir) => join(dir, 'vulkan/icd.d'));
+}
+
+export function resolveVulkanDriver(probe: SystemProbe = machineProbe()): VulkanDriver {
+  if (probe.platform !== 'linux') return { source: 'native', loaderDir: null };
+
+  const systemLoader = probe.linkerFinds(LOADER);
+  const bundledOnly = probe.env.D3D12_WEBGPU_VULKAN === 'bundled';
+  // Any loader works with any ICD: prefer the system's, else the one shipped with SwiftShader.
+  const loaderDir = (): string | null => (systemLoader ? null : probe.bundledSwiftShader().loaderDir);
+
+  if (!bundledOnly) {
+    if (probe.env.VK_ICD_FILENAMES || probe.env.VK_DRIVER_FILES) {
+      return { source: 'env', loaderDir: loaderDir() };
+    }
+    const hasSystemIcd = icdManifestDirs(probe.env).some((dir) =>
+      probe.listDir(dir).some((file) => file.endsWith('.json')),
+    );
+    if (systemLoader && hasSystemIcd) return { source: 'system', loaderDir: null };
+
+    const debianIcd = join(DEBIAN_CHROMIUM_DIR, 'vk_swiftshader_icd.json');
+    if (probe.exists(debianIcd)) {
+      const beside = probe.exists(join(DEBIAN_CHROMIUM_DIR, LOADER)) && !systemLoader;
+      return { source: 'debian-chromium', icdManifest: debianIcd, loaderDir: beside ? DEBIAN_CHROMIUM_DIR : loaderDir() };
+    }
+  }
+  const swiftShader = probe.bundledSwiftShader();
+  return {
+    source: 'bundled',
+    icdManifest: swiftShader.icdManifest,
+    loaderDir: systemLoader ? null : swiftShader.loaderDir,
+  };
+}
+
+/** The folders the dynamic linker searches without an ld.so cache entry. */
+function defaultLibraryDirs(): string[] {
+  const triplet = process.arch === 'arm64' ? 'aarch64-linux-gnu' : 'x86_64-linux-gnu';
+  return [`/lib/${triplet}`, `/usr/lib/${triplet}`, '/lib64', '/usr/lib64', '/lib', '/usr/lib'];
+}
+
+function ldconfigKnows(library: string): boolean {
+  for (const ldconfig of ['/sbin/ldconfig', '/usr/sbin/ldconfig', 'ldconfig']) {
+    try {
+      const cache = execFileSync(ldconfig, ['-p'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+      return cache.split('\n').some((line) => line.trim().startsWith(`${library} `));
+    } catch {
+      // try the next location
+    }
+  }
+  return false;
+}
+
+export function machineProbe(): SystemProbe {
+  return {
+    platform: process.platform,
+    env: process.env,
+    exists: existsSync,
+    listDir: (path) => {
+      try {
+        return readdirSync(path);
+      } catch {
+        return [];
+      }
+    },
+    linkerFinds: (library) => {
+      // LD_LIBRARY_PATH counts only as the process started with it; later changes do not reach ld.so.
+      const searched = [...(process.env.LD_LIBRARY_PATH ?? '').split(':').filter(Boolean), ...defaultLibraryDirs()];
+      return searched.some((dir) => existsSync(join(dir, library))) || ldconfigKnows(library);
+    },
+    bundledSwiftShader,
+  };
+}
