@@ -41,12 +41,11 @@ export async function runInGpuErrorScopes<T>(device: GPUDevice, testName: string
   device.addEventListener('uncapturederror', onUncaptured);
   for (const filter of SCOPES) device.pushErrorScope(filter);
 
-  let result: T | undefined;
-  let bodyError: unknown;
+  let outcome: { threw: false; value: T } | { threw: true; error: unknown };
   try {
-    result = await body();
+    outcome = { threw: false, value: await body() };
   } catch (error) {
-    bodyError = error;
+    outcome = { threw: true, error };
   }
 
   try {
@@ -64,9 +63,9 @@ export async function runInGpuErrorScopes<T>(device: GPUDevice, testName: string
   if (lost && lost.reason !== 'destroyed') problems.push(`device lost (${lost.reason}): ${lost.message}`);
 
   if (problems.length > 0) {
-    const thrown = bodyError instanceof Error ? `\n(the test body also threw: ${bodyError.message})` : '';
+    const thrown = outcome.threw && outcome.error instanceof Error ? `\n(the test body also threw: ${outcome.error.message})` : '';
     throw new GpuTestFailure(`GPU test "${testName}" failed:\n${problems.join('\n')}${thrown}`);
   }
-  if (bodyError !== undefined) throw bodyError;
-  return result as T;
+  if (outcome.threw) throw outcome.error;
+  return outcome.value;
 }

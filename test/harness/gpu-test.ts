@@ -17,7 +17,7 @@ function fullName(task: { name: string; suite?: { name: string } | undefined }):
   return task.suite?.name ? `${task.suite.name} > ${task.name}` : task.name;
 }
 
-export const gpuTest = test.extend<{ device: GPUDevice }, { fileDevice: FileDevice }>({
+export const gpuTest = test.extend<{ $test: { device: GPUDevice }; $file: { fileDevice: FileDevice } }>({
   fileDevice: [
     async ({}, use) => {
       let device: GPUDevice | undefined;

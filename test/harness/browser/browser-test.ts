@@ -25,7 +25,7 @@ function watch(page: Page, problems: string[]): void {
   page.on('error', (error) => problems.push(`page crashed: ${error.message}`));
 }
 
-export const browserTest = test.extend<{ runPage: RunPage }, { browser: Browser }>({
+export const browserTest = test.extend<{ $test: { runPage: RunPage }; $file: { browser: Browser } }>({
   browser: [
     async ({}, use) => {
       const browser = await puppeteer.connect({ browserWSEndpoint: inject('browserWSEndpoint'), protocolTimeout: 180_000 });
@@ -34,7 +34,8 @@ export const browserTest = test.extend<{ runPage: RunPage }, { browser: Browser 
     },
     { scope: 'file' },
   ],
-  runPage: async ({ browser, task }, use) => {
+  // Tuple form: runPage's value is itself a function, which the plain form would take as the value.
+  runPage: [async ({ browser, task }, use) => {
     const context = await browser.createBrowserContext();
     const problems: string[] = [];
     const fail = (): void => {
@@ -72,5 +73,5 @@ export const browserTest = test.extend<{ runPage: RunPage }, { browser: Browser 
       await context.close();
     }
     fail();
-  },
+  }, { scope: 'test' }],
 });

@@ -1,0 +1,36 @@
+// ESLint flat config: typescript-eslint with type information over every TypeScript file, plus
+// the layering rules of DESIGN.md that a linter can check.
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'demo-dist/', '.gpu/', 'bench/results/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      globals: { ...globals.node, ...globals.browser },
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // vitest fixtures take an empty destructuring pattern when they need no other fixture.
+      'no-empty-pattern': 'off',
+      eqeqeq: ['error', 'always'],
+    },
+  },
+  {
+    // The library's browser-facing layers must not reach for Node.js.
+    files: ['src/**/*.ts'],
+    ignores: ['src/node/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*'], message: 'Node.js APIs belong in src/node/.' }] }],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+);

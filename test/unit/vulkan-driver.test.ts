@@ -1,0 +1,120 @@
+import { describe, expect, test } from 'vitest';
+import { icdManifestDirs, resolveVulkanDriver, type SystemProbe } from '../../src/node/vulkan-driver.js';
+
+const BUNDLED = { folder: '/cache/ss', icdManifest: '/cache/ss/vk_swiftshader_icd.json', loaderDir: '/cache/ss' };
+
+interface Machine {
+  platform?: NodeJS.Platform;
+  env?: NodeJS.ProcessEnv;
+  files?: string[];
+  systemLoader?: boolean;
+}
+
+/** A fake machine: `files` lists every existing file; folders are derived from them. */
+function probe({ platform = 'linux', env = { HOME: '/home/u' }, files = [], systemLoader = false }: Machine): SystemProbe & { unpacked: number } {
+  const fake = {
+    unpacked: 0,
+    platform,
+    env,
+    exists: (path: string) => files.includes(path),
+    listDir: (dir: string) => files.filter((f) => f.startsWith(`${dir}/`)).map((f) => f.slice(dir.length + 1)),
+    linkerFinds: (library: string) => systemLoader && library === 'libvulkan.so.1',
+    bundledSwiftShader: () => {
+      fake.unpacked++;
+      return BUNDLED;
+    },
+  };
+  return fake;
+}
+
+const SYSTEM_ICD = '/usr/share/vulkan/icd.d/nvidia_icd.json';
+const DEBIAN_ICD = '/usr/lib/chromium/vk_swiftshader_icd.json';
+
+describe('resolveVulkanDriver: the lookup order', () => {
+  test('1. VK_ICD_FILENAMES set: kept, with the system loader', () => {
+    const machine = probe({ env: { VK_ICD_FILENAMES: '/my/icd.json' }, systemLoader: true, files: [SYSTEM_ICD] });
+    expect(resolveVulkanDriver(machine)).toEqual({ source: 'env', loaderDir: null });
+    expect(machine.unpacked).toBe(0);
+  });
+  test('1. VK_DRIVER_FILES counts the same', () => {
+    expect(resolveVulkanDriver(probe({ env: { VK_DRIVER_FILES: '/my/icd.json' }, systemLoader: true })).source).toBe('env');
+  });
+  test('1. VK_ICD_FILENAMES set but no system loader: the bundled loader is used with it', () => {
+    expect(resolveVulkanDriver(probe({ env: { VK_ICD_FILENAMES: '/my/icd.json' } }))).toEqual({ source: 'env', loaderDir: '/cache/ss' });
+  });
+
+  test('2. a system loader and a system ICD manifest: the system driver', () => {
+    const machine = probe({ systemLoader: true, files: [SYSTEM_ICD, DEBIAN_ICD] });
+    expect(resolveVulkanDriver(machine)).toEqual({ source: 'system', loaderDir: null });
+    expect(machine.unpacked).toBe(0);
+  });
+  test('2. a system ICD manifest without a loader is not a system driver', () => {
+    expect(resolveVulkanDriver(probe({ files: [SYSTEM_ICD] })).source).toBe('bundled');
+  });
+  test('2. a system loader without an ICD manifest is not a system driver', () => {
+    expect(resolveVulkanDriver(probe({ systemLoader: true })).source).toBe('bundled');
+  });
+  test('2. a file in icd.d that is not a manifest does not count', () => {
+    expect(resolveVulkanDriver(probe({ systemLoader: true, files: ['/usr/share/vulkan/icd.d/README'] })).source).toBe('bundled');
+  });
+
+  test("3. Debian chromium's SwiftShader, with the system loader", () => {
+    expect(resolveVulkanDriver(probe({ systemLoader: true, files: [DEBIAN_ICD] }))).toEqual({
+      source: 'debian-chromium',
+      icdManifest: DEBIAN_ICD,
+      loaderDir: null,
+    });
+  });
+  test("3. Debian chromium's SwiftShader, with the loader beside it when the system has none", () => {
+    expect(resolveVulkanDriver(probe({ files: [DEBIAN_ICD, '/usr/lib/chromium/libvulkan.so.1'] }))).toEqual({
+      source: 'debian-chromium',
+      icdManifest: DEBIAN_ICD,
+      loaderDir: '/usr/lib/chromium',
+    });
+  });
+  test("3. Debian chromium's SwiftShader with no loader anywhere borrows the bundled loader", () => {
+    expect(resolveVulkanDriver(probe({ files: [DEBIAN_ICD] })).loaderDir).toBe('/cache/ss');
+  });
+
+  test('4. nothing on the machine: the bundled SwiftShader and its loader', () => {
+    expect(resolveVulkanDriver(probe({}))).toEqual({ source: 'bundled', icdManifest: BUNDLED.icdManifest, loaderDir: '/cache/ss' });
+  });
+  test('4. the bundled SwiftShader uses a system loader when there is one', () => {
+    expect(resolveVulkanDriver(probe({ systemLoader: true })).loaderDir).toBeNull();
+  });
+
+  test('D3D12_WEBGPU_VULKAN=bundled skips the environment, the system and Debian chromium', () => {
+    const machine = probe({
+      env: { D3D12_WEBGPU_VULKAN: 'bundled', VK_ICD_FILENAMES: '/my/icd.json' },
+      systemLoader: true,
+      files: [SYSTEM_ICD, DEBIAN_ICD],
+    });
+    expect(resolveVulkanDriver(machine)).toEqual({ source: 'bundled', icdManifest: BUNDLED.icdManifest, loaderDir: null });
+  });
+
+  for (const platform of ['darwin', 'win32'] as const) {
+    test(`${platform}: Dawn's native backend, no Vulkan lookup`, () => {
+      const machine = probe({ platform });
+      expect(resolveVulkanDriver(machine)).toEqual({ source: 'native', loaderDir: null });
+      expect(machine.unpacked).toBe(0);
+    });
+  }
+});
+
+describe('icdManifestDirs', () => {
+  test("the loader's default folders, in its order", () => {
+    expect(icdManifestDirs({ HOME: '/home/u' })).toEqual([
+      '/home/u/.config/vulkan/icd.d',
+      '/etc/xdg/vulkan/icd.d',
+      '/etc/vulkan/icd.d',
+      '/home/u/.local/share/vulkan/icd.d',
+      '/usr/local/share/vulkan/icd.d',
+      '/usr/share/vulkan/icd.d',
+    ]);
+  });
+  test('the XDG variables replace the defaults', () => {
+    expect(
+      icdManifestDirs({ HOME: '/h', XDG_CONFIG_HOME: '/c', XDG_CONFIG_DIRS: '/cd1:/cd2', XDG_DATA_HOME: '/d', XDG_DATA_DIRS: '/dd' }),
+    ).toEqual(['/c/vulkan/icd.d', '/cd1/vulkan/icd.d', '/cd2/vulkan/icd.d', '/etc/vulkan/icd.d', '/d/vulkan/icd.d', '/dd/vulkan/icd.d']);
+  });
+});

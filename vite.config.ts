@@ -1,0 +1,43 @@
+/**
+ * One vite configuration, two jobs:
+ *   vite build               the library: src/index.ts (browser) and src/node/index.ts (Node.js) as ES
+ *                            modules in dist/ (types come from tsc -p tsconfig.build.json)
+ *   vite --mode demo         the demo server (npm start), on 127.0.0.1
+ *   vite build --mode demo   the demo as a static site in demo-dist/
+ * WGSL is imported with `?raw` everywhere (library, demo, tests), so shaders stay in shaders/*.wgsl.
+ */
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+export default defineConfig(({ mode }) => {
+  if (mode === 'demo') {
+    return {
+      root: `${root}demo`,
+      clearScreen: false,
+      server: { host: '127.0.0.1', port: 5173, fs: { allow: [root] } },
+      preview: { host: '127.0.0.1' },
+      // Demo pages import shaders/ and src/ from outside demo/.
+      build: { outDir: `${root}demo-dist`, emptyOutDir: true, target: 'es2022' },
+    };
+  }
+  return {
+    build: {
+      target: 'es2022',
+      outDir: 'dist',
+      sourcemap: true,
+      // Readable output: consumers' bundlers minify.
+      minify: false,
+      lib: {
+        entry: { index: `${root}src/index.ts`, node: `${root}src/node/index.ts` },
+        formats: ['es'],
+      },
+      rolldownOptions: {
+        // Node built-ins and the optional peers (Dawn, the bundled Chromium) stay imports; so do
+        // runtime dependencies, which the consumer's package manager installs.
+        external: [/^node:/, 'webgpu', '@sparticuz/chromium', /^wgsl_reflect/],
+      },
+    },
+  };
+});
