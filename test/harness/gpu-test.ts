@@ -7,7 +7,7 @@
  */
 import { test } from 'vitest';
 import { createNodeDevice } from '../../src/node/index.js';
-import { runInGpuErrorScopes } from './gpu-error-scopes.js';
+import { openGpuErrorScopes } from './gpu-error-scopes.js';
 
 interface FileDevice {
   current(): Promise<GPUDevice>;
@@ -38,8 +38,12 @@ export const gpuTest = test.extend<{ $test: { device: GPUDevice }; $file: { file
     },
     { scope: 'file' },
   ],
-  device: async ({ fileDevice, task }, use) => {
+  device: async ({ fileDevice, task, onTestFinished }, use) => {
     const device = await fileDevice.current();
-    await runInGpuErrorScopes(device, fullName(task), () => use(device));
+    const scopes = openGpuErrorScopes(device, fullName(task));
+    // Judged in onTestFinished rather than in the fixture's teardown: vitest reports an error thrown
+    // by a teardown twice.
+    onTestFinished(() => scopes.close());
+    await use(device);
   },
 });
