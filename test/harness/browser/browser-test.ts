@@ -1,19 +1,33 @@
 /**
- * `browserTest`: vitest's `test` with a `runPage` fixture for the browser project.
+ * `browserTest`: vitest's `test` with fixtures for the browser project.
  *
- * `runPage(modulePath, args)` opens a fresh page (in a browser context of its own) on the runner,
- * which runs the module's default export with a WebGPU device inside the shared error scopes and
- * returns its result. A console error, an uncaught exception, a failed module request, an
- * `uncapturederror` or a lost device fails the test that ran the page, naming it.
+ *   runPage(modulePath, args)  opens a fresh page on the runner, which runs the module's default
+ *                              export with a WebGPU device inside the shared error scopes and
+ *                              returns its result
+ *   openPage(url)              opens a fresh page on any URL (the demo server, say)
+ *
+ * Each test gets a browser context of its own. A console error, an uncaught exception, a failed
+ * request, an `uncapturederror` or a lost device fails the test whose page it came from, naming it.
  */
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
 import { inject, test } from 'vitest';
 import { RUNNER_PATH } from './global-setup.js';
 
 export type RunPage = <Result>(modulePath: string, args?: unknown) => Promise<Result>;
+export type OpenPage = (url: string) => Promise<Page>;
 
 class BrowserTestFailure extends Error {
   override name = 'BrowserTestFailure';
+}
+
+/** A test's browser context and what its pages reported. */
+interface PageSession {
+  context: BrowserContext;
+  open(url: string): Promise<Page>;
+  /** Throws, naming the test, if any page reported a problem since the last check. */
+  check(): void;
+  /** Records a failure that the page's code reported itself (it already names the test). */
+  report(message: string): void;
 }
 
 function watch(page: Page, problems: string[]): void {
@@ -25,7 +39,10 @@ function watch(page: Page, problems: string[]): void {
   page.on('error', (error) => problems.push(`page crashed: ${error.message}`));
 }
 
-export const browserTest = test.extend<{ $test: { runPage: RunPage }; $file: { browser: Browser } }>({
+export const browserTest = test.extend<{
+  $test: { session: PageSession; runPage: RunPage; openPage: OpenPage };
+  $file: { browser: Browser };
+}>({
   browser: [
     async ({}, use) => {
       const browser = await puppeteer.connect({ browserWSEndpoint: inject('browserWSEndpoint'), protocolTimeout: 180_000 });
@@ -34,22 +51,39 @@ export const browserTest = test.extend<{ $test: { runPage: RunPage }; $file: { b
     },
     { scope: 'file' },
   ],
-  // Tuple form: runPage's value is itself a function, which the plain form would take as the value.
-  runPage: [async ({ browser, task }, use) => {
+  session: async ({ browser, task, onTestFinished }, use) => {
     const context = await browser.createBrowserContext();
     const problems: string[] = [];
-    const fail = (): void => {
-      if (problems.length > 0) {
-        throw new BrowserTestFailure(`browser test "${task.name}" failed:\n${problems.splice(0).join('\n')}`);
-      }
-    };
-    try {
-      await use(async <Result>(modulePath: string, args?: unknown): Promise<Result> => {
+    const session: PageSession = {
+      context,
+      async open(url) {
         const page = await context.newPage();
         watch(page, problems);
-        await page.goto(`${inject('browserOrigin')}${RUNNER_PATH}`);
+        await page.goto(url);
+        return page;
+      },
+      check() {
+        if (problems.length > 0) {
+          throw new BrowserTestFailure(`browser test "${task.name}" failed:\n${problems.splice(0).join('\n')}`);
+        }
+      },
+      report(message) {
+        problems.unshift(message);
+      },
+    };
+    // Problems that arrive after the test's last check still fail it. Judged in onTestFinished
+    // rather than in the teardown: vitest reports an error thrown by a teardown twice.
+    onTestFinished(() => session.check());
+    await use(session);
+    await context.close();
+  },
+  // Tuple form: these fixtures' values are functions, which the plain form would take as the value.
+  runPage: [
+    async ({ session, task }, use) => {
+      await use(async <Result>(modulePath: string, args?: unknown): Promise<Result> => {
+        const page = await session.open(`${inject('browserOrigin')}${RUNNER_PATH}`);
         await page.waitForFunction(() => 'd3d12Runner' in window);
-        fail();
+        session.check();
         let result: Result;
         try {
           result = (await page.evaluate(
@@ -59,19 +93,19 @@ export const browserTest = test.extend<{ $test: { runPage: RunPage }; $file: { b
             task.name,
           )) as Result;
         } catch (error) {
-          // The page's own message already names the test and the WebGPU error; keep console
-          // problems with it.
-          const message = error instanceof Error ? error.message : String(error);
-          problems.unshift(message);
-          fail();
-          throw error;
+          // The page's message names the test and the WebGPU error; report it with any console problems.
+          session.report(error instanceof Error ? error.message : String(error));
         }
-        fail();
-        return result;
+        session.check();
+        return result!;
       });
-    } finally {
-      await context.close();
-    }
-    fail();
-  }, { scope: 'test' }],
+    },
+    { scope: 'test' },
+  ],
+  openPage: [
+    async ({ session }, use) => {
+      await use((url) => session.open(url));
+    },
+    { scope: 'test' },
+  ],
 });

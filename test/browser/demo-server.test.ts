@@ -1,0 +1,53 @@
+/**
+ * `npm start`, exactly as the README says: it serves the demo on 127.0.0.1, prints the URL, and the
+ * page it serves opens a WebGPU device in Chromium without a console error.
+ */
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { browserTest } from '../harness/browser/browser-test.js';
+import { PROJECT_ROOT } from '../harness/browser/serve.js';
+
+/** How long vite may take to print its URL on a busy machine. */
+const START_TIMEOUT_MS = 60_000;
+
+let server: ReturnType<typeof spawn> | undefined;
+let url = '';
+let printed = '';
+
+beforeAll(async () => {
+  // Own process group, so that npm, its shell and vite all stop together.
+  server = spawn('npm', ['start'], { cwd: PROJECT_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`npm start printed no URL within ${START_TIMEOUT_MS} ms:\n${printed}`)), START_TIMEOUT_MS);
+    const read = (chunk: Buffer): void => {
+      printed += chunk.toString();
+      const match = /Local:\s+(http:\/\/\S+)/.exec(printed);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    server?.stdout?.on('data', read);
+    server?.stderr?.on('data', read);
+    server?.on('exit', (code) => reject(new Error(`npm start exited (${code}) before printing a URL:\n${printed}`)));
+  });
+}, START_TIMEOUT_MS + 5_000);
+
+afterAll(() => {
+  if (server?.pid) process.kill(-server.pid, 'SIGTERM');
+});
+
+describe('npm start: the demo server', () => {
+  browserTest('prints a URL on 127.0.0.1', () => {
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+  });
+
+  browserTest('serves a page that opens a WebGPU device and names the adapter', async ({ openPage }) => {
+    const page = await openPage(url);
+    expect(await page.title()).toBe('d3d12-webgpu demos');
+    await page.waitForFunction(() => document.querySelector('#gpu-status')?.getAttribute('data-state') !== 'pending');
+    const status = await page.$eval('#gpu-status', (el) => ({ state: el.getAttribute('data-state'), text: el.textContent }));
+    expect(status.state, status.text ?? '').toBe('ready');
+    expect(status.text).toMatch(/WebGPU ready: vendor=\S+ architecture=/);
+  });
+});
