@@ -28,14 +28,19 @@ export function nodeDeviceDriver(): VulkanDriver | undefined {
   return lastDriver;
 }
 
+/**
+ * Opens a WebGPU device from Dawn, with the adapter's memory limits. On Linux it first finds a
+ * Vulkan driver (vulkan-driver.ts) and, where it picks one, exports `VK_ICD_FILENAMES` for this
+ * process so that Dawn's Vulkan loader uses it. WebGPU's constant namespaces (`GPUBufferUsage`, ...)
+ * become globals where the host has none.
+ */
 export async function createNodeDevice(options: NodeDeviceOptions = {}): Promise<GPUDevice> {
   const driver = resolveVulkanDriver();
   if (driver.icdManifest) process.env.VK_ICD_FILENAMES = driver.icdManifest;
   lastDriver = driver;
 
   const dawn = loadDawn(driver.loaderDir);
-  // WebGPU's constant namespaces (GPUBufferUsage, GPUMapMode, ...) are globals in a browser; make
-  // them globals here too, without replacing any a host already provides.
+  // Globals in a browser; here too, without replacing any the host already provides.
   for (const [name, value] of Object.entries(dawn.globals)) {
     if (!(name in globalThis)) Object.defineProperty(globalThis, name, { value, configurable: true, writable: true });
   }

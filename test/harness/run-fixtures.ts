@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { beforeAll, expect, test } from 'vitest';
 import { PROJECT_ROOT } from './browser/serve.js';
 
 export interface FixtureResult {
@@ -54,3 +55,47 @@ export async function runFixtures(project: 'gpu-fixtures' | 'browser-fixtures'):
   return { exitCode, output, results };
 }
 
+
+export interface FixtureFailureSuite {
+  project: 'gpu-fixtures' | 'browser-fixtures';
+  /** How the harness names a test in its failure message: `GPU test "x" failed`. */
+  label: 'GPU test' | 'browser test';
+  /** Each planted failure: the fixture test's name and what its one failure message must match. */
+  failures: [name: string, expected: RegExp[]][];
+  /** A clean fixture test run after the failing ones, on the same device or browser. */
+  control: string;
+  timeoutMs: number;
+}
+
+/**
+ * Declares the tests of a harness-failure suite: the child run fails, each planted failure fails
+ * its own test exactly once with a message naming it and matching `expected`, and the control passes.
+ */
+export function describeFixtureFailures(suite: FixtureFailureSuite): void {
+  let run: FixtureRun;
+  beforeAll(async () => {
+    run = await runFixtures(suite.project);
+  }, suite.timeoutMs);
+
+  test('the run fails (non-zero exit)', () => {
+    expect(run.exitCode, run.output).toBe(1);
+  });
+
+  for (const [name, expected] of suite.failures) {
+    test(`"${name}" fails once, naming itself and the cause`, () => {
+      const result = run.results.get(name);
+      expect(result?.status).toBe('failed');
+      expect(result?.failureMessages).toHaveLength(1);
+      const message = result?.failureMessages[0] ?? '';
+      expect(message).toContain(`${suite.label} "${name}" failed`);
+      for (const pattern of expected) expect(message).toMatch(pattern);
+      // What a developer reads in the terminal says the same.
+      expect(run.output).toContain(`> ${name}`);
+      expect(run.output).toContain(`${suite.label} "${name}" failed`);
+    });
+  }
+
+  test('control: the clean test after the failing ones passes', () => {
+    expect(run.results.get(suite.control)?.status).toBe('passed');
+  });
+}
