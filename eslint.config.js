@@ -1,5 +1,5 @@
 // ESLint flat config: typescript-eslint with type information over every TypeScript file, plus
-// the layering rules of DESIGN.md that a linter can check.
+// the layering rule a linter can check: only src/node/ may use Node.js.
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';

@@ -34,9 +34,9 @@ export default defineConfig(({ mode }) => {
         formats: ['es'],
       },
       rolldownOptions: {
-        // Node built-ins and the optional peers (Dawn, the bundled Chromium) stay imports; so do
-        // runtime dependencies, which the consumer's package manager installs.
-        external: [/^node:/, 'webgpu', '@sparticuz/chromium', /^wgsl_reflect/],
+        // Node built-ins and dependencies stay imports, for the consumer's package manager to
+        // install. (Dawn and the bundled Chromium are found by path at run time, not imported.)
+        external: [/^node:/, /^wgsl_reflect/],
       },
     },
   };

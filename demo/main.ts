@@ -1,24 +1,44 @@
-// The demo index: says whether this browser gives WebGPU, and on which adapter.
-import { formatAdapter, requestWebGPUDevice, summarizeAdapter } from '../src/index.js';
+// The demo index: says whether this browser gives WebGPU, on which adapter, and runs the library's
+// self-test (shaders/smoke_pattern.wgsl, checked word by word against the CPU).
+import {
+  formatAdapter,
+  requestWebGPUDevice,
+  runSmokePattern,
+  smokePatternReference,
+  summarizeAdapter,
+} from '../src/index.js';
 
 const status = document.querySelector<HTMLParagraphElement>('#gpu-status');
+/** Words the self-test writes: 256 KiB, enough to cross many workgroups. */
+const SELF_TEST_WORDS = 65_536;
+
+function show(state: 'ready' | 'failed', text: string): void {
+  if (!status) return;
+  status.dataset.state = state;
+  status.textContent = text;
+}
 
 async function showAdapter(): Promise<void> {
-  if (!status) return;
   if (!navigator.gpu) {
-    status.dataset.state = 'failed';
-    status.textContent = 'This browser has no WebGPU (navigator.gpu is missing). Use a recent Chrome; on Linux start it with --enable-unsafe-webgpu.';
+    show('failed', 'This browser has no WebGPU (navigator.gpu is missing). Use a recent Chrome; on Linux start it with --enable-unsafe-webgpu.');
     return;
   }
   try {
     const device = await requestWebGPUDevice(navigator.gpu);
-    const limits = device.limits;
-    status.dataset.state = 'ready';
-    status.textContent = `WebGPU ready: ${formatAdapter(summarizeAdapter(device.adapterInfo))}; largest buffer ${(limits.maxBufferSize / 2 ** 20).toFixed(0)} MiB.`;
+    const args = { count: SELF_TEST_WORDS, seed: 0x2a };
+    const words = await runSmokePattern(device, args);
+    const expected = smokePatternReference(args);
+    const wrong = words.findIndex((word, i) => word !== expected[i]);
+    const adapter = formatAdapter(summarizeAdapter(device.adapterInfo));
+    const largest = `${(device.limits.maxBufferSize / 2 ** 20).toFixed(0)} MiB`;
     device.destroy();
+    if (wrong >= 0) {
+      show('failed', `WebGPU on ${adapter} failed the self-test: word ${wrong} is wrong.`);
+    } else {
+      show('ready', `WebGPU ready: ${adapter}; largest buffer ${largest}; self-test passed (${SELF_TEST_WORDS.toLocaleString('en')} words).`);
+    }
   } catch (error) {
-    status.dataset.state = 'failed';
-    status.textContent = `WebGPU failed: ${error instanceof Error ? error.message : String(error)}`;
+    show('failed', `WebGPU failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

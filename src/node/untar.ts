@@ -1,16 +1,21 @@
 /**
- * A minimal reader for the ustar archives that ship inside `@sparticuz/chromium` (SwiftShader, fonts).
+ * A minimal reader for the ustar archives that ship inside `@sparticuz/chromium` (SwiftShader, fonts,
+ * libraries).
  *
- * Invariants: only regular files and directories are written; every entry path stays inside the
- * destination (absolute paths and `..` segments are rejected, so an archive cannot write elsewhere);
- * pax (`x`) and GNU long-name (`L`) headers are honoured for long paths; other entry types (links,
- * devices) are skipped, since the archives this reads contain none.
+ * Invariants: every header's checksum and size are verified, so a corrupt archive is an error, never
+ * a silently short file; only regular files and directories are written; every entry path stays
+ * inside the destination (absolute paths and `..` segments are rejected, so an archive cannot write
+ * elsewhere); pax (`x`) and GNU long-name (`L`) headers are honoured for long paths; other entry types
+ * (links, devices) are skipped, since the archives this reads contain none.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, normalize, sep } from 'node:path';
 
 /** ustar's block size: every header and every file body is padded to it. */
 const BLOCK = 512;
+/** The checksum field: summed as if it held spaces. */
+const CHECKSUM_OFFSET = 148;
+const CHECKSUM_LENGTH = 8;
 
 /** A file or folder read from an archive, before it is written. */
 export interface TarEntry {
@@ -26,9 +31,20 @@ function field(header: Uint8Array, offset: number, length: number): string {
   return new TextDecoder().decode(end < 0 ? bytes : bytes.subarray(0, end));
 }
 
+/** An octal number field; NaN when it holds anything but octal digits. */
 function octal(header: Uint8Array, offset: number, length: number): number {
   const text = field(header, offset, length).trim();
-  return text === '' ? 0 : parseInt(text, 8);
+  if (text === '') return 0;
+  return /^[0-7]+$/.test(text) ? parseInt(text, 8) : NaN;
+}
+
+function checksumOf(header: Uint8Array): number {
+  let sum = 0;
+  for (let i = 0; i < BLOCK; i++) {
+    const inField = i >= CHECKSUM_OFFSET && i < CHECKSUM_OFFSET + CHECKSUM_LENGTH;
+    sum += inField ? 0x20 : (header[i] ?? 0);
+  }
+  return sum;
 }
 
 /** Reads the `path` record of a pax extended header ("<len> path=<value>\n" records). */
@@ -41,7 +57,7 @@ function paxPath(data: Uint8Array): string | undefined {
   return undefined;
 }
 
-/** Parses an uncompressed tar archive into its entries. Throws on a truncated archive. */
+/** Parses an uncompressed tar archive into its entries. Throws on a corrupt or truncated archive. */
 export function readTar(archive: Uint8Array): TarEntry[] {
   const entries: TarEntry[] = [];
   let offset = 0;
@@ -49,7 +65,12 @@ export function readTar(archive: Uint8Array): TarEntry[] {
   while (offset + BLOCK <= archive.length) {
     const header = archive.subarray(offset, offset + BLOCK);
     if (header.every((b) => b === 0)) break; // two zero blocks end the archive
+    const recorded = octal(header, CHECKSUM_OFFSET, CHECKSUM_LENGTH);
+    if (recorded !== checksumOf(header)) {
+      throw new Error(`tar header at byte ${offset} is corrupt: checksum ${recorded}, computed ${checksumOf(header)}`);
+    }
     const size = octal(header, 124, 12);
+    if (!Number.isSafeInteger(size)) throw new Error(`tar header at byte ${offset} has an unreadable size`);
     const typeFlag = String.fromCharCode(header[156] ?? 0);
     const bodyStart = offset + BLOCK;
     if (bodyStart + size > archive.length) {
@@ -67,7 +88,7 @@ export function readTar(archive: Uint8Array): TarEntry[] {
     const path = longName ?? (prefix ? `${prefix}/${name}` : name);
     longName = undefined;
     const type = typeFlag === '0' || typeFlag === '\0' ? 'file' : typeFlag === '5' ? 'directory' : 'other';
-    entries.push({ path, type, mode: octal(header, 100, 8), data });
+    entries.push({ path, type, mode: octal(header, 100, 8) || 0, data });
   }
   return entries;
 }

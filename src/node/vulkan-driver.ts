@@ -5,7 +5,8 @@
  *      loader's standard folders,
  *   3. SwiftShader from Debian's chromium package (`/usr/lib/chromium`),
  *   4. SwiftShader shipped inside `@sparticuz/chromium`, unpacked once into the runtime cache.
- * `D3D12_WEBGPU_VULKAN=bundled` skips 1 to 3, as a machine with only Node.js would.
+ * `D3D12_WEBGPU_VULKAN=bundled` skips 1 to 3, as a machine with only Node.js would. The bundled
+ * SwiftShader is a Linux x64 build.
  *
  * The result also says where the Vulkan loader (`libvulkan.so.1`) is when the dynamic linker
  * cannot find one by itself (`loaderDir`); `dawn-module.ts` then loads Dawn beside it.
@@ -33,6 +34,7 @@ const DEBIAN_CHROMIUM_DIR = '/usr/lib/chromium';
 /** What the resolver asks of the machine; replaced in unit tests. */
 export interface SystemProbe {
   platform: NodeJS.Platform;
+  arch: NodeJS.Architecture;
   env: NodeJS.ProcessEnv;
   exists(path: string): boolean;
   listDir(path: string): string[];
@@ -53,13 +55,28 @@ export function icdManifestDirs(env: NodeJS.ProcessEnv): string[] {
     .map((dir) => join(dir, 'vulkan/icd.d'));
 }
 
-export function resolveVulkanDriver(probe: SystemProbe = machineProbe()): VulkanDriver {
+export interface ResolveOptions {
+  /** Skip the environment, the system and Debian chromium (as `D3D12_WEBGPU_VULKAN=bundled`). */
+  bundledOnly?: boolean;
+}
+
+export function resolveVulkanDriver(probe: SystemProbe = machineProbe(), options: ResolveOptions = {}): VulkanDriver {
   if (probe.platform !== 'linux') return { source: 'native', loaderDir: null };
 
+  const mode = probe.env.D3D12_WEBGPU_VULKAN ?? 'auto';
+  if (mode !== 'auto' && mode !== 'bundled') {
+    throw new Error(`D3D12_WEBGPU_VULKAN must be auto or bundled, not "${mode}"`);
+  }
   const systemLoader = probe.linkerFinds(LOADER);
-  const bundledOnly = probe.env.D3D12_WEBGPU_VULKAN === 'bundled';
+  const bundledOnly = options.bundledOnly === true || mode === 'bundled';
+  const bundled = (): SwiftShaderFiles => {
+    if (probe.arch !== 'x64') {
+      throw new Error(`no Vulkan driver found, and the bundled SwiftShader is Linux x64 only (this is ${probe.arch}): install a Vulkan driver (e.g. mesa-vulkan-drivers) or set VK_ICD_FILENAMES`);
+    }
+    return probe.bundledSwiftShader();
+  };
   // Any loader works with any ICD: prefer the system's, else the one shipped with SwiftShader.
-  const loaderDir = (): string | null => (systemLoader ? null : probe.bundledSwiftShader().loaderDir);
+  const loaderDir = (): string | null => (systemLoader ? null : bundled().loaderDir);
 
   if (!bundledOnly) {
     if (probe.env.VK_ICD_FILENAMES || probe.env.VK_DRIVER_FILES) {
@@ -76,7 +93,7 @@ export function resolveVulkanDriver(probe: SystemProbe = machineProbe()): Vulkan
       return { source: 'debian-chromium', icdManifest: debianIcd, loaderDir: beside ? DEBIAN_CHROMIUM_DIR : loaderDir() };
     }
   }
-  const swiftShader = probe.bundledSwiftShader();
+  const swiftShader = bundled();
   return {
     source: 'bundled',
     icdManifest: swiftShader.icdManifest,
@@ -105,6 +122,7 @@ function ldconfigKnows(library: string): boolean {
 export function machineProbe(): SystemProbe {
   return {
     platform: process.platform,
+    arch: process.arch,
     env: process.env,
     exists: existsSync,
     listDir: (path) => {

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { browserTest } from '../harness/browser/browser-test.js';
-import { PROJECT_ROOT } from '../harness/browser/serve.js';
+import { PROJECT_ROOT } from '../harness/paths.js';
 
 /** How long vite may take to print its URL on a busy machine. */
 const START_TIMEOUT_MS = 60_000;
@@ -34,7 +34,11 @@ beforeAll(async () => {
 }, START_TIMEOUT_MS + 5_000);
 
 afterAll(() => {
-  if (server?.pid) process.kill(-server.pid, 'SIGTERM');
+  try {
+    if (server?.pid) process.kill(-server.pid, 'SIGTERM');
+  } catch {
+    // It exited already; beforeAll reported why.
+  }
 });
 
 describe('npm start: the demo server', () => {
@@ -42,12 +46,12 @@ describe('npm start: the demo server', () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
   });
 
-  browserTest('serves a page that opens a WebGPU device and names the adapter', async ({ openPage }) => {
+  browserTest('serves a page that opens a WebGPU device, names the adapter and passes the self-test', async ({ openPage }) => {
     const page = await openPage(url);
     expect(await page.title()).toBe('d3d12-webgpu demos');
     await page.waitForFunction(() => document.querySelector('#gpu-status')?.getAttribute('data-state') !== 'pending');
     const status = await page.$eval('#gpu-status', (el) => ({ state: el.getAttribute('data-state'), text: el.textContent }));
     expect(status.state, status.text ?? '').toBe('ready');
-    expect(status.text).toMatch(/WebGPU ready: vendor=\S+ architecture=/);
+    expect(status.text).toMatch(/WebGPU ready: vendor=\S+ architecture=.*self-test passed \(65,536 words\)/);
   });
 });

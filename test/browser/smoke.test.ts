@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import { browserTest } from '../harness/browser/browser-test.js';
 import { expectWordsEqual } from '../harness/compare-words.js';
-import { smokePatternReference } from '../shared/smoke-pattern.js';
+import { smokePatternReference } from '../../src/gpu/smoke-pattern.js';
 
 const PAGE = 'test/browser/pages/smoke-pattern.page.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { expectWordsEqual } from '../harness/compare-words.js';
 import { gpuTest } from '../harness/gpu-test.js';
-import { runSmokePattern, smokePatternReference } from '../shared/smoke-pattern.js';
+import { runSmokePattern, smokePatternReference } from '../../src/gpu/smoke-pattern.js';
 
 describe('smoke: a compute shader from shaders/ writes a pattern that is read back (Node.js + Dawn)', () => {
   // Both sides of the workgroup boundary (64 invocations): a partial group, exactly one, one more.

@@ -13,10 +13,6 @@ interface FileDevice {
   current(): Promise<GPUDevice>;
 }
 
-function fullName(task: { name: string; suite?: { name: string } | undefined }): string {
-  return task.suite?.name ? `${task.suite.name} > ${task.name}` : task.name;
-}
-
 export const gpuTest = test.extend<{ $test: { device: GPUDevice }; $file: { fileDevice: FileDevice } }>({
   fileDevice: [
     async ({}, use) => {
@@ -40,7 +36,7 @@ export const gpuTest = test.extend<{ $test: { device: GPUDevice }; $file: { file
   ],
   device: async ({ fileDevice, task, onTestFinished }, use) => {
     const device = await fileDevice.current();
-    const scopes = openGpuErrorScopes(device, fullName(task));
+    const scopes = openGpuErrorScopes(device, task.fullTestName);
     // Judged in onTestFinished rather than in the fixture's teardown: vitest reports an error thrown
     // by a teardown twice.
     onTestFinished(() => scopes.close());

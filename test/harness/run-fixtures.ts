@@ -3,11 +3,11 @@
  * `npm test` would run them, and returns its exit code, its printed output and each test's result.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
-import { PROJECT_ROOT } from './browser/serve.js';
+import { childEnv, PROJECT_ROOT } from './paths.js';
 
 export interface FixtureResult {
   status: string;
@@ -25,36 +25,50 @@ interface JsonReport {
   testResults: { assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[];
 }
 
-export async function runFixtures(project: 'gpu-fixtures' | 'browser-fixtures'): Promise<FixtureRun> {
+/** Runs one fixture project in a child vitest; kills it (and its browser) after `timeoutMs`. */
+export async function runFixtures(project: 'gpu-fixtures' | 'browser-fixtures', timeoutMs: number): Promise<FixtureRun> {
   const vitest = join(PROJECT_ROOT, 'node_modules/vitest/vitest.mjs');
-  const jsonFile = join(mkdtempSync(join(tmpdir(), 'fixtures-')), 'report.json');
-  // The child is a fresh vitest, not a worker of ours.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST')));
-  const child = spawn(
-    process.execPath,
-    [
-      vitest, 'run',
-      '--config', 'test/harness/fixtures/vitest.fixtures.config.ts',
-      '--project', project,
-      '--reporter=default', '--reporter=json', `--outputFile.json=${jsonFile}`,
-    ],
-    { cwd: PROJECT_ROOT, env: { ...env, NO_COLOR: '1', FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const reportDir = mkdtempSync(join(tmpdir(), 'fixtures-'));
+  const jsonFile = join(reportDir, 'report.json');
+  try {
+    const child = spawn(
+      process.execPath,
+      [
+        vitest, 'run',
+        '--config', 'test/harness/fixtures/vitest.fixtures.config.ts',
+        '--project', project,
+        '--reporter=default', '--reporter=json', `--outputFile.json=${jsonFile}`,
+      ],
+      // Its own process group, so that a timeout stops the child's browser and workers too.
+      { cwd: PROJECT_ROOT, env: childEnv({ NO_COLOR: '1', FORCE_COLOR: '0' }), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const timer = setTimeout(() => {
+      output += `\n[run-fixtures] killed after ${timeoutMs} ms\n`;
+      if (child.pid) process.kill(-child.pid, 'SIGKILL');
+    }, timeoutMs);
+    const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(timer);
 
-  const report = JSON.parse(readFileSync(jsonFile, 'utf8')) as JsonReport;
-  const results = new Map<string, FixtureResult>();
-  for (const file of report.testResults) {
-    for (const test of file.assertionResults) {
-      results.set(test.fullName, { status: test.status, failureMessages: test.failureMessages });
+    let report: JsonReport;
+    try {
+      report = JSON.parse(readFileSync(jsonFile, 'utf8')) as JsonReport;
+    } catch (error) {
+      throw new Error(`the fixture run (exit ${exitCode}) wrote no report (${String(error)}); its output:\n${output}`, { cause: error });
     }
+    const results = new Map<string, FixtureResult>();
+    for (const file of report.testResults) {
+      for (const test of file.assertionResults) {
+        results.set(test.fullName, { status: test.status, failureMessages: test.failureMessages });
+      }
+    }
+    return { exitCode, output, results };
+  } finally {
+    rmSync(reportDir, { recursive: true, force: true });
   }
-  return { exitCode, output, results };
 }
-
 
 export interface FixtureFailureSuite {
   project: 'gpu-fixtures' | 'browser-fixtures';
@@ -74,7 +88,8 @@ export interface FixtureFailureSuite {
 export function describeFixtureFailures(suite: FixtureFailureSuite): void {
   let run: FixtureRun;
   beforeAll(async () => {
-    run = await runFixtures(suite.project);
+    // The child is killed a little before the hook's own timeout, so its output can still be shown.
+    run = await runFixtures(suite.project, suite.timeoutMs - 10_000);
   }, suite.timeoutMs);
 
   test('the run fails (non-zero exit)', () => {

@@ -84,10 +84,11 @@ describe('runInGpuErrorScopes', () => {
     await expect(run).rejects.toThrow('uncaptured WebGPU validation error: internal trouble');
   });
 
-  test('an uncaptured error after the body does not count against it', async () => {
+  test('an uncaptured error after a test does not count against the next one', async () => {
     const device = new FakeDevice();
-    await runInGpuErrorScopes(asDevice(device), 'before', () => Promise.resolve());
-    device.raise('internal', new FakeValidationError('later'));
+    await runInGpuErrorScopes(asDevice(device), 'first', () => Promise.resolve());
+    device.raise('internal', new FakeValidationError('between the tests'));
+    await expect(runInGpuErrorScopes(asDevice(device), 'second', () => Promise.resolve('ok'))).resolves.toBe('ok');
   });
 
   test('a lost device fails the test', async () => {

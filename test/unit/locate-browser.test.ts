@@ -14,7 +14,7 @@ function probe({ platform = 'linux', arch = 'x64', env = {}, files = [] }: Machi
     arch,
     env,
     exists: (path) => files.includes(path),
-    bundled: () => ({ executable: '/cache/chromium', fontConfigDir: '/cache' }),
+    bundled: () => ({ executable: '/cache/chromium', env: { FONTCONFIG_PATH: '/cache' } }),
   };
 }
 

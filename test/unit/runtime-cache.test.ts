@@ -1,10 +1,22 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, onTestFinished, test } from 'vitest';
 import { cacheRoot, cachedFolder } from '../../src/node/runtime-cache.js';
 
-const newRoot = (): string => mkdtempSync(join(tmpdir(), 'cache-'));
+/** A fresh cache root, removed when the test finishes. */
+function newRoot(): string {
+  const root = mkdtempSync(join(tmpdir(), 'cache-'));
+  onTestFinished(() => rmSync(root, { recursive: true, force: true }));
+  return root;
+}
+
+/** The pid of a process that has exited. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  return Number(child.stdout);
+}
 
 describe('cacheRoot', () => {
   test('D3D12_WEBGPU_CACHE_DIR wins, then XDG_CACHE_HOME, then ~/.cache', () => {
@@ -48,6 +60,16 @@ describe('cachedFolder', () => {
     const folder = cachedFolder('stale', (dir) => writeFileSync(join(dir, 'whole'), 'y'), root);
     expect(existsSync(join(folder, 'half'))).toBe(false);
     expect(readFileSync(join(folder, 'whole'), 'utf8')).toBe('y');
+  });
+
+  test("a dead process's staging folder is swept; a live process's is left alone", () => {
+    const root = newRoot();
+    const dead = join(root, `swept.tmp-${deadPid()}-abc123`);
+    const live = join(root, `swept.tmp-${process.pid}-def456`);
+    for (const dir of [dead, live]) mkdirSync(dir);
+    cachedFolder('swept', (dir) => writeFileSync(join(dir, 'x'), 'x'), root);
+    expect(existsSync(dead)).toBe(false);
+    expect(existsSync(live)).toBe(true);
   });
 
   test('when another process completes the entry first, its copy is used and ours discarded', () => {

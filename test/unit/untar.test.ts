@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, onTestFinished, test } from 'vitest';
+import { findBundlePackage } from '../../src/node/bundled-chromium.js';
 import { extractTar, readTar } from '../../src/node/untar.js';
 
 /** Builds one ustar header block (with a valid checksum) for the tests' archives. */
@@ -40,7 +40,12 @@ function archive(...parts: Uint8Array[][]): Uint8Array {
   return out;
 }
 
-const tempDir = (): string => mkdtempSync(join(tmpdir(), 'untar-'));
+/** A fresh folder, removed when the test finishes. */
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'untar-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 
 describe('readTar', () => {
   test('reads files and folders with their sizes and modes', () => {
@@ -66,6 +71,22 @@ describe('readTar', () => {
       archive(entry('PaxHeader', `${long.length + 11} path=${long}\n`, 'x'), entry('short', '1'), entry('././@LongLink', `${long}2\0`, 'L'), entry('short2', '2'), entry('plain', '3')),
     );
     expect(entries.map((e) => e.path)).toEqual([long, `${long}2`, 'plain']);
+  });
+
+  test('a header whose checksum does not match is an error', () => {
+    const whole = archive(entry('a', 'x'));
+    whole[0] = 'b'.charCodeAt(0);
+    expect(() => readTar(whole)).toThrow(/corrupt: checksum/);
+  });
+
+  test('a size field that is not octal is an error, not an empty file', () => {
+    const whole = archive(entry('a', 'x'));
+    whole.set(new TextEncoder().encode('0000000009x\0'), 124);
+    // Keep the checksum valid, so only the size is wrong.
+    whole.set(new TextEncoder().encode('        '), 148);
+    const sum = whole.subarray(0, 512).reduce((a, b) => a + b, 0);
+    whole.set(new TextEncoder().encode(`${sum.toString(8).padStart(6, '0')}\0 `), 148);
+    expect(() => readTar(whole)).toThrow(/unreadable size/);
   });
 
   test('a truncated archive is an error', () => {
@@ -96,9 +117,8 @@ describe('extractTar', () => {
   });
 
   test("unpacks @sparticuz/chromium's real SwiftShader archive", () => {
-    const pkgDir = dirname(dirname(dirname(createRequire(import.meta.url).resolve('@sparticuz/chromium'))));
     const dir = tempDir();
-    extractTar(brotliDecompressSync(readFileSync(join(pkgDir, 'bin/swiftshader.tar.br'))), dir);
+    extractTar(brotliDecompressSync(readFileSync(join(findBundlePackage().binDir, 'swiftshader.tar.br'))), dir);
     expect(readdirSync(dir).sort()).toEqual(
       expect.arrayContaining(['libvk_swiftshader.so', 'libvulkan.so.1', 'vk_swiftshader_icd.json']),
     );

@@ -5,16 +5,18 @@ const BUNDLED = { folder: '/cache/ss', icdManifest: '/cache/ss/vk_swiftshader_ic
 
 interface Machine {
   platform?: NodeJS.Platform;
+  arch?: NodeJS.Architecture;
   env?: NodeJS.ProcessEnv;
   files?: string[];
   systemLoader?: boolean;
 }
 
 /** A fake machine: `files` lists every existing file; folders are derived from them. */
-function probe({ platform = 'linux', env = { HOME: '/home/u' }, files = [], systemLoader = false }: Machine): SystemProbe & { unpacked: number } {
+function probe({ platform = 'linux', arch = 'x64', env = { HOME: '/home/u' }, files = [], systemLoader = false }: Machine): SystemProbe & { unpacked: number } {
   const fake = {
     unpacked: 0,
     platform,
+    arch,
     env,
     exists: (path: string) => files.includes(path),
     listDir: (dir: string) => files.filter((f) => f.startsWith(`${dir}/`)).map((f) => f.slice(dir.length + 1)),
@@ -90,6 +92,22 @@ describe('resolveVulkanDriver: the lookup order', () => {
       files: [SYSTEM_ICD, DEBIAN_ICD],
     });
     expect(resolveVulkanDriver(machine)).toEqual({ source: 'bundled', icdManifest: BUNDLED.icdManifest, loaderDir: null });
+  });
+
+  test('the bundledOnly option (the fallback when a system driver yields no adapter) skips the system', () => {
+    const machine = probe({ systemLoader: true, files: [SYSTEM_ICD] });
+    expect(resolveVulkanDriver(machine, { bundledOnly: true })).toEqual({ source: 'bundled', icdManifest: BUNDLED.icdManifest, loaderDir: null });
+  });
+
+  test('an unknown D3D12_WEBGPU_VULKAN value is an error', () => {
+    expect(() => resolveVulkanDriver(probe({ env: { D3D12_WEBGPU_VULKAN: 'swiftshader' } }))).toThrow(/auto or bundled/);
+  });
+
+  test('linux-arm64 with no driver: a clear error instead of an x64 SwiftShader', () => {
+    expect(() => resolveVulkanDriver(probe({ arch: 'arm64' }))).toThrow(/Linux x64 only \(this is arm64\)/);
+  });
+  test('linux-arm64 control: a system driver needs no bundled files', () => {
+    expect(resolveVulkanDriver(probe({ arch: 'arm64', systemLoader: true, files: [SYSTEM_ICD] })).source).toBe('system');
   });
 
   for (const platform of ['darwin', 'win32'] as const) {

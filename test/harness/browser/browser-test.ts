@@ -11,7 +11,7 @@
  */
 import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
 import { inject, test } from 'vitest';
-import { RUNNER_PATH } from './global-setup.js';
+import { RUNNER_PATH } from '../paths.js';
 
 export type RunPage = <Result>(modulePath: string, args?: unknown) => Promise<Result>;
 export type OpenPage = (url: string) => Promise<Page>;
@@ -64,7 +64,7 @@ export const browserTest = test.extend<{
       },
       check() {
         if (problems.length > 0) {
-          throw new BrowserTestFailure(`browser test "${task.name}" failed:\n${problems.splice(0).join('\n')}`);
+          throw new BrowserTestFailure(`browser test "${task.fullTestName}" failed:\n${problems.splice(0).join('\n')}`);
         }
       },
       report(message) {
@@ -90,7 +90,7 @@ export const browserTest = test.extend<{
             (path, pageArgs, name) => window.d3d12Runner.run(path, pageArgs, name),
             `/${modulePath.replace(/^\//, '')}`,
             args ?? null,
-            task.name,
+            task.fullTestName,
           )) as Result;
         } catch (error) {
           // The page's message names the test and the WebGPU error; report it with any console problems.

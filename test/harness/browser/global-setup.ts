@@ -4,6 +4,7 @@
  * files (browser-test.ts) through vitest's provide/inject.
  */
 import type { TestProject } from 'vitest/node';
+import { RUNNER_PATH } from '../paths.js';
 import { launchBrowser } from './launch.js';
 import { serveProject } from './serve.js';
 
@@ -13,8 +14,6 @@ declare module 'vitest' {
     browserOrigin: string;
   }
 }
-
-export const RUNNER_PATH = '/test/harness/browser/runner.html';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const served = await serveProject();

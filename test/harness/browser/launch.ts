@@ -17,6 +17,8 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
   '--no-first-run',
   '--no-default-browser-check',
+  // Containers often give /dev/shm only 64 MiB, too little for Chromium's shared memory.
+  '--disable-dev-shm-usage',
 ];
 
 export interface LaunchedBrowser {
@@ -34,5 +36,10 @@ export async function launchBrowser(located: LocatedBrowser = locateBrowser()): 
     // A cold SwiftShader start on a busy CI machine can take a while.
     protocolTimeout: 180_000,
   });
-  return { browser, located, version: await browser.version() };
+  try {
+    return { browser, located, version: await browser.version() };
+  } catch (error) {
+    await browser.close();
+    throw error;
+  }
 }

@@ -40,7 +40,7 @@ export interface BrowserProbe {
   arch: NodeJS.Architecture;
   env: NodeJS.ProcessEnv;
   exists(path: string): boolean;
-  bundled(): { executable: string; fontConfigDir: string };
+  bundled(): { executable: string; env: Record<string, string> };
 }
 
 function headlessFor(executable: string, source: BrowserSource): true | 'shell' {
@@ -76,12 +76,7 @@ export function locateBrowser(probe: BrowserProbe = machineBrowserProbe()): Loca
     );
   }
   const bundled = probe.bundled();
-  return {
-    executable: bundled.executable,
-    source: 'bundled',
-    headless: 'shell',
-    env: { FONTCONFIG_PATH: bundled.fontConfigDir },
-  };
+  return { executable: bundled.executable, source: 'bundled', headless: 'shell', env: bundled.env };
 }
 
 export function machineBrowserProbe(): BrowserProbe {

@@ -3,9 +3,7 @@
  * (`?raw`) exactly as the demo and the library build do.
  */
 import { createServer, type ViteDevServer } from 'vite';
-import { fileURLToPath } from 'node:url';
-
-export const PROJECT_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+import { PROJECT_ROOT } from '../paths.js';
 
 export interface ServedProject {
   server: ViteDevServer;

@@ -1,10 +1,11 @@
 /**
- * The smoke test both GPU projects run: shaders/smoke_pattern.wgsl writes a hash pattern into a
- * storage buffer, which is read back and compared with the same hash computed on the CPU.
+ * A self-test of a WebGPU device: shaders/smoke_pattern.wgsl writes a hash pattern into a storage
+ * buffer, which is read back for comparison with the same hash computed on the CPU. Both GPU test
+ * projects run it, and the demo runs it to show the browser's WebGPU works.
  * The shader's bindings, uniform size and workgroup size come from the WGSL through wgsl_reflect.
  */
-import { WgslReflect } from '../../src/gpu/wgsl-reflect.js';
 import smokePatternWgsl from '../../shaders/smoke_pattern.wgsl?raw';
+import { WgslReflect } from './wgsl-reflect.js';
 
 export interface SmokePatternArgs {
   count: number;
@@ -50,12 +51,18 @@ function reflectSmokeShader(code: string): SmokeLayout {
   };
 }
 
-/** Runs the smoke shader (or `code`, for the harness's own failure tests) and reads the words back. */
+export interface SmokePatternOptions {
+  /** Replaces the shader's text: the test harness plants faults with it. */
+  shaderCodeForTesting?: string;
+}
+
+/** Runs the smoke shader and reads the words back. */
 export async function runSmokePattern(
   device: GPUDevice,
   args: SmokePatternArgs,
-  code: string = smokePatternWgsl,
+  options: SmokePatternOptions = {},
 ): Promise<Uint32Array> {
+  const code = options.shaderCodeForTesting ?? smokePatternWgsl;
   const layout = reflectSmokeShader(smokePatternWgsl);
   const byteLength = args.count * 4;
   const module = device.createShaderModule({ label: 'smoke_pattern.wgsl', code });
