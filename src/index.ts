@@ -16,3 +16,11 @@ export {
   type SmokePatternArgs,
   type SmokePatternOptions,
 } from './gpu/smoke-pattern.js';
+export { createDevice, Device, VIRTUAL_ADDRESS_BITS, type FeatureData } from './d3d12/device.js';
+export { Heap } from './d3d12/heap.js';
+export { Resource, type ResourceKind, type TileMappingForTesting } from './d3d12/resource.js';
+export { CommandQueue } from './d3d12/command-queue.js';
+export { D3D12Error, type HResult } from './d3d12/errors.js';
+export type * from './d3d12/types.js';
+export { FORMAT_NAMES } from './memory/formats.js';
+export { TILE_SIZE, PACKED_TILE } from './memory/tiling.js';

@@ -1,0 +1,88 @@
+/**
+ * Heap (ID3D12Heap): a range of emulated memory in one segment, holding placed resources and the
+ * tiles of reserved resources.
+ *
+ * Invariants: a heap's id is unique on its device and never reused, so a tile mapping that names a
+ * released heap keeps naming that heap. Placed resources hold a reference on their heap (as in
+ * D3D12): the heap's memory is freed once the heap is released and its last placed resource is.
+ * Tile mappings hold no reference: releasing a heap that tiles map into leaves them mapped to a
+ * released heap (they point at nothing; the GPU layer decides what reading them does).
+ */
+import { D3D12Error, invalidArg } from './errors.js';
+import type { HeapDesc, MemorySegment } from './types.js';
+import { heapSegment, type FullHeapDesc } from '../validation/heap.js';
+import type { HeapView } from '../validation/create-resource.js';
+
+export class Heap implements HeapView {
+  private name = '';
+  private releasedFlag = false;
+  /** Placed resources that hold a reference on this heap. */
+  private placedResources = 0;
+
+  /** @internal Created by Device.createHeap (or as a committed resource's implicit heap). */
+  constructor(
+    readonly id: number,
+    readonly desc: FullHeapDesc,
+    readonly flagBits: number,
+    /** A committed resource's heap: not visible through the API. */
+    readonly implicitFor?: string,
+  ) {}
+
+  get label(): string {
+    if (this.implicitFor) return `the implicit heap of ${this.implicitFor}`;
+    return `heap #${this.id}${this.name ? ` '${this.name}'` : ''}`;
+  }
+
+  get released(): boolean {
+    return this.releasedFlag;
+  }
+
+  get segment(): MemorySegment {
+    return heapSegment(this.desc.properties);
+  }
+
+  private live(call: string): void {
+    if (this.releasedFlag) throw invalidArg(call, 'this', `${this.label} was released`);
+  }
+
+  getDesc(): HeapDesc {
+    this.live('Heap.getDesc');
+    return structuredClone(this.desc);
+  }
+
+  /** ID3D12Object::SetName: the name appears in messages and fault reports. */
+  setName(name: string): void {
+    this.live('Heap.setName');
+    this.name = String(name);
+  }
+
+  getName(): string {
+    return this.name;
+  }
+
+  /** COM Release: the memory returns once no placed resource holds the heap any more. */
+  release(): void {
+    if (this.releasedFlag) throw invalidArg('Heap.release', 'this', `${this.label} was already released`);
+    this.releasedFlag = true;
+  }
+
+  /** Whether the heap's memory is gone: released, and no placed resource keeps it alive. */
+  get memoryFreed(): boolean {
+    return this.releasedFlag && this.placedResources === 0;
+  }
+
+  isReleasedForTesting(): boolean {
+    return this.releasedFlag;
+  }
+
+  /** @internal */
+  addPlacedReference(): void {
+    this.placedResources++;
+  }
+
+  /** @internal */
+  dropPlacedReference(): void {
+    if (this.placedResources === 0) throw new D3D12Error('E_FAIL', 'Heap.dropPlacedReference', 'this', 'no placed resource holds this heap');
+    this.placedResources--;
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * Resource (ID3D12Resource): a range of GPU virtual addresses whose pages point into heap memory.
+ *   committed: an implicit heap of exactly the resource, mapped once;
+ *   placed:    a heap's memory from an offset, mapped once;
+ *   reserved:  its own address range, mapped tile by tile by updateTileMappings (starting NULL).
+ *
+ * Unlike D3D12, where GetGPUVirtualAddress returns 0 for textures, every resource here has a
+ * non-zero address: shaders reach textures, too, through the emulated page table.
+ */
+import { invalidArg, show } from './errors.js';
+import type { Heap } from './heap.js';
+import type { FullResourceDesc } from './types.js';
+import { TILE_SIZE, tileByteOffset, type ResourceLayout } from '../memory/tiling.js';
+import type { TileMappingTable } from '../memory/tile-mappings.js';
+import type { VirtualRange } from '../memory/virtual-address-space.js';
+import type { ResourceCategory } from '../validation/heap.js';
+import type { ResourceView } from '../validation/tile-mappings.js';
+
+export type ResourceKind = 'committed' | 'placed' | 'reserved';
+
+/** What the test view of the page table returns for a mapped tile. */
+export interface TileMappingForTesting {
+  heap: Heap;
+  heapTileOffset: number;
+}
+
+export interface ResourceInit {
+  id: number;
+  kind: ResourceKind;
+  desc: FullResourceDesc;
+  category: ResourceCategory;
+  layout: ResourceLayout;
+  virtualRange: VirtualRange;
+  initialState: number;
+  /** Committed and placed resources: the heap and the byte offset in it. */
+  heap?: Heap;
+  heapOffset?: number;
+  /** Reserved resources: the tile page table. */
+  tileMappings?: TileMappingTable;
+  /** Resolves a heap id of a tile mapping to the heap. */
+  heapById: (id: number) => Heap | undefined;
+  /** Called once, by release(). */
+  onRelease: (resource: Resource) => void;
+}
+
+export class Resource implements ResourceView {
+  readonly id: number;
+  readonly kind: ResourceKind;
+  readonly desc: FullResourceDesc;
+  readonly category: ResourceCategory;
+  readonly layout: ResourceLayout;
+  readonly virtualRange: VirtualRange;
+  /** The state the resource was created in (D3D12_RESOURCE_STATES bits). */
+  readonly initialState: number;
+  readonly heap?: Heap;
+  readonly heapOffset: number;
+  readonly tileMappings?: TileMappingTable;
+  private readonly heapById: (id: number) => Heap | undefined;
+  private readonly onRelease: (resource: Resource) => void;
+  private name = '';
+  private releasedFlag = false;
+
+  /** @internal Created by the Device's create*Resource methods. */
+  constructor(init: ResourceInit) {
+    this.id = init.id;
+    this.kind = init.kind;
+    this.desc = init.desc;
+    this.category = init.category;
+    this.layout = init.layout;
+    this.virtualRange = init.virtualRange;
+    this.initialState = init.initialState;
+    this.heap = init.heap;
+    this.heapOffset = init.heapOffset ?? 0;
+    this.tileMappings = init.tileMappings;
+    this.heapById = init.heapById;
+    this.onRelease = init.onRelease;
+  }
+
+  get label(): string {
+    return `${this.kind} resource #${this.id}${this.name ? ` '${this.name}'` : ''}`;
+  }
+
+  get released(): boolean {
+    return this.releasedFlag;
+  }
+
+  private live(call: string): void {
+    if (this.releasedFlag) throw invalidArg(call, 'this', `${this.label} was released`);
+  }
+
+  getDesc(): FullResourceDesc {
+    this.live('Resource.getDesc');
+    return structuredClone(this.desc);
+  }
+
+  /** The resource's GPU virtual address: non-zero, unique among live resources, a bigint. */
+  getGPUVirtualAddress(): bigint {
+    this.live('Resource.getGPUVirtualAddress');
+    return this.virtualRange.address;
+  }
+
+  setName(name: string): void {
+    this.live('Resource.setName');
+    this.name = String(name);
+  }
+
+  getName(): string {
+    return this.name;
+  }
+
+  /** COM Release: frees the address range; a placed resource lets go of its heap. */
+  release(): void {
+    if (this.releasedFlag) throw invalidArg('Resource.release', 'this', `${this.label} was already released`);
+    this.releasedFlag = true;
+    this.onRelease(this);
+  }
+
+  /**
+   * The CPU page table's entry for resource tile `tileIndex` (read-only view for tests): the heap and
+   * heap tile behind it, or null for a NULL tile. For a placed small texture whose offset is not a
+   * whole tile, the heap tile holding the tile's first byte.
+   */
+  getTileMappingForTesting(tileIndex: number): TileMappingForTesting | null {
+    this.live('Resource.getTileMappingForTesting');
+    if (!Number.isSafeInteger(tileIndex) || tileIndex < 0 || tileIndex >= this.layout.numTiles) {
+      throw invalidArg('Resource.getTileMappingForTesting', 'tileIndex', `must be an integer below ${this.layout.numTiles}, got ${show(tileIndex)}`);
+    }
+    if (this.tileMappings) {
+      const mapping = this.tileMappings.get(tileIndex);
+      const heap = mapping ? this.heapById(mapping.heapId) : undefined;
+      return mapping && heap ? { heap, heapTileOffset: mapping.heapTile } : null;
+    }
+    const heap = this.heap as Heap;
+    return { heap, heapTileOffset: Math.floor((this.heapOffset + tileByteOffset(this.layout, tileIndex)) / TILE_SIZE) };
+  }
+}

@@ -1,0 +1,235 @@
+/**
+ * The descriptor types of the public API: D3D12's structs with camelCase fields, enum values as the
+ * D3D12 suffixes ('DEFAULT', 'REUSE_SINGLE_TILE'), flags as arrays of names. Fields whose D3D12
+ * value is the obvious default may be left out (see each type).
+ */
+import type { ResourceDimension, TiledResourcesTier, TileShape, PackedMipInfo, SubresourceTiling } from '../memory/tiling.js';
+import type { TileRangeFlag } from '../memory/tile-mappings.js';
+
+export type { ResourceDimension, TiledResourcesTier, TileShape, PackedMipInfo, SubresourceTiling, TileRangeFlag };
+
+export type ResourceHeapTier = 1 | 2;
+
+// ---- Heaps ---------------------------------------------------------------------------------
+
+export const HEAP_TYPES = ['DEFAULT', 'UPLOAD', 'READBACK', 'CUSTOM'] as const;
+export type HeapType = (typeof HEAP_TYPES)[number];
+
+export const CPU_PAGE_PROPERTIES = ['UNKNOWN', 'NOT_AVAILABLE', 'WRITE_COMBINE', 'WRITE_BACK'] as const;
+export type CpuPageProperty = (typeof CPU_PAGE_PROPERTIES)[number];
+
+export const MEMORY_POOLS = ['UNKNOWN', 'L0', 'L1'] as const;
+export type MemoryPool = (typeof MEMORY_POOLS)[number];
+
+/** D3D12_HEAP_PROPERTIES. Page property and pool are UNKNOWN (omit them) except for CUSTOM heaps. */
+export interface HeapProperties {
+  type: HeapType;
+  cpuPageProperty?: CpuPageProperty;
+  memoryPoolPreference?: MemoryPool;
+  /** A single-adapter device: 0 or 1. */
+  creationNodeMask?: number;
+  visibleNodeMask?: number;
+}
+
+/**
+ * D3D12_HEAP_FLAGS, by name. The ALLOW_* names are D3D12's combinations of DENY_* bits:
+ *   ALLOW_ALL_BUFFERS_AND_TEXTURES = none (resource heap tier 2 only)
+ *   ALLOW_ONLY_BUFFERS             = DENY_RT_DS_TEXTURES | DENY_NON_RT_DS_TEXTURES
+ *   ALLOW_ONLY_NON_RT_DS_TEXTURES  = DENY_BUFFERS | DENY_RT_DS_TEXTURES
+ *   ALLOW_ONLY_RT_DS_TEXTURES      = DENY_BUFFERS | DENY_NON_RT_DS_TEXTURES
+ * Honoured: the DENY/ALLOW categories, CREATE_NOT_RESIDENT (the heap starts evicted),
+ * CREATE_NOT_ZEROED (its memory is not cleared), ALLOW_SHADER_ATOMICS (atomics always work).
+ * Refused with E_INVALIDARG, since the emulator cannot honour them: SHARED, SHARED_CROSS_ADAPTER,
+ * ALLOW_DISPLAY, HARDWARE_PROTECTED, ALLOW_WRITE_WATCH, TOOLS_USE_MANUAL_WRITE_TRACKING.
+ */
+export const HEAP_FLAG_BITS = {
+  NONE: 0x0,
+  SHARED: 0x1,
+  DENY_BUFFERS: 0x4,
+  ALLOW_DISPLAY: 0x8,
+  SHARED_CROSS_ADAPTER: 0x20,
+  DENY_RT_DS_TEXTURES: 0x40,
+  DENY_NON_RT_DS_TEXTURES: 0x80,
+  HARDWARE_PROTECTED: 0x100,
+  ALLOW_WRITE_WATCH: 0x200,
+  ALLOW_SHADER_ATOMICS: 0x400,
+  CREATE_NOT_RESIDENT: 0x800,
+  CREATE_NOT_ZEROED: 0x1000,
+  TOOLS_USE_MANUAL_WRITE_TRACKING: 0x2000,
+  ALLOW_ALL_BUFFERS_AND_TEXTURES: 0x0,
+  ALLOW_ONLY_BUFFERS: 0xc0,
+  ALLOW_ONLY_NON_RT_DS_TEXTURES: 0x44,
+  ALLOW_ONLY_RT_DS_TEXTURES: 0x84,
+} as const;
+export type HeapFlag = keyof typeof HEAP_FLAG_BITS;
+export const HEAP_FLAGS = Object.keys(HEAP_FLAG_BITS) as HeapFlag[];
+
+/** D3D12_HEAP_DESC. Alignment 0 means 64 KiB; 4 MiB is D3D12's MSAA heap alignment. */
+export interface HeapDesc {
+  sizeInBytes: number;
+  properties: HeapProperties;
+  alignment?: number;
+  flags?: HeapFlag[];
+}
+
+/** Which of the two emulated memory segments backs a heap (DXGI_MEMORY_SEGMENT_GROUP). */
+export type MemorySegment = 'LOCAL' | 'NON_LOCAL';
+
+// ---- Resources -----------------------------------------------------------------------------
+
+export const RESOURCE_DIMENSIONS = ['BUFFER', 'TEXTURE1D', 'TEXTURE2D', 'TEXTURE3D'] as const;
+
+export const TEXTURE_LAYOUTS = ['UNKNOWN', 'ROW_MAJOR', '64KB_UNDEFINED_SWIZZLE', '64KB_STANDARD_SWIZZLE'] as const;
+export type TextureLayout = (typeof TEXTURE_LAYOUTS)[number];
+
+/**
+ * D3D12_RESOURCE_FLAGS, by name. Refused (not emulated): ALLOW_CROSS_ADAPTER,
+ * VIDEO_DECODE_REFERENCE_ONLY, VIDEO_ENCODE_REFERENCE_ONLY, RAYTRACING_ACCELERATION_STRUCTURE.
+ */
+export const RESOURCE_FLAGS = [
+  'NONE',
+  'ALLOW_RENDER_TARGET',
+  'ALLOW_DEPTH_STENCIL',
+  'ALLOW_UNORDERED_ACCESS',
+  'DENY_SHADER_RESOURCE',
+  'ALLOW_CROSS_ADAPTER',
+  'ALLOW_SIMULTANEOUS_ACCESS',
+  'VIDEO_DECODE_REFERENCE_ONLY',
+  'VIDEO_ENCODE_REFERENCE_ONLY',
+  'RAYTRACING_ACCELERATION_STRUCTURE',
+] as const;
+export type ResourceFlag = (typeof RESOURCE_FLAGS)[number];
+
+export interface SampleDesc {
+  count: number;
+  quality: number;
+}
+
+/**
+ * D3D12_RESOURCE_DESC. Defaults: alignment 0, height / depthOrArraySize / mipLevels 1 (mipLevels 0
+ * means the full chain), format 'UNKNOWN' for buffers, sampleDesc {1, 0}, layout 'ROW_MAJOR' for
+ * buffers and 'UNKNOWN' for textures, flags none.
+ */
+export interface ResourceDesc {
+  dimension: ResourceDimension;
+  alignment?: number;
+  width: number;
+  height?: number;
+  depthOrArraySize?: number;
+  mipLevels?: number;
+  /** The DXGI_FORMAT_ suffix, e.g. 'R8G8B8A8_UNORM'. */
+  format?: string;
+  sampleDesc?: SampleDesc;
+  layout?: TextureLayout;
+  flags?: ResourceFlag[];
+}
+
+/** A ResourceDesc with every default filled in (what getDesc returns). */
+export interface FullResourceDesc {
+  dimension: ResourceDimension;
+  alignment: number;
+  width: number;
+  height: number;
+  depthOrArraySize: number;
+  mipLevels: number;
+  format: string;
+  sampleDesc: SampleDesc;
+  layout: TextureLayout;
+  flags: ResourceFlag[];
+}
+
+/** D3D12_RESOURCE_STATES: a name, or several read states ORed together as an array. */
+export const RESOURCE_STATE_BITS = {
+  COMMON: 0x0,
+  PRESENT: 0x0,
+  VERTEX_AND_CONSTANT_BUFFER: 0x1,
+  INDEX_BUFFER: 0x2,
+  RENDER_TARGET: 0x4,
+  UNORDERED_ACCESS: 0x8,
+  DEPTH_WRITE: 0x10,
+  DEPTH_READ: 0x20,
+  NON_PIXEL_SHADER_RESOURCE: 0x40,
+  PIXEL_SHADER_RESOURCE: 0x80,
+  ALL_SHADER_RESOURCE: 0xc0,
+  STREAM_OUT: 0x100,
+  INDIRECT_ARGUMENT: 0x200,
+  PREDICATION: 0x200,
+  COPY_DEST: 0x400,
+  COPY_SOURCE: 0x800,
+  RESOLVE_DEST: 0x1000,
+  RESOLVE_SOURCE: 0x2000,
+  GENERIC_READ: 0xac3,
+} as const;
+export type ResourceState = keyof typeof RESOURCE_STATE_BITS;
+export const RESOURCE_STATES = Object.keys(RESOURCE_STATE_BITS) as ResourceState[];
+export type ResourceStates = ResourceState | ResourceState[];
+
+/** D3D12_CLEAR_VALUE: a color for render targets, depth and stencil for depth-stencil targets. */
+export interface ClearValue {
+  format: string;
+  color?: [number, number, number, number];
+  depthStencil?: { depth: number; stencil: number };
+}
+
+/** D3D12_RESOURCE_ALLOCATION_INFO. */
+export interface ResourceAllocationInfo {
+  sizeInBytes: number;
+  alignment: number;
+}
+
+// ---- Tiles ---------------------------------------------------------------------------------
+
+/** D3D12_TILED_RESOURCE_COORDINATE: a tile in a subresource (x only, as a tile index, in a mip tail). */
+export interface TiledResourceCoordinate {
+  x: number;
+  y: number;
+  z: number;
+  subresource: number;
+}
+
+/** D3D12_TILE_REGION_SIZE. Without useBox, numTiles run x, y, z and spill into later subresources. */
+export interface TileRegionSize {
+  numTiles: number;
+  useBox?: boolean;
+  width?: number;
+  height?: number;
+  depth?: number;
+}
+
+export const TILE_RANGE_FLAGS: readonly TileRangeFlag[] = ['NONE', 'NULL', 'SKIP', 'REUSE_SINGLE_TILE'];
+
+export const TILE_MAPPING_FLAGS = ['NONE', 'NO_HAZARD'] as const;
+export type TileMappingFlag = (typeof TILE_MAPPING_FLAGS)[number];
+
+/** What getResourceTiling returns (D3D12's out-parameters, as one object). */
+export interface ResourceTiling {
+  numTilesForEntireResource: number;
+  packedMipDesc: PackedMipInfo;
+  standardTileShapeForNonPackedMips: TileShape;
+  subresourceTilings: SubresourceTiling[];
+}
+
+// ---- Device --------------------------------------------------------------------------------
+
+export interface DeviceOptions {
+  /** An existing WebGPU device to back the emulator (used from the GPU-memory issue on). */
+  gpuDevice?: GPUDevice;
+  localMemoryBytes?: number;
+  nonLocalMemoryBytes?: number;
+  /** 1 to 4; default 3. */
+  tiledResourcesTier?: TiledResourcesTier;
+  /** 1 or 2; default 2. */
+  resourceHeapTier?: ResourceHeapTier;
+  /** Fault logging in shaders; default on. */
+  gpuValidation?: boolean;
+}
+
+export const COMMAND_LIST_TYPES = ['DIRECT', 'COMPUTE', 'COPY'] as const;
+export type CommandListType = (typeof COMMAND_LIST_TYPES)[number];
+
+export interface CommandQueueDesc {
+  type: CommandListType;
+  priority?: 'NORMAL' | 'HIGH' | 'GLOBAL_REALTIME';
+  flags?: ('NONE' | 'DISABLE_GPU_TIMEOUT')[];
+  nodeMask?: number;
+}

@@ -1,0 +1,128 @@
+/**
+ * The CPU page table of a reserved resource, and the two operations that change it:
+ * UpdateTileMappings and CopyTileMappings. GPU-free; the authority the GPU mirror follows.
+ *
+ * Invariants: a table has one entry per resource tile; an entry is NULL (NULL_HEAP) or a heap id and
+ * a tile offset in that heap. Heap ids are never reused by the device, so an entry naming a released
+ * heap keeps naming that heap ("points at nothing") and can never alias a newer heap. Callers pass
+ * validated input (src/validation/): these functions assume it and never throw on it.
+ */
+
+export const NULL_HEAP = -1;
+
+export type TileRangeFlag = 'NONE' | 'NULL' | 'SKIP' | 'REUSE_SINGLE_TILE';
+
+/** Consecutive resource tiles, in the order a region walks them. */
+export interface TileSpan {
+  first: number;
+  count: number;
+}
+
+/** One range of UpdateTileMappings, defaults applied. */
+export interface TileRange {
+  flag: TileRangeFlag;
+  heapStart: number;
+  count: number;
+}
+
+export interface TileMapping {
+  heapId: number;
+  heapTile: number;
+}
+
+export class TileMappingTable {
+  readonly heapIds: Int32Array;
+  readonly heapTiles: Uint32Array;
+
+  /** Mappings start NULL. */
+  constructor(readonly numTiles: number) {
+    this.heapIds = new Int32Array(numTiles).fill(NULL_HEAP);
+    this.heapTiles = new Uint32Array(numTiles);
+  }
+
+  get(tile: number): TileMapping | null {
+    const heapId = this.heapIds[tile];
+    if (heapId === undefined || heapId === NULL_HEAP) return null;
+    return { heapId, heapTile: this.heapTiles[tile] ?? 0 };
+  }
+
+  set(tile: number, mapping: TileMapping | null): void {
+    this.heapIds[tile] = mapping ? mapping.heapId : NULL_HEAP;
+    this.heapTiles[tile] = mapping ? mapping.heapTile : 0;
+  }
+}
+
+/** Total tiles of a list of spans. */
+export const spanTiles = (spans: readonly TileSpan[]): number => spans.reduce((sum, span) => sum + span.count, 0);
+
+/**
+ * UpdateTileMappings: walks the region tiles and the range tiles in lockstep (both lists have the
+ * same total), writing each resource tile as its range says. Later tiles overwrite earlier ones,
+ * so where regions overlap the later region wins.
+ */
+export function applyTileMappings(table: TileMappingTable, regions: readonly TileSpan[], ranges: readonly TileRange[], heapId: number): void {
+  let rangeIndex = 0;
+  let usedInRange = 0;
+  const { heapIds, heapTiles } = table;
+  for (const span of regions) {
+    for (let tile = span.first; tile < span.first + span.count; tile++) {
+      let range = ranges[rangeIndex];
+      while (range && usedInRange === range.count) {
+        range = ranges[++rangeIndex];
+        usedInRange = 0;
+      }
+      if (!range) return; // totals agree after validation; nothing is left to map
+      switch (range.flag) {
+        case 'NONE':
+          heapIds[tile] = heapId;
+          heapTiles[tile] = range.heapStart + usedInRange;
+          break;
+        case 'REUSE_SINGLE_TILE':
+          heapIds[tile] = heapId;
+          heapTiles[tile] = range.heapStart;
+          break;
+        case 'NULL':
+          heapIds[tile] = NULL_HEAP;
+          heapTiles[tile] = 0;
+          break;
+        case 'SKIP':
+          break;
+      }
+      usedInRange++;
+    }
+  }
+}
+
+/**
+ * CopyTileMappings: the source tiles' mappings are read into a temporary before any destination
+ * tile is written, so source and destination may overlap, even within one resource.
+ */
+export function copyTileMappings(dst: TileMappingTable, dstRegion: readonly TileSpan[], src: TileMappingTable, srcRegion: readonly TileSpan[]): void {
+  const count = spanTiles(srcRegion);
+  const savedIds = new Int32Array(count);
+  const savedTiles = new Uint32Array(count);
+  let i = 0;
+  for (const span of srcRegion) {
+    savedIds.set(src.heapIds.subarray(span.first, span.first + span.count), i);
+    savedTiles.set(src.heapTiles.subarray(span.first, span.first + span.count), i);
+    i += span.count;
+  }
+  i = 0;
+  for (const span of dstRegion) {
+    dst.heapIds.set(savedIds.subarray(i, i + span.count), span.first);
+    dst.heapTiles.set(savedTiles.subarray(i, i + span.count), span.first);
+    i += span.count;
+  }
+}
+
+/** The ids of the heaps that tiles of `spans` map to (for checking they may back another resource). */
+export function heapsMappedBy(table: TileMappingTable, spans: readonly TileSpan[]): Set<number> {
+  const heaps = new Set<number>();
+  for (const span of spans) {
+    for (let tile = span.first; tile < span.first + span.count; tile++) {
+      const heapId = table.heapIds[tile];
+      if (heapId !== undefined && heapId !== NULL_HEAP) heaps.add(heapId);
+    }
+  }
+  return heaps;
+}

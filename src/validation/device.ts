@@ -1,0 +1,81 @@
+/**
+ * createDevice, checkFeatureSupport, getResourceTiling and createCommandQueue argument rules.
+ */
+import { invalidArg, show, type Checked } from '../d3d12/errors.js';
+import { COMMAND_LIST_TYPES, type CommandQueueDesc, type ResourceHeapTier, type TiledResourcesTier } from '../d3d12/types.js';
+import { checkBoolean, checkInteger, checkName, checkNames, firstProblem, isObject } from './common.js';
+import type { ResourceView } from './tile-mappings.js';
+
+export interface DeviceSettings {
+  tiledResourcesTier: TiledResourcesTier;
+  resourceHeapTier: ResourceHeapTier;
+  gpuValidation: boolean;
+  localMemoryBytes?: number;
+  nonLocalMemoryBytes?: number;
+  gpuDevice?: GPUDevice;
+}
+
+/** createDevice(options): tiers 1..4 and 1..2, memory sizes positive integers. */
+export function validateCreateDevice(options: unknown): Checked<DeviceSettings> {
+  const call = 'createDevice';
+  const value = options ?? {};
+  if (!isObject(value)) return invalidArg(call, 'options', `must be an object, got ${show(options)}`);
+  const problem = firstProblem(
+    () => checkInteger(call, 'options.tiledResourcesTier', value.tiledResourcesTier ?? 3, 1, 4),
+    () => checkInteger(call, 'options.resourceHeapTier', value.resourceHeapTier ?? 2, 1, 2),
+    () => checkBoolean(call, 'options.gpuValidation', value.gpuValidation ?? true),
+    () => (value.localMemoryBytes === undefined ? undefined : checkInteger(call, 'options.localMemoryBytes', value.localMemoryBytes, 1)),
+    () => (value.nonLocalMemoryBytes === undefined ? undefined : checkInteger(call, 'options.nonLocalMemoryBytes', value.nonLocalMemoryBytes, 1)),
+  );
+  if (problem) return problem;
+  return {
+    tiledResourcesTier: (value.tiledResourcesTier ?? 3) as TiledResourcesTier,
+    resourceHeapTier: (value.resourceHeapTier ?? 2) as ResourceHeapTier,
+    gpuValidation: (value.gpuValidation ?? true) as boolean,
+    localMemoryBytes: value.localMemoryBytes as number | undefined,
+    nonLocalMemoryBytes: value.nonLocalMemoryBytes as number | undefined,
+    gpuDevice: value.gpuDevice as GPUDevice | undefined,
+  };
+}
+
+export const FEATURES = ['OPTIONS', 'GPU_VIRTUAL_ADDRESS_SUPPORT', 'ARCHITECTURE'] as const;
+export type Feature = (typeof FEATURES)[number];
+
+export function validateCheckFeatureSupport(feature: unknown): Checked<Feature> {
+  return checkName('checkFeatureSupport', 'feature', feature, FEATURES) ?? (feature as Feature);
+}
+
+/** getResourceTiling(resource, firstSubresource?, numSubresources?): the subresources asked, clamped. */
+export function validateGetResourceTiling(resource: ResourceView | undefined, first: unknown, count: unknown): Checked<{ first: number; count: number }> {
+  const call = 'getResourceTiling';
+  if (!resource) return invalidArg(call, 'resource', 'must be a resource created by this device');
+  if (resource.released) return invalidArg(call, 'resource', `${resource.label} was released`);
+  const problem = firstProblem(
+    () => checkInteger(call, 'firstSubresource', first ?? 0, 0, 0xffffffff),
+    () => (count === undefined ? undefined : checkInteger(call, 'numSubresources', count, 0, 0xffffffff)),
+  );
+  if (problem) return problem;
+  const total = resource.layout.mipLevels * resource.layout.arraySize;
+  const start = (first ?? 0) as number;
+  // D3D12 clamps the count to the subresources that exist from the first one on (none past the end).
+  const available = Math.max(0, total - start);
+  return { first: start, count: Math.min(count === undefined ? available : (count as number), available) };
+}
+
+export function validateCreateCommandQueue(desc: unknown): Checked<Required<CommandQueueDesc>> {
+  const call = 'createCommandQueue';
+  if (!isObject(desc)) return invalidArg(call, 'desc', `must be a D3D12_COMMAND_QUEUE_DESC object, got ${show(desc)}`);
+  const problem = firstProblem(
+    () => checkName(call, 'desc.type', desc.type, COMMAND_LIST_TYPES),
+    () => checkName(call, 'desc.priority', desc.priority ?? 'NORMAL', ['NORMAL', 'HIGH', 'GLOBAL_REALTIME'] as const),
+    () => checkNames(call, 'desc.flags', desc.flags ?? [], ['NONE', 'DISABLE_GPU_TIMEOUT'] as const),
+    () => checkInteger(call, 'desc.nodeMask', desc.nodeMask ?? 0, 0, 1),
+  );
+  if (problem) return problem;
+  return {
+    type: desc.type as CommandQueueDesc['type'],
+    priority: (desc.priority ?? 'NORMAL') as Required<CommandQueueDesc>['priority'],
+    flags: (desc.flags ?? []) as Required<CommandQueueDesc>['flags'],
+    nodeMask: (desc.nodeMask ?? 0) as number,
+  };
+}
