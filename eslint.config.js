@@ -18,7 +18,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       // vitest fixtures take an empty destructuring pattern when they need no other fixture.
       'no-empty-pattern': 'off',
-      eqeqeq: ['error', 'always'],
+      // `x == null` is the idiom for null-or-undefined.
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
     },
   },
   {

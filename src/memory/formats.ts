@@ -22,6 +22,8 @@ export interface FormatInfo {
   planar: boolean;
   /** May back a depth-stencil view (a depth format, or the TYPELESS family of one). */
   depthStencilCapable: boolean;
+  /** Has no type of its own (a family's TYPELESS format): views, and so clear values, cannot use it. */
+  typeless: boolean;
 }
 
 type Kind = FormatInfo['kind'];
@@ -45,7 +47,8 @@ function family(
       family: typeless,
       kind: depthMembers.includes(name) ? 'depth' : kind,
       planar: options.planar ?? false,
-      depthStencilCapable: depthMembers.length > 0,
+      depthStencilCapable: depthMembers.includes(name) || (name === typeless && depthMembers.length > 0),
+      typeless: name.endsWith('_TYPELESS'),
     };
   }
 }

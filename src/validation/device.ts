@@ -24,16 +24,16 @@ export function validateCreateDevice(options: unknown): Checked<DeviceSettings> 
     () => checkInteger(call, 'options.tiledResourcesTier', value.tiledResourcesTier ?? 3, 1, 4),
     () => checkInteger(call, 'options.resourceHeapTier', value.resourceHeapTier ?? 2, 1, 2),
     () => checkBoolean(call, 'options.gpuValidation', value.gpuValidation ?? true),
-    () => (value.localMemoryBytes === undefined ? undefined : checkInteger(call, 'options.localMemoryBytes', value.localMemoryBytes, 1)),
-    () => (value.nonLocalMemoryBytes === undefined ? undefined : checkInteger(call, 'options.nonLocalMemoryBytes', value.nonLocalMemoryBytes, 1)),
+    () => (value.localMemoryBytes == null ? undefined : checkInteger(call, 'options.localMemoryBytes', value.localMemoryBytes, 1)),
+    () => (value.nonLocalMemoryBytes == null ? undefined : checkInteger(call, 'options.nonLocalMemoryBytes', value.nonLocalMemoryBytes, 1)),
   );
   if (problem) return problem;
   return {
     tiledResourcesTier: (value.tiledResourcesTier ?? 3) as TiledResourcesTier,
     resourceHeapTier: (value.resourceHeapTier ?? 2) as ResourceHeapTier,
     gpuValidation: (value.gpuValidation ?? true) as boolean,
-    localMemoryBytes: value.localMemoryBytes as number | undefined,
-    nonLocalMemoryBytes: value.nonLocalMemoryBytes as number | undefined,
+    localMemoryBytes: (value.localMemoryBytes ?? undefined) as number | undefined,
+    nonLocalMemoryBytes: (value.nonLocalMemoryBytes ?? undefined) as number | undefined,
     gpuDevice: value.gpuDevice as GPUDevice | undefined,
   };
 }

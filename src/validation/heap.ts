@@ -198,6 +198,8 @@ export function validateCreateHeap(desc: unknown, caps: HeapCaps): Checked<FullH
     if (!heapAllows(flagBits, 'buffer')) {
       return invalidArg(call, 'desc.flags', `an ${properties.type} heap holds only buffers, so it cannot deny them`);
     }
+  } else if (cpuAccessible(properties) && !heapAllows(flagBits, 'buffer') && !heapAllows(flagBits, 'non-rt-ds-texture')) {
+    return invalidArg(call, 'desc.flags', 'a CPU-accessible heap cannot hold render-target or depth-stencil textures, and these flags deny everything else');
   }
   return {
     sizeInBytes: desc.sizeInBytes as number,

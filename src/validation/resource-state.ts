@@ -72,10 +72,15 @@ export function checkClearValue(call: string, argument: string, value: unknown, 
   const ds = desc.flags.includes('ALLOW_DEPTH_STENCIL');
   if (!rt && !ds) return invalidArg(call, argument, 'only render targets and depth-stencil textures take an optimized clear value');
   if (!isObject(value)) return invalidArg(call, argument, `must be a D3D12_CLEAR_VALUE object, got ${show(value)}`);
+  // D3D12_CLEAR_VALUE's format follows the rules of view creation: typed, of the resource's family,
+  // and a depth format for a depth-stencil target.
   const clearFormat = formatInfo(String(value.format));
   if (!clearFormat || clearFormat.family !== format?.family) {
     return invalidArg(call, `${argument}.format`, `must be ${desc.format} or a format of its family, got ${show(value.format)}`);
   }
+  if (clearFormat.typeless) return invalidArg(call, `${argument}.format`, `must be a typed format, as a view's is; ${String(value.format)} is TYPELESS`);
+  if (ds && clearFormat.kind !== 'depth') return invalidArg(call, `${argument}.format`, `a depth-stencil clear value needs a depth format, got ${String(value.format)}`);
+  if (rt && clearFormat.kind !== 'color') return invalidArg(call, `${argument}.format`, `a render target's clear value needs a color format, got ${String(value.format)}`);
   if (rt) {
     const color = value.color;
     if (!Array.isArray(color) || color.length !== 4 || !color.every((c) => typeof c === 'number' && Number.isFinite(c))) {
