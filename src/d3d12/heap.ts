@@ -8,14 +8,13 @@
  * Tile mappings hold no reference: releasing a heap that tiles map into leaves them mapped to a
  * released heap (they point at nothing; the GPU layer decides what reading them does).
  */
-import { D3D12Error, invalidArg } from './errors.js';
+import { DeviceChild } from './device-child.js';
+import { D3D12Error } from './errors.js';
 import type { HeapDesc, MemorySegment } from './types.js';
 import { heapSegment, type FullHeapDesc } from '../validation/heap.js';
 import type { HeapView } from '../validation/create-resource.js';
 
-export class Heap implements HeapView {
-  private name = '';
-  private releasedFlag = false;
+export class Heap extends DeviceChild implements HeapView {
   /** Placed resources that hold a reference on this heap. */
   private placedResources = 0;
 
@@ -26,53 +25,40 @@ export class Heap implements HeapView {
     readonly flagBits: number,
     /** A committed resource's heap: not visible through the API. */
     readonly implicitFor?: string,
-  ) {}
+  ) {
+    super();
+  }
 
   get label(): string {
     if (this.implicitFor) return `the implicit heap of ${this.implicitFor}`;
-    return `heap #${this.id}${this.name ? ` '${this.name}'` : ''}`;
+    return `heap #${this.id}${this.nameSuffix}`;
   }
 
-  get released(): boolean {
-    return this.releasedFlag;
+  protected get interfaceName(): string {
+    return 'Heap';
   }
 
   get segment(): MemorySegment {
     return heapSegment(this.desc.properties);
   }
 
-  private live(call: string): void {
-    if (this.releasedFlag) throw invalidArg(call, 'this', `${this.label} was released`);
-  }
-
   getDesc(): HeapDesc {
-    this.live('Heap.getDesc');
+    this.live('getDesc');
     return structuredClone(this.desc);
-  }
-
-  /** ID3D12Object::SetName: the name appears in messages and fault reports. */
-  setName(name: string): void {
-    this.live('Heap.setName');
-    this.name = String(name);
-  }
-
-  getName(): string {
-    return this.name;
   }
 
   /** COM Release: the memory returns once no placed resource holds the heap any more. */
   release(): void {
-    if (this.releasedFlag) throw invalidArg('Heap.release', 'this', `${this.label} was already released`);
-    this.releasedFlag = true;
+    this.markReleased();
   }
 
   /** Whether the heap's memory is gone: released, and no placed resource keeps it alive. */
   get memoryFreed(): boolean {
-    return this.releasedFlag && this.placedResources === 0;
+    return this.released && this.placedResources === 0;
   }
 
   isReleasedForTesting(): boolean {
-    return this.releasedFlag;
+    return this.released;
   }
 
   /** @internal */

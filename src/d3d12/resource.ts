@@ -7,6 +7,7 @@
  * Unlike D3D12, where GetGPUVirtualAddress returns 0 for textures, every resource here has a
  * non-zero address: shaders reach textures, too, through the emulated page table.
  */
+import { DeviceChild } from './device-child.js';
 import { invalidArg, show } from './errors.js';
 import type { Heap } from './heap.js';
 import type { FullResourceDesc } from './types.js';
@@ -43,7 +44,7 @@ export interface ResourceInit {
   onRelease: (resource: Resource) => void;
 }
 
-export class Resource implements ResourceView {
+export class Resource extends DeviceChild implements ResourceView {
   readonly id: number;
   readonly kind: ResourceKind;
   readonly desc: FullResourceDesc;
@@ -57,11 +58,10 @@ export class Resource implements ResourceView {
   readonly tileMappings?: TileMappingTable;
   private readonly heapById: (id: number) => Heap | undefined;
   private readonly onRelease: (resource: Resource) => void;
-  private name = '';
-  private releasedFlag = false;
 
   /** @internal Created by the Device's create*Resource methods. */
   constructor(init: ResourceInit) {
+    super();
     this.id = init.id;
     this.kind = init.kind;
     this.desc = init.desc;
@@ -77,41 +77,27 @@ export class Resource implements ResourceView {
   }
 
   get label(): string {
-    return `${this.kind} resource #${this.id}${this.name ? ` '${this.name}'` : ''}`;
+    return `${this.kind} resource #${this.id}${this.nameSuffix}`;
   }
 
-  get released(): boolean {
-    return this.releasedFlag;
-  }
-
-  private live(call: string): void {
-    if (this.releasedFlag) throw invalidArg(call, 'this', `${this.label} was released`);
+  protected get interfaceName(): string {
+    return 'Resource';
   }
 
   getDesc(): FullResourceDesc {
-    this.live('Resource.getDesc');
+    this.live('getDesc');
     return structuredClone(this.desc);
   }
 
   /** The resource's GPU virtual address: non-zero, unique among live resources, a bigint. */
   getGPUVirtualAddress(): bigint {
-    this.live('Resource.getGPUVirtualAddress');
+    this.live('getGPUVirtualAddress');
     return this.virtualRange.address;
-  }
-
-  setName(name: string): void {
-    this.live('Resource.setName');
-    this.name = String(name);
-  }
-
-  getName(): string {
-    return this.name;
   }
 
   /** COM Release: frees the address range; a placed resource lets go of its heap. */
   release(): void {
-    if (this.releasedFlag) throw invalidArg('Resource.release', 'this', `${this.label} was already released`);
-    this.releasedFlag = true;
+    this.markReleased();
     this.onRelease(this);
   }
 
@@ -121,7 +107,7 @@ export class Resource implements ResourceView {
    * whole tile, the heap tile holding the tile's first byte.
    */
   getTileMappingForTesting(tileIndex: number): TileMappingForTesting | null {
-    this.live('Resource.getTileMappingForTesting');
+    this.live('getTileMappingForTesting');
     if (!Number.isSafeInteger(tileIndex) || tileIndex < 0 || tileIndex >= this.layout.numTiles) {
       throw invalidArg('Resource.getTileMappingForTesting', 'tileIndex', `must be an integer below ${this.layout.numTiles}, got ${show(tileIndex)}`);
     }

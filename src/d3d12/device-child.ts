@@ -1,0 +1,45 @@
+/**
+ * DeviceChild: what heaps and resources share, as ID3D12DeviceChild / ID3D12Object do: a name for
+ * messages (SetName), and COM Release. Released objects refuse every call but release-state queries.
+ */
+import { invalidArg } from './errors.js';
+
+export abstract class DeviceChild {
+  private name = '';
+  private releasedFlag = false;
+
+  /** How messages name the object, e.g. "heap #3 'terrain'". */
+  abstract get label(): string;
+  /** The class name messages use for calls, e.g. "Heap" in "Heap.getDesc". */
+  protected abstract get interfaceName(): string;
+
+  get released(): boolean {
+    return this.releasedFlag;
+  }
+
+  /** The suffix of a label: " 'name'" once named. */
+  protected get nameSuffix(): string {
+    return this.name ? ` '${this.name}'` : '';
+  }
+
+  /** Throws, naming the call, if the object was released. */
+  protected live(method: string): void {
+    if (this.releasedFlag) throw invalidArg(`${this.interfaceName}.${method}`, 'this', `${this.label} was released`);
+  }
+
+  /** ID3D12Object::SetName: the name appears in messages and fault reports. */
+  setName(name: string): void {
+    this.live('setName');
+    this.name = String(name);
+  }
+
+  getName(): string {
+    return this.name;
+  }
+
+  /** Marks the object released; a second release is an error (COM would crash). */
+  protected markReleased(): void {
+    if (this.releasedFlag) throw invalidArg(`${this.interfaceName}.release`, 'this', `${this.label} was already released`);
+    this.releasedFlag = true;
+  }
+}
