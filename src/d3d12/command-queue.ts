@@ -1,23 +1,49 @@
 /**
- * CommandQueue (ID3D12CommandQueue): for now the queue operations on memory, updateTileMappings and
- * copyTileMappings. Each validates completely before it changes any mapping; a failing call leaves
- * every table as it was.
+ * CommandQueue (ID3D12CommandQueue): executes command lists, signals and waits on fences, and
+ * changes tile mappings, all in order. Every emulated queue feeds the one in-order WebGPU queue.
+ *
+ * Each call is validated when it is made and then becomes an operation of this queue. Operations run
+ * at once, in call order, unless a wait() holds the queue: a wait on a fence value not yet reached
+ * keeps this queue's later operations (executions, signals, mapping changes) back until another
+ * queue's signal or a CPU signal reaches it, without holding back other queues.
+ * Resource states are tracked in call order: executeCommandLists checks and applies each list's
+ * states when it is called, so its errors are thrown to the caller.
  */
-import { applyTileMappings, copyTileMappings } from '../memory/tile-mappings.js';
+import type { TileCopyFlag } from '../validation/command-list.js';
+import { applyTileMappings, copyTileMappings, type TileSpan } from '../memory/tile-mappings.js';
 import { validateCopyTileMappings, validateUpdateTileMappings } from '../validation/tile-mappings.js';
-import { orThrow } from './errors.js';
+import type { CpuVisibleWrite, GraphicsCommandList } from './command-list.js';
+import { invalidArg, orThrow, show } from './errors.js';
+import type { Fence } from './fence.js';
+import { checkFenceValue } from './fence.js';
+import type { GpuBackend } from './gpu-backend.js';
 import type { Heap } from './heap.js';
 import type { Resource } from './resource.js';
-import type { CommandQueueDesc, TileMappingFlag, TileRangeFlag, TiledResourceCoordinate, TileRegionSize } from './types.js';
+import type { CommandListType, CommandQueueDesc, TileMappingFlag, TileRangeFlag, TiledResourceCoordinate, TileRegionSize } from './types.js';
+import type { ExecutableList } from '../gpu/executor.js';
 
-/** What a queue needs of its device: to recognise the device's own heaps and resources. */
+export type { TileCopyFlag };
+
+/** What a queue needs of its device. */
 export interface QueueOwner {
   ownHeap(value: unknown): Heap | undefined;
   ownResource(value: unknown): Resource | undefined;
+  ownCommandList(value: unknown): GraphicsCommandList | undefined;
+  ownFence(value: unknown): Fence | undefined;
   heapById(id: number): Heap | undefined;
+  /** The GPU side; undefined on a CPU-only device. */
+  readonly backend: GpuBackend | undefined;
+  /** Page-table entries of a reserved resource's tiles changed. */
+  tilesChanged(resource: Resource, spans: readonly TileSpan[]): void;
 }
 
+type Operation = () => void;
+
 export class CommandQueue {
+  private readonly pending: Operation[] = [];
+  /** The wait holding this queue, if any. */
+  private blockedBy: { fence: Fence; value: number; stopWatching: () => void } | undefined;
+
   /** @internal Created by Device.createCommandQueue. */
   constructor(
     private readonly owner: QueueOwner,
@@ -26,6 +52,105 @@ export class CommandQueue {
 
   getDesc(): Required<CommandQueueDesc> {
     return structuredClone(this.desc);
+  }
+
+  get type(): CommandListType {
+    return this.desc.type;
+  }
+
+  /** Runs `operation` now, or after the wait that holds this queue. */
+  private enqueue(operation: Operation): void {
+    if (this.blockedBy || this.pending.length > 0) this.pending.push(operation);
+    else operation();
+  }
+
+  private drain(): void {
+    while (!this.blockedBy && this.pending.length > 0) (this.pending.shift() as Operation)();
+  }
+
+  private requireGpu(call: string): GpuBackend {
+    const backend = this.owner.backend;
+    if (!backend) throw invalidArg(call, 'this', 'this device has no GPU memory (created with gpuDevice: null, or where WebGPU is unavailable)');
+    return backend;
+  }
+
+  /** ID3D12CommandQueue::ExecuteCommandLists. Lists must be closed and of this queue's type. */
+  executeCommandLists(commandLists: GraphicsCommandList[]): void {
+    const call = 'executeCommandLists';
+    const backend = this.requireGpu(call);
+    if (!Array.isArray(commandLists)) throw invalidArg(call, 'commandLists', `must be an array of command lists, got ${show(commandLists)}`);
+    const lists: GraphicsCommandList[] = [];
+    commandLists.forEach((value, i) => {
+      const list = this.owner.ownCommandList(value);
+      if (!list) throw invalidArg(call, `commandLists[${i}]`, 'must be a command list created by this device');
+      if (list.isOpen) throw invalidArg(call, `commandLists[${i}]`, `${list.label} is still open; close() it first`);
+      if (list.type !== this.desc.type) throw invalidArg(call, `commandLists[${i}]`, `${list.label} cannot run on a ${this.desc.type} queue`);
+      for (const resource of list.states.resources()) {
+        if (resource.released) throw invalidArg(call, `commandLists[${i}]`, `${list.label} uses ${resource.label}, which was released`);
+      }
+      lists.push(list);
+    });
+
+    // States, in call order: check every list against the states the lists before it leave, and
+    // put everything back if one fails.
+    const saved = new Map<Resource, number[]>();
+    for (const list of lists) for (const resource of list.states.resources()) if (!saved.has(resource)) saved.set(resource, [...resource.states]);
+    for (let i = 0; i < lists.length; i++) {
+      const list = lists[i] as GraphicsCommandList;
+      const problem = list.states.check();
+      if (problem) {
+        for (const [resource, states] of saved) resource.states.splice(0, states.length, ...states);
+        throw invalidArg(call, `commandLists[${i}]`, `${list.label}: ${problem}`);
+      }
+      list.states.apply(this.desc.type);
+    }
+
+    // The commands recorded now are what runs, even if a list is reset and re-recorded meanwhile.
+    const executable: ExecutableList[] = [];
+    const writes: CpuVisibleWrite[] = [];
+    for (const list of lists) {
+      const commands: ExecutableList['commands'][number][] = [];
+      list.commands.forEach((command, index) => {
+        if (command.kind === 'copy') {
+          commands.push({ index, kind: 'copy', jobs: command.jobs, interleave: command.interleave });
+          writes.push(...command.writes);
+        } else if (command.kind === 'dispatch') {
+          commands.push({ index, kind: 'dispatch', pipeline: command.pipeline.gpuPipeline, root: command.root, groups: command.groups });
+        }
+      });
+      executable.push({ id: list.id, commands });
+    }
+    this.enqueue(() => backend.execute(executable, writes));
+  }
+
+  /** ID3D12CommandQueue::Signal: the fence reaches `value` once the work before it has completed. */
+  signal(fence: Fence, value: number): void {
+    const own = this.owner.ownFence(fence);
+    if (!own) throw invalidArg('signal', 'fence', 'must be a fence created by this device');
+    checkFenceValue('signal', 'value', value);
+    const backend = this.owner.backend;
+    this.enqueue(() => {
+      own.reach(value);
+      if (backend) backend.completeWhenDone(own, value);
+      else own.complete(value);
+    });
+  }
+
+  /** ID3D12CommandQueue::Wait: this queue's later work waits until the fence reaches `value`. */
+  wait(fence: Fence, value: number): void {
+    const own = this.owner.ownFence(fence);
+    if (!own) throw invalidArg('wait', 'fence', 'must be a fence created by this device');
+    checkFenceValue('wait', 'value', value);
+    this.enqueue(() => {
+      if (own.reachedValue >= value) return;
+      const stopWatching = own.watch(() => {
+        if (own.reachedValue < value) return;
+        this.blockedBy?.stopWatching();
+        this.blockedBy = undefined;
+        this.drain();
+      });
+      this.blockedBy = { fence: own, value, stopWatching };
+    });
   }
 
   /**
@@ -45,19 +170,13 @@ export class CommandQueue {
     const heapGiven = heap !== null && heap !== undefined;
     const heapView = heapGiven ? this.owner.ownHeap(heap) : undefined;
     const plan = orThrow(
-      validateUpdateTileMappings(
-        this.owner.ownResource(resource),
-        regionStartCoordinates,
-        regionSizes,
-        heapView,
-        heapGiven,
-        rangeFlags,
-        heapRangeStartOffsets,
-        rangeTileCounts,
-        flags,
-      ),
+      validateUpdateTileMappings(this.owner.ownResource(resource), regionStartCoordinates, regionSizes, heapView, heapGiven, rangeFlags, heapRangeStartOffsets, rangeTileCounts, flags),
     );
-    applyTileMappings(plan.table, plan.regions, plan.ranges, heapView?.id ?? -1);
+    this.enqueue(() => {
+      applyTileMappings(plan.table, plan.regions, plan.ranges, heapView?.id ?? -1);
+      // SKIP ranges change nothing, but rewriting their (unchanged) entries is harmless.
+      this.owner.tilesChanged(resource, plan.regions);
+    });
   }
 
   /** ID3D12CommandQueue::CopyTileMappings: as if the source mappings were copied through a temporary. */
@@ -80,6 +199,9 @@ export class CommandQueue {
         (id) => this.owner.heapById(id),
       ),
     );
-    copyTileMappings(plan.dst, plan.dstRegion, plan.src, plan.srcRegion);
+    this.enqueue(() => {
+      copyTileMappings(plan.dst, plan.dstRegion, plan.src, plan.srcRegion);
+      this.owner.tilesChanged(dstResource, plan.dstRegion);
+    });
   }
 }

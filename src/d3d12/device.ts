@@ -6,8 +6,11 @@
  * never reused; every live resource owns a distinct, non-zero range of the virtual address space.
  */
 import { packedMipInfo, subresourceTiling, TILE_SIZE } from '../memory/tiling.js';
-import { TileMappingTable } from '../memory/tile-mappings.js';
+import { TileMappingTable, type TileSpan } from '../memory/tile-mappings.js';
 import { VA_PAGE_SIZE, VirtualAddressSpace, type VirtualRange } from '../memory/virtual-address-space.js';
+import { GpuMemory, maxPoolBytes } from '../gpu/gpu-memory.js';
+import { createPreludePipeline } from '../gpu/pipelines.js';
+import { requestWebGPUDevice } from '../gpu/request-device.js';
 import {
   validateCreateCommittedResource,
   validateCreatePlacedResource,
@@ -17,24 +20,34 @@ import {
 } from '../validation/create-resource.js';
 import {
   validateCheckFeatureSupport,
+  validateCreateCommandList,
   validateCreateCommandQueue,
+  validateCreateComputePipelineState,
   validateCreateDevice,
   validateGetResourceTiling,
   type DeviceSettings,
 } from '../validation/device.js';
 import { heapFlagNames, validateCreateHeap, type FullHeapDesc } from '../validation/heap.js';
 import type { ResourceCaps } from '../validation/resource-desc.js';
+import { GraphicsCommandList, type ListOwner } from './command-list.js';
 import { CommandQueue, type QueueOwner } from './command-queue.js';
-import { D3D12Error, orThrow } from './errors.js';
+import { D3D12Error, invalidArg, orThrow } from './errors.js';
+import { checkFenceValue, Fence } from './fence.js';
+import { GpuBackend } from './gpu-backend.js';
 import { Heap } from './heap.js';
+import { MemoryBacking } from './memory-backing.js';
+import { PipelineState, type ComputePipelineStateDesc } from './pipeline-state.js';
 import { Resource, type ResourceKind } from './resource.js';
+import { describeFaults, type FaultReport } from './fault-report.js';
 import type {
   ClearValue,
+  CommandListType,
   CommandQueueDesc,
   DeviceOptions,
   HeapDesc,
   HeapFlag,
   HeapProperties,
+  MemorySegment,
   ResourceAllocationInfo,
   ResourceDesc,
   ResourceHeapTier,
@@ -73,25 +86,85 @@ export interface FeatureData {
   ARCHITECTURE: FeatureDataArchitecture;
 }
 
-/** Opens an emulated D3D12 device. */
-export function createDevice(options: DeviceOptions = {}): Promise<Device> {
-  try {
-    return Promise.resolve(new Device(orThrow(validateCreateDevice(options))));
-  } catch (error) {
-    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+/** Default pool sizes, within the adapter's limits: enough for tests and demos, not all of memory. */
+export const DEFAULT_LOCAL_MEMORY_BYTES = 256 * 2 ** 20;
+export const DEFAULT_NON_LOCAL_MEMORY_BYTES = 64 * 2 ** 20;
+
+/**
+ * Opens an emulated D3D12 device. Memory lives on `options.gpuDevice`, or, when it is left out, on a
+ * device from navigator.gpu where the browser has one. `gpuDevice: null` (or no WebGPU at all) gives
+ * a CPU-only device: the whole object model, tiling and tile mappings, but no memory, so executing
+ * command lists and mapping are refused.
+ */
+export async function createDevice(options: DeviceOptions = {}): Promise<Device> {
+  const settings = orThrow(validateCreateDevice(options));
+  let gpuDevice = settings.gpuDevice;
+  if (gpuDevice === undefined && typeof navigator !== 'undefined' && navigator.gpu) {
+    gpuDevice = await requestWebGPUDevice(navigator.gpu);
   }
+  if (!gpuDevice) return new Device(settings, undefined);
+  const largest = maxPoolBytes(gpuDevice);
+  const pool = (asked: number | undefined, fallback: number, name: string): number => {
+    const bytes = asked ?? Math.min(fallback, largest);
+    if (bytes > largest) {
+      throw invalidArg('createDevice', `options.${name}`, `${bytes} bytes exceed what this GPU allows for one pool (${largest}: maxStorageBufferBindingSize and maxBufferSize)`);
+    }
+    return Math.max(TILE_SIZE, Math.floor(bytes / TILE_SIZE) * TILE_SIZE);
+  };
+  const memory = new GpuMemory(gpuDevice, {
+    localBytes: pool(settings.localMemoryBytes, DEFAULT_LOCAL_MEMORY_BYTES, 'localMemoryBytes'),
+    nonLocalBytes: pool(settings.nonLocalMemoryBytes, DEFAULT_NON_LOCAL_MEMORY_BYTES, 'nonLocalMemoryBytes'),
+    virtualPages: 2 ** VIRTUAL_ADDRESS_BITS / VA_PAGE_SIZE,
+  });
+  const device = new Device(settings, undefined);
+  const backing = new MemoryBacking(memory, (id) => device.heapById(id));
+  device.attachBackend(await GpuBackend.create(memory, backing, { tiledResourcesTier: settings.tiledResourcesTier, validation: settings.gpuValidation }));
+  return device;
 }
 
-export class Device implements QueueOwner {
+export class Device implements QueueOwner, ListOwner {
   private readonly addressSpace = new VirtualAddressSpace(VIRTUAL_ADDRESS_BITS);
   /** Every heap ever created (ids are never reused, so tile mappings can name released heaps). */
   private readonly heaps = new Map<number, Heap>();
+  /** Live resources (released ones leave). */
+  private readonly live = new Set<Resource>();
   private readonly resources = new WeakSet<Resource>();
+  private readonly commandLists = new WeakSet<GraphicsCommandList>();
+  private readonly listLabels = new Map<number, string>();
+  private readonly fences = new WeakSet<Fence>();
+  private readonly pipelines = new WeakSet<PipelineState>();
   private nextHeapId = 1;
   private nextResourceId = 1;
+  private nextObjectId = 1;
+  private gpu: GpuBackend | undefined;
 
   /** @internal Use createDevice(). */
-  constructor(readonly settings: DeviceSettings) {}
+  constructor(
+    readonly settings: DeviceSettings,
+    backend: GpuBackend | undefined,
+  ) {
+    this.gpu = backend;
+  }
+
+  /** @internal */
+  attachBackend(backend: GpuBackend): void {
+    this.gpu = backend;
+  }
+
+  /** @internal The GPU side; undefined on a CPU-only device. */
+  get backend(): GpuBackend | undefined {
+    return this.gpu;
+  }
+
+  /** The WebGPU device behind the emulated memory (undefined on a CPU-only device). */
+  get gpuDevice(): GPUDevice | undefined {
+    return this.gpu?.memory.device;
+  }
+
+  /** @internal */
+  get maxThreadGroupsPerDimension(): number {
+    return this.gpu?.memory.device.limits.maxComputeWorkgroupsPerDimension ?? 65535;
+  }
 
   private get caps(): ResourceCaps {
     return { tiledResourcesTier: this.settings.tiledResourcesTier, maxResourceBytes: 2 ** VIRTUAL_ADDRESS_BITS };
@@ -117,12 +190,25 @@ export class Device implements QueueOwner {
     return data[name as F];
   }
 
+  /** Physical pages for a new heap (nothing else changes before they are taken). */
+  private takePages(call: string, argument: string, segment: MemorySegment, sizeInBytes: number): ReturnType<MemoryBacking['allocate']> | undefined {
+    return this.gpu?.backing.allocate(call, argument, segment, sizeInBytes);
+  }
+
+  private registerHeap(heap: Heap, pages: ReturnType<MemoryBacking['allocate']> | undefined): Heap {
+    this.heaps.set(heap.id, heap);
+    if (pages) this.gpu?.backing.attach(heap, pages);
+    heap.onMemoryFreed = (freed) => this.gpu?.backing.free(freed, [...this.live].filter((resource) => resource.tileMappings));
+    return heap;
+  }
+
   createHeap(desc: HeapDesc): Heap {
     const checked = orThrow(validateCreateHeap(desc, { resourceHeapTier: this.settings.resourceHeapTier }));
     const { flagBits, ...full } = checked;
-    const heap = new Heap(this.nextHeapId++, full, flagBits);
-    this.heaps.set(heap.id, heap);
-    return heap;
+    const heap = new Heap(this.nextHeapId, full, flagBits);
+    const pages = this.takePages('createHeap', 'desc.sizeInBytes', heap.segment, full.sizeInBytes);
+    this.nextHeapId++;
+    return this.registerHeap(heap, pages);
   }
 
   createCommittedResource(
@@ -133,16 +219,25 @@ export class Device implements QueueOwner {
     optimizedClearValue?: ClearValue | null,
   ): Resource {
     const plan = orThrow(validateCreateCommittedResource(this.caps, heapProperties, heapFlags, desc, initialState, optimizedClearValue));
-    const virtualRange = this.reserveAddresses('createCommittedResource', plan.layout.sizeInBytes, 0);
-    const id = this.nextResourceId++;
     const heapDesc: FullHeapDesc = {
       sizeInBytes: plan.layout.sizeInBytes,
       properties: plan.heapProperties,
       alignment: plan.alignment,
       flags: heapFlagNames(plan.heapFlagBits),
     };
-    const heap = new Heap(this.nextHeapId++, heapDesc, plan.heapFlagBits, `committed resource #${id}`);
-    this.heaps.set(heap.id, heap);
+    const id = this.nextResourceId;
+    const heap = new Heap(this.nextHeapId, heapDesc, plan.heapFlagBits, `committed resource #${id}`);
+    const pages = this.takePages('createCommittedResource', 'desc', heap.segment, heapDesc.sizeInBytes);
+    let virtualRange: VirtualRange;
+    try {
+      virtualRange = this.reserveAddresses('createCommittedResource', plan.layout.sizeInBytes, 0);
+    } catch (error) {
+      if (pages) this.gpu?.backing.allocators[heap.segment].release(pages.runs);
+      throw error;
+    }
+    this.nextHeapId++;
+    this.nextResourceId++;
+    this.registerHeap(heap, pages);
     return this.makeResource(id, 'committed', plan, virtualRange, { heap, heapOffset: 0 });
   }
 
@@ -182,6 +277,65 @@ export class Device implements QueueOwner {
     return new CommandQueue(this, orThrow(validateCreateCommandQueue(desc)));
   }
 
+  /** ID3D12Device::CreateCommandList (the list starts open, as D3D12's does). */
+  createCommandList(type: CommandListType, initialState?: PipelineState | null): GraphicsCommandList {
+    orThrow(validateCreateCommandList(type));
+    if (initialState != null && !this.ownPipelineState(initialState)) {
+      throw invalidArg('createCommandList', 'initialState', 'must be a pipeline state created by this device, or null');
+    }
+    const list = new GraphicsCommandList(this, this.nextObjectId++, type, initialState ?? undefined);
+    this.commandLists.add(list);
+    return list;
+  }
+
+  createFence(initialValue = 0): Fence {
+    checkFenceValue('createFence', 'initialValue', initialValue);
+    const fence = new Fence(this.nextObjectId++, initialValue);
+    this.fences.add(fence);
+    return fence;
+  }
+
+  /**
+   * ID3D12Device::CreateComputePipelineState: WGSL that uses the prelude (shaders/prelude.wgsl).
+   * Compiles asynchronously; a compile error rejects with E_INVALIDARG quoting the compiler, with
+   * line numbers counted in `desc.code`.
+   */
+  async createComputePipelineState(desc: ComputePipelineStateDesc): Promise<PipelineState> {
+    const checked = orThrow(validateCreateComputePipelineState(desc));
+    const gpu = this.gpu;
+    if (!gpu) throw invalidArg('createComputePipelineState', 'this', 'this device has no GPU (created with gpuDevice: null, or where WebGPU is unavailable)');
+    let pipeline: GPUComputePipeline;
+    try {
+      pipeline = await createPreludePipeline(gpu.memory.device, checked.code, checked.entryPoint, checked.label ?? 'd3d12 pipeline state');
+    } catch (error) {
+      throw invalidArg('createComputePipelineState', 'desc.code', `does not compile:\n${error instanceof Error ? error.message : String(error)}`);
+    }
+    const state = new PipelineState(this.nextObjectId++, checked, pipeline);
+    this.pipelines.add(state);
+    return state;
+  }
+
+  /**
+   * Waits for the work submitted so far and returns the page faults it caused (then forgets them):
+   * each names the address, the resource and tile or the heap, and the command list and command.
+   */
+  async readFaults(): Promise<FaultReport[]> {
+    if (!this.gpu) return [];
+    const { records, lost } = await this.gpu.takeFaults();
+    return describeFaults(records, lost, {
+      resources: [...this.live],
+      heapById: (id) => this.heaps.get(id),
+      listLabel: (id) => this.listLabels.get(id),
+      decode: (entry) => this.gpu?.memory.pageTable.encoding.decode(entry),
+    });
+  }
+
+  /** Frees the GPU memory (the WebGPU device itself stays the caller's). */
+  destroy(): void {
+    this.gpu?.destroy();
+    this.gpu = undefined;
+  }
+
   /** @internal The heap if it is one of this device's (implicit heaps of committed resources are not). */
   ownHeap(value: unknown): Heap | undefined {
     return value instanceof Heap && this.heaps.get(value.id) === value && !value.implicitFor ? value : undefined;
@@ -193,8 +347,30 @@ export class Device implements QueueOwner {
   }
 
   /** @internal */
+  ownCommandList(value: unknown): GraphicsCommandList | undefined {
+    if (!(value instanceof GraphicsCommandList) || !this.commandLists.has(value)) return undefined;
+    this.listLabels.set(value.id, value.label);
+    return value;
+  }
+
+  /** @internal */
+  ownFence(value: unknown): Fence | undefined {
+    return value instanceof Fence && this.fences.has(value) ? value : undefined;
+  }
+
+  /** @internal */
+  ownPipelineState(value: unknown): PipelineState | undefined {
+    return value instanceof PipelineState && this.pipelines.has(value) ? value : undefined;
+  }
+
+  /** @internal */
   heapById(id: number): Heap | undefined {
     return this.heaps.get(id);
+  }
+
+  /** @internal */
+  tilesChanged(resource: Resource, spans: readonly TileSpan[]): void {
+    this.gpu?.backing.writeTiles(resource, spans);
   }
 
   private reserveAddresses(call: string, sizeInBytes: number, offsetInPage: number): VirtualRange {
@@ -223,12 +399,18 @@ export class Device implements QueueOwner {
       ...backing,
       heapById: (heapId) => this.heaps.get(heapId),
       onRelease: (released) => this.releaseResource(released),
+      onMap: (mapped) => this.gpu?.markMapped(mapped),
+      gpuBacked: this.gpu !== undefined,
     });
     this.resources.add(resource);
+    this.live.add(resource);
+    this.gpu?.backing.mapResource(resource);
     return resource;
   }
 
   private releaseResource(resource: Resource): void {
+    this.live.delete(resource);
+    this.gpu?.backing.unmapResource(resource);
     this.addressSpace.release(resource.virtualRange);
     if (resource.kind === 'placed') resource.heap?.dropPlacedReference();
     if (resource.kind === 'committed' && resource.heap) {
@@ -237,4 +419,3 @@ export class Device implements QueueOwner {
     }
   }
 }
-

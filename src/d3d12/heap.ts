@@ -11,10 +11,25 @@
 import { DeviceChild } from './device-child.js';
 import { D3D12Error } from './errors.js';
 import type { HeapDesc, MemorySegment } from './types.js';
+import type { PageRun } from '../memory/physical-pages.js';
 import { heapSegment, type FullHeapDesc } from '../validation/heap.js';
 import type { HeapView } from '../validation/create-resource.js';
 
+/** A heap's memory on a GPU-backed device. */
+export interface HeapMemory {
+  segment: MemorySegment;
+  runs: PageRun[];
+  /** The physical page of each heap page, in order. */
+  pages: Uint32Array;
+  /** CPU-accessible heaps: the CPU's copy of the memory, which map() exposes. */
+  shadow?: Uint8Array;
+}
+
 export class Heap extends DeviceChild implements HeapView {
+  /** Set by the device's memory backing when the heap gets memory; undefined on a CPU-only device. */
+  memory?: HeapMemory;
+  /** Called once, when the heap's memory may be freed (released, and no placed resource holds it). */
+  onMemoryFreed?: (heap: Heap) => void;
   /** Placed resources that hold a reference on this heap. */
   private placedResources = 0;
 
@@ -50,6 +65,7 @@ export class Heap extends DeviceChild implements HeapView {
   /** COM Release: the memory returns once no placed resource holds the heap any more. */
   release(): void {
     this.markReleased();
+    if (this.placedResources === 0) this.onMemoryFreed?.(this);
   }
 
   /** Whether the heap's memory is gone: released, and no placed resource keeps it alive. */
@@ -70,5 +86,6 @@ export class Heap extends DeviceChild implements HeapView {
   dropPlacedReference(): void {
     if (this.placedResources === 0) throw new D3D12Error('E_FAIL', 'Heap.dropPlacedReference', 'this', 'no placed resource holds this heap');
     this.placedResources--;
+    if (this.memoryFreed) this.onMemoryFreed?.(this);
   }
 }

@@ -14,7 +14,7 @@ import type { FullResourceDesc } from './types.js';
 import { TILE_SIZE, tileByteOffset, type ResourceLayout } from '../memory/tiling.js';
 import type { TileMappingTable } from '../memory/tile-mappings.js';
 import type { VirtualRange } from '../memory/virtual-address-space.js';
-import type { ResourceCategory } from '../validation/heap.js';
+import { cpuAccessible, type ResourceCategory } from '../validation/heap.js';
 import type { ResourceView } from '../validation/tile-mappings.js';
 
 export type ResourceKind = 'committed' | 'placed' | 'reserved';
@@ -42,6 +42,16 @@ export interface ResourceInit {
   heapById: (id: number) => Heap | undefined;
   /** Called once, by release(). */
   onRelease: (resource: Resource) => void;
+  /** Called by map(): the CPU may write through the returned view. */
+  onMap: (resource: Resource) => void;
+  /** Whether the device has GPU memory (map needs it). */
+  gpuBacked: boolean;
+}
+
+/** D3D12_RANGE: bytes [begin, end) of a subresource. */
+export interface Range {
+  begin: number;
+  end: number;
 }
 
 export class Resource extends DeviceChild implements ResourceView {
@@ -53,11 +63,17 @@ export class Resource extends DeviceChild implements ResourceView {
   readonly virtualRange: VirtualRange;
   /** The state the resource was created in (D3D12_RESOURCE_STATES bits). */
   readonly initialState: number;
+  /** The current state of each subresource, as executed command lists leave it (call order). */
+  readonly states: number[];
+  /** Times map() was called without unmap(). */
+  mapCount = 0;
   readonly heap?: Heap;
   readonly heapOffset: number;
   readonly tileMappings?: TileMappingTable;
   private readonly heapById: (id: number) => Heap | undefined;
   private readonly onRelease: (resource: Resource) => void;
+  private readonly onMap: (resource: Resource) => void;
+  private readonly gpuBacked: boolean;
 
   /** @internal Created by the Device's create*Resource methods. */
   constructor(init: ResourceInit) {
@@ -69,11 +85,14 @@ export class Resource extends DeviceChild implements ResourceView {
     this.layout = init.layout;
     this.virtualRange = init.virtualRange;
     this.initialState = init.initialState;
+    this.states = new Array<number>(init.layout.mipLevels * init.layout.arraySize).fill(init.initialState);
     this.heap = init.heap;
     this.heapOffset = init.heapOffset ?? 0;
     this.tileMappings = init.tileMappings;
     this.heapById = init.heapById;
     this.onRelease = init.onRelease;
+    this.onMap = init.onMap;
+    this.gpuBacked = init.gpuBacked;
   }
 
   get label(): string {
@@ -102,6 +121,39 @@ export class Resource extends DeviceChild implements ResourceView {
   }
 
   /**
+   * ID3D12Resource::Map: the buffer's bytes in CPU-accessible memory (UPLOAD, READBACK or a CUSTOM
+   * heap with a CPU page property), as a view that stays valid until the resource is released.
+   * Writes are seen by command lists executed after them; after a fence signalled behind GPU work
+   * completes, the view holds what that work wrote. Maps nest (each map needs an unmap).
+   */
+  map(subresource = 0, readRange?: Range | null): Uint8Array {
+    const call = 'Resource.map';
+    this.live('map');
+    const heap = this.heap;
+    if (this.kind === 'reserved' || !heap || !cpuAccessible(heap.desc.properties)) {
+      throw invalidArg(call, 'this', `${this.label} is not in CPU-accessible memory (an UPLOAD, READBACK or CPU-visible CUSTOM heap); copy through an UPLOAD or READBACK buffer`);
+    }
+    if (this.desc.dimension !== 'BUFFER') throw invalidArg(call, 'this', `${this.label} is a texture; only buffers are mapped here (texture layouts are opaque, as with UNKNOWN layout in D3D12)`);
+    if (subresource !== 0) throw invalidArg(call, 'subresource', `a buffer has one subresource, 0; got ${show(subresource)}`);
+    if (readRange != null) checkRange(call, 'readRange', readRange, this.desc.width);
+    const shadow = heap.memory?.shadow;
+    if (!this.gpuBacked || !shadow) throw invalidArg(call, 'this', 'this device has no GPU memory to map (created with gpuDevice: null, or where WebGPU is unavailable)');
+    this.mapCount++;
+    this.onMap(this);
+    return shadow.subarray(this.heapOffset, this.heapOffset + this.desc.width);
+  }
+
+  /** ID3D12Resource::Unmap; `writtenRange` is accepted as D3D12's hint (all mapped bytes are kept coherent). */
+  unmap(subresource = 0, writtenRange?: Range | null): void {
+    const call = 'Resource.unmap';
+    this.live('unmap');
+    if (subresource !== 0) throw invalidArg(call, 'subresource', `a buffer has one subresource, 0; got ${show(subresource)}`);
+    if (writtenRange != null) checkRange(call, 'writtenRange', writtenRange, this.desc.width);
+    if (this.mapCount === 0) throw invalidArg(call, 'this', `${this.label} is not mapped`);
+    this.mapCount--;
+  }
+
+  /**
    * The CPU page table's entry for resource tile `tileIndex` (read-only view for tests): the heap and
    * heap tile behind it, or null for a NULL tile. For a placed small texture whose offset is not a
    * whole tile, the heap tile holding the tile's first byte.
@@ -119,4 +171,9 @@ export class Resource extends DeviceChild implements ResourceView {
     const heap = this.heap as Heap;
     return { heap, heapTileOffset: Math.floor((this.heapOffset + tileByteOffset(this.layout, tileIndex)) / TILE_SIZE) };
   }
+}
+
+function checkRange(call: string, argument: string, range: Range, width: number): void {
+  const ok = typeof range === 'object' && Number.isSafeInteger(range.begin) && Number.isSafeInteger(range.end) && range.begin >= 0 && range.begin <= range.end && range.end <= width;
+  if (!ok) throw invalidArg(call, argument, `must be {begin, end} with 0 <= begin <= end <= ${width}, got ${show(range)}`);
 }

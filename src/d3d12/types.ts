@@ -212,9 +212,14 @@ export interface ResourceTiling {
 // ---- Device --------------------------------------------------------------------------------
 
 export interface DeviceOptions {
-  /** An existing WebGPU device to back the emulator (used from the GPU-memory issue on). */
-  gpuDevice?: GPUDevice;
+  /**
+   * The WebGPU device whose memory backs the emulator. Left out: one from navigator.gpu where the
+   * browser has it. null: no GPU memory (a CPU-only device: object model, tiling, tile mappings).
+   */
+  gpuDevice?: GPUDevice | null;
+  /** Bytes of the LOCAL pool (video memory); default 256 MiB, at most the adapter's largest storage binding. */
   localMemoryBytes?: number;
+  /** Bytes of the NON_LOCAL pool (system memory: UPLOAD, READBACK, CUSTOM L0 heaps); default 64 MiB. */
   nonLocalMemoryBytes?: number;
   /** 1 to 4; default 3. */
   tiledResourcesTier?: TiledResourcesTier;

@@ -2,7 +2,7 @@
  * createDevice, checkFeatureSupport, getResourceTiling and createCommandQueue argument rules.
  */
 import { invalidArg, show, type Checked } from '../d3d12/errors.js';
-import { COMMAND_LIST_TYPES, type CommandQueueDesc, type ResourceHeapTier, type TiledResourcesTier } from '../d3d12/types.js';
+import { COMMAND_LIST_TYPES, type CommandListType, type CommandQueueDesc, type ResourceHeapTier, type TiledResourcesTier } from '../d3d12/types.js';
 import { checkBoolean, checkInteger, checkName, checkNames, firstProblem, isObject } from './common.js';
 import type { ResourceView } from './tile-mappings.js';
 
@@ -12,7 +12,8 @@ export interface DeviceSettings {
   gpuValidation: boolean;
   localMemoryBytes?: number;
   nonLocalMemoryBytes?: number;
-  gpuDevice?: GPUDevice;
+  /** undefined: navigator.gpu's, where there is one; null: none (a CPU-only device). */
+  gpuDevice?: GPUDevice | null;
 }
 
 /** createDevice(options): tiers 1..4 and 1..2, memory sizes positive integers. */
@@ -34,7 +35,7 @@ export function validateCreateDevice(options: unknown): Checked<DeviceSettings> 
     gpuValidation: (value.gpuValidation ?? true) as boolean,
     localMemoryBytes: (value.localMemoryBytes ?? undefined) as number | undefined,
     nonLocalMemoryBytes: (value.nonLocalMemoryBytes ?? undefined) as number | undefined,
-    gpuDevice: value.gpuDevice as GPUDevice | undefined,
+    gpuDevice: value.gpuDevice as GPUDevice | null | undefined,
   };
 }
 
@@ -78,4 +79,23 @@ export function validateCreateCommandQueue(desc: unknown): Checked<Required<Comm
     flags: (desc.flags ?? []) as Required<CommandQueueDesc>['flags'],
     nodeMask: (desc.nodeMask ?? 0) as number,
   };
+}
+
+export function validateCreateCommandList(type: unknown): Checked<CommandListType> {
+  return checkName('createCommandList', 'type', type, COMMAND_LIST_TYPES) ?? (type as CommandListType);
+}
+
+/** createComputePipelineState(desc): WGSL code and the name of its entry point. */
+export function validateCreateComputePipelineState(desc: unknown): Checked<{ code: string; entryPoint: string; label?: string }> {
+  const call = 'createComputePipelineState';
+  if (!isObject(desc)) return invalidArg(call, 'desc', `must be {code, entryPoint}, got ${show(desc)}`);
+  if (typeof desc.code !== 'string' || desc.code.trim() === '') return invalidArg(call, 'desc.code', `must be WGSL source text, got ${show(desc.code)}`);
+  if (typeof desc.entryPoint !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(desc.entryPoint)) {
+    return invalidArg(call, 'desc.entryPoint', `must be the name of a @compute function, got ${show(desc.entryPoint)}`);
+  }
+  if (/@group\s*\(/.test(desc.code) || /@binding\s*\(/.test(desc.code)) {
+    return invalidArg(call, 'desc.code', 'declares bindings; shaders reach memory through the prelude (d3d12_load / d3d12_store by GPU virtual address) and take inputs as root constants');
+  }
+  if (desc.label !== undefined && typeof desc.label !== 'string') return invalidArg(call, 'desc.label', `must be a string, got ${show(desc.label)}`);
+  return { code: desc.code, entryPoint: desc.entryPoint, label: desc.label };
 }

@@ -151,6 +151,15 @@ function regionSpans(call: string, coordinateArg: string, sizeArg: string, layou
   return checkTailCoverage(call, sizeArg, layout, span) ?? [span];
 }
 
+/** A region given as a raw coordinate and size (copyTiles, copyTileMappings): checked, as spans. */
+export function checkRegion(call: string, coordinateArg: string, sizeArg: string, layout: ResourceLayout, coordinate: unknown, size: unknown): Checked<TileSpan[]> {
+  const checkedCoordinate = checkCoordinate(call, coordinateArg, coordinate);
+  if (checkedCoordinate instanceof D3D12Error) return checkedCoordinate;
+  const checkedSize = checkRegionSize(call, sizeArg, size);
+  if (checkedSize instanceof D3D12Error) return checkedSize;
+  return regionSpans(call, coordinateArg, sizeArg, layout, checkedCoordinate, checkedSize);
+}
+
 interface Region {
   spans: TileSpan[];
   tiles: number;
@@ -338,15 +347,9 @@ export function validateCopyTileMappings(
   if (dst instanceof D3D12Error) return dst;
   const src = checkReserved(call, 'srcResource', srcResource);
   if (src instanceof D3D12Error) return src;
-  const dstCoordinate = checkCoordinate(call, 'dstRegionStartCoordinate', dstStart);
-  if (dstCoordinate instanceof D3D12Error) return dstCoordinate;
-  const srcCoordinate = checkCoordinate(call, 'srcRegionStartCoordinate', srcStart);
-  if (srcCoordinate instanceof D3D12Error) return srcCoordinate;
-  const size = checkRegionSize(call, 'regionSize', regionSize);
-  if (size instanceof D3D12Error) return size;
-  const dstRegion = regionSpans(call, 'dstRegionStartCoordinate', 'regionSize', dst.layout, dstCoordinate, size);
+  const dstRegion = checkRegion(call, 'dstRegionStartCoordinate', 'regionSize', dst.layout, dstStart, regionSize);
   if (dstRegion instanceof D3D12Error) return dstRegion;
-  const srcRegion = regionSpans(call, 'srcRegionStartCoordinate', 'regionSize', src.layout, srcCoordinate, size);
+  const srcRegion = checkRegion(call, 'srcRegionStartCoordinate', 'regionSize', src.layout, srcStart, regionSize);
   if (srcRegion instanceof D3D12Error) return srcRegion;
   if (dst.category !== src.category) {
     for (const heapId of heapsMappedBy(src.tileMappings, srcRegion)) {

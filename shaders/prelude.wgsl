@@ -1,0 +1,212 @@
+// The d3d12-webgpu prelude: prepended to every compute pipeline the emulator creates, user shaders
+// and the emulator's own kernels alike. It gives WGSL D3D12's view of memory: 64-bit GPU virtual
+// addresses (vec2u: low, high 32 bits), translated through the emulated page table on every access,
+// with the tiled-resources tier's semantics, and root constants.
+//
+// Everything here is named d3d12_* / D3D12_*; user code must not use those names, nor bind group 0.
+// TypeScript reads the constants and struct layouts below with wgsl_reflect (src/gpu/prelude.ts);
+// they are written only here.
+
+// ---- Page-table entries: one u32 per 64 KiB virtual page ----------------------------------------
+
+// The low bits say what the page is; the rest is the payload.
+const D3D12_PTE_KIND_MASK: u32 = 3u;
+const D3D12_PTE_PAYLOAD_SHIFT: u32 = 2u;
+// No resource owns the page: any access is a fault (out of bounds, use after release).
+const D3D12_PTE_UNOWNED: u32 = 0u;
+// A NULL tile of a reserved resource: reads return 0 (Tier 2+) or D3D12_TIER1_NULL_READ, writes
+// are discarded; no fault.
+const D3D12_PTE_NULL: u32 = 1u;
+// Backed by a physical page; payload: segment bit and page index.
+const D3D12_PTE_RESIDENT: u32 = 2u;
+// Mapped to a heap whose memory is not resident (evicted or released); payload: the heap id.
+// Any access is a fault naming the heap.
+const D3D12_PTE_ABSENT: u32 = 3u;
+// In a RESIDENT payload: set for the NON_LOCAL pool (system memory), clear for LOCAL.
+const D3D12_PTE_SEGMENT_BIT: u32 = 0x20000000u;
+const D3D12_PTE_PAGE_MASK: u32 = 0x1fffffffu;
+
+// 64 KiB pages of 4-byte words.
+const D3D12_PAGE_SHIFT: u32 = 16u;
+const D3D12_WORDS_PER_PAGE: u32 = 16384u;
+// Addresses are 40 bits: the high word of a valid address is below this.
+const D3D12_VA_HIGH_LIMIT: u32 = 256u;
+
+// What a Tier 1 read of a NULL tile returns. Tier 1 leaves such reads undefined; a fixed, visible
+// value makes code that silently relies on Tier 2's zeros show itself.
+const D3D12_TIER1_NULL_READ: u32 = 0xdeadbeefu;
+
+// ---- Faults ---------------------------------------------------------------------------------------
+
+// Fault kinds, as logged.
+const D3D12_FAULT_READ_UNOWNED: u32 = 1u;
+const D3D12_FAULT_WRITE_UNOWNED: u32 = 2u;
+const D3D12_FAULT_READ_ABSENT: u32 = 3u;
+const D3D12_FAULT_WRITE_ABSENT: u32 = 4u;
+const D3D12_FAULT_MISALIGNED: u32 = 5u;
+
+struct D3D12FaultRecord {
+  va_low: u32,
+  va_high: u32,
+  kind: u32,
+  // The page-table entry seen (for ABSENT: holds the heap id).
+  entry: u32,
+  command_list: u32,
+  command_index: u32,
+}
+
+struct D3D12FaultLog {
+  // Faults seen, including those past the capacity that could not be recorded.
+  count: atomic<u32>,
+  capacity: u32,
+  records: array<D3D12FaultRecord>,
+}
+
+// ---- Per-dispatch constants -------------------------------------------------------------------
+
+const D3D12_ROOT_CONSTANT_COUNT: u32 = 64u;
+
+struct D3D12DispatchInfo {
+  // The root constants (setComputeRoot32BitConstants), four per vec4u.
+  root: array<vec4u, 16>,
+  // Which command list and which of its commands this dispatch is, for fault records.
+  command_list: u32,
+  command_index: u32,
+  tiled_resources_tier: u32,
+  // 1 when gpuValidation is on: faults are recorded.
+  validation: u32,
+}
+
+@group(0) @binding(0) var<storage, read> d3d12_page_table: array<u32>;
+@group(0) @binding(1) var<storage, read_write> d3d12_pool_local: array<u32>;
+@group(0) @binding(2) var<storage, read_write> d3d12_pool_non_local: array<u32>;
+@group(0) @binding(3) var<uniform> d3d12_dispatch: D3D12DispatchInfo;
+@group(0) @binding(4) var<storage, read_write> d3d12_faults: D3D12FaultLog;
+
+// ---- Root constants ----------------------------------------------------------------------------
+
+fn d3d12_root_constant(index: u32) -> u32 {
+  return d3d12_dispatch.root[index / 4u][index % 4u];
+}
+
+// A GPU virtual address passed as two consecutive root constants (low word first).
+fn d3d12_root_address(index: u32) -> vec2u {
+  return vec2u(d3d12_root_constant(index), d3d12_root_constant(index + 1u));
+}
+
+// ---- Addresses ---------------------------------------------------------------------------------
+
+// va + bytes, carrying into the high word.
+fn d3d12_address_add(va: vec2u, bytes: u32) -> vec2u {
+  let low = va.x + bytes;
+  return vec2u(low, va.y + select(0u, 1u, low < va.x));
+}
+
+fn d3d12_page_entry(va: vec2u) -> u32 {
+  if (va.y >= D3D12_VA_HIGH_LIMIT) {
+    return D3D12_PTE_UNOWNED;
+  }
+  let page = (va.x >> D3D12_PAGE_SHIFT) | (va.y << (32u - D3D12_PAGE_SHIFT));
+  if (page >= arrayLength(&d3d12_page_table)) {
+    return D3D12_PTE_UNOWNED;
+  }
+  return d3d12_page_table[page];
+}
+
+fn d3d12_record_fault(va: vec2u, kind: u32, entry: u32) {
+  if (d3d12_dispatch.validation == 0u) {
+    return;
+  }
+  let slot = atomicAdd(&d3d12_faults.count, 1u);
+  if (slot < d3d12_faults.capacity) {
+    d3d12_faults.records[slot] = D3D12FaultRecord(va.x, va.y, kind, entry, d3d12_dispatch.command_list, d3d12_dispatch.command_index);
+  }
+}
+
+// The word index inside the entry's pool of the 4-byte word at va (entry is RESIDENT).
+fn d3d12_word_index(entry: u32, va: vec2u) -> u32 {
+  let page = (entry >> D3D12_PTE_PAYLOAD_SHIFT) & D3D12_PTE_PAGE_MASK;
+  return page * D3D12_WORDS_PER_PAGE + ((va.x & 0xffffu) >> 2u);
+}
+
+fn d3d12_is_non_local(entry: u32) -> bool {
+  return ((entry >> D3D12_PTE_PAYLOAD_SHIFT) & D3D12_PTE_SEGMENT_BIT) != 0u;
+}
+
+// ---- Loads and stores ----------------------------------------------------------------------------
+
+// Status bits of d3d12_load_checked: set when the access reached mapped, resident memory.
+const D3D12_STATUS_MAPPED: u32 = 1u;
+
+// Loads the 4-byte word at va (va must be 4-byte aligned), reporting in *status whether the access
+// was fully mapped, as HLSL's Load with a status argument.
+fn d3d12_load_checked(va: vec2u, status: ptr<function, u32>) -> u32 {
+  if ((va.x & 3u) != 0u) {
+    d3d12_record_fault(va, D3D12_FAULT_MISALIGNED, 0u);
+    *status = 0u;
+    return 0u;
+  }
+  let entry = d3d12_page_entry(va);
+  switch (entry & D3D12_PTE_KIND_MASK) {
+    case D3D12_PTE_RESIDENT: {
+      *status = D3D12_STATUS_MAPPED;
+      let word = d3d12_word_index(entry, va);
+      if (d3d12_is_non_local(entry)) {
+        return d3d12_pool_non_local[word];
+      }
+      return d3d12_pool_local[word];
+    }
+    case D3D12_PTE_NULL: {
+      *status = 0u;
+      return select(0u, D3D12_TIER1_NULL_READ, d3d12_dispatch.tiled_resources_tier == 1u);
+    }
+    case D3D12_PTE_ABSENT: {
+      d3d12_record_fault(va, D3D12_FAULT_READ_ABSENT, entry);
+      *status = 0u;
+      return 0u;
+    }
+    default: {
+      d3d12_record_fault(va, D3D12_FAULT_READ_UNOWNED, entry);
+      *status = 0u;
+      return 0u;
+    }
+  }
+}
+
+// HLSL's CheckAccessFullyMapped.
+fn d3d12_check_access_fully_mapped(status: u32) -> bool {
+  return (status & D3D12_STATUS_MAPPED) != 0u;
+}
+
+fn d3d12_load(va: vec2u) -> u32 {
+  var status = 0u;
+  return d3d12_load_checked(va, &status);
+}
+
+// Stores value at va (4-byte aligned). Stores to NULL tiles are discarded; stores to pages no
+// resource owns, or to absent heaps, are discarded and recorded as faults.
+fn d3d12_store(va: vec2u, value: u32) {
+  if ((va.x & 3u) != 0u) {
+    d3d12_record_fault(va, D3D12_FAULT_MISALIGNED, 0u);
+    return;
+  }
+  let entry = d3d12_page_entry(va);
+  switch (entry & D3D12_PTE_KIND_MASK) {
+    case D3D12_PTE_RESIDENT: {
+      let word = d3d12_word_index(entry, va);
+      if (d3d12_is_non_local(entry)) {
+        d3d12_pool_non_local[word] = value;
+      } else {
+        d3d12_pool_local[word] = value;
+      }
+    }
+    case D3D12_PTE_NULL: {
+    }
+    case D3D12_PTE_ABSENT: {
+      d3d12_record_fault(va, D3D12_FAULT_WRITE_ABSENT, entry);
+    }
+    default: {
+      d3d12_record_fault(va, D3D12_FAULT_WRITE_UNOWNED, entry);
+    }
+  }
+}

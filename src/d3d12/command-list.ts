@@ -1,0 +1,262 @@
+/**
+ * GraphicsCommandList (ID3D12GraphicsCommandList): records commands for a queue of its type. Every
+ * command is validated as it is recorded (src/validation/command-list.ts) and kept as a plain
+ * record; copies are resolved to jobs between GPU virtual addresses, dispatches keep a snapshot of
+ * the root constants. Resource states are tracked per subresource (resource-states.ts).
+ *
+ * Rules: a list starts open; recording into a closed list, or closing a closed one, is an error;
+ * executing an open list is an error (CommandQueue); reset() reopens a list, even one that was
+ * executed and may still be running (as D3D12 allows, the recorded commands were handed over).
+ */
+import { formatInfo } from '../memory/formats.js';
+import {
+  chunkCopy,
+  sliceBytes,
+  subresourcesOfTiles,
+  tileCopyJobs,
+  validateBarriers,
+  validateCopyBufferRegion,
+  validateCopyResource,
+  validateCopyTiles,
+  validateDispatch,
+  validateRootConstants,
+  type CopyJob,
+  type TileCopyFlag,
+} from '../validation/command-list.js';
+import { cpuAccessible } from '../validation/heap.js';
+import { invalidArg, orThrow, type D3D12Error } from './errors.js';
+import type { PipelineState } from './pipeline-state.js';
+import { ALL_SUBRESOURCES, ListStateTracker } from './resource-states.js';
+import type { Resource } from './resource.js';
+import { RESOURCE_STATE_BITS, type CommandListType, type ResourceStates, type TiledResourceCoordinate, type TileRegionSize } from './types.js';
+
+/** The emulator's one root parameter: this many 32-bit constants (prelude: D3D12_ROOT_CONSTANT_COUNT). */
+export const ROOT_CONSTANT_COUNT = 64;
+
+/** A byte range of a resource in CPU-accessible memory that a command writes (read back after execution). */
+export interface CpuVisibleWrite {
+  resource: Resource;
+  offset: number;
+  length: number;
+}
+
+export type RecordedCommand =
+  | { kind: 'copy'; name: string; jobs: CopyJob[]; interleave: boolean; writes: CpuVisibleWrite[] }
+  | { kind: 'dispatch'; pipeline: PipelineState; root: Uint32Array; groups: [number, number, number] }
+  | { kind: 'barrier' }
+  | { kind: 'state' };
+
+/** D3D12_RESOURCE_BARRIER, by name. */
+export type ResourceBarrier =
+  | { type: 'TRANSITION'; flags?: 'NONE' | 'BEGIN_ONLY' | 'END_ONLY'; transition: { resource: Resource; subresource?: number; stateBefore: ResourceStates; stateAfter: ResourceStates } }
+  | { type: 'UAV'; flags?: 'NONE'; uav: { resource: Resource | null } }
+  | { type: 'ALIASING'; flags?: 'NONE'; aliasing: { resourceBefore: Resource | null; resourceAfter: Resource | null } };
+
+/** What a command list needs of its device. */
+export interface ListOwner {
+  ownResource(value: unknown): Resource | undefined;
+  ownPipelineState(value: unknown): PipelineState | undefined;
+  readonly maxThreadGroupsPerDimension: number;
+}
+
+const { COPY_SOURCE, COPY_DEST } = RESOURCE_STATE_BITS;
+
+export class GraphicsCommandList {
+  private open = true;
+  private commandList: RecordedCommand[] = [];
+  private tracker = new ListStateTracker();
+  private pipeline: PipelineState | undefined;
+  private root = new Uint32Array(ROOT_CONSTANT_COUNT);
+  private name = '';
+
+  /** @internal Created by Device.createCommandList. */
+  constructor(
+    private readonly owner: ListOwner,
+    readonly id: number,
+    readonly type: CommandListType,
+    initialState?: PipelineState,
+  ) {
+    if (initialState) this.setPipelineState(initialState);
+  }
+
+  get label(): string {
+    return `${this.type} command list #${this.id}${this.name ? ` '${this.name}'` : ''}`;
+  }
+
+  setName(name: string): void {
+    this.name = String(name);
+  }
+
+  getName(): string {
+    return this.name;
+  }
+
+  /** @internal */
+  get isOpen(): boolean {
+    return this.open;
+  }
+
+  /** @internal The commands recorded since the last reset. */
+  get commands(): readonly RecordedCommand[] {
+    return this.commandList;
+  }
+
+  /** @internal */
+  get states(): ListStateTracker {
+    return this.tracker;
+  }
+
+  private recording(method: string): void {
+    if (!this.open) throw invalidArg(`GraphicsCommandList.${method}`, 'this', `${this.label} is closed; reset() it before recording`);
+  }
+
+  private record(command: RecordedCommand): void {
+    this.commandList.push(command);
+  }
+
+  close(): void {
+    if (!this.open) throw invalidArg('GraphicsCommandList.close', 'this', `${this.label} is already closed`);
+    this.open = false;
+  }
+
+  /** Reopens the list with no commands; the commands executed before stay with their submission. */
+  reset(initialState?: PipelineState | null): void {
+    if (this.open) throw invalidArg('GraphicsCommandList.reset', 'this', `${this.label} is open; close() it first`);
+    this.open = true;
+    this.commandList = [];
+    this.tracker = new ListStateTracker();
+    this.pipeline = undefined;
+    this.root = new Uint32Array(ROOT_CONSTANT_COUNT);
+    if (initialState) this.setPipelineState(initialState);
+  }
+
+  private cpuVisibleWrite(resource: Resource, offset: number, length: number): CpuVisibleWrite[] {
+    return resource.heap && cpuAccessible(resource.heap.desc.properties) ? [{ resource, offset, length }] : [];
+  }
+
+  /** Applies a command's state changes all at once, or none of them if one fails. */
+  private changeStates(change: (tracker: ListStateTracker) => D3D12Error | undefined): void {
+    const next = this.tracker.clone();
+    const problem = change(next);
+    if (problem) throw problem;
+    this.tracker = next;
+  }
+
+  private copyStates(call: string, uses: [string, Resource, number[] | number, number][]): void {
+    this.changeStates((tracker) => {
+      for (const [argument, resource, subresources, access] of uses) {
+        for (const subresource of typeof subresources === 'number' ? [subresources] : subresources) {
+          const problem = tracker.use(call, argument, resource, subresource, access);
+          if (problem) return problem;
+        }
+      }
+      return undefined;
+    });
+  }
+
+  copyBufferRegion(dstBuffer: Resource, dstOffset: number, srcBuffer: Resource, srcOffset: number, numBytes: number): void {
+    this.recording('copyBufferRegion');
+    const dst = this.owner.ownResource(dstBuffer);
+    const src = this.owner.ownResource(srcBuffer);
+    throwIf(validateCopyBufferRegion(dst, dstOffset, src, srcOffset, numBytes));
+    this.copyStates('copyBufferRegion', [
+      ['dstBuffer', dstBuffer, 0, COPY_DEST],
+      ['srcBuffer', srcBuffer, 0, COPY_SOURCE],
+    ]);
+    const jobs = chunkCopy(dstBuffer.virtualRange.address + BigInt(dstOffset), srcBuffer.virtualRange.address + BigInt(srcOffset), numBytes);
+    this.record({ kind: 'copy', name: 'copyBufferRegion', jobs, interleave: false, writes: this.cpuVisibleWrite(dstBuffer, dstOffset, numBytes) });
+  }
+
+  copyResource(dstResource: Resource, srcResource: Resource): void {
+    this.recording('copyResource');
+    const dst = this.owner.ownResource(dstResource);
+    const src = this.owner.ownResource(srcResource);
+    throwIf(validateCopyResource(dst, src, (format) => formatInfo(format)?.family ?? format));
+    this.copyStates('copyResource', [
+      ['dstResource', dstResource, ALL_SUBRESOURCES, COPY_DEST],
+      ['srcResource', srcResource, ALL_SUBRESOURCES, COPY_SOURCE],
+    ]);
+    const jobs: CopyJob[] = [];
+    const bytes = dstResource.desc.dimension === 'BUFFER' ? dstResource.desc.width : sliceBytes(dstResource.layout);
+    for (let slice = 0; slice < dstResource.layout.arraySize; slice++) {
+      chunkCopy(
+        dstResource.virtualRange.address + BigInt(slice * dstResource.layout.slicePitch),
+        srcResource.virtualRange.address + BigInt(slice * srcResource.layout.slicePitch),
+        bytes,
+        jobs,
+      );
+    }
+    this.record({ kind: 'copy', name: 'copyResource', jobs, interleave: false, writes: this.cpuVisibleWrite(dstResource, 0, dstResource.desc.width) });
+  }
+
+  /** ID3D12GraphicsCommandList::CopyTiles, between a reserved resource's tiles and a buffer laid out tile after tile. */
+  copyTiles(
+    tiledResource: Resource,
+    tileRegionStartCoordinate: TiledResourceCoordinate,
+    tileRegionSize: TileRegionSize,
+    buffer: Resource,
+    bufferStartOffsetInBytes: number,
+    flags: TileCopyFlag | TileCopyFlag[],
+  ): void {
+    this.recording('copyTiles');
+    const plan = orThrow(validateCopyTiles(this.owner.ownResource(tiledResource), tileRegionStartCoordinate, tileRegionSize, this.owner.ownResource(buffer), bufferStartOffsetInBytes, flags));
+    this.copyStates('copyTiles', [
+      ['tiledResource', tiledResource, subresourcesOfTiles(tiledResource.layout, plan.spans), plan.toTiles ? COPY_DEST : COPY_SOURCE],
+      ['buffer', buffer, 0, plan.toTiles ? COPY_SOURCE : COPY_DEST],
+    ]);
+    const jobs = tileCopyJobs(tiledResource.layout, tiledResource.virtualRange.address, plan, buffer.virtualRange.address + BigInt(bufferStartOffsetInBytes));
+    // Tile jobs into a buffer at an unaligned offset share a word at each tile boundary.
+    const interleave = !plan.toTiles && bufferStartOffsetInBytes % 4 !== 0;
+    const writes = plan.toTiles ? [] : this.cpuVisibleWrite(buffer, bufferStartOffsetInBytes, jobs.length * 65536);
+    this.record({ kind: 'copy', name: 'copyTiles', jobs, interleave, writes });
+  }
+
+  resourceBarrier(barriers: ResourceBarrier[]): void {
+    this.recording('resourceBarrier');
+    const checked = orThrow(validateBarriers(barriers, (value) => this.owner.ownResource(value)));
+    this.changeStates((tracker) => {
+      for (const barrier of checked) {
+        if (barrier.type !== 'TRANSITION') continue;
+        // A split barrier's BEGIN_ONLY half checks stateBefore; its END_ONLY half makes the change.
+        const problem = tracker.transition('resourceBarrier', barrier.resource as Resource, barrier.subresource, barrier.before, barrier.after, barrier.flags !== 'BEGIN_ONLY');
+        if (problem) return problem;
+      }
+      return undefined;
+    });
+    this.record({ kind: 'barrier' });
+  }
+
+  setPipelineState(pipelineState: PipelineState): void {
+    this.recording('setPipelineState');
+    if (this.type === 'COPY') throw invalidArg('setPipelineState', 'this', `${this.label} is a COPY list, which cannot run shaders`);
+    const pipeline = this.owner.ownPipelineState(pipelineState);
+    if (!pipeline) throw invalidArg('setPipelineState', 'pipelineState', 'must be a pipeline state created by this device');
+    this.pipeline = pipeline;
+    this.record({ kind: 'state' });
+  }
+
+  /** Sets root constants [destOffset, destOffset + srcData.length) of the one root parameter (index 0). */
+  setComputeRoot32BitConstants(rootParameterIndex: number, srcData: ArrayLike<number>, destOffsetIn32BitValues = 0): void {
+    this.recording('setComputeRoot32BitConstants');
+    if (this.type === 'COPY') throw invalidArg('setComputeRoot32BitConstants', 'this', `${this.label} is a COPY list, which has no root constants`);
+    const words = orThrow(validateRootConstants(rootParameterIndex, srcData, destOffsetIn32BitValues, ROOT_CONSTANT_COUNT));
+    this.root.set(words, destOffsetIn32BitValues);
+    this.record({ kind: 'state' });
+  }
+
+  setComputeRoot32BitConstant(rootParameterIndex: number, srcData: number, destOffsetIn32BitValues: number): void {
+    this.setComputeRoot32BitConstants(rootParameterIndex, [srcData], destOffsetIn32BitValues);
+  }
+
+  dispatch(threadGroupCountX: number, threadGroupCountY = 1, threadGroupCountZ = 1): void {
+    this.recording('dispatch');
+    if (this.type === 'COPY') throw invalidArg('dispatch', 'this', `${this.label} is a COPY list, which cannot dispatch`);
+    throwIf(validateDispatch(threadGroupCountX, threadGroupCountY, threadGroupCountZ, this.owner.maxThreadGroupsPerDimension));
+    if (!this.pipeline) throw invalidArg('dispatch', 'this', 'no pipeline state is set (setPipelineState)');
+    this.record({ kind: 'dispatch', pipeline: this.pipeline, root: this.root.slice(), groups: [threadGroupCountX, threadGroupCountY, threadGroupCountZ] });
+  }
+}
+
+function throwIf(problem: D3D12Error | undefined): void {
+  if (problem) throw problem;
+}

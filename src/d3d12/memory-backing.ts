@@ -1,0 +1,133 @@
+/**
+ * MemoryBacking: ties the CPU model to GPU memory on a GPU-backed device. Heaps get physical pages
+ * from their segment's pool (zeroed unless CREATE_NOT_ZEROED, with a CPU copy when CPU-accessible);
+ * resources get page-table entries for their address range, rewritten whenever their mapping
+ * changes. It makes no WebGPU call itself: GpuMemory does.
+ *
+ * Invariants: a resource's page-table entries always say what the CPU model says: UNOWNED outside
+ * live resources, NULL for unmapped reserved tiles, RESIDENT (segment, page) for memory, ABSENT
+ * (heap id) for tiles whose heap has no memory (released). Entries are written as one queue write
+ * per run of consecutive changed pages. Pages are taken before anything else changes, so running out
+ * leaves no partial state.
+ */
+import { PhysicalPageAllocator, pagesOf } from '../memory/physical-pages.js';
+import { NULL_HEAP, type TileSpan } from '../memory/tile-mappings.js';
+import { TILE_SIZE } from '../memory/tiling.js';
+import type { GpuMemory } from '../gpu/gpu-memory.js';
+import { cpuAccessible } from '../validation/heap.js';
+import { D3D12Error } from './errors.js';
+import type { Heap } from './heap.js';
+import type { Resource } from './resource.js';
+import type { MemorySegment } from './types.js';
+
+const MIB = 2 ** 20;
+const mib = (bytes: number): string => `${(bytes / MIB).toFixed(bytes % MIB === 0 ? 0 : 2)} MiB`;
+
+export class MemoryBacking {
+  readonly allocators: Record<MemorySegment, PhysicalPageAllocator>;
+
+  constructor(
+    readonly gpu: GpuMemory,
+    private readonly heapById: (id: number) => Heap | undefined,
+  ) {
+    this.allocators = {
+      LOCAL: new PhysicalPageAllocator(gpu.pageCounts.LOCAL),
+      NON_LOCAL: new PhysicalPageAllocator(gpu.pageCounts.NON_LOCAL),
+    };
+  }
+
+  /** Takes pages for a heap of `sizeInBytes`; throws E_OUTOFMEMORY (naming the numbers) when the pool is short. */
+  allocate(call: string, argument: string, segment: MemorySegment, sizeInBytes: number): { runs: ReturnType<PhysicalPageAllocator['allocate']> & object; pages: Uint32Array } {
+    const count = Math.max(1, Math.ceil(sizeInBytes / TILE_SIZE));
+    const allocator = this.allocators[segment];
+    const runs = allocator.allocate(count);
+    if (!runs) {
+      const free = allocator.freePages * TILE_SIZE;
+      const total = allocator.pageCount * TILE_SIZE;
+      throw new D3D12Error('E_OUTOFMEMORY', call, argument, `needs ${mib(count * TILE_SIZE)} of ${segment} memory, and ${mib(free)} of the pool's ${mib(total)} are free`);
+    }
+    return { runs, pages: pagesOf(runs) };
+  }
+
+  /** Gives a heap the pages `allocate` took: clears them (unless not zeroed) and makes its CPU copy. */
+  attach(heap: Heap, taken: { runs: NonNullable<ReturnType<PhysicalPageAllocator['allocate']>>; pages: Uint32Array }): void {
+    const segment = heap.segment;
+    const zeroed = !heap.desc.flags.includes('CREATE_NOT_ZEROED');
+    if (zeroed) this.gpu.clearPages(segment, taken.runs);
+    heap.memory = {
+      segment,
+      runs: taken.runs,
+      pages: taken.pages,
+      shadow: cpuAccessible(heap.desc.properties) ? new Uint8Array(taken.pages.length * TILE_SIZE) : undefined,
+    };
+  }
+
+  /** Returns a heap's pages; tiles of reserved resources that map into it become ABSENT (faults). */
+  free(heap: Heap, reserved: Iterable<Resource>): void {
+    const memory = heap.memory;
+    if (!memory) return;
+    heap.memory = undefined;
+    this.allocators[memory.segment].release(memory.runs);
+    for (const resource of reserved) {
+      const table = resource.tileMappings;
+      if (!table) continue;
+      const spans: TileSpan[] = [];
+      for (let tile = 0; tile < table.numTiles; tile++) {
+        if (table.heapIds[tile] === heap.id) spans.push({ first: tile, count: 1 });
+      }
+      this.writeTiles(resource, spans);
+    }
+  }
+
+  /** The entry for heap page `heapPage` of `heap`. */
+  private entryFor(heap: Heap | undefined, heapId: number, heapPage: number): number {
+    const encoding = this.gpu.pageTable.encoding;
+    const physical = heap?.memory?.pages[heapPage];
+    if (!heap?.memory || physical === undefined) return encoding.absent(heapId);
+    return encoding.residentPage(heap.memory.segment, physical);
+  }
+
+  /** Writes every page-table entry of a new resource. */
+  mapResource(resource: Resource): void {
+    const range = resource.virtualRange;
+    const entries = new Uint32Array(range.pageCount);
+    if (resource.tileMappings) {
+      entries.fill(this.gpu.pageTable.encoding.null);
+    } else {
+      const heap = resource.heap as Heap;
+      const firstHeapPage = Math.floor(resource.heapOffset / TILE_SIZE);
+      for (let page = 0; page < range.pageCount; page++) entries[page] = this.entryFor(heap, heap.id, firstHeapPage + page);
+    }
+    this.gpu.pageTable.write(range.firstPage, entries);
+  }
+
+  /** A released resource's pages become UNOWNED: any later access is a fault. */
+  unmapResource(resource: Resource): void {
+    this.gpu.pageTable.fill(resource.virtualRange.firstPage, resource.virtualRange.pageCount, this.gpu.pageTable.encoding.unowned);
+  }
+
+  /** Rewrites the entries of a reserved resource's tiles in `spans`: one write per run of adjacent tiles. */
+  writeTiles(resource: Resource, spans: readonly TileSpan[]): void {
+    const table = resource.tileMappings;
+    if (!table || spans.length === 0) return;
+    const sorted = [...spans].filter((span) => span.count > 0).sort((a, b) => a.first - b.first);
+    const encoding = this.gpu.pageTable.encoding;
+    let index = 0;
+    while (index < sorted.length) {
+      const first = (sorted[index] as TileSpan).first;
+      let end = first + (sorted[index] as TileSpan).count;
+      index++;
+      while (index < sorted.length && (sorted[index] as TileSpan).first <= end) {
+        const span = sorted[index] as TileSpan;
+        end = Math.max(end, span.first + span.count);
+        index++;
+      }
+      const entries = new Uint32Array(end - first);
+      for (let tile = first; tile < end; tile++) {
+        const heapId = table.heapIds[tile] ?? NULL_HEAP;
+        entries[tile - first] = heapId === NULL_HEAP ? encoding.null : this.entryFor(this.heapById(heapId), heapId, table.heapTiles[tile] ?? 0);
+      }
+      this.gpu.pageTable.write(resource.virtualRange.firstPage + first, entries);
+    }
+  }
+}

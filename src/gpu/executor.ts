@@ -1,0 +1,192 @@
+/**
+ * Encodes executed command lists into one WebGPU command buffer: every dispatch and every copy is a
+ * compute dispatch over the prelude's bind group (page table, pools, per-dispatch constants, fault
+ * log); copies run the copy kernel over their jobs. WebGPU orders dispatches, so D3D12's barriers
+ * need no GPU work here: their state rules were checked when they were recorded and executed.
+ *
+ * Per submission: one uniform buffer of per-dispatch constants (bound at a dynamic offset per
+ * dispatch) and one storage buffer of copy jobs, both written with queue writes just before the
+ * command buffer is submitted.
+ */
+import type { CopyJob } from '../validation/command-list.js';
+import type { GpuMemory } from './gpu-memory.js';
+import { kernelPipeline, preludeBindGroupLayout } from './pipelines.js';
+import { preludeLayout, wgslConstants } from './prelude.js';
+import copyWgsl from '../../shaders/copy.wgsl?raw';
+import { WgslReflect } from './wgsl-reflect.js';
+
+/** A command as the executor needs it. */
+export type ExecutableCommand =
+  | { kind: 'copy'; jobs: readonly CopyJob[]; interleave: boolean }
+  | { kind: 'dispatch'; pipeline: GPUComputePipeline; root: Uint32Array; groups: readonly [number, number, number] };
+
+export interface ExecutableList {
+  id: number;
+  commands: readonly ({ index: number } & ExecutableCommand)[];
+}
+
+export interface ExecutionSettings {
+  tiledResourcesTier: number;
+  validation: boolean;
+}
+
+const copyReflect = new WgslReflect(copyWgsl);
+const copyJobStruct = copyReflect.structs.find((s) => s.name === 'D3D12CopyJob');
+/** Bytes per job in the jobs buffer (from the WGSL struct). */
+const JOB_SIZE = copyJobStruct?.size ?? 32;
+const JOB_OFFSETS = Object.fromEntries((copyJobStruct?.members ?? []).map((m) => [m.name, m.offset]));
+const COPY_WORKGROUP = (copyReflect.entry.compute[0]?.workgroupSize ?? [256])[0] ?? 256;
+/** Workgroups along x per job: enough words for a full job plus a partial word at each end. */
+const COPY_GROUPS_X = (jobBytes: number): number => Math.ceil((jobBytes + 8) / (4 * COPY_WORKGROUP));
+/** D3D12_COPY_JOB_BYTES, from the WGSL: the longest job the kernel's workgroups cover. */
+const COPY_JOB_BYTES = wgslConstants(copyWgsl).D3D12_COPY_JOB_BYTES ?? 65536;
+/** WebGPU's floor for maxComputeWorkgroupsPerDimension: jobs per copy dispatch. */
+const MAX_JOBS_PER_DISPATCH = 65535;
+
+interface CopyKernel {
+  pipeline: GPUComputePipeline;
+  jobsLayout: GPUBindGroupLayout;
+}
+
+const copyKernels = new WeakMap<GPUDevice, Promise<CopyKernel>>();
+
+/** The copy kernel for a device, compiled once. */
+export function copyKernel(device: GPUDevice): Promise<CopyKernel> {
+  let kernel = copyKernels.get(device);
+  if (!kernel) {
+    const jobsLayout = device.createBindGroupLayout({
+      label: 'd3d12 copy jobs (group 1)',
+      entries: [{ binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'read-only-storage' } }],
+    });
+    kernel = kernelPipeline(device, 'copy', copyWgsl, 'd3d12_copy', [jobsLayout]).then((pipeline) => ({ pipeline, jobsLayout }));
+    copyKernels.set(device, kernel);
+  }
+  return kernel;
+}
+
+/** One dispatch's constants and what it runs. */
+interface Step {
+  list: number;
+  index: number;
+  root: Uint32Array;
+  run(pass: GPUComputePassEncoder, offset: number): void;
+}
+
+/**
+ * Encodes `lists` into a command buffer; returns it with the buffers to destroy once submitted.
+ * `kernel` must be the device's resolved copy kernel.
+ */
+export function encodeExecution(memory: GpuMemory, kernel: CopyKernel, settings: ExecutionSettings, lists: readonly ExecutableList[]): { commandBuffer: GPUCommandBuffer; transient: GPUBuffer[] } {
+  const device = memory.device;
+  const layout = preludeLayout();
+  const alignment = device.limits.minUniformBufferOffsetAlignment;
+  const infoStride = Math.ceil(layout.dispatchInfo.size / alignment) * alignment;
+
+  // Gather the jobs of all copies into one buffer and the steps (dispatches) in order.
+  const jobs: CopyJob[] = [];
+  const steps: Step[] = [];
+  let copyBindGroup: GPUBindGroup | undefined;
+  const useCopyGroup = (pass: GPUComputePassEncoder): void => {
+    pass.setPipeline(kernel.pipeline);
+    if (copyBindGroup) pass.setBindGroup(1, copyBindGroup);
+  };
+  for (const list of lists) {
+    for (const command of list.commands) {
+      if (command.kind === 'dispatch') {
+        const { pipeline, groups } = command;
+        steps.push({
+          list: list.id,
+          index: command.index,
+          root: command.root,
+          run: (pass) => {
+            pass.setPipeline(pipeline);
+            pass.dispatchWorkgroups(groups[0], groups[1], groups[2]);
+          },
+        });
+        continue;
+      }
+      if (command.jobs.length === 0) continue;
+      const largest = command.jobs.reduce((most, job) => Math.max(most, job.bytes), 0);
+      if (largest > COPY_JOB_BYTES) throw new RangeError(`a copy job of ${largest} bytes exceeds the kernel's ${COPY_JOB_BYTES}`);
+      const first = jobs.length;
+      for (const job of command.jobs) jobs.push(job);
+      const phases = command.interleave ? [0, 1] : [0];
+      const stride = phases.length;
+      for (const phase of phases) {
+        const count = Math.ceil((command.jobs.length - phase) / stride);
+        for (let done = 0; done < count; done += MAX_JOBS_PER_DISPATCH) {
+          const batch = Math.min(MAX_JOBS_PER_DISPATCH, count - done);
+          const root = new Uint32Array(4);
+          root.set([first + phase + done * stride, batch, stride, 0]);
+          steps.push({
+            list: list.id,
+            index: command.index,
+            root,
+            run: (pass) => {
+              useCopyGroup(pass);
+              pass.dispatchWorkgroups(COPY_GROUPS_X(largest), batch, 1);
+            },
+          });
+        }
+      }
+    }
+  }
+
+  const transient: GPUBuffer[] = [];
+  const info = new ArrayBuffer(Math.max(1, steps.length) * infoStride);
+  const view = new DataView(info);
+  const at = layout.dispatchInfo.offsets;
+  steps.forEach((step, i) => {
+    const base = i * infoStride;
+    new Uint32Array(info, base + (at.root ?? 0), step.root.length).set(step.root);
+    view.setUint32(base + (at.command_list ?? 0), step.list, true);
+    view.setUint32(base + (at.command_index ?? 0), step.index, true);
+    view.setUint32(base + (at.tiled_resources_tier ?? 0), settings.tiledResourcesTier, true);
+    view.setUint32(base + (at.validation ?? 0), settings.validation ? 1 : 0, true);
+  });
+  const infoBuffer = device.createBuffer({ label: 'd3d12 dispatch constants', size: info.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+  device.queue.writeBuffer(infoBuffer, 0, info);
+  transient.push(infoBuffer);
+
+  if (jobs.length > 0) {
+    const jobBytes = new ArrayBuffer(jobs.length * JOB_SIZE);
+    const jobView = new DataView(jobBytes);
+    jobs.forEach((job, i) => {
+      const base = i * JOB_SIZE;
+      const put64 = (offset: number, value: bigint): void => {
+        jobView.setUint32(base + offset, Number(value & 0xffffffffn), true);
+        jobView.setUint32(base + offset + 4, Number(value >> 32n), true);
+      };
+      put64(JOB_OFFSETS.dst ?? 0, job.dst);
+      put64(JOB_OFFSETS.src ?? 8, job.src);
+      jobView.setUint32(base + (JOB_OFFSETS.bytes ?? 16), job.bytes, true);
+    });
+    const jobBuffer = device.createBuffer({ label: 'd3d12 copy jobs', size: jobBytes.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    device.queue.writeBuffer(jobBuffer, 0, jobBytes);
+    transient.push(jobBuffer);
+    copyBindGroup = device.createBindGroup({ label: 'd3d12 copy jobs', layout: kernel.jobsLayout, entries: [{ binding: 0, resource: { buffer: jobBuffer } }] });
+  }
+
+  const group0 = device.createBindGroup({
+    label: 'd3d12 prelude',
+    layout: preludeBindGroupLayout(device),
+    entries: [
+      { binding: 0, resource: { buffer: memory.pageTable.gpuBuffer } },
+      { binding: 1, resource: { buffer: memory.pools.LOCAL } },
+      { binding: 2, resource: { buffer: memory.pools.NON_LOCAL } },
+      { binding: 3, resource: { buffer: infoBuffer, size: layout.dispatchInfo.size } },
+      { binding: 4, resource: { buffer: memory.faultLog } },
+    ],
+  });
+
+  const encoder = device.createCommandEncoder({ label: 'd3d12 executeCommandLists' });
+  if (steps.length > 0) {
+    const pass = encoder.beginComputePass({ label: 'd3d12 command lists' });
+    steps.forEach((step, i) => {
+      pass.setBindGroup(0, group0, [i * infoStride]);
+      step.run(pass, i * infoStride);
+    });
+    pass.end();
+  }
+  return { commandBuffer: encoder.finish(), transient };
+}

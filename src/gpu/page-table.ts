@@ -1,0 +1,103 @@
+/**
+ * The GPU mirror of the page table: one u32 entry per 64 KiB virtual page (encoding: prelude.wgsl),
+ * in a storage buffer that the prelude reads on every access.
+ *
+ * Invariants: the CPU model is the authority; this mirror only receives writes, as queue writes, in
+ * the order the model changed, so work submitted before a change sees the old entries and work
+ * submitted after sees the new ones. Entries past the buffer's end read as UNOWNED (the prelude
+ * checks the length), so the buffer starts small and grows (doubling, copied on the queue) as the
+ * address space fills; a grown buffer replaces the old one in bind groups made after the growth.
+ */
+import type { MemorySegment } from '../d3d12/types.js';
+import { preludeConstant } from './prelude.js';
+
+/** Entries in a new table: 1 MiB of entries covers 64 GiB of address space. */
+const INITIAL_ENTRIES = 1 << 18;
+
+export class PageTableEncoding {
+  readonly unowned = preludeConstant('D3D12_PTE_UNOWNED');
+  readonly null = preludeConstant('D3D12_PTE_NULL');
+  private readonly shift = preludeConstant('D3D12_PTE_PAYLOAD_SHIFT');
+  private readonly resident = preludeConstant('D3D12_PTE_RESIDENT');
+  private readonly absentKind = preludeConstant('D3D12_PTE_ABSENT');
+  private readonly segmentBit = preludeConstant('D3D12_PTE_SEGMENT_BIT');
+  readonly maxPage = preludeConstant('D3D12_PTE_PAGE_MASK');
+
+  residentPage(segment: MemorySegment, page: number): number {
+    return (((segment === 'NON_LOCAL' ? this.segmentBit : 0) | page) << this.shift | this.resident) >>> 0;
+  }
+
+  /** Mapped to a heap that has no memory now (evicted, or released); the entry names the heap. */
+  absent(heapId: number): number {
+    return ((heapId << this.shift) | this.absentKind) >>> 0;
+  }
+
+  /** What an entry says, for fault reports and tests. */
+  decode(entry: number): { kind: 'unowned' | 'null' | 'resident' | 'absent'; segment?: MemorySegment; page?: number; heapId?: number } {
+    const kind = entry & preludeConstant('D3D12_PTE_KIND_MASK');
+    const payload = entry >>> this.shift;
+    if (kind === this.resident) {
+      return { kind: 'resident', segment: payload & this.segmentBit ? 'NON_LOCAL' : 'LOCAL', page: payload & this.maxPage };
+    }
+    if (kind === this.absentKind) return { kind: 'absent', heapId: payload };
+    return { kind: kind === this.null ? 'null' : 'unowned' };
+  }
+}
+
+export class PageTableMirror {
+  readonly encoding = new PageTableEncoding();
+  private buffer: GPUBuffer;
+  private entries = INITIAL_ENTRIES;
+  /** Bumped whenever the buffer is replaced, so bind groups can be rebuilt. */
+  generation = 0;
+
+  constructor(
+    private readonly device: GPUDevice,
+    /** The address space's page count: the table never needs more entries. */
+    private readonly maxEntries: number,
+  ) {
+    this.entries = Math.min(INITIAL_ENTRIES, maxEntries);
+    this.buffer = this.createBuffer(this.entries);
+  }
+
+  get gpuBuffer(): GPUBuffer {
+    return this.buffer;
+  }
+
+  private createBuffer(entries: number): GPUBuffer {
+    // New buffers are zero: every entry starts UNOWNED (0).
+    return this.device.createBuffer({ label: 'd3d12 page table', size: entries * 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
+  }
+
+  private growTo(page: number): void {
+    if (page < this.entries) return;
+    let entries = this.entries;
+    while (entries <= page) entries *= 2;
+    entries = Math.min(entries, this.maxEntries);
+    const grown = this.createBuffer(entries);
+    const encoder = this.device.createCommandEncoder({ label: 'd3d12 page table growth' });
+    encoder.copyBufferToBuffer(this.buffer, 0, grown, 0, this.entries * 4);
+    this.device.queue.submit([encoder.finish()]);
+    // Work already submitted keeps the old buffer alive until it completes.
+    this.buffer.destroy();
+    this.buffer = grown;
+    this.entries = entries;
+    this.generation++;
+  }
+
+  /** Writes `values` to the entries from `firstPage` on: one queue write. */
+  write(firstPage: number, values: Uint32Array): void {
+    if (values.length === 0) return;
+    this.growTo(firstPage + values.length - 1);
+    this.device.queue.writeBuffer(this.buffer, firstPage * 4, values);
+  }
+
+  /** Writes one value to `count` entries from `firstPage` on. */
+  fill(firstPage: number, count: number, value: number): void {
+    this.write(firstPage, new Uint32Array(count).fill(value));
+  }
+
+  destroy(): void {
+    this.buffer.destroy();
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * The WGSL prelude (shaders/prelude.wgsl) and the layouts TypeScript shares with it: its constants
+ * (page-table entry encoding, fault kinds, limits) and the byte layouts of its structs, read from the
+ * WGSL with wgsl_reflect so that nothing is written twice.
+ */
+import preludeWgsl from '../../shaders/prelude.wgsl?raw';
+import { Const, WgslParser, WgslReflect } from './wgsl-reflect.js';
+
+export const PRELUDE_WGSL: string = preludeWgsl;
+
+export interface StructLayout {
+  size: number;
+  offsets: Record<string, number>;
+}
+
+export interface PreludeLayout {
+  /** Every `const` of the prelude, evaluated. */
+  constants: Record<string, number>;
+  dispatchInfo: StructLayout;
+  faultRecord: StructLayout;
+  /** The fault log's header: count and capacity, then records from `offsets.records`. */
+  faultLog: StructLayout;
+}
+
+/** Every `const` of a WGSL module with a scalar value, evaluated (wgsl_reflect's parser). */
+export function wgslConstants(code: string): Record<string, number> {
+  const constants: Record<string, number> = {};
+  for (const node of new WgslParser().parse(code)) {
+    if (node instanceof Const) {
+      const value = node.value.constEvaluate(undefined as never) as unknown as { data?: ArrayLike<number> } | number;
+      const scalar = typeof value === 'number' ? value : value.data?.[0];
+      if (typeof scalar === 'number') constants[node.name] = scalar;
+    }
+  }
+  return constants;
+}
+
+function structLayout(reflect: WgslReflect, name: string): StructLayout {
+  const struct = reflect.structs.find((s) => s.name === name);
+  if (!struct) throw new Error(`prelude.wgsl has no struct ${name}`);
+  return { size: struct.size, offsets: Object.fromEntries(struct.members.map((member) => [member.name, member.offset])) };
+}
+
+let cached: PreludeLayout | undefined;
+
+/** The prelude's shared layouts (reflected once). */
+export function preludeLayout(): PreludeLayout {
+  if (!cached) {
+    const reflect = new WgslReflect(PRELUDE_WGSL);
+    cached = {
+      constants: wgslConstants(PRELUDE_WGSL),
+      dispatchInfo: structLayout(reflect, 'D3D12DispatchInfo'),
+      faultRecord: structLayout(reflect, 'D3D12FaultRecord'),
+      faultLog: structLayout(reflect, 'D3D12FaultLog'),
+    };
+  }
+  return cached;
+}
+
+/** A prelude constant by name; throws if the prelude lost it (a rename must reach both sides). */
+export function preludeConstant(name: string): number {
+  const value = preludeLayout().constants[name];
+  if (value === undefined) throw new Error(`prelude.wgsl has no constant ${name}`);
+  return value;
+}

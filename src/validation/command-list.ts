@@ -1,0 +1,247 @@
+/**
+ * Command-list argument rules (ID3D12GraphicsCommandList), one function per command. Each returns
+ * the error to throw or what the command needs: the copies come out as jobs, byte ranges between
+ * GPU virtual addresses, which the copy kernel runs through the page table.
+ */
+import { D3D12Error, invalidArg, show, type Checked } from '../d3d12/errors.js';
+import { spanTiles, type TileSpan } from '../memory/tile-mappings.js';
+import { tileByteOffset, TILE_SIZE, type ResourceLayout } from '../memory/tiling.js';
+import { asNameList, checkInteger, checkName, isObject, type Problem } from './common.js';
+import { checkResourceState } from './resource-state.js';
+import { checkRegion, type ResourceView } from './tile-mappings.js';
+
+/** Bytes per copy job (shaders/copy.wgsl's D3D12_COPY_JOB_BYTES). */
+export const COPY_JOB_BYTES = 65536;
+
+export interface CopyJob {
+  dst: bigint;
+  src: bigint;
+  bytes: number;
+}
+
+/**
+ * Cuts a copy into jobs of at most COPY_JOB_BYTES. Every job but the first starts at a 4-byte
+ * aligned destination, so no two jobs of one copy share a destination word.
+ */
+export function chunkCopy(dst: bigint, src: bigint, bytes: number, jobs: CopyJob[] = []): CopyJob[] {
+  let done = 0;
+  while (done < bytes) {
+    const length = done === 0 ? Math.min(bytes, COPY_JOB_BYTES - Number(dst % 4n)) : Math.min(bytes - done, COPY_JOB_BYTES);
+    jobs.push({ dst: dst + BigInt(done), src: src + BigInt(done), bytes: length });
+    done += length;
+  }
+  return jobs;
+}
+
+function checkLive(call: string, argument: string, resource: ResourceView | undefined): Problem {
+  if (!resource) return invalidArg(call, argument, 'must be a resource created by this device');
+  if (resource.released) return invalidArg(call, argument, `${resource.label} was released`);
+  return undefined;
+}
+
+function checkBuffer(call: string, argument: string, resource: ResourceView | undefined): Problem {
+  return checkLive(call, argument, resource) ?? (resource?.desc.dimension === 'BUFFER' ? undefined : invalidArg(call, argument, `${resource?.label} is a ${resource?.desc.dimension}, not a buffer`));
+}
+
+/** copyBufferRegion(dstBuffer, dstOffset, srcBuffer, srcOffset, numBytes). */
+export function validateCopyBufferRegion(dst: ResourceView | undefined, dstOffset: unknown, src: ResourceView | undefined, srcOffset: unknown, numBytes: unknown): Problem {
+  const call = 'copyBufferRegion';
+  const problem =
+    checkBuffer(call, 'dstBuffer', dst) ??
+    checkInteger(call, 'dstOffset', dstOffset, 0) ??
+    checkBuffer(call, 'srcBuffer', src) ??
+    checkInteger(call, 'srcOffset', srcOffset, 0) ??
+    checkInteger(call, 'numBytes', numBytes, 0);
+  if (problem) return problem;
+  const [d, s, n] = [dstOffset as number, srcOffset as number, numBytes as number];
+  const dstWidth = (dst as ResourceView).desc.width;
+  const srcWidth = (src as ResourceView).desc.width;
+  if (d + n > dstWidth) return invalidArg(call, 'numBytes', `${n} bytes from dstOffset ${d} run past the end of ${(dst as ResourceView).label} (${dstWidth} bytes)`);
+  if (s + n > srcWidth) return invalidArg(call, 'numBytes', `${n} bytes from srcOffset ${s} run past the end of ${(src as ResourceView).label} (${srcWidth} bytes)`);
+  if (dst === src && n > 0 && d < s + n && s < d + n) {
+    return invalidArg(call, 'dstOffset', `the source [${s}, ${s + n}) and destination [${d}, ${d + n}) overlap in ${(dst as ResourceView).label}`);
+  }
+  return undefined;
+}
+
+/** The bytes of each slice a copy of a whole resource moves: standard tiles plus the tail. */
+export const sliceBytes = (layout: ResourceLayout): number =>
+  layout.dimension === 'BUFFER' ? layout.sizeInBytes : layout.standardTilesPerSlice * TILE_SIZE + layout.packedBytesPerSlice;
+
+/** copyResource(dst, src): the same kind, size, format family and subresources. */
+export function validateCopyResource(dst: ResourceView | undefined, src: ResourceView | undefined, familyOf: (format: string) => string | undefined): Problem {
+  const call = 'copyResource';
+  const problem = checkLive(call, 'dstResource', dst) ?? checkLive(call, 'srcResource', src);
+  if (problem) return problem;
+  const [a, b] = [dst as ResourceView, src as ResourceView];
+  if (a === b) return invalidArg(call, 'srcResource', 'a resource cannot be copied onto itself');
+  const fields = ['dimension', 'width', 'height', 'depthOrArraySize', 'mipLevels'] as const;
+  for (const field of fields) {
+    if (a.desc[field] !== b.desc[field]) return invalidArg(call, 'srcResource', `${field} differs: ${show(b.desc[field])} in the source, ${show(a.desc[field])} in the destination`);
+  }
+  if (familyOf(a.desc.format) !== familyOf(b.desc.format)) {
+    return invalidArg(call, 'srcResource', `formats ${b.desc.format} and ${a.desc.format} are not of one family`);
+  }
+  return undefined;
+}
+
+export const TILE_COPY_FLAGS = ['NONE', 'NO_HAZARD', 'LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE', 'SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER'] as const;
+export type TileCopyFlag = (typeof TILE_COPY_FLAGS)[number];
+
+export interface TileCopyPlan {
+  spans: TileSpan[];
+  toTiles: boolean;
+}
+
+/** copyTiles(tiledResource, tileRegionStartCoordinate, tileRegionSize, buffer, bufferStartOffsetInBytes, flags). */
+export function validateCopyTiles(tiled: ResourceView | undefined, start: unknown, size: unknown, buffer: ResourceView | undefined, bufferOffset: unknown, flags: unknown): Checked<TileCopyPlan> {
+  const call = 'copyTiles';
+  const live = checkLive(call, 'tiledResource', tiled);
+  if (live) return live;
+  const resource = tiled as ResourceView;
+  if (!resource.tileMappings) return invalidArg(call, 'tiledResource', `${resource.label} is not a reserved resource`);
+  const names = asNameList(flags);
+  for (let i = 0; i < names.length; i++) {
+    const problem = checkName(call, Array.isArray(flags) ? `flags[${i}]` : 'flags', names[i], TILE_COPY_FLAGS);
+    if (problem) return problem;
+  }
+  const toTiles = names.includes('LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE');
+  const fromTiles = names.includes('SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER');
+  if (toTiles === fromTiles) {
+    return invalidArg(call, 'flags', 'must name exactly one direction: LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE or SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER');
+  }
+  const spans = checkRegion(call, 'tileRegionStartCoordinate', 'tileRegionSize', resource.layout, start, size);
+  if (spans instanceof D3D12Error) return spans;
+  const bufferProblem = checkBuffer(call, 'buffer', buffer) ?? checkInteger(call, 'bufferStartOffsetInBytes', bufferOffset, 0);
+  if (bufferProblem) return bufferProblem;
+  const bytes = spanTiles(spans) * TILE_SIZE;
+  const width = (buffer as ResourceView).desc.width;
+  if ((bufferOffset as number) + bytes > width) {
+    return invalidArg(call, 'bufferStartOffsetInBytes', `${spanTiles(spans)} tiles (${bytes} bytes) from offset ${show(bufferOffset)} run past the end of ${(buffer as ResourceView).label} (${width} bytes)`);
+  }
+  return { spans, toTiles };
+}
+
+/** The jobs of a copyTiles: one per tile, in region order, against consecutive 64 KiB of the buffer. */
+export function tileCopyJobs(layout: ResourceLayout, tiledAddress: bigint, plan: TileCopyPlan, bufferAddress: bigint): CopyJob[] {
+  const jobs: CopyJob[] = [];
+  let i = 0;
+  for (const span of plan.spans) {
+    for (let tile = span.first; tile < span.first + span.count; tile++) {
+      const tileAddress = tiledAddress + BigInt(tileByteOffset(layout, tile));
+      const linear = bufferAddress + BigInt(i++ * TILE_SIZE);
+      jobs.push(plan.toTiles ? { dst: tileAddress, src: linear, bytes: TILE_SIZE } : { dst: linear, src: tileAddress, bytes: TILE_SIZE });
+    }
+  }
+  return jobs;
+}
+
+/** The subresources whose tiles a list of spans touches (a tail tile touches every packed mip of its slice). */
+export function subresourcesOfTiles(layout: ResourceLayout, spans: readonly TileSpan[]): number[] {
+  const subresources = new Set<number>();
+  for (const span of spans) {
+    for (let tile = span.first; tile < span.first + span.count; tile++) {
+      const slice = Math.floor(tile / layout.tilesPerSlice);
+      const inSlice = tile - slice * layout.tilesPerSlice;
+      layout.mips.forEach((mip, level) => {
+        const standardHit = !mip.packed && inSlice >= mip.firstTileInSlice && inSlice < mip.firstTileInSlice + mip.widthInTiles * mip.heightInTiles * mip.depthInTiles;
+        const tailHit = mip.packed && inSlice >= layout.standardTilesPerSlice;
+        if (standardHit || tailHit) subresources.add(slice * layout.mipLevels + level);
+      });
+    }
+  }
+  return [...subresources];
+}
+
+export type BarrierFlag = 'NONE' | 'BEGIN_ONLY' | 'END_ONLY';
+
+export type CheckedBarrier =
+  | { type: 'TRANSITION'; flags: BarrierFlag; resource: ResourceView; subresource: number; before: number; after: number }
+  | { type: 'UAV'; resource: ResourceView | null }
+  | { type: 'ALIASING'; before: ResourceView | null; after: ResourceView | null };
+
+/** resourceBarrier(barriers): D3D12_RESOURCE_BARRIER structs (transition, UAV, aliasing). */
+export function validateBarriers(barriers: unknown, own: (value: unknown) => ResourceView | undefined): Checked<CheckedBarrier[]> {
+  const call = 'resourceBarrier';
+  if (!Array.isArray(barriers)) return invalidArg(call, 'barriers', `must be an array of D3D12_RESOURCE_BARRIER, got ${show(barriers)}`);
+  const checked: CheckedBarrier[] = [];
+  for (let i = 0; i < barriers.length; i++) {
+    const barrier: unknown = barriers[i];
+    const at = `barriers[${i}]`;
+    if (!isObject(barrier)) return invalidArg(call, at, `must be a D3D12_RESOURCE_BARRIER object, got ${show(barrier)}`);
+    const typeProblem = checkName(call, `${at}.type`, barrier.type, ['TRANSITION', 'UAV', 'ALIASING'] as const);
+    if (typeProblem) return typeProblem;
+    const flags = barrier.flags ?? 'NONE';
+    const flagProblem = checkName(call, `${at}.flags`, flags, ['NONE', 'BEGIN_ONLY', 'END_ONLY'] as const);
+    if (flagProblem) return flagProblem;
+    const optional = (value: unknown, argument: string): Checked<ResourceView | null> => {
+      if (value === null || value === undefined) return null;
+      const resource = own(value);
+      return checkLive(call, argument, resource) ?? (resource as ResourceView);
+    };
+    if (barrier.type === 'UAV') {
+      const uav = isObject(barrier.uav) ? barrier.uav : {};
+      const resource = optional(uav.resource, `${at}.uav.resource`);
+      if (resource instanceof D3D12Error) return resource;
+      checked.push({ type: 'UAV', resource });
+      continue;
+    }
+    if (barrier.type === 'ALIASING') {
+      const aliasing = isObject(barrier.aliasing) ? barrier.aliasing : {};
+      const before = optional(aliasing.resourceBefore, `${at}.aliasing.resourceBefore`);
+      if (before instanceof D3D12Error) return before;
+      const after = optional(aliasing.resourceAfter, `${at}.aliasing.resourceAfter`);
+      if (after instanceof D3D12Error) return after;
+      checked.push({ type: 'ALIASING', before, after });
+      continue;
+    }
+    if (!isObject(barrier.transition)) return invalidArg(call, `${at}.transition`, `must be {resource, subresource, stateBefore, stateAfter}, got ${show(barrier.transition)}`);
+    const transition = barrier.transition;
+    const resource = own(transition.resource);
+    const live = checkLive(call, `${at}.transition.resource`, resource);
+    if (live) return live;
+    const count = (resource as ResourceView).layout.mipLevels * (resource as ResourceView).layout.arraySize;
+    const subresource = transition.subresource ?? 0xffffffff;
+    if (subresource !== 0xffffffff) {
+      const problem = checkInteger(call, `${at}.transition.subresource`, subresource, 0, count - 1);
+      if (problem) return problem;
+    }
+    const before = checkResourceState(call, `${at}.transition.stateBefore`, transition.stateBefore);
+    if (before instanceof D3D12Error) return before;
+    const after = checkResourceState(call, `${at}.transition.stateAfter`, transition.stateAfter);
+    if (after instanceof D3D12Error) return after;
+    if (before === after) return invalidArg(call, `${at}.transition.stateAfter`, `equals stateBefore (${show(transition.stateBefore)}); a transition must change the state`);
+    checked.push({ type: 'TRANSITION', flags: flags as BarrierFlag, resource: resource as ResourceView, subresource: subresource as number, before, after });
+  }
+  return checked;
+}
+
+/** setComputeRoot32BitConstants(rootParameterIndex, srcData, destOffsetIn32BitValues): into 64 root constants. */
+export function validateRootConstants(rootParameterIndex: unknown, values: unknown, destOffset: unknown, count: number): Checked<Uint32Array> {
+  const call = 'setComputeRoot32BitConstants';
+  const problem = checkInteger(call, 'rootParameterIndex', rootParameterIndex, 0, 0) ?? checkInteger(call, 'destOffsetIn32BitValues', destOffset, 0, count);
+  if (problem) {
+    return problem.argument === 'rootParameterIndex' ? invalidArg(call, 'rootParameterIndex', `must be 0: the emulator's one root parameter is ${count} 32-bit constants, got ${show(rootParameterIndex)}`) : problem;
+  }
+  if (!Array.isArray(values) && !ArrayBuffer.isView(values)) return invalidArg(call, 'srcData', `must be an array of 32-bit values, got ${show(values)}`);
+  const list = Array.from(values as ArrayLike<number>);
+  if ((destOffset as number) + list.length > count) {
+    return invalidArg(call, 'srcData', `${list.length} values from offset ${show(destOffset)} run past the ${count} root constants`);
+  }
+  const words = new Uint32Array(list.length);
+  for (let i = 0; i < list.length; i++) {
+    const value = list[i];
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < -(2 ** 31) || value >= 2 ** 32) {
+      return invalidArg(call, `srcData[${i}]`, `must be a 32-bit integer (signed or unsigned), got ${show(value)}`);
+    }
+    words[i] = value >>> 0;
+  }
+  return words;
+}
+
+/** dispatch(x, y, z): counts of thread groups, 0..maxComputeWorkgroupsPerDimension each. */
+export function validateDispatch(x: unknown, y: unknown, z: unknown, max: number): Problem {
+  const call = 'dispatch';
+  return checkInteger(call, 'threadGroupCountX', x, 0, max) ?? checkInteger(call, 'threadGroupCountY', y, 0, max) ?? checkInteger(call, 'threadGroupCountZ', z, 0, max);
+}
+
