@@ -16,10 +16,17 @@ export {
   type SmokePatternArgs,
   type SmokePatternOptions,
 } from './gpu/smoke-pattern.js';
-export { createDevice, Device, VIRTUAL_ADDRESS_BITS, type FeatureData } from './d3d12/device.js';
+export { createDevice, Device, VIRTUAL_ADDRESS_BITS, DEFAULT_LOCAL_MEMORY_BYTES, DEFAULT_NON_LOCAL_MEMORY_BYTES, type FeatureData } from './d3d12/device.js';
 export { Heap } from './d3d12/heap.js';
 export { Resource, type ResourceKind, type TileMappingForTesting } from './d3d12/resource.js';
 export { CommandQueue } from './d3d12/command-queue.js';
+export { GraphicsCommandList, ROOT_CONSTANT_COUNT, type ResourceBarrier } from './d3d12/command-list.js';
+export { Fence } from './d3d12/fence.js';
+export { PipelineState, type ComputePipelineStateDesc } from './d3d12/pipeline-state.js';
+export type { FaultReport } from './d3d12/fault-report.js';
+export type { Range } from './d3d12/resource.js';
+export type { TileCopyFlag } from './validation/command-list.js';
+export { PRELUDE_WGSL } from './gpu/prelude.js';
 export { D3D12Error, type HResult } from './d3d12/errors.js';
 export type * from './d3d12/types.js';
 export { FORMAT_NAMES } from './memory/formats.js';
