@@ -1,14 +1,14 @@
-import { describe, expect } from 'vitest';
+import { describe } from 'vitest';
 import { gpuTest } from '../../harness/gpu-test.js';
 import { reservedBufferData } from '../../shared/scenarios/reserved-buffer-data.js';
-import type { Check } from '../../shared/page-table-model.js';
+import { reservedTextureData } from '../../shared/scenarios/reserved-texture-data.js';
+import { expectChecks } from '../../shared/expect-checks.js';
 
-export function expectChecks(checks: Check[]): void {
-  expect(checks.length).toBeGreaterThan(0);
-  for (const c of checks) {
-    expect(c.firstDifference, `${c.name}: byte ${c.firstDifference} of ${c.length} is ${c.actual}, predicted ${c.expected}`).toBe(-1);
-  }
-}
+describe('reserved texture data matches the CPU page table (Node.js + Dawn)', () => {
+  gpuTest('2D boxes, spills into later mips and the tail, 3D boxes; remap', async ({ device }) => {
+    expectChecks(await reservedTextureData(device));
+  });
+});
 
 describe('reserved buffer data matches the CPU page table (Node.js + Dawn)', () => {
   for (const tier of [1, 2, 3] as const) {

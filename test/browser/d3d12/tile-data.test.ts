@@ -1,0 +1,17 @@
+import { describe } from 'vitest';
+import { browserTest } from '../../harness/browser/browser-test.js';
+import { expectChecks } from '../../shared/expect-checks.js';
+import type { Check } from '../../shared/page-table-model.js';
+
+const PAGE = 'test/browser/pages/scenario.page.ts';
+
+describe('reserved memory matches the CPU page table (headless Chromium)', () => {
+  for (const tier of [1, 3] as const) {
+    browserTest(`buffer: every range flag, remap, copyTileMappings, copyTiles: tier ${tier}`, async ({ runPage }) => {
+      expectChecks(await runPage<Check[]>(PAGE, { scenario: 'reservedBufferData', options: { tiledResourcesTier: tier } }));
+    });
+  }
+  browserTest('textures: 2D boxes, spills into later mips and the tail, 3D boxes; remap', async ({ runPage }) => {
+    expectChecks(await runPage<Check[]>(PAGE, { scenario: 'reservedTextureData' }));
+  });
+});

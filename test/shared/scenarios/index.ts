@@ -1,0 +1,10 @@
+// Scenarios by name, for the browser page that runs them (test/browser/pages/scenario.page.ts).
+import { reservedBufferData } from './reserved-buffer-data.js';
+import { reservedTextureData } from './reserved-texture-data.js';
+
+export const SCENARIOS = {
+  reservedBufferData,
+  reservedTextureData,
+} as const;
+
+export type ScenarioName = keyof typeof SCENARIOS;

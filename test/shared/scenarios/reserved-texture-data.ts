@@ -1,0 +1,78 @@
+/**
+ * Reserved 2D and 3D textures: tiles mapped with boxes, with regions that spill into the next mips
+ * and the packed mip tail, filled with copyTiles from UPLOAD memory and read back tile by tile, match
+ * the CPU page table's prediction, including after a remap.
+ */
+import { createDevice, type Device, type Resource } from '../../../src/index.js';
+import { pattern, readBuffer, runList, TILE, uploadBuffer } from '../d3d12-helpers.js';
+import { check, PageTableModel, type Check } from '../page-table-model.js';
+
+/** Fills every tile of `texture` from a linear buffer (copyTiles), then reads every tile back out. */
+async function roundTrip(device: Device, texture: Resource, model: PageTableModel, seed: number, name: string): Promise<Check> {
+  const queue = device.createCommandQueue({ type: 'DIRECT' });
+  const tiles = device.getResourceTiling(texture).numTilesForEntireResource;
+  const linear = pattern(tiles * TILE, seed);
+  const upload = uploadBuffer(device, linear);
+  // A texture promoted to COPY_DEST stays there (only read-only promotions decay): back to COMMON.
+  await runList(device, queue, (list) => {
+    list.copyTiles(texture, { x: 0, y: 0, z: 0, subresource: 0 }, { numTiles: tiles }, upload, 0, 'LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE');
+    list.resourceBarrier([{ type: 'TRANSITION', transition: { resource: texture, stateBefore: 'COPY_DEST', stateAfter: 'COMMON' } }]);
+  });
+  for (let tile = 0; tile < tiles; tile++) model.writeTile(texture, tile, linear.subarray(tile * TILE, (tile + 1) * TILE));
+  const out = device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: tiles * TILE }, 'COMMON');
+  await runList(device, queue, (list) => list.copyTiles(texture, { x: 0, y: 0, z: 0, subresource: 0 }, { numTiles: tiles }, out, 0, 'SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER'));
+  const expected = new Uint8Array(tiles * TILE);
+  for (let tile = 0; tile < tiles; tile++) expected.set(model.readTile(texture, tile), tile * TILE);
+  const result = check(name, await readBuffer(device, queue, out, 0, tiles * TILE), expected);
+  out.release();
+  upload.release();
+  return result;
+}
+
+export async function reservedTextureData(gpuDevice: GPUDevice): Promise<Check[]> {
+  const device = await createDevice({ gpuDevice, tiledResourcesTier: 3, localMemoryBytes: 32 << 20, nonLocalMemoryBytes: 24 << 20 });
+  const model = new PageTableModel(3);
+  const checks: Check[] = [];
+  try {
+    const queue = device.createCommandQueue({ type: 'DIRECT' });
+    const heap = device.createHeap({ sizeInBytes: 32 * TILE, properties: { type: 'DEFAULT' } });
+
+    // 512×512 RGBA8, 10 mips: mip 0 is 4×4 tiles (0..15), mip 1 2×2 (16..19), mip 2 one tile (20),
+    // mips 3..9 packed in tile 21.
+    const texture = device.createReservedResource({ dimension: 'TEXTURE2D', width: 512, height: 512, mipLevels: 10, format: 'R8G8B8A8_UNORM', layout: '64KB_UNDEFINED_SWIZZLE' }, 'COMMON');
+    queue.updateTileMappings(
+      texture,
+      [{ x: 1, y: 1, z: 0, subresource: 0 }, { x: 1, y: 1, z: 0, subresource: 1 }, { x: 3, y: 3, z: 0, subresource: 0 }],
+      [{ numTiles: 4, useBox: true, width: 2, height: 2, depth: 1 }, { numTiles: 3 }, { numTiles: 1 }],
+      heap,
+      ['NONE', 'NONE', 'REUSE_SINGLE_TILE'],
+      [0, 4, 7],
+      [4, 3, 1],
+    );
+    checks.push(await roundTrip(device, texture, model, 11, '2D: a box of mip 0, a region spilling from mip 1 through mip 2 into the tail, a reused tile'));
+
+    // Remap the box's tile (1,1) of mip 0 (tile 5) onto the tail's heap page, and unmap (2,2) (tile 10).
+    queue.updateTileMappings(texture, [{ x: 1, y: 1, z: 0, subresource: 0 }, { x: 2, y: 2, z: 0, subresource: 0 }], null, heap, ['NONE', 'NULL'], [6, 0], [1, 1]);
+    const afterRemap = new Uint8Array(22 * TILE);
+    for (let tile = 0; tile < 22; tile++) afterRemap.set(model.readTile(texture, tile), tile * TILE);
+    const out = device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: 22 * TILE }, 'COMMON');
+    await runList(device, queue, (list) => list.copyTiles(texture, { x: 0, y: 0, z: 0, subresource: 0 }, { numTiles: 22 }, out, 0, 'SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER'));
+    checks.push(check('2D after a remap: the data stays with the heap page', await readBuffer(device, queue, out, 0, 22 * TILE), afterRemap));
+
+    // 64×64×64 RGBA32F, 3 mips: mip 0 is 4×4×4 tiles (0..63), mip 1 2×2×2 (64..71), mip 2 one (72).
+    const volume = device.createReservedResource({ dimension: 'TEXTURE3D', width: 64, height: 64, depthOrArraySize: 64, mipLevels: 3, format: 'R32G32B32A32_FLOAT', layout: '64KB_UNDEFINED_SWIZZLE' }, 'COMMON');
+    queue.updateTileMappings(
+      volume,
+      [{ x: 1, y: 0, z: 1, subresource: 0 }, { x: 0, y: 0, z: 0, subresource: 1 }],
+      [{ numTiles: 8, useBox: true, width: 2, height: 2, depth: 2 }, { numTiles: 9 }],
+      heap,
+      ['NONE', 'NONE'],
+      [12, 20],
+      [8, 9],
+    );
+    checks.push(await roundTrip(device, volume, model, 12, '3D: a 2×2×2 box across z, and all of mips 1 and 2'));
+  } finally {
+    device.destroy();
+  }
+  return checks;
+}
