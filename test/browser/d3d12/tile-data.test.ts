@@ -15,3 +15,9 @@ describe('reserved memory matches the CPU page table (headless Chromium)', () =>
     expectChecks(await runPage<Check[]>(PAGE, { scenario: 'reservedTextureData' }));
   });
 });
+
+describe('memory semantics (headless Chromium)', () => {
+  browserTest('queue order of mapping changes, creation never clears, scattered physical pages', async ({ runPage }) => {
+    expectChecks(await runPage<Check[]>(PAGE, { scenario: 'memorySemantics' }));
+  });
+});

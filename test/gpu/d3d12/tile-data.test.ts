@@ -2,6 +2,7 @@ import { describe } from 'vitest';
 import { gpuTest } from '../../harness/gpu-test.js';
 import { reservedBufferData } from '../../shared/scenarios/reserved-buffer-data.js';
 import { reservedTextureData } from '../../shared/scenarios/reserved-texture-data.js';
+import { memorySemantics } from '../../shared/scenarios/memory-semantics.js';
 import { expectChecks } from '../../shared/expect-checks.js';
 
 describe('reserved texture data matches the CPU page table (Node.js + Dawn)', () => {
@@ -16,4 +17,10 @@ describe('reserved buffer data matches the CPU page table (Node.js + Dawn)', () 
       expectChecks(await reservedBufferData(device, { tiledResourcesTier: tier }));
     });
   }
+});
+
+describe('memory semantics (Node.js + Dawn)', () => {
+  gpuTest('queue order of mapping changes, creation never clears, scattered physical pages', async ({ device }) => {
+    expectChecks(await memorySemantics(device));
+  });
 });

@@ -1,8 +1,10 @@
 // Scenarios by name, for the browser page that runs them (test/browser/pages/scenario.page.ts).
+import { memorySemantics } from './memory-semantics.js';
 import { reservedBufferData } from './reserved-buffer-data.js';
 import { reservedTextureData } from './reserved-texture-data.js';
 
 export const SCENARIOS = {
+  memorySemantics,
   reservedBufferData,
   reservedTextureData,
 } as const;
