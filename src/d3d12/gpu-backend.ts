@@ -11,7 +11,7 @@
  * GPU wrote).
  */
 import type { GpuMemory } from '../gpu/gpu-memory.js';
-import { preludeLayout } from '../gpu/prelude.js';
+import { preludeConstant, preludeLayout } from '../gpu/prelude.js';
 import { copyKernel, encodeExecution, type ExecutableList } from '../gpu/executor.js';
 import type { CpuVisibleWrite } from './command-list.js';
 import type { Fence } from './fence.js';
@@ -30,7 +30,18 @@ export interface FaultRecord {
 
 type Settings = { tiledResourcesTier: number; validation: boolean };
 
-const FAULT_KINDS: FaultRecord['kind'][] = ['read-unowned', 'write-unowned', 'read-absent', 'write-absent', 'misaligned'];
+/** The prelude's fault kind constants, by name. */
+const FAULT_KIND_CONSTANTS: [string, FaultRecord['kind']][] = [
+  ['D3D12_FAULT_READ_UNOWNED', 'read-unowned'],
+  ['D3D12_FAULT_WRITE_UNOWNED', 'write-unowned'],
+  ['D3D12_FAULT_READ_ABSENT', 'read-absent'],
+  ['D3D12_FAULT_WRITE_ABSENT', 'write-absent'],
+  ['D3D12_FAULT_MISALIGNED', 'misaligned'],
+];
+
+function faultKind(value: number): FaultRecord['kind'] {
+  return FAULT_KIND_CONSTANTS.find(([name]) => preludeConstant(name) === value)?.[1] ?? 'read-unowned';
+}
 
 export class GpuBackend {
   /** Promises the next fence completion must wait for (readbacks, fault reads). */
@@ -102,7 +113,7 @@ export class GpuBackend {
         for (let i = 0; i < recorded; i++) {
           this.faults.push({
             address: (BigInt(field(i, 'va_high')) << 32n) | BigInt(field(i, 'va_low')),
-            kind: FAULT_KINDS[field(i, 'kind') - 1] ?? 'read-unowned',
+            kind: faultKind(field(i, 'kind')),
             commandListId: field(i, 'command_list'),
             commandIndex: field(i, 'command_index'),
             entry: field(i, 'entry'),
