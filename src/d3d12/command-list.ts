@@ -159,7 +159,9 @@ export class GraphicsCommandList {
     const dst = this.owner.ownResource(dstBuffer);
     const src = this.owner.ownResource(srcBuffer);
     throwIf(validateCopyBufferRegion(dst, dstOffset, src, srcOffset, numBytes));
-    this.copyStates('copyBufferRegion', [
+    // **Chosen**: a copy between two regions of one buffer needs that buffer in COPY_DEST (it is
+    // written; COPY_DEST and COPY_SOURCE cannot be held together).
+    this.copyStates('copyBufferRegion', dstBuffer === srcBuffer ? [['dstBuffer', dstBuffer, 0, COPY_DEST]] : [
       ['dstBuffer', dstBuffer, 0, COPY_DEST],
       ['srcBuffer', srcBuffer, 0, COPY_SOURCE],
     ]);

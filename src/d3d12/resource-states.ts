@@ -106,6 +106,9 @@ export class ListStateTracker {
 
   /** A transition barrier. Returns an error when the list already knows a different stateBefore. */
   transition(call: string, resource: Resource, subresource: number, before: number, after: number, apply: boolean): D3D12Error | undefined {
+    if (resource.fixedState !== undefined) {
+      return invalidArg(call, 'barriers', `${resource.label} stays in ${stateNames(resource.fixedState)} (resources in ${resource.heap?.desc.properties.type} heaps do) and cannot be transitioned`);
+    }
     const tracked = this.entry(resource);
     for (const sub of this.subresources(resource, subresource)) {
       const known = tracked.states[sub];
@@ -125,6 +128,11 @@ export class ListStateTracker {
   /** A command's access (COPY_SOURCE, COPY_DEST) to subresources; promotes where D3D12 does. */
   use(call: string, argument: string, resource: Resource, subresource: number, access: number): D3D12Error | undefined {
     const tracked = this.entry(resource);
+    if (resource.fixedState !== undefined) {
+      return satisfies(resource.fixedState, access)
+        ? undefined
+        : invalidArg(call, argument, `${resource.label} stays in ${stateNames(resource.fixedState)} and cannot be used as ${stateNames(access)} (resources in ${resource.heap?.desc.properties.type} heaps keep their state)`);
+    }
     for (const sub of this.subresources(resource, subresource)) {
       const known = tracked.states[sub];
       if (known === undefined) {

@@ -67,6 +67,11 @@ export class Resource extends DeviceChild implements ResourceView {
   readonly states: number[];
   /** Times map() was called without unmap(). */
   mapCount = 0;
+  /**
+   * UPLOAD resources stay in GENERIC_READ and READBACK resources in COPY_DEST: no barrier may change
+   * them and they never decay (D3D12_HEAP_TYPE_UPLOAD / READBACK).
+   */
+  readonly fixedState: number | undefined;
   readonly heap?: Heap;
   readonly heapOffset: number;
   readonly tileMappings?: TileMappingTable;
@@ -86,6 +91,8 @@ export class Resource extends DeviceChild implements ResourceView {
     this.virtualRange = init.virtualRange;
     this.initialState = init.initialState;
     this.states = new Array<number>(init.layout.mipLevels * init.layout.arraySize).fill(init.initialState);
+    const heapType = init.heap?.desc.properties.type;
+    this.fixedState = heapType === 'UPLOAD' || heapType === 'READBACK' ? init.initialState : undefined;
     this.heap = init.heap;
     this.heapOffset = init.heapOffset ?? 0;
     this.tileMappings = init.tileMappings;

@@ -55,8 +55,12 @@ export async function createPreludePipeline(
   label: string,
   extraGroups: GPUBindGroupLayout[] = [],
 ): Promise<GPUComputePipeline> {
+  // The compiler's messages are reported below, with the caller's line numbers; the WebGPU
+  // validation error a bad module raises is caught here so it does not reach the caller's device.
+  device.pushErrorScope('validation');
   const module = device.createShaderModule({ label, code: `${PRELUDE_WGSL}\n${code}` });
   const info = await module.getCompilationInfo();
+  await device.popErrorScope();
   const errors = info.messages.filter((message) => message.type === 'error');
   if (errors.length > 0) {
     const lines = errors.map((message) => {
@@ -69,6 +73,7 @@ export async function createPreludePipeline(
   try {
     return await device.createComputePipelineAsync({ label, layout, compute: { module, entryPoint } });
   } catch (error) {
+    // A GPUPipelineError (e.g. no such entry point); createComputePipelineAsync reports it here only.
     throw new ShaderCompileError(error instanceof Error ? error.message : String(error));
   }
 }

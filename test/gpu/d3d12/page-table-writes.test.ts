@@ -16,7 +16,7 @@ async function pageTableWrites(gpuDevice: GPUDevice, body: (device: Device) => v
   queue.writeBuffer = ((buffer: GPUBuffer, ...rest: unknown[]) => {
     if (buffer.label === 'd3d12 page table') writes++;
     return (original as (...args: unknown[]) => undefined)(buffer, ...rest);
-  }) as GPUQueue['writeBuffer'];
+  });
   try {
     body(device);
   } finally {
