@@ -21,3 +21,11 @@ describe('memory semantics (headless Chromium)', () => {
     expectChecks(await runPage<Check[]>(PAGE, { scenario: 'memorySemantics' }));
   });
 });
+
+describe('compute shaders read tiles with the tier\'s semantics (headless Chromium)', () => {
+  for (const tier of [1, 2, 3] as const) {
+    browserTest(`tier ${tier}: d3d12_load_checked over a partially mapped reserved buffer`, async ({ runPage }) => {
+      expectChecks(await runPage<Check[]>(PAGE, { scenario: 'computeTiers', options: { tiledResourcesTier: tier } }));
+    });
+  }
+});

@@ -3,6 +3,7 @@ import { gpuTest } from '../../harness/gpu-test.js';
 import { reservedBufferData } from '../../shared/scenarios/reserved-buffer-data.js';
 import { reservedTextureData } from '../../shared/scenarios/reserved-texture-data.js';
 import { memorySemantics } from '../../shared/scenarios/memory-semantics.js';
+import { computeTiers } from '../../shared/scenarios/compute-tiers.js';
 import { expectChecks } from '../../shared/expect-checks.js';
 
 describe('reserved texture data matches the CPU page table (Node.js + Dawn)', () => {
@@ -23,4 +24,12 @@ describe('memory semantics (Node.js + Dawn)', () => {
   gpuTest('queue order of mapping changes, creation never clears, scattered physical pages', async ({ device }) => {
     expectChecks(await memorySemantics(device));
   });
+});
+
+describe('compute shaders read tiles with the tier\'s semantics (Node.js + Dawn, shared scenario)', () => {
+  for (const tier of [1, 2, 3] as const) {
+    gpuTest(`tier ${tier}: d3d12_load_checked over a partially mapped reserved buffer`, async ({ device }) => {
+      expectChecks(await computeTiers(device, { tiledResourcesTier: tier }));
+    });
+  }
 });

@@ -1,9 +1,11 @@
 // Scenarios by name, for the browser page that runs them (test/browser/pages/scenario.page.ts).
+import { computeTiers } from './compute-tiers.js';
 import { memorySemantics } from './memory-semantics.js';
 import { reservedBufferData } from './reserved-buffer-data.js';
 import { reservedTextureData } from './reserved-texture-data.js';
 
 export const SCENARIOS = {
+  computeTiers,
   memorySemantics,
   reservedBufferData,
   reservedTextureData,
