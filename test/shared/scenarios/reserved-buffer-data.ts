@@ -63,6 +63,11 @@ export async function reservedBufferData(gpuDevice: GPUDevice, options: Scenario
     const out = device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: tiles * TILE + 8 }, 'COMMON');
     await runList(device, queue, (list) => list.copyTiles(reserved, { x: 0, y: 0, z: 0, subresource: 0 }, { numTiles: tiles }, out, 6, ['SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER', 'NO_HAZARD']));
     checks.push(check('copyTiles out to a buffer at an unaligned offset', await readBuffer(device, queue, out, 6, tiles * TILE), model.readRange(reserved, 0, tiles * TILE)));
+
+    // copyResource: the whole reserved buffer into a committed one, NULL tiles included.
+    const whole = device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: tiles * TILE }, 'COMMON');
+    await runList(device, queue, (list) => list.copyResource(whole, reserved));
+    checks.push(check('copyResource of the whole reserved buffer', await readBuffer(device, queue, whole, 0, tiles * TILE), model.readRange(reserved, 0, tiles * TILE)));
   } finally {
     device.destroy();
   }

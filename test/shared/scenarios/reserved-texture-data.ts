@@ -51,13 +51,16 @@ export async function reservedTextureData(gpuDevice: GPUDevice): Promise<Check[]
     );
     checks.push(await roundTrip(device, texture, model, 11, '2D: a box of mip 0, a region spilling from mip 1 through mip 2 into the tail, a reused tile'));
 
-    // Remap the box's tile (1,1) of mip 0 (tile 5) onto the tail's heap page, and unmap (2,2) (tile 10).
-    queue.updateTileMappings(texture, [{ x: 1, y: 1, z: 0, subresource: 0 }, { x: 2, y: 2, z: 0, subresource: 0 }], null, heap, ['NONE', 'NULL'], [6, 0], [1, 1]);
+    // Remap the box's tile (1,1) of mip 0 (tile 5) onto the tail's heap page, unmap (2,2) (tile 10),
+    // and leave (2,1) (tile 6) as it is with SKIP; then copy the mappings of mip 1's four tiles onto
+    // mip 0's top-left 2×2 box (tiles 0, 1, 4, 5 ← 16..19).
+    queue.updateTileMappings(texture, [{ x: 1, y: 1, z: 0, subresource: 0 }, { x: 2, y: 2, z: 0, subresource: 0 }, { x: 2, y: 1, z: 0, subresource: 0 }], null, heap, ['NONE', 'NULL', 'SKIP'], [6, 0, 0], [1, 1, 1]);
+    queue.copyTileMappings(texture, { x: 0, y: 0, z: 0, subresource: 0 }, texture, { x: 0, y: 0, z: 0, subresource: 1 }, { numTiles: 4, useBox: true, width: 2, height: 2, depth: 1 });
     const afterRemap = new Uint8Array(22 * TILE);
     for (let tile = 0; tile < 22; tile++) afterRemap.set(model.readTile(texture, tile), tile * TILE);
     const out = device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: 22 * TILE }, 'COMMON');
     await runList(device, queue, (list) => list.copyTiles(texture, { x: 0, y: 0, z: 0, subresource: 0 }, { numTiles: 22 }, out, 0, 'SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER'));
-    checks.push(check('2D after a remap: the data stays with the heap page', await readBuffer(device, queue, out, 0, 22 * TILE), afterRemap));
+    checks.push(check('2D after a remap, SKIP and copyTileMappings: the data stays with the heap page', await readBuffer(device, queue, out, 0, 22 * TILE), afterRemap));
 
     // 64×64×64 RGBA32F, 3 mips: mip 0 is 4×4×4 tiles (0..63), mip 1 2×2×2 (64..71), mip 2 one (72).
     const volume = device.createReservedResource({ dimension: 'TEXTURE3D', width: 64, height: 64, depthOrArraySize: 64, mipLevels: 3, format: 'R32G32B32A32_FLOAT', layout: '64KB_UNDEFINED_SWIZZLE' }, 'COMMON');
