@@ -61,7 +61,5 @@ fn d3d12_copy(@builtin(workgroup_id) group: vec3u, @builtin(local_invocation_id)
     return;
   }
   // A partial word: keep the destination's other bytes.
-  let mask = (select((1u << (count * 8u)) - 1u, 0xffffffffu, count == 4u)) << (position * 8u);
-  let old = d3d12_load(dst_word);
-  d3d12_store(dst_word, (old & ~mask) | (value & mask));
+  d3d12_store_masked(dst_word, value, ((1u << (count * 8u)) - 1u) << (position * 8u));
 }

@@ -68,7 +68,7 @@ const D3D12_ROOT_CONSTANT_COUNT: u32 = 64u;
 
 struct D3D12DispatchInfo {
   // The root constants (setComputeRoot32BitConstants), four per vec4u.
-  root: array<vec4u, 16>,
+  root: array<vec4u, D3D12_ROOT_CONSTANT_COUNT / 4u>,
   // Which command list and which of its commands this dispatch is, for fault records.
   command_list: u32,
   command_index: u32,
@@ -208,5 +208,23 @@ fn d3d12_store(va: vec2u, value: u32) {
     default: {
       d3d12_record_fault(va, D3D12_FAULT_WRITE_UNOWNED, entry);
     }
+  }
+}
+
+// Stores the bytes of value selected by mask into the word at va (4-byte aligned), keeping the
+// word's other bytes: a byte-granular store. Like d3d12_store, it is dropped on NULL tiles and
+// recorded as a write fault elsewhere (never as a read). Not atomic: two invocations must not
+// merge into the same word at once.
+fn d3d12_store_masked(va: vec2u, value: u32, mask: u32) {
+  let entry = d3d12_page_entry(va);
+  if ((va.x & 3u) != 0u || (entry & D3D12_PTE_KIND_MASK) != D3D12_PTE_RESIDENT) {
+    d3d12_store(va, value);
+    return;
+  }
+  let word = d3d12_word_index(entry, va);
+  if (d3d12_is_non_local(entry)) {
+    d3d12_pool_non_local[word] = (d3d12_pool_non_local[word] & ~mask) | (value & mask);
+  } else {
+    d3d12_pool_local[word] = (d3d12_pool_local[word] & ~mask) | (value & mask);
   }
 }

@@ -9,18 +9,18 @@
  * executed and may still be running (as D3D12 allows, the recorded commands were handed over).
  */
 import { formatInfo } from '../memory/formats.js';
+import { chunkCopy, tileCopyJobs, type CopyJob } from '../gpu/copy-jobs.js';
+import { preludeConstant } from '../gpu/prelude.js';
+import { TILE_SIZE } from '../memory/tiling.js';
 import {
-  chunkCopy,
   sliceBytes,
   subresourcesOfTiles,
-  tileCopyJobs,
   validateBarriers,
   validateCopyBufferRegion,
   validateCopyResource,
   validateCopyTiles,
   validateDispatch,
   validateRootConstants,
-  type CopyJob,
   type TileCopyFlag,
 } from '../validation/command-list.js';
 import { cpuAccessible } from '../validation/heap.js';
@@ -31,7 +31,7 @@ import type { Resource } from './resource.js';
 import { RESOURCE_STATE_BITS, type CommandListType, type ResourceStates, type TiledResourceCoordinate, type TileRegionSize } from './types.js';
 
 /** The emulator's one root parameter: this many 32-bit constants (prelude: D3D12_ROOT_CONSTANT_COUNT). */
-export const ROOT_CONSTANT_COUNT = 64;
+export const ROOT_CONSTANT_COUNT = preludeConstant('D3D12_ROOT_CONSTANT_COUNT');
 
 /** A byte range of a resource in CPU-accessible memory that a command writes (read back after execution). */
 export interface CpuVisibleWrite {
@@ -136,10 +136,13 @@ export class GraphicsCommandList {
 
   /** Applies a command's state changes all at once, or none of them if one fails. */
   private changeStates(change: (tracker: ListStateTracker) => D3D12Error | undefined): void {
-    const next = this.tracker.clone();
-    const problem = change(next);
-    if (problem) throw problem;
-    this.tracker = next;
+    this.tracker.begin();
+    const problem = change(this.tracker);
+    if (problem) {
+      this.tracker.rollback();
+      throw problem;
+    }
+    this.tracker.commit();
   }
 
   private copyStates(call: string, uses: [string, Resource, number[] | number, number][]): void {
@@ -188,7 +191,7 @@ export class GraphicsCommandList {
         jobs,
       );
     }
-    this.record({ kind: 'copy', name: 'copyResource', jobs, interleave: false, writes: this.cpuVisibleWrite(dstResource, 0, dstResource.desc.width) });
+    this.record({ kind: 'copy', name: 'copyResource', jobs, interleave: false, writes: this.cpuVisibleWrite(dstResource, 0, dstResource.layout.sizeInBytes) });
   }
 
   /** ID3D12GraphicsCommandList::CopyTiles, between a reserved resource's tiles and a buffer laid out tile after tile. */
@@ -206,10 +209,10 @@ export class GraphicsCommandList {
       ['tiledResource', tiledResource, subresourcesOfTiles(tiledResource.layout, plan.spans), plan.toTiles ? COPY_DEST : COPY_SOURCE],
       ['buffer', buffer, 0, plan.toTiles ? COPY_SOURCE : COPY_DEST],
     ]);
-    const jobs = tileCopyJobs(tiledResource.layout, tiledResource.virtualRange.address, plan, buffer.virtualRange.address + BigInt(bufferStartOffsetInBytes));
+    const jobs = tileCopyJobs(tiledResource.layout, tiledResource.virtualRange.address, plan.spans, plan.toTiles, buffer.virtualRange.address + BigInt(bufferStartOffsetInBytes));
     // Tile jobs into a buffer at an unaligned offset share a word at each tile boundary.
     const interleave = !plan.toTiles && bufferStartOffsetInBytes % 4 !== 0;
-    const writes = plan.toTiles ? [] : this.cpuVisibleWrite(buffer, bufferStartOffsetInBytes, jobs.length * 65536);
+    const writes = plan.toTiles ? [] : this.cpuVisibleWrite(buffer, bufferStartOffsetInBytes, jobs.length * TILE_SIZE);
     this.record({ kind: 'copy', name: 'copyTiles', jobs, interleave, writes });
   }
 

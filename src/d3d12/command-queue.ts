@@ -13,6 +13,7 @@ import type { TileCopyFlag } from '../validation/command-list.js';
 import { applyTileMappings, copyTileMappings, type TileSpan } from '../memory/tile-mappings.js';
 import { validateCopyTileMappings, validateUpdateTileMappings } from '../validation/tile-mappings.js';
 import type { CpuVisibleWrite, GraphicsCommandList } from './command-list.js';
+import { decayAfterExecution, type Touched } from './resource-states.js';
 import { invalidArg, orThrow, show } from './errors.js';
 import type { Fence } from './fence.js';
 import { checkFenceValue } from './fence.js';
@@ -35,9 +36,16 @@ export interface QueueOwner {
   readonly backend: GpuBackend | undefined;
   /** Page-table entries of a reserved resource's tiles changed. */
   tilesChanged(resource: Resource, spans: readonly TileSpan[]): void;
+  /** An operation failed while it ran (after its call had returned): the device must report it. */
+  operationFailed(call: string, error: unknown): void;
+  /** This queue has no held operations left. */
+  queueDrained(): void;
 }
 
-type Operation = () => void;
+interface Operation {
+  call: string;
+  run: () => void;
+}
 
 export class CommandQueue {
   private readonly pending: Operation[] = [];
@@ -58,14 +66,29 @@ export class CommandQueue {
     return this.desc.type;
   }
 
-  /** Runs `operation` now, or after the wait that holds this queue. */
-  private enqueue(operation: Operation): void {
-    if (this.blockedBy || this.pending.length > 0) this.pending.push(operation);
-    else operation();
+  /** Whether operations are held behind a wait. */
+  get holdsWork(): boolean {
+    return this.pending.length > 0;
+  }
+
+  /** Runs an operation now, or after the wait that holds this queue. */
+  private enqueue(call: string, run: () => void): void {
+    if (this.blockedBy || this.pending.length > 0) this.pending.push({ call, run });
+    else this.runOperation({ call, run });
+  }
+
+  private runOperation(operation: Operation): void {
+    try {
+      operation.run();
+    } catch (error) {
+      // Its call returned long ago; the device reports the failure (and stops accepting work).
+      this.owner.operationFailed(operation.call, error);
+    }
   }
 
   private drain(): void {
-    while (!this.blockedBy && this.pending.length > 0) (this.pending.shift() as Operation)();
+    while (!this.blockedBy && this.pending.length > 0) this.runOperation(this.pending.shift() as Operation);
+    if (!this.blockedBy) this.owner.queueDrained();
   }
 
   private requireGpu(call: string): GpuBackend {
@@ -95,6 +118,7 @@ export class CommandQueue {
     // put everything back if one fails.
     const saved = new Map<Resource, number[]>();
     for (const list of lists) for (const resource of list.states.resources()) if (!saved.has(resource)) saved.set(resource, [...resource.states]);
+    const touched: Touched[] = [];
     for (let i = 0; i < lists.length; i++) {
       const list = lists[i] as GraphicsCommandList;
       const problem = list.states.check();
@@ -102,8 +126,10 @@ export class CommandQueue {
         for (const [resource, states] of saved) resource.states.splice(0, states.length, ...states);
         throw invalidArg(call, `commandLists[${i}]`, `${list.label}: ${problem}`);
       }
-      list.states.apply(this.desc.type);
+      touched.push(...list.states.apply());
     }
+    // Decay happens when the whole call is done, not between its lists.
+    decayAfterExecution(touched, this.desc.type === 'COPY');
 
     // The commands recorded now are what runs, even if a list is reset and re-recorded meanwhile.
     const executable: ExecutableList[] = [];
@@ -120,7 +146,7 @@ export class CommandQueue {
       });
       executable.push({ id: list.id, commands });
     }
-    this.enqueue(() => backend.execute(executable, writes));
+    this.enqueue(call, () => backend.execute(executable, writes));
   }
 
   /** ID3D12CommandQueue::Signal: the fence reaches `value` once the work before it has completed. */
@@ -129,10 +155,11 @@ export class CommandQueue {
     if (!own) throw invalidArg('signal', 'fence', 'must be a fence created by this device');
     checkFenceValue('signal', 'value', value);
     const backend = this.owner.backend;
-    this.enqueue(() => {
+    this.enqueue('signal', () => {
+      // Register the completion before reaching the value: reaching it can release other queues,
+      // whose own signals must complete after this one.
+      own.completeAfter(backend?.workDone(), value);
       own.reach(value);
-      if (backend) backend.completeWhenDone(own, value);
-      else own.complete(value);
     });
   }
 
@@ -141,11 +168,12 @@ export class CommandQueue {
     const own = this.owner.ownFence(fence);
     if (!own) throw invalidArg('wait', 'fence', 'must be a fence created by this device');
     checkFenceValue('wait', 'value', value);
-    this.enqueue(() => {
+    this.enqueue('wait', () => {
       if (own.reachedValue >= value) return;
       const stopWatching = own.watch(() => {
-        if (own.reachedValue < value) return;
-        this.blockedBy?.stopWatching();
+        // Only the wait that holds the queue now may release it.
+        if (this.blockedBy?.stopWatching !== stopWatching || own.reachedValue < value) return;
+        stopWatching();
         this.blockedBy = undefined;
         this.drain();
       });
@@ -172,7 +200,7 @@ export class CommandQueue {
     const plan = orThrow(
       validateUpdateTileMappings(this.owner.ownResource(resource), regionStartCoordinates, regionSizes, heapView, heapGiven, rangeFlags, heapRangeStartOffsets, rangeTileCounts, flags),
     );
-    this.enqueue(() => {
+    this.enqueue('updateTileMappings', () => {
       applyTileMappings(plan.table, plan.regions, plan.ranges, heapView?.id ?? -1);
       // SKIP ranges change nothing, but rewriting their (unchanged) entries is harmless.
       this.owner.tilesChanged(resource, plan.regions);
@@ -199,7 +227,7 @@ export class CommandQueue {
         (id) => this.owner.heapById(id),
       ),
     );
-    this.enqueue(() => {
+    this.enqueue('copyTileMappings', () => {
       copyTileMappings(plan.dst, plan.dstRegion, plan.src, plan.srcRegion);
       this.owner.tilesChanged(dstResource, plan.dstRegion);
     });

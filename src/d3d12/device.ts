@@ -39,6 +39,8 @@ import { MemoryBacking } from './memory-backing.js';
 import { PipelineState, type ComputePipelineStateDesc } from './pipeline-state.js';
 import { Resource, type ResourceKind } from './resource.js';
 import { describeFaults, type FaultReport } from './fault-report.js';
+import type { FaultRecord } from './gpu-backend.js';
+import { cpuAccessible } from '../validation/heap.js';
 import type {
   ClearValue,
   CommandListType,
@@ -118,7 +120,12 @@ export async function createDevice(options: DeviceOptions = {}): Promise<Device>
   });
   const device = new Device(settings, undefined);
   const backing = new MemoryBacking(memory, (id) => device.heapById(id));
-  device.attachBackend(await GpuBackend.create(memory, backing, { tiledResourcesTier: settings.tiledResourcesTier, validation: settings.gpuValidation }));
+  device.attachBackend(
+    await GpuBackend.create(memory, backing, { tiledResourcesTier: settings.tiledResourcesTier, validation: settings.gpuValidation }, {
+      faults: (records, lost) => device.recordFaults(records, lost),
+      failed: (error) => device.recordFailure('GPU readback', error),
+    }),
+  );
   return device;
 }
 
@@ -137,6 +144,14 @@ export class Device implements QueueOwner, ListOwner {
   private nextResourceId = 1;
   private nextObjectId = 1;
   private gpu: GpuBackend | undefined;
+  private readonly queues = new Set<CommandQueue>();
+  /** Address ranges released while a queue held work that may still use them (see releaseResource). */
+  private quarantine: VirtualRange[] = [];
+  /** Faults reported by the GPU, not yet taken by readFaults(). */
+  private readonly faultRecords: FaultRecord[] = [];
+  private faultsLost = 0;
+  /** Failures of queue operations that ran after their call returned. */
+  private readonly failures: string[] = [];
 
   /** @internal Use createDevice(). */
   constructor(
@@ -198,7 +213,8 @@ export class Device implements QueueOwner, ListOwner {
   private registerHeap(heap: Heap, pages: ReturnType<MemoryBacking['allocate']> | undefined): Heap {
     this.heaps.set(heap.id, heap);
     if (pages) this.gpu?.backing.attach(heap, pages);
-    heap.onMemoryFreed = (freed) => this.gpu?.backing.free(freed, [...this.live].filter((resource) => resource.tileMappings));
+    // Reserved tiles can map only into explicit heaps: only those need the scan for mapped tiles.
+    heap.onMemoryFreed = (freed) => this.gpu?.backing.free(freed, freed.implicitFor ? [] : [...this.live].filter((resource) => resource.tileMappings));
     return heap;
   }
 
@@ -274,7 +290,9 @@ export class Device implements QueueOwner, ListOwner {
   }
 
   createCommandQueue(desc: CommandQueueDesc): CommandQueue {
-    return new CommandQueue(this, orThrow(validateCreateCommandQueue(desc)));
+    const queue = new CommandQueue(this, orThrow(validateCreateCommandQueue(desc)));
+    this.queues.add(queue);
+    return queue;
   }
 
   /** ID3D12Device::CreateCommandList (the list starts open, as D3D12's does). */
@@ -321,7 +339,10 @@ export class Device implements QueueOwner, ListOwner {
    */
   async readFaults(): Promise<FaultReport[]> {
     if (!this.gpu) return [];
-    const { records, lost } = await this.gpu.takeFaults();
+    await this.gpu.settle();
+    const records = this.faultRecords.splice(0);
+    const lost = this.faultsLost;
+    this.faultsLost = 0;
     return describeFaults(records, lost, {
       resources: [...this.live],
       heapById: (id) => this.heaps.get(id),
@@ -400,18 +421,49 @@ export class Device implements QueueOwner, ListOwner {
       heapById: (heapId) => this.heaps.get(heapId),
       onRelease: (released) => this.releaseResource(released),
       onMap: (mapped) => this.gpu?.markMapped(mapped),
+      onUnmap: (unmapped, written) => this.gpu?.markUnmapped(unmapped, written),
       gpuBacked: this.gpu !== undefined,
     });
     this.resources.add(resource);
     this.live.add(resource);
     this.gpu?.backing.mapResource(resource);
+    // Shaders may write UAV-capable resources in CPU-visible CUSTOM memory: read them back after dispatches.
+    if (resource.heap && cpuAccessible(resource.heap.desc.properties) && resource.desc.flags.includes('ALLOW_UNORDERED_ACCESS')) {
+      this.gpu?.shaderVisibleCpuMemory.add(resource);
+    }
     return resource;
+  }
+
+  /** @internal */
+  recordFaults(records: FaultRecord[], lost: number): void {
+    this.faultRecords.push(...records);
+    this.faultsLost += lost;
+  }
+
+  /** @internal A queue operation or a readback failed after its call returned. */
+  recordFailure(call: string, error: unknown): void {
+    this.failures.push(`${call}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+
+  /** @internal */
+  operationFailed(call: string, error: unknown): void {
+    this.recordFailure(call, error);
+  }
+
+  /** @internal Every queue has run its held work: quarantined address ranges can be reused. */
+  queueDrained(): void {
+    if ([...this.queues].some((queue) => queue.holdsWork)) return;
+    for (const range of this.quarantine.splice(0)) this.addressSpace.release(range);
   }
 
   private releaseResource(resource: Resource): void {
     this.live.delete(resource);
+    this.gpu?.shaderVisibleCpuMemory.delete(resource);
     this.gpu?.backing.unmapResource(resource);
-    this.addressSpace.release(resource.virtualRange);
+    // Work held behind a queue wait recorded this range's addresses: until it has run (and faulted on
+    // the now UNOWNED pages), the range must not go to a new resource.
+    if ([...this.queues].some((queue) => queue.holdsWork)) this.quarantine.push(resource.virtualRange);
+    else this.addressSpace.release(resource.virtualRange);
     if (resource.kind === 'placed') resource.heap?.dropPlacedReference();
     if (resource.kind === 'committed' && resource.heap) {
       resource.heap.release();

@@ -37,6 +37,7 @@ const KIND_WORDS: Record<FaultRecord['kind'], string> = {
   'read-absent': 'read of a page whose heap has no memory',
   'write-absent': 'write to a page whose heap has no memory',
   misaligned: 'access at an address that is not 4-byte aligned',
+  unknown: 'access (of a kind this version does not know)',
 };
 
 export function describeFaults(records: readonly FaultRecord[], lost: number, context: FaultContext): FaultReport[] {

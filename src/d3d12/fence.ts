@@ -15,6 +15,9 @@ export class Fence {
   private reached: number;
   private readonly events: { value: number; resolve: () => void }[] = [];
   private readonly watchers = new Set<() => void>();
+  /** Queue signals complete in the order they were submitted: each waits for the one before. */
+  private completions: Promise<void> = Promise.resolve();
+  private pendingCompletions = 0;
 
   /** @internal Created by Device.createFence. */
   constructor(
@@ -51,7 +54,27 @@ export class Fence {
   /** @internal A queue signal was submitted. */
   reach(value: number): void {
     this.reached = value;
-    for (const watcher of [...this.watchers]) watcher();
+    for (const watcher of [...this.watchers]) {
+      // A watcher removed by an earlier one (its wait already ended) must not run.
+      if (this.watchers.has(watcher)) watcher();
+    }
+  }
+
+  /**
+   * @internal Completes `value` once `done` has settled and every earlier queue signal has completed;
+   * with nothing to wait for (no `done`, none pending), at once.
+   */
+  completeAfter(done: Promise<unknown> | undefined, value: number): void {
+    if (!done && this.pendingCompletions === 0) {
+      this.complete(value);
+      return;
+    }
+    this.pendingCompletions++;
+    const settle = (): void => {
+      this.pendingCompletions--;
+      this.complete(value);
+    };
+    this.completions = this.completions.then(() => done).then(settle, settle);
   }
 
   /** @internal A queue signal's work completed. */

@@ -1,34 +1,51 @@
 /**
  * GpuBackend: the part of a GPU-backed device that runs on the queue. It submits executed command
- * lists, keeps CPU-accessible memory coherent, collects faults, and completes fences.
+ * lists, keeps CPU-accessible memory coherent, collects faults, and tells fences when work is done.
  *
  * Coherence of CPU-accessible memory (UPLOAD, READBACK, CUSTOM system-memory heaps): each such heap
- * has a CPU copy, which map() exposes. Before a submission, the bytes of every resource mapped since
- * the last submission are written to the GPU pool (D3D12: CPU writes to mapped memory are seen by
- * command lists executed after them). After a submission, the bytes its commands wrote into
- * CPU-accessible memory are read back into the CPU copy, and a fence signalled after that submission
- * completes only once they have arrived (D3D12: after the fence, a READBACK resource maps to what the
- * GPU wrote).
+ * has a CPU copy, which map() exposes.
+ *   - CPU → GPU: before a submission, the bytes of every resource mapped since the last submission
+ *     go to the GPU pool (D3D12: CPU writes to mapped memory are seen by command lists executed after
+ *     them). Only what the CPU may have written goes: not READBACK resources (the GPU never reads
+ *     them), only the written range an unmap() named, and never bytes whose GPU-written contents are
+ *     still on their way back.
+ *   - GPU → CPU: after a submission, the bytes its copies wrote into CPU-accessible memory, and every
+ *     UAV-capable resource in CPU-accessible CUSTOM heaps when it ran shaders, are read back into the
+ *     CPU copy; exactly those bytes land. A fence signalled after that submission completes only once
+ *     they have (D3D12: after the fence, a READBACK resource maps to what the GPU wrote).
+ * A readback or fault read that fails (a lost device) reports the failure and still lets fences
+ * complete, so nothing waits forever.
  */
 import type { GpuMemory } from '../gpu/gpu-memory.js';
-import { preludeConstant, preludeLayout } from '../gpu/prelude.js';
 import { copyKernel, encodeExecution, type ExecutableList } from '../gpu/executor.js';
+import { preludeConstant, preludeLayout } from '../gpu/prelude.js';
 import type { CpuVisibleWrite } from './command-list.js';
-import type { Fence } from './fence.js';
+import type { HeapMemory } from './heap.js';
 import type { MemoryBacking } from './memory-backing.js';
 import type { Resource } from './resource.js';
 
 export interface FaultRecord {
   /** The virtual address accessed. */
   address: bigint;
-  kind: 'read-unowned' | 'write-unowned' | 'read-absent' | 'write-absent' | 'misaligned';
+  kind: 'read-unowned' | 'write-unowned' | 'read-absent' | 'write-absent' | 'misaligned' | 'unknown';
   commandListId: number;
   commandIndex: number;
   /** The page-table entry seen. */
   entry: number;
 }
 
-type Settings = { tiledResourcesTier: number; validation: boolean };
+interface Settings {
+  tiledResourcesTier: number;
+  validation: boolean;
+}
+
+/** What the backend tells its device. */
+export interface BackendEvents {
+  /** Faults arrived from the GPU. */
+  faults(records: FaultRecord[], lost: number): void;
+  /** A readback or fault read failed: the GPU is gone. */
+  failed(error: unknown): void;
+}
 
 /** The prelude's fault kind constants, by name. */
 const FAULT_KIND_CONSTANTS: [string, FaultRecord['kind']][] = [
@@ -40,67 +57,110 @@ const FAULT_KIND_CONSTANTS: [string, FaultRecord['kind']][] = [
 ];
 
 function faultKind(value: number): FaultRecord['kind'] {
-  return FAULT_KIND_CONSTANTS.find(([name]) => preludeConstant(name) === value)?.[1] ?? 'read-unowned';
+  return FAULT_KIND_CONSTANTS.find(([name]) => preludeConstant(name) === value)?.[1] ?? 'unknown';
+}
+
+/** A byte range [start, end) of a heap. */
+interface Span {
+  start: number;
+  end: number;
+}
+
+/** `range` minus the spans in `holes`, as sorted spans. */
+function subtract(range: Span, holes: readonly Span[]): Span[] {
+  let pieces: Span[] = [range];
+  for (const hole of holes) {
+    pieces = pieces.flatMap((piece) => {
+      if (hole.end <= piece.start || hole.start >= piece.end) return [piece];
+      const left = { start: piece.start, end: hole.start };
+      const right = { start: hole.end, end: piece.end };
+      return [left, right].filter((part) => part.end > part.start);
+    });
+  }
+  return pieces;
 }
 
 export class GpuBackend {
   /** Promises the next fence completion must wait for (readbacks, fault reads). */
-  private outstanding = new Set<Promise<void>>();
-  /** Resources mapped since the last submission (their CPU bytes go to the GPU before it). */
-  private readonly dirty = new Set<Resource>();
-  private readonly faults: FaultRecord[] = [];
-  private faultsLost = 0;
+  private readonly outstanding = new Set<Promise<void>>();
+  /** Resources to flush before the next submission, with the heap bytes the CPU may have written. */
+  private readonly dirty = new Map<Resource, Span>();
+  /** Heap bytes the GPU wrote whose readback has not landed: the CPU copy is stale there. */
+  private readonly inFlight = new Map<HeapMemory, Span[]>();
+  /** UAV-capable resources in CPU-accessible CUSTOM heaps (shaders may write them). */
+  readonly shaderVisibleCpuMemory = new Set<Resource>();
 
   private constructor(
     readonly memory: GpuMemory,
     readonly backing: MemoryBacking,
     private readonly kernel: Awaited<ReturnType<typeof copyKernel>>,
     private readonly settings: Settings,
+    private readonly events: BackendEvents,
   ) {}
 
-  static async create(memory: GpuMemory, backing: MemoryBacking, settings: Settings): Promise<GpuBackend> {
-    return new GpuBackend(memory, backing, await copyKernel(memory.device), settings);
+  static async create(memory: GpuMemory, backing: MemoryBacking, settings: Settings, events: BackendEvents): Promise<GpuBackend> {
+    return new GpuBackend(memory, backing, await copyKernel(memory.device), settings, events);
   }
 
-  /** A resource was mapped: its CPU bytes are written to the GPU before the next submission. */
+  private static heapSpan(resource: Resource, offset = 0, length = resource.desc.width): Span {
+    return { start: resource.heapOffset + offset, end: resource.heapOffset + offset + length };
+  }
+
+  /** A resource was mapped: the CPU may write all of it, until it is unmapped. */
   markMapped(resource: Resource): void {
-    this.dirty.add(resource);
+    if (resource.heap?.desc.properties.type === 'READBACK') return;
+    this.dirty.set(resource, GpuBackend.heapSpan(resource));
+  }
+
+  /** A resource was unmapped: only `written` (when given) was written since the last flush. */
+  markUnmapped(resource: Resource, written: { begin: number; end: number } | undefined): void {
+    if (written && resource.mapCount === 0 && this.dirty.has(resource)) {
+      this.dirty.set(resource, GpuBackend.heapSpan(resource, written.begin, written.end - written.begin));
+    }
   }
 
   private flushMapped(): void {
-    for (const resource of this.dirty) {
-      const heap = resource.heap;
-      const memory = heap?.memory;
+    for (const [resource, span] of this.dirty) {
+      const memory = resource.heap?.memory;
       if (!memory?.shadow || resource.released) continue;
-      const start = Math.floor(resource.heapOffset / 4) * 4;
-      const end = Math.ceil((resource.heapOffset + resource.desc.width) / 4) * 4;
-      this.memory.writeHeapBytes(memory.segment, memory.pages, start, memory.shadow.subarray(start, end));
+      for (const piece of subtract(span, this.inFlight.get(memory) ?? [])) {
+        // Queue writes move whole words: widen to 4 bytes (the bytes around are the CPU copy's too).
+        const start = Math.floor(piece.start / 4) * 4;
+        const end = Math.min(Math.ceil(piece.end / 4) * 4, memory.shadow.length);
+        if (end > start) this.memory.writeHeapBytes(memory.segment, memory.pages, start, memory.shadow.subarray(start, end));
+      }
     }
     // Resources still mapped stay dirty: the CPU may keep writing through the pointer.
-    for (const resource of [...this.dirty]) if (resource.mapCount === 0 || resource.released) this.dirty.delete(resource);
+    for (const resource of [...this.dirty.keys()]) {
+      if (resource.mapCount === 0 || resource.released) this.dirty.delete(resource);
+      else this.dirty.set(resource, GpuBackend.heapSpan(resource));
+    }
   }
 
   private track(promise: Promise<void>): void {
-    const tracked = promise.finally(() => this.outstanding.delete(tracked));
+    const tracked = promise.catch((error: unknown) => this.events.failed(error)).finally(() => this.outstanding.delete(tracked));
     this.outstanding.add(tracked);
   }
 
-  /** Reads back bytes that commands wrote into CPU-accessible memory, into the heaps' CPU copies. */
-  private readBack(writes: readonly CpuVisibleWrite[]): void {
-    for (const write of writes) {
-      const heap = write.resource.heap;
-      const memory = heap?.memory;
-      if (!memory?.shadow || write.length === 0) continue;
-      const start = Math.floor((write.resource.heapOffset + write.offset) / 4) * 4;
-      const end = Math.ceil((write.resource.heapOffset + write.offset + write.length) / 4) * 4;
-      const shadow = memory.shadow;
-      this.track(
-        this.memory.readHeapBytes(memory.segment, memory.pages, start, end - start).then((bytes) => {
-          // The heap may have been released meanwhile; its CPU copy is then simply unused.
-          shadow.set(bytes, start);
-        }),
-      );
-    }
+  /** Reads back heap bytes [start, end) the GPU wrote, into the heap's CPU copy, exactly. */
+  private readBack(memory: HeapMemory, span: Span): void {
+    const shadow = memory.shadow;
+    if (!shadow || span.end <= span.start) return;
+    const start = Math.floor(span.start / 4) * 4;
+    const end = Math.ceil(span.end / 4) * 4;
+    const pending = this.inFlight.get(memory) ?? [];
+    pending.push(span);
+    this.inFlight.set(memory, pending);
+    this.track(
+      this.memory.readHeapBytes(memory.segment, memory.pages, start, end - start).then(
+        (bytes) => {
+          shadow.set(bytes.subarray(span.start - start, span.end - start), span.start);
+        },
+      ).finally(() => {
+        pending.splice(pending.indexOf(span), 1);
+        if (pending.length === 0) this.inFlight.delete(memory);
+      }),
+    );
   }
 
   private readFaults(): void {
@@ -110,8 +170,9 @@ export class GpuBackend {
         const words = size / 4;
         const field = (record: number, name: string): number => records[record * words + (offsets[name] ?? 0) / 4] ?? 0;
         const recorded = records.length / words;
+        const faults: FaultRecord[] = [];
         for (let i = 0; i < recorded; i++) {
-          this.faults.push({
+          faults.push({
             address: (BigInt(field(i, 'va_high')) << 32n) | BigInt(field(i, 'va_low')),
             kind: faultKind(field(i, 'kind')),
             commandListId: field(i, 'command_list'),
@@ -119,7 +180,7 @@ export class GpuBackend {
             entry: field(i, 'entry'),
           });
         }
-        this.faultsLost += Math.max(0, count - recorded);
+        if (count > 0) this.events.faults(faults, Math.max(0, count - recorded));
       }),
     );
   }
@@ -130,24 +191,28 @@ export class GpuBackend {
     const { commandBuffer, transient } = encodeExecution(this.memory, this.kernel, this.settings, lists);
     this.memory.device.queue.submit([commandBuffer]);
     for (const buffer of transient) buffer.destroy();
-    this.readBack(writes);
+    for (const write of writes) {
+      const memory = write.resource.heap?.memory;
+      if (memory) this.readBack(memory, GpuBackend.heapSpan(write.resource, write.offset, write.length));
+    }
+    if (lists.some((list) => list.commands.some((command) => command.kind === 'dispatch'))) {
+      for (const resource of this.shaderVisibleCpuMemory) {
+        const memory = resource.heap?.memory;
+        if (memory && !resource.released) this.readBack(memory, GpuBackend.heapSpan(resource));
+      }
+    }
     if (this.settings.validation) this.readFaults();
   }
 
-  /** Completes `value` on `fence` once all work submitted so far, and its readbacks, are done. */
-  completeWhenDone(fence: Fence, value: number): void {
-    const waits = [this.memory.device.queue.onSubmittedWorkDone(), ...this.outstanding];
-    void Promise.all(waits).then(() => fence.complete(value));
+  /** Settles once all work submitted so far, and the readbacks it started, are done. */
+  workDone(): Promise<void> {
+    return Promise.all([this.memory.device.queue.onSubmittedWorkDone(), ...this.outstanding]).then(() => undefined);
   }
 
-  /** Waits for all submitted work and readbacks; returns (and forgets) the faults recorded so far. */
-  async takeFaults(): Promise<{ records: FaultRecord[]; lost: number }> {
+  /** Waits until all submitted work and its readbacks are done. */
+  async settle(): Promise<void> {
     await this.memory.device.queue.onSubmittedWorkDone();
     while (this.outstanding.size > 0) await Promise.all([...this.outstanding]);
-    const records = this.faults.splice(0);
-    const lost = this.faultsLost;
-    this.faultsLost = 0;
-    return { records, lost };
   }
 
   destroy(): void {

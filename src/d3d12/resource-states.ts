@@ -8,14 +8,15 @@
  *   - from COMMON, buffers and simultaneous-access textures are promoted to any state on first use;
  *     other textures only to COPY_SOURCE, COPY_DEST, NON_PIXEL_SHADER_RESOURCE, PIXEL_SHADER_RESOURCE;
  *     a resource promoted to read states may be promoted to further read states;
- *   - when ExecuteCommandLists completes, buffers, simultaneous-access textures, resources used on a
- *     COPY queue and subresources promoted to read-only states decay to COMMON.
+ *   - when an ExecuteCommandLists call completes (not between the lists of one call), buffers,
+ *     simultaneous-access textures, resources used on a COPY queue and subresources promoted to
+ *     read-only states decay to COMMON.
+ * UPLOAD and READBACK resources keep their state (GENERIC_READ, COPY_DEST): no barrier, no decay.
  */
 import { RESOURCE_STATE_BITS as S } from './types.js';
 import { WRITE_STATE_BITS } from '../validation/resource-state.js';
 import type { Resource } from './resource.js';
 import { invalidArg, type D3D12Error } from './errors.js';
-import type { CommandListType } from './types.js';
 
 /** D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES. */
 export const ALL_SUBRESOURCES = 0xffffffff;
@@ -32,7 +33,7 @@ export function stateNames(bits: number): string {
 export const subresourceCountOf = (resource: Resource): number => resource.layout.mipLevels * resource.layout.arraySize;
 
 /** Buffers and simultaneous-access textures: promoted to anything, always decayed. */
-const decaysAlways = (resource: Resource): boolean => resource.desc.dimension === 'BUFFER' || resource.desc.flags.includes('ALLOW_SIMULTANEOUS_ACCESS');
+export const decaysAlways = (resource: Resource): boolean => resource.desc.dimension === 'BUFFER' || resource.desc.flags.includes('ALLOW_SIMULTANEOUS_ACCESS');
 
 /** Whether a subresource in `state` may be implicitly promoted to include `access`. */
 function promotable(resource: Resource, state: number, promotedRead: boolean, access: number): boolean {
@@ -46,12 +47,18 @@ function promotable(resource: Resource, state: number, promotedRead: boolean, ac
 /** Whether `state` already allows `access` (a read bit it contains, or exactly the write state). */
 const satisfies = (state: number, access: number): boolean => ((access & WRITE_STATE_BITS) !== 0 ? state === access : (state & access) === access);
 
-type Expectation = { kind: 'exact'; state: number } | { kind: 'use'; access: number };
+/**
+ * What a list requires of a subresource's state at its start:
+ *   exact: a barrier came first: the state must be `state`;
+ *   use: a command used it first: the state must allow `access`, or be promotable to it;
+ *   use-then-exact: commands used it (promoting it to `promoted` if it was COMMON), then a barrier
+ *     named `before`: the state must be `before`, or COMMON with `before` equal to `promoted`.
+ */
+type Expectation = { kind: 'exact'; state: number } | { kind: 'use'; access: number } | { kind: 'use-then-exact'; promoted: number; before: number };
 
 interface Tracked {
   /** The state this list has left the subresource in, when known. */
   states: (number | undefined)[];
-  /** The first requirement on the subresource's state at the start of the list. */
   expected: (Expectation | undefined)[];
   /** Subresources whose current state came from implicit promotion to read states. */
   promotedRead: boolean[];
@@ -59,29 +66,52 @@ interface Tracked {
   onTopOfStart: boolean[];
 }
 
-export interface StateProblem {
-  commandIndex: number;
+/** What a subresource looked like before a tentative change (see begin/rollback). */
+interface Undo {
   resource: Resource;
-  subresource: number;
-  message: string;
+  created: boolean;
+  sub: number;
+  state: number | undefined;
+  expected: Expectation | undefined;
+  promotedRead: boolean;
+  onTopOfStart: boolean;
+}
+
+/** Per subresource, after a list ran: whether its last state came from promotion to read states. */
+export interface Touched {
+  resource: Resource;
+  sub: number;
+  promotedRead: boolean;
 }
 
 /** One command list's view of resource states. */
 export class ListStateTracker {
   private readonly tracked = new Map<Resource, Tracked>();
+  /** Set between begin() and commit()/rollback(): how to undo what a command changed. */
+  private undo: Undo[] | undefined;
 
-  /** A copy to change tentatively: a command that fails half way must leave the list's states as they were. */
-  clone(): ListStateTracker {
-    const copy = new ListStateTracker();
-    for (const [resource, tracked] of this.tracked) {
-      copy.tracked.set(resource, {
-        states: [...tracked.states],
-        expected: [...tracked.expected],
-        promotedRead: [...tracked.promotedRead],
-        onTopOfStart: [...tracked.onTopOfStart],
-      });
+  /** Starts a command's changes, all or none of which will stay. */
+  begin(): void {
+    this.undo = [];
+  }
+
+  commit(): void {
+    this.undo = undefined;
+  }
+
+  rollback(): void {
+    for (const step of (this.undo ?? []).reverse()) {
+      if (step.created) {
+        this.tracked.delete(step.resource);
+        continue;
+      }
+      const tracked = this.tracked.get(step.resource) as Tracked;
+      tracked.states[step.sub] = step.state;
+      tracked.expected[step.sub] = step.expected;
+      tracked.promotedRead[step.sub] = step.promotedRead;
+      tracked.onTopOfStart[step.sub] = step.onTopOfStart;
     }
-    return copy;
+    this.undo = undefined;
   }
 
   private entry(resource: Resource): Tracked {
@@ -95,8 +125,14 @@ export class ListStateTracker {
         onTopOfStart: new Array<boolean>(count).fill(false),
       };
       this.tracked.set(resource, tracked);
+      this.undo?.push({ resource, created: true, sub: 0, state: undefined, expected: undefined, promotedRead: false, onTopOfStart: false });
     }
     return tracked;
+  }
+
+  /** Records the subresource's values before the current command changes them. */
+  private touch(resource: Resource, tracked: Tracked, sub: number): void {
+    this.undo?.push({ resource, created: false, sub, state: tracked.states[sub], expected: tracked.expected[sub], promotedRead: tracked.promotedRead[sub] ?? false, onTopOfStart: tracked.onTopOfStart[sub] ?? false });
   }
 
   private subresources(resource: Resource, subresource: number): number[] {
@@ -110,14 +146,22 @@ export class ListStateTracker {
       return invalidArg(call, 'barriers', `${resource.label} stays in ${stateNames(resource.fixedState)} (resources in ${resource.heap?.desc.properties.type} heaps do) and cannot be transitioned`);
     }
     const tracked = this.entry(resource);
-    for (const sub of this.subresources(resource, subresource)) {
+    const subs = this.subresources(resource, subresource);
+    for (const sub of subs) {
       const known = tracked.states[sub];
-      if (known !== undefined && known !== before) {
+      if (known === undefined) continue;
+      // After uses on top of an unknown start state, the list knows only what it used: stateBefore
+      // must include that (the exact start state is checked when the list is executed).
+      const fits = tracked.onTopOfStart[sub] ? satisfies(before, known) || before === known : known === before;
+      if (!fits) {
         return invalidArg(call, 'barriers', `${resource.label} subresource ${sub} is in ${stateNames(known)} at this point of the list, not in stateBefore ${stateNames(before)}`);
       }
     }
-    for (const sub of this.subresources(resource, subresource)) {
-      if (tracked.states[sub] === undefined && tracked.expected[sub] === undefined) tracked.expected[sub] = { kind: 'exact', state: before };
+    for (const sub of subs) {
+      this.touch(resource, tracked, sub);
+      const known = tracked.states[sub];
+      if (known === undefined) tracked.expected[sub] ??= { kind: 'exact', state: before };
+      else if (tracked.onTopOfStart[sub]) tracked.expected[sub] = { kind: 'use-then-exact', promoted: known, before };
       tracked.states[sub] = apply ? after : before;
       tracked.promotedRead[sub] = false;
       tracked.onTopOfStart[sub] = false;
@@ -135,13 +179,13 @@ export class ListStateTracker {
     }
     for (const sub of this.subresources(resource, subresource)) {
       const known = tracked.states[sub];
+      if (known !== undefined && satisfies(known, access)) continue;
+      this.touch(resource, tracked, sub);
       if (known === undefined) {
         tracked.expected[sub] ??= { kind: 'use', access };
         tracked.states[sub] = access;
         tracked.promotedRead[sub] = (access & WRITE_STATE_BITS) === 0;
         tracked.onTopOfStart[sub] = true;
-      } else if (satisfies(known, access)) {
-        continue;
       } else if (promotable(resource, known, tracked.promotedRead[sub] ?? false, access)) {
         tracked.states[sub] = known | access;
         tracked.promotedRead[sub] = (access & WRITE_STATE_BITS) === 0;
@@ -165,13 +209,20 @@ export class ListStateTracker {
         if (expectation.kind === 'use' && !satisfies(global, expectation.access) && !promotable(resource, global, false, expectation.access)) {
           return `${resource.label} subresource ${sub} is in ${stateNames(global)} and cannot be used as ${stateNames(expectation.access)} without a transition barrier`;
         }
+        if (expectation.kind === 'use-then-exact' && global !== expectation.before && !(global === S.COMMON && expectation.before === expectation.promoted)) {
+          return `${resource.label} subresource ${sub} is in ${stateNames(global)}, but the list's barrier says stateBefore ${stateNames(expectation.before)}`;
+        }
       }
     }
     return undefined;
   }
 
-  /** Applies the list's final states to the global states, then D3D12's decay rules. */
-  apply(queueType: CommandListType): void {
+  /**
+   * Applies the list's final states to the global states, without decay (decay happens once the
+   * whole ExecuteCommandLists call is done: see decayAfterExecution). Returns what it touched.
+   */
+  apply(): Touched[] {
+    const touched: Touched[] = [];
     for (const [resource, tracked] of this.tracked) {
       for (let sub = 0; sub < tracked.states.length; sub++) {
         const state = tracked.states[sub];
@@ -179,17 +230,33 @@ export class ListStateTracker {
         const global = resource.states[sub] ?? S.COMMON;
         // A use without a transition leaves the start state in place (a read state it already had,
         // or the promotion from COMMON).
-        const final = tracked.onTopOfStart[sub] && global !== S.COMMON ? global : state;
+        const onTop = tracked.onTopOfStart[sub] ?? false;
+        resource.states[sub] = onTop && global !== S.COMMON ? global : state;
         // Promoted to read states (not merely used in a read state the resource already had).
-        const promotedRead = (tracked.promotedRead[sub] ?? false) && !(tracked.onTopOfStart[sub] && global !== S.COMMON);
-        const decays = decaysAlways(resource) || queueType === 'COPY' || promotedRead;
-        resource.states[sub] = decays ? S.COMMON : final;
+        touched.push({ resource, sub, promotedRead: (tracked.promotedRead[sub] ?? false) && !(onTop && global !== S.COMMON) });
       }
     }
+    return touched;
   }
 
   /** The resources the list touches (for checks that they are still alive). */
   resources(): Iterable<Resource> {
     return this.tracked.keys();
+  }
+}
+
+/** D3D12's decay at the end of an ExecuteCommandLists call, over what its lists touched, in order. */
+export function decayAfterExecution(touched: readonly Touched[], copyQueue: boolean): void {
+  // The last list to touch a subresource decides whether its state came from promotion.
+  const last = new Map<Resource, Map<number, boolean>>();
+  for (const entry of touched) {
+    let subs = last.get(entry.resource);
+    if (!subs) last.set(entry.resource, (subs = new Map<number, boolean>()));
+    subs.set(entry.sub, entry.promotedRead);
+  }
+  for (const [resource, subs] of last) {
+    for (const [sub, promotedRead] of subs) {
+      if (decaysAlways(resource) || copyQueue || promotedRead) resource.states[sub] = S.COMMON;
+    }
   }
 }

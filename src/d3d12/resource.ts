@@ -44,6 +44,8 @@ export interface ResourceInit {
   onRelease: (resource: Resource) => void;
   /** Called by map(): the CPU may write through the returned view. */
   onMap: (resource: Resource) => void;
+  /** Called by unmap(), with the range the CPU wrote when the caller names one. */
+  onUnmap: (resource: Resource, written: Range | undefined) => void;
   /** Whether the device has GPU memory (map needs it). */
   gpuBacked: boolean;
 }
@@ -78,6 +80,7 @@ export class Resource extends DeviceChild implements ResourceView {
   private readonly heapById: (id: number) => Heap | undefined;
   private readonly onRelease: (resource: Resource) => void;
   private readonly onMap: (resource: Resource) => void;
+  private readonly onUnmap: (resource: Resource, written: Range | undefined) => void;
   private readonly gpuBacked: boolean;
 
   /** @internal Created by the Device's create*Resource methods. */
@@ -99,6 +102,7 @@ export class Resource extends DeviceChild implements ResourceView {
     this.heapById = init.heapById;
     this.onRelease = init.onRelease;
     this.onMap = init.onMap;
+    this.onUnmap = init.onUnmap;
     this.gpuBacked = init.gpuBacked;
   }
 
@@ -150,7 +154,10 @@ export class Resource extends DeviceChild implements ResourceView {
     return shadow.subarray(this.heapOffset, this.heapOffset + this.desc.width);
   }
 
-  /** ID3D12Resource::Unmap; `writtenRange` is accepted as D3D12's hint (all mapped bytes are kept coherent). */
+  /**
+   * ID3D12Resource::Unmap. `writtenRange`, as in D3D12, names the bytes the CPU wrote: only those go
+   * to the GPU (without it, the whole resource does).
+   */
   unmap(subresource = 0, writtenRange?: Range | null): void {
     const call = 'Resource.unmap';
     this.live('unmap');
@@ -158,6 +165,7 @@ export class Resource extends DeviceChild implements ResourceView {
     if (writtenRange != null) checkRange(call, 'writtenRange', writtenRange, this.desc.width);
     if (this.mapCount === 0) throw invalidArg(call, 'this', `${this.label} is not mapped`);
     this.mapCount--;
+    this.onUnmap(this, writtenRange ?? undefined);
   }
 
   /**

@@ -8,11 +8,10 @@
  * dispatch) and one storage buffer of copy jobs, both written with queue writes just before the
  * command buffer is submitted.
  */
-import type { CopyJob } from '../validation/command-list.js';
+import { COPY_JOB_BYTES, COPY_WGSL as copyWgsl, type CopyJob } from './copy-jobs.js';
 import type { GpuMemory } from './gpu-memory.js';
 import { kernelPipeline, preludeBindGroupLayout } from './pipelines.js';
-import { preludeLayout, wgslConstants } from './prelude.js';
-import copyWgsl from '../../shaders/copy.wgsl?raw';
+import { preludeLayout } from './prelude.js';
 import { WgslReflect } from './wgsl-reflect.js';
 
 /** A command as the executor needs it. */
@@ -38,8 +37,6 @@ const JOB_OFFSETS = Object.fromEntries((copyJobStruct?.members ?? []).map((m) =>
 const COPY_WORKGROUP = (copyReflect.entry.compute[0]?.workgroupSize ?? [256])[0] ?? 256;
 /** Workgroups along x per job: enough words for a full job plus a partial word at each end. */
 const COPY_GROUPS_X = (jobBytes: number): number => Math.ceil((jobBytes + 8) / (4 * COPY_WORKGROUP));
-/** D3D12_COPY_JOB_BYTES, from the WGSL: the longest job the kernel's workgroups cover. */
-const COPY_JOB_BYTES = wgslConstants(copyWgsl).D3D12_COPY_JOB_BYTES ?? 65536;
 /** WebGPU's floor for maxComputeWorkgroupsPerDimension: jobs per copy dispatch. */
 const MAX_JOBS_PER_DISPATCH = 65535;
 

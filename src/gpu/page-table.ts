@@ -6,12 +6,12 @@
  * the order the model changed, so work submitted before a change sees the old entries and work
  * submitted after sees the new ones. Entries past the buffer's end read as UNOWNED (the prelude
  * checks the length), so the buffer starts small and grows (doubling, copied on the queue) as the
- * address space fills; a grown buffer replaces the old one in bind groups made after the growth.
+ * address space fills. Bind groups are made per submission, so they always name the current buffer.
  */
 import type { MemorySegment } from '../d3d12/types.js';
 import { preludeConstant } from './prelude.js';
 
-/** Entries in a new table: 1 MiB of entries covers 64 GiB of address space. */
+/** Entries in a new table: 2^18 entries (1 MiB) cover 16 GiB of address space. */
 const INITIAL_ENTRIES = 1 << 18;
 
 export class PageTableEncoding {
@@ -48,8 +48,6 @@ export class PageTableMirror {
   readonly encoding = new PageTableEncoding();
   private buffer: GPUBuffer;
   private entries = INITIAL_ENTRIES;
-  /** Bumped whenever the buffer is replaced, so bind groups can be rebuilt. */
-  generation = 0;
 
   constructor(
     private readonly device: GPUDevice,
@@ -82,7 +80,6 @@ export class PageTableMirror {
     this.buffer.destroy();
     this.buffer = grown;
     this.entries = entries;
-    this.generation++;
   }
 
   /** Writes `values` to the entries from `firstPage` on: one queue write. */

@@ -57,10 +57,12 @@ export async function createPreludePipeline(
 ): Promise<GPUComputePipeline> {
   // The compiler's messages are reported below, with the caller's line numbers; the WebGPU
   // validation error a bad module raises is caught here so it does not reach the caller's device.
+  // The scope is popped at once (not after an await), so it holds only this call's error and none
+  // of what the caller does meanwhile.
   device.pushErrorScope('validation');
   const module = device.createShaderModule({ label, code: `${PRELUDE_WGSL}\n${code}` });
-  const info = await module.getCompilationInfo();
-  await device.popErrorScope();
+  const moduleError = device.popErrorScope();
+  const [info] = await Promise.all([module.getCompilationInfo(), moduleError]);
   const errors = info.messages.filter((message) => message.type === 'error');
   if (errors.length > 0) {
     const lines = errors.map((message) => {

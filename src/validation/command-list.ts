@@ -5,33 +5,10 @@
  */
 import { D3D12Error, invalidArg, show, type Checked } from '../d3d12/errors.js';
 import { spanTiles, type TileSpan } from '../memory/tile-mappings.js';
-import { tileByteOffset, TILE_SIZE, type ResourceLayout } from '../memory/tiling.js';
+import { TILE_SIZE, type ResourceLayout } from '../memory/tiling.js';
 import { asNameList, checkInteger, checkName, isObject, type Problem } from './common.js';
 import { checkResourceState } from './resource-state.js';
 import { checkRegion, type ResourceView } from './tile-mappings.js';
-
-/** Bytes per copy job (shaders/copy.wgsl's D3D12_COPY_JOB_BYTES). */
-export const COPY_JOB_BYTES = 65536;
-
-export interface CopyJob {
-  dst: bigint;
-  src: bigint;
-  bytes: number;
-}
-
-/**
- * Cuts a copy into jobs of at most COPY_JOB_BYTES. Every job but the first starts at a 4-byte
- * aligned destination, so no two jobs of one copy share a destination word.
- */
-export function chunkCopy(dst: bigint, src: bigint, bytes: number, jobs: CopyJob[] = []): CopyJob[] {
-  let done = 0;
-  while (done < bytes) {
-    const length = done === 0 ? Math.min(bytes, COPY_JOB_BYTES - Number(dst % 4n)) : Math.min(bytes - done, COPY_JOB_BYTES);
-    jobs.push({ dst: dst + BigInt(done), src: src + BigInt(done), bytes: length });
-    done += length;
-  }
-  return jobs;
-}
 
 function checkLive(call: string, argument: string, resource: ResourceView | undefined): Problem {
   if (!resource) return invalidArg(call, argument, 'must be a resource created by this device');
@@ -120,20 +97,6 @@ export function validateCopyTiles(tiled: ResourceView | undefined, start: unknow
     return invalidArg(call, 'bufferStartOffsetInBytes', `${spanTiles(spans)} tiles (${bytes} bytes) from offset ${show(bufferOffset)} run past the end of ${(buffer as ResourceView).label} (${width} bytes)`);
   }
   return { spans, toTiles };
-}
-
-/** The jobs of a copyTiles: one per tile, in region order, against consecutive 64 KiB of the buffer. */
-export function tileCopyJobs(layout: ResourceLayout, tiledAddress: bigint, plan: TileCopyPlan, bufferAddress: bigint): CopyJob[] {
-  const jobs: CopyJob[] = [];
-  let i = 0;
-  for (const span of plan.spans) {
-    for (let tile = span.first; tile < span.first + span.count; tile++) {
-      const tileAddress = tiledAddress + BigInt(tileByteOffset(layout, tile));
-      const linear = bufferAddress + BigInt(i++ * TILE_SIZE);
-      jobs.push(plan.toTiles ? { dst: tileAddress, src: linear, bytes: TILE_SIZE } : { dst: linear, src: tileAddress, bytes: TILE_SIZE });
-    }
-  }
-  return jobs;
 }
 
 /** The subresources whose tiles a list of spans touches (a tail tile touches every packed mip of its slice). */

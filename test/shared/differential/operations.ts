@@ -12,7 +12,8 @@
  *     heap words against the runner's own model of the mappings at execution time;
  *   - a tile-mapping change while a list is recorded but not executed is made only if the pending
  *     commands stay hazard-free under the new mapping; otherwise the batch is executed first;
- *   - resource states: buffers start each list in COMMON (decay); within a list the runner adds the
+ *   - resource states: buffers start each list in COMMON (each list is its own executeCommandLists
+ *     call, after which buffers decay); within a list the runner adds the
  *     transition (and UAV) barriers a D3D12 app needs between COPY_DEST, COPY_SOURCE and
  *     UNORDERED_ACCESS;
  *   - UPLOAD buffers are written once, before the list that reads them executes, and released after
@@ -448,7 +449,9 @@ class DifferentialRunner {
     const recorders = this.recorders.filter((r) => r.commands > 0);
     if (recorders.length === 0 && this.batchUploads.length === 0) return;
     for (const rec of this.recorders) rec.list.close();
-    this.queue.executeCommandLists(recorders.map((r) => r.list));
+    // One call per list: buffers decay to COMMON when an executeCommandLists call completes, not
+    // between the lists of one call, and each list here assumes it starts in COMMON.
+    for (const rec of recorders) this.queue.executeCommandLists([rec.list]);
     for (const pending of this.pending) pending.apply();
     this.commandLists += recorders.length;
     this.spareLists.push(...this.recorders.map((r) => r.list));
