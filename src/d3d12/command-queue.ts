@@ -40,6 +40,8 @@ export interface QueueOwner {
   operationFailed(call: string, error: unknown): void;
   /** This queue has no held operations left. */
   queueDrained(): void;
+  /** Throws DXGI_ERROR_DEVICE_REMOVED once the device is removed. */
+  checkNotRemoved(call: string): void;
 }
 
 interface Operation {
@@ -100,6 +102,7 @@ export class CommandQueue {
   /** ID3D12CommandQueue::ExecuteCommandLists. Lists must be closed and of this queue's type. */
   executeCommandLists(commandLists: GraphicsCommandList[]): void {
     const call = 'executeCommandLists';
+    this.owner.checkNotRemoved(call);
     const backend = this.requireGpu(call);
     if (!Array.isArray(commandLists)) throw invalidArg(call, 'commandLists', `must be an array of command lists, got ${show(commandLists)}`);
     const lists: GraphicsCommandList[] = [];
@@ -151,6 +154,7 @@ export class CommandQueue {
 
   /** ID3D12CommandQueue::Signal: the fence reaches `value` once the work before it has completed. */
   signal(fence: Fence, value: number): void {
+    this.owner.checkNotRemoved('signal');
     const own = this.owner.ownFence(fence);
     if (!own) throw invalidArg('signal', 'fence', 'must be a fence created by this device');
     checkFenceValue('signal', 'value', value);
@@ -165,6 +169,7 @@ export class CommandQueue {
 
   /** ID3D12CommandQueue::Wait: this queue's later work waits until the fence reaches `value`. */
   wait(fence: Fence, value: number): void {
+    this.owner.checkNotRemoved('wait');
     const own = this.owner.ownFence(fence);
     if (!own) throw invalidArg('wait', 'fence', 'must be a fence created by this device');
     checkFenceValue('wait', 'value', value);
@@ -195,6 +200,7 @@ export class CommandQueue {
     rangeTileCounts: number[] | null,
     flags: TileMappingFlag | TileMappingFlag[] = 'NONE',
   ): void {
+    this.owner.checkNotRemoved('updateTileMappings');
     const heapGiven = heap !== null && heap !== undefined;
     const heapView = heapGiven ? this.owner.ownHeap(heap) : undefined;
     const plan = orThrow(
@@ -216,6 +222,7 @@ export class CommandQueue {
     regionSize: TileRegionSize,
     flags: TileMappingFlag | TileMappingFlag[] = 'NONE',
   ): void {
+    this.owner.checkNotRemoved('copyTileMappings');
     const plan = orThrow(
       validateCopyTileMappings(
         this.owner.ownResource(dstResource),

@@ -31,7 +31,8 @@ import { heapFlagNames, validateCreateHeap, type FullHeapDesc } from '../validat
 import type { ResourceCaps } from '../validation/resource-desc.js';
 import { GraphicsCommandList, type ListOwner } from './command-list.js';
 import { CommandQueue, type QueueOwner } from './command-queue.js';
-import { D3D12Error, invalidArg, orThrow } from './errors.js';
+import { D3D12Error, invalidArg, orThrow, type HResult } from './errors.js';
+import { DeviceResidency, type Pageable, type ResidencyOwner, type ResidencyPriority, type VideoMemoryInfo } from './residency.js';
 import { checkFenceValue, Fence } from './fence.js';
 import { GpuBackend } from './gpu-backend.js';
 import { Heap } from './heap.js';
@@ -104,7 +105,13 @@ export async function createDevice(options: DeviceOptions = {}): Promise<Device>
   if (gpuDevice === undefined && typeof navigator !== 'undefined' && navigator.gpu) {
     gpuDevice = await requestWebGPUDevice(navigator.gpu);
   }
-  if (!gpuDevice) return new Device(settings, undefined);
+  if (!gpuDevice) {
+    // A CPU-only device keeps the residency bookkeeping against nominal pools of the asked sizes.
+    return new Device(settings, {
+      LOCAL: settings.localMemoryBytes ?? DEFAULT_LOCAL_MEMORY_BYTES,
+      NON_LOCAL: settings.nonLocalMemoryBytes ?? DEFAULT_NON_LOCAL_MEMORY_BYTES,
+    });
+  }
   const largest = maxPoolBytes(gpuDevice);
   const pool = (asked: number | undefined, fallback: number, name: string): number => {
     const bytes = asked ?? Math.min(fallback, largest);
@@ -113,12 +120,12 @@ export async function createDevice(options: DeviceOptions = {}): Promise<Device>
     }
     return Math.max(TILE_SIZE, Math.floor(bytes / TILE_SIZE) * TILE_SIZE);
   };
-  const memory = new GpuMemory(gpuDevice, {
-    localBytes: pool(settings.localMemoryBytes, DEFAULT_LOCAL_MEMORY_BYTES, 'localMemoryBytes'),
-    nonLocalBytes: pool(settings.nonLocalMemoryBytes, DEFAULT_NON_LOCAL_MEMORY_BYTES, 'nonLocalMemoryBytes'),
-    virtualPages: 2 ** VIRTUAL_ADDRESS_BITS / VA_PAGE_SIZE,
-  });
-  const device = new Device(settings, undefined);
+  const pools = {
+    LOCAL: pool(settings.localMemoryBytes, DEFAULT_LOCAL_MEMORY_BYTES, 'localMemoryBytes'),
+    NON_LOCAL: pool(settings.nonLocalMemoryBytes, DEFAULT_NON_LOCAL_MEMORY_BYTES, 'nonLocalMemoryBytes'),
+  };
+  const memory = new GpuMemory(gpuDevice, { localBytes: pools.LOCAL, nonLocalBytes: pools.NON_LOCAL, virtualPages: 2 ** VIRTUAL_ADDRESS_BITS / VA_PAGE_SIZE });
+  const device = new Device(settings, pools);
   const backing = new MemoryBacking(memory, (id) => device.heapById(id));
   device.attachBackend(
     await GpuBackend.create(memory, backing, { tiledResourcesTier: settings.tiledResourcesTier, validation: settings.gpuValidation }, {
@@ -129,7 +136,7 @@ export async function createDevice(options: DeviceOptions = {}): Promise<Device>
   return device;
 }
 
-export class Device implements QueueOwner, ListOwner {
+export class Device implements QueueOwner, ListOwner, ResidencyOwner {
   private readonly addressSpace = new VirtualAddressSpace(VIRTUAL_ADDRESS_BITS);
   /** Every heap ever created (ids are never reused, so tile mappings can name released heaps). */
   private readonly heaps = new Map<number, Heap>();
@@ -152,13 +159,111 @@ export class Device implements QueueOwner, ListOwner {
   private faultsLost = 0;
   /** Failures of queue operations that ran after their call returned. */
   private readonly failures: string[] = [];
+  private readonly allFences = new Set<Fence>();
+  private readonly residency: DeviceResidency;
+  /** Set once the device is removed (a page fault, or a failure after a call returned). */
+  private removal: { reason: HResult; message: string; faults: FaultReport[] } | undefined;
 
   /** @internal Use createDevice(). */
   constructor(
     readonly settings: DeviceSettings,
-    backend: GpuBackend | undefined,
+    pools: Record<MemorySegment, number>,
   ) {
-    this.gpu = backend;
+    this.residency = new DeviceResidency(this, pools, {
+      LOCAL: settings.localMemoryBudget ?? pools.LOCAL,
+      NON_LOCAL: settings.nonLocalMemoryBudget ?? pools.NON_LOCAL,
+    });
+  }
+
+  // ---- residency (see residency.ts) ------------------------------------------------------------
+
+  /** ID3D12Device::MakeResident: heaps and committed resources; reference counted. */
+  makeResident(objects: Pageable[]): void {
+    this.residency.makeResident(objects);
+  }
+
+  /** ID3D12Device::Evict: pages out at count 0 (mapped memory stays resident until unmapped). */
+  evict(objects: Pageable[]): void {
+    this.residency.evict(objects);
+  }
+
+  /** ID3D12Device3::EnqueueMakeResident: `fence` reaches `fenceValueToSignal` once the objects are resident. */
+  enqueueMakeResident(flags: 'NONE' | 'DENY_OVERBUDGET', objects: Pageable[], fenceToSignal: Fence, fenceValueToSignal: number): void {
+    this.residency.enqueueMakeResident(flags, objects, this.ownFence(fenceToSignal), fenceValueToSignal);
+  }
+
+  setResidencyPriority(objects: Pageable[], priorities: ResidencyPriority[]): void {
+    this.residency.setResidencyPriority(objects, priorities);
+  }
+
+  /** IDXGIAdapter3::QueryVideoMemoryInfo for the emulated adapter. */
+  queryVideoMemoryInfo(memorySegmentGroup: MemorySegment): VideoMemoryInfo {
+    return this.residency.queryVideoMemoryInfo(memorySegmentGroup);
+  }
+
+  /** IDXGIAdapter3::SetVideoMemoryReservation (node 0). */
+  setVideoMemoryReservation(memorySegmentGroup: MemorySegment, reservation: number): void {
+    this.residency.setVideoMemoryReservation(memorySegmentGroup, reservation);
+  }
+
+  /** UE's D3D12.ResidencyDebugBudgetMB: lowers every budget to `bytes` (0: maximum pressure); null clears it. */
+  setResidencyDebugBudget(bytes: number | null): void {
+    this.residency.setDebugBudget(bytes);
+  }
+
+  /** Paging counters (evictions, restores, bytes), for stats and benchmarks. */
+  getPagingStats(): Readonly<DeviceResidency['paged']> {
+    return { ...this.residency.paged };
+  }
+
+  /** @internal */
+  pageableHeap(value: unknown): Heap | undefined {
+    if (value instanceof Resource) return this.ownResource(value)?.kind === 'committed' ? value.heap : undefined;
+    return this.ownHeap(value);
+  }
+
+  /** @internal */
+  get backing(): MemoryBacking | undefined {
+    return this.gpu?.backing;
+  }
+
+  /** @internal */
+  reservedResources(): Resource[] {
+    return [...this.live].filter((resource) => resource.tileMappings);
+  }
+
+  /** @internal */
+  completeFenceAfterWork(fence: Fence, value: number): void {
+    fence.completeAfter(this.gpu?.workDone(), value);
+    fence.reach(value);
+  }
+
+  // ---- removal -----------------------------------------------------------------------------
+
+  /** ID3D12Device::GetDeviceRemovedReason: S_OK while the device works. */
+  getDeviceRemovedReason(): HResult | 'S_OK' {
+    return this.removal?.reason ?? 'S_OK';
+  }
+
+  /**
+   * What DRED's page-fault output gives in D3D12, and more: every fault that removed the device, each
+   * naming the address, the resource and tile, the heap, the command list and command. Null while
+   * the device works.
+   */
+  getPageFaultReport(): { message: string; faults: FaultReport[] } | null {
+    return this.removal ? { message: this.removal.message, faults: [...this.removal.faults] } : null;
+  }
+
+  /** @internal Throws DXGI_ERROR_DEVICE_REMOVED once the device is removed. */
+  checkNotRemoved(call: string): void {
+    if (this.removal) throw new D3D12Error('DXGI_ERROR_DEVICE_REMOVED', call, 'this', `the device was removed: ${this.removal.message}`);
+  }
+
+  private remove(reason: HResult, message: string, faults: FaultReport[]): void {
+    if (this.removal) return;
+    this.removal = { reason, message, faults };
+    // As in D3D12, a removed device's fences complete (with the largest value), so nothing waits forever.
+    for (const fence of this.allFences) fence.complete(Number.MAX_SAFE_INTEGER);
   }
 
   /** @internal */
@@ -205,24 +310,28 @@ export class Device implements QueueOwner, ListOwner {
     return data[name as F];
   }
 
-  /** Physical pages for a new heap (nothing else changes before they are taken). */
-  private takePages(call: string, argument: string, segment: MemorySegment, sizeInBytes: number): ReturnType<MemoryBacking['allocate']> | undefined {
-    return this.gpu?.backing.allocate(call, argument, segment, sizeInBytes);
+  /** Physical pages for a new heap, unless it starts not resident (nothing else changes before they are taken). */
+  private takePages(call: string, argument: string, heap: Heap): ReturnType<MemoryBacking['allocate']> | undefined {
+    return heap.resident ? this.gpu?.backing.allocate(call, argument, heap.segment, heap.desc.sizeInBytes) : undefined;
   }
 
   private registerHeap(heap: Heap, pages: ReturnType<MemoryBacking['allocate']> | undefined): Heap {
     this.heaps.set(heap.id, heap);
-    if (pages) this.gpu?.backing.attach(heap, pages);
-    // Reserved tiles can map only into explicit heaps: only those need the scan for mapped tiles.
-    heap.onMemoryFreed = (freed) => this.gpu?.backing.free(freed, freed.implicitFor ? [] : [...this.live].filter((resource) => resource.tileMappings));
+    this.gpu?.backing.attach(heap, pages);
+    this.residency.heapCreated(heap);
+    heap.onMemoryFreed = (freed) => {
+      this.gpu?.backing.free(freed, this.reservedResources());
+      this.residency.heapFreed(freed);
+    };
     return heap;
   }
 
   createHeap(desc: HeapDesc): Heap {
+    this.checkNotRemoved('createHeap');
     const checked = orThrow(validateCreateHeap(desc, { resourceHeapTier: this.settings.resourceHeapTier }));
     const { flagBits, ...full } = checked;
     const heap = new Heap(this.nextHeapId, full, flagBits);
-    const pages = this.takePages('createHeap', 'desc.sizeInBytes', heap.segment, full.sizeInBytes);
+    const pages = this.takePages('createHeap', 'desc.sizeInBytes', heap);
     this.nextHeapId++;
     return this.registerHeap(heap, pages);
   }
@@ -234,6 +343,7 @@ export class Device implements QueueOwner, ListOwner {
     initialState: ResourceStates,
     optimizedClearValue?: ClearValue | null,
   ): Resource {
+    this.checkNotRemoved('createCommittedResource');
     const plan = orThrow(validateCreateCommittedResource(this.caps, heapProperties, heapFlags, desc, initialState, optimizedClearValue));
     const heapDesc: FullHeapDesc = {
       sizeInBytes: plan.layout.sizeInBytes,
@@ -243,7 +353,7 @@ export class Device implements QueueOwner, ListOwner {
     };
     const id = this.nextResourceId;
     const heap = new Heap(this.nextHeapId, heapDesc, plan.heapFlagBits, `committed resource #${id}`);
-    const pages = this.takePages('createCommittedResource', 'desc', heap.segment, heapDesc.sizeInBytes);
+    const pages = this.takePages('createCommittedResource', 'desc', heap);
     let virtualRange: VirtualRange;
     try {
       virtualRange = this.reserveAddresses('createCommittedResource', plan.layout.sizeInBytes, 0);
@@ -258,6 +368,7 @@ export class Device implements QueueOwner, ListOwner {
   }
 
   createPlacedResource(heap: Heap, heapOffset: number, desc: ResourceDesc, initialState: ResourceStates, optimizedClearValue?: ClearValue | null): Resource {
+    this.checkNotRemoved('createPlacedResource');
     const plan = orThrow(validateCreatePlacedResource(this.caps, this.ownHeap(heap), heapOffset, desc, initialState, optimizedClearValue));
     // A small texture placed inside a page keeps its offset in its address (see VirtualAddressSpace).
     const virtualRange = this.reserveAddresses('createPlacedResource', plan.layout.sizeInBytes, plan.heapOffset % VA_PAGE_SIZE);
@@ -266,6 +377,7 @@ export class Device implements QueueOwner, ListOwner {
   }
 
   createReservedResource(desc: ResourceDesc, initialState: ResourceStates, optimizedClearValue?: ClearValue | null): Resource {
+    this.checkNotRemoved('createReservedResource');
     const plan = orThrow(validateCreateReservedResource(this.caps, desc, initialState, optimizedClearValue));
     const virtualRange = this.reserveAddresses('createReservedResource', plan.layout.numTiles * TILE_SIZE, 0);
     return this.makeResource(this.nextResourceId++, 'reserved', plan, virtualRange, { tileMappings: new TileMappingTable(plan.layout.numTiles) });
@@ -308,8 +420,10 @@ export class Device implements QueueOwner, ListOwner {
 
   createFence(initialValue = 0): Fence {
     checkFenceValue('createFence', 'initialValue', initialValue);
+    this.checkNotRemoved('createFence');
     const fence = new Fence(this.nextObjectId++, initialValue);
     this.fences.add(fence);
+    this.allFences.add(fence);
     return fence;
   }
 
@@ -343,12 +457,7 @@ export class Device implements QueueOwner, ListOwner {
     const records = this.faultRecords.splice(0);
     const lost = this.faultsLost;
     this.faultsLost = 0;
-    return describeFaults(records, lost, {
-      resources: [...this.live],
-      heapById: (id) => this.heaps.get(id),
-      listLabel: (id) => this.listLabels.get(id),
-      decode: (entry) => this.gpu?.memory.pageTable.encoding.decode(entry),
-    });
+    return this.describe(records, lost);
   }
 
   /** Frees the GPU memory (the WebGPU device itself stays the caller's). */
@@ -420,12 +529,22 @@ export class Device implements QueueOwner, ListOwner {
       ...backing,
       heapById: (heapId) => this.heaps.get(heapId),
       onRelease: (released) => this.releaseResource(released),
-      onMap: (mapped) => this.gpu?.markMapped(mapped),
-      onUnmap: (unmapped, written) => this.gpu?.markUnmapped(unmapped, written),
+      onMap: (mapped) => {
+        // Mapped memory stays resident (D3D12), whatever Evict says meanwhile.
+        if (mapped.heap) mapped.heap.mappedResources++;
+        this.gpu?.markMapped(mapped);
+      },
+      onUnmap: (unmapped, written) => {
+        this.gpu?.markUnmapped(unmapped, written);
+        if (!unmapped.heap) return;
+        unmapped.heap.mappedResources--;
+        this.residency.pageOutIfUnused(unmapped.heap);
+      },
       gpuBacked: this.gpu !== undefined,
     });
     this.resources.add(resource);
     this.live.add(resource);
+    resource.heap?.users.add(resource);
     this.gpu?.backing.mapResource(resource);
     // Shaders may write UAV-capable resources in CPU-visible CUSTOM memory: read them back after dispatches.
     if (resource.heap && cpuAccessible(resource.heap.desc.properties) && resource.desc.flags.includes('ALLOW_UNORDERED_ACCESS')) {
@@ -438,11 +557,26 @@ export class Device implements QueueOwner, ListOwner {
   recordFaults(records: FaultRecord[], lost: number): void {
     this.faultRecords.push(...records);
     this.faultsLost += lost;
+    if (this.settings.onPageFault === 'remove-device' && records.length > 0) {
+      const reports = this.describe(records, lost);
+      this.remove('DXGI_ERROR_DEVICE_HUNG', (reports[0] as FaultReport).message, reports);
+    }
+  }
+
+  private describe(records: FaultRecord[], lost: number): FaultReport[] {
+    return describeFaults(records, lost, {
+      resources: [...this.live],
+      heapById: (id) => this.heaps.get(id),
+      listLabel: (id) => this.listLabels.get(id),
+      decode: (entry) => this.gpu?.memory.pageTable.encoding.decode(entry),
+    });
   }
 
   /** @internal A queue operation or a readback failed after its call returned. */
   recordFailure(call: string, error: unknown): void {
-    this.failures.push(`${call}: ${error instanceof Error ? error.message : String(error)}`);
+    const message = `${call} failed after the call returned: ${error instanceof Error ? error.message : String(error)}`;
+    this.failures.push(message);
+    this.remove('DXGI_ERROR_DEVICE_REMOVED', message, []);
   }
 
   /** @internal */
@@ -458,6 +592,7 @@ export class Device implements QueueOwner, ListOwner {
 
   private releaseResource(resource: Resource): void {
     this.live.delete(resource);
+    resource.heap?.users.delete(resource);
     this.gpu?.shaderVisibleCpuMemory.delete(resource);
     this.gpu?.backing.unmapResource(resource);
     // Work held behind a queue wait recorded this range's addresses: until it has run (and faulted on

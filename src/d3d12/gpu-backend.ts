@@ -20,7 +20,7 @@ import type { GpuMemory } from '../gpu/gpu-memory.js';
 import { copyKernel, encodeExecution, type ExecutableList } from '../gpu/executor.js';
 import { preludeConstant, preludeLayout } from '../gpu/prelude.js';
 import type { CpuVisibleWrite } from './command-list.js';
-import type { HeapMemory } from './heap.js';
+import type { Heap } from './heap.js';
 import type { MemoryBacking } from './memory-backing.js';
 import type { Resource } from './resource.js';
 
@@ -86,7 +86,7 @@ export class GpuBackend {
   /** Resources to flush before the next submission, with the heap bytes the CPU may have written. */
   private readonly dirty = new Map<Resource, Span>();
   /** Heap bytes the GPU wrote whose readback has not landed: the CPU copy is stale there. */
-  private readonly inFlight = new Map<HeapMemory, Span[]>();
+  private readonly inFlight = new Map<Heap, Span[]>();
   /** UAV-capable resources in CPU-accessible CUSTOM heaps (shaders may write them). */
   readonly shaderVisibleCpuMemory = new Set<Resource>();
 
@@ -121,13 +121,15 @@ export class GpuBackend {
 
   private flushMapped(): void {
     for (const [resource, span] of this.dirty) {
-      const memory = resource.heap?.memory;
-      if (!memory?.shadow || resource.released) continue;
-      for (const piece of subtract(span, this.inFlight.get(memory) ?? [])) {
+      const heap = resource.heap;
+      const memory = heap?.memory;
+      const cpuCopy = heap?.cpuCopy;
+      if (!heap || !memory || !cpuCopy || resource.released) continue;
+      for (const piece of subtract(span, this.inFlight.get(heap) ?? [])) {
         // Queue writes move whole words: widen to 4 bytes (the bytes around are the CPU copy's too).
         const start = Math.floor(piece.start / 4) * 4;
-        const end = Math.min(Math.ceil(piece.end / 4) * 4, memory.shadow.length);
-        if (end > start) this.memory.writeHeapBytes(memory.segment, memory.pages, start, memory.shadow.subarray(start, end));
+        const end = Math.min(Math.ceil(piece.end / 4) * 4, cpuCopy.length);
+        if (end > start) this.memory.writeHeapBytes(memory.segment, memory.pages, start, cpuCopy.subarray(start, end));
       }
     }
     // Resources still mapped stay dirty: the CPU may keep writing through the pointer.
@@ -143,22 +145,23 @@ export class GpuBackend {
   }
 
   /** Reads back heap bytes [start, end) the GPU wrote, into the heap's CPU copy, exactly. */
-  private readBack(memory: HeapMemory, span: Span): void {
-    const shadow = memory.shadow;
-    if (!shadow || span.end <= span.start) return;
+  private readBack(heap: Heap, span: Span): void {
+    const memory = heap.memory;
+    const cpuCopy = heap.cpuCopy;
+    if (!memory || !cpuCopy || span.end <= span.start) return;
     const start = Math.floor(span.start / 4) * 4;
     const end = Math.ceil(span.end / 4) * 4;
-    const pending = this.inFlight.get(memory) ?? [];
+    const pending = this.inFlight.get(heap) ?? [];
     pending.push(span);
-    this.inFlight.set(memory, pending);
+    this.inFlight.set(heap, pending);
     this.track(
       this.memory.readHeapBytes(memory.segment, memory.pages, start, end - start).then(
         (bytes) => {
-          shadow.set(bytes.subarray(span.start - start, span.end - start), span.start);
+          cpuCopy.set(bytes.subarray(span.start - start, span.end - start), span.start);
         },
       ).finally(() => {
         pending.splice(pending.indexOf(span), 1);
-        if (pending.length === 0) this.inFlight.delete(memory);
+        if (pending.length === 0) this.inFlight.delete(heap);
       }),
     );
   }
@@ -192,13 +195,11 @@ export class GpuBackend {
     this.memory.device.queue.submit([commandBuffer]);
     for (const buffer of transient) buffer.destroy();
     for (const write of writes) {
-      const memory = write.resource.heap?.memory;
-      if (memory) this.readBack(memory, GpuBackend.heapSpan(write.resource, write.offset, write.length));
+      if (write.resource.heap) this.readBack(write.resource.heap, GpuBackend.heapSpan(write.resource, write.offset, write.length));
     }
     if (lists.some((list) => list.commands.some((command) => command.kind === 'dispatch'))) {
       for (const resource of this.shaderVisibleCpuMemory) {
-        const memory = resource.heap?.memory;
-        if (memory && !resource.released) this.readBack(memory, GpuBackend.heapSpan(resource));
+        if (resource.heap && !resource.released) this.readBack(resource.heap, GpuBackend.heapSpan(resource));
       }
     }
     if (this.settings.validation) this.readFaults();

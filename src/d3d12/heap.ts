@@ -12,22 +12,39 @@ import { DeviceChild } from './device-child.js';
 import { D3D12Error } from './errors.js';
 import type { HeapDesc, MemorySegment } from './types.js';
 import type { PageRun } from '../memory/physical-pages.js';
+import type { Evicted } from '../gpu/paging.js';
+import type { Resource } from './resource.js';
 import { heapSegment, type FullHeapDesc } from '../validation/heap.js';
 import type { HeapView } from '../validation/create-resource.js';
 
-/** A heap's memory on a GPU-backed device. */
+/** A heap's memory on a GPU-backed device, while it is resident. */
 export interface HeapMemory {
   segment: MemorySegment;
   runs: PageRun[];
   /** The physical page of each heap page, in order. */
   pages: Uint32Array;
-  /** CPU-accessible heaps: the CPU's copy of the memory, which map() exposes. */
-  shadow?: Uint8Array;
 }
 
+/** D3D12_RESIDENCY_PRIORITY_NORMAL. */
+export const RESIDENCY_PRIORITY_NORMAL = 0x78000000;
+
 export class Heap extends DeviceChild implements HeapView {
-  /** Set by the device's memory backing when the heap gets memory; undefined on a CPU-only device. */
+  /** Set by the device's memory backing while the heap is resident; undefined on a CPU-only device. */
   memory?: HeapMemory;
+  /** CPU-accessible heaps on a GPU device: the CPU's copy of the memory, which map() exposes. */
+  cpuCopy?: Uint8Array;
+  /** While not resident (GPU device): where its bytes are. */
+  evicted?: Evicted;
+  /** MakeResident minus Evict calls: resident while above zero (or while mapped). */
+  residencyCount: number;
+  /** D3D12_RESIDENCY_PRIORITY. */
+  residencyPriority = RESIDENCY_PRIORITY_NORMAL;
+  /** Mapped resources keep their heap resident (D3D12: mapped UPLOAD/READBACK memory stays resident). */
+  mappedResources = 0;
+  /** Whether the heap's memory is in its pool (CPU-only device: bookkeeping only). */
+  resident: boolean;
+  /** Placed resources on this heap, and a committed resource's own resource. */
+  readonly users = new Set<Resource>();
   /** Called once, when the heap's memory may be freed (released, and no placed resource holds it). */
   onMemoryFreed?: (heap: Heap) => void;
   /** Placed resources that hold a reference on this heap. */
@@ -42,6 +59,14 @@ export class Heap extends DeviceChild implements HeapView {
     readonly implicitFor?: string,
   ) {
     super();
+    const notResident = desc.flags.includes('CREATE_NOT_RESIDENT');
+    this.residencyCount = notResident ? 0 : 1;
+    this.resident = !notResident;
+  }
+
+  /** The bytes the heap counts against its segment's budget: whole pages. */
+  get residentBytes(): number {
+    return Math.max(1, Math.ceil(this.desc.sizeInBytes / 65536)) * 65536;
   }
 
   get label(): string {

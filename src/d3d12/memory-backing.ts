@@ -10,7 +10,8 @@
  * per run of consecutive changed pages. Pages are taken before anything else changes, so running out
  * leaves no partial state.
  */
-import { PhysicalPageAllocator, pagesOf } from '../memory/physical-pages.js';
+import { PhysicalPageAllocator, pagesOf, type PageRun } from '../memory/physical-pages.js';
+import { evictPages, neverWritten, restorePages } from '../gpu/paging.js';
 import { NULL_HEAP, type TileSpan } from '../memory/tile-mappings.js';
 import { TILE_SIZE } from '../memory/tiling.js';
 import type { GpuMemory } from '../gpu/gpu-memory.js';
@@ -37,7 +38,7 @@ export class MemoryBacking {
   }
 
   /** Takes pages for a heap of `sizeInBytes`; throws E_OUTOFMEMORY (naming the numbers) when the pool is short. */
-  allocate(call: string, argument: string, segment: MemorySegment, sizeInBytes: number): { runs: ReturnType<PhysicalPageAllocator['allocate']> & object; pages: Uint32Array } {
+  allocate(call: string, argument: string, segment: MemorySegment, sizeInBytes: number): { runs: PageRun[]; pages: Uint32Array } {
     const count = Math.max(1, Math.ceil(sizeInBytes / TILE_SIZE));
     const allocator = this.allocators[segment];
     const runs = allocator.allocate(count);
@@ -49,31 +50,65 @@ export class MemoryBacking {
     return { runs, pages: pagesOf(runs) };
   }
 
-  /** Gives a heap the pages `allocate` took: clears them (unless not zeroed) and makes its CPU copy. */
-  attach(heap: Heap, taken: { runs: NonNullable<ReturnType<PhysicalPageAllocator['allocate']>>; pages: Uint32Array }): void {
-    const segment = heap.segment;
-    const zeroed = !heap.desc.flags.includes('CREATE_NOT_ZEROED');
-    if (zeroed) this.gpu.clearPages(segment, taken.runs);
-    heap.memory = {
-      segment,
-      runs: taken.runs,
-      pages: taken.pages,
-      shadow: cpuAccessible(heap.desc.properties) ? new Uint8Array(taken.pages.length * TILE_SIZE) : undefined,
-    };
+  /**
+   * Gives a new heap its memory: the pages `allocate` took, cleared unless CREATE_NOT_ZEROED; a heap
+   * created not resident gets none (its contents are "never written" until it is made resident).
+   * CPU-accessible heaps also get their CPU copy.
+   */
+  attach(heap: Heap, taken: { runs: PageRun[]; pages: Uint32Array } | undefined): void {
+    if (cpuAccessible(heap.desc.properties)) heap.cpuCopy = new Uint8Array(heap.residentBytes);
+    if (!taken) {
+      heap.evicted = neverWritten(heap.residentBytes);
+      return;
+    }
+    if (!heap.desc.flags.includes('CREATE_NOT_ZEROED')) this.gpu.clearPages(heap.segment, taken.runs);
+    heap.memory = { segment: heap.segment, runs: taken.runs, pages: taken.pages };
   }
 
-  /** Returns a heap's pages; tiles of reserved resources that map into it become ABSENT (faults). */
+  /** Pages a heap out (see src/gpu/paging.ts); every page-table entry into it becomes ABSENT. */
+  pageOut(heap: Heap, reserved: Iterable<Resource>): void {
+    const memory = heap.memory;
+    if (!memory) return;
+    heap.evicted = evictPages(this.gpu, memory.segment, memory.pages);
+    heap.memory = undefined;
+    this.allocators[memory.segment].release(memory.runs);
+    this.refresh(heap, reserved);
+  }
+
+  /** Pages a heap back in (pages must be free: see allocate); its entries become RESIDENT again. */
+  pageIn(call: string, heap: Heap, reserved: Iterable<Resource>): void {
+    const evicted = heap.evicted;
+    if (heap.memory || !evicted) return;
+    const taken = this.allocate(call, 'objects', heap.segment, heap.desc.sizeInBytes);
+    restorePages(this.gpu, heap.segment, taken.pages, taken.runs, evicted, !heap.desc.flags.includes('CREATE_NOT_ZEROED'));
+    heap.memory = { segment: heap.segment, runs: taken.runs, pages: taken.pages };
+    heap.evicted = undefined;
+    this.refresh(heap, reserved);
+  }
+
+  /** Returns a heap's pages for good; tiles of reserved resources that map into it become ABSENT. */
   free(heap: Heap, reserved: Iterable<Resource>): void {
     const memory = heap.memory;
+    heap.evicted = undefined;
     if (!memory) return;
     heap.memory = undefined;
     this.allocators[memory.segment].release(memory.runs);
+    this.refresh(heap, reserved);
+  }
+
+  /** Rewrites every page-table entry that points into `heap`: its users' ranges and reserved tiles. */
+  private refresh(heap: Heap, reserved: Iterable<Resource>): void {
+    for (const user of heap.users) if (!user.released) this.mapResource(user);
+    if (heap.implicitFor) return; // reserved tiles map only into explicit heaps
     for (const resource of reserved) {
       const table = resource.tileMappings;
-      if (!table) continue;
+      if (!table || resource.released) continue;
       const spans: TileSpan[] = [];
       for (let tile = 0; tile < table.numTiles; tile++) {
-        if (table.heapIds[tile] === heap.id) spans.push({ first: tile, count: 1 });
+        if (table.heapIds[tile] !== heap.id) continue;
+        const last = spans[spans.length - 1];
+        if (last && last.first + last.count === tile) last.count++;
+        else spans.push({ first: tile, count: 1 });
       }
       this.writeTiles(resource, spans);
     }

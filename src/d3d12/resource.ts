@@ -147,11 +147,12 @@ export class Resource extends DeviceChild implements ResourceView {
     if (this.desc.dimension !== 'BUFFER') throw invalidArg(call, 'this', `${this.label} is a texture; only buffers are mapped here (texture layouts are opaque, as with UNKNOWN layout in D3D12)`);
     if (subresource !== 0) throw invalidArg(call, 'subresource', `a buffer has one subresource, 0; got ${show(subresource)}`);
     if (readRange != null) checkRange(call, 'readRange', readRange, this.desc.width);
-    const shadow = heap.memory?.shadow;
-    if (!this.gpuBacked || !shadow) throw invalidArg(call, 'this', 'this device has no GPU memory to map (created with gpuDevice: null, or where WebGPU is unavailable)');
+    const cpuCopy = heap.cpuCopy;
+    if (!this.gpuBacked || !cpuCopy) throw invalidArg(call, 'this', 'this device has no GPU memory to map (created with gpuDevice: null, or where WebGPU is unavailable)');
+    if (!heap.resident) throw invalidArg(call, 'this', `${heap.label} is not resident; makeResident it before mapping`);
     this.mapCount++;
     this.onMap(this);
-    return shadow.subarray(this.heapOffset, this.heapOffset + this.desc.width);
+    return cpuCopy.subarray(this.heapOffset, this.heapOffset + this.desc.width);
   }
 
   /**

@@ -227,6 +227,16 @@ export interface DeviceOptions {
   resourceHeapTier?: ResourceHeapTier;
   /** Fault logging in shaders; default on. */
   gpuValidation?: boolean;
+  /** The residency budget of the LOCAL segment (DXGI's budget); default (and at most) the pool. */
+  localMemoryBudget?: number;
+  /** The residency budget of the NON_LOCAL segment; default (and at most) the pool. */
+  nonLocalMemoryBudget?: number;
+  /**
+   * What a GPU page fault (an access to memory no resource owns, or to a heap that is not resident)
+   * does: 'remove-device' (default) puts the device in the removed state, as D3D12 does, with the
+   * fault report; 'report' only reports it (readFaults).
+   */
+  onPageFault?: 'remove-device' | 'report';
 }
 
 export const COMMAND_LIST_TYPES = ['DIRECT', 'COMPUTE', 'COPY'] as const;

@@ -12,6 +12,10 @@ export interface DeviceSettings {
   gpuValidation: boolean;
   localMemoryBytes?: number;
   nonLocalMemoryBytes?: number;
+  localMemoryBudget?: number;
+  nonLocalMemoryBudget?: number;
+  /** What a GPU page fault does: remove the device (D3D12's DXGI_ERROR_DEVICE_REMOVED) or only report it. */
+  onPageFault: 'remove-device' | 'report';
   /** undefined: navigator.gpu's, where there is one; null: none (a CPU-only device). */
   gpuDevice?: GPUDevice | null;
 }
@@ -27,6 +31,9 @@ export function validateCreateDevice(options: unknown): Checked<DeviceSettings> 
     () => checkBoolean(call, 'options.gpuValidation', value.gpuValidation ?? true),
     () => (value.localMemoryBytes == null ? undefined : checkInteger(call, 'options.localMemoryBytes', value.localMemoryBytes, 1)),
     () => (value.nonLocalMemoryBytes == null ? undefined : checkInteger(call, 'options.nonLocalMemoryBytes', value.nonLocalMemoryBytes, 1)),
+    () => (value.localMemoryBudget == null ? undefined : checkInteger(call, 'options.localMemoryBudget', value.localMemoryBudget, 0)),
+    () => (value.nonLocalMemoryBudget == null ? undefined : checkInteger(call, 'options.nonLocalMemoryBudget', value.nonLocalMemoryBudget, 0)),
+    () => checkName(call, 'options.onPageFault', value.onPageFault ?? 'remove-device', ['remove-device', 'report'] as const),
   );
   if (problem) return problem;
   return {
@@ -35,6 +42,9 @@ export function validateCreateDevice(options: unknown): Checked<DeviceSettings> 
     gpuValidation: (value.gpuValidation ?? true) as boolean,
     localMemoryBytes: (value.localMemoryBytes ?? undefined) as number | undefined,
     nonLocalMemoryBytes: (value.nonLocalMemoryBytes ?? undefined) as number | undefined,
+    localMemoryBudget: (value.localMemoryBudget ?? undefined) as number | undefined,
+    nonLocalMemoryBudget: (value.nonLocalMemoryBudget ?? undefined) as number | undefined,
+    onPageFault: (value.onPageFault ?? 'remove-device') as DeviceSettings['onPageFault'],
     gpuDevice: value.gpuDevice as GPUDevice | null | undefined,
   };
 }

@@ -15,7 +15,7 @@ import { firstDifference, flush, pattern, TILE, uploadBuffer } from '../../share
 const TIER1_NULL_READ = 0xdeadbeef;
 
 async function open(gpuDevice: GPUDevice, tiledResourcesTier: TiledResourcesTier = 3): Promise<Device> {
-  return createDevice({ gpuDevice, tiledResourcesTier, localMemoryBytes: 8 << 20, nonLocalMemoryBytes: 8 << 20 });
+  return createDevice({ gpuDevice, tiledResourcesTier, localMemoryBytes: 8 << 20, nonLocalMemoryBytes: 8 << 20, onPageFault: 'report' });
 }
 
 const test = gpuTest;

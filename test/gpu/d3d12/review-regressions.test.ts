@@ -107,7 +107,7 @@ describe('regressions found in review: state decay, coherence, fault kinds, erro
   });
 
   test("a copy's unaligned write to a released heap logs only a write fault", async ({ device }) => {
-    const d3d = await createDevice({ gpuDevice: device, localMemoryBytes: 8 << 20, nonLocalMemoryBytes: 8 << 20, gpuValidation: true });
+    const d3d = await createDevice({ gpuDevice: device, localMemoryBytes: 8 << 20, nonLocalMemoryBytes: 8 << 20, gpuValidation: true, onPageFault: 'report' });
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const heap = d3d.createHeap({ sizeInBytes: 65536, properties: { type: 'DEFAULT' } });
     const reserved = d3d.createReservedResource({ dimension: 'BUFFER', width: 65536, layout: 'ROW_MAJOR' }, 'COMMON');
@@ -167,7 +167,7 @@ describe('regressions found in review: states and held work', () => {
 
 describe('review va reuse', () => {
   test('work held by a wait faults on a released resource instead of writing into a new one', async ({ device }) => {
-    const d3d = await createDevice({ gpuDevice: device, localMemoryBytes: 8 << 20, nonLocalMemoryBytes: 8 << 20, gpuValidation: true });
+    const d3d = await createDevice({ gpuDevice: device, localMemoryBytes: 8 << 20, nonLocalMemoryBytes: 8 << 20, gpuValidation: true, onPageFault: 'report' });
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const f = d3d.createFence(0);
     const up = uploadBuffer(d3d, new Uint8Array(256).fill(0xab));

@@ -1,0 +1,220 @@
+/**
+ * DeviceResidency: D3D12's residency calls on a device (MakeResident, Evict, EnqueueMakeResident,
+ * SetResidencyPriority, QueryVideoMemoryInfo, SetVideoMemoryReservation) and the budget they are
+ * measured against.
+ *
+ * Pageable objects are heaps and committed resources (their implicit heap); placed resources page
+ * with their heap and reserved resources with the heaps their tiles map to. Each pageable has D3D12's
+ * reference count: created at 1 (0 with CREATE_NOT_RESIDENT); MakeResident increments, Evict
+ * decrements; the memory pages out when the count reaches 0 and no resource in it is mapped (mapped
+ * memory stays resident), and pages back in when it rises from 0. Paging is queue work
+ * (src/gpu/paging.ts), so these calls never wait for the GPU.
+ *
+ * Budget per segment: the pool (or `options.localMemoryBudget` / `nonLocalMemoryBudget`, at most the
+ * pool), lowered by the debug budget override (UE's D3D12.ResidencyDebugBudgetMB) and, **Chosen**, by
+ * the reservation: memory reserved with SetVideoMemoryReservation is set aside for others, as Dawn
+ * treats external reservations. Usage counts resident heaps in whole pages.
+ */
+import type { MemoryBacking } from './memory-backing.js';
+import { D3D12Error, invalidArg, show } from './errors.js';
+import type { Fence } from './fence.js';
+import { checkFenceValue } from './fence.js';
+import type { Heap } from './heap.js';
+import { Resource } from './resource.js';
+import type { MemorySegment } from './types.js';
+
+export type Pageable = Heap | Resource;
+
+/** D3D12_RESIDENCY_PRIORITY values by name. */
+export const RESIDENCY_PRIORITIES = {
+  MINIMUM: 0x28000000,
+  LOW: 0x50000000,
+  NORMAL: 0x78000000,
+  HIGH: 0xa0010000,
+  MAXIMUM: 0xc8000000,
+} as const;
+export type ResidencyPriority = keyof typeof RESIDENCY_PRIORITIES | number;
+
+/** DXGI_QUERY_VIDEO_MEMORY_INFO. */
+export interface VideoMemoryInfo {
+  budget: number;
+  currentUsage: number;
+  availableForReservation: number;
+  currentReservation: number;
+}
+
+export interface ResidencyOwner {
+  /** Heaps and committed resources of this device, or undefined. */
+  pageableHeap(value: unknown): Heap | undefined;
+  readonly backing: MemoryBacking | undefined;
+  /** Live reserved resources (their tiles may point into a heap that pages). */
+  reservedResources(): Iterable<Resource>;
+  /** Completes `value` on `fence` once the work queued so far is done. */
+  completeFenceAfterWork(fence: Fence, value: number): void;
+  /** Throws DXGI_ERROR_DEVICE_REMOVED once the device is removed. */
+  checkNotRemoved(call: string): void;
+}
+
+export class DeviceResidency {
+  private readonly reservation: Record<MemorySegment, number> = { LOCAL: 0, NON_LOCAL: 0 };
+  private readonly usage: Record<MemorySegment, number> = { LOCAL: 0, NON_LOCAL: 0 };
+  private debugBudget: number | null = null;
+  /** Bytes paged, for stats and benchmarks. */
+  readonly paged = { evictions: 0, evictedBytes: 0, restores: 0, restoredBytes: 0 };
+
+  constructor(
+    private readonly owner: ResidencyOwner,
+    /** The pool size of each segment (its upper bound for the budget). */
+    private readonly poolBytes: Record<MemorySegment, number>,
+    private readonly configuredBudget: Record<MemorySegment, number>,
+  ) {}
+
+  /** A new heap counts against its segment while it is resident. */
+  heapCreated(heap: Heap): void {
+    if (heap.resident) this.usage[heap.segment] += heap.residentBytes;
+  }
+
+  /** A heap's memory was freed for good. */
+  heapFreed(heap: Heap): void {
+    if (heap.resident) this.usage[heap.segment] -= heap.residentBytes;
+    heap.resident = false;
+  }
+
+  budget(segment: MemorySegment): number {
+    const base = Math.min(this.configuredBudget[segment], this.poolBytes[segment]);
+    const debug = this.debugBudget === null ? base : Math.min(base, this.debugBudget);
+    return Math.max(0, debug - this.reservation[segment]);
+  }
+
+  queryVideoMemoryInfo(segment: unknown): VideoMemoryInfo {
+    const call = 'queryVideoMemoryInfo';
+    if (segment !== 'LOCAL' && segment !== 'NON_LOCAL') throw invalidArg(call, 'memorySegmentGroup', `must be LOCAL or NON_LOCAL, got ${show(segment)}`);
+    const base = Math.min(this.configuredBudget[segment], this.poolBytes[segment]);
+    return {
+      budget: this.budget(segment),
+      currentUsage: this.usage[segment],
+      availableForReservation: base,
+      currentReservation: this.reservation[segment],
+    };
+  }
+
+  setVideoMemoryReservation(segment: unknown, bytes: unknown): void {
+    const call = 'setVideoMemoryReservation';
+    if (segment !== 'LOCAL' && segment !== 'NON_LOCAL') throw invalidArg(call, 'memorySegmentGroup', `must be LOCAL or NON_LOCAL, got ${show(segment)}`);
+    const available = Math.min(this.configuredBudget[segment], this.poolBytes[segment]);
+    if (typeof bytes !== 'number' || !Number.isSafeInteger(bytes) || bytes < 0 || bytes > available) {
+      throw invalidArg(call, 'reservation', `must be an integer from 0 to availableForReservation (${available}), got ${show(bytes)}`);
+    }
+    this.reservation[segment] = bytes;
+  }
+
+  /** UE's D3D12.ResidencyDebugBudgetMB: a smaller budget (0 = maximum pressure), or null to clear it. */
+  setDebugBudget(bytes: unknown): void {
+    if (bytes !== null && (typeof bytes !== 'number' || !Number.isSafeInteger(bytes) || bytes < 0)) {
+      throw invalidArg('setResidencyDebugBudget', 'bytes', `must be a non-negative integer or null, got ${show(bytes)}`);
+    }
+    this.debugBudget = bytes;
+  }
+
+  private heapsOf(call: string, objects: unknown): Heap[] {
+    if (!Array.isArray(objects)) throw invalidArg(call, 'objects', `must be an array of heaps and committed resources, got ${show(objects)}`);
+    const heaps: Heap[] = [];
+    objects.forEach((object: unknown, i) => {
+      if (object instanceof Resource && object.kind !== 'committed') {
+        throw invalidArg(call, `objects[${i}]`, `${object.label} is not pageable: a ${object.kind} resource pages with ${object.kind === 'placed' ? 'its heap' : 'the heaps its tiles map to'}`);
+      }
+      const heap = this.owner.pageableHeap(object);
+      if (!heap) throw invalidArg(call, `objects[${i}]`, 'must be a heap or committed resource of this device');
+      if (heap.released) throw invalidArg(call, `objects[${i}]`, `${object instanceof Resource ? object.label : heap.label} was released`);
+      heaps.push(heap);
+    });
+    return heaps;
+  }
+
+  /** Pages every heap that goes from 0 to 1 back in, or throws E_OUTOFMEMORY changing nothing. */
+  private raise(call: string, heaps: readonly Heap[], denyOverBudget: boolean): void {
+    const rising = [...new Set(heaps.filter((heap) => !heap.resident))];
+    const needed: Record<MemorySegment, number> = { LOCAL: 0, NON_LOCAL: 0 };
+    for (const heap of rising) needed[heap.segment] += heap.residentBytes;
+    const backing = this.owner.backing;
+    for (const segment of ['LOCAL', 'NON_LOCAL'] as const) {
+      if (needed[segment] === 0) continue;
+      if (denyOverBudget && this.usage[segment] + needed[segment] > this.budget(segment)) {
+        throw new D3D12Error('E_OUTOFMEMORY', call, 'flags', `DENY_OVERBUDGET: making these objects resident needs ${needed[segment]} bytes of ${segment} memory; usage is ${this.usage[segment]} of a ${this.budget(segment)}-byte budget`);
+      }
+      const free = backing ? backing.allocators[segment].freePages * 65536 : this.poolBytes[segment] - this.usage[segment];
+      if (needed[segment] > free) {
+        throw new D3D12Error('E_OUTOFMEMORY', call, 'objects', `making these objects resident needs ${needed[segment]} bytes of ${segment} memory and ${free} are free (evict something first)`);
+      }
+    }
+    for (const heap of heaps) heap.residencyCount++;
+    for (const heap of rising) {
+      backing?.pageIn(call, heap, this.owner.reservedResources());
+      heap.resident = true;
+      this.usage[heap.segment] += heap.residentBytes;
+      this.paged.restores++;
+      this.paged.restoredBytes += heap.residentBytes;
+    }
+  }
+
+  /** ID3D12Device::MakeResident. */
+  makeResident(objects: unknown): void {
+    this.owner.checkNotRemoved('makeResident');
+    this.raise('makeResident', this.heapsOf('makeResident', objects), false);
+  }
+
+  /** ID3D12Device3::EnqueueMakeResident: signals `fence` with `value` once the objects are resident. */
+  enqueueMakeResident(flags: unknown, objects: unknown, fence: Fence | undefined, value: unknown): void {
+    const call = 'enqueueMakeResident';
+    this.owner.checkNotRemoved(call);
+    if (flags !== 'NONE' && flags !== 'DENY_OVERBUDGET') throw invalidArg(call, 'flags', `must be NONE or DENY_OVERBUDGET, got ${show(flags)}`);
+    const heaps = this.heapsOf(call, objects);
+    if (!fence) throw invalidArg(call, 'fenceToSignal', 'must be a fence created by this device');
+    checkFenceValue(call, 'fenceValueToSignal', value);
+    this.raise(call, heaps, flags === 'DENY_OVERBUDGET');
+    this.owner.completeFenceAfterWork(fence, value as number);
+  }
+
+  /** ID3D12Device::Evict: decrements; pages out at 0 unless a resource in it is mapped. */
+  evict(objects: unknown): void {
+    const call = 'evict';
+    this.owner.checkNotRemoved(call);
+    const heaps = this.heapsOf(call, objects);
+    const drops = new Map<Heap, number>();
+    for (const heap of heaps) drops.set(heap, (drops.get(heap) ?? 0) + 1);
+    for (const [heap, count] of drops) {
+      if (heap.residencyCount < count) {
+        throw invalidArg(call, 'objects', `${heap.label} would be evicted more times than it was made resident (count ${heap.residencyCount})`);
+      }
+    }
+    for (const [heap, count] of drops) {
+      heap.residencyCount -= count;
+      this.pageOutIfUnused(heap);
+    }
+  }
+
+  /** Pages out a heap whose count is 0, unless mapped memory keeps it. */
+  pageOutIfUnused(heap: Heap): void {
+    if (heap.residencyCount > 0 || heap.mappedResources > 0 || !heap.resident || heap.released) return;
+    this.owner.backing?.pageOut(heap, this.owner.reservedResources());
+    heap.resident = false;
+    this.usage[heap.segment] -= heap.residentBytes;
+    this.paged.evictions++;
+    this.paged.evictedBytes += heap.residentBytes;
+  }
+
+  /** ID3D12Device1::SetResidencyPriority. */
+  setResidencyPriority(objects: unknown, priorities: unknown): void {
+    const call = 'setResidencyPriority';
+    const heaps = this.heapsOf(call, objects);
+    if (!Array.isArray(priorities) || priorities.length !== heaps.length) {
+      throw invalidArg(call, 'priorities', `must be an array with one priority per object (${heaps.length}), got ${show(priorities)}`);
+    }
+    const values = priorities.map((priority: unknown, i) => {
+      if (typeof priority === 'string' && priority in RESIDENCY_PRIORITIES) return RESIDENCY_PRIORITIES[priority as keyof typeof RESIDENCY_PRIORITIES];
+      if (typeof priority === 'number' && Number.isInteger(priority) && priority >= 0 && priority <= 0xffffffff) return priority;
+      throw invalidArg(call, `priorities[${i}]`, `must be MINIMUM, LOW, NORMAL, HIGH, MAXIMUM or a 32-bit value, got ${show(priority)}`);
+    });
+    heaps.forEach((heap, i) => (heap.residencyPriority = values[i] as number));
+  }
+}
