@@ -31,3 +31,7 @@ export { D3D12Error, type HResult } from './d3d12/errors.js';
 export type * from './d3d12/types.js';
 export { FORMAT_NAMES } from './memory/formats.js';
 export { TILE_SIZE, PACKED_TILE } from './memory/tiling.js';
+export { createResidencyManager, ResidencyManager, type ResidencyManagerOptions, type ResidencyStats, type OverBudget } from './residency/residency-manager.js';
+export { ResidencySet } from './residency/residency-set.js';
+export { gracePeriodMs } from './residency/grace-period.js';
+export { RESIDENCY_PRIORITIES, type Pageable, type ResidencyPriority, type VideoMemoryInfo } from './d3d12/residency.js';

@@ -2,6 +2,8 @@ import { describe } from 'vitest';
 import { browserTest } from '../../harness/browser/browser-test.js';
 import { expectChecks } from '../../shared/expect-checks.js';
 import type { Check } from '../../shared/page-table-model.js';
+import type { ResidencyBasics } from '../../shared/scenarios/residency-basics.js';
+import { expect } from 'vitest';
 
 const PAGE = 'test/browser/pages/scenario.page.ts';
 
@@ -28,4 +30,14 @@ describe('compute shaders read tiles with the tier\'s semantics (headless Chromi
       expectChecks(await runPage<Check[]>(PAGE, { scenario: 'computeTiers', options: { tiledResourcesTier: tier } }));
     });
   }
+});
+
+describe('paging keeps every byte; a missing registration is reported (headless Chromium)', () => {
+  browserTest('evict/restore round trips, and the planted missing insert', async ({ runPage }) => {
+    const result = await runPage<ResidencyBasics>(PAGE, { scenario: 'residencyBasics' });
+    expectChecks(result.checks);
+    expect(result.removedReason).toBe('DXGI_ERROR_DEVICE_HUNG');
+    expect(result.fault).toMatchObject({ kind: 'read-absent', tile: 0, resource: 'vertex data', heap: 'mesh heap', commandIndex: 2 });
+    expect(result.fault?.message).toMatch(/placed resource #\d+ 'vertex data' tile 0, heap #\d+ 'mesh heap'.*command 2 of DIRECT command list #\d+ 'draw meshes'/);
+  });
 });

@@ -3,12 +3,14 @@ import { computeTiers } from './compute-tiers.js';
 import { memorySemantics } from './memory-semantics.js';
 import { reservedBufferData } from './reserved-buffer-data.js';
 import { reservedTextureData } from './reserved-texture-data.js';
+import { residencyBasics } from './residency-basics.js';
 
 export const SCENARIOS = {
   computeTiers,
   memorySemantics,
   reservedBufferData,
   reservedTextureData,
+  residencyBasics,
 } as const;
 
 export type ScenarioName = keyof typeof SCENARIOS;

@@ -1,0 +1,53 @@
+/**
+ * The residency manager's record of one tracked pageable object (d3dx12residency.h's
+ * ManagedObject): its size and segment, whether the manager holds it resident, when it was last
+ * used (CPU time and GPU sync point), and its place in the LRU.
+ */
+import type { Fence } from '../d3d12/fence.js';
+import type { Heap } from '../d3d12/heap.js';
+import type { Pageable } from '../d3d12/residency.js';
+import type { MemorySegment } from '../d3d12/types.js';
+import type { LruNode } from './lru.js';
+
+export interface SyncPoint {
+  fence: Fence;
+  value: number;
+}
+
+export class ManagedObject implements LruNode {
+  prev: LruNode | null = null;
+  next: LruNode | null = null;
+  inList = false;
+  /** The manager holds one MakeResident reference on the object while this is true. */
+  resident: boolean;
+  /** CPU time of the last executeCommandLists that used it (the manager's clock, ms). */
+  lastUsedMs = -Infinity;
+  /** The GPU work that last used it; complete once the fence reaches the value. */
+  lastUse: SyncPoint | undefined;
+  /** Marks membership in the batch being executed (a batch number). */
+  batch = 0;
+
+  constructor(
+    readonly pageable: Pageable,
+    readonly heap: Heap,
+  ) {
+    this.resident = heap.resident;
+  }
+
+  get size(): number {
+    return this.heap.residentBytes;
+  }
+
+  get segment(): MemorySegment {
+    return this.heap.segment;
+  }
+
+  /** Whether the GPU work that last used the object has completed. */
+  get idle(): boolean {
+    return !this.lastUse || this.lastUse.fence.getCompletedValue() >= this.lastUse.value;
+  }
+
+  get label(): string {
+    return 'label' in this.pageable ? this.pageable.label : this.heap.label;
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * Paging keeps every byte: a heap's data survives evict and make-resident (before and after its bytes
+ * reached the CPU), including placed resources and reserved tiles that point into it; and a missing
+ * registration (a dispatch reading a heap that is not in its residency set, under the debug budget
+ * override) is caught: the device is removed with a report that names the resource, the tile, the
+ * heap and the command list.
+ */
+import { createDevice, createResidencyManager, type FaultReport } from '../../../src/index.js';
+import { flush, pattern, readBuffer, runList, TILE, uploadBuffer } from '../d3d12-helpers.js';
+import { check, type Check } from '../page-table-model.js';
+
+const READER = `
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3u) {
+  let value = d3d12_load(d3d12_address_add(d3d12_root_address(0u), id.x * 4u));
+  d3d12_store(d3d12_address_add(d3d12_root_address(2u), id.x * 4u), value + 1u);
+}
+`;
+const words = (va: bigint): [number, number] => [Number(va & 0xffffffffn), Number(va >> 32n)];
+
+export interface ResidencyBasics {
+  checks: Check[];
+  removedReason: string;
+  fault?: Pick<FaultReport, 'kind' | 'tile' | 'commandList' | 'commandIndex' | 'message'> & { resource?: string; heap?: string };
+}
+
+export async function residencyBasics(gpuDevice: GPUDevice): Promise<ResidencyBasics> {
+  const checks: Check[] = [];
+  {
+    const device = await createDevice({ gpuDevice, localMemoryBytes: 8 << 20, nonLocalMemoryBytes: 8 << 20 });
+    try {
+      const queue = device.createCommandQueue({ type: 'DIRECT' });
+      const heap = device.createHeap({ sizeInBytes: 4 * TILE, properties: { type: 'DEFAULT' } });
+      const placed = device.createPlacedResource(heap, 0, { dimension: 'BUFFER', width: 2 * TILE }, 'COMMON');
+      const reserved = device.createReservedResource({ dimension: 'BUFFER', width: 2 * TILE }, 'COMMON');
+      queue.updateTileMappings(reserved, null, null, heap, ['NONE'], [2], null);
+      const data = pattern(4 * TILE, 41);
+      await runList(device, queue, (list) => {
+        const upload = uploadBuffer(device, data);
+        list.copyBufferRegion(placed, 0, upload, 0, 2 * TILE);
+        list.copyBufferRegion(reserved, 0, upload, 2 * TILE, 2 * TILE);
+      });
+      // Evict and restore at once (the bytes are still on their way to the CPU: restored from the GPU copy).
+      device.evict([heap]);
+      const evictedUsage = device.queryVideoMemoryInfo('LOCAL').currentUsage;
+      device.makeResident([heap]);
+      checks.push(check('evicted then restored at once: placed data', await readBuffer(device, queue, placed, 0, 2 * TILE), data.subarray(0, 2 * TILE)));
+      checks.push(check('evicted then restored at once: reserved tiles', await readBuffer(device, queue, reserved, 0, 2 * TILE), data.subarray(2 * TILE)));
+      // Evict, wait until the bytes are on the CPU, fill the pool with another heap, restore.
+      device.evict([heap]);
+      await flush(device, queue);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const other = device.createHeap({ sizeInBytes: 4 * TILE, properties: { type: 'DEFAULT' } });
+      device.makeResident([heap]);
+      checks.push(check('evicted, on the CPU, restored elsewhere: placed data', await readBuffer(device, queue, placed, 0, 2 * TILE), data.subarray(0, 2 * TILE)));
+      checks.push(check('evicted, on the CPU, restored elsewhere: reserved tiles', await readBuffer(device, queue, reserved, 0, 2 * TILE), data.subarray(2 * TILE)));
+      checks.push(check('usage drops by the heap while it is evicted', new Uint8Array([evictedUsage === device.queryVideoMemoryInfo('LOCAL').currentUsage - 4 * TILE - 4 * TILE ? 1 : 0]), new Uint8Array([1])));
+      other.release();
+    } finally {
+      device.destroy();
+    }
+  }
+
+  // The planted bug: the list reads `forgotten`, but its residency set only holds `output`.
+  const device = await createDevice({ gpuDevice, localMemoryBytes: 8 << 20, nonLocalMemoryBytes: 8 << 20 });
+  try {
+    const queue = device.createCommandQueue({ type: 'DIRECT' });
+    const manager = createResidencyManager(device);
+    const forgottenHeap = device.createHeap({ sizeInBytes: TILE, properties: { type: 'DEFAULT' } });
+    const forgotten = device.createPlacedResource(forgottenHeap, 0, { dimension: 'BUFFER', width: TILE }, 'COMMON');
+    forgotten.setName('vertex data');
+    forgottenHeap.setName('mesh heap');
+    const output = device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: TILE }, 'COMMON');
+    manager.beginTrackingObject(forgottenHeap);
+    manager.beginTrackingObject(output);
+    // UE's D3D12.ResidencyDebugBudgetMB = 0: everything outside the batch's sets is evicted.
+    device.setResidencyDebugBudget(0);
+    const pso = await device.createComputePipelineState({ code: READER, entryPoint: 'main' });
+    const list = device.createCommandList('DIRECT');
+    list.setName('draw meshes');
+    list.setPipelineState(pso);
+    list.setComputeRoot32BitConstants(0, [...words(forgotten.getGPUVirtualAddress()), ...words(output.getGPUVirtualAddress())]);
+    list.dispatch(1);
+    list.close();
+    const set = manager.createResidencySet();
+    set.open();
+    set.insert(output);
+    set.close();
+    manager.executeCommandLists(queue, [list], [set]);
+    const fence = device.createFence(0);
+    queue.signal(fence, 1);
+    await fence.setEventOnCompletion(1);
+    const report = device.getPageFaultReport();
+    const first = report?.faults[0];
+    return {
+      checks,
+      removedReason: device.getDeviceRemovedReason(),
+      fault: first && {
+        kind: first.kind,
+        tile: first.tile,
+        commandList: first.commandList,
+        commandIndex: first.commandIndex,
+        message: first.message,
+        resource: first.resource?.getName(),
+        heap: first.heap?.getName(),
+      },
+    };
+  } finally {
+    device.destroy();
+  }
+}
