@@ -26,20 +26,17 @@ export class ManagedObject implements LruNode {
   lastUse: SyncPoint | undefined;
   /** Marks membership in the batch being executed (a batch number). */
   batch = 0;
+  /** Bytes against the budget, and the segment (fixed for the heap's life; read on every execute). */
+  readonly size: number;
+  readonly segment: MemorySegment;
 
   constructor(
     readonly pageable: Pageable,
     readonly heap: Heap,
   ) {
     this.resident = heap.resident;
-  }
-
-  get size(): number {
-    return this.heap.residentBytes;
-  }
-
-  get segment(): MemorySegment {
-    return this.heap.segment;
+    this.size = heap.residentBytes;
+    this.segment = heap.segment;
   }
 
   /** Whether the GPU work that last used the object has completed. */

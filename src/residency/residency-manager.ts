@@ -151,12 +151,15 @@ export class ResidencyManager {
     const batch = ++this.batchNumber;
     const objects: ManagedObject[] = [];
     const needs: Record<MemorySegment, number> = { LOCAL: 0, NON_LOCAL: 0 };
+    /** Bytes of the batch not resident now, per segment. */
+    const missing: Record<MemorySegment, number> = { LOCAL: 0, NON_LOCAL: 0 };
     for (const set of sets) {
       for (const managed of set?.objects() ?? []) {
         if (managed.batch === batch || !this.managedObjects.has(managed.heap)) continue;
         managed.batch = batch;
         objects.push(managed);
         needs[managed.segment] += managed.size;
+        if (!managed.resident) missing[managed.segment] += managed.size;
       }
     }
     const budget = (segment: MemorySegment): number => this.device.queryVideoMemoryInfo(segment).budget;
@@ -174,13 +177,14 @@ export class ResidencyManager {
       managed.lastUsedMs = now;
     }
     for (const segment of SEGMENTS) this.trim(segment, now, batch);
-    for (const segment of SEGMENTS) this.makeRoom(segment, objects, batch);
-    this.makeBatchResident(objects, batch);
+    for (const segment of SEGMENTS) this.makeRoom(segment, missing[segment], batch);
+    if (missing.LOCAL + missing.NON_LOCAL > 0) this.makeBatchResident(objects, batch);
 
     queue.executeCommandLists(lists);
     const sync = this.syncPointFor(queue);
     queue.signal(sync.fence, ++sync.value);
-    for (const managed of objects) managed.lastUse = { fence: sync.fence, value: sync.value };
+    const lastUse = { fence: sync.fence, value: sync.value };
+    for (const managed of objects) managed.lastUse = lastUse;
     this.stats.executions++;
   }
 
@@ -223,8 +227,7 @@ export class ResidencyManager {
   }
 
   /** Evicts least recently used objects outside the batch until the batch fits the budget. */
-  private makeRoom(segment: MemorySegment, objects: readonly ManagedObject[], batch: number): void {
-    const needed = objects.filter((managed) => !managed.resident && managed.segment === segment).reduce((sum, managed) => sum + managed.size, 0);
+  private makeRoom(segment: MemorySegment, needed: number, batch: number): void {
     const budget = this.device.queryVideoMemoryInfo(segment).budget;
     if (this.usage(segment) + needed <= budget) return;
     const outside = [...this.lru].filter((managed) => managed.segment === segment && managed.resident && managed.batch !== batch);
