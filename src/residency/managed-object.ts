@@ -44,6 +44,14 @@ export class ManagedObject implements LruNode {
     return !this.lastUse || this.lastUse.fence.getCompletedValue() >= this.lastUse.value;
   }
 
+  /**
+   * Whether that work has at least been submitted to the GPU (not held behind a queue wait): an
+   * eviction queued now runs after it, which is as safe as waiting for it.
+   */
+  get submitted(): boolean {
+    return !this.lastUse || this.lastUse.fence.reachedValue >= this.lastUse.value;
+  }
+
   get label(): string {
     return 'label' in this.pageable ? this.pageable.label : this.heap.label;
   }

@@ -231,8 +231,9 @@ export class ResidencyManager {
     const budget = this.device.queryVideoMemoryInfo(segment).budget;
     if (this.usage(segment) + needed <= budget) return;
     const outside = [...this.lru].filter((managed) => managed.segment === segment && managed.resident && managed.batch !== batch);
-    // Objects whose last GPU use completed first, each group least recently used first.
-    const order = [...outside.filter((managed) => managed.idle), ...outside.filter((managed) => !managed.idle)];
+    // Objects whose last GPU use completed first, then those whose use is at least submitted (the
+    // eviction is queued after it); never one whose use is still held behind a queue wait.
+    const order = [...outside.filter((managed) => managed.idle), ...outside.filter((managed) => !managed.idle && managed.submitted)];
     for (const managed of order) {
       if (this.usage(segment) + needed <= budget) break;
       this.evict(managed);
@@ -251,8 +252,8 @@ export class ResidencyManager {
       this.device.makeResident(rising.map((managed) => managed.pageable));
     } catch (error) {
       if (!(error instanceof D3D12Error) || error.hresult !== 'E_OUTOFMEMORY') throw error;
-      // Over budget and past the pool: evict everything else this manager holds, then try again.
-      for (const managed of [...this.lru]) if (managed.resident && managed.batch !== batch) this.evict(managed);
+      // Over budget and past the pool: evict everything else this manager may, then try again.
+      for (const managed of [...this.lru]) if (managed.resident && managed.batch !== batch && managed.submitted) this.evict(managed);
       this.device.makeResident(rising.map((managed) => managed.pageable));
     }
     for (const managed of rising) {
