@@ -102,35 +102,9 @@ export class CommandQueue {
   /** ID3D12CommandQueue::ExecuteCommandLists. Lists must be closed and of this queue's type. */
   executeCommandLists(commandLists: GraphicsCommandList[]): void {
     const call = 'executeCommandLists';
-    this.owner.checkNotRemoved(call);
     const backend = this.requireGpu(call);
-    if (!Array.isArray(commandLists)) throw invalidArg(call, 'commandLists', `must be an array of command lists, got ${show(commandLists)}`);
-    const lists: GraphicsCommandList[] = [];
-    commandLists.forEach((value, i) => {
-      const list = this.owner.ownCommandList(value);
-      if (!list) throw invalidArg(call, `commandLists[${i}]`, 'must be a command list created by this device');
-      if (list.isOpen) throw invalidArg(call, `commandLists[${i}]`, `${list.label} is still open; close() it first`);
-      if (list.type !== this.desc.type) throw invalidArg(call, `commandLists[${i}]`, `${list.label} cannot run on a ${this.desc.type} queue`);
-      for (const resource of list.states.resources()) {
-        if (resource.released) throw invalidArg(call, `commandLists[${i}]`, `${list.label} uses ${resource.label}, which was released`);
-      }
-      lists.push(list);
-    });
-
-    // States, in call order: check every list against the states the lists before it leave, and
-    // put everything back if one fails.
-    const saved = new Map<Resource, number[]>();
-    for (const list of lists) for (const resource of list.states.resources()) if (!saved.has(resource)) saved.set(resource, [...resource.states]);
-    const touched: Touched[] = [];
-    for (let i = 0; i < lists.length; i++) {
-      const list = lists[i] as GraphicsCommandList;
-      const problem = list.states.check();
-      if (problem) {
-        for (const [resource, states] of saved) resource.states.splice(0, states.length, ...states);
-        throw invalidArg(call, `commandLists[${i}]`, `${list.label}: ${problem}`);
-      }
-      touched.push(...list.states.apply());
-    }
+    const lists = this.checkLists(call, commandLists);
+    const touched = this.applyStates(call, lists);
     // Decay happens when the whole call is done, not between its lists.
     decayAfterExecution(touched, this.desc.type === 'COPY');
 
@@ -150,6 +124,65 @@ export class CommandQueue {
       executable.push({ id: list.id, commands });
     }
     this.enqueue(call, () => backend.execute(executable, writes));
+  }
+
+  /**
+   * @internal Everything executeCommandLists checks, without executing or changing anything: the
+   * residency manager checks first, so that a call that would fail pages nothing.
+   */
+  checkExecuteCommandLists(commandLists: GraphicsCommandList[]): void {
+    const call = 'executeCommandLists';
+    this.requireGpu(call);
+    const lists = this.checkLists(call, commandLists);
+    const saved = this.saveStates(lists);
+    this.applyStates(call, lists);
+    this.restoreStates(saved);
+  }
+
+  private checkLists(call: string, commandLists: GraphicsCommandList[]): GraphicsCommandList[] {
+    this.owner.checkNotRemoved(call);
+    if (!Array.isArray(commandLists)) throw invalidArg(call, 'commandLists', `must be an array of command lists, got ${show(commandLists)}`);
+    const lists: GraphicsCommandList[] = [];
+    commandLists.forEach((value, i) => {
+      const list = this.owner.ownCommandList(value);
+      if (!list) throw invalidArg(call, `commandLists[${i}]`, 'must be a command list created by this device');
+      if (list.isOpen) throw invalidArg(call, `commandLists[${i}]`, `${list.label} is still open; close() it first`);
+      if (list.type !== this.desc.type) throw invalidArg(call, `commandLists[${i}]`, `${list.label} cannot run on a ${this.desc.type} queue`);
+      for (const resource of list.states.resources()) {
+        if (resource.released) throw invalidArg(call, `commandLists[${i}]`, `${list.label} uses ${resource.label}, which was released`);
+      }
+      lists.push(list);
+    });
+    return lists;
+  }
+
+  private saveStates(lists: readonly GraphicsCommandList[]): Map<Resource, number[]> {
+    const saved = new Map<Resource, number[]>();
+    for (const list of lists) for (const resource of list.states.resources()) if (!saved.has(resource)) saved.set(resource, [...resource.states]);
+    return saved;
+  }
+
+  private restoreStates(saved: Map<Resource, number[]>): void {
+    for (const [resource, states] of saved) resource.states.splice(0, states.length, ...states);
+  }
+
+  /**
+   * States, in call order: checks every list against the states the lists before it leave and applies
+   * it; if one fails, puts every state back and throws.
+   */
+  private applyStates(call: string, lists: readonly GraphicsCommandList[]): Touched[] {
+    const saved = this.saveStates(lists);
+    const touched: Touched[] = [];
+    for (let i = 0; i < lists.length; i++) {
+      const list = lists[i] as GraphicsCommandList;
+      const problem = list.states.check();
+      if (problem) {
+        this.restoreStates(saved);
+        throw invalidArg(call, `commandLists[${i}]`, `${list.label}: ${problem}`);
+      }
+      touched.push(...list.states.apply());
+    }
+    return touched;
   }
 
   /** ID3D12CommandQueue::Signal: the fence reaches `value` once the work before it has completed. */

@@ -141,9 +141,11 @@ export class ResidencyManager {
     }
     sets.forEach((set, i) => {
       if (set === null) return;
-      if (!(set instanceof ResidencySet)) throw invalidArg(call, `residencySets[${i}]`, 'must be a residency set of this manager, or null');
+      if (!(set instanceof ResidencySet) || !set.belongsTo(this)) throw invalidArg(call, `residencySets[${i}]`, 'must be a residency set of this manager, or null');
       if (!set.closed) throw invalidArg(call, `residencySets[${i}]`, `residency set #${set.id} is still open; close() it first`);
     });
+    // Everything the queue would refuse is refused before anything pages.
+    queue.checkExecuteCommandLists(lists);
     this.executeBatch(queue, lists, sets);
   }
 
@@ -177,7 +179,11 @@ export class ResidencyManager {
       managed.lastUsedMs = now;
     }
     for (const segment of SEGMENTS) this.trim(segment, now, batch);
-    for (const segment of SEGMENTS) this.makeRoom(segment, missing[segment], batch);
+    const over = SEGMENTS.map((segment) => this.makeRoom(segment, missing[segment], batch)).filter((o): o is OverBudget => o !== null && needs[o.segment] > 0);
+    if (over.length > 0) {
+      this.stats.overBudgetBatches++;
+      this.stats.lastOverBudget = over[0] as OverBudget;
+    }
     if (missing.LOCAL + missing.NON_LOCAL > 0) this.makeBatchResident(objects, batch);
 
     queue.executeCommandLists(lists);
@@ -204,8 +210,11 @@ export class ResidencyManager {
   private evict(managed: ManagedObject): void {
     this.device.evict([managed.pageable]);
     managed.resident = false;
-    this.stats.evictions++;
-    this.stats.evictedBytes += managed.size;
+    // Mapped memory (or the app's own MakeResident) keeps the heap in: only a real page-out counts.
+    if (!managed.heap.resident) {
+      this.stats.evictions++;
+      this.stats.evictedBytes += managed.size;
+    }
   }
 
   /** Evicts objects idle longer than the grace period, from the LRU's head, down to 70 % of the budget. */
@@ -226,10 +235,10 @@ export class ResidencyManager {
     }
   }
 
-  /** Evicts least recently used objects outside the batch until the batch fits the budget. */
-  private makeRoom(segment: MemorySegment, needed: number, batch: number): void {
+  /** Evicts least recently used objects outside the batch until the batch fits; says if it cannot. */
+  private makeRoom(segment: MemorySegment, needed: number, batch: number): OverBudget | null {
     const budget = this.device.queryVideoMemoryInfo(segment).budget;
-    if (this.usage(segment) + needed <= budget) return;
+    if (this.usage(segment) + needed <= budget) return null;
     const outside = [...this.lru].filter((managed) => managed.segment === segment && managed.resident && managed.batch !== batch);
     // Objects whose last GPU use completed first, then those whose use is at least submitted (the
     // eviction is queued after it); never one whose use is still held behind a queue wait.
@@ -239,10 +248,7 @@ export class ResidencyManager {
       this.evict(managed);
     }
     const usage = this.usage(segment);
-    if (usage + needed > budget) {
-      this.stats.overBudgetBatches++;
-      this.stats.lastOverBudget = { segment, usage: usage + needed, budget };
-    }
+    return usage + needed > budget ? { segment, usage: usage + needed, budget } : null;
   }
 
   private makeBatchResident(objects: readonly ManagedObject[], batch: number): void {

@@ -25,6 +25,11 @@ export class ResidencySet {
     readonly id: number,
   ) {}
 
+  /** @internal */
+  belongsTo(owner: SetOwner): boolean {
+    return this.owner === owner;
+  }
+
   /** Starts the set afresh (it forgets what it held). */
   open(): void {
     if (this.isOpen) throw invalidArg('ResidencySet.open', 'this', `residency set #${this.id} is already open`);
