@@ -24,11 +24,14 @@ import {
   type TileCopyFlag,
 } from '../validation/command-list.js';
 import { cpuAccessible } from '../validation/heap.js';
-import { invalidArg, orThrow, type D3D12Error } from './errors.js';
+import { invalidArg, orThrow, show, type D3D12Error } from './errors.js';
 import type { PipelineState } from './pipeline-state.js';
+import { BackBuffer } from './swap-chain.js';
+import { validateClearColor, validateDrawInstanced, validateScissorRects, validateViewportInTarget, validateViewports } from '../validation/draw.js';
+
 import { ALL_SUBRESOURCES, ListStateTracker } from './resource-states.js';
 import type { Resource } from './resource.js';
-import { RESOURCE_STATE_BITS, type CommandListType, type ResourceStates, type TiledResourceCoordinate, type TileRegionSize } from './types.js';
+import { RESOURCE_STATE_BITS, type CommandListType, type Rect, type ResourceStates, type TiledResourceCoordinate, type TileRegionSize, type Viewport } from './types.js';
 
 /** The emulator's one root parameter: this many 32-bit constants (prelude: D3D12_ROOT_CONSTANT_COUNT). */
 export const ROOT_CONSTANT_COUNT = preludeConstant('D3D12_ROOT_CONSTANT_COUNT');
@@ -43,6 +46,8 @@ export interface CpuVisibleWrite {
 export type RecordedCommand =
   | { kind: 'copy'; name: string; jobs: CopyJob[]; interleave: boolean; writes: CpuVisibleWrite[] }
   | { kind: 'dispatch'; pipeline: PipelineState; root: Uint32Array; groups: [number, number, number] }
+  | { kind: 'clear'; target: BackBuffer; color: [number, number, number, number] }
+  | { kind: 'draw'; pipeline: PipelineState; root: Uint32Array; target: BackBuffer; viewport: Viewport | undefined; scissor: Rect | undefined; vertices: [number, number, number, number] }
   | { kind: 'barrier' }
   | { kind: 'state' };
 
@@ -67,6 +72,11 @@ export class GraphicsCommandList {
   private tracker = new ListStateTracker();
   private pipeline: PipelineState | undefined;
   private root = new Uint32Array(ROOT_CONSTANT_COUNT);
+  /** D3D12 keeps compute and graphics root arguments apart. */
+  private graphicsRoot = new Uint32Array(ROOT_CONSTANT_COUNT);
+  private renderTarget: BackBuffer | undefined;
+  private viewport: Viewport | undefined;
+  private scissor: Rect | undefined;
   private name = '';
 
   /** @internal Created by Device.createCommandList. */
@@ -127,6 +137,10 @@ export class GraphicsCommandList {
     this.tracker = new ListStateTracker();
     this.pipeline = undefined;
     this.root = new Uint32Array(ROOT_CONSTANT_COUNT);
+    this.graphicsRoot = new Uint32Array(ROOT_CONSTANT_COUNT);
+    this.renderTarget = undefined;
+    this.viewport = undefined;
+    this.scissor = undefined;
     if (initialState) this.setPipelineState(initialState);
   }
 
@@ -258,7 +272,97 @@ export class GraphicsCommandList {
     if (this.type === 'COPY') throw invalidArg('dispatch', 'this', `${this.label} is a COPY list, which cannot dispatch`);
     throwIf(validateDispatch(threadGroupCountX, threadGroupCountY, threadGroupCountZ, this.owner.maxThreadGroupsPerDimension));
     if (!this.pipeline) throw invalidArg('dispatch', 'this', 'no pipeline state is set (setPipelineState)');
+    if (this.pipeline.kind !== 'compute') throw invalidArg('dispatch', 'this', `the pipeline state set is ${this.pipeline.label}, not a compute one`);
     this.record({ kind: 'dispatch', pipeline: this.pipeline, root: this.root.slice(), groups: [threadGroupCountX, threadGroupCountY, threadGroupCountZ] });
+  }
+
+  // ---- drawing (DIRECT lists) -------------------------------------------------------------------
+
+  private drawing(method: string): void {
+    this.recording(method);
+    if (this.type !== 'DIRECT') throw invalidArg(method, 'this', `${this.label} is a ${this.type} list; only DIRECT lists draw`);
+  }
+
+  private backBuffer(method: string, argument: string, value: unknown): BackBuffer {
+    const target = value;
+    if (!(target instanceof BackBuffer)) {
+      throw invalidArg(method, argument, `must be a back buffer from SwapChain.getCurrentBackBuffer() (render targets in heap memory are not emulated), got ${show(value)}`);
+    }
+    if (!target.current) throw invalidArg(method, argument, `${target.label} was presented; draw into the current frame's back buffer`);
+    return value as BackBuffer;
+  }
+
+  /** ID3D12GraphicsCommandList::OMSetRenderTargets with one render target (a back buffer), or none. */
+  omSetRenderTargets(renderTargets: BackBuffer[]): void {
+    const method = 'omSetRenderTargets';
+    this.drawing(method);
+    if (!Array.isArray(renderTargets) || renderTargets.length > 1) throw invalidArg(method, 'renderTargets', `must be an array of at most one back buffer, got ${show(renderTargets)}`);
+    this.renderTarget = renderTargets[0] === undefined ? undefined : this.backBuffer(method, 'renderTargets[0]', renderTargets[0]);
+    this.record({ kind: 'state' });
+  }
+
+  /** ID3D12GraphicsCommandList::ClearRenderTargetView (the whole target). */
+  clearRenderTargetView(renderTarget: BackBuffer, colorRGBA: [number, number, number, number]): void {
+    const method = 'clearRenderTargetView';
+    this.drawing(method);
+    const target = this.backBuffer(method, 'renderTargetView', renderTarget);
+    const color = orThrow(validateClearColor(colorRGBA));
+    this.record({ kind: 'clear', target, color });
+  }
+
+  /** Graphics root constants (root parameter 0), kept apart from the compute ones as in D3D12. */
+  setGraphicsRoot32BitConstants(rootParameterIndex: number, srcData: ArrayLike<number>, destOffsetIn32BitValues = 0): void {
+    const method = 'setGraphicsRoot32BitConstants';
+    this.drawing(method);
+    const words = orThrow(validateRootConstants(rootParameterIndex, srcData, destOffsetIn32BitValues, ROOT_CONSTANT_COUNT, method));
+    this.graphicsRoot.set(words, destOffsetIn32BitValues);
+    this.record({ kind: 'state' });
+  }
+
+  setGraphicsRoot32BitConstant(rootParameterIndex: number, srcData: number, destOffsetIn32BitValues: number): void {
+    this.setGraphicsRoot32BitConstants(rootParameterIndex, [srcData], destOffsetIn32BitValues);
+  }
+
+  /**
+   * ID3D12GraphicsCommandList::RSSetViewports (one viewport). Without one, draws cover the target
+   * (D3D12 leaves that undefined). The viewport must lie inside the target (checked at drawInstanced).
+   */
+  rsSetViewports(viewports: Viewport[]): void {
+    const method = 'rsSetViewports';
+    this.drawing(method);
+    this.viewport = orThrow(validateViewports(viewports));
+    this.record({ kind: 'state' });
+  }
+
+  /** ID3D12GraphicsCommandList::RSSetScissorRects (one rectangle, clipped to the target). Without one, nothing is scissored. */
+  rsSetScissorRects(rects: Rect[]): void {
+    const method = 'rsSetScissorRects';
+    this.drawing(method);
+    this.scissor = orThrow(validateScissorRects(rects));
+    this.record({ kind: 'state' });
+  }
+
+  /** ID3D12GraphicsCommandList::DrawInstanced: vertices come from memory, pulled by the vertex shader. */
+  drawInstanced(vertexCountPerInstance: number, instanceCount: number, startVertexLocation = 0, startInstanceLocation = 0): void {
+    const method = 'drawInstanced';
+    this.drawing(method);
+    throwIf(validateDrawInstanced(vertexCountPerInstance, instanceCount, startVertexLocation, startInstanceLocation));
+    if (!this.pipeline || this.pipeline.kind !== 'graphics') throw invalidArg(method, 'this', 'no graphics pipeline state is set (setPipelineState)');
+    if (!this.renderTarget) throw invalidArg(method, 'this', 'no render target is set (omSetRenderTargets)');
+    if (!this.renderTarget.current) throw invalidArg(method, 'this', `${this.renderTarget.label} was presented`);
+    if (this.pipeline.rtvFormat !== this.renderTarget.format) {
+      throw invalidArg(method, 'this', `${this.pipeline.label} renders to ${this.pipeline.rtvFormat ?? '?'} but ${this.renderTarget.label} is ${this.renderTarget.format} (RTVFormats[0] must match the render target)`);
+    }
+    if (this.viewport) throwIf(validateViewportInTarget(this.viewport, this.renderTarget.width, this.renderTarget.height));
+    this.record({
+      kind: 'draw',
+      pipeline: this.pipeline,
+      root: this.graphicsRoot.slice(),
+      target: this.renderTarget,
+      viewport: this.viewport,
+      scissor: this.scissor,
+      vertices: [vertexCountPerInstance, instanceCount, startVertexLocation, startInstanceLocation],
+    });
   }
 }
 

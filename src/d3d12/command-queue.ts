@@ -118,7 +118,12 @@ export class CommandQueue {
           commands.push({ index, kind: 'copy', jobs: command.jobs, interleave: command.interleave });
           writes.push(...command.writes);
         } else if (command.kind === 'dispatch') {
-          commands.push({ index, kind: 'dispatch', pipeline: command.pipeline.gpuPipeline, root: command.root, groups: command.groups });
+          commands.push({ index, kind: 'dispatch', pipeline: command.pipeline.gpuPipeline as GPUComputePipeline, root: command.root, groups: command.groups });
+        } else if (command.kind === 'clear') {
+          commands.push({ index, kind: 'clear', target: command.target.texture, color: command.color });
+        } else if (command.kind === 'draw') {
+          const { pipeline, root, target, viewport, scissor, vertices } = command;
+          commands.push({ index, kind: 'draw', pipeline: pipeline.gpuPipeline as GPURenderPipeline, root, target: target.texture, viewport, scissor, vertices });
         }
       });
       executable.push({ id: list.id, commands });
@@ -150,6 +155,11 @@ export class CommandQueue {
       if (list.type !== this.desc.type) throw invalidArg(call, `commandLists[${i}]`, `${list.label} cannot run on a ${this.desc.type} queue`);
       for (const resource of list.states.resources()) {
         if (resource.released) throw invalidArg(call, `commandLists[${i}]`, `${list.label} uses ${resource.label}, which was released`);
+      }
+      for (const command of list.commands) {
+        if ((command.kind === 'clear' || command.kind === 'draw') && !command.target.current) {
+          throw invalidArg(call, `commandLists[${i}]`, `${list.label} draws into ${command.target.label}, which was presented`);
+        }
       }
       lists.push(list);
     });

@@ -9,7 +9,15 @@ import { packedMipInfo, subresourceTiling, TILE_SIZE } from '../memory/tiling.js
 import { TileMappingTable, type TileSpan } from '../memory/tile-mappings.js';
 import { VA_PAGE_SIZE, VirtualAddressSpace, type VirtualRange } from '../memory/virtual-address-space.js';
 import { GpuMemory, maxPoolBytes } from '../gpu/gpu-memory.js';
-import { createPreludePipeline } from '../gpu/pipelines.js';
+import { createGraphicsPreludePipeline, createPreludePipeline } from '../gpu/pipelines.js';
+
+const TOPOLOGIES: Record<PrimitiveTopology, GPUPrimitiveTopology> = {
+  TRIANGLELIST: 'triangle-list',
+  TRIANGLESTRIP: 'triangle-strip',
+  LINELIST: 'line-list',
+  LINESTRIP: 'line-strip',
+  POINTLIST: 'point-list',
+};
 import { requestWebGPUDevice } from '../gpu/request-device.js';
 import {
   validateCreateCommittedResource,
@@ -23,6 +31,7 @@ import {
   validateCreateCommandList,
   validateCreateCommandQueue,
   validateCreateComputePipelineState,
+  validateCreateGraphicsPipelineState,
   validateCreateDevice,
   validateGetResourceTiling,
   type DeviceSettings,
@@ -31,13 +40,16 @@ import { heapFlagNames, validateCreateHeap, type FullHeapDesc } from '../validat
 import type { ResourceCaps } from '../validation/resource-desc.js';
 import { GraphicsCommandList, type ListOwner } from './command-list.js';
 import { CommandQueue, type QueueOwner } from './command-queue.js';
-import { D3D12Error, invalidArg, orThrow, type HResult } from './errors.js';
+import { D3D12Error, invalidArg, orThrow, show, type HResult } from './errors.js';
 import { DeviceResidency, type Pageable, type ResidencyOwner, type ResidencyPriority, type VideoMemoryInfo } from './residency.js';
 import { checkFenceValue, Fence } from './fence.js';
 import { GpuBackend } from './gpu-backend.js';
 import { Heap } from './heap.js';
 import { MemoryBacking } from './memory-backing.js';
-import { PipelineState, type ComputePipelineStateDesc } from './pipeline-state.js';
+import { PipelineState, type ComputePipelineStateDesc, type GraphicsPipelineStateDesc, type PrimitiveTopology } from './pipeline-state.js';
+import { SwapChain } from './swap-chain.js';
+import { CANVAS_FORMAT_NAMES, CanvasSurface, canvasFormat, isCanvasContext, preferredCanvasFormat } from '../gpu/canvas-surface.js';
+import { textureDescriptor } from './texture-descriptor.js';
 import { Resource, type ResourceKind } from './resource.js';
 import { describeFaults, type FaultReport } from './fault-report.js';
 import type { FaultRecord } from './gpu-backend.js';
@@ -428,7 +440,7 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
   }
 
   /**
-   * ID3D12Device::CreateComputePipelineState: WGSL that uses the prelude (shaders/prelude.wgsl).
+   * ID3D12Device::CreateComputePipelineState: WGSL that uses the prelude (shaders/prelude/).
    * Compiles asynchronously; a compile error rejects with E_INVALIDARG quoting the compiler, with
    * line numbers counted in `desc.code`.
    */
@@ -442,9 +454,68 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
     } catch (error) {
       throw invalidArg('createComputePipelineState', 'desc.code', `does not compile:\n${error instanceof Error ? error.message : String(error)}`);
     }
-    const state = new PipelineState(this.nextObjectId++, checked, pipeline);
+    const state = new PipelineState(this.nextObjectId++, 'compute', checked.label, pipeline);
     this.pipelines.add(state);
     return state;
+  }
+
+  /**
+   * ID3D12Device::CreateGraphicsPipelineState: a @vertex and a @fragment entry point over the
+   * graphics prelude (memory read only), drawing into back buffers of `desc.rtvFormat`. Asynchronous,
+   * like createComputePipelineState.
+   */
+  async createGraphicsPipelineState(desc: GraphicsPipelineStateDesc): Promise<PipelineState> {
+    const call = 'createGraphicsPipelineState';
+    this.checkNotRemoved(call);
+    const checked = orThrow(validateCreateGraphicsPipelineState(desc));
+    const gpu = this.gpu;
+    if (!gpu) throw invalidArg(call, 'this', 'this device has no GPU (created with gpuDevice: null, or where WebGPU is unavailable)');
+    const targetFormat = canvasFormat(checked.rtvFormat);
+    if (!targetFormat) throw invalidArg(call, 'desc.rtvFormat', `must be a back-buffer format (${CANVAS_FORMAT_NAMES.join(', ')}), got ${checked.rtvFormat}`);
+    let pipeline: GPURenderPipeline;
+    try {
+      pipeline = await createGraphicsPreludePipeline(gpu.memory.device, {
+        code: checked.code,
+        vertexEntryPoint: checked.vertexEntryPoint,
+        fragmentEntryPoint: checked.fragmentEntryPoint,
+        targetFormat,
+        topology: TOPOLOGIES[checked.primitiveTopology],
+        blend: checked.blend === 'ALPHA_BLEND' ? 'alpha' : 'none',
+        label: checked.label ?? 'd3d12 graphics pipeline state',
+      });
+    } catch (error) {
+      throw invalidArg(call, 'desc.code', `does not compile:\n${error instanceof Error ? error.message : String(error)}`);
+    }
+    const state = new PipelineState(this.nextObjectId++, 'graphics', checked.label, pipeline, checked.rtvFormat);
+    this.pipelines.add(state);
+    return state;
+  }
+
+  /** A swap chain over a WebGPU canvas context (IDXGIFactory::CreateSwapChainForHwnd's counterpart). */
+  createSwapChain(context: GPUCanvasContext, desc: { format?: string; alphaMode?: GPUCanvasAlphaMode } = {}): SwapChain {
+    const call = 'createSwapChain';
+    this.checkNotRemoved(call);
+    const gpu = this.gpu;
+    if (!gpu) throw invalidArg(call, 'this', 'this device has no GPU');
+    if (!isCanvasContext(context)) throw invalidArg(call, 'context', 'must be a WebGPU canvas context (canvas.getContext(\'webgpu\'))');
+    const format = desc.format ?? preferredCanvasFormat();
+    const gpuFormat = canvasFormat(format);
+    if (!gpuFormat) throw invalidArg(call, 'desc.format', `must be one of ${CANVAS_FORMAT_NAMES.join(', ')}, got ${show(format)}`);
+    const alphaMode = desc.alphaMode ?? 'opaque';
+    if (alphaMode !== 'opaque' && alphaMode !== 'premultiplied') throw invalidArg(call, 'desc.alphaMode', `must be 'opaque' or 'premultiplied', got ${show(alphaMode)}`);
+    return new SwapChain(new CanvasSurface(context, gpu.memory.device, gpuFormat, alphaMode), format);
+  }
+
+  /**
+   * A texture descriptor for the prelude's d3d12_tex2d_* functions (the emulator's stand-in for a
+   * shader resource view): copy the words into a buffer and pass the buffer's address to shaders.
+   */
+  writeTextureDescriptor(resource: Resource): Uint32Array {
+    const call = 'writeTextureDescriptor';
+    const own = this.ownResource(resource);
+    if (!own) throw invalidArg(call, 'resource', 'must be a resource created by this device');
+    if (own.released) throw invalidArg(call, 'resource', `${own.label} was released`);
+    return textureDescriptor(call, own);
   }
 
   /**

@@ -1,7 +1,9 @@
 /**
- * PipelineState (ID3D12PipelineState): a compute pipeline of user WGSL over the prelude. Shaders reach
- * memory only through the prelude (d3d12_load/d3d12_store by GPU virtual address) and take their
- * inputs as root constants; they declare no bindings of their own.
+ * PipelineState (ID3D12PipelineState): user WGSL over the prelude. Shaders reach memory only through
+ * the prelude (d3d12_load / d3d12_store by GPU virtual address, d3d12_tex2d_* for tiled textures) and
+ * take their inputs as root constants; they declare no bindings of their own. Compute pipelines read
+ * and write memory; graphics pipelines (vertex and fragment stages) read it, and pull vertices from it
+ * themselves: there is no input assembler state.
  */
 export interface ComputePipelineStateDesc {
   /** WGSL that uses the prelude's d3d12_* functions; it must not declare bindings. */
@@ -10,16 +12,36 @@ export interface ComputePipelineStateDesc {
   label?: string;
 }
 
+export const PRIMITIVE_TOPOLOGIES = ['TRIANGLELIST', 'TRIANGLESTRIP', 'LINELIST', 'LINESTRIP', 'POINTLIST'] as const;
+export type PrimitiveTopology = (typeof PRIMITIVE_TOPOLOGIES)[number];
+
+export interface GraphicsPipelineStateDesc {
+  /** WGSL with a @vertex and a @fragment entry point over the (read-only) graphics prelude. */
+  code: string;
+  vertexEntryPoint: string;
+  fragmentEntryPoint: string;
+  /** D3D12's RTVFormats[0]: the back buffer's format (SwapChain.format). */
+  rtvFormat: string;
+  /** Default TRIANGLELIST (D3D12 sets it with IASetPrimitiveTopology; here it is pipeline state). */
+  primitiveTopology?: PrimitiveTopology;
+  /** Default NONE; ALPHA_BLEND is SrcAlpha / InvSrcAlpha. */
+  blend?: 'NONE' | 'ALPHA_BLEND';
+  label?: string;
+}
+
 export class PipelineState {
-  /** @internal Created by Device.createComputePipelineState. */
+  /** @internal Created by Device.createComputePipelineState / createGraphicsPipelineState. */
   constructor(
     readonly id: number,
-    readonly desc: Readonly<ComputePipelineStateDesc>,
+    readonly kind: 'compute' | 'graphics',
+    readonly label_: string | undefined,
     /** @internal */
-    readonly gpuPipeline: GPUComputePipeline,
+    readonly gpuPipeline: GPUComputePipeline | GPURenderPipeline,
+    /** Graphics pipelines: the render-target format. */
+    readonly rtvFormat?: string,
   ) {}
 
   get label(): string {
-    return `pipeline state #${this.id}${this.desc.label ? ` '${this.desc.label}'` : ''}`;
+    return `${this.kind} pipeline state #${this.id}${this.label_ ? ` '${this.label_}'` : ''}`;
   }
 }

@@ -248,3 +248,21 @@ export interface CommandQueueDesc {
   flags?: ('NONE' | 'DISABLE_GPU_TIMEOUT')[];
   nodeMask?: number;
 }
+
+/** D3D12_VIEWPORT. Depth is kept for the shape of the call; there are no depth targets. */
+export interface Viewport {
+  topLeftX: number;
+  topLeftY: number;
+  width: number;
+  height: number;
+  minDepth?: number;
+  maxDepth?: number;
+}
+
+/** D3D12_RECT (left, top, right, bottom), in pixels. */
+export interface Rect {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}

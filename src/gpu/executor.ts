@@ -1,8 +1,10 @@
 /**
  * Encodes executed command lists into one WebGPU command buffer: every dispatch and every copy is a
  * compute dispatch over the prelude's bind group (page table, pools, per-dispatch constants, fault
- * log); copies run the copy kernel over their jobs. WebGPU orders dispatches, so D3D12's barriers
- * need no GPU work here: their state rules were checked when they were recorded and executed.
+ * log); copies run the copy kernel over their jobs. Clears and draws go to render passes on their
+ * back buffer (consecutive draws into one target share a pass), with the graphics prelude's bind
+ * group. WebGPU orders passes and dispatches, so D3D12's barriers need no GPU work here: their state
+ * rules were checked when they were recorded and executed.
  *
  * Per submission: one uniform buffer of per-dispatch constants (bound at a dynamic offset per
  * dispatch) and one storage buffer of copy jobs, both written with queue writes just before the
@@ -10,14 +12,24 @@
  */
 import { COPY_JOB_BYTES, COPY_WGSL as copyWgsl, type CopyJob } from './copy-jobs.js';
 import type { GpuMemory } from './gpu-memory.js';
-import { kernelPipeline, preludeBindGroupLayout } from './pipelines.js';
+import { graphicsPreludeBindGroupLayout, kernelPipeline, preludeBindGroupLayout } from './pipelines.js';
 import { preludeLayout } from './prelude.js';
 import { WgslReflect } from './wgsl-reflect.js';
 
 /** A command as the executor needs it. */
 export type ExecutableCommand =
   | { kind: 'copy'; jobs: readonly CopyJob[]; interleave: boolean }
-  | { kind: 'dispatch'; pipeline: GPUComputePipeline; root: Uint32Array; groups: readonly [number, number, number] };
+  | { kind: 'dispatch'; pipeline: GPUComputePipeline; root: Uint32Array; groups: readonly [number, number, number] }
+  | { kind: 'clear'; target: GPUTexture; color: readonly [number, number, number, number] }
+  | {
+      kind: 'draw';
+      pipeline: GPURenderPipeline;
+      root: Uint32Array;
+      target: GPUTexture;
+      viewport?: { topLeftX: number; topLeftY: number; width: number; height: number; minDepth?: number; maxDepth?: number };
+      scissor?: { left: number; top: number; right: number; bottom: number };
+      vertices: readonly [number, number, number, number];
+    };
 
 export interface ExecutableList {
   id: number;
@@ -61,13 +73,12 @@ export function copyKernel(device: GPUDevice): Promise<CopyKernel> {
   return kernel;
 }
 
-/** One dispatch's constants and what it runs. */
-interface Step {
-  list: number;
-  index: number;
-  root: Uint32Array;
-  run(pass: GPUComputePassEncoder, offset: number): void;
-}
+/** One dispatch, clear or draw: its constants and what it runs. */
+type Step = { list: number; index: number; root: Uint32Array } & (
+  | { kind: 'compute'; run(pass: GPUComputePassEncoder): void }
+  | { kind: 'clear'; target: GPUTexture; color: readonly [number, number, number, number] }
+  | { kind: 'draw'; target: GPUTexture; run(pass: GPURenderPassEncoder): void }
+);
 
 /**
  * Encodes `lists` into a command buffer; returns it with the buffers to destroy once submitted.
@@ -92,12 +103,43 @@ export function encodeExecution(memory: GpuMemory, kernel: CopyKernel, settings:
       if (command.kind === 'dispatch') {
         const { pipeline, groups } = command;
         steps.push({
+          kind: 'compute',
           list: list.id,
           index: command.index,
           root: command.root,
           run: (pass) => {
             pass.setPipeline(pipeline);
             pass.dispatchWorkgroups(groups[0], groups[1], groups[2]);
+          },
+        });
+        continue;
+      }
+      if (command.kind === 'clear') {
+        steps.push({ kind: 'clear', list: list.id, index: command.index, root: new Uint32Array(0), target: command.target, color: command.color });
+        continue;
+      }
+      if (command.kind === 'draw') {
+        const { pipeline, viewport, scissor, vertices, target } = command;
+        steps.push({
+          kind: 'draw',
+          list: list.id,
+          index: command.index,
+          root: command.root,
+          target,
+          run: (pass) => {
+            pass.setPipeline(pipeline);
+            if (viewport) {
+              // drawInstanced checked the viewport against the target; a canvas resized since then is clipped.
+              const x = Math.min(viewport.topLeftX, target.width);
+              const y = Math.min(viewport.topLeftY, target.height);
+              pass.setViewport(x, y, Math.min(viewport.width, target.width - x), Math.min(viewport.height, target.height - y), viewport.minDepth ?? 0, viewport.maxDepth ?? 1);
+            }
+            if (scissor) {
+              const left = Math.min(scissor.left, target.width);
+              const top = Math.min(scissor.top, target.height);
+              pass.setScissorRect(left, top, Math.min(scissor.right, target.width) - left, Math.min(scissor.bottom, target.height) - top);
+            }
+            pass.draw(vertices[0], vertices[1], vertices[2], vertices[3]);
           },
         });
         continue;
@@ -116,6 +158,7 @@ export function encodeExecution(memory: GpuMemory, kernel: CopyKernel, settings:
           const root = new Uint32Array(4);
           root.set([first + phase + done * stride, batch, stride, 0]);
           steps.push({
+            kind: 'compute',
             list: list.id,
             index: command.index,
             root,
@@ -176,14 +219,59 @@ export function encodeExecution(memory: GpuMemory, kernel: CopyKernel, settings:
     ],
   });
 
+  const hasGraphics = steps.some((step) => step.kind === 'draw');
+  const graphicsGroup0 = hasGraphics
+    ? device.createBindGroup({
+        label: 'd3d12 graphics prelude',
+        layout: graphicsPreludeBindGroupLayout(device),
+        entries: [
+          { binding: 0, resource: { buffer: memory.pageTable.gpuBuffer } },
+          { binding: 1, resource: { buffer: memory.pools.LOCAL } },
+          { binding: 2, resource: { buffer: memory.pools.NON_LOCAL } },
+          { binding: 3, resource: { buffer: infoBuffer, size: layout.dispatchInfo.size } },
+        ],
+      })
+    : undefined;
+
   const encoder = device.createCommandEncoder({ label: 'd3d12 executeCommandLists' });
-  if (steps.length > 0) {
-    const pass = encoder.beginComputePass({ label: 'd3d12 command lists' });
-    steps.forEach((step, i) => {
-      pass.setBindGroup(0, group0, [i * infoStride]);
-      step.run(pass, i * infoStride);
+  let compute: GPUComputePassEncoder | undefined;
+  let render: { pass: GPURenderPassEncoder; target: GPUTexture } | undefined;
+  const endPasses = (): void => {
+    compute?.end();
+    render?.pass.end();
+    compute = undefined;
+    render = undefined;
+  };
+  const beginRender = (target: GPUTexture, clear?: readonly [number, number, number, number]): GPURenderPassEncoder => {
+    endPasses();
+    const pass = encoder.beginRenderPass({
+      label: 'd3d12 render pass',
+      colorAttachments: [
+        clear
+          ? { view: target.createView(), loadOp: 'clear', storeOp: 'store', clearValue: { r: clear[0], g: clear[1], b: clear[2], a: clear[3] } }
+          : { view: target.createView(), loadOp: 'load', storeOp: 'store' },
+      ],
     });
-    pass.end();
-  }
+    render = { pass, target };
+    return pass;
+  };
+  steps.forEach((step, i) => {
+    const offset = i * infoStride;
+    if (step.kind === 'compute') {
+      if (!compute) {
+        endPasses();
+        compute = encoder.beginComputePass({ label: 'd3d12 command lists' });
+      }
+      compute.setBindGroup(0, group0, [offset]);
+      step.run(compute);
+    } else if (step.kind === 'clear') {
+      beginRender(step.target, step.color);
+    } else {
+      const pass = render && render.target === step.target ? render.pass : beginRender(step.target);
+      pass.setBindGroup(0, graphicsGroup0 as GPUBindGroup, [offset]);
+      step.run(pass);
+    }
+  });
+  endPasses();
   return { commandBuffer: encoder.finish(), transient };
 }

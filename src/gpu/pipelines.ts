@@ -3,12 +3,11 @@
  * table, the two pools, per-dispatch constants, fault log), user pipelines (prelude + user WGSL) and
  * the emulator's own kernels, cached per GPUDevice in a WeakMap.
  */
-import { PRELUDE_WGSL, preludeLayout } from './prelude.js';
-
-const PRELUDE_LINES = PRELUDE_WGSL.split('\n').length;
+import { GRAPHICS_PRELUDE_WGSL, PRELUDE_WGSL, preludeLayout } from './prelude.js';
 
 interface DeviceCache {
   group0: GPUBindGroupLayout;
+  graphicsGroup0: GPUBindGroupLayout;
   kernels: Map<string, Promise<GPUComputePipeline>>;
 }
 
@@ -28,15 +27,30 @@ function cacheFor(device: GPUDevice): DeviceCache {
         { binding: 4, ...storage('storage') },
       ],
     });
-    cache = { group0, kernels: new Map() };
+    const graphics = GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT;
+    const graphicsGroup0 = device.createBindGroupLayout({
+      label: 'd3d12 graphics prelude (group 0)',
+      entries: [
+        { binding: 0, visibility: graphics, buffer: { type: 'read-only-storage' } },
+        { binding: 1, visibility: graphics, buffer: { type: 'read-only-storage' } },
+        { binding: 2, visibility: graphics, buffer: { type: 'read-only-storage' } },
+        { binding: 3, visibility: graphics, buffer: { type: 'uniform', hasDynamicOffset: true, minBindingSize: preludeLayout().dispatchInfo.size } },
+      ],
+    });
+    cache = { group0, graphicsGroup0, kernels: new Map() };
     caches.set(device, cache);
   }
   return cache;
 }
 
-/** The layout of group 0, which every emulator pipeline binds. */
+/** The layout of group 0, which every emulator compute pipeline binds. */
 export function preludeBindGroupLayout(device: GPUDevice): GPUBindGroupLayout {
   return cacheFor(device).group0;
+}
+
+/** The layout of group 0 of graphics pipelines (read-only memory, no fault log). */
+export function graphicsPreludeBindGroupLayout(device: GPUDevice): GPUBindGroupLayout {
+  return cacheFor(device).graphicsGroup0;
 }
 
 /** A compile error, with line numbers counted from the start of the code the caller gave. */
@@ -48,6 +62,31 @@ export class ShaderCompileError extends Error {
  * Compiles `code` after the prelude into a compute pipeline whose group 0 is the prelude's, plus the
  * given extra groups. Rejects with a ShaderCompileError listing the compiler's messages.
  */
+/**
+ * Compiles `code` after `prelude`; rejects with a ShaderCompileError whose line numbers count from
+ * the start of `code`.
+ */
+async function compile(device: GPUDevice, prelude: string, code: string, label: string): Promise<GPUShaderModule> {
+  // The compiler's messages are reported below, with the caller's line numbers; the WebGPU
+  // validation error a bad module raises is caught here so it does not reach the caller's device.
+  // The scope is popped at once (not after an await), so it holds only this call's error and none
+  // of what the caller does meanwhile.
+  device.pushErrorScope('validation');
+  const module = device.createShaderModule({ label, code: `${prelude}\n${code}` });
+  const moduleError = device.popErrorScope();
+  const [info] = await Promise.all([module.getCompilationInfo(), moduleError]);
+  const errors = info.messages.filter((message) => message.type === 'error');
+  if (errors.length > 0) {
+    const preludeLines = prelude.split('\n').length;
+    const lines = errors.map((message) => {
+      const line = message.lineNum - preludeLines;
+      return line > 0 ? `line ${line}:${message.linePos}: ${message.message}` : `in the prelude (line ${message.lineNum}): ${message.message}`;
+    });
+    throw new ShaderCompileError(lines.join('\n'));
+  }
+  return module;
+}
+
 export async function createPreludePipeline(
   device: GPUDevice,
   code: string,
@@ -55,22 +94,7 @@ export async function createPreludePipeline(
   label: string,
   extraGroups: GPUBindGroupLayout[] = [],
 ): Promise<GPUComputePipeline> {
-  // The compiler's messages are reported below, with the caller's line numbers; the WebGPU
-  // validation error a bad module raises is caught here so it does not reach the caller's device.
-  // The scope is popped at once (not after an await), so it holds only this call's error and none
-  // of what the caller does meanwhile.
-  device.pushErrorScope('validation');
-  const module = device.createShaderModule({ label, code: `${PRELUDE_WGSL}\n${code}` });
-  const moduleError = device.popErrorScope();
-  const [info] = await Promise.all([module.getCompilationInfo(), moduleError]);
-  const errors = info.messages.filter((message) => message.type === 'error');
-  if (errors.length > 0) {
-    const lines = errors.map((message) => {
-      const line = message.lineNum - PRELUDE_LINES;
-      return line > 0 ? `line ${line}:${message.linePos}: ${message.message}` : `in the prelude (line ${message.lineNum}): ${message.message}`;
-    });
-    throw new ShaderCompileError(lines.join('\n'));
-  }
+  const module = await compile(device, PRELUDE_WGSL, code, label);
   const layout = device.createPipelineLayout({ label, bindGroupLayouts: [preludeBindGroupLayout(device), ...extraGroups] });
   try {
     return await device.createComputePipelineAsync({ label, layout, compute: { module, entryPoint } });
@@ -89,4 +113,35 @@ export function kernelPipeline(device: GPUDevice, name: string, code: string, en
     cache.kernels.set(name, pipeline);
   }
   return pipeline;
+}
+
+export interface GraphicsPipelineOptions {
+  code: string;
+  vertexEntryPoint: string;
+  fragmentEntryPoint: string;
+  targetFormat: GPUTextureFormat;
+  topology: GPUPrimitiveTopology;
+  blend: 'none' | 'alpha';
+  label: string;
+}
+
+/** A render pipeline of user WGSL over the graphics prelude; vertices come from memory, not buffers. */
+export async function createGraphicsPreludePipeline(device: GPUDevice, options: GraphicsPipelineOptions): Promise<GPURenderPipeline> {
+  const module = await compile(device, GRAPHICS_PRELUDE_WGSL, options.code, options.label);
+  const layout = device.createPipelineLayout({ label: options.label, bindGroupLayouts: [graphicsPreludeBindGroupLayout(device)] });
+  const blend: GPUBlendState | undefined =
+    options.blend === 'alpha'
+      ? { color: { srcFactor: 'src-alpha', dstFactor: 'one-minus-src-alpha' }, alpha: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha' } }
+      : undefined;
+  try {
+    return await device.createRenderPipelineAsync({
+      label: options.label,
+      layout,
+      vertex: { module, entryPoint: options.vertexEntryPoint },
+      fragment: { module, entryPoint: options.fragmentEntryPoint, targets: [{ format: options.targetFormat, blend }] },
+      primitive: { topology: options.topology },
+    });
+  } catch (error) {
+    throw new ShaderCompileError(error instanceof Error ? error.message : String(error));
+  }
 }

@@ -1,12 +1,21 @@
 /**
- * The WGSL prelude (shaders/prelude.wgsl) and the layouts TypeScript shares with it: its constants
- * (page-table entry encoding, fault kinds, limits) and the byte layouts of its structs, read from the
- * WGSL with wgsl_reflect so that nothing is written twice.
+ * The WGSL prelude (shaders/prelude/*.wgsl), composed for compute and for graphics pipelines, and the
+ * layouts TypeScript shares with it: its constants (page-table entry encoding, fault kinds, limits,
+ * texture descriptor offsets) and the byte layouts of its structs, read from the WGSL with
+ * wgsl_reflect so that nothing is written twice.
  */
-import preludeWgsl from '../../shaders/prelude.wgsl?raw';
+import common from '../../shaders/prelude/common.wgsl?raw';
+import bindingsCompute from '../../shaders/prelude/bindings-compute.wgsl?raw';
+import bindingsGraphics from '../../shaders/prelude/bindings-graphics.wgsl?raw';
+import loads from '../../shaders/prelude/loads.wgsl?raw';
+import textures from '../../shaders/prelude/textures.wgsl?raw';
+import stores from '../../shaders/prelude/stores.wgsl?raw';
 import { Const, WgslParser, WgslReflect } from './wgsl-reflect.js';
 
-export const PRELUDE_WGSL: string = preludeWgsl;
+/** The prelude of compute pipelines: memory read and written, faults recorded. */
+export const PRELUDE_WGSL: string = [common, bindingsCompute, loads, textures, stores].join('\n');
+/** The prelude of graphics pipelines (vertex and fragment stages): memory read only. */
+export const GRAPHICS_PRELUDE_WGSL: string = [common, bindingsGraphics, loads, textures].join('\n');
 
 export interface StructLayout {
   size: number;

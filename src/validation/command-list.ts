@@ -180,8 +180,7 @@ export function validateBarriers(barriers: unknown, own: (value: unknown) => Res
 }
 
 /** setComputeRoot32BitConstants(rootParameterIndex, srcData, destOffsetIn32BitValues): into 64 root constants. */
-export function validateRootConstants(rootParameterIndex: unknown, values: unknown, destOffset: unknown, count: number): Checked<Uint32Array> {
-  const call = 'setComputeRoot32BitConstants';
+export function validateRootConstants(rootParameterIndex: unknown, values: unknown, destOffset: unknown, count: number, call = 'setComputeRoot32BitConstants'): Checked<Uint32Array> {
   const problem = checkInteger(call, 'rootParameterIndex', rootParameterIndex, 0, 0) ?? checkInteger(call, 'destOffsetIn32BitValues', destOffset, 0, count);
   if (problem) {
     return problem.argument === 'rootParameterIndex' ? invalidArg(call, 'rootParameterIndex', `must be 0: the emulator's one root parameter is ${count} 32-bit constants, got ${show(rootParameterIndex)}`) : problem;

@@ -1,7 +1,7 @@
 /**
  * createDevice, checkFeatureSupport, getResourceTiling and createCommandQueue argument rules.
  */
-import { invalidArg, show, type Checked } from '../d3d12/errors.js';
+import { D3D12Error, invalidArg, show, type Checked } from '../d3d12/errors.js';
 import { COMMAND_LIST_TYPES, type CommandListType, type CommandQueueDesc, type ResourceHeapTier, type TiledResourcesTier } from '../d3d12/types.js';
 import { checkBoolean, checkInteger, checkName, checkNames, firstProblem, isObject } from './common.js';
 import type { ResourceView } from './tile-mappings.js';
@@ -108,4 +108,39 @@ export function validateCreateComputePipelineState(desc: unknown): Checked<{ cod
   }
   if (desc.label !== undefined && typeof desc.label !== 'string') return invalidArg(call, 'desc.label', `must be a string, got ${show(desc.label)}`);
   return { code: desc.code, entryPoint: desc.entryPoint, label: desc.label };
+}
+
+/** createGraphicsPipelineState(desc). */
+export function validateCreateGraphicsPipelineState(desc: unknown): Checked<{
+  code: string;
+  vertexEntryPoint: string;
+  fragmentEntryPoint: string;
+  rtvFormat: string;
+  primitiveTopology: 'TRIANGLELIST' | 'TRIANGLESTRIP' | 'LINELIST' | 'LINESTRIP' | 'POINTLIST';
+  blend: 'NONE' | 'ALPHA_BLEND';
+  label?: string;
+}> {
+  const call = 'createGraphicsPipelineState';
+  if (!isObject(desc)) return invalidArg(call, 'desc', `must be {code, vertexEntryPoint, fragmentEntryPoint, rtvFormat}, got ${show(desc)}`);
+  const compute = validateCreateComputePipelineState({ code: desc.code, entryPoint: desc.vertexEntryPoint, label: desc.label });
+  if (compute instanceof D3D12Error) return invalidArg(call, compute.argument === 'desc.entryPoint' ? 'desc.vertexEntryPoint' : compute.argument, compute.rule);
+  const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
+  if (typeof desc.fragmentEntryPoint !== 'string' || !identifier.test(desc.fragmentEntryPoint)) {
+    return invalidArg(call, 'desc.fragmentEntryPoint', `must be the name of a @fragment function, got ${show(desc.fragmentEntryPoint)}`);
+  }
+  if (typeof desc.rtvFormat !== 'string') return invalidArg(call, 'desc.rtvFormat', `must be the back buffer's format name, got ${show(desc.rtvFormat)}`);
+  const problem = firstProblem(
+    () => checkName(call, 'desc.primitiveTopology', desc.primitiveTopology ?? 'TRIANGLELIST', ['TRIANGLELIST', 'TRIANGLESTRIP', 'LINELIST', 'LINESTRIP', 'POINTLIST'] as const),
+    () => checkName(call, 'desc.blend', desc.blend ?? 'NONE', ['NONE', 'ALPHA_BLEND'] as const),
+  );
+  if (problem) return problem;
+  return {
+    code: compute.code,
+    vertexEntryPoint: compute.entryPoint,
+    fragmentEntryPoint: desc.fragmentEntryPoint,
+    rtvFormat: desc.rtvFormat,
+    primitiveTopology: (desc.primitiveTopology ?? 'TRIANGLELIST') as 'TRIANGLELIST',
+    blend: (desc.blend ?? 'NONE') as 'NONE',
+    label: compute.label,
+  };
 }

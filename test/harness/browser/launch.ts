@@ -21,6 +21,19 @@ export const CHROMIUM_ARGS = [
   '--disable-dev-shm-usage',
 ];
 
+/**
+ * Canvas presentation without a GPU: headless Chromium's default GL/compositor path cannot share a
+ * SwiftShader WebGPU texture with the compositor, and the first `getCurrentTexture()` destroys the
+ * device ("A valid external Instance reference no longer exists"). With Vulkan and ANGLE both on
+ * SwiftShader the canvas, the compositor and WebGPU share one Vulkan instance and canvases work.
+ * Set D3D12_WEBGPU_BROWSER_GPU=hardware to leave Chromium on its own GPU choice (a real GPU).
+ */
+export const SOFTWARE_CANVAS_ARGS = ['--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-angle=swiftshader'];
+
+export function chromiumArgs(env: NodeJS.ProcessEnv = process.env): string[] {
+  return env.D3D12_WEBGPU_BROWSER_GPU === 'hardware' ? CHROMIUM_ARGS : [...CHROMIUM_ARGS, ...SOFTWARE_CANVAS_ARGS];
+}
+
 export interface LaunchedBrowser {
   browser: Browser;
   located: LocatedBrowser;
@@ -31,7 +44,7 @@ export async function launchBrowser(located: LocatedBrowser = locateBrowser()): 
   const browser = await puppeteer.launch({
     executablePath: located.executable,
     headless: located.headless,
-    args: CHROMIUM_ARGS,
+    args: chromiumArgs(),
     env: { ...process.env, ...located.env },
     // A cold SwiftShader start on a busy CI machine can take a while.
     protocolTimeout: 180_000,

@@ -1,7 +1,13 @@
-// The d3d12-webgpu prelude: prepended to every compute pipeline the emulator creates, user shaders
-// and the emulator's own kernels alike. It gives WGSL D3D12's view of memory: 64-bit GPU virtual
-// addresses (vec2u: low, high 32 bits), translated through the emulated page table on every access,
-// with the tiled-resources tier's semantics, and root constants.
+// The d3d12-webgpu prelude: prepended to every pipeline the emulator creates, user shaders and the
+// emulator's own kernels alike. It gives WGSL D3D12's view of memory: 64-bit GPU virtual addresses
+// (vec2u: low, high 32 bits), translated through the emulated page table on every access, with the
+// tiled-resources tier's semantics, root constants, and texel access to tiled textures.
+//
+// It is composed from the files of shaders/prelude/ (src/gpu/prelude.ts):
+//   compute pipelines:  common, bindings-compute, loads, textures, stores
+//   graphics pipelines: common, bindings-graphics, loads, textures
+// (vertex shaders cannot write storage buffers, so graphics stages read memory only, and record no
+// faults).
 //
 // Everything here is named d3d12_* / D3D12_*; user code must not use those names, nor bind group 0.
 // TypeScript reads the constants and struct layouts below with wgsl_reflect (src/gpu/prelude.ts);
@@ -77,11 +83,6 @@ struct D3D12DispatchInfo {
   validation: u32,
 }
 
-@group(0) @binding(0) var<storage, read> d3d12_page_table: array<u32>;
-@group(0) @binding(1) var<storage, read_write> d3d12_pool_local: array<u32>;
-@group(0) @binding(2) var<storage, read_write> d3d12_pool_non_local: array<u32>;
-@group(0) @binding(3) var<uniform> d3d12_dispatch: D3D12DispatchInfo;
-@group(0) @binding(4) var<storage, read_write> d3d12_faults: D3D12FaultLog;
 
 // ---- Root constants ----------------------------------------------------------------------------
 
@@ -113,16 +114,6 @@ fn d3d12_page_entry(va: vec2u) -> u32 {
   return d3d12_page_table[page];
 }
 
-fn d3d12_record_fault(va: vec2u, kind: u32, entry: u32) {
-  if (d3d12_dispatch.validation == 0u) {
-    return;
-  }
-  let slot = atomicAdd(&d3d12_faults.count, 1u);
-  if (slot < d3d12_faults.capacity) {
-    d3d12_faults.records[slot] = D3D12FaultRecord(va.x, va.y, kind, entry, d3d12_dispatch.command_list, d3d12_dispatch.command_index);
-  }
-}
-
 // The word index inside the entry's pool of the 4-byte word at va (entry is RESIDENT).
 fn d3d12_word_index(entry: u32, va: vec2u) -> u32 {
   let page = (entry >> D3D12_PTE_PAYLOAD_SHIFT) & D3D12_PTE_PAGE_MASK;
@@ -131,100 +122,4 @@ fn d3d12_word_index(entry: u32, va: vec2u) -> u32 {
 
 fn d3d12_is_non_local(entry: u32) -> bool {
   return ((entry >> D3D12_PTE_PAYLOAD_SHIFT) & D3D12_PTE_SEGMENT_BIT) != 0u;
-}
-
-// ---- Loads and stores ----------------------------------------------------------------------------
-
-// Status bits of d3d12_load_checked: set when the access reached mapped, resident memory.
-const D3D12_STATUS_MAPPED: u32 = 1u;
-
-// Loads the 4-byte word at va (va must be 4-byte aligned), reporting in *status whether the access
-// was fully mapped, as HLSL's Load with a status argument.
-fn d3d12_load_checked(va: vec2u, status: ptr<function, u32>) -> u32 {
-  if ((va.x & 3u) != 0u) {
-    d3d12_record_fault(va, D3D12_FAULT_MISALIGNED, 0u);
-    *status = 0u;
-    return 0u;
-  }
-  let entry = d3d12_page_entry(va);
-  switch (entry & D3D12_PTE_KIND_MASK) {
-    case D3D12_PTE_RESIDENT: {
-      *status = D3D12_STATUS_MAPPED;
-      let word = d3d12_word_index(entry, va);
-      if (d3d12_is_non_local(entry)) {
-        return d3d12_pool_non_local[word];
-      }
-      return d3d12_pool_local[word];
-    }
-    case D3D12_PTE_NULL: {
-      *status = 0u;
-      return select(0u, D3D12_TIER1_NULL_READ, d3d12_dispatch.tiled_resources_tier == 1u);
-    }
-    case D3D12_PTE_ABSENT: {
-      d3d12_record_fault(va, D3D12_FAULT_READ_ABSENT, entry);
-      *status = 0u;
-      return 0u;
-    }
-    default: {
-      d3d12_record_fault(va, D3D12_FAULT_READ_UNOWNED, entry);
-      *status = 0u;
-      return 0u;
-    }
-  }
-}
-
-// HLSL's CheckAccessFullyMapped.
-fn d3d12_check_access_fully_mapped(status: u32) -> bool {
-  return (status & D3D12_STATUS_MAPPED) != 0u;
-}
-
-fn d3d12_load(va: vec2u) -> u32 {
-  var status = 0u;
-  return d3d12_load_checked(va, &status);
-}
-
-// Stores value at va (4-byte aligned). Stores to NULL tiles are discarded; stores to pages no
-// resource owns, or to absent heaps, are discarded and recorded as faults.
-fn d3d12_store(va: vec2u, value: u32) {
-  if ((va.x & 3u) != 0u) {
-    d3d12_record_fault(va, D3D12_FAULT_MISALIGNED, 0u);
-    return;
-  }
-  let entry = d3d12_page_entry(va);
-  switch (entry & D3D12_PTE_KIND_MASK) {
-    case D3D12_PTE_RESIDENT: {
-      let word = d3d12_word_index(entry, va);
-      if (d3d12_is_non_local(entry)) {
-        d3d12_pool_non_local[word] = value;
-      } else {
-        d3d12_pool_local[word] = value;
-      }
-    }
-    case D3D12_PTE_NULL: {
-    }
-    case D3D12_PTE_ABSENT: {
-      d3d12_record_fault(va, D3D12_FAULT_WRITE_ABSENT, entry);
-    }
-    default: {
-      d3d12_record_fault(va, D3D12_FAULT_WRITE_UNOWNED, entry);
-    }
-  }
-}
-
-// Stores the bytes of value selected by mask into the word at va (4-byte aligned), keeping the
-// word's other bytes: a byte-granular store. Like d3d12_store, it is dropped on NULL tiles and
-// recorded as a write fault elsewhere (never as a read). Not atomic: two invocations must not
-// merge into the same word at once.
-fn d3d12_store_masked(va: vec2u, value: u32, mask: u32) {
-  let entry = d3d12_page_entry(va);
-  if ((va.x & 3u) != 0u || (entry & D3D12_PTE_KIND_MASK) != D3D12_PTE_RESIDENT) {
-    d3d12_store(va, value);
-    return;
-  }
-  let word = d3d12_word_index(entry, va);
-  if (d3d12_is_non_local(entry)) {
-    d3d12_pool_non_local[word] = (d3d12_pool_non_local[word] & ~mask) | (value & mask);
-  } else {
-    d3d12_pool_local[word] = (d3d12_pool_local[word] & ~mask) | (value & mask);
-  }
 }

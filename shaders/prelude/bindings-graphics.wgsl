@@ -1,0 +1,12 @@
+// Prelude, graphics stages (vertex and fragment): memory is read-only, and faults are not recorded
+// (the fault log needs writes, which vertex shaders cannot make); reads of pages no resource owns,
+// or of absent heaps, return 0 as in compute.
+// (Composed after common.wgsl; see src/gpu/prelude.ts.)
+
+@group(0) @binding(0) var<storage, read> d3d12_page_table: array<u32>;
+@group(0) @binding(1) var<storage, read> d3d12_pool_local: array<u32>;
+@group(0) @binding(2) var<storage, read> d3d12_pool_non_local: array<u32>;
+@group(0) @binding(3) var<uniform> d3d12_dispatch: D3D12DispatchInfo;
+
+fn d3d12_record_fault(va: vec2u, kind: u32, entry: u32) {
+}

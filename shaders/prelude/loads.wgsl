@@ -1,0 +1,49 @@
+// ---- Loads and stores ----------------------------------------------------------------------------
+
+// Status bits of d3d12_load_checked: set when the access reached mapped, resident memory.
+const D3D12_STATUS_MAPPED: u32 = 1u;
+
+// Loads the 4-byte word at va (va must be 4-byte aligned), reporting in *status whether the access
+// was fully mapped, as HLSL's Load with a status argument.
+fn d3d12_load_checked(va: vec2u, status: ptr<function, u32>) -> u32 {
+  if ((va.x & 3u) != 0u) {
+    d3d12_record_fault(va, D3D12_FAULT_MISALIGNED, 0u);
+    *status = 0u;
+    return 0u;
+  }
+  let entry = d3d12_page_entry(va);
+  switch (entry & D3D12_PTE_KIND_MASK) {
+    case D3D12_PTE_RESIDENT: {
+      *status = D3D12_STATUS_MAPPED;
+      let word = d3d12_word_index(entry, va);
+      if (d3d12_is_non_local(entry)) {
+        return d3d12_pool_non_local[word];
+      }
+      return d3d12_pool_local[word];
+    }
+    case D3D12_PTE_NULL: {
+      *status = 0u;
+      return select(0u, D3D12_TIER1_NULL_READ, d3d12_dispatch.tiled_resources_tier == 1u);
+    }
+    case D3D12_PTE_ABSENT: {
+      d3d12_record_fault(va, D3D12_FAULT_READ_ABSENT, entry);
+      *status = 0u;
+      return 0u;
+    }
+    default: {
+      d3d12_record_fault(va, D3D12_FAULT_READ_UNOWNED, entry);
+      *status = 0u;
+      return 0u;
+    }
+  }
+}
+
+// HLSL's CheckAccessFullyMapped.
+fn d3d12_check_access_fully_mapped(status: u32) -> bool {
+  return (status & D3D12_STATUS_MAPPED) != 0u;
+}
+
+fn d3d12_load(va: vec2u) -> u32 {
+  var status = 0u;
+  return d3d12_load_checked(va, &status);
+}

@@ -1,0 +1,21 @@
+/**
+ * Test-side readback of a back buffer (plain WebGPU, outside the emulator's API): copies the canvas
+ * texture of the current frame into a mappable buffer in the same task, so the browser has not yet
+ * presented it, and returns the rows of RGBA8/BGRA8 bytes.
+ */
+import type { BackBuffer } from '../../../src/index.js';
+
+export async function readBackBuffer(gpuDevice: GPUDevice, backBuffer: BackBuffer): Promise<Uint8Array> {
+  const { width, height } = backBuffer;
+  const bytesPerRow = Math.ceil((width * 4) / 256) * 256;
+  const readback = gpuDevice.createBuffer({ size: bytesPerRow * height, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+  const encoder = gpuDevice.createCommandEncoder();
+  encoder.copyTextureToBuffer({ texture: backBuffer.texture }, { buffer: readback, bytesPerRow }, { width, height });
+  gpuDevice.queue.submit([encoder.finish()]);
+  await readback.mapAsync(GPUMapMode.READ);
+  const mapped = new Uint8Array(readback.getMappedRange());
+  const pixels = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++) pixels.set(mapped.subarray(y * bytesPerRow, y * bytesPerRow + width * 4), y * width * 4);
+  readback.destroy();
+  return pixels;
+}
