@@ -132,7 +132,7 @@ export default async function swapChainPage(gpuDevice: GPUDevice): Promise<SwapC
   expectError('execute a list drawing into a presented back buffer', () => queue.executeCommandLists([stale]));
 
   const current = swapChain.getCurrentBackBuffer();
-  const withPipeline = (pso: typeof solid | typeof compute | undefined, target = true): GraphicsCommandList => {
+  const withPipeline = (pso: typeof solid | undefined, target = true): GraphicsCommandList => {
     const l = fresh();
     if (target) l.omSetRenderTargets([current]);
     if (pso) l.setPipelineState(pso);
