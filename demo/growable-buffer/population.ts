@@ -1,0 +1,55 @@
+/**
+ * The instance count the scene follows, step by step: first REFERENCE.md's worked example (40 MiB,
+ * then 300 tiles, then 400 tiles), then a seeded random walk with bursts and crashes, so the same
+ * URL always replays the same resizes.
+ */
+export const INSTANCE_BYTES = 32;
+export const TILE_BYTES = 65536;
+export const INSTANCES_PER_TILE = TILE_BYTES / INSTANCE_BYTES;
+/** The reserved buffer's virtual size: UE's GPUScene reserves 2 GiB per buffer. */
+export const RESERVED_BYTES = 2 * 2 ** 30;
+
+const WORKED_EXAMPLE_TILES = [640, 300, 400];
+
+export function tilesFor(count: number): number {
+  return Math.ceil((count * INSTANCE_BYTES) / TILE_BYTES);
+}
+
+export class Population {
+  private seed: number;
+  private count = 0;
+
+  constructor(
+    seed: number,
+    /** The most instances the walk reaches. */
+    readonly maxCount: number,
+  ) {
+    this.seed = seed >>> 0 || 1;
+  }
+
+  private random(): number {
+    // xorshift32: small, seedable, the same in every browser.
+    let x = this.seed;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    this.seed = x >>> 0;
+    return this.seed / 2 ** 32;
+  }
+
+  /** The count at `step` (steps are taken in order). */
+  next(step: number): number {
+    const example = WORKED_EXAMPLE_TILES[step];
+    if (example !== undefined) {
+      this.count = example * INSTANCES_PER_TILE;
+      return this.count;
+    }
+    const roll = this.random();
+    let factor = 0.75 + this.random() * 0.6;
+    if (roll < 0.12) factor = 0.2 + this.random() * 0.3; // a crash: most instances die at once
+    else if (roll > 0.88) factor = 1.6 + this.random() * 0.8; // a burst
+    const drift = Math.floor((this.random() - 0.5) * INSTANCES_PER_TILE * 8);
+    this.count = Math.max(INSTANCES_PER_TILE, Math.min(this.maxCount, Math.floor(this.count * factor) + drift));
+    return this.count;
+  }
+}
