@@ -22,8 +22,11 @@ export interface SceneContext {
 }
 
 export interface Scene {
-  /** Records, executes and presents one frame (the shell calls present() if the scene did not). */
-  frame(index: number, timeMs: number): Promise<void> | void;
+  /**
+   * Records, executes and presents one frame (the shell calls present() if the scene did not).
+   * Returning false ends the loop (a removed device, say). Draws must be submitted in one task.
+   */
+  frame(index: number, timeMs: number): Promise<boolean | void> | boolean | void;
   /** What tests (and the JSON button) read: plain data. */
   snapshot(): unknown;
   /** Called once when the loop stops. */
@@ -92,7 +95,7 @@ function nextFrame(): Promise<number> {
   });
 }
 
-export async function runScene(meta: SceneMeta, options: SceneOptions, create: (context: SceneContext) => Promise<Scene>): Promise<void> {
+export async function runScene(meta: SceneMeta, options: SceneOptions | ((params: URLSearchParams) => SceneOptions), create: (context: SceneContext) => Promise<Scene>): Promise<void> {
   const params = new URLSearchParams(location.search);
   const frameLimit = params.has('frames') ? Number(params.get('frames')) : Infinity;
   let scene: Scene | undefined;
@@ -109,7 +112,7 @@ export async function runScene(meta: SceneMeta, options: SceneOptions, create: (
   try {
     if (!navigator.gpu) throw new Error('this browser has no WebGPU (navigator.gpu is missing); use a recent Chrome (on Linux with --enable-unsafe-webgpu)');
     const gpuDevice = await requestWebGPUDevice(navigator.gpu);
-    gpuDevice.addEventListener('uncapturederror', (event) => fail((event as GPUUncapturedErrorEvent).error.message));
+    gpuDevice.addEventListener('uncapturederror', (event) => fail((event).error.message));
     void gpuDevice.lost.then((info) => {
       if (info.reason !== 'destroyed') fail(new Error(`WebGPU device lost: ${info.message}`));
     });
@@ -119,7 +122,7 @@ export async function runScene(meta: SceneMeta, options: SceneOptions, create: (
     canvas.style.height = `${cssHeight}px`;
     canvas.width = Math.round(cssWidth * devicePixelRatio);
     canvas.height = Math.round(cssHeight * devicePixelRatio);
-    const device = await createDevice({ gpuDevice, ...options });
+    const device = await createDevice({ gpuDevice, ...(typeof options === 'function' ? options(params) : options) });
     const context = canvas.getContext('webgpu');
     if (!context) throw new Error('canvas.getContext("webgpu") returned null');
     const swapChain = device.createSwapChain(context);
@@ -130,10 +133,11 @@ export async function runScene(meta: SceneMeta, options: SceneOptions, create: (
     statusLine.textContent = '';
     while (status.state === 'running' && status.frames < frameLimit) {
       const time = await nextFrame();
-      await scene.frame(status.frames, time);
+      const goOn = await scene.frame(status.frames, time);
       // A scene may have presented already; a second present of the same frame is harmless.
       swapChain.present();
       status.frames++;
+      if (goOn === false) break;
     }
     if (status.state === 'running') status.state = 'done';
     scene.stop?.();

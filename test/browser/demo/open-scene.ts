@@ -31,7 +31,7 @@ export async function runScene<Snapshot>(openPage: OpenPage, name: string, param
   if (state === 'failed') throw new Error(`scene ${name} failed: ${error}`);
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const screenshot = join(SCREENSHOT_DIR, `${screenshotName}.png`);
-  await page.screenshot({ path: screenshot as `${string}.png`, fullPage: true });
+  await page.screenshot({ path: screenshot, fullPage: true });
   const snapshot = (await page.evaluate(() => window.d3d12Demo.snapshot())) as Snapshot;
   return { page, snapshot, frames, screenshot };
 }
