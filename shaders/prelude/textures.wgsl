@@ -154,11 +154,16 @@ fn d3d12_tex2d_sample_level(texture: D3D12Texture2D, uv: vec2f, lod: f32, min_lo
   let level = clamp(max(lod, min_lod), 0.0, f32(texture.mip_levels - 1u));
   let fine = u32(floor(level));
   let coarse = min(fine + 1u, texture.mip_levels - 1u);
-  var s0 = 0u;
-  var s1 = 0u;
-  let a = d3d12_tex2d_bilinear(texture, fine, uv, &s0);
-  let b = d3d12_tex2d_bilinear(texture, coarse, uv, &s1);
   let t = level - f32(fine);
-  *status = select(s0 & s1, s0, t == 0.0);
+  var s0 = 0u;
+  let a = d3d12_tex2d_bilinear(texture, fine, uv, &s0);
+  // At a whole lod the coarser mip has no weight: it is neither read nor part of the status.
+  if (t == 0.0 || coarse == fine) {
+    *status = s0;
+    return a;
+  }
+  var s1 = 0u;
+  let b = d3d12_tex2d_bilinear(texture, coarse, uv, &s1);
+  *status = s0 & s1;
   return mix(a, b, t);
 }

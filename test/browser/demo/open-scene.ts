@@ -2,12 +2,13 @@
  * Runs a demo scene for a fixed number of frames in the test browser, then saves a screenshot of
  * its canvas under test-results/screenshots/ and hands back the page and the scene's snapshot.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { inject } from 'vitest';
 import type { OpenPage } from '../../harness/browser/browser-test.js';
 import { PROJECT_ROOT } from '../../harness/paths.js';
+import { decodePng, type DecodedPng } from '../../harness/png.js';
 
 export const SCREENSHOT_DIR = join(PROJECT_ROOT, 'test-results', 'screenshots');
 
@@ -16,6 +17,8 @@ export interface SceneRun<Snapshot> {
   snapshot: Snapshot;
   frames: number;
   screenshot: string;
+  /** The canvas alone, as shown on screen (decoded from a screenshot of the element). */
+  canvas: DecodedPng;
 }
 
 /** How long a scene may take for its frames on SwiftShader. */
@@ -32,6 +35,13 @@ export async function runScene<Snapshot>(openPage: OpenPage, name: string, param
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const screenshot = join(SCREENSHOT_DIR, `${screenshotName}.png`);
   await page.screenshot({ path: screenshot, fullPage: true });
+  const canvasElement = await page.$('#scene-canvas');
+  if (!canvasElement) throw new Error(`scene ${name} has no #scene-canvas`);
+  const canvasPath = join(SCREENSHOT_DIR, `${screenshotName}-canvas.png`);
+  // Square corners for the pixel capture: the page rounds the canvas's corners with CSS.
+  await page.evaluate(() => document.getElementById('scene-canvas')?.style.setProperty('border-radius', '0'));
+  await canvasElement.screenshot({ path: canvasPath });
+  const canvas = decodePng(readFileSync(canvasPath));
   const snapshot = (await page.evaluate(() => window.d3d12Demo.snapshot())) as Snapshot;
-  return { page, snapshot, frames, screenshot };
+  return { page, snapshot, frames, screenshot, canvas };
 }

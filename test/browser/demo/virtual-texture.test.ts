@@ -1,0 +1,106 @@
+/**
+ * The virtual texture scene on fixed views, judged from screenshots of its canvas: once the tiles
+ * have streamed in, every pixel equals the procedural colour the CPU computes for the texel and mip
+ * the view shows (the view puts pixel centres on texel centres, so sampling is exact); before that,
+ * the view falls back to the pinned coarse mip; and a pool too small for two views evicts and
+ * reuses pages, then shows the first view exactly again.
+ */
+import { describe, expect } from 'vitest';
+import type { VirtualTextureSnapshot } from '../../../demo/virtual-texture/main.js';
+import { proceduralBilinear, proceduralTexel, VT_SIZE } from '../../../demo/virtual-texture/procedural.js';
+import { browserTest } from '../../harness/browser/browser-test.js';
+import type { DecodedPng } from '../../harness/png.js';
+import { runScene, SCENE_TIMEOUT_MS } from './open-scene.js';
+
+const WIDTH = 480;
+const HEIGHT = 320;
+const VIEW_A = { cx: 5000, cy: 7000, s: 1 };
+const VIEW_B = { cx: 9216, cy: 4096, s: 8 };
+const viewParam = (v: { cx: number; cy: number; s: number }): string => `${v.cx},${v.cy},${v.s}`;
+
+/** Pixels that differ from the texels of mip log2(s) the view puts at their centres. */
+function exactMismatches(canvas: DecodedPng, view: { cx: number; cy: number; s: number }): string[] {
+  const mip = Math.log2(view.s);
+  const out: string[] = [];
+  for (let py = 0; py < canvas.height; py++) {
+    for (let px = 0; px < canvas.width; px++) {
+      const x = view.cx / view.s - canvas.width / 2 + px;
+      const y = view.cy / view.s - canvas.height / 2 + py;
+      const want = proceduralTexel(mip, x, y);
+      const at = (py * canvas.width + px) * 4;
+      const got = [canvas.pixels[at], canvas.pixels[at + 1], canvas.pixels[at + 2]];
+      if (got[0] !== want[0] || got[1] !== want[1] || got[2] !== want[2]) out.push(`pixel (${px}, ${py}) = ${got.join(',')}, mip ${mip} texel (${x}, ${y}) is ${want.slice(0, 3).join(',')}`);
+    }
+  }
+  return out;
+}
+
+describe('demo: virtual texture streaming', () => {
+  browserTest(
+    'a streamed-in view at lod 0 and at lod 3 shows exactly the procedural texels of that mip',
+    async ({ openPage }) => {
+      for (const [name, view] of [['lod0', VIEW_A], ['lod3', VIEW_B]] as const) {
+        const run = await runScene<VirtualTextureSnapshot>(openPage, 'virtual-texture', { frames: 14, views: viewParam(view), width: WIDTH, height: HEIGHT, poolPages: 128 }, `virtual-texture-${name}`);
+        expect([run.canvas.width, run.canvas.height]).toEqual([WIDTH, HEIGHT]);
+        expect(run.snapshot.pending, `${name}: every requested tile arrived`).toBe(0);
+        expect(run.snapshot.virtualBytes).toBeGreaterThan(2 ** 30);
+        const mismatches = exactMismatches(run.canvas, view);
+        expect(mismatches.slice(0, 5), `${name}: ${mismatches.length} pixels differ`).toEqual([]);
+      }
+    },
+    2 * SCENE_TIMEOUT_MS,
+  );
+
+  for (const residencyMap of ['on', 'off'] as const) {
+    browserTest(
+      `before its tiles arrive, the view falls back to the pinned mip 5 (residency map ${residencyMap})`,
+      async ({ openPage }) => {
+        // On: the map clamps the sample to mip 5. Off: the map claims mip 0, the sample reports
+        // unmapped tiles and the draw falls back on that status alone.
+        const run = await runScene<VirtualTextureSnapshot>(openPage, 'virtual-texture', { frames: 1, views: viewParam(VIEW_A), width: WIDTH, height: HEIGHT, residencyMap }, `virtual-texture-fallback-${residencyMap}`);
+        let worst = 0;
+        for (let py = 0; py < HEIGHT; py += 7) {
+          for (let px = 0; px < WIDTH; px += 7) {
+            const u = (VIEW_A.cx + (px + 0.5 - WIDTH / 2) * VIEW_A.s) / VT_SIZE;
+            const v = (VIEW_A.cy + (py + 0.5 - HEIGHT / 2) * VIEW_A.s) / VT_SIZE;
+            const want = proceduralBilinear(5, u, v);
+            const at = (py * WIDTH + px) * 4;
+            for (let c = 0; c < 3; c++) worst = Math.max(worst, Math.abs((run.canvas.pixels[at + c] ?? 0) - (want[c] ?? 0)));
+          }
+        }
+        // Filtering in f32, then unorm8: a couple of steps at most.
+        expect(worst).toBeLessThanOrEqual(2);
+      },
+      SCENE_TIMEOUT_MS,
+    );
+  }
+
+  browserTest(
+    'a pool too small for two views evicts least recently used tiles, reuses their pages and streams the first view back exactly',
+    async ({ openPage }) => {
+      const views = [VIEW_A, VIEW_B, VIEW_A].map(viewParam).join(';');
+      const run = await runScene<VirtualTextureSnapshot>(openPage, 'virtual-texture', { frames: 42, viewFrames: 14, views, width: WIDTH, height: HEIGHT, poolPages: 56 }, 'virtual-texture-evict');
+      expect(run.snapshot.evictions, 'tiles were evicted').toBeGreaterThan(0);
+      expect(run.snapshot.residentTiles).toBeLessThanOrEqual(56);
+      expect(run.snapshot.mappedTotal, 'pages were reused').toBeGreaterThan(56 - 22);
+      expect(run.snapshot.pending).toBe(0);
+      const mismatches = exactMismatches(run.canvas, VIEW_A);
+      expect(mismatches.slice(0, 5), `${mismatches.length} pixels differ`).toEqual([]);
+      // The overlay: heap usage and evictions as the scene counted them, and the tile map drawing
+      // mip 0's resident tiles in the mapped colour.
+      const overlay = await run.page.evaluate(() => {
+        const stat = (key: string) => document.querySelector(`td[data-stat="${key}"]`)?.textContent ?? '';
+        const map = document.querySelector<HTMLCanvasElement>('canvas.tile-map');
+        const pixels = map?.getContext('2d')?.getImageData(0, 0, map.width, map.height).data ?? new Uint8ClampedArray();
+        let mappedPixels = 0;
+        for (let i = 0; i < pixels.length; i += 4) if (pixels[i] === 0x5a && pixels[i + 1] === 0xd1 && pixels[i + 2] === 0x7f) mappedPixels++;
+        return { pool: stat('tile pool'), evictions: stat('evictions'), perSecond: stat('mappings per second'), mappedPixels };
+      });
+      expect(overlay.pool).toContain('of 56 pages used');
+      expect(overlay.evictions).toBe(String(run.snapshot.evictions));
+      expect(overlay.perSecond).toMatch(/^\d+$/);
+      expect(overlay.mappedPixels, 'tile map cells in the mapped colour').toBeGreaterThan(0);
+    },
+    SCENE_TIMEOUT_MS,
+  );
+});
