@@ -6,10 +6,13 @@
  *   vite build --mode demo   the demo as a static site in demo-dist/
  * WGSL is imported with `?raw` everywhere (library, demo, tests), so shaders stay in shaders/*.wgsl.
  */
+import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
+/** The scene folders under demo/: those with a meta.ts (demo/scenes.ts lists them on the index page). */
+const DEMO_SCENES = readdirSync(`${root}demo`).filter((name) => existsSync(`${root}demo/${name}/meta.ts`));
 
 export default defineConfig(({ mode }) => {
   if (mode === 'demo') {
@@ -18,8 +21,16 @@ export default defineConfig(({ mode }) => {
       clearScreen: false,
       server: { host: '127.0.0.1', port: 5173, fs: { allow: [root] } },
       preview: { host: '127.0.0.1' },
-      // Demo pages import shaders/ and src/ from outside demo/.
-      build: { outDir: `${root}demo-dist`, emptyOutDir: true, target: 'es2022' },
+      // Demo pages import shaders/ and src/ from outside demo/. Every page is an entry (a
+      // multi-page site): the index and one folder per scene.
+      build: {
+        outDir: `${root}demo-dist`,
+        emptyOutDir: true,
+        target: 'es2022',
+        rolldownOptions: {
+          input: Object.fromEntries(['index', ...DEMO_SCENES].map((name) => [name, `${root}demo/${name === 'index' ? '' : `${name}/`}index.html`])),
+        },
+      },
     };
   }
   return {

@@ -1,5 +1,6 @@
-// The demo index: says whether this browser gives WebGPU, on which adapter, and runs the library's
-// self-test (shaders/smoke_pattern.wgsl, checked word by word against the CPU).
+// The demo index: a card per scene (from each scene's meta.ts: what it shows, which D3D12 calls
+// drive it), and whether this browser gives WebGPU, on which adapter, with the library's self-test
+// (shaders/smoke_pattern.wgsl, checked word by word against the CPU).
 import {
   formatAdapter,
   requestWebGPUDevice,
@@ -7,6 +8,7 @@ import {
   smokePatternReference,
   summarizeAdapter,
 } from '../src/index.js';
+import { SCENES } from './scenes.js';
 
 const status = document.querySelector<HTMLParagraphElement>('#gpu-status');
 /** Words the self-test writes: 256 KiB, enough to cross many workgroups. */
@@ -42,4 +44,26 @@ async function showAdapter(): Promise<void> {
   }
 }
 
+function showScenes(): void {
+  const cards = document.querySelector<HTMLDivElement>('#scene-cards');
+  if (!cards) return;
+  for (const scene of SCENES) {
+    const card = document.createElement('a');
+    card.className = 'card';
+    card.href = `./${scene.name}/`;
+    card.dataset.scene = scene.name;
+    const title = document.createElement('h3');
+    title.textContent = scene.title;
+    const summary = document.createElement('p');
+    summary.textContent = scene.summary;
+    const calls = document.createElement('p');
+    calls.className = 'calls';
+    calls.append(Object.assign(document.createElement('span'), { className: 'calls-label', textContent: 'D3D12 calls: ' }));
+    for (const call of scene.calls) calls.append(Object.assign(document.createElement('code'), { textContent: call }), ' ');
+    card.append(title, summary, calls);
+    cards.append(card);
+  }
+}
+
+showScenes();
 void showAdapter();

@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { SCENES } from '../../demo/scenes.js';
 import { browserTest } from '../harness/browser/browser-test.js';
 import { PROJECT_ROOT } from '../harness/paths.js';
 
@@ -53,5 +54,25 @@ describe('npm start: the demo server', () => {
     const status = await page.$eval('#gpu-status', (el) => ({ state: el.getAttribute('data-state'), text: el.textContent }));
     expect(status.state, status.text ?? '').toBe('ready');
     expect(status.text).toMatch(/WebGPU ready: vendor=\S+ architecture=.*self-test passed \(65,536 words\)/);
+  });
+
+  browserTest('opens on the index, which links every scene with its paragraph and calls; a link opens the scene', async ({ openPage }) => {
+    const page = await openPage(url);
+    const cards = await page.$$eval('#scene-cards a.card', (links) =>
+      links.map((a) => ({ href: a.getAttribute('href'), title: a.querySelector('h3')?.textContent, summary: a.querySelector('p')?.textContent ?? '', calls: a.querySelectorAll('.calls code').length })),
+    );
+    expect(cards.map((c) => [c.href, c.title])).toEqual(SCENES.map((s) => [`./${s.name}/`, s.title]));
+    for (const [i, card] of cards.entries()) {
+      expect(card.summary).toBe(SCENES[i]?.summary);
+      expect(card.calls).toBe(SCENES[i]?.calls.length);
+    }
+    // Follow a card as a user would (the lightest scene); the scene page says what it is.
+    const scene = SCENES.find((s) => s.name === 'growable-buffer');
+    await Promise.all([page.waitForNavigation(), page.click('#scene-cards a.card[data-scene="growable-buffer"]')]);
+    expect(page.url()).toBe(`${url}growable-buffer/`);
+    await page.waitForSelector('.scene-header h1');
+    expect(await page.$eval('.scene-header h1', (h) => h.textContent)).toBe(scene?.title);
+    await page.waitForFunction(() => window.d3d12Demo.state !== 'loading');
+    expect(await page.evaluate(() => window.d3d12Demo.state)).toBe('running');
   });
 });
