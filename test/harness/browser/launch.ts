@@ -1,7 +1,7 @@
 /**
  * Launches the located Chromium headless with WebGPU, for tests and benchmarks alike.
  */
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { locateBrowser, type LocatedBrowser } from './locate-browser.js';
 
 /**
@@ -41,6 +41,8 @@ export interface LaunchedBrowser {
 }
 
 export async function launchBrowser(located: LocatedBrowser = locateBrowser()): Promise<LaunchedBrowser> {
+  // Loaded on first use: the benchmark bundle imports this file and runs where no puppeteer is.
+  const { default: puppeteer } = await import('puppeteer-core');
   const browser = await puppeteer.launch({
     executablePath: located.executable,
     headless: located.headless,

@@ -1,0 +1,55 @@
+/**
+ * Where results go: bench/results/<runtime>-<vendor>-<architecture>.json (one per runtime and
+ * adapter, overwritten by the next run; git keeps the history), and the report drawn from all of
+ * them: bench/results/report.html and, where a Chromium can be found, report.png.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { launchBrowser } from '../../test/harness/browser/launch.js';
+import { locateBrowser } from '../../test/harness/browser/locate-browser.js';
+import { renderReportHtml } from '../report/render-report.js';
+import { resultStem, type SuiteResult } from '../suite/suite.js';
+
+export const RESULTS_DIR = join(process.cwd(), 'bench', 'results');
+
+export function writeResult(result: SuiteResult, dir = RESULTS_DIR): string {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${resultStem(result)}${result.quick ? '-quick' : ''}.json`);
+  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  return file;
+}
+
+/** Every full (not quick) suite result in `dir`, browser first, then by adapter. */
+export function readResults(dir = RESULTS_DIR): SuiteResult[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json') && !f.endsWith('-quick.json'))
+    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Partial<SuiteResult>)
+    .filter((r): r is SuiteResult => Array.isArray(r.figures) && typeof r.runtime === 'string')
+    .sort((a, b) => a.runtime.localeCompare(b.runtime) || a.adapterText.localeCompare(b.adapterText));
+}
+
+/** Writes report.html (always) and report.png (when a browser is at hand). Returns the paths written. */
+export async function writeReport(results: readonly SuiteResult[], dir = RESULTS_DIR): Promise<string[]> {
+  mkdirSync(dir, { recursive: true });
+  const html = join(dir, 'report.html');
+  writeFileSync(html, renderReportHtml(results));
+  let located;
+  try {
+    located = locateBrowser();
+  } catch (error) {
+    console.log(`report.png skipped: no browser (${error instanceof Error ? error.message : String(error)})`);
+    return [html];
+  }
+  const { browser } = await launchBrowser(located);
+  try {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1600, height: 900 });
+    await page.goto(`file://${html}`);
+    const png = join(dir, 'report.png');
+    await page.screenshot({ path: png, fullPage: true });
+    return [html, png];
+  } finally {
+    await browser.close();
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The contract every benchmark figure follows, in the browser and in Node.js alike: a figure is an
+ * async function of a BenchContext (a raw WebGPU device for the baseline, the library for the
+ * measured side) returning rows, each a measured median next to its baseline median from the same
+ * run on the same device, with every raw sample kept for the JSON. No speed is asserted anywhere.
+ *
+ * Timing: wall-clock from submission to completion (queue.onSubmittedWorkDone for raw WebGPU, a
+ * fence for the library) around work large enough to amortize the submission; both sides of a ratio
+ * are always timed the same way. Medians over `rounds` after `warmup` unmeasured rounds.
+ */
+
+export interface BenchContext {
+  /** The raw device: baselines use it directly; the library is created over it (createDevice({ gpuDevice })). */
+  gpuDevice: GPUDevice;
+  /** Fewer rounds and smaller sizes: a smoke run (tests), not a measurement. */
+  quick: boolean;
+  /** One line of progress, shown while the suite runs. */
+  progress: (message: string) => void;
+}
+
+export interface FigureRow {
+  /** What this row measures, e.g. "evict 16 MiB". */
+  case: string;
+  /** The measured side's median, in `unit`. */
+  value: number;
+  /** The baseline's median in the same unit, or null where the figure has no per-row baseline. */
+  baseline: number | null;
+  /** value / baseline, oriented so the figure's target reads naturally (see Figure.ratioMeaning). */
+  ratio: number | null;
+  /** Every measured sample, in `unit`. */
+  samples: number[];
+  /** Every baseline sample, in `unit`. */
+  baselineSamples: number[];
+  /** Secondary numbers for this row (e.g. GPU time of the page-table upload), name → value. */
+  extra?: Record<string, number>;
+}
+
+export interface FigureTarget {
+  /** e.g. "at least 0.9 of the raw rate". */
+  text: string;
+  /** The ratio bound and its direction. */
+  ratio: number;
+  direction: 'at-least' | 'at-most';
+}
+
+export interface Figure {
+  /** Stable id, also the JSON file's stem: "paging-throughput". */
+  id: string;
+  title: string;
+  /** The unit of value/baseline/samples, e.g. "GB/s", "ms", "µs/call", "tiles/s", "MiB paged". */
+  unit: string;
+  /** What the baseline is, in words. */
+  baselineName: string;
+  /** What ratio means, e.g. "library GB/s ÷ raw GB/s". */
+  ratioMeaning: string;
+  target?: FigureTarget;
+  rows: FigureRow[];
+  /** Rounds measured per row and warm-up rounds before them. */
+  rounds: number;
+  warmup: number;
+  /** Parameters worth recording (sizes, counts). */
+  parameters: Record<string, number | string>;
+  notes?: string[];
+}
+
+export type FigureRunner = (context: BenchContext) => Promise<Figure>;
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? NaN) : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
+}
+
+/** Runs `once` warmup + rounds times (each returning one sample), keeping the last `rounds`. */
+export async function sample(rounds: number, warmup: number, once: () => Promise<number> | number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < warmup + rounds; i++) {
+    const value = await once();
+    if (i >= warmup) out.push(value);
+  }
+  return out;
+}
+
+/** A row from two sample sets; `ratio` is value ÷ baseline. */
+export function row(name: string, samples: number[], baselineSamples: number[], extra?: Record<string, number>): FigureRow {
+  const value = median(samples);
+  const baseline = baselineSamples.length > 0 ? median(baselineSamples) : null;
+  return { case: name, value, baseline, ratio: baseline ? value / baseline : null, samples, baselineSamples, ...(extra ? { extra } : {}) };
+}
+
+/** Milliseconds of `run` (which submits work), until the raw device's queue has finished it. */
+export async function timeRaw(gpuDevice: GPUDevice, run: () => void): Promise<number> {
+  await gpuDevice.queue.onSubmittedWorkDone();
+  const start = performance.now();
+  run();
+  await gpuDevice.queue.onSubmittedWorkDone();
+  return performance.now() - start;
+}

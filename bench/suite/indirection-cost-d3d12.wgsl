@@ -1,0 +1,19 @@
+// Indirection cost, the library's accessors (put in front of indirection-cost.wgsl; the prelude goes
+// in front of both): every load is a d3d12_load by GPU virtual address, through the emulated page
+// table, exactly as user shaders read resources.
+//
+// Root constants: 0-1 the words' GPU virtual address (a placed or a reserved buffer), 2-3 the output
+// buffer's address, 4 the number of words. The words span less than 4 GiB, so i * 4u does not
+// overflow.
+
+fn word_count() -> u32 {
+  return d3d12_root_constant(4u);
+}
+
+fn load_word(i: u32) -> u32 {
+  return d3d12_load(d3d12_address_add(d3d12_root_address(0u), i * 4u));
+}
+
+fn store_partial(i: u32, value: u32) {
+  d3d12_store(d3d12_address_add(d3d12_root_address(2u), i * 4u), value);
+}

@@ -1,0 +1,19 @@
+// Indirection cost, the baseline's accessors (put in front of indirection-cost.wgsl): the words are a
+// plain storage buffer binding, read directly, as an application without the emulator reads them.
+
+@group(0) @binding(0) var<storage, read> words: array<u32>;
+@group(0) @binding(1) var<storage, read_write> partials: array<u32>;
+// x: the number of words to sum (a uniform, as the library's root constants are).
+@group(0) @binding(2) var<uniform> params: vec4u;
+
+fn word_count() -> u32 {
+  return params.x;
+}
+
+fn load_word(i: u32) -> u32 {
+  return words[i];
+}
+
+fn store_partial(i: u32, value: u32) {
+  partials[i] = value;
+}

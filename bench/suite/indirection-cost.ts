@@ -1,0 +1,309 @@
+/**
+ * Figure 2, indirection cost: what it costs a memory-bound shader to read through the emulated page
+ * table. One kernel streams 256 MiB of u32 words (a grid-stride sum, bench/suite/indirection-cost.wgsl)
+ * in three variants with the same arithmetic:
+ *   - direct (the baseline): raw WebGPU, the words a plain `array<u32>` storage buffer binding;
+ *   - placed resource: the library, every word a d3d12_load through a placed buffer in one heap;
+ *   - reserved, scattered pages: the library, d3d12_load through a reserved buffer whose 64 KiB tiles
+ *     map to the same heap's pages in a shuffled (seeded) order, so consecutive virtual pages land on
+ *     physically scattered ones.
+ * Milliseconds per dispatch; ratio library ÷ direct.
+ *
+ * Why the baseline is fair: same GPU device, same bytes (the reserved buffer maps the very pages the
+ * placed one covers), same WGSL text for the loop (only the three accessors differ), same workgroup
+ * count, each variant's output one word per invocation. Each sample is one submission of the same
+ * number of dispatches, timed from submission to completion the way each side knows completion (the
+ * raw queue's onSubmittedWorkDone, the library's queue fence), after the queue has gone idle; the
+ * dispatch count is raised until a submission runs long enough that this latency is a few percent.
+ * The three variants run interleaved in every round (in rotating order), so drift hits them alike. Before timing, each
+ * variant's sum is checked against the sum of the pattern computed on the CPU: a variant that read
+ * the wrong bytes (or none) would make the figure meaningless, so the figure throws instead.
+ *
+ * What the ratio includes besides address translation, because the library imposes it: the pools
+ * are bound read_write (stores go through them too) where the baseline binds its words read-only;
+ * root constants come from a dynamically offset uniform; and with gpuValidation on (the default,
+ * what applications run) every submission also reads the fault log back before its fence completes.
+ */
+import { createDevice, TILE_SIZE, type Resource } from '../../src/index.js';
+import { row, timeRaw, type FigureRunner } from './figure.js';
+import sumWgsl from './indirection-cost.wgsl?raw';
+import directWgsl from './indirection-cost-direct.wgsl?raw';
+import d3d12Wgsl from './indirection-cost-d3d12.wgsl?raw';
+
+const MIB = 2 ** 20;
+/** Bytes streamed per dispatch: far past any GPU's last-level cache, so the figure measures memory. */
+const FULL_BYTES = 256 * MIB;
+const QUICK_BYTES = 16 * MIB;
+/**
+ * Workgroups per dispatch. 1024 × 256 = 262,144 invocations: more threads than current GPUs keep
+ * resident (an H100 holds 132 SMs × 2,048), so memory, not occupancy, bounds the kernel; each
+ * invocation then reads 256 words of 256 MiB. Well below every adapter's 65,535 per dimension.
+ */
+const WORKGROUPS = 1024;
+/** Invocations per workgroup, read from the WGSL so it is written once. */
+const WORKGROUP_SIZE = Number(/const SUM_WORKGROUP_SIZE: u32 = (\d+)u;/.exec(sumWgsl)?.[1] ?? NaN);
+/**
+ * Dispatches per submission, at least (each sample is one submission). One: on a CPU adapter a single
+ * 256 MiB dispatch already runs for seconds (SwiftShader: 0.5 s direct, 5 s through the page table),
+ * far past TARGET_SUBMISSION_MS, and more would push the suite past its 10-minute budget.
+ */
+const MIN_DISPATCHES = 1;
+/** A submission should run at least this long, so that submission and completion latency (well under a millisecond) stays within a few percent. */
+const TARGET_SUBMISSION_MS = 50;
+/** And at most this many dispatches: enough for 50 ms at several TB/s, small enough that a list records in no time. */
+const MAX_DISPATCHES = 1024;
+/** Bytes of pattern per upload while filling: bounds the UPLOAD buffer in the NON_LOCAL pool. */
+const UPLOAD_CHUNK = 16 * MIB;
+/** Seeds the word pattern and the tile shuffle (fixed, so every run reads and maps the same way). */
+const SEED = 0x1d1ec7;
+
+/** The pattern's word i (lowbias32 of i and the seed): every word different, none systematically zero. */
+function patternWord(i: number): number {
+  let x = (i ^ SEED) >>> 0;
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x7feb352d);
+  x ^= x >>> 15;
+  x = Math.imul(x, 0x846ca68b);
+  x ^= x >>> 16;
+  return x >>> 0;
+}
+
+/** 0 .. count-1 shuffled (Fisher–Yates over a seeded xorshift32). */
+function shuffled(count: number, seed: number): number[] {
+  const order = Array.from({ length: count }, (_, i) => i);
+  let x = seed >>> 0 || 1;
+  for (let i = count - 1; i > 0; i--) {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    const j = x % (i + 1);
+    [order[i], order[j]] = [order[j] as number, order[i] as number];
+  }
+  return order;
+}
+
+/** The wrapping u32 sum of the words (what the kernel's outputs add up to). */
+function sumWords(words: Uint32Array): number {
+  let sum = 0;
+  for (const word of words) sum = (sum + word) >>> 0;
+  return sum;
+}
+
+const addressWords = (resource: Resource): [number, number] => {
+  const va = resource.getGPUVirtualAddress();
+  return [Number(va & 0xffffffffn), Number(va >> 32n)];
+};
+
+export const indirectionCost: FigureRunner = async (context) => {
+  const { gpuDevice, quick } = context;
+  // Five rounds after one warm-up: the three variants interleave, so drift hits all alike, and the
+  // suite stays within its time budget on a CPU adapter.
+  const rounds = quick ? 2 : 5;
+  const warmup = 1;
+  const notes: string[] = [];
+  if (!Number.isInteger(WORKGROUP_SIZE)) throw new Error('indirection-cost.wgsl lost its SUM_WORKGROUP_SIZE line');
+  const invocations = WORKGROUPS * WORKGROUP_SIZE;
+  const outputBytes = invocations * 4;
+
+  // The library's LOCAL pool holds the words' heap and two output buffers, and is one storage
+  // binding; the baseline binds its words whole. Both bounds are the adapter's binding and buffer
+  // limits: halve the size until it fits (both sizes are powers of two, so tiles stay whole).
+  const limits = gpuDevice.limits;
+  const largestBinding = Math.floor(Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize) / TILE_SIZE) * TILE_SIZE;
+  const wanted = quick ? QUICK_BYTES : FULL_BYTES;
+  let bytes = wanted;
+  while (bytes > TILE_SIZE && bytes + 2 * outputBytes > largestBinding) bytes /= 2;
+  if (bytes + 2 * outputBytes > largestBinding) throw new Error(`indirection-cost: the adapter's largest storage binding (${largestBinding} bytes) cannot hold even one tile and the outputs`);
+  if (bytes < wanted) {
+    notes.push(`streamed ${bytes / MIB} MiB instead of ${wanted / MIB} MiB: maxStorageBufferBindingSize ${limits.maxStorageBufferBindingSize} / maxBufferSize ${limits.maxBufferSize} cannot hold the pool`);
+  }
+  const wordCount = bytes / 4;
+  const tiles = bytes / TILE_SIZE;
+  const chunkBytes = Math.min(UPLOAD_CHUNK, bytes);
+
+  const device = await createDevice({ gpuDevice, localMemoryBytes: bytes + 2 * outputBytes, nonLocalMemoryBytes: chunkBytes + outputBytes });
+  // The baseline's buffers, on the same raw device.
+  const words = gpuDevice.createBuffer({ label: 'indirection-cost: direct words', size: bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+  const partials = gpuDevice.createBuffer({ label: 'indirection-cost: direct partial sums', size: outputBytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+  const params = gpuDevice.createBuffer({ label: 'indirection-cost: direct word count', size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+  try {
+    const queue = device.createCommandQueue({ type: 'COMPUTE' });
+    const fence = device.createFence(0);
+    let fenceValue = 0;
+    const settle = async (): Promise<void> => {
+      queue.signal(fence, ++fenceValue);
+      await fence.setEventOnCompletion(fenceValue);
+    };
+
+    // ---- the words: one heap behind a placed buffer and behind a reserved buffer, scattered ----
+    const heap = device.createHeap({ sizeInBytes: bytes, properties: { type: 'DEFAULT' } });
+    const placed = device.createPlacedResource(heap, 0, { dimension: 'BUFFER', width: bytes }, 'COMMON');
+    const reserved = device.createReservedResource({ dimension: 'BUFFER', width: bytes }, 'COMMON');
+    // Tile t of the reserved buffer → heap tile order[t]: one region, one single-tile range per tile.
+    const order = shuffled(tiles, SEED);
+    queue.updateTileMappings(reserved, [{ x: 0, y: 0, z: 0, subresource: 0 }], [{ numTiles: tiles }], heap, new Array<'NONE'>(tiles).fill('NONE'), order, new Array<number>(tiles).fill(1));
+    const outputs = {
+      placed: device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: outputBytes }, 'COMMON'),
+      reserved: device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: outputBytes }, 'COMMON'),
+    };
+
+    // Fill both sides with the same pattern, chunk by chunk, summing it on the CPU on the way.
+    context.progress(`indirection cost: filling ${bytes / MIB} MiB`);
+    const upload = device.createCommittedResource({ type: 'UPLOAD' }, [], { dimension: 'BUFFER', width: chunkBytes }, 'GENERIC_READ');
+    const chunk = new Uint32Array(chunkBytes / 4);
+    let expectedSum = 0;
+    for (let offset = 0; offset < bytes; offset += chunkBytes) {
+      const firstWord = offset / 4;
+      for (let k = 0; k < chunk.length; k++) chunk[k] = patternWord(firstWord + k);
+      expectedSum = (expectedSum + sumWords(chunk)) >>> 0;
+      gpuDevice.queue.writeBuffer(words, offset, chunk);
+      upload.map().set(new Uint8Array(chunk.buffer));
+      upload.unmap();
+      const list = device.createCommandList('COMPUTE');
+      list.copyBufferRegion(placed, offset, upload, 0, chunkBytes);
+      list.close();
+      queue.executeCommandLists([list]);
+      // The upload buffer is rewritten next: wait until this copy has read it.
+      await settle();
+    }
+    upload.release();
+    gpuDevice.queue.writeBuffer(params, 0, new Uint32Array([wordCount, 0, 0, 0]));
+
+    // ---- pipelines ----
+    const module = gpuDevice.createShaderModule({ label: 'indirection-cost: direct', code: `${directWgsl}\n${sumWgsl}` });
+    const directPipeline = await gpuDevice.createComputePipelineAsync({ label: 'indirection-cost: direct', layout: 'auto', compute: { module, entryPoint: 'sum_words' } });
+    const bindGroup = gpuDevice.createBindGroup({
+      label: 'indirection-cost: direct',
+      layout: directPipeline.getBindGroupLayout(0),
+      entries: [
+        { binding: 0, resource: { buffer: words } },
+        { binding: 1, resource: { buffer: partials } },
+        { binding: 2, resource: { buffer: params } },
+      ],
+    });
+    const pso = await device.createComputePipelineState({ label: 'indirection-cost: through d3d12_load', code: `${d3d12Wgsl}\n${sumWgsl}`, entryPoint: 'sum_words' });
+
+    const submitDirect = (dispatches: number): void => {
+      const encoder = gpuDevice.createCommandEncoder({ label: 'indirection-cost: direct' });
+      const pass = encoder.beginComputePass();
+      pass.setPipeline(directPipeline);
+      pass.setBindGroup(0, bindGroup);
+      for (let i = 0; i < dispatches; i++) pass.dispatchWorkgroups(WORKGROUPS);
+      pass.end();
+      gpuDevice.queue.submit([encoder.finish()]);
+    };
+    const libraryList = (source: Resource, output: Resource, dispatches: number) => {
+      const list = device.createCommandList('COMPUTE');
+      list.setPipelineState(pso);
+      list.setComputeRoot32BitConstants(0, [...addressWords(source), ...addressWords(output), wordCount]);
+      for (let i = 0; i < dispatches; i++) list.dispatch(WORKGROUPS);
+      list.close();
+      return list;
+    };
+
+    // ---- check once that every variant sums the pattern ----
+    context.progress('indirection cost: checking the three sums');
+    submitDirect(1);
+    const staging = gpuDevice.createBuffer({ label: 'indirection-cost: direct sums readback', size: outputBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const encoder = gpuDevice.createCommandEncoder();
+    encoder.copyBufferToBuffer(partials, 0, staging, 0, outputBytes);
+    gpuDevice.queue.submit([encoder.finish()]);
+    await staging.mapAsync(GPUMapMode.READ);
+    const directSum = sumWords(new Uint32Array(staging.getMappedRange()));
+    staging.destroy();
+    const librarySum = async (source: Resource, output: Resource): Promise<number> => {
+      const readback = device.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: outputBytes }, 'COPY_DEST');
+      const copy = device.createCommandList('COMPUTE');
+      copy.copyBufferRegion(readback, 0, output, 0, outputBytes);
+      copy.close();
+      queue.executeCommandLists([libraryList(source, output, 1), copy]);
+      await settle();
+      const mapped = readback.map();
+      const sum = sumWords(new Uint32Array(mapped.buffer, mapped.byteOffset, outputBytes / 4));
+      readback.unmap();
+      readback.release();
+      return sum;
+    };
+    const placedSum = await librarySum(placed, outputs.placed);
+    const reservedSum = await librarySum(reserved, outputs.reserved);
+    if (device.getDeviceRemovedReason() !== 'S_OK') throw new Error(`indirection-cost: the library device was removed: ${device.getPageFaultReport()?.message ?? device.getDeviceRemovedReason()}`);
+    const hex = (n: number): string => `0x${n.toString(16).padStart(8, '0')}`;
+    if (directSum !== expectedSum || placedSum !== expectedSum || reservedSum !== expectedSum) {
+      throw new Error(`indirection-cost: the variants do not sum the pattern (expected ${hex(expectedSum)}): direct ${hex(directSum)}, placed ${hex(placedSum)}, reserved ${hex(reservedSum)}`);
+    }
+
+    // ---- timing ----
+    const timeDirect = async (dispatches: number): Promise<number> => (await timeRaw(gpuDevice, () => submitDirect(dispatches))) / dispatches;
+    const timeLibrary = async (list: ReturnType<typeof libraryList>, dispatches: number): Promise<number> => {
+      await settle();
+      const start = performance.now();
+      queue.executeCommandLists([list]);
+      queue.signal(fence, ++fenceValue);
+      await fence.setEventOnCompletion(fenceValue);
+      return (performance.now() - start) / dispatches;
+    };
+    // Calibrate on the baseline (also a warm-up): enough dispatches per submission to amortize its latency.
+    const minDispatches = MIN_DISPATCHES;
+    const perDispatch = await timeDirect(minDispatches);
+    const dispatches = Math.min(MAX_DISPATCHES, Math.max(minDispatches, Math.ceil(TARGET_SUBMISSION_MS / perDispatch)));
+    // Recorded once and executed every round, as D3D12 applications reuse bundles of work.
+    const lists = { placed: libraryList(placed, outputs.placed, dispatches), reserved: libraryList(reserved, outputs.reserved, dispatches) };
+    context.progress(`indirection cost: ${bytes / MIB} MiB per dispatch, ${dispatches} dispatches per submission, ${rounds} rounds`);
+    const samples = { direct: [] as number[], placed: [] as number[], reserved: [] as number[] };
+    const variants = [
+      { time: () => timeDirect(dispatches), into: samples.direct },
+      { time: () => timeLibrary(lists.placed, dispatches), into: samples.placed },
+      { time: () => timeLibrary(lists.reserved, dispatches), into: samples.reserved },
+    ];
+    // Every round runs all three, interleaved so drift (clock, thermal, GC) hits them alike, starting
+    // from a different one each round so none always follows the same neighbour.
+    for (let i = 0; i < warmup + rounds; i++) {
+      for (let k = 0; k < variants.length; k++) {
+        const variant = variants[(i + k) % variants.length] as (typeof variants)[number];
+        const ms = await variant.time();
+        if (i >= warmup) variant.into.push(ms);
+      }
+    }
+    if (device.getDeviceRemovedReason() !== 'S_OK') throw new Error(`indirection-cost: the library device was removed while timing: ${device.getDeviceRemovedReason()}`);
+
+    const gbPerSecond = (ms: number): number => bytes / (ms / 1000) / 1e9;
+    const rowFor = (name: string, library: number[]) => {
+      const measured = row(name, library, samples.direct);
+      measured.extra = { 'library GB/s': gbPerSecond(measured.value), 'direct GB/s': gbPerSecond(measured.baseline ?? NaN) };
+      return measured;
+    };
+    return {
+      id: 'indirection-cost',
+      title: 'Indirection cost of a memory-bound kernel',
+      unit: 'ms',
+      baselineName: 'the same kernel in raw WebGPU, reading a plain array<u32> storage buffer binding',
+      ratioMeaning: 'library ms ÷ direct ms',
+      target: { text: 'at most 1.10× the direct time on a real GPU', ratio: 1.1, direction: 'at-most' },
+      rows: [rowFor('placed resource', samples.placed), rowFor('reserved, scattered pages', samples.reserved)],
+      rounds,
+      warmup,
+      parameters: {
+        streamedMiB: bytes / MIB,
+        workgroups: WORKGROUPS,
+        workgroupSize: WORKGROUP_SIZE,
+        wordsPerInvocation: wordCount / invocations,
+        dispatchesPerSubmission: dispatches,
+        tiles,
+        seed: SEED,
+      },
+      notes: [
+        ...notes,
+        'ms per dispatch: one submission of dispatchesPerSubmission dispatches, timed to completion and divided',
+        'library device with gpuValidation on (the default): each submission also reads the fault log back before its fence completes',
+        'the library binds its pools read_write; the baseline binds its words read-only, as an application would',
+      ],
+    };
+  } finally {
+    words.destroy();
+    partials.destroy();
+    params.destroy();
+    device.destroy();
+  }
+};

@@ -1,0 +1,263 @@
+/**
+ * Figure 1, paging throughput: how fast the library moves a heap's bytes out to CPU memory
+ * (`device.evict([heap])`) and back (`device.makeResident([heap])`), for heaps of 1, 16 and 64 MiB,
+ * in GB/s (heap bytes ÷ seconds ÷ 1e9), next to raw WebGPU moving the same bytes on the same device.
+ *
+ * What each side does (src/gpu/paging.ts for the library):
+ *   - evict, library: copies the heap's pages into a staging buffer and from there into a new
+ *     MAP_READ buffer, maps it and copies the bytes into a JS ArrayBuffer (then destroys both).
+ *     Baseline: what an eviction must do at least to hold the bytes in CPU memory: one
+ *     copyBufferToBuffer from a STORAGE buffer into a new MAP_READ | COPY_DST buffer, mapAsync(READ),
+ *     getMappedRange().slice(0) (the same copy into a JS ArrayBuffer), destroy. The MAP_READ buffer is
+ *     created per eviction on both sides: a heap-sized buffer held for good would double the memory
+ *     that eviction is meant to free.
+ *   - restore, library: takes pages, queue.writeBuffer of the CPU bytes into them (one write per
+ *     physically contiguous run) and rewrites the page-table entries. Baseline: queue.writeBuffer of
+ *     the same bytes into an existing STORAGE buffer. That buffer got its first bytes from a GPU
+ *     copy, as the heap did: Dawn writes a buffer that no GPU work has written yet by a faster path
+ *     (on SwiftShader about 6× faster for 64 MiB), a state heap memory is never in.
+ * Each sample runs from the call to completion after the queue has gone idle. Raw completion: the
+ * bytes in the ArrayBuffer (evict), onSubmittedWorkDone (restore). Library restore: a queue fence
+ * signalled after makeResident. Library evict: the moment the bytes reached CPU memory, the same event
+ * the baseline waits for. No public call reports that moment (a queue fence completes once the GPU
+ * copies are done, possibly before the map resolves, and nothing waits for it since restores can
+ * copy from the staging buffer meanwhile), so the figure waits for the heap's internal `evicted.arrived`
+ * promise, and records the fence's completion as the extra `fence GB/s`.
+ * Restores run after the bytes arrived, so they measure the CPU → GPU path, not a GPU-side copy.
+ *
+ * Checks, because a benchmark of the wrong work is useless: the heap is filled with a pattern first;
+ * the first eviction's bytes must equal it; paging counters must show one eviction and one restore
+ * per sample; after the last restore, the first, middle and last tiles are read back and compared.
+ */
+import { createDevice, TILE_SIZE, type CommandQueue, type Device, type Fence, type Resource } from '../../src/index.js';
+import { median, row, timeRaw, type Figure, type FigureRow, type FigureRunner } from './figure.js';
+
+const MIB = 2 ** 20;
+const FULL_SIZES_MIB = [1, 16, 64];
+const QUICK_SIZES_MIB = [1, 4];
+/** Bytes of pattern per upload while filling a heap: bounds the UPLOAD buffer in the NON_LOCAL pool. */
+const UPLOAD_CHUNK = 4 * MIB;
+/** Tiles read back after the last restore (first, middle, last). */
+const CHECKED_TILES = 3;
+/** Seeds the heap's byte pattern (fixed, so every run pages the same bytes). */
+const SEED = 0x9a61;
+
+/** A byte pattern: an xorshift32 stream, one word per 4 bytes, different everywhere and never all zero. */
+function pattern(bytes: number, seed: number): Uint8Array {
+  const words = new Uint32Array(bytes / 4);
+  let x = seed >>> 0 || 1;
+  for (let i = 0; i < words.length; i++) {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    words[i] = x;
+  }
+  return new Uint8Array(words.buffer);
+}
+
+function firstDifference(a: Uint8Array, b: Uint8Array): number {
+  if (a.length !== b.length) return Math.min(a.length, b.length);
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return i;
+  return -1;
+}
+
+const gbPerSecond = (bytes: number, ms: number): number => bytes / (ms / 1000) / 1e9;
+
+/** The library side: a device, a queue and a fence to learn when queue work completed. */
+interface Library {
+  device: Device;
+  queue: CommandQueue;
+  fence: Fence;
+  fenceValue: number;
+}
+
+/** Signals the library's queue and resolves once everything before the signal has completed. */
+function signal(library: Library): Promise<void> {
+  library.queue.signal(library.fence, ++library.fenceValue);
+  return library.fence.setEventOnCompletion(library.fenceValue);
+}
+
+export const pagingThroughput: FigureRunner = async (context) => {
+  const { gpuDevice, quick } = context;
+  const rounds = quick ? 2 : 7;
+  const warmup = quick ? 1 : 2;
+  const notes: string[] = [];
+
+  // A heap lives in the LOCAL pool (one storage binding) and each eviction makes heap-sized buffers:
+  // sizes beyond the adapter's binding or buffer limits cannot be measured here.
+  const limits = gpuDevice.limits;
+  const largestPool = Math.floor(Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize) / TILE_SIZE) * TILE_SIZE;
+  const sizes: number[] = [];
+  for (const mib of quick ? QUICK_SIZES_MIB : FULL_SIZES_MIB) {
+    if (mib * MIB <= largestPool) sizes.push(mib * MIB);
+    else notes.push(`${mib} MiB skipped: maxStorageBufferBindingSize ${limits.maxStorageBufferBindingSize} / maxBufferSize ${limits.maxBufferSize} cannot hold it`);
+  }
+  const figure: Figure = {
+    id: 'paging-throughput',
+    title: 'Paging throughput: evict and make resident',
+    unit: 'GB/s',
+    baselineName: 'raw WebGPU on the same bytes: copyBufferToBuffer into a new MAP_READ buffer + mapAsync + copy into an ArrayBuffer (evict); queue.writeBuffer + onSubmittedWorkDone (restore)',
+    ratioMeaning: 'library GB/s ÷ raw GB/s',
+    target: { text: 'at least 0.9 of the raw rate', ratio: 0.9, direction: 'at-least' },
+    rows: [],
+    rounds,
+    warmup,
+    parameters: { sizesMiB: sizes.map((bytes) => bytes / MIB).join(', '), seed: SEED },
+    notes,
+  };
+  if (sizes.length === 0) return figure;
+
+  // Evicting frees the pages at once (later queue work is ordered after the copy) and restoring takes
+  // them back, so one heap's worth of LOCAL memory is all the paging needs. NON_LOCAL holds the
+  // upload buffer that fills the heap, then the readback buffer that checks it.
+  const largest = Math.max(...sizes);
+  const device = await createDevice({ gpuDevice, localMemoryBytes: largest, nonLocalMemoryBytes: Math.min(UPLOAD_CHUNK, largest) + CHECKED_TILES * TILE_SIZE });
+  try {
+    const library: Library = { device, queue: device.createCommandQueue({ type: 'DIRECT' }), fence: device.createFence(0), fenceValue: 0 };
+    for (const bytes of sizes) {
+      context.progress(`paging throughput: ${bytes / MIB} MiB, ${rounds} rounds`);
+      figure.rows.push(...(await measure(library, gpuDevice, bytes, rounds, warmup)));
+    }
+    notes.push(
+      'library evict: timed until the bytes reached CPU memory (the heap\'s internal evicted.arrived; no public call reports it); extra "fence GB/s": until a queue fence signalled after evict completed',
+      'library evict copies twice on the GPU (pages → staging buffer → MAP_READ buffer): the staging copy lets a restore issued before the map resolves copy on the GPU',
+    );
+    return figure;
+  } finally {
+    device.destroy();
+  }
+};
+
+/** Writes `data` into a buffer resource through an UPLOAD buffer, a chunk at a time. */
+async function fill(library: Library, target: Resource, data: Uint8Array): Promise<void> {
+  const { device, queue } = library;
+  const chunk = Math.min(UPLOAD_CHUNK, data.length);
+  const upload = device.createCommittedResource({ type: 'UPLOAD' }, [], { dimension: 'BUFFER', width: chunk }, 'GENERIC_READ');
+  for (let offset = 0; offset < data.length; offset += chunk) {
+    upload.map().set(data.subarray(offset, offset + chunk));
+    upload.unmap();
+    const list = device.createCommandList('DIRECT');
+    list.copyBufferRegion(target, offset, upload, 0, chunk);
+    list.close();
+    queue.executeCommandLists([list]);
+    // The upload buffer is rewritten next: wait until this copy has read it.
+    await signal(library);
+  }
+  upload.release();
+}
+
+/** Reads the first, middle and last tiles of a buffer resource back and compares them with `data`. */
+async function checkTiles(library: Library, source: Resource, data: Uint8Array, what: string): Promise<void> {
+  const { device, queue } = library;
+  const tiles = data.length / TILE_SIZE;
+  const checked = [0, tiles >> 1, tiles - 1];
+  const readback = device.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: CHECKED_TILES * TILE_SIZE }, 'COPY_DEST');
+  const list = device.createCommandList('DIRECT');
+  checked.forEach((tile, k) => list.copyBufferRegion(readback, k * TILE_SIZE, source, tile * TILE_SIZE, TILE_SIZE));
+  list.close();
+  queue.executeCommandLists([list]);
+  await signal(library);
+  const bytes = readback.map().slice(0, CHECKED_TILES * TILE_SIZE);
+  readback.unmap();
+  readback.release();
+  checked.forEach((tile, k) => {
+    const at = firstDifference(bytes.subarray(k * TILE_SIZE, (k + 1) * TILE_SIZE), data.subarray(tile * TILE_SIZE, (tile + 1) * TILE_SIZE));
+    if (at >= 0) throw new Error(`paging-throughput: ${what}: tile ${tile} differs from what was written, first at byte ${at}`);
+  });
+}
+
+/** Rows 'evict N MiB' and 'restore N MiB' for one heap size. */
+async function measure(library: Library, gpuDevice: GPUDevice, bytes: number, rounds: number, warmup: number): Promise<FigureRow[]> {
+  const { device } = library;
+  const name = `${bytes / MIB} MiB`;
+  const data = pattern(bytes, SEED + bytes / MIB);
+  const heap = device.createHeap({ sizeInBytes: bytes, properties: { type: 'DEFAULT' } });
+  const placed = device.createPlacedResource(heap, 0, { dimension: 'BUFFER', width: bytes }, 'COMMON');
+  // The baseline's "heap": a STORAGE buffer, as the library's pool is, holding the same bytes.
+  const source = gpuDevice.createBuffer({ label: 'paging-throughput: raw heap', size: bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+  try {
+    await fill(library, placed, data);
+    // The raw buffer gets its bytes from a GPU copy too, as the heap did: Dawn writes a buffer that no
+    // GPU work has written yet by a faster path (on SwiftShader, writeBuffer of 64 MiB ran about 6×
+    // faster into such a buffer), and heap memory is never in that state (pools are cleared and
+    // copied into), so a baseline in that state would measure a path the library cannot take.
+    const staging = gpuDevice.createBuffer({ label: 'paging-throughput: raw fill', size: bytes, usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+    gpuDevice.queue.writeBuffer(staging, 0, data);
+    const encoder = gpuDevice.createCommandEncoder({ label: 'paging-throughput: raw fill' });
+    encoder.copyBufferToBuffer(staging, 0, source, 0, bytes);
+    gpuDevice.queue.submit([encoder.finish()]);
+    await gpuDevice.queue.onSubmittedWorkDone();
+    staging.destroy();
+
+    const libraryEvict = async (check: boolean): Promise<{ ms: number; fenceMs: number }> => {
+      await signal(library);
+      const before = device.getPagingStats().evictions;
+      const start = performance.now();
+      device.evict([heap]);
+      const evicted = heap.evicted;
+      let fenceMs = NaN;
+      const fenceDone = signal(library).then(() => {
+        fenceMs = performance.now() - start;
+      });
+      await evicted?.arrived;
+      const ms = performance.now() - start;
+      await fenceDone;
+      if (device.getPagingStats().evictions !== before + 1 || !evicted?.bytes) throw new Error(`paging-throughput: evict did not page the ${name} heap out to CPU memory`);
+      if (check) {
+        const at = firstDifference(evicted.bytes, data);
+        if (at >= 0) throw new Error(`paging-throughput: the evicted bytes of the ${name} heap differ from what was written, first at byte ${at}`);
+      }
+      return { ms, fenceMs };
+    };
+    const libraryRestore = async (): Promise<number> => {
+      await signal(library);
+      const before = device.getPagingStats().restores;
+      const start = performance.now();
+      device.makeResident([heap]);
+      await signal(library);
+      const ms = performance.now() - start;
+      if (device.getPagingStats().restores !== before + 1) throw new Error(`paging-throughput: makeResident did not page the ${name} heap in`);
+      return ms;
+    };
+    const rawEvict = async (check: boolean): Promise<{ ms: number; bytes: Uint8Array }> => {
+      await gpuDevice.queue.onSubmittedWorkDone();
+      const start = performance.now();
+      const readable = gpuDevice.createBuffer({ label: 'paging-throughput: raw evicted bytes', size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+      const encoder = gpuDevice.createCommandEncoder({ label: 'paging-throughput: raw evict' });
+      encoder.copyBufferToBuffer(source, 0, readable, 0, bytes);
+      gpuDevice.queue.submit([encoder.finish()]);
+      await readable.mapAsync(GPUMapMode.READ);
+      const copy = new Uint8Array(readable.getMappedRange().slice(0));
+      readable.destroy();
+      const ms = performance.now() - start;
+      if (check) {
+        const at = firstDifference(copy, data);
+        if (at >= 0) throw new Error(`paging-throughput: the raw baseline read back the ${name} buffer wrong, first at byte ${at}`);
+      }
+      return { ms, bytes: copy };
+    };
+
+    const samples = { evict: [] as number[], evictFence: [] as number[], restore: [] as number[], rawEvict: [] as number[], rawRestore: [] as number[] };
+    // Interleaved, so drift (clock, thermal, GC) hits both sides alike.
+    for (let i = 0; i < warmup + rounds; i++) {
+      const evicted = await libraryEvict(i === 0);
+      const restored = await libraryRestore();
+      const raw = await rawEvict(i === 0);
+      const rawRestored = await timeRaw(gpuDevice, () => gpuDevice.queue.writeBuffer(source, 0, raw.bytes));
+      if (i < warmup) continue;
+      samples.evict.push(gbPerSecond(bytes, evicted.ms));
+      samples.evictFence.push(gbPerSecond(bytes, evicted.fenceMs));
+      samples.restore.push(gbPerSecond(bytes, restored));
+      samples.rawEvict.push(gbPerSecond(bytes, raw.ms));
+      samples.rawRestore.push(gbPerSecond(bytes, rawRestored));
+    }
+    await checkTiles(library, placed, data, `the ${name} heap after ${warmup + rounds} evict/restore cycles`);
+    return [row(`evict ${name}`, samples.evict, samples.rawEvict, { 'fence GB/s': median(samples.evictFence) }), row(`restore ${name}`, samples.restore, samples.rawRestore)];
+  } finally {
+    placed.release();
+    heap.release();
+    source.destroy();
+  }
+}

@@ -1,0 +1,226 @@
+/**
+ * Tile-mapping rate: tiles per second of CPU time that queue.updateTileMappings sustains when an
+ * application remaps every tile of a 2 GiB reserved buffer (32,768 tiles of 64 KiB), called three
+ * ways:
+ *   - 'one call': one region covering the buffer and one range per pass over the heap (ranges of
+ *     HEAP_TILES tiles, each from heap tile 0). That is how D3D12 code maps a large region in bulk:
+ *     one region, and as many ranges as the heap layout needs (with a heap as large as the buffer it
+ *     is one range; the library's work is the same: per-tile table update, one page-table write);
+ *   - '1-tile calls': one call per tile (a feedback-driven streamer committing tiles one at a time);
+ *   - '16 MiB chunks': 256 tiles per call, one region and one range each, as UE5 commits reserved
+ *     resources (FD3D12Resource::CommitReservedResource, one call per 16 MiB heap).
+ * Memory is short on a software GPU, so the tiles map onto two 64 MiB heaps, tile i onto page
+ * i % HEAP_TILES: D3D12 lets several tiles alias one heap page, and so does the library (validation
+ * bounds each range by the heap; it never forbids reuse). Each round remaps every tile to the other
+ * heap, so every round changes every mapping.
+ *
+ * The baseline is what the library cannot avoid: the emulated page table is a GPU buffer of one u32
+ * per 64 KiB page (src/gpu/page-table.ts), and a mapping change becomes one queue.writeBuffer per run
+ * of consecutive changed pages (src/d3d12/memory-backing.ts, writeTiles). So the raw side uploads the
+ * same bytes with the same writes into a storage buffer: one 4-byte × tiles write, one 4-byte write
+ * per tile, and one 1 KiB write per 256 tiles. It writes from a prepared array, so it pays only for
+ * the upload; the library also validates the call, updates its CPU tile table and encodes entries,
+ * which is the overhead the ratio shows. Both sides are timed the same way: performance.now() around
+ * the calls (tiles/s of CPU time), then, as extra, the milliseconds from the last call until the
+ * queue reports the writes done (library: queue.signal + fence wait; raw: onSubmittedWorkDone).
+ * That interval is submission to completion, nothing subtracted (it includes the completion
+ * round trip, which is the same on both sides).
+ */
+import { createDevice, type CommandQueue, type Fence, type Heap, type Resource, type TileRangeFlag, type TiledResourceCoordinate, type TileRegionSize } from '../../src/index.js';
+import { median, row, type BenchContext, type Figure, type FigureRow, type FigureRunner } from './figure.js';
+
+const TILE_BYTES = 65536;
+/** 2 GiB of virtual address space; quick mode remaps 128 MiB of it. */
+const FULL_TILES = 32768;
+const QUICK_TILES = 2048;
+/** 64 MiB heaps: two fit in the 128 MiB a WebGPU device allows one storage binding by default. */
+const HEAP_TILES = 1024;
+/** UE5 commits reserved resources 16 MiB at a time. */
+const CHUNK_TILES = 256;
+const PAGE_TABLE_ENTRY_BYTES = 4;
+/** Unmeasured passes over every granularity before the first row (see where it is used). */
+const JIT_PRIMING_PASSES = 2;
+
+type Granularity = 'one call' | '1-tile calls' | '16 MiB chunks';
+const GRANULARITIES: Granularity[] = ['one call', '1-tile calls', '16 MiB chunks'];
+
+/** The arguments of one updateTileMappings call (heap aside). */
+interface Call {
+  coordinates: TiledResourceCoordinate[];
+  sizes: TileRegionSize[];
+  flags: TileRangeFlag[];
+  offsets: number[];
+  counts: number[];
+}
+
+/** The calls that remap tiles 0..tiles-1 (tile i onto heap page i % HEAP_TILES) at one granularity. */
+function callsFor(granularity: Granularity, tiles: number): Call[] {
+  const region = (first: number, count: number): Pick<Call, 'coordinates' | 'sizes'> => ({
+    coordinates: [{ x: first, y: 0, z: 0, subresource: 0 }],
+    sizes: [{ numTiles: count, useBox: false, width: 1, height: 1, depth: 1 }],
+  });
+  if (granularity === 'one call') {
+    const ranges = Math.ceil(tiles / HEAP_TILES);
+    const counts = Array.from({ length: ranges }, (_, i) => Math.min(HEAP_TILES, tiles - i * HEAP_TILES));
+    return [{ ...region(0, tiles), flags: counts.map(() => 'NONE'), offsets: counts.map(() => 0), counts }];
+  }
+  const per = granularity === '1-tile calls' ? 1 : CHUNK_TILES;
+  return Array.from({ length: Math.ceil(tiles / per) }, (_, i) => {
+    const first = i * per;
+    const count = Math.min(per, tiles - first);
+    // CHUNK_TILES divides HEAP_TILES, so a chunk never wraps around the heap.
+    return { ...region(first, count), flags: ['NONE'], offsets: [first % HEAP_TILES], counts: [count] };
+  });
+}
+
+/** The raw writes of the same page-table bytes: [entry offset, entry count] per queue write. */
+function writesFor(granularity: Granularity, tiles: number): [number, number][] {
+  if (granularity === 'one call') return [[0, tiles]];
+  const per = granularity === '1-tile calls' ? 1 : CHUNK_TILES;
+  return Array.from({ length: Math.ceil(tiles / per) }, (_, i) => [i * per, Math.min(per, tiles - i * per)]);
+}
+
+/** Shortest raw sample: 20× a browser's timer resolution, so its rounding stays under 5 %. */
+const RAW_MIN_SAMPLE_MS = 2;
+
+interface Timing {
+  cpuMs: number;
+  gpuMs: number;
+}
+
+interface Library {
+  queue: CommandQueue;
+  fence: Fence;
+  fenceValue: number;
+  heaps: [Heap, Heap];
+  buffer: Resource;
+}
+
+async function remapThroughLibrary(lib: Library, calls: readonly Call[], heap: Heap): Promise<Timing> {
+  // Start from an idle queue, so earlier work is not timed.
+  lib.queue.signal(lib.fence, ++lib.fenceValue);
+  await lib.fence.setEventOnCompletion(lib.fenceValue);
+  const start = performance.now();
+  for (const call of calls) lib.queue.updateTileMappings(lib.buffer, call.coordinates, call.sizes, heap, call.flags, call.offsets, call.counts);
+  const submitted = performance.now();
+  lib.queue.signal(lib.fence, ++lib.fenceValue);
+  await lib.fence.setEventOnCompletion(lib.fenceValue);
+  return { cpuMs: submitted - start, gpuMs: performance.now() - submitted };
+}
+
+/**
+ * The raw upload, repeated until RAW_MIN_SAMPLE_MS have passed (a one-write upload takes a few µs,
+ * below a browser's performance.now resolution of 0.1 ms), CPU time per repetition.
+ */
+async function uploadRaw(gpuDevice: GPUDevice, target: GPUBuffer, entries: Uint32Array, writes: readonly [number, number][]): Promise<Timing> {
+  await gpuDevice.queue.onSubmittedWorkDone();
+  const start = performance.now();
+  let repetitions = 0;
+  do {
+    for (const [first, count] of writes) gpuDevice.queue.writeBuffer(target, first * PAGE_TABLE_ENTRY_BYTES, entries, first, count);
+    repetitions++;
+  } while (performance.now() - start < RAW_MIN_SAMPLE_MS);
+  const submitted = performance.now();
+  await gpuDevice.queue.onSubmittedWorkDone();
+  // gpuMs: from the last write to completion, as on the library side (the queue drains the lot).
+  return { cpuMs: (submitted - start) / repetitions, gpuMs: performance.now() - submitted };
+}
+
+/** Throws unless tiles 0..tiles-1 map to `heap` at i % HEAP_TILES (a few tiles, spread out). */
+function checkMapped(buffer: Resource, heap: Heap, tiles: number, granularity: Granularity): void {
+  for (const tile of [0, 1, HEAP_TILES - 1, Math.floor(tiles / 2) + 3, tiles - 1]) {
+    const mapping = buffer.getTileMappingForTesting(tile);
+    if (mapping?.heap !== heap || mapping.heapTileOffset !== tile % HEAP_TILES) {
+      throw new Error(`tile-mapping-rate (${granularity}): tile ${tile} maps to ${mapping ? `tile ${mapping.heapTileOffset} of ${mapping.heap.label}` : 'nothing'}, expected tile ${tile % HEAP_TILES} of ${heap.label}`);
+    }
+  }
+}
+
+export const tileMappingRate: FigureRunner = async (context: BenchContext): Promise<Figure> => {
+  const tiles = context.quick ? QUICK_TILES : FULL_TILES;
+  const rounds = context.quick ? 2 : 5;
+  const warmup = 1;
+  const { gpuDevice } = context;
+  const device = await createDevice({ gpuDevice, localMemoryBytes: 2 * HEAP_TILES * TILE_BYTES, nonLocalMemoryBytes: TILE_BYTES });
+  const target = gpuDevice.createBuffer({ label: 'tile-mapping-rate raw page table', size: tiles * PAGE_TABLE_ENTRY_BYTES, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+  try {
+    const newHeap = (): Heap => device.createHeap({ sizeInBytes: HEAP_TILES * TILE_BYTES, properties: { type: 'DEFAULT' }, flags: ['ALLOW_ONLY_BUFFERS'] });
+    const lib: Library = {
+      queue: device.createCommandQueue({ type: 'DIRECT' }),
+      fence: device.createFence(0),
+      fenceValue: 0,
+      heaps: [newHeap(), newHeap()],
+      buffer: device.createReservedResource({ dimension: 'BUFFER', width: tiles * TILE_BYTES }, 'COMMON'),
+    };
+    // Any u32s will do for the raw side: page-table entries of resident pages, as the library writes.
+    const entries = new Uint32Array(tiles).map((_, i) => (((i % HEAP_TILES) << 8) | 1) >>> 0);
+    // Built before the clock starts: the application has its arguments ready; the call is measured.
+    const plans = GRANULARITIES.map((granularity) => ({ granularity, calls: callsFor(granularity, tiles), writes: writesFor(granularity, tiles) }));
+    // JIT priming, once for the figure: every granularity runs through both paths, unmeasured, so
+    // the first row is not timed while V8 is still compiling the library's hot loops (a streaming
+    // application remaps all the time, so warm code is the case worth measuring). Without it the
+    // 'one call' row, a few milliseconds a sample, reads several times slower. The per-row warm-up
+    // round below then absorbs what is left (caches, Dawn's staging for the row's write sizes).
+    for (let pass = 0; pass < JIT_PRIMING_PASSES; pass++) {
+      for (const { granularity, calls, writes } of plans) {
+        context.progress(`tile-mapping-rate: priming (${granularity})`);
+        await remapThroughLibrary(lib, calls, lib.heaps[pass % 2] as Heap);
+        await uploadRaw(gpuDevice, target, entries, writes);
+      }
+    }
+    const rows: FigureRow[] = [];
+    for (const { granularity, calls, writes } of plans) {
+      const library: Timing[] = [];
+      const raw: Timing[] = [];
+      for (let i = 0; i < warmup + rounds; i++) {
+        context.progress(`tile-mapping-rate: ${granularity}, ${i < warmup ? 'warm-up' : `round ${i - warmup + 1}/${rounds}`}`);
+        // Alternate heaps: every round changes every tile's mapping.
+        const heap = lib.heaps[i % 2] as Heap;
+        const libraryTiming = await remapThroughLibrary(lib, calls, heap);
+        checkMapped(lib.buffer, heap, tiles, granularity);
+        const rawTiming = await uploadRaw(gpuDevice, target, entries, writes);
+        if (i >= warmup) {
+          library.push(libraryTiming);
+          raw.push(rawTiming);
+        }
+      }
+      const rate = (timing: Timing): number => tiles / (timing.cpuMs / 1000);
+      rows.push(
+        row(granularity, library.map(rate), raw.map(rate), {
+          calls: calls.length,
+          cpuMs: median(library.map((t) => t.cpuMs)),
+          gpuMs: median(library.map((t) => t.gpuMs)),
+          rawCpuMs: median(raw.map((t) => t.cpuMs)),
+          rawGpuMs: median(raw.map((t) => t.gpuMs)),
+        }),
+      );
+    }
+    return {
+      id: 'tile-mapping-rate',
+      title: 'Tile-mapping rate: remapping a 2 GiB reserved buffer',
+      unit: 'tiles/s',
+      baselineName: 'raw WebGPU: queue.writeBuffer of the same page-table bytes (4 bytes a tile) into a storage buffer, with the same writes per call',
+      ratioMeaning: 'library tiles/s ÷ raw tiles/s (CPU time of the calls; 1 = no overhead over the upload)',
+      rows,
+      rounds,
+      warmup,
+      parameters: {
+        tiles,
+        tileBytes: TILE_BYTES,
+        virtualMiB: (tiles * TILE_BYTES) / 2 ** 20,
+        heapTiles: HEAP_TILES,
+        heaps: 2,
+        chunkTiles: CHUNK_TILES,
+      },
+      notes: [
+        `Tiles alias the heaps' pages: tile i maps to page i % ${HEAP_TILES} of one of two 64 MiB heaps, alternating by round so every round changes every mapping.`,
+        "'one call' is one region with one range per pass over the heap; '16 MiB chunks' is UE5's CommitReservedResource granularity (256 tiles a call).",
+        'Values are CPU time of the calls; extra.gpuMs (and rawGpuMs) is submission to completion after the last call, nothing subtracted.',
+        `Before the rows, ${JIT_PRIMING_PASSES} unmeasured passes over every granularity warm V8's JIT: the library's side is JavaScript, the raw side is a native call.`,
+      ],
+    };
+  } finally {
+    target.destroy();
+    device.destroy();
+  }
+};

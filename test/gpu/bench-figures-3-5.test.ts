@@ -1,0 +1,61 @@
+/**
+ * The tile-mapping-rate and policy-quality benchmark figures (bench/suite/) run in quick mode on the
+ * Node.js Dawn device: each returns a Figure of the promised shape (its row cases, finite positive
+ * values and baselines, one sample per round). Nothing about speed is asserted; policy quality is
+ * checked only where a bound is a theorem: the manager pages every heap of the trace in at least
+ * once, and (MIN being only a heuristic for heaps of different sizes) stays within reach of MIN.
+ */
+import { describe, expect } from 'vitest';
+import type { BenchContext, Figure } from '../../bench/suite/figure.js';
+import { policyQuality } from '../../bench/suite/policy-quality.js';
+import { tileMappingRate } from '../../bench/suite/tile-mapping-rate.js';
+import { gpuTest } from '../harness/gpu-test.js';
+
+const quick = (gpuDevice: GPUDevice): BenchContext => ({ gpuDevice, quick: true, progress: () => {} });
+
+function expectShape(figure: Figure, id: string, unit: string, cases: string[]): void {
+  expect(figure.id).toBe(id);
+  expect(figure.unit).toBe(unit);
+  expect(figure.rows.map((r) => r.case)).toEqual(cases);
+  for (const r of figure.rows) {
+    expect(r.samples, r.case).toHaveLength(figure.rounds);
+    expect(r.baselineSamples, r.case).toHaveLength(figure.rounds);
+    for (const value of [r.value, r.baseline, r.ratio, ...r.samples, ...r.baselineSamples]) {
+      expect(Number.isFinite(value), `${r.case}: ${value}`).toBe(true);
+      expect(value as number, r.case).toBeGreaterThan(0);
+    }
+  }
+}
+
+/** One line per row, for the test log. */
+const report = (figure: Figure): string =>
+  figure.rows.map((r) => `${figure.id} ${r.case}: ${r.value.toPrecision(4)} ${figure.unit} (baseline ${r.baseline?.toPrecision(4)}, ratio ${r.ratio?.toFixed(3)}) ${JSON.stringify(r.extra ?? {})}`).join('\n');
+
+describe('benchmark figures 3–5 (quick)', () => {
+  gpuTest('tile-mapping-rate', async ({ device }) => {
+    const figure = await tileMappingRate(quick(device));
+    console.log(report(figure));
+    expectShape(figure, 'tile-mapping-rate', 'tiles/s', ['one call', '1-tile calls', '16 MiB chunks']);
+    expect(figure.target).toBeUndefined();
+    for (const r of figure.rows) {
+      expect(Number.isFinite(r.extra?.gpuMs), r.case).toBe(true);
+      expect(r.extra?.gpuMs, r.case).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  gpuTest('policy-quality', async ({ device }) => {
+    const figure = await policyQuality(quick(device));
+    console.log(report(figure));
+    expectShape(figure, 'policy-quality', 'MiB paged', ['manager, 2× budget', 'manager, 4× budget']);
+    for (const r of figure.rows) {
+      const extra = r.extra ?? {};
+      // Every heap the trace touches is paged in at least once, by any policy.
+      expect(r.value, r.case).toBeGreaterThanOrEqual(extra.workingSetMiB ?? Infinity);
+      expect(r.baseline as number, r.case).toBeGreaterThanOrEqual(extra.workingSetMiB ?? Infinity);
+      // MIN is a lower bound only for equal sizes; with these heaps it is a heuristic, so only a
+      // manager far below it would point at a counting error.
+      expect(r.ratio as number, r.case).toBeGreaterThan(0.5);
+      expect(extra.lruRatio, r.case).toBeGreaterThan(0.5);
+    }
+  });
+});
