@@ -70,8 +70,14 @@ export async function runSuite(context: BenchContext & { runtime: SuiteResult['r
   return result;
 }
 
-/** The file stem for a result: runtime, vendor and architecture (e.g. node-nvidia-hopper). */
+/**
+ * The file stem for a result: runtime, vendor and architecture, or the device where the adapter
+ * names no architecture (NVIDIA's Vulkan driver under Dawn: "nvidia-h200"), e.g. node-nvidia-h200.
+ */
 export function resultStem(result: Pick<SuiteResult, 'runtime' | 'adapter'>): string {
-  const clean = (s: string) => (s || 'unknown').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-  return `${result.runtime}-${clean(result.adapter.vendor)}-${clean(result.adapter.architecture)}`;
+  const clean = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const vendor = clean(result.adapter.vendor) || 'unknown';
+  let model = clean(result.adapter.architecture) || clean(result.adapter.device) || 'unknown';
+  if (model.startsWith(`${vendor}-`)) model = model.slice(vendor.length + 1);
+  return `${result.runtime}-${vendor}-${model}`;
 }

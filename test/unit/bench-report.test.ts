@@ -63,6 +63,9 @@ describe('bench suite helpers', () => {
   it('names result files by runtime and adapter', () => {
     expect(resultStem(suite('node', 'NVIDIA', []))).toBe('node-nvidia-hopper-9');
     expect(resultStem(suite('browser', '', []))).toBe('browser-unknown-hopper-9');
+    const h200 = suite('node', 'nvidia', []);
+    h200.adapter = { ...h200.adapter, architecture: '', device: 'nvidia-h200' };
+    expect(resultStem(h200)).toBe('node-nvidia-h200');
   });
 
   it('tables and the report show every row, escaped, with its verdict', () => {
