@@ -244,10 +244,12 @@ export const indirectionCost: FigureRunner = async (context) => {
       await fence.setEventOnCompletion(fenceValue);
       return (performance.now() - start) / dispatches;
     };
-    // Calibrate on the baseline (also a warm-up): enough dispatches per submission to amortize its latency.
-    const minDispatches = MIN_DISPATCHES;
-    const perDispatch = await timeDirect(minDispatches);
-    const dispatches = Math.min(MAX_DISPATCHES, Math.max(minDispatches, Math.ceil(TARGET_SUBMISSION_MS / perDispatch)));
+    // Calibrate on the baseline (also a warm-up): enough dispatches per submission to amortize its
+    // latency. Doubling until a submission lasts TARGET_SUBMISSION_MS: one cold dispatch is mostly
+    // submission latency and would make the estimate far too small on a fast GPU.
+    let dispatches = MIN_DISPATCHES;
+    while (dispatches < MAX_DISPATCHES && (await timeDirect(dispatches)) * dispatches < TARGET_SUBMISSION_MS) dispatches *= 2;
+    dispatches = Math.min(dispatches, MAX_DISPATCHES);
     // Recorded once and executed every round, as D3D12 applications reuse bundles of work.
     const lists = { placed: libraryList(placed, outputs.placed, dispatches), reserved: libraryList(reserved, outputs.reserved, dispatches) };
     context.progress(`indirection cost: ${bytes / MIB} MiB per dispatch, ${dispatches} dispatches per submission, ${rounds} rounds`);

@@ -16,7 +16,16 @@ fn sum_words(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) 
   let stride = groups.x * SUM_WORKGROUP_SIZE;
   let count = word_count();
   var total = 0u;
-  for (var i = id.x; i < count; i += stride) {
+  var i = id.x;
+  // Unrolled: 4 independent loads in flight per invocation, so the kernel is bound by bandwidth,
+  // not by the latency of one load at a time.
+  for (; i + 3u * stride < count; i += 4u * stride) {
+    total += load_word(i + 0u * stride);
+    total += load_word(i + 1u * stride);
+    total += load_word(i + 2u * stride);
+    total += load_word(i + 3u * stride);
+  }
+  for (; i < count; i += stride) {
     total += load_word(i);
   }
   store_partial(id.x, total);

@@ -4,35 +4,38 @@
 const D3D12_STATUS_MAPPED: u32 = 1u;
 
 // Loads the 4-byte word at va (va must be 4-byte aligned), reporting in *status whether the access
-// was fully mapped, as HLSL's Load with a status argument.
+// was fully mapped, as HLSL's Load with a status argument. The common case (aligned, resident) is
+// one test and two loads, kept apart from the rest so that the compiler keeps the hot loop small.
 fn d3d12_load_checked(va: vec2u, status: ptr<function, u32>) -> u32 {
+  let entry = d3d12_page_entry(va);
+  if ((entry & D3D12_PTE_KIND_MASK) == D3D12_PTE_RESIDENT && (va.x & 3u) == 0u) {
+    *status = D3D12_STATUS_MAPPED;
+    let word = d3d12_word_index(entry, va);
+    if (d3d12_is_non_local(entry)) {
+      return d3d12_pool_non_local[word];
+    }
+    return d3d12_pool_local[word];
+  }
+  *status = 0u;
+  return d3d12_load_unmapped(va, entry);
+}
+
+// The rest of d3d12_load_checked: misaligned, NULL, absent and unowned accesses.
+fn d3d12_load_unmapped(va: vec2u, entry: u32) -> u32 {
   if ((va.x & 3u) != 0u) {
     d3d12_record_fault(va, D3D12_FAULT_MISALIGNED, 0u);
-    *status = 0u;
     return 0u;
   }
-  let entry = d3d12_page_entry(va);
   switch (entry & D3D12_PTE_KIND_MASK) {
-    case D3D12_PTE_RESIDENT: {
-      *status = D3D12_STATUS_MAPPED;
-      let word = d3d12_word_index(entry, va);
-      if (d3d12_is_non_local(entry)) {
-        return d3d12_pool_non_local[word];
-      }
-      return d3d12_pool_local[word];
-    }
     case D3D12_PTE_NULL: {
-      *status = 0u;
       return select(0u, D3D12_TIER1_NULL_READ, d3d12_dispatch.tiled_resources_tier == 1u);
     }
     case D3D12_PTE_ABSENT: {
       d3d12_record_fault(va, D3D12_FAULT_READ_ABSENT, entry);
-      *status = 0u;
       return 0u;
     }
     default: {
       d3d12_record_fault(va, D3D12_FAULT_READ_UNOWNED, entry);
-      *status = 0u;
       return 0u;
     }
   }
