@@ -44,7 +44,8 @@ export async function writeReport(results: readonly SuiteResult[], dir = RESULTS
   const { browser } = await launchBrowser(located);
   try {
     const page = await browser.newPage();
-    await page.setViewport({ width: 1600, height: 900 });
+    // The results stand side by side (about 850 px each); the full-page shot takes the whole width.
+    await page.setViewport({ width: Math.max(900, results.length * 880 + 60), height: 900 });
     await page.goto(`file://${html}`);
     const png = join(dir, 'report.png');
     await page.screenshot({ path: png, fullPage: true });

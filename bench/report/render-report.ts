@@ -51,10 +51,10 @@ ${result.figures.map(figureSection).join('\n')}${result.failures.map((f) => `<p 
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title><style>
 body { background: #0f1216; color: #e6e9ee; font: 14px/1.45 system-ui, sans-serif; margin: 24px; }
 h1 { margin: 0 0 4px; } h2 { font-size: 17px; margin: 18px 0 2px; } h3 { font-size: 15px; margin: 14px 0 2px; }
-.results { display: flex; flex-wrap: wrap; gap: 28px; } .result { background: #171b21; border-radius: 10px; padding: 6px 18px 14px; }
+.results { display: grid; gap: 28px; align-items: start; } .result { background: #171b21; border-radius: 10px; padding: 6px 18px 14px; }
 .muted, .unit { color: #9aa5b1; } .unit { font-weight: normal; font-size: 13px; } p { margin: 2px 0 6px; max-width: 780px; }
 .note { color: #c9b37e; font-size: 12px; } .failure { color: #e06c75; }
 svg text { fill: #e6e9ee; font-size: 12px; } svg text.muted { fill: #9aa5b1; } svg text.ratio { font-weight: 600; font-size: 13px; }
 </style></head><body><h1>${escape(title)}</h1><p class="muted">Every figure is a ratio against a baseline measured in the same run on the same device.</p>
-<div class="results">${columns}</div></body></html>`;
+<div class="results" style="grid-template-columns: repeat(${Math.max(results.length, 1)}, max-content)">${columns}</div></body></html>`;
 }

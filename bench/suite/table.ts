@@ -35,7 +35,7 @@ export function formatSuite(result: SuiteResult): string {
 
 /** One markdown table over several results (columns), one line per figure row. */
 export function markdownTable(results: readonly SuiteResult[]): string {
-  const header = ['figure', 'case', ...results.map((r) => `${r.runtime}, ${r.adapter.vendor || '?'} ${r.adapter.architecture || ''}`.trim()), 'target'];
+  const header = ['figure', 'case', ...results.map((r) => `${r.runtime}, ${r.adapter.vendor || '?'} ${r.adapter.architecture || r.adapter.device}`.trim()), 'target'];
   const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => ' --- ').join('|')}|`];
   const figures = new Map<string, Figure>();
   for (const result of results) for (const f of result.figures) if (!figures.has(f.id)) figures.set(f.id, f);
