@@ -24,6 +24,8 @@ export { GraphicsCommandList, ROOT_CONSTANT_COUNT, type ResourceBarrier } from '
 export { SwapChain, BackBuffer } from './d3d12/swap-chain.js';
 export { TEXTURE_DESCRIPTOR_FORMATS } from './d3d12/texture-descriptor.js';
 export { Fence } from './d3d12/fence.js';
+export { QueryHeap } from './d3d12/query-heap.js';
+export { QUERY_HEAP_TYPES, QUERY_TYPES, type QueryHeapDesc, type QueryHeapType, type QueryType } from './validation/query.js';
 export { PipelineState, PRIMITIVE_TOPOLOGIES, type ComputePipelineStateDesc, type GraphicsPipelineStateDesc, type PrimitiveTopology } from './d3d12/pipeline-state.js';
 export type { FaultReport } from './d3d12/fault-report.js';
 export type { Range } from './d3d12/resource.js';

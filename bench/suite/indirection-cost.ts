@@ -52,6 +52,8 @@ const MIN_DISPATCHES = 1;
 const TARGET_SUBMISSION_MS = 50;
 /** And at most this many dispatches: enough for 50 ms at several TB/s, small enough that a list records in no time. */
 const MAX_DISPATCHES = 1024;
+/** A timestamp query heap's result memory: one 64 KiB page of LOCAL (see QueryHeap). */
+const QUERY_HEAP_BYTES = 64 * 1024;
 /** Bytes of pattern per upload while filling: bounds the UPLOAD buffer in the NON_LOCAL pool. */
 const UPLOAD_CHUNK = 16 * MIB;
 /** Seeds the word pattern and the tile shuffle (fixed, so every run reads and maps the same way). */
@@ -107,15 +109,15 @@ export const indirectionCost: FigureRunner = async (context) => {
   const invocations = WORKGROUPS * WORKGROUP_SIZE;
   const outputBytes = invocations * 4;
 
-  // The library's LOCAL pool holds the words' heap and two output buffers, and is one storage
+  // The library's LOCAL pool holds the words' heap, two output buffers and a query heap, and is one storage
   // binding; the baseline binds its words whole. Both bounds are the adapter's binding and buffer
   // limits: halve the size until it fits (both sizes are powers of two, so tiles stay whole).
   const limits = gpuDevice.limits;
   const largestBinding = Math.floor(Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize) / TILE_SIZE) * TILE_SIZE;
   const wanted = quick ? QUICK_BYTES : FULL_BYTES;
   let bytes = wanted;
-  while (bytes > TILE_SIZE && bytes + 2 * outputBytes > largestBinding) bytes /= 2;
-  if (bytes + 2 * outputBytes > largestBinding) throw new Error(`indirection-cost: the adapter's largest storage binding (${largestBinding} bytes) cannot hold even one tile and the outputs`);
+  while (bytes > TILE_SIZE && bytes + 2 * outputBytes + QUERY_HEAP_BYTES > largestBinding) bytes /= 2;
+  if (bytes + 2 * outputBytes + QUERY_HEAP_BYTES > largestBinding) throw new Error(`indirection-cost: the adapter's largest storage binding (${largestBinding} bytes) cannot hold even one tile and the outputs`);
   if (bytes < wanted) {
     notes.push(`streamed ${bytes / MIB} MiB instead of ${wanted / MIB} MiB: maxStorageBufferBindingSize ${limits.maxStorageBufferBindingSize} / maxBufferSize ${limits.maxBufferSize} cannot hold the pool`);
   }
@@ -123,7 +125,7 @@ export const indirectionCost: FigureRunner = async (context) => {
   const tiles = bytes / TILE_SIZE;
   const chunkBytes = Math.min(UPLOAD_CHUNK, bytes);
 
-  const device = await createDevice({ gpuDevice, localMemoryBytes: bytes + 2 * outputBytes, nonLocalMemoryBytes: chunkBytes + outputBytes });
+  const device = await createDevice({ gpuDevice, localMemoryBytes: bytes + 2 * outputBytes + QUERY_HEAP_BYTES, nonLocalMemoryBytes: chunkBytes + outputBytes });
   // The baseline's buffers, on the same raw device.
   const words = gpuDevice.createBuffer({ label: 'indirection-cost: direct words', size: bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
   const partials = gpuDevice.createBuffer({ label: 'indirection-cost: direct partial sums', size: outputBytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
@@ -185,20 +187,42 @@ export const indirectionCost: FigureRunner = async (context) => {
     });
     const pso = await device.createComputePipelineState({ label: 'indirection-cost: through d3d12_load', code: `${d3d12Wgsl}\n${sumWgsl}`, entryPoint: 'sum_words' });
 
+    // GPU time from timestamp queries where the adapter has them: the raw pass's timestampWrites,
+    // and the library's EndQuery before and after the dispatches, resolved with ResolveQueryData.
+    const timestamps = gpuDevice.features.has('timestamp-query');
+    const rawQueries = timestamps ? gpuDevice.createQuerySet({ label: 'indirection-cost: direct timestamps', type: 'timestamp', count: 2 }) : undefined;
+    const rawResolved = gpuDevice.createBuffer({ label: 'indirection-cost: direct timestamps', size: 16, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
+    const rawTimes = gpuDevice.createBuffer({ label: 'indirection-cost: direct timestamps readback', size: 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const libraryQueries = timestamps ? device.createQueryHeap({ type: 'TIMESTAMP', count: 2 }) : undefined;
+    const libraryTimes = device.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: 16 }, 'COPY_DEST');
+    const elapsedMs = (bytes: ArrayBuffer | Uint8Array): number => {
+      const view = bytes instanceof Uint8Array ? new DataView(bytes.buffer, bytes.byteOffset, 16) : new DataView(bytes);
+      return Number(view.getBigUint64(8, true) - view.getBigUint64(0, true)) / 1e6;
+    };
+
     const submitDirect = (dispatches: number): void => {
       const encoder = gpuDevice.createCommandEncoder({ label: 'indirection-cost: direct' });
-      const pass = encoder.beginComputePass();
+      const pass = encoder.beginComputePass(rawQueries ? { timestampWrites: { querySet: rawQueries, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } } : {});
       pass.setPipeline(directPipeline);
       pass.setBindGroup(0, bindGroup);
       for (let i = 0; i < dispatches; i++) pass.dispatchWorkgroups(WORKGROUPS);
       pass.end();
+      if (rawQueries) {
+        encoder.resolveQuerySet(rawQueries, 0, 2, rawResolved, 0);
+        encoder.copyBufferToBuffer(rawResolved, 0, rawTimes, 0, 16);
+      }
       gpuDevice.queue.submit([encoder.finish()]);
     };
     const libraryList = (source: Resource, output: Resource, dispatches: number) => {
       const list = device.createCommandList('COMPUTE');
       list.setPipelineState(pso);
       list.setComputeRoot32BitConstants(0, [...addressWords(source), ...addressWords(output), wordCount]);
+      if (libraryQueries) list.endQuery(libraryQueries, 'TIMESTAMP', 0);
       for (let i = 0; i < dispatches; i++) list.dispatch(WORKGROUPS);
+      if (libraryQueries) {
+        list.endQuery(libraryQueries, 'TIMESTAMP', 1);
+        list.resolveQueryData(libraryQueries, 'TIMESTAMP', 0, 2, libraryTimes, 0);
+      }
       list.close();
       return list;
     };
@@ -235,20 +259,31 @@ export const indirectionCost: FigureRunner = async (context) => {
     }
 
     // ---- timing ----
-    const timeDirect = async (dispatches: number): Promise<number> => (await timeRaw(gpuDevice, () => submitDirect(dispatches))) / dispatches;
+    const timeDirect = async (dispatches: number): Promise<number> => {
+      const wallMs = await timeRaw(gpuDevice, () => submitDirect(dispatches));
+      if (!rawQueries) return wallMs / dispatches;
+      await rawTimes.mapAsync(GPUMapMode.READ);
+      const ms = elapsedMs(rawTimes.getMappedRange());
+      rawTimes.unmap();
+      return ms / dispatches;
+    };
     const timeLibrary = async (list: ReturnType<typeof libraryList>, dispatches: number): Promise<number> => {
       await settle();
       const start = performance.now();
       queue.executeCommandLists([list]);
       queue.signal(fence, ++fenceValue);
       await fence.setEventOnCompletion(fenceValue);
-      return (performance.now() - start) / dispatches;
+      const wallMs = performance.now() - start;
+      if (!libraryQueries) return wallMs / dispatches;
+      const ms = elapsedMs(libraryTimes.map(0).slice(0, 16));
+      libraryTimes.unmap(0, { begin: 0, end: 0 });
+      return ms / dispatches;
     };
     // Calibrate on the baseline (also a warm-up): enough dispatches per submission to amortize its
     // latency. Doubling until a submission lasts TARGET_SUBMISSION_MS: one cold dispatch is mostly
     // submission latency and would make the estimate far too small on a fast GPU.
     let dispatches = MIN_DISPATCHES;
-    while (dispatches < MAX_DISPATCHES && (await timeDirect(dispatches)) * dispatches < TARGET_SUBMISSION_MS) dispatches *= 2;
+    while (dispatches < MAX_DISPATCHES && (await timeRaw(gpuDevice, () => submitDirect(dispatches))) < TARGET_SUBMISSION_MS) dispatches *= 2;
     dispatches = Math.min(dispatches, MAX_DISPATCHES);
     // Recorded once and executed every round, as D3D12 applications reuse bundles of work.
     const lists = { placed: libraryList(placed, outputs.placed, dispatches), reserved: libraryList(reserved, outputs.reserved, dispatches) };
@@ -269,6 +304,9 @@ export const indirectionCost: FigureRunner = async (context) => {
       }
     }
     if (device.getDeviceRemovedReason() !== 'S_OK') throw new Error(`indirection-cost: the library device was removed while timing: ${device.getDeviceRemovedReason()}`);
+    rawQueries?.destroy();
+    rawResolved.destroy();
+    rawTimes.destroy();
 
     const gbPerSecond = (ms: number): number => bytes / (ms / 1000) / 1e9;
     const rowFor = (name: string, library: number[]) => {
@@ -292,12 +330,15 @@ export const indirectionCost: FigureRunner = async (context) => {
         workgroupSize: WORKGROUP_SIZE,
         wordsPerInvocation: wordCount / invocations,
         dispatchesPerSubmission: dispatches,
+        timing: timestamps ? 'timestamp queries' : 'submission to completion',
         tiles,
         seed: SEED,
       },
       notes: [
         ...notes,
-        'ms per dispatch: one submission of dispatchesPerSubmission dispatches, timed to completion and divided',
+        timestamps
+          ? 'ms per dispatch: GPU time between timestamps around dispatchesPerSubmission dispatches (raw: the pass\'s timestampWrites; library: EndQuery before and after, ResolveQueryData), divided'
+          : 'ms per dispatch: one submission of dispatchesPerSubmission dispatches, timed to completion and divided (no timestamp queries on this adapter)',
         'library device with gpuValidation on (the default): each submission also reads the fault log back before its fence completes',
         'the library binds its pools read_write; the baseline binds its words read-only, as an application would',
       ],

@@ -26,6 +26,8 @@ import {
 import { cpuAccessible } from '../validation/heap.js';
 import { invalidArg, orThrow, show, type D3D12Error } from './errors.js';
 import type { PipelineState } from './pipeline-state.js';
+import type { QueryHeap } from './query-heap.js';
+import { QUERY_RESULT_BYTES, validateEndQuery, validateResolveQueryData, type QueryType } from '../validation/query.js';
 import { BackBuffer } from './swap-chain.js';
 import { validateClearColor, validateDrawInstanced, validateScissorRects, validateViewportInTarget, validateViewports } from '../validation/draw.js';
 
@@ -48,6 +50,8 @@ export type RecordedCommand =
   | { kind: 'dispatch'; pipeline: PipelineState; root: Uint32Array; groups: [number, number, number] }
   | { kind: 'clear'; target: BackBuffer; color: [number, number, number, number] }
   | { kind: 'draw'; pipeline: PipelineState; root: Uint32Array; target: BackBuffer; viewport: Viewport | undefined; scissor: Rect | undefined; vertices: [number, number, number, number] }
+  | { kind: 'timestamp'; heap: QueryHeap; index: number }
+  | { kind: 'resolve'; heap: QueryHeap; first: number; count: number; jobs: CopyJob[]; writes: CpuVisibleWrite[] }
   | { kind: 'barrier' }
   | { kind: 'state' };
 
@@ -61,6 +65,7 @@ export type ResourceBarrier =
 export interface ListOwner {
   ownResource(value: unknown): Resource | undefined;
   ownPipelineState(value: unknown): PipelineState | undefined;
+  ownQueryHeap(value: unknown): QueryHeap | undefined;
   readonly maxThreadGroupsPerDimension: number;
 }
 
@@ -169,6 +174,32 @@ export class GraphicsCommandList {
       }
       return undefined;
     });
+  }
+
+  /** ID3D12GraphicsCommandList::EndQuery for a TIMESTAMP: the GPU's time when the commands before it are done. */
+  endQuery(queryHeap: QueryHeap, type: QueryType, index: number): void {
+    this.recording('endQuery');
+    const heap = this.owner.ownQueryHeap(queryHeap);
+    throwIf(validateEndQuery(heap, type, index, this.type));
+    this.record({ kind: 'timestamp', heap: queryHeap, index });
+  }
+
+  /**
+   * ID3D12GraphicsCommandList::ResolveQueryData: queries [startIndex, startIndex + numQueries) as
+   * UINT64s into the destination buffer (in COPY_DEST) at an 8-byte aligned offset. Unmapped
+   * destination tiles drop their bytes, as copies do.
+   */
+  resolveQueryData(queryHeap: QueryHeap, type: QueryType, startIndex: number, numQueries: number, destinationBuffer: Resource, alignedDestinationBufferOffset: number): void {
+    const call = 'resolveQueryData';
+    this.recording(call);
+    const heap = this.owner.ownQueryHeap(queryHeap);
+    const destination = this.owner.ownResource(destinationBuffer);
+    throwIf(validateResolveQueryData(heap, type, startIndex, numQueries, destination, alignedDestinationBufferOffset, this.type));
+    this.copyStates(call, [['destinationBuffer', destinationBuffer, 0, COPY_DEST]]);
+    if (numQueries === 0) return;
+    const bytes = numQueries * QUERY_RESULT_BYTES;
+    const jobs = chunkCopy(destinationBuffer.virtualRange.address + BigInt(alignedDestinationBufferOffset), queryHeap.results.virtualRange.address + BigInt(startIndex * QUERY_RESULT_BYTES), bytes);
+    this.record({ kind: 'resolve', heap: queryHeap, first: startIndex, count: numQueries, jobs, writes: this.cpuVisibleWrite(destinationBuffer, alignedDestinationBufferOffset, bytes) });
   }
 
   copyBufferRegion(dstBuffer: Resource, dstOffset: number, srcBuffer: Resource, srcOffset: number, numBytes: number): void {

@@ -14,7 +14,8 @@ import { applyTileMappings, copyTileMappings, type TileSpan } from '../memory/ti
 import { validateCopyTileMappings, validateUpdateTileMappings } from '../validation/tile-mappings.js';
 import type { CpuVisibleWrite, GraphicsCommandList } from './command-list.js';
 import { decayAfterExecution, type Touched } from './resource-states.js';
-import { invalidArg, orThrow, show } from './errors.js';
+import { D3D12Error, invalidArg, orThrow, show } from './errors.js';
+import { TIMESTAMP_FREQUENCY, timestampsSupported } from '../gpu/queries.js';
 import type { Fence } from './fence.js';
 import { checkFenceValue } from './fence.js';
 import type { GpuBackend } from './gpu-backend.js';
@@ -99,6 +100,18 @@ export class CommandQueue {
     return backend;
   }
 
+  /**
+   * ID3D12CommandQueue::GetTimestampFrequency: ticks per second of resolved TIMESTAMP queries
+   * (WebGPU's nanoseconds). Fails (E_FAIL, as D3D12 does on a queue without timestamps) when the
+   * WebGPU device has no 'timestamp-query'.
+   */
+  getTimestampFrequency(): number {
+    const call = 'getTimestampFrequency';
+    const backend = this.requireGpu(call);
+    if (!timestampsSupported(backend.memory.device)) throw new D3D12Error('E_FAIL', call, 'this', "the WebGPU device has no 'timestamp-query' feature");
+    return TIMESTAMP_FREQUENCY;
+  }
+
   /** ID3D12CommandQueue::ExecuteCommandLists. Lists must be closed and of this queue's type. */
   executeCommandLists(commandLists: GraphicsCommandList[]): void {
     const call = 'executeCommandLists';
@@ -124,6 +137,17 @@ export class CommandQueue {
         } else if (command.kind === 'draw') {
           const { pipeline, root, target, viewport, scissor, vertices } = command;
           commands.push({ index, kind: 'draw', pipeline: pipeline.gpuPipeline as GPURenderPipeline, root, target: target.texture, viewport, scissor, vertices });
+        } else if (command.kind === 'timestamp') {
+          commands.push({ index, kind: 'timestamp', querySet: command.heap.querySet, queryIndex: command.index });
+        } else if (command.kind === 'resolve') {
+          // Into the heap's staging pages (where its internal resource lives now), then a copy job
+          // through the page table into the destination.
+          const { results } = command.heap;
+          const memory = results.heap?.memory;
+          if (!memory) throw new D3D12Error('E_FAIL', call, 'commandLists', `${command.heap.label}'s result memory is not resident`);
+          commands.push({ index, kind: 'resolve', querySet: command.heap.querySet, first: command.first, count: command.count, results: { segment: memory.segment, pages: memory.pages, offset: results.heapOffset } });
+          commands.push({ index, kind: 'copy', jobs: command.jobs, interleave: false });
+          writes.push(...command.writes);
         }
       });
       executable.push({ id: list.id, commands });

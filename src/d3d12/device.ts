@@ -48,6 +48,9 @@ import { Heap } from './heap.js';
 import { MemoryBacking } from './memory-backing.js';
 import { PipelineState, type ComputePipelineStateDesc, type GraphicsPipelineStateDesc, type PrimitiveTopology } from './pipeline-state.js';
 import { SwapChain } from './swap-chain.js';
+import { QueryHeap } from './query-heap.js';
+import { createTimestampQuerySet, timestampsSupported } from '../gpu/queries.js';
+import { QUERY_RESULT_BYTES, validateQueryHeapDesc, type QueryHeapDesc } from '../validation/query.js';
 import { CANVAS_FORMAT_NAMES, CanvasSurface, canvasFormat, isCanvasContext, preferredCanvasFormat } from '../gpu/canvas-surface.js';
 import { textureDescriptor } from './texture-descriptor.js';
 import { Resource, type ResourceKind } from './resource.js';
@@ -159,6 +162,7 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
   private readonly listLabels = new Map<number, string>();
   private readonly fences = new WeakSet<Fence>();
   private readonly pipelines = new WeakSet<PipelineState>();
+  private readonly queryHeaps = new WeakSet<QueryHeap>();
   private nextHeapId = 1;
   private nextResourceId = 1;
   private nextObjectId = 1;
@@ -428,6 +432,30 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
     const list = new GraphicsCommandList(this, this.nextObjectId++, type, initialState ?? undefined);
     this.commandLists.add(list);
     return list;
+  }
+
+  /**
+   * ID3D12Device::CreateQueryHeap: TIMESTAMP (direct and compute lists) and COPY_QUEUE_TIMESTAMP
+   * (copy lists) heaps, on a WebGPU device with 'timestamp-query'. Other types are not emulated.
+   */
+  createQueryHeap(desc: QueryHeapDesc): QueryHeap {
+    const call = 'createQueryHeap';
+    this.checkNotRemoved(call);
+    const problem = validateQueryHeapDesc(desc, timestampsSupported(this.gpu?.memory.device));
+    if (problem) throw problem;
+    const gpu = this.gpu as GpuBackend;
+    const id = this.nextObjectId++;
+    const full: Required<QueryHeapDesc> = { type: desc.type, count: desc.count, nodeMask: desc.nodeMask ?? 0 };
+    const results = this.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: Math.ceil((desc.count * QUERY_RESULT_BYTES) / TILE_SIZE) * TILE_SIZE }, 'COMMON');
+    results.setName(`query heap #${id} results`);
+    const heap = new QueryHeap(id, full, createTimestampQuerySet(gpu.memory.device, desc.count, `d3d12 query heap #${id}`), results);
+    this.queryHeaps.add(heap);
+    return heap;
+  }
+
+  /** @internal */
+  ownQueryHeap(value: unknown): QueryHeap | undefined {
+    return value instanceof QueryHeap && this.queryHeaps.has(value) ? value : undefined;
   }
 
   createFence(initialValue = 0): Fence {

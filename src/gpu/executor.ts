@@ -15,12 +15,15 @@ import type { GpuMemory } from './gpu-memory.js';
 import { graphicsPreludeBindGroupLayout, kernelPipeline, preludeBindGroupLayout } from './pipelines.js';
 import { preludeLayout } from './prelude.js';
 import { WgslReflect } from './wgsl-reflect.js';
+import { encodeResolve, encodeTimestamp, type ResultPages } from './queries.js';
 
 /** A command as the executor needs it. */
 export type ExecutableCommand =
   | { kind: 'copy'; jobs: readonly CopyJob[]; interleave: boolean }
   | { kind: 'dispatch'; pipeline: GPUComputePipeline; root: Uint32Array; groups: readonly [number, number, number] }
   | { kind: 'clear'; target: GPUTexture; color: readonly [number, number, number, number] }
+  | { kind: 'timestamp'; querySet: GPUQuerySet; queryIndex: number }
+  | { kind: 'resolve'; querySet: GPUQuerySet; first: number; count: number; results: ResultPages }
   | {
       kind: 'draw';
       pipeline: GPURenderPipeline;
@@ -78,6 +81,7 @@ type Step = { list: number; index: number; root: Uint32Array } & (
   | { kind: 'compute'; run(pass: GPUComputePassEncoder): void }
   | { kind: 'clear'; target: GPUTexture; color: readonly [number, number, number, number] }
   | { kind: 'draw'; target: GPUTexture; run(pass: GPURenderPassEncoder): void }
+  | { kind: 'encoder'; run(encoder: GPUCommandEncoder): void }
 );
 
 /**
@@ -116,6 +120,16 @@ export function encodeExecution(memory: GpuMemory, kernel: CopyKernel, settings:
       }
       if (command.kind === 'clear') {
         steps.push({ kind: 'clear', list: list.id, index: command.index, root: new Uint32Array(0), target: command.target, color: command.color });
+        continue;
+      }
+      if (command.kind === 'timestamp') {
+        const { querySet, queryIndex } = command;
+        steps.push({ kind: 'encoder', list: list.id, index: command.index, root: new Uint32Array(0), run: (encoder) => encodeTimestamp(encoder, querySet, queryIndex) });
+        continue;
+      }
+      if (command.kind === 'resolve') {
+        const { querySet, first, count, results } = command;
+        steps.push({ kind: 'encoder', list: list.id, index: command.index, root: new Uint32Array(0), run: (encoder) => transient.push(encodeResolve(memory, encoder, querySet, first, count, results)) });
         continue;
       }
       if (command.kind === 'draw') {
@@ -266,6 +280,9 @@ export function encodeExecution(memory: GpuMemory, kernel: CopyKernel, settings:
       step.run(compute);
     } else if (step.kind === 'clear') {
       beginRender(step.target, step.color);
+    } else if (step.kind === 'encoder') {
+      endPasses();
+      step.run(encoder);
     } else {
       const pass = render && render.target === step.target ? render.pass : beginRender(step.target);
       pass.setBindGroup(0, graphicsGroup0 as GPUBindGroup, [offset]);

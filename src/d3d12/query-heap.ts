@@ -1,0 +1,46 @@
+/**
+ * ID3D12QueryHeap for timestamps: `count` queries that EndQuery writes and ResolveQueryData copies
+ * out as UINT64 ticks of the queue's timestamp frequency (CommandQueue.getTimestampFrequency).
+ *
+ * Invariants: the heap owns one WebGPU query set of `count` timestamps and one internal DEFAULT
+ * buffer resource of count × 8 bytes (rounded up to a page) that resolves land in before a copy job
+ * moves them to the destination; both live until release(). The internal resource counts against
+ * the LOCAL budget, as a real query heap's memory does.
+ */
+import type { QueryHeapDesc, QueryHeapView } from '../validation/query.js';
+import { DeviceChild } from './device-child.js';
+import type { Resource } from './resource.js';
+
+export class QueryHeap extends DeviceChild implements QueryHeapView {
+  /** @internal Created by Device.createQueryHeap. */
+  constructor(
+    readonly id: number,
+    readonly desc: Required<QueryHeapDesc>,
+    /** @internal The WebGPU query set. */
+    readonly querySet: GPUQuerySet,
+    /** @internal Where resolved results are staged, in emulated memory. */
+    readonly results: Resource,
+  ) {
+    super();
+  }
+
+  get label(): string {
+    return `query heap #${this.id}${this.nameSuffix}`;
+  }
+
+  protected get interfaceName(): string {
+    return 'QueryHeap';
+  }
+
+  getDesc(): Required<QueryHeapDesc> {
+    this.live('getDesc');
+    return { ...this.desc };
+  }
+
+  /** COM Release: the query set and the staging memory go. */
+  release(): void {
+    this.markReleased();
+    this.querySet.destroy();
+    this.results.release();
+  }
+}
