@@ -194,7 +194,7 @@ export class GraphicsCommandList {
     this.recording(call);
     const heap = this.owner.ownQueryHeap(queryHeap);
     const destination = this.owner.ownResource(destinationBuffer);
-    throwIf(validateResolveQueryData(heap, type, startIndex, numQueries, destination, alignedDestinationBufferOffset, this.type));
+    throwIf(validateResolveQueryData(heap, type, startIndex, numQueries, destination, alignedDestinationBufferOffset));
     this.copyStates(call, [['destinationBuffer', destinationBuffer, 0, COPY_DEST]]);
     if (numQueries === 0) return;
     const bytes = numQueries * QUERY_RESULT_BYTES;

@@ -144,7 +144,8 @@ export class CommandQueue {
           // through the page table into the destination.
           const { results } = command.heap;
           const memory = results.heap?.memory;
-          if (!memory) throw new D3D12Error('E_FAIL', call, 'commandLists', `${command.heap.label}'s result memory is not resident`);
+          // checkLists refused released heaps; the results resource lives as long as its heap.
+          if (!memory) throw new D3D12Error('E_FAIL', call, 'commandLists', `${command.heap.label}'s result memory is gone (internal error)`);
           commands.push({ index, kind: 'resolve', querySet: command.heap.querySet, first: command.first, count: command.count, results: { segment: memory.segment, pages: memory.pages, offset: results.heapOffset } });
           commands.push({ index, kind: 'copy', jobs: command.jobs, interleave: false });
           writes.push(...command.writes);
@@ -183,6 +184,9 @@ export class CommandQueue {
       for (const command of list.commands) {
         if ((command.kind === 'clear' || command.kind === 'draw') && !command.target.current) {
           throw invalidArg(call, `commandLists[${i}]`, `${list.label} draws into ${command.target.label}, which was presented`);
+        }
+        if ((command.kind === 'timestamp' || command.kind === 'resolve') && command.heap.released) {
+          throw invalidArg(call, `commandLists[${i}]`, `${list.label} uses ${command.heap.label}, which was released`);
         }
       }
       lists.push(list);

@@ -163,6 +163,9 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
   private readonly fences = new WeakSet<Fence>();
   private readonly pipelines = new WeakSet<PipelineState>();
   private readonly queryHeaps = new WeakSet<QueryHeap>();
+  /** Query heaps not yet released, and released ones waiting for held queue work (see releaseQueryHeap). */
+  private readonly liveQueryHeaps = new Set<QueryHeap>();
+  private retiredQueryHeaps: QueryHeap[] = [];
   private nextHeapId = 1;
   private nextResourceId = 1;
   private nextObjectId = 1;
@@ -446,10 +449,25 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
     const gpu = this.gpu as GpuBackend;
     const id = this.nextObjectId++;
     const full: Required<QueryHeapDesc> = { type: desc.type, count: desc.count, nodeMask: desc.nodeMask ?? 0 };
-    const results = this.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: Math.ceil((desc.count * QUERY_RESULT_BYTES) / TILE_SIZE) * TILE_SIZE }, 'COMMON');
+    const bytes = Math.ceil((desc.count * QUERY_RESULT_BYTES) / TILE_SIZE) * TILE_SIZE;
+    let results: Resource;
+    try {
+      results = this.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: bytes }, 'COMMON');
+    } catch (error) {
+      if (error instanceof D3D12Error) throw new D3D12Error(error.hresult, call, 'desc.count', `${desc.count} queries need ${bytes} bytes of LOCAL memory for their results: ${error.rule}`);
+      throw error;
+    }
     results.setName(`query heap #${id} results`);
-    const heap = new QueryHeap(id, full, createTimestampQuerySet(gpu.memory.device, desc.count, `d3d12 query heap #${id}`), results);
+    let querySet: GPUQuerySet;
+    try {
+      querySet = createTimestampQuerySet(gpu.memory.device, desc.count, `d3d12 query heap #${id}`);
+    } catch (error) {
+      results.release();
+      throw new D3D12Error('E_OUTOFMEMORY', call, 'desc.count', `WebGPU could not create a query set of ${desc.count}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const heap = new QueryHeap(id, full, querySet, results, (released) => this.releaseQueryHeap(released));
     this.queryHeaps.add(heap);
+    this.liveQueryHeaps.add(heap);
     return heap;
   }
 
@@ -561,6 +579,8 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
 
   /** Frees the GPU memory (the WebGPU device itself stays the caller's). */
   destroy(): void {
+    for (const heap of this.liveQueryHeaps) heap.querySet.destroy();
+    this.liveQueryHeaps.clear();
     this.gpu?.destroy();
     this.gpu = undefined;
   }
@@ -687,6 +707,19 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
   queueDrained(): void {
     if ([...this.queues].some((queue) => queue.holdsWork)) return;
     for (const range of this.quarantine.splice(0)) this.addressSpace.release(range);
+    for (const heap of this.retiredQueryHeaps.splice(0)) this.freeQueryHeap(heap);
+  }
+
+  /** A released query heap: held work may still resolve into its result pages, so they wait for it. */
+  private releaseQueryHeap(heap: QueryHeap): void {
+    if ([...this.queues].some((queue) => queue.holdsWork)) this.retiredQueryHeaps.push(heap);
+    else this.freeQueryHeap(heap);
+  }
+
+  private freeQueryHeap(heap: QueryHeap): void {
+    this.liveQueryHeaps.delete(heap);
+    heap.querySet.destroy();
+    if (!heap.results.released) heap.results.release();
   }
 
   private releaseResource(resource: Resource): void {

@@ -4,7 +4,8 @@
  *
  * Invariants: the heap owns one WebGPU query set of `count` timestamps and one internal DEFAULT
  * buffer resource of count × 8 bytes (rounded up to a page) that resolves land in before a copy job
- * moves them to the destination; both live until release(). The internal resource counts against
+ * moves them to the destination; both live until release() and, if a queue then holds work behind a
+ * wait (which may resolve into those pages), until that work has run. The internal resource counts against
  * the LOCAL budget, as a real query heap's memory does.
  */
 import type { QueryHeapDesc, QueryHeapView } from '../validation/query.js';
@@ -20,6 +21,8 @@ export class QueryHeap extends DeviceChild implements QueryHeapView {
     readonly querySet: GPUQuerySet,
     /** @internal Where resolved results are staged, in emulated memory. */
     readonly results: Resource,
+    /** Frees the query set and the staging memory once no held queue work can use them. */
+    private readonly onRelease: (heap: QueryHeap) => void,
   ) {
     super();
   }
@@ -37,10 +40,9 @@ export class QueryHeap extends DeviceChild implements QueryHeapView {
     return { ...this.desc };
   }
 
-  /** COM Release: the query set and the staging memory go. */
+  /** COM Release: the query set and the staging memory go (after work held behind queue waits). */
   release(): void {
     this.markReleased();
-    this.querySet.destroy();
-    this.results.release();
+    this.onRelease(this);
   }
 }

@@ -97,6 +97,8 @@ export function encodeExecution(memory: GpuMemory, kernel: CopyKernel, settings:
   // Gather the jobs of all copies into one buffer and the steps (dispatches) in order.
   const jobs: CopyJob[] = [];
   const steps: Step[] = [];
+  /** Buffers for this submission only (constants, jobs, resolved queries): destroyed once it has run. */
+  const transient: GPUBuffer[] = [];
   let copyBindGroup: GPUBindGroup | undefined;
   const useCopyGroup = (pass: GPUComputePassEncoder): void => {
     pass.setPipeline(kernel.pipeline);
@@ -186,7 +188,6 @@ export function encodeExecution(memory: GpuMemory, kernel: CopyKernel, settings:
     }
   }
 
-  const transient: GPUBuffer[] = [];
   const info = new ArrayBuffer(Math.max(1, steps.length) * infoStride);
   const view = new DataView(info);
   const at = layout.dispatchInfo.offsets;

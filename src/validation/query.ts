@@ -55,11 +55,17 @@ function checkHeap(call: string, heap: QueryHeapView | undefined): Problem {
   return undefined;
 }
 
-/** The query type a heap holds, and the command-list types it may be used on. */
-function checkTypeAndList(call: string, heap: QueryHeapView, type: unknown, listType: CommandListType): Problem {
+/** The query type a heap holds. */
+function checkType(call: string, heap: QueryHeapView, type: unknown): Problem {
   const problem = checkName(call, 'type', type, QUERY_TYPES);
   if (problem) return problem;
-  if (type !== 'TIMESTAMP') return invalidArg(call, 'type', `${String(type)} does not match ${heap.label}, a ${heap.desc.type} heap (it holds TIMESTAMP queries)`);
+  return type === 'TIMESTAMP' ? undefined : invalidArg(call, 'type', `${String(type)} does not match ${heap.label}, a ${heap.desc.type} heap (it holds TIMESTAMP queries)`);
+}
+
+/** EndQuery: the query type, and the command-list types a heap's timestamps may be taken on. */
+function checkTypeAndList(call: string, heap: QueryHeapView, type: unknown, listType: CommandListType): Problem {
+  const problem = checkType(call, heap, type);
+  if (problem) return problem;
   if (listType === 'COPY' && heap.desc.type !== 'COPY_QUEUE_TIMESTAMP') return invalidArg(call, 'queryHeap', `${heap.label} is a TIMESTAMP heap; copy command lists take COPY_QUEUE_TIMESTAMP heaps`);
   if (listType !== 'COPY' && heap.desc.type === 'COPY_QUEUE_TIMESTAMP') return invalidArg(call, 'queryHeap', `${heap.label} is a COPY_QUEUE_TIMESTAMP heap, for copy command lists only (this is a ${listType} list)`);
   return undefined;
@@ -75,13 +81,17 @@ export function validateEndQuery(heap: QueryHeapView | undefined, type: unknown,
   );
 }
 
-/** ResolveQueryData(queryHeap, type, startIndex, numQueries, destinationBuffer, alignedDestinationBufferOffset). */
-export function validateResolveQueryData(heap: QueryHeapView | undefined, type: unknown, startIndex: unknown, numQueries: unknown, destination: ResourceView | undefined, offset: unknown, listType: CommandListType): Problem {
+/**
+ * ResolveQueryData(queryHeap, type, startIndex, numQueries, destinationBuffer,
+ * alignedDestinationBufferOffset): startIndex + numQueries <= count. **Chosen**: a resolve is a copy,
+ * so any list type may resolve either kind of timestamp heap (only EndQuery is tied to the queue).
+ */
+export function validateResolveQueryData(heap: QueryHeapView | undefined, type: unknown, startIndex: unknown, numQueries: unknown, destination: ResourceView | undefined, offset: unknown): Problem {
   const call = 'resolveQueryData';
   return firstProblem(
     () => checkHeap(call, heap),
-    () => checkTypeAndList(call, heap as QueryHeapView, type, listType),
-    () => checkInteger(call, 'startIndex', startIndex, 0, (heap as QueryHeapView).desc.count - 1),
+    () => checkType(call, heap as QueryHeapView, type),
+    () => checkInteger(call, 'startIndex', startIndex, 0, (heap as QueryHeapView).desc.count),
     () => checkInteger(call, 'numQueries', numQueries, 0, (heap as QueryHeapView).desc.count - (startIndex as number)),
     () => {
       if (!destination) return invalidArg(call, 'destinationBuffer', 'must be a resource created by this device');

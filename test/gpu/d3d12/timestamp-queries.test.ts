@@ -94,4 +94,43 @@ describe('timestamp queries', () => {
       device.destroy();
     }
   });
+
+  gpuTest('results persist across submissions; a released heap is refused at execute; release behind a queue wait waits for the work', async ({ device: gpuDevice }) => {
+    const device = await createDevice({ gpuDevice, localMemoryBytes: 16 << 20, nonLocalMemoryBytes: 16 << 20 });
+    try {
+      const queue = device.createCommandQueue({ type: 'DIRECT' });
+      const heap = device.createQueryHeap({ type: 'TIMESTAMP', count: 2 });
+      const readback = device.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: 16 }, 'COPY_DEST');
+      // EndQuery in one submission, ResolveQueryData in the next: D3D12 keeps the value.
+      await runList(device, queue, (list) => list.endQuery(heap, 'TIMESTAMP', 0));
+      await runList(device, queue, (list) => list.resolveQueryData(heap, 'TIMESTAMP', 0, 1, readback, 0));
+      const kept = u64s(readback.map(0).slice(0, 8))[0] ?? 0n;
+      readback.unmap(0, { begin: 0, end: 0 });
+      expect(kept).toBeGreaterThan(0n);
+
+      // Work held behind a wait resolves into the heap's pages after release(): they must still be its.
+      const gate = device.createFence(0);
+      const done = device.createFence(0);
+      const held = device.createCommandList('DIRECT');
+      held.endQuery(heap, 'TIMESTAMP', 1);
+      held.resolveQueryData(heap, 'TIMESTAMP', 1, 1, readback, 8);
+      held.close();
+      queue.wait(gate, 1);
+      queue.executeCommandLists([held]);
+      queue.signal(done, 1);
+      heap.release();
+      // A new heap now would take freed pages if the old heap's were freed too early.
+      const other = device.createQueryHeap({ type: 'TIMESTAMP', count: 2 });
+      gate.signal(1);
+      await done.setEventOnCompletion(1);
+      const late = u64s(readback.map(0).slice(8, 16))[0] ?? 0n;
+      readback.unmap(0, { begin: 0, end: 0 });
+      expect(late).toBeGreaterThan(kept);
+      // Executing the list again names the released heap.
+      expect(() => queue.executeCommandLists([held])).toThrow(/uses query heap #\d+, which was released/);
+      other.release();
+    } finally {
+      device.destroy();
+    }
+  });
 });

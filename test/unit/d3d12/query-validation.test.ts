@@ -60,13 +60,18 @@ describe('endQuery validation', () => {
 
 describe('resolveQueryData validation', () => {
   it('accepts a resolve that ends exactly at the buffer end, and one of zero queries', () => {
-    expect(validateResolveQueryData(heap(), 'TIMESTAMP', 0, 4, buffer(64), 32, 'DIRECT')).toBeUndefined();
-    expect(validateResolveQueryData(heap(), 'TIMESTAMP', 3, 0, buffer(64), 64, 'DIRECT')).toBeUndefined();
+    expect(validateResolveQueryData(heap(), 'TIMESTAMP', 0, 4, buffer(64), 32)).toBeUndefined();
+    expect(validateResolveQueryData(heap(), 'TIMESTAMP', 3, 0, buffer(64), 64)).toBeUndefined();
+    // startIndex + numQueries <= count: an empty resolve may start at count.
+    expect(validateResolveQueryData(heap(), 'TIMESTAMP', 4, 0, buffer(64), 0)).toBeUndefined();
+    // A resolve is a copy: a copy-queue heap resolves on any list.
+    expect(validateResolveQueryData(heap('COPY_QUEUE_TIMESTAMP'), 'TIMESTAMP', 0, 1, buffer(64), 0)).toBeUndefined();
   });
   it.each([
     ['a heap of another device', undefined, 'TIMESTAMP', 0, 1, buffer(), 0, 'queryHeap'],
     ['a query type the heap does not hold', heap(), 'PIPELINE_STATISTICS', 0, 1, buffer(), 0, 'type'],
-    ['a start index past the heap', heap(), 'TIMESTAMP', 4, 1, buffer(), 0, 'startIndex'],
+    ['a start index past the heap', heap(), 'TIMESTAMP', 5, 0, buffer(), 0, 'startIndex'],
+    ['one query from the end of the heap', heap(), 'TIMESTAMP', 4, 1, buffer(), 0, 'numQueries'],
     ['queries past the heap', heap(), 'TIMESTAMP', 2, 3, buffer(), 0, 'numQueries'],
     ['a negative count', heap(), 'TIMESTAMP', 0, -1, buffer(), 0, 'numQueries'],
     ['a resource of another device', heap(), 'TIMESTAMP', 0, 1, undefined, 0, 'destinationBuffer'],
@@ -76,9 +81,9 @@ describe('resolveQueryData validation', () => {
     ['a negative offset', heap(), 'TIMESTAMP', 0, 1, buffer(), -8, 'alignedDestinationBufferOffset'],
     ['results past the buffer end', heap(), 'TIMESTAMP', 0, 4, buffer(64), 40, 'numQueries'],
   ] as const)('rejects %s', (_, h, type, start, count, destination, offset, argument) => {
-    expectProblem(validateResolveQueryData(h, type, start, count, destination, offset, 'DIRECT'), 'E_INVALIDARG', argument);
+    expectProblem(validateResolveQueryData(h, type, start, count, destination, offset), 'E_INVALIDARG', argument);
   });
   it('names the call in every message', () => {
-    expect(validateResolveQueryData(heap(), 'TIMESTAMP', 0, 1, buffer(), 4, 'DIRECT')?.message).toMatch(/^resolveQueryData: alignedDestinationBufferOffset: 4 is not a multiple of 8 \(E_INVALIDARG\)$/);
+    expect(validateResolveQueryData(heap(), 'TIMESTAMP', 0, 1, buffer(), 4)?.message).toMatch(/^resolveQueryData: alignedDestinationBufferOffset: 4 is not a multiple of 8 \(E_INVALIDARG\)$/);
   });
 });
