@@ -19,7 +19,18 @@ export const CHROMIUM_ARGS = [
   '--no-default-browser-check',
   // Containers often give /dev/shm only 64 MiB, too little for Chromium's shared memory.
   '--disable-dev-shm-usage',
+  '--lang=en-US',
 ];
+
+/**
+ * The browser's locale environment: under LANG=C or C.UTF-8 (containers, CI) ICU's default locale is
+ * 'en-US@posix', which Intl rejects with a RangeError (uPlot's import, in the demo scenes, throws).
+ * A desktop browser runs under a real locale: give it one when the environment has none.
+ */
+export function localeEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const current = env.LC_ALL || env.LC_MESSAGES || env.LANG || '';
+  return /^(|C|POSIX)([._@].*)?$/i.test(current) ? { LANG: 'en_US.UTF-8', LC_ALL: 'en_US.UTF-8' } : {};
+}
 
 /**
  * Canvas presentation without a GPU: headless Chromium's default GL/compositor path cannot share a
@@ -47,7 +58,7 @@ export async function launchBrowser(located: LocatedBrowser = locateBrowser()): 
     executablePath: located.executable,
     headless: located.headless,
     args: chromiumArgs(),
-    env: { ...process.env, ...located.env },
+    env: { ...process.env, ...located.env, ...localeEnv() },
     // A cold SwiftShader start on a busy CI machine can take a while.
     protocolTimeout: 180_000,
   });
