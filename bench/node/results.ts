@@ -9,6 +9,7 @@ import { launchBrowser } from '../../test/harness/browser/launch.js';
 import { locateBrowser } from '../../test/harness/browser/locate-browser.js';
 import { renderReportHtml } from '../report/render-report.js';
 import { resultStem, type SuiteResult } from '../suite/suite.js';
+import { formatSuite } from '../suite/table.js';
 
 export const RESULTS_DIR = join(process.cwd(), 'bench', 'results');
 
@@ -53,4 +54,26 @@ export async function writeReport(results: readonly SuiteResult[], dir = RESULTS
   } finally {
     await browser.close();
   }
+}
+
+/** The runners' flags: --quick, --only=id,id, --out=DIR, --no-report. */
+export interface RunnerArgs {
+  quick: boolean;
+  only?: string[];
+  out: string;
+  report: boolean;
+}
+
+export function parseRunnerArgs(args: readonly string[]): RunnerArgs {
+  const flag = (name: string): string | undefined => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const only = flag('only')?.split(',');
+  return { quick: args.includes('--quick'), ...(only ? { only } : {}), out: flag('out') ?? RESULTS_DIR, report: !args.includes('--no-report') };
+}
+
+/** Prints the table, writes the JSON and (for a full run) the report; exits 1 if a figure failed. */
+export async function finishRun(result: SuiteResult, args: RunnerArgs): Promise<never> {
+  console.log(`\n${formatSuite(result)}`);
+  console.log(`\nwrote ${writeResult(result, args.out)}`);
+  if (args.report && !args.quick) for (const file of await writeReport(readResults(args.out), args.out)) console.log(`wrote ${file}`);
+  process.exit(result.failures.length > 0 ? 1 : 0);
 }

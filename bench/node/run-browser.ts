@@ -7,18 +7,14 @@
 import { launchBrowser } from '../../test/harness/browser/launch.js';
 import { serveProject } from '../../test/harness/browser/serve.js';
 import type { SuiteResult } from '../suite/suite.js';
-import { formatSuite } from '../suite/table.js';
 import { BENCH_COMMIT } from './commit.js';
-import { readResults, RESULTS_DIR, writeReport, writeResult } from './results.js';
+import { finishRun, parseRunnerArgs } from './results.js';
 
 /** The whole suite must finish well inside the 10 minutes the issue allows. */
 const SUITE_TIMEOUT_MS = 9 * 60_000;
 const POLL_MS = 500;
 
-const args = process.argv.slice(2);
-const flag = (name: string): string | undefined => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-const quick = args.includes('--quick');
-const out = flag('out') ?? RESULTS_DIR;
+const args = parseRunnerArgs(process.argv.slice(2));
 
 const served = await serveProject();
 const { browser, version, located } = await launchBrowser();
@@ -30,7 +26,7 @@ try {
   page.on('console', (message) => {
     if (message.type() === 'error') console.log(`console error: ${message.text()}`);
   });
-  const query = new URLSearchParams({ commit: BENCH_COMMIT, ...(quick ? { quick: '1' } : {}), ...(flag('only') ? { only: flag('only') ?? '' } : {}) });
+  const query = new URLSearchParams({ commit: BENCH_COMMIT, ...(args.quick ? { quick: '1' } : {}), ...(args.only ? { only: args.only.join(',') } : {}) });
   await page.goto(`${served.origin}/bench/browser/index.html?${query.toString()}`);
   const deadline = Date.now() + SUITE_TIMEOUT_MS;
   let shown = 0;
@@ -49,7 +45,4 @@ try {
   await served.server.close();
 }
 if (!result) throw new Error('the benchmark page reported done without a result');
-console.log(`\n${formatSuite(result)}`);
-console.log(`\nwrote ${writeResult(result, out)}`);
-if (!args.includes('--no-report') && !quick) for (const file of await writeReport(readResults(out), out)) console.log(`wrote ${file}`);
-process.exit(result.failures.length > 0 ? 1 : 0);
+await finishRun(result, args);

@@ -5,29 +5,21 @@
  */
 import { createNodeDevice } from '../../src/node/index.js';
 import { runSuite } from '../suite/suite.js';
-import { formatSuite } from '../suite/table.js';
 import { BENCH_COMMIT } from './commit.js';
-import { readResults, RESULTS_DIR, writeReport, writeResult } from './results.js';
+import { finishRun, parseRunnerArgs } from './results.js';
 
-const args = process.argv.slice(2);
-const flag = (name: string): string | undefined => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-const quick = args.includes('--quick');
-const out = flag('out') ?? RESULTS_DIR;
-const only = flag('only')?.split(',');
+const args = parseRunnerArgs(process.argv.slice(2));
 
 const gpuDevice = await createNodeDevice();
 const started = Date.now();
 const result = await runSuite({
   gpuDevice,
-  quick,
+  quick: args.quick,
   runtime: 'node',
   commit: BENCH_COMMIT,
   host: `node ${process.version} ${process.platform}-${process.arch}`,
-  ...(only ? { only } : {}),
+  ...(args.only ? { only: args.only } : {}),
   progress: (message) => console.log(`${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s  ${message}`),
 });
 gpuDevice.destroy();
-console.log(`\n${formatSuite(result)}`);
-console.log(`\nwrote ${writeResult(result, out)}`);
-if (!args.includes('--no-report') && !quick) for (const file of await writeReport(readResults(out), out)) console.log(`wrote ${file}`);
-process.exit(result.failures.length > 0 ? 1 : 0);
+await finishRun(result, args);

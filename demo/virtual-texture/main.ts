@@ -206,6 +206,9 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
   let mappedWindow: { time: number; count: number }[] = [];
   let lastPlan = { mapped: 0, unmapped: 0 };
 
+  const pendingTiles = (): number => [...cache.states.values()].filter((s) => s === 'requested').length;
+  const mappedPerSecond = (): number => mappedWindow.reduce((sum, m) => sum + m.count, 0);
+
   const readFeedback = (): TileInfo[] | null => {
     // The newest slot whose copy has completed; older ones are dropped (the view moved on).
     const done = slots.filter((s) => s.busy && fence.getCompletedValue() >= s.fenceValue).sort((a, b) => b.frame - a.frame);
@@ -277,7 +280,7 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
       swapChain.present();
 
       // Overlay.
-      const pending = [...cache.states.values()].filter((s) => s === 'requested').length;
+      const pending = pendingTiles();
       chart.push(index, [lastPlan.mapped, lastPlan.unmapped, pending]);
       const mip = Math.min(Math.max(Math.floor(lod), 0), VT_STANDARD_MIPS - 1);
       const halfW = (backBuffer.width / 2) * view.s;
@@ -288,7 +291,7 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
         'tile pool': `${formatBytes(poolPages * TILE)}: ${poolPages - cache.freePages} of ${poolPages} pages used`,
         'resident tiles': `${cache.residentCount}`,
         'waiting for a page': `${pending}`,
-        'mappings per second': `${mappedWindow.reduce((sum, m) => sum + m.count, 0)}`,
+        'mappings per second': `${mappedPerSecond()}`,
         evictions: `${cache.evictions}`,
         view: `lod ${lod.toFixed(2)}, ${view.s < 1 ? `${(1 / view.s).toFixed(1)} pixels per texel` : `${view.s.toFixed(1)} texels per pixel`}`,
       });
@@ -299,10 +302,10 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
         view: { ...view, lod: Math.log2(view.s) },
         poolPages,
         residentTiles: cache.residentCount,
-        pending: [...cache.states.values()].filter((s) => s === 'requested').length,
+        pending: pendingTiles(),
         evictions: cache.evictions,
         mappedTotal: cache.mapped,
-        mappedPerSecond: mappedWindow.reduce((sum, m) => sum + m.count, 0),
+        mappedPerSecond: mappedPerSecond(),
         virtualBytes: tiling.numTilesForEntireResource * TILE,
       };
     },

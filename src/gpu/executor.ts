@@ -222,31 +222,21 @@ export function encodeExecution(memory: GpuMemory, kernel: CopyKernel, settings:
     copyBindGroup = device.createBindGroup({ label: 'd3d12 copy jobs', layout: kernel.jobsLayout, entries: [{ binding: 0, resource: { buffer: jobBuffer } }] });
   }
 
+  // Both preludes bind the page table, the pools and the constants; compute also the fault log.
+  const memoryEntries: GPUBindGroupEntry[] = [
+    { binding: 0, resource: { buffer: memory.pageTable.gpuBuffer } },
+    { binding: 1, resource: { buffer: memory.pools.LOCAL } },
+    { binding: 2, resource: { buffer: memory.pools.NON_LOCAL } },
+    { binding: 3, resource: { buffer: infoBuffer, size: layout.dispatchInfo.size } },
+  ];
   const group0 = device.createBindGroup({
     label: 'd3d12 prelude',
     layout: preludeBindGroupLayout(device),
-    entries: [
-      { binding: 0, resource: { buffer: memory.pageTable.gpuBuffer } },
-      { binding: 1, resource: { buffer: memory.pools.LOCAL } },
-      { binding: 2, resource: { buffer: memory.pools.NON_LOCAL } },
-      { binding: 3, resource: { buffer: infoBuffer, size: layout.dispatchInfo.size } },
-      { binding: 4, resource: { buffer: memory.faultLog } },
-    ],
+    entries: [...memoryEntries, { binding: 4, resource: { buffer: memory.faultLog } }],
   });
 
   const hasGraphics = steps.some((step) => step.kind === 'draw');
-  const graphicsGroup0 = hasGraphics
-    ? device.createBindGroup({
-        label: 'd3d12 graphics prelude',
-        layout: graphicsPreludeBindGroupLayout(device),
-        entries: [
-          { binding: 0, resource: { buffer: memory.pageTable.gpuBuffer } },
-          { binding: 1, resource: { buffer: memory.pools.LOCAL } },
-          { binding: 2, resource: { buffer: memory.pools.NON_LOCAL } },
-          { binding: 3, resource: { buffer: infoBuffer, size: layout.dispatchInfo.size } },
-        ],
-      })
-    : undefined;
+  const graphicsGroup0 = hasGraphics ? device.createBindGroup({ label: 'd3d12 graphics prelude', layout: graphicsPreludeBindGroupLayout(device), entries: memoryEntries }) : undefined;
 
   const encoder = device.createCommandEncoder({ label: 'd3d12 executeCommandLists' });
   let compute: GPUComputePassEncoder | undefined;

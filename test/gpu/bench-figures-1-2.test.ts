@@ -6,37 +6,17 @@
  * the work is wrong, so a passing run also says the figures measured what they claim.
  */
 import { describe, expect } from 'vitest';
-import type { BenchContext, Figure } from '../../bench/suite/figure.js';
 import { indirectionCost } from '../../bench/suite/indirection-cost.js';
 import { pagingThroughput } from '../../bench/suite/paging-throughput.js';
 import { gpuTest } from '../harness/gpu-test.js';
-
-const quick = (gpuDevice: GPUDevice): BenchContext => ({ gpuDevice, quick: true, progress: () => {} });
-
-function expectShape(figure: Figure, id: string, unit: string, cases: string[]): void {
-  expect(figure.id).toBe(id);
-  expect(figure.unit).toBe(unit);
-  expect(figure.rows.map((r) => r.case)).toEqual(cases);
-  for (const r of figure.rows) {
-    expect(r.samples, r.case).toHaveLength(figure.rounds);
-    expect(r.baselineSamples, r.case).toHaveLength(figure.rounds);
-    for (const value of [r.value, r.baseline, r.ratio, ...r.samples, ...r.baselineSamples]) {
-      expect(Number.isFinite(value), `${r.case}: ${value}`).toBe(true);
-      expect(value as number, r.case).toBeGreaterThan(0);
-    }
-  }
-}
-
-/** One line per row, for the test log. */
-const report = (figure: Figure): string =>
-  figure.rows.map((r) => `${figure.id} ${r.case}: ${r.value.toPrecision(4)} ${figure.unit} (baseline ${r.baseline?.toPrecision(4)}, ratio ${r.ratio?.toFixed(3)}) ${JSON.stringify(r.extra ?? {})} samples ${JSON.stringify(r.samples)} baseline samples ${JSON.stringify(r.baselineSamples)}`).join('\n');
+import { expectFigureShape, figureReport, quickContext } from '../shared/bench-figures.js';
 
 describe('benchmark figures 1–2 (quick)', () => {
   gpuTest('paging-throughput', async ({ device }) => {
-    const figure = await pagingThroughput(quick(device));
-    console.log(report(figure));
+    const figure = await pagingThroughput(quickContext(device));
+    console.log(figureReport(figure));
     // Quick mode: 1 and 4 MiB heaps (both within every adapter's limits), 2 rounds after 1 warm-up.
-    expectShape(figure, 'paging-throughput', 'GB/s', ['evict 1 MiB', 'restore 1 MiB', 'evict 4 MiB', 'restore 4 MiB']);
+    expectFigureShape(figure, 'paging-throughput', 'GB/s', ['evict 1 MiB', 'restore 1 MiB', 'evict 4 MiB', 'restore 4 MiB']);
     expect([figure.rounds, figure.warmup]).toEqual([2, 1]);
     expect(figure.target).toEqual({ text: 'at least 0.9 of the raw rate', ratio: 0.9, direction: 'at-least' });
     for (const r of figure.rows.filter((r) => r.case.startsWith('evict'))) {
@@ -46,9 +26,9 @@ describe('benchmark figures 1–2 (quick)', () => {
   });
 
   gpuTest('indirection-cost', async ({ device }) => {
-    const figure = await indirectionCost(quick(device));
-    console.log(report(figure));
-    expectShape(figure, 'indirection-cost', 'ms', ['placed resource', 'reserved, scattered pages']);
+    const figure = await indirectionCost(quickContext(device));
+    console.log(figureReport(figure));
+    expectFigureShape(figure, 'indirection-cost', 'ms', ['placed resource', 'reserved, scattered pages']);
     expect([figure.rounds, figure.warmup]).toEqual([2, 1]);
     expect(figure.target).toEqual({ text: 'at most 1.10× the direct time on a real GPU', ratio: 1.1, direction: 'at-most' });
     // Both rows share the direct kernel's samples, measured interleaved with theirs.

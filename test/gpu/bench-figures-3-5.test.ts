@@ -6,36 +6,16 @@
  * once, and (MIN being only a heuristic for heaps of different sizes) stays within reach of MIN.
  */
 import { describe, expect } from 'vitest';
-import type { BenchContext, Figure } from '../../bench/suite/figure.js';
 import { policyQuality } from '../../bench/suite/policy-quality.js';
 import { tileMappingRate } from '../../bench/suite/tile-mapping-rate.js';
 import { gpuTest } from '../harness/gpu-test.js';
-
-const quick = (gpuDevice: GPUDevice): BenchContext => ({ gpuDevice, quick: true, progress: () => {} });
-
-function expectShape(figure: Figure, id: string, unit: string, cases: string[]): void {
-  expect(figure.id).toBe(id);
-  expect(figure.unit).toBe(unit);
-  expect(figure.rows.map((r) => r.case)).toEqual(cases);
-  for (const r of figure.rows) {
-    expect(r.samples, r.case).toHaveLength(figure.rounds);
-    expect(r.baselineSamples, r.case).toHaveLength(figure.rounds);
-    for (const value of [r.value, r.baseline, r.ratio, ...r.samples, ...r.baselineSamples]) {
-      expect(Number.isFinite(value), `${r.case}: ${value}`).toBe(true);
-      expect(value as number, r.case).toBeGreaterThan(0);
-    }
-  }
-}
-
-/** One line per row, for the test log. */
-const report = (figure: Figure): string =>
-  figure.rows.map((r) => `${figure.id} ${r.case}: ${r.value.toPrecision(4)} ${figure.unit} (baseline ${r.baseline?.toPrecision(4)}, ratio ${r.ratio?.toFixed(3)}) ${JSON.stringify(r.extra ?? {})}`).join('\n');
+import { expectFigureShape, figureReport, quickContext } from '../shared/bench-figures.js';
 
 describe('benchmark figures 3–5 (quick)', () => {
   gpuTest('tile-mapping-rate', async ({ device }) => {
-    const figure = await tileMappingRate(quick(device));
-    console.log(report(figure));
-    expectShape(figure, 'tile-mapping-rate', 'tiles/s', ['one call', '1-tile calls', '16 MiB chunks']);
+    const figure = await tileMappingRate(quickContext(device));
+    console.log(figureReport(figure));
+    expectFigureShape(figure, 'tile-mapping-rate', 'tiles/s', ['one call', '1-tile calls', '16 MiB chunks']);
     expect(figure.target).toBeUndefined();
     for (const r of figure.rows) {
       expect(Number.isFinite(r.extra?.gpuMs), r.case).toBe(true);
@@ -44,9 +24,9 @@ describe('benchmark figures 3–5 (quick)', () => {
   });
 
   gpuTest('policy-quality', async ({ device }) => {
-    const figure = await policyQuality(quick(device));
-    console.log(report(figure));
-    expectShape(figure, 'policy-quality', 'MiB paged', ['manager, 2× budget', 'manager, 4× budget']);
+    const figure = await policyQuality(quickContext(device));
+    console.log(figureReport(figure));
+    expectFigureShape(figure, 'policy-quality', 'MiB paged', ['manager, 2× budget', 'manager, 4× budget']);
     for (const r of figure.rows) {
       const extra = r.extra ?? {};
       // Every heap the trace touches is paged in at least once, by any policy.

@@ -1,5 +1,6 @@
 /** The benchmark suite's pure parts: medians, rows, verdicts, file stems, tables and the HTML report. */
 import { describe, expect, it } from 'vitest';
+import { parseRunnerArgs, RESULTS_DIR } from '../../bench/node/results.js';
 import { renderReportHtml } from '../../bench/report/render-report.js';
 import { median, row, sample, type Figure } from '../../bench/suite/figure.js';
 import { resultStem, type SuiteResult } from '../../bench/suite/suite.js';
@@ -80,5 +81,10 @@ describe('bench suite helpers', () => {
     expect(html).toContain('a &amp; b');
     expect(html.match(/ meets</g)).toHaveLength(1);
     expect(html.match(/ misses</g)).toHaveLength(1);
+  });
+
+  it('parses the runners\' flags, defaults first', () => {
+    expect(parseRunnerArgs([])).toEqual({ quick: false, out: RESULTS_DIR, report: true });
+    expect(parseRunnerArgs(['--quick', '--only=paging-throughput,indirection-cost', '--out=/tmp/x', '--no-report'])).toEqual({ quick: true, only: ['paging-throughput', 'indirection-cost'], out: '/tmp/x', report: false });
   });
 });

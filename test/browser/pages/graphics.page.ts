@@ -6,7 +6,7 @@
  */
 import { createDevice } from '../../../src/index.js';
 import { pattern, runList, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
-import { readBackBuffer } from './read-back-buffer.js';
+import { canvasSwapChain, readBackBuffer } from './read-back-buffer.js';
 
 const SHADER = `
 @vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
@@ -48,13 +48,7 @@ export interface GraphicsResult {
 
 export default async function graphicsPage(gpuDevice: GPUDevice): Promise<GraphicsResult> {
   const device = await createDevice({ gpuDevice, localMemoryBytes: 8 << 20, nonLocalMemoryBytes: 8 << 20 });
-  const canvas = document.createElement('canvas');
-  canvas.width = 64;
-  canvas.height = 64;
-  document.body.append(canvas);
-  const context = canvas.getContext('webgpu') as GPUCanvasContext;
-  const swapChain = device.createSwapChain(context, { format: 'R8G8B8A8_UNORM' });
-  const queue = device.createCommandQueue({ type: 'DIRECT' });
+  const { swapChain, queue } = canvasSwapChain(device);
 
   // 256x256 RGBA8, 3 mips: mip 0 is 2x2 tiles (0..3), mip 1 one tile (4), mip 2 packed (tile 5).
   const texture = device.createReservedResource({ dimension: 'TEXTURE2D', width: 256, height: 256, mipLevels: 3, format: 'R8G8B8A8_UNORM', layout: '64KB_UNDEFINED_SWIZZLE' }, 'COMMON');

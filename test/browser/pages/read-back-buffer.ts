@@ -1,9 +1,9 @@
 /**
- * Test-side readback of a back buffer (plain WebGPU, outside the emulator's API): copies the canvas
+ * Test-side canvas helpers: a swap chain over a fresh canvas, and readback of a back buffer (plain WebGPU, outside the emulator's API): copies the canvas
  * texture of the current frame into a mappable buffer in the same task, so the browser has not yet
  * presented it, and returns the rows of RGBA8/BGRA8 bytes.
  */
-import type { BackBuffer } from '../../../src/index.js';
+import type { BackBuffer, CommandQueue, Device, SwapChain } from '../../../src/index.js';
 
 export async function readBackBuffer(gpuDevice: GPUDevice, backBuffer: BackBuffer): Promise<Uint8Array> {
   const { width, height } = backBuffer;
@@ -18,4 +18,14 @@ export async function readBackBuffer(gpuDevice: GPUDevice, backBuffer: BackBuffe
   for (let y = 0; y < height; y++) pixels.set(mapped.subarray(y * bytesPerRow, y * bytesPerRow + width * 4), y * width * 4);
   readback.destroy();
   return pixels;
+}
+
+/** A 64 x 64 canvas on the page with an R8G8B8A8_UNORM swap chain over its context, and a direct queue. */
+export function canvasSwapChain(device: Device): { context: GPUCanvasContext; swapChain: SwapChain; queue: CommandQueue } {
+  const canvas = document.createElement('canvas');
+  canvas.width = 64;
+  canvas.height = 64;
+  document.body.append(canvas);
+  const context = canvas.getContext('webgpu') as GPUCanvasContext;
+  return { context, swapChain: device.createSwapChain(context, { format: 'R8G8B8A8_UNORM' }), queue: device.createCommandQueue({ type: 'DIRECT' }) };
 }

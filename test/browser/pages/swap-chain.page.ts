@@ -5,7 +5,7 @@
  * that need a live list, pipeline or swap chain, each as a caught D3D12Error.
  */
 import { createDevice, D3D12Error, type GraphicsCommandList } from '../../../src/index.js';
-import { readBackBuffer } from './read-back-buffer.js';
+import { canvasSwapChain, readBackBuffer } from './read-back-buffer.js';
 
 const SHADER = `
 // Full-screen triangle; the colour is root constants 0..3 (0..255 each).
@@ -55,13 +55,7 @@ export interface SwapChainResult {
 
 export default async function swapChainPage(gpuDevice: GPUDevice): Promise<SwapChainResult> {
   const device = await createDevice({ gpuDevice, localMemoryBytes: 4 << 20, nonLocalMemoryBytes: 4 << 20 });
-  const canvas = document.createElement('canvas');
-  canvas.width = 64;
-  canvas.height = 64;
-  document.body.append(canvas);
-  const context = canvas.getContext('webgpu') as GPUCanvasContext;
-  const swapChain = device.createSwapChain(context, { format: 'R8G8B8A8_UNORM' });
-  const queue = device.createCommandQueue({ type: 'DIRECT' });
+  const { context, swapChain, queue } = canvasSwapChain(device);
   const psoDesc = { code: SHADER, rtvFormat: swapChain.format };
   const solid = await device.createGraphicsPipelineState({ ...psoDesc, vertexEntryPoint: 'fullscreen', fragmentEntryPoint: 'solid', label: 'solid' });
   const blended = await device.createGraphicsPipelineState({ ...psoDesc, vertexEntryPoint: 'fullscreen', fragmentEntryPoint: 'solid', blend: 'ALPHA_BLEND', label: 'blended' });
