@@ -83,9 +83,10 @@ export function validateCopyTiles(tiled: ResourceView | undefined, start: unknow
     if (problem) return problem;
   }
   const toTiles = names.includes('LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE');
-  const fromTiles = names.includes('SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER');
-  if (toTiles === fromTiles) {
-    return invalidArg(call, 'flags', 'must name exactly one direction: LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE or SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER');
+  // **Chosen**, as native drivers and vkd3d-proton do: without a direction flag (NONE, or NO_HAZARD
+  // alone) the copy goes from the tiled resource to the buffer, the value 0 of the direction bits.
+  if (toTiles && names.includes('SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER')) {
+    return invalidArg(call, 'flags', 'names both directions (LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE and SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER); name at most one');
   }
   const spans = checkRegion(call, 'tileRegionStartCoordinate', 'tileRegionSize', resource.layout, start, size);
   if (spans instanceof D3D12Error) return spans;
