@@ -141,9 +141,10 @@ export async function createDevice(options: DeviceOptions = {}): Promise<Device>
   };
   const memory = new GpuMemory(gpuDevice, { localBytes: pools.LOCAL, nonLocalBytes: pools.NON_LOCAL, virtualPages: 2 ** VIRTUAL_ADDRESS_BITS / VA_PAGE_SIZE });
   const device = new Device(settings, pools);
-  const backing = new MemoryBacking(memory, (id) => device.heapById(id));
+  let backend: GpuBackend | undefined;
+  const backing = new MemoryBacking(memory, (id) => device.heapById(id), (heap) => backend?.flushMapped(heap));
   device.attachBackend(
-    await GpuBackend.create(memory, backing, { tiledResourcesTier: settings.tiledResourcesTier, validation: settings.gpuValidation }, {
+    backend = await GpuBackend.create(memory, backing, { tiledResourcesTier: settings.tiledResourcesTier, validation: settings.gpuValidation }, {
       faults: (records, lost) => device.recordFaults(records, lost),
       failed: (error) => device.recordFailure('GPU readback', error),
     }),
@@ -649,8 +650,8 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
       heapById: (heapId) => this.heaps.get(heapId),
       onRelease: (released) => this.releaseResource(released),
       onMap: (mapped) => {
-        // Mapped memory stays resident (D3D12), whatever Evict says meanwhile.
-        if (mapped.heap) mapped.heap.mappedResources++;
+        // Mapped memory is resident (paged in if it was evicted) and stays so, whatever Evict says meanwhile.
+        if (mapped.heap) this.residency.lockForMap('Resource.map', mapped.heap);
         this.gpu?.markMapped(mapped);
       },
       onUnmap: (unmapped, written) => {

@@ -83,8 +83,11 @@ function subtract(range: Span, holes: readonly Span[]): Span[] {
 export class GpuBackend {
   /** Promises the next fence completion must wait for (readbacks, fault reads). */
   private readonly outstanding = new Set<Promise<void>>();
-  /** Resources to flush before the next submission, with the heap bytes the CPU may have written. */
-  private readonly dirty = new Map<Resource, Span>();
+  /**
+   * CPU writes not yet sent to the GPU: per resource mapped since the last flush, the heap spans its
+   * unmaps said were written (all of it while it is still mapped).
+   */
+  private readonly dirty = new Map<Resource, Span[]>();
   /** Heap bytes the GPU wrote whose readback has not landed: the CPU copy is stale there. */
   private readonly inFlight = new Map<Heap, Span[]>();
   /** UAV-capable resources in CPU-accessible CUSTOM heaps (shaders may write them). */
@@ -109,33 +112,40 @@ export class GpuBackend {
   /** A resource was mapped: the CPU may write all of it, until it is unmapped. */
   markMapped(resource: Resource): void {
     if (resource.heap?.desc.properties.type === 'READBACK') return;
-    this.dirty.set(resource, GpuBackend.heapSpan(resource));
+    if (!this.dirty.has(resource)) this.dirty.set(resource, []);
   }
 
-  /** A resource was unmapped: only `written` (when given) was written since the last flush. */
+  /** A resource was unmapped: the CPU wrote `written` (when given; else all of it) since it was mapped. */
   markUnmapped(resource: Resource, written: { begin: number; end: number } | undefined): void {
-    if (written && resource.mapCount === 0 && this.dirty.has(resource)) {
-      this.dirty.set(resource, GpuBackend.heapSpan(resource, written.begin, written.end - written.begin));
+    const spans = this.dirty.get(resource);
+    if (!spans) return;
+    spans.push(written ? GpuBackend.heapSpan(resource, written.begin, written.end - written.begin) : GpuBackend.heapSpan(resource));
+  }
+
+  /**
+   * Sends the CPU's writes into `heap` (or into every heap) to its memory, in queue order: before a
+   * submission, and before the heap is paged out, so that the evicted copy holds them.
+   */
+  flushMapped(heap?: Heap): void {
+    for (const [resource, spans] of this.dirty) {
+      if (heap && resource.heap !== heap) continue;
+      // While mapped, the CPU may be writing anywhere in the resource (persistent mapping).
+      const mapped = resource.mapCount > 0;
+      for (const span of mapped ? [GpuBackend.heapSpan(resource)] : spans) this.flushSpan(resource.heap, span);
+      if (mapped && !resource.released) spans.length = 0;
+      else this.dirty.delete(resource);
     }
   }
 
-  private flushMapped(): void {
-    for (const [resource, span] of this.dirty) {
-      const heap = resource.heap;
-      const memory = heap?.memory;
-      const cpuCopy = heap?.cpuCopy;
-      if (!heap || !memory || !cpuCopy || resource.released) continue;
-      for (const piece of subtract(span, this.inFlight.get(heap) ?? [])) {
-        // Queue writes move whole words: widen to 4 bytes (the bytes around are the CPU copy's too).
-        const start = Math.floor(piece.start / 4) * 4;
-        const end = Math.min(Math.ceil(piece.end / 4) * 4, cpuCopy.length);
-        if (end > start) this.memory.writeHeapBytes(memory.segment, memory.pages, start, cpuCopy.subarray(start, end));
-      }
-    }
-    // Resources still mapped stay dirty: the CPU may keep writing through the pointer.
-    for (const resource of [...this.dirty.keys()]) {
-      if (resource.mapCount === 0 || resource.released) this.dirty.delete(resource);
-      else this.dirty.set(resource, GpuBackend.heapSpan(resource));
+  private flushSpan(heap: Heap | undefined, span: Span): void {
+    const memory = heap?.memory;
+    const cpuCopy = heap?.cpuCopy;
+    if (!heap || !memory || !cpuCopy) return;
+    for (const piece of subtract(span, this.inFlight.get(heap) ?? [])) {
+      // Queue writes move whole words: widen to 4 bytes (the bytes around are the CPU copy's too).
+      const start = Math.floor(piece.start / 4) * 4;
+      const end = Math.min(Math.ceil(piece.end / 4) * 4, cpuCopy.length);
+      if (end > start) this.memory.writeHeapBytes(memory.segment, memory.pages, start, cpuCopy.subarray(start, end));
     }
   }
 

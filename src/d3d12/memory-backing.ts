@@ -30,6 +30,8 @@ export class MemoryBacking {
   constructor(
     readonly gpu: GpuMemory,
     private readonly heapById: (id: number) => Heap | undefined,
+    /** Sends the CPU's pending writes into a heap to its pages (queue order), before they are copied out. */
+    private readonly flushCpuWrites: (heap: Heap) => void = () => undefined,
   ) {
     this.allocators = {
       LOCAL: new PhysicalPageAllocator(gpu.pageCounts.LOCAL),
@@ -69,6 +71,8 @@ export class MemoryBacking {
   pageOut(heap: Heap, reserved: Iterable<Resource>): void {
     const memory = heap.memory;
     if (!memory) return;
+    // CPU writes through map() not yet sent (no submission since) must be in the evicted copy.
+    this.flushCpuWrites(heap);
     heap.evicted = evictPages(this.gpu, memory.segment, memory.pages);
     heap.memory = undefined;
     this.allocators[memory.segment].release(memory.runs);

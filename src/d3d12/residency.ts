@@ -136,25 +136,18 @@ export class DeviceResidency {
     const rising = [...new Set(heaps.filter((heap) => !heap.resident))];
     const needed: Record<MemorySegment, number> = { LOCAL: 0, NON_LOCAL: 0 };
     for (const heap of rising) needed[heap.segment] += heap.residentBytes;
-    const backing = this.owner.backing;
     for (const segment of ['LOCAL', 'NON_LOCAL'] as const) {
       if (needed[segment] === 0) continue;
       if (denyOverBudget && this.usage[segment] + needed[segment] > this.budget(segment)) {
         throw new D3D12Error('E_OUTOFMEMORY', call, 'flags', `DENY_OVERBUDGET: making these objects resident needs ${needed[segment]} bytes of ${segment} memory; usage is ${this.usage[segment]} of a ${this.budget(segment)}-byte budget`);
       }
-      const free = backing ? backing.allocators[segment].freePages * 65536 : this.poolBytes[segment] - this.usage[segment];
+      const free = this.freeBytes(segment);
       if (needed[segment] > free) {
         throw new D3D12Error('E_OUTOFMEMORY', call, 'objects', `making these objects resident needs ${needed[segment]} bytes of ${segment} memory and ${free} are free (evict something first)`);
       }
     }
     for (const heap of heaps) heap.residencyCount++;
-    for (const heap of rising) {
-      backing?.pageIn(call, heap, this.owner.reservedResources());
-      heap.resident = true;
-      this.usage[heap.segment] += heap.residentBytes;
-      this.paged.restores++;
-      this.paged.restoredBytes += heap.residentBytes;
-    }
+    for (const heap of rising) this.pageIn(call, heap);
   }
 
   /** ID3D12Device::MakeResident. */
@@ -191,6 +184,36 @@ export class DeviceResidency {
       heap.residencyCount -= count;
       this.pageOutIfUnused(heap);
     }
+  }
+
+  /**
+   * Map() of a resource in `heap`: **Chosen**, as Dawn's D3D12 backend locks a mapped heap
+   * (ResidencyManager::LockAllocation): an evicted heap is paged in for the CPU, and every mapped
+   * heap stays resident until its last unmap; its residency count does not change. Throws
+   * E_OUTOFMEMORY, changing nothing, when the pool cannot take it.
+   */
+  lockForMap(call: string, heap: Heap): void {
+    if (!heap.resident) {
+      const free = this.freeBytes(heap.segment);
+      if (heap.residentBytes > free) {
+        throw new D3D12Error('E_OUTOFMEMORY', call, 'this', `${heap.label} is evicted, and paging it in to map it needs ${heap.residentBytes} bytes of ${heap.segment} memory; ${free} are free (evict something first)`);
+      }
+      this.pageIn(call, heap);
+    }
+    heap.mappedResources++;
+  }
+
+  private freeBytes(segment: MemorySegment): number {
+    const backing = this.owner.backing;
+    return backing ? backing.allocators[segment].freePages * 65536 : this.poolBytes[segment] - this.usage[segment];
+  }
+
+  private pageIn(call: string, heap: Heap): void {
+    this.owner.backing?.pageIn(call, heap, this.owner.reservedResources());
+    heap.resident = true;
+    this.usage[heap.segment] += heap.residentBytes;
+    this.paged.restores++;
+    this.paged.restoredBytes += heap.residentBytes;
   }
 
   /** Pages out a heap whose count is 0, unless mapped memory keeps it. */

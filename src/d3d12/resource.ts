@@ -42,7 +42,7 @@ export interface ResourceInit {
   heapById: (id: number) => Heap | undefined;
   /** Called once, by release(). */
   onRelease: (resource: Resource) => void;
-  /** Called by map(): the CPU may write through the returned view. */
+  /** Called by map() before it counts the map: the CPU may write through the returned view. */
   onMap: (resource: Resource) => void;
   /** Called by unmap(), with the range the CPU wrote when the caller names one. */
   onUnmap: (resource: Resource, written: Range | undefined) => void;
@@ -149,9 +149,10 @@ export class Resource extends DeviceChild implements ResourceView {
     if (readRange != null) checkRange(call, 'readRange', readRange, this.desc.width);
     const cpuCopy = heap.cpuCopy;
     if (!this.gpuBacked || !cpuCopy) throw invalidArg(call, 'this', 'this device has no GPU memory to map (created with gpuDevice: null, or where WebGPU is unavailable)');
-    if (!heap.resident) throw invalidArg(call, 'this', `${heap.label} is not resident; makeResident it before mapping`);
-    this.mapCount++;
+    // An evicted heap is paged in and stays resident while mapped (as Dawn locks mapped heaps); that
+    // can fail with E_OUTOFMEMORY, before anything changed.
     this.onMap(this);
+    this.mapCount++;
     return cpuCopy.subarray(this.heapOffset, this.heapOffset + this.desc.width);
   }
 

@@ -41,3 +41,9 @@ describe('paging keeps every byte; a missing registration is reported (headless 
     expect(result.fault?.message).toMatch(/placed resource #\d+ 'vertex data' tile 0, heap #\d+ 'mesh heap'.*command 2 of DIRECT command list #\d+ 'draw meshes'/);
   });
 });
+
+describe('CPU writes through map() survive every order of paging (headless Chromium)', () => {
+  browserTest('UPLOAD, CUSTOM write-back and write-combine: write/evict/restore orders, faulting reads, map of an evicted heap, ranged writes', async ({ runPage }) => {
+    expectChecks(await runPage<Check[]>(PAGE, { scenario: 'mapCoherence' }));
+  });
+});

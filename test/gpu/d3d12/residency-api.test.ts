@@ -578,32 +578,42 @@ describe('mapped memory stays resident', () => {
     expect(d3d.getPagingStats()).toMatchObject({ evictions: 0, restores: 0 });
   });
 
-  test('mapping an evicted resource is E_INVALIDARG; made resident, it maps with its bytes', async ({ d3d }) => {
+  test('mapping an evicted resource pages it in with its bytes (as Dawn locks mapped heaps); the last unmap pages it out again', async ({ d3d }) => {
     const buffer = d3d.createCommittedResource({ type: 'UPLOAD' }, [], { dimension: 'BUFFER', width: 2 * TILE }, 'GENERIC_READ');
     const data = pattern(2 * TILE, 77);
     buffer.map().set(data);
     buffer.unmap();
     d3d.evict([buffer]);
+    const evicted = usage(d3d, 'NON_LOCAL');
     await flush(d3d, d3d.createCommandQueue({ type: 'DIRECT' }));
-    expectD3D12Error(() => buffer.map(), {
-      call: 'Resource.map',
-      argument: 'this',
-      message: /the implicit heap of committed resource #\d+ is not resident; makeResident it before mapping/,
-    });
-    expect([buffer.mapCount, buffer.heap?.resident]).toEqual([0, false]);
-    d3d.makeResident([buffer]);
-    expectBytes(buffer.map().slice(), data, 'mapped after evict and makeResident');
+    expect(buffer.heap?.resident).toBe(false);
+    expectBytes(buffer.map().slice(), data, 'mapped while evicted');
+    expect([buffer.mapCount, buffer.heap?.resident, buffer.heap?.residencyCount, usage(d3d, 'NON_LOCAL')]).toEqual([1, true, 0, evicted + 2 * TILE]);
     buffer.unmap();
+    // The residency count is still 0: the heap goes back out.
+    expect([buffer.heap?.resident, usage(d3d, 'NON_LOCAL')]).toEqual([false, evicted]);
+    expect(d3d.getPagingStats()).toMatchObject({ evictions: 2, restores: 1 });
+    d3d.makeResident([buffer]);
+    expectBytes(buffer.map().slice(), data, 'mapped after makeResident');
+    buffer.unmap();
+    expect(buffer.heap?.resident).toBe(true);
   });
 
-  test('a placed buffer in an evicted CPU-accessible heap cannot be mapped either', ({ d3d }) => {
+  test('mapping an evicted resource when its pool is full is E_OUTOFMEMORY and changes nothing; with room, it maps', async ({ d3d }) => {
     const heap = d3d.createHeap({ sizeInBytes: TILE, properties: { type: 'UPLOAD' } });
     const buffer = d3d.createPlacedResource(heap, 0, { dimension: 'BUFFER', width: TILE }, 'GENERIC_READ');
     d3d.evict([heap]);
-    expectD3D12Error(() => buffer.map(), { call: 'Resource.map', argument: 'this', message: /heap #\d+ is not resident/ });
-    d3d.makeResident([heap]);
+    const filler = d3d.createHeap({ sizeInBytes: 4 * MIB, properties: { type: 'UPLOAD' } }); // the whole 4 MiB NON_LOCAL pool
+    const before = [usage(d3d, 'NON_LOCAL'), d3d.getPagingStats().restores, heap.resident, heap.mappedResources];
+    expectD3D12Error(() => buffer.map(), { call: 'Resource.map', argument: 'this', hresult: 'E_OUTOFMEMORY', message: /heap #\d+ is evicted, and paging it in to map it needs 65536 bytes of NON_LOCAL memory; 0 are free/ });
+    expect([usage(d3d, 'NON_LOCAL'), d3d.getPagingStats().restores, heap.resident, heap.mappedResources]).toEqual(before);
+    expect(buffer.mapCount).toBe(0);
+    filler.release();
+    await flush(d3d, d3d.createCommandQueue({ type: 'DIRECT' }));
     expect(buffer.map()).toHaveLength(TILE);
+    expect(heap.resident).toBe(true);
     buffer.unmap();
+    expect(heap.resident).toBe(false);
   });
 });
 

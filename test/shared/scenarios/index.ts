@@ -1,5 +1,6 @@
 // Scenarios by name, for the browser page that runs them (test/browser/pages/scenario.page.ts).
 import { computeTiers } from './compute-tiers.js';
+import { mapCoherence } from './map-coherence.js';
 import { memorySemantics } from './memory-semantics.js';
 import { reservedBufferData } from './reserved-buffer-data.js';
 import { reservedTextureData } from './reserved-texture-data.js';
@@ -7,6 +8,7 @@ import { residencyBasics } from './residency-basics.js';
 
 export const SCENARIOS = {
   computeTiers,
+  mapCoherence,
   memorySemantics,
   reservedBufferData,
   reservedTextureData,
