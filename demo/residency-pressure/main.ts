@@ -32,7 +32,8 @@ export interface PressureReport {
   total: number;
   reason: string;
   message: string;
-  faults: { kind: string; resource?: string; tile?: number; heap?: string; commandList?: string; commandIndex: number; message: string }[];
+  /** The device's fault reports (plain data), the first 64. */
+  faults: FaultReport[];
 }
 
 const words = (va: bigint): [number, number] => [Number(va & 0xffffffffn), Number(va >> 32n)];
@@ -153,7 +154,7 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
       total: faults.length,
       reason: device.getDeviceRemovedReason(),
       message: raw?.message ?? 'the device was removed',
-      faults: faults.slice(0, 64).map((f) => ({ kind: f.kind, resource: f.resource?.label, tile: f.tile, heap: f.heap?.label, commandList: f.commandList, commandIndex: f.commandIndex, message: f.message })),
+      faults: faults.slice(0, 64),
     };
     reportText.className = 'report';
     const shown = report.faults.slice(0, 3).map((f) => f.message);

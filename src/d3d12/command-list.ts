@@ -53,7 +53,29 @@ export type RecordedCommand =
   | { kind: 'timestamp'; heap: QueryHeap; index: number }
   | { kind: 'resolve'; heap: QueryHeap; first: number; count: number; jobs: CopyJob[]; writes: CpuVisibleWrite[] }
   | { kind: 'barrier' }
-  | { kind: 'state' };
+  /** A call that only sets state (pipeline, root constants, targets, viewports): counted, runs nothing. */
+  | { kind: 'state'; name: string };
+
+/** The API call that recorded a command, as fault reports name it. */
+export function commandName(command: RecordedCommand): string {
+  switch (command.kind) {
+    case 'copy':
+    case 'state':
+      return command.name;
+    case 'dispatch':
+      return 'dispatch';
+    case 'clear':
+      return 'clearRenderTargetView';
+    case 'draw':
+      return 'drawInstanced';
+    case 'timestamp':
+      return 'endQuery';
+    case 'resolve':
+      return 'resolveQueryData';
+    case 'barrier':
+      return 'resourceBarrier';
+  }
+}
 
 /** D3D12_RESOURCE_BARRIER, by name. */
 export type ResourceBarrier =
@@ -282,7 +304,7 @@ export class GraphicsCommandList {
     const pipeline = this.owner.ownPipelineState(pipelineState);
     if (!pipeline) throw invalidArg('setPipelineState', 'pipelineState', 'must be a pipeline state created by this device');
     this.pipeline = pipeline;
-    this.record({ kind: 'state' });
+    this.record({ kind: 'state', name: 'setPipelineState' });
   }
 
   /** Sets root constants [destOffset, destOffset + srcData.length) of the one root parameter (index 0). */
@@ -291,7 +313,7 @@ export class GraphicsCommandList {
     if (this.type === 'COPY') throw invalidArg('setComputeRoot32BitConstants', 'this', `${this.label} is a COPY list, which has no root constants`);
     const words = orThrow(validateRootConstants(rootParameterIndex, srcData, destOffsetIn32BitValues, ROOT_CONSTANT_COUNT));
     this.root.set(words, destOffsetIn32BitValues);
-    this.record({ kind: 'state' });
+    this.record({ kind: 'state', name: 'setComputeRoot32BitConstants' });
   }
 
   setComputeRoot32BitConstant(rootParameterIndex: number, srcData: number, destOffsetIn32BitValues: number): void {
@@ -329,7 +351,7 @@ export class GraphicsCommandList {
     this.drawing(method);
     if (!Array.isArray(renderTargets) || renderTargets.length > 1) throw invalidArg(method, 'renderTargets', `must be an array of at most one back buffer, got ${show(renderTargets)}`);
     this.renderTarget = renderTargets[0] === undefined ? undefined : this.backBuffer(method, 'renderTargets[0]', renderTargets[0]);
-    this.record({ kind: 'state' });
+    this.record({ kind: 'state', name: 'omSetRenderTargets' });
   }
 
   /** ID3D12GraphicsCommandList::ClearRenderTargetView (the whole target). */
@@ -347,7 +369,7 @@ export class GraphicsCommandList {
     this.drawing(method);
     const words = orThrow(validateRootConstants(rootParameterIndex, srcData, destOffsetIn32BitValues, ROOT_CONSTANT_COUNT, method));
     this.graphicsRoot.set(words, destOffsetIn32BitValues);
-    this.record({ kind: 'state' });
+    this.record({ kind: 'state', name: 'setGraphicsRoot32BitConstants' });
   }
 
   setGraphicsRoot32BitConstant(rootParameterIndex: number, srcData: number, destOffsetIn32BitValues: number): void {
@@ -362,7 +384,7 @@ export class GraphicsCommandList {
     const method = 'rsSetViewports';
     this.drawing(method);
     this.viewport = orThrow(validateViewports(viewports));
-    this.record({ kind: 'state' });
+    this.record({ kind: 'state', name: 'rsSetViewports' });
   }
 
   /** ID3D12GraphicsCommandList::RSSetScissorRects (one rectangle, clipped to the target). Without one, nothing is scissored. */
@@ -370,7 +392,7 @@ export class GraphicsCommandList {
     const method = 'rsSetScissorRects';
     this.drawing(method);
     this.scissor = orThrow(validateScissorRects(rects));
-    this.record({ kind: 'state' });
+    this.record({ kind: 'state', name: 'rsSetScissorRects' });
   }
 
   /** ID3D12GraphicsCommandList::DrawInstanced: vertices come from memory, pulled by the vertex shader. */

@@ -12,7 +12,8 @@
 import type { TileCopyFlag } from '../validation/command-list.js';
 import { applyTileMappings, copyTileMappings, type TileSpan } from '../memory/tile-mappings.js';
 import { validateCopyTileMappings, validateUpdateTileMappings } from '../validation/tile-mappings.js';
-import type { CpuVisibleWrite, GraphicsCommandList } from './command-list.js';
+import { commandName, type CpuVisibleWrite, type GraphicsCommandList } from './command-list.js';
+import type { SubmittedList } from './fault-report.js';
 import { decayAfterExecution, type Touched } from './resource-states.js';
 import { D3D12Error, invalidArg, orThrow, show } from './errors.js';
 import { TIMESTAMP_FREQUENCY, timestampsSupported } from '../gpu/queries.js';
@@ -124,7 +125,9 @@ export class CommandQueue {
     // The commands recorded now are what runs, even if a list is reset and re-recorded meanwhile.
     const executable: ExecutableList[] = [];
     const writes: CpuVisibleWrite[] = [];
+    const described = new Map<number, SubmittedList>();
     for (const list of lists) {
+      described.set(list.id, { label: list.label, commands: list.commands.map(commandName) });
       const commands: ExecutableList['commands'][number][] = [];
       list.commands.forEach((command, index) => {
         if (command.kind === 'copy') {
@@ -153,7 +156,7 @@ export class CommandQueue {
       });
       executable.push({ id: list.id, commands });
     }
-    this.enqueue(call, () => backend.execute(executable, writes));
+    this.enqueue(call, () => backend.execute(executable, writes, described));
   }
 
   /**

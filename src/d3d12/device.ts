@@ -54,7 +54,7 @@ import { QUERY_RESULT_BYTES, validateQueryHeapDesc, type QueryHeapDesc } from '.
 import { CANVAS_FORMAT_NAMES, CanvasSurface, canvasFormat, isCanvasContext, preferredCanvasFormat } from '../gpu/canvas-surface.js';
 import { textureDescriptor } from './texture-descriptor.js';
 import { Resource, type ResourceKind } from './resource.js';
-import { describeFaults, type FaultReport } from './fault-report.js';
+import { describeFaults, MAX_FAULT_REPORTS, type FaultReport, type SubmittedList } from './fault-report.js';
 import type { FaultRecord } from './gpu-backend.js';
 import { cpuAccessible } from '../validation/heap.js';
 import type {
@@ -145,7 +145,7 @@ export async function createDevice(options: DeviceOptions = {}): Promise<Device>
   const backing = new MemoryBacking(memory, (id) => device.heapById(id), (heap) => backend?.flushMapped(heap));
   device.attachBackend(
     backend = await GpuBackend.create(memory, backing, { tiledResourcesTier: settings.tiledResourcesTier, validation: settings.gpuValidation }, {
-      faults: (records, lost) => device.recordFaults(records, lost),
+      faults: (records, lost, lists) => device.recordFaults(records, lost, lists),
       failed: (error) => device.recordFailure('GPU readback', error),
     }),
   );
@@ -160,7 +160,6 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
   private readonly live = new Set<Resource>();
   private readonly resources = new WeakSet<Resource>();
   private readonly commandLists = new WeakSet<GraphicsCommandList>();
-  private readonly listLabels = new Map<number, string>();
   private readonly fences = new WeakSet<Fence>();
   private readonly pipelines = new WeakSet<PipelineState>();
   private readonly queryHeaps = new WeakSet<QueryHeap>();
@@ -174,8 +173,9 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
   private readonly queues = new Set<CommandQueue>();
   /** Address ranges released while a queue held work that may still use them (see releaseResource). */
   private quarantine: VirtualRange[] = [];
-  /** Faults reported by the GPU, not yet taken by readFaults(). */
-  private readonly faultRecords: FaultRecord[] = [];
+  /** Faults reported by the GPU, not yet taken by readFaults() (at most MAX_FAULT_REPORTS). */
+  private readonly faultReports: FaultReport[] = [];
+  /** Faults seen but not kept: past a submission's fault-log capacity, or past MAX_FAULT_REPORTS. */
   private faultsLost = 0;
   /** Failures of queue operations that ran after their call returned. */
   private readonly failures: string[] = [];
@@ -271,7 +271,7 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
    * the device works.
    */
   getPageFaultReport(): { message: string; faults: FaultReport[] } | null {
-    return this.removal ? { message: this.removal.message, faults: [...this.removal.faults] } : null;
+    return this.removal ? structuredClone({ message: this.removal.message, faults: this.removal.faults }) : null;
   }
 
   /** @internal Throws DXGI_ERROR_DEVICE_REMOVED once the device is removed. */
@@ -572,10 +572,10 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
   async readFaults(): Promise<FaultReport[]> {
     if (!this.gpu) return [];
     await this.gpu.settle();
-    const records = this.faultRecords.splice(0);
-    const lost = this.faultsLost;
+    const reports = this.faultReports.splice(0);
+    if (this.faultsLost > 0 && reports.length > 0) (reports[reports.length - 1] as FaultReport).message += `; ${this.faultsLost} more fault(s) were not kept`;
     this.faultsLost = 0;
-    return this.describe(records, lost);
+    return reports;
   }
 
   /** Frees the GPU memory (the WebGPU device itself stays the caller's). */
@@ -598,9 +598,7 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
 
   /** @internal */
   ownCommandList(value: unknown): GraphicsCommandList | undefined {
-    if (!(value instanceof GraphicsCommandList) || !this.commandLists.has(value)) return undefined;
-    this.listLabels.set(value.id, value.label);
-    return value;
+    return value instanceof GraphicsCommandList && this.commandLists.has(value) ? value : undefined;
   }
 
   /** @internal */
@@ -673,23 +671,21 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
     return resource;
   }
 
-  /** @internal */
-  recordFaults(records: FaultRecord[], lost: number): void {
-    this.faultRecords.push(...records);
-    this.faultsLost += lost;
-    if (this.settings.onPageFault === 'remove-device' && records.length > 0) {
-      const reports = this.describe(records, lost);
-      this.remove('DXGI_ERROR_DEVICE_HUNG', (reports[0] as FaultReport).message, reports);
-    }
-  }
-
-  private describe(records: FaultRecord[], lost: number): FaultReport[] {
-    return describeFaults(records, lost, {
-      resources: [...this.live],
+  /** @internal Faults of one submission arrived; `lists` names its command lists and their commands. */
+  recordFaults(records: FaultRecord[], lost: number, lists: ReadonlyMap<number, SubmittedList>): void {
+    const reports = describeFaults(records, 0, {
+      resources: this.live,
       heapById: (id) => this.heaps.get(id),
-      listLabel: (id) => this.listLabels.get(id),
+      list: (id) => lists.get(id),
       decode: (entry) => this.gpu?.memory.pageTable.encoding.decode(entry),
     });
+    const room = Math.max(0, MAX_FAULT_REPORTS - this.faultReports.length);
+    this.faultReports.push(...reports.slice(0, room));
+    this.faultsLost += lost + Math.max(0, reports.length - room);
+    if (this.settings.onPageFault === 'remove-device' && reports.length > 0) {
+      if (lost > 0) (reports[reports.length - 1] as FaultReport).message += `; ${lost} more fault(s) were not recorded`;
+      this.remove('DXGI_ERROR_DEVICE_HUNG', (reports[0] as FaultReport).message, reports);
+    }
   }
 
   /** @internal A queue operation or a readback failed after its call returned. */

@@ -2,36 +2,82 @@
  * Fault reports: the GPU's raw fault records (address, kind, page-table entry, command list and
  * command index) turned into what a D3D12 programmer needs and DXGI_ERROR_DEVICE_REMOVED never says:
  * which resource and tile, which heap, which command list and which of its commands.
+ *
+ * A report is plain data, as DRED's output is: numbers, strings and plain objects only (addresses as
+ * '0x…' hex strings), so `JSON.stringify` stores it and a tool reads it back unchanged. Its size is
+ * bounded: names are cut to MAX_NAME_LENGTH characters, and callers keep at most MAX_FAULT_REPORTS
+ * reports, counting the rest.
  */
 import type { FaultRecord } from './gpu-backend.js';
 import type { Heap } from './heap.js';
-import type { Resource } from './resource.js';
-import { TILE_SIZE } from '../memory/tiling.js';
+import type { Resource, ResourceKind } from './resource.js';
+import type { ResourceDimension } from './types.js';
+import { tileAtByteOffset, tileCoordinate, TILE_SIZE, type TileCoordinate } from '../memory/tiling.js';
+
+/** Names (SetName) longer than this are cut in reports. */
+export const MAX_NAME_LENGTH = 200;
+/** Reports a device keeps (for readFaults, or in its removal report); later faults are only counted. */
+export const MAX_FAULT_REPORTS = 1024;
+
+export type FaultKind = FaultRecord['kind'];
+
+/** The resource whose address range holds the faulting address. */
+export interface FaultResource {
+  id: number;
+  name: string;
+  /** How messages name it, e.g. "placed resource #3 'vertex data'". */
+  label: string;
+  kind: ResourceKind;
+  dimension: ResourceDimension;
+  /** Its GPU virtual address range [start, end), as hex strings. */
+  addressRange: { start: string; end: string };
+  /** Released, with GPU work that used it still running (its memory returns once that work completes). */
+  released: boolean;
+  /** Byte offset of the address in the resource. */
+  offset: number;
+  /** The tile holding the address, in the resource's tile order (GetResourceTiling's indices). */
+  tile: number;
+  /** That tile's D3D12_TILED_RESOURCE_COORDINATE (subresource, and x, y, z in its tile grid). */
+  coordinate: TileCoordinate;
+}
+
+/** The heap the faulting page is mapped to, when the page's heap has no memory. */
+export interface FaultHeap {
+  id: number;
+  name: string;
+  label: string;
+  /** What the heap is now: evicted (not resident), released, or resident again. */
+  state: 'evicted' | 'released' | 'resident';
+}
 
 export interface FaultReport {
-  address: bigint;
-  kind: FaultRecord['kind'];
-  /** The resource whose address range holds the address, if a live one does. */
-  resource?: Resource;
-  /** The tile of that resource (reserved resources), or its 64 KiB page. */
-  tile?: number;
-  /** The heap the page is mapped to, when the fault is an access to a heap without memory. */
-  heap?: Heap;
-  commandListId: number;
-  commandList?: string;
-  commandIndex: number;
+  kind: FaultKind;
+  /** The virtual address accessed, as a hex string. */
+  address: string;
+  resource?: FaultResource;
+  heap?: FaultHeap;
+  commandList: { id: number; label: string };
+  /** The command's index in its list (every recorded call counts) and the call that recorded it. */
+  command: { index: number; name: string };
   /** One line saying all of the above. */
   message: string;
 }
 
+/** What the submission that faulted ran: per command list, its label and its commands' names. */
+export interface SubmittedList {
+  label: string;
+  commands: readonly string[];
+}
+
 export interface FaultContext {
-  resources: readonly Resource[];
+  /** Resources whose address ranges may hold faulting addresses (live, and released ones still in use). */
+  resources: Iterable<Resource>;
   heapById(id: number): Heap | undefined;
-  listLabel(id: number): string | undefined;
+  list(id: number): SubmittedList | undefined;
   decode(entry: number): { kind: string; heapId?: number } | undefined;
 }
 
-const KIND_WORDS: Record<FaultRecord['kind'], string> = {
+const KIND_WORDS: Record<FaultKind, string> = {
   'read-unowned': 'read of an address no resource owns',
   'write-unowned': 'write to an address no resource owns',
   'read-absent': 'read of a page whose heap has no memory',
@@ -40,27 +86,55 @@ const KIND_WORDS: Record<FaultRecord['kind'], string> = {
   unknown: 'access (of a kind this version does not know)',
 };
 
+const hex = (value: bigint): string => `0x${value.toString(16)}`;
+const cut = (text: string): string => (text.length > MAX_NAME_LENGTH ? `${text.slice(0, MAX_NAME_LENGTH - 1)}…` : text);
+
+function describeResource(resource: Resource, address: bigint): FaultResource {
+  const range = resource.virtualRange;
+  const offset = Number(address - range.address);
+  const tile = tileAtByteOffset(resource.layout, offset);
+  return {
+    id: resource.id,
+    name: cut(resource.getName()),
+    label: cut(resource.label),
+    kind: resource.kind,
+    dimension: resource.desc.dimension,
+    addressRange: { start: hex(range.address), end: hex(range.address + BigInt(resource.layout.sizeInBytes)) },
+    released: resource.released,
+    offset,
+    tile,
+    coordinate: tileCoordinate(resource.layout, tile),
+  };
+}
+
+function describeHeap(heap: Heap): FaultHeap {
+  return { id: heap.id, name: cut(heap.getName()), label: cut(heap.label), state: heap.released ? 'released' : heap.resident ? 'resident' : 'evicted' };
+}
+
 export function describeFaults(records: readonly FaultRecord[], lost: number, context: FaultContext): FaultReport[] {
+  const candidates = [...context.resources];
   const reports = records.map((record): FaultReport => {
-    const resource = context.resources.find((r) => record.address >= r.virtualRange.address && record.address < r.virtualRange.address + BigInt(r.virtualRange.pageCount * TILE_SIZE));
-    const tile = resource ? Number((record.address - resource.virtualRange.address) / BigInt(TILE_SIZE)) : undefined;
+    const owner = candidates.find((r) => record.address >= r.virtualRange.address && record.address < r.virtualRange.address + BigInt(r.virtualRange.pageCount * TILE_SIZE));
+    const resource = owner ? describeResource(owner, record.address) : undefined;
     const decoded = context.decode(record.entry);
-    const heap = decoded?.kind === 'absent' && decoded.heapId !== undefined ? context.heapById(decoded.heapId) : undefined;
-    const commandList = context.listLabel(record.commandListId);
+    const absentHeap = decoded?.kind === 'absent' && decoded.heapId !== undefined ? context.heapById(decoded.heapId) : undefined;
+    const heap = absentHeap ? describeHeap(absentHeap) : undefined;
+    const submitted = context.list(record.commandListId);
+    const commandList = { id: record.commandListId, label: cut(submitted?.label ?? `command list #${record.commandListId}`) };
+    const command = { index: record.commandIndex, name: submitted?.commands[record.commandIndex] ?? 'unknown' };
+    const at = resource?.coordinate;
     const where = [
-      resource ? `${resource.label} tile ${tile}` : 'outside every live resource',
-      heap ? `${heap.label}${heap.released ? ' (released)' : ''}` : undefined,
+      resource && at ? `${resource.label}${resource.released ? ' (released)' : ''} tile ${resource.tile}${resource.dimension === 'BUFFER' ? '' : ` (subresource ${at.subresource}, x ${at.x}, y ${at.y}, z ${at.z})`}` : 'outside every live resource',
+      heap ? `${heap.label}${heap.state === 'released' ? ' (released)' : ''}` : undefined,
     ].filter(Boolean).join(', ');
     return {
-      address: record.address,
       kind: record.kind,
-      resource,
-      tile,
-      heap,
-      commandListId: record.commandListId,
+      address: hex(record.address),
+      ...(resource ? { resource } : {}),
+      ...(heap ? { heap } : {}),
       commandList,
-      commandIndex: record.commandIndex,
-      message: `GPU page fault: ${KIND_WORDS[record.kind]} 0x${record.address.toString(16)} (${where}) by command ${record.commandIndex} of ${commandList ?? `command list #${record.commandListId}`}`,
+      command,
+      message: `GPU page fault: ${KIND_WORDS[record.kind]} ${hex(record.address)} (${where}) by command ${record.commandIndex} (${command.name}) of ${commandList.label}`,
     };
   });
   if (lost > 0 && reports.length > 0) {

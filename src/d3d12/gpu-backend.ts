@@ -20,6 +20,7 @@ import type { GpuMemory } from '../gpu/gpu-memory.js';
 import { copyKernel, encodeExecution, type ExecutableList } from '../gpu/executor.js';
 import { preludeConstant, preludeLayout } from '../gpu/prelude.js';
 import type { CpuVisibleWrite } from './command-list.js';
+import type { SubmittedList } from './fault-report.js';
 import type { Heap } from './heap.js';
 import type { MemoryBacking } from './memory-backing.js';
 import type { Resource } from './resource.js';
@@ -41,8 +42,8 @@ interface Settings {
 
 /** What the backend tells its device. */
 export interface BackendEvents {
-  /** Faults arrived from the GPU. */
-  faults(records: FaultRecord[], lost: number): void;
+  /** Faults arrived from the GPU, from the submission of `lists` (by command list id). */
+  faults(records: FaultRecord[], lost: number, lists: ReadonlyMap<number, SubmittedList>): void;
   /** A readback or fault read failed: the GPU is gone. */
   failed(error: unknown): void;
 }
@@ -176,7 +177,7 @@ export class GpuBackend {
     );
   }
 
-  private readFaults(): void {
+  private readFaults(lists: ReadonlyMap<number, SubmittedList>): void {
     this.track(
       this.memory.takeFaults().then(({ count, records }) => {
         const { size, offsets } = preludeLayout().faultRecord;
@@ -193,13 +194,16 @@ export class GpuBackend {
             entry: field(i, 'entry'),
           });
         }
-        if (count > 0) this.events.faults(faults, Math.max(0, count - recorded));
+        if (count > 0) this.events.faults(faults, Math.max(0, count - recorded), lists);
       }),
     );
   }
 
-  /** Submits command lists: flush mapped memory, encode, submit, then read back what they wrote. */
-  execute(lists: readonly ExecutableList[], writes: readonly CpuVisibleWrite[]): void {
+  /**
+   * Submits command lists: flush mapped memory, encode, submit, then read back what they wrote.
+   * `described` names each list and its commands, for the faults this submission may report.
+   */
+  execute(lists: readonly ExecutableList[], writes: readonly CpuVisibleWrite[], described: ReadonlyMap<number, SubmittedList>): void {
     this.flushMapped();
     const { commandBuffer, transient } = encodeExecution(this.memory, this.kernel, this.settings, lists);
     this.memory.device.queue.submit([commandBuffer]);
@@ -212,7 +216,7 @@ export class GpuBackend {
         if (resource.heap && !resource.released) this.readBack(resource.heap, GpuBackend.heapSpan(resource));
       }
     }
-    if (this.settings.validation) this.readFaults();
+    if (this.settings.validation) this.readFaults(described);
   }
 
   /** Settles once all work submitted so far, and the readbacks it started, are done. */

@@ -290,3 +290,40 @@ export function tileByteOffset(layout: ResourceLayout, tile: number): number {
   const slice = Math.floor(tile / layout.tilesPerSlice);
   return slice * layout.slicePitch + (tile - slice * layout.tilesPerSlice) * TILE_SIZE;
 }
+
+/** D3D12_TILED_RESOURCE_COORDINATE: a tile by subresource and position (packed tiles: x counts through the tail). */
+export interface TileCoordinate {
+  x: number;
+  y: number;
+  z: number;
+  subresource: number;
+}
+
+/** The tile holding byte `offset` of the resource (the inverse of tileByteOffset; clamped to the last tile). */
+export function tileAtByteOffset(layout: ResourceLayout, offset: number): number {
+  const slice = Math.min(layout.arraySize - 1, Math.floor(offset / layout.slicePitch));
+  const inSlice = Math.min(layout.tilesPerSlice - 1, Math.floor((offset - slice * layout.slicePitch) / TILE_SIZE));
+  return Math.max(0, Math.min(layout.numTiles - 1, slice * layout.tilesPerSlice + inSlice));
+}
+
+/**
+ * The coordinate of tile `tile` (an index in the resource's tile order): standard tiles by mip and
+ * x, y, z in the mip's tile grid; packed tiles as D3D12 addresses them, the slice's first packed mip
+ * with x the tile's index in the tail.
+ */
+export function tileCoordinate(layout: ResourceLayout, tile: number): TileCoordinate {
+  const slice = Math.floor(tile / layout.tilesPerSlice);
+  const inSlice = tile - slice * layout.tilesPerSlice;
+  if (inSlice >= layout.standardTilesPerSlice) {
+    return { x: inSlice - layout.standardTilesPerSlice, y: 0, z: 0, subresource: slice * layout.mipLevels + layout.numStandardMips };
+  }
+  for (let mip = 0; mip < layout.numStandardMips; mip++) {
+    const m = layout.mips[mip] as MipLayout;
+    const local = inSlice - m.firstTileInSlice;
+    const count = m.widthInTiles * m.heightInTiles * m.depthInTiles;
+    if (local < 0 || local >= count) continue;
+    const plane = m.widthInTiles * m.heightInTiles;
+    return { x: local % m.widthInTiles, y: Math.floor((local % plane) / m.widthInTiles), z: Math.floor(local / plane), subresource: slice * layout.mipLevels + mip };
+  }
+  return { x: inSlice, y: 0, z: 0, subresource: slice * layout.mipLevels };
+}

@@ -64,10 +64,12 @@ describe('demo: residency under pressure', () => {
       expect(report?.reason).toBe('DXGI_ERROR_DEVICE_HUNG');
       const fault = report?.faults[0];
       expect(fault?.kind).toBe('read-absent');
-      expect(fault?.resource).toContain(forgotten?.resource);
-      expect(fault?.heap).toContain(forgotten?.heap);
-      expect(fault?.tile).toBeTypeOf('number');
-      expect(fault?.commandList).toMatch(/frame \d+: shade visible objects/);
+      expect(fault?.resource?.label).toContain(forgotten?.resource);
+      expect(fault?.heap?.label).toContain(forgotten?.heap);
+      expect(fault?.heap?.state).toBe('evicted');
+      expect(fault?.resource?.tile).toBeTypeOf('number');
+      expect(fault?.commandList.label).toMatch(/frame \d+: shade visible objects/);
+      expect(fault?.command.name).toBe('dispatch');
       // The report is on screen.
       const shown = await run.page.$eval('.report', (el) => el.textContent);
       expect(shown).toContain('device removed (GetDeviceRemovedReason: DXGI_ERROR_DEVICE_HUNG)');

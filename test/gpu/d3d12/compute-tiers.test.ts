@@ -210,16 +210,17 @@ describe('stores and faults', () => {
       // A write 8 bytes into the guard page: pipeline 0, constants 1, dispatch 2.
       const writer = await dispatch(d3d, queue, store, [...lowHigh(base), 7, TILE + 8], 1, 'writer');
       const faults = await d3d.readFaults();
-      expect(faults.map((f) => [f.kind, f.address, f.commandListId, f.commandIndex])).toEqual([
-        ['read-unowned', base + BigInt(TILE), reader.id, 3],
-        ['write-unowned', base + BigInt(TILE + 8), writer.id, 2],
+      const hex = (va: bigint): string => `0x${va.toString(16)}`;
+      expect(faults.map((f) => [f.kind, f.address, f.commandList.id, f.command.index, f.command.name])).toEqual([
+        ['read-unowned', hex(base + BigInt(TILE)), reader.id, 3, 'dispatch'],
+        ['write-unowned', hex(base + BigInt(TILE + 8)), writer.id, 2, 'dispatch'],
       ]);
       const [read, write] = faults as [(typeof faults)[number], (typeof faults)[number]];
       expect(read.resource).toBeUndefined();
-      expect(read.commandList).toBe(reader.label);
+      expect(read.commandList.label).toBe(reader.label);
       expect(reader.label).toMatch(/^COMPUTE command list #\d+ 'reader'$/);
-      expect(read.message).toBe(`GPU page fault: read of an address no resource owns 0x${(base + BigInt(TILE)).toString(16)} (outside every live resource) by command 3 of ${reader.label}`);
-      expect(write.message).toContain(`write to an address no resource owns 0x${(base + BigInt(TILE + 8)).toString(16)} (outside every live resource) by command 2 of ${writer.label}`);
+      expect(read.message).toBe(`GPU page fault: read of an address no resource owns 0x${(base + BigInt(TILE)).toString(16)} (outside every live resource) by command 3 (dispatch) of ${reader.label}`);
+      expect(write.message).toContain(`write to an address no resource owns 0x${(base + BigInt(TILE + 8)).toString(16)} (outside every live resource) by command 2 (dispatch) of ${writer.label}`);
       // The control read the last word; the faulting read returned 0; the faulting write went nowhere.
       const expectedOut = outBefore.slice();
       new DataView(expectedOut.buffer).setUint32(0, wordAt(data, TILE - 4), true);

@@ -21,7 +21,8 @@ const words = (va: bigint): [number, number] => [Number(va & 0xffffffffn), Numbe
 export interface ResidencyBasics {
   checks: Check[];
   removedReason: string;
-  fault?: Pick<FaultReport, 'kind' | 'tile' | 'commandList' | 'commandIndex' | 'message'> & { resource?: string; heap?: string };
+  /** The first fault of the report, flattened. */
+  fault?: Pick<FaultReport, 'kind' | 'message'> & { tile?: number; commandList: string; commandIndex: number; commandName: string; resource?: string; heap?: string };
 }
 
 export async function residencyBasics(gpuDevice: GPUDevice): Promise<ResidencyBasics> {
@@ -97,12 +98,13 @@ export async function residencyBasics(gpuDevice: GPUDevice): Promise<ResidencyBa
       removedReason: device.getDeviceRemovedReason(),
       fault: first && {
         kind: first.kind,
-        tile: first.tile,
-        commandList: first.commandList,
-        commandIndex: first.commandIndex,
+        tile: first.resource?.tile,
+        commandList: first.commandList.label,
+        commandIndex: first.command.index,
+        commandName: first.command.name,
         message: first.message,
-        resource: first.resource?.getName(),
-        heap: first.heap?.getName(),
+        resource: first.resource?.name,
+        heap: first.heap?.name,
       },
     };
   } finally {
