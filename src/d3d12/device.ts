@@ -141,6 +141,8 @@ export async function createDevice(options: DeviceOptions = {}): Promise<Device>
   };
   const memory = new GpuMemory(gpuDevice, { localBytes: pools.LOCAL, nonLocalBytes: pools.NON_LOCAL, virtualPages: 2 ** VIRTUAL_ADDRESS_BITS / VA_PAGE_SIZE });
   const device = new Device(settings, pools);
+  // A lost WebGPU device (destroyed by its owner, a driver reset) removes the emulated one.
+  void gpuDevice.lost.then((info) => device.deviceLost(info.reason, info.message));
   let backend: GpuBackend | undefined;
   const backing = new MemoryBacking(memory, (id) => device.heapById(id), (heap) => backend?.flushMapped(heap));
   device.attachBackend(
@@ -277,6 +279,11 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
   /** @internal Throws DXGI_ERROR_DEVICE_REMOVED once the device is removed. */
   checkNotRemoved(call: string): void {
     if (this.removal) throw new D3D12Error('DXGI_ERROR_DEVICE_REMOVED', call, 'this', `the device was removed: ${this.removal.message}`);
+  }
+
+  /** @internal The WebGPU device behind this one was lost. */
+  deviceLost(reason: string | undefined, message: string): void {
+    this.remove('DXGI_ERROR_DEVICE_REMOVED', `the WebGPU device was lost (reason: ${reason ?? 'unknown'}): ${message}`, []);
   }
 
   private remove(reason: HResult, message: string, faults: FaultReport[]): void {
@@ -422,6 +429,7 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
   }
 
   createCommandQueue(desc: CommandQueueDesc): CommandQueue {
+    this.checkNotRemoved('createCommandQueue');
     const queue = new CommandQueue(this, orThrow(validateCreateCommandQueue(desc)));
     this.queues.add(queue);
     return queue;
@@ -429,6 +437,7 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
 
   /** ID3D12Device::CreateCommandList (the list starts open, as D3D12's does). */
   createCommandList(type: CommandListType, initialState?: PipelineState | null): GraphicsCommandList {
+    this.checkNotRemoved('createCommandList');
     orThrow(validateCreateCommandList(type));
     if (initialState != null && !this.ownPipelineState(initialState)) {
       throw invalidArg('createCommandList', 'initialState', 'must be a pipeline state created by this device, or null');
@@ -492,6 +501,7 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
    * line numbers counted in `desc.code`.
    */
   async createComputePipelineState(desc: ComputePipelineStateDesc): Promise<PipelineState> {
+    this.checkNotRemoved('createComputePipelineState');
     const checked = orThrow(validateCreateComputePipelineState(desc));
     const gpu = this.gpu;
     if (!gpu) throw invalidArg('createComputePipelineState', 'this', 'this device has no GPU (created with gpuDevice: null, or where WebGPU is unavailable)');
@@ -578,8 +588,10 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
     return reports;
   }
 
-  /** Frees the GPU memory (the WebGPU device itself stays the caller's). */
+  /** Frees the GPU memory (the WebGPU device itself stays the caller's); the device is removed. */
   destroy(): void {
+    // Later calls fail as on a removed device, and no fence is left waiting.
+    this.remove('DXGI_ERROR_DEVICE_REMOVED', 'Device.destroy() was called', []);
     for (const heap of this.liveQueryHeaps) heap.querySet.destroy();
     this.liveQueryHeaps.clear();
     this.gpu?.destroy();
@@ -648,6 +660,7 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
       heapById: (heapId) => this.heaps.get(heapId),
       onRelease: (released) => this.releaseResource(released),
       onMap: (mapped) => {
+        this.checkNotRemoved('Resource.map');
         // Mapped memory is resident (paged in if it was evicted) and stays so, whatever Evict says meanwhile.
         if (mapped.heap) this.residency.lockForMap('Resource.map', mapped.heap);
         this.gpu?.markMapped(mapped);

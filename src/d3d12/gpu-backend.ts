@@ -93,6 +93,8 @@ export class GpuBackend {
   private readonly inFlight = new Map<Heap, Span[]>();
   /** UAV-capable resources in CPU-accessible CUSTOM heaps (shaders may write them). */
   readonly shaderVisibleCpuMemory = new Set<Resource>();
+  /** Resolves when the WebGPU device is lost: no wait on the GPU outlives it. */
+  private readonly lost: Promise<void>;
 
   private constructor(
     readonly memory: GpuMemory,
@@ -100,7 +102,9 @@ export class GpuBackend {
     private readonly kernel: Awaited<ReturnType<typeof copyKernel>>,
     private readonly settings: Settings,
     private readonly events: BackendEvents,
-  ) {}
+  ) {
+    this.lost = memory.device.lost.then(() => undefined);
+  }
 
   static async create(memory: GpuMemory, backing: MemoryBacking, settings: Settings, events: BackendEvents): Promise<GpuBackend> {
     return new GpuBackend(memory, backing, await copyKernel(memory.device), settings, events);
@@ -219,15 +223,19 @@ export class GpuBackend {
     if (this.settings.validation) this.readFaults(described);
   }
 
-  /** Settles once all work submitted so far, and the readbacks it started, are done. */
+  /** Settles once all work submitted so far, and the readbacks it started, are done (or the device is lost). */
   workDone(): Promise<void> {
-    return Promise.all([this.memory.device.queue.onSubmittedWorkDone(), ...this.outstanding]).then(() => undefined);
+    const done = Promise.all([this.memory.device.queue.onSubmittedWorkDone(), ...this.outstanding]).then(() => undefined);
+    return Promise.race([done, this.lost]);
   }
 
-  /** Waits until all submitted work and its readbacks are done. */
+  /** Waits until all submitted work and its readbacks are done, or the device is lost. */
   async settle(): Promise<void> {
-    await this.memory.device.queue.onSubmittedWorkDone();
-    while (this.outstanding.size > 0) await Promise.all([...this.outstanding]);
+    const settled = (async () => {
+      await this.memory.device.queue.onSubmittedWorkDone();
+      while (this.outstanding.size > 0) await Promise.all([...this.outstanding]);
+    })();
+    await Promise.race([settled, this.lost]);
   }
 
   destroy(): void {

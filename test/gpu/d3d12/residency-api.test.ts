@@ -704,9 +704,8 @@ describe('device removal: the GPU touching an evicted heap', () => {
       const removed = { hresult: 'DXGI_ERROR_DEVICE_REMOVED', argument: 'this', message: /the device was removed: GPU page fault: read of a page whose heap has no memory/ };
       expectD3D12Error(() => d3d.createHeap({ sizeInBytes: TILE, properties: { type: 'DEFAULT' } }), { ...removed, call: 'createHeap' });
       expectD3D12Error(() => committedBuffer(d3d, 1), { ...removed, call: 'createCommittedResource' });
-      const list = d3d.createCommandList('DIRECT');
-      list.close();
-      expectD3D12Error(() => queue.executeCommandLists([list]), { ...removed, call: 'executeCommandLists' });
+      expectD3D12Error(() => d3d.createCommandList('DIRECT'), { ...removed, call: 'createCommandList' });
+      expectD3D12Error(() => queue.executeCommandLists([rig.list]), { ...removed, call: 'executeCommandLists' });
       expectD3D12Error(() => d3d.makeResident([rig.heap]), { ...removed, call: 'makeResident' });
       expectD3D12Error(() => d3d.evict([rig.readback]), { ...removed, call: 'evict' });
       expectD3D12Error(() => d3d.enqueueMakeResident('NONE', [rig.heap], unsignalled, 1), { ...removed, call: 'enqueueMakeResident' });
