@@ -713,7 +713,7 @@ describe('device removal: the GPU touching an evicted heap', () => {
       expectD3D12Error(() => queue.signal(unsignalled, 5), { ...removed, call: 'signal' });
       expect(rig.heap.resident).toBe(false);
       const manager = createResidencyManager(d3d);
-      expectD3D12Error(() => manager.executeCommandLists(queue, [list], [null]), { ...removed, call: 'ResidencyManager.executeCommandLists' });
+      expectD3D12Error(() => manager.executeCommandLists(queue, [rig.list], [null]), { ...removed, call: 'ResidencyManager.executeCommandLists' });
     } finally {
       d3d.destroy();
     }
