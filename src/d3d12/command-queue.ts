@@ -14,6 +14,7 @@ import { applyTileMappings, copyTileMappings, type TileSpan } from '../memory/ti
 import { validateCopyTileMappings, validateUpdateTileMappings } from '../validation/tile-mappings.js';
 import { commandName, type CpuVisibleWrite, type GraphicsCommandList } from './command-list.js';
 import type { SubmittedList } from './fault-report.js';
+import type { ListUse, WorkUse } from './deferred-release.js';
 import { decayAfterExecution, type Touched } from './resource-states.js';
 import { D3D12Error, invalidArg, orThrow, show } from './errors.js';
 import { TIMESTAMP_FREQUENCY, timestampsSupported } from '../gpu/queries.js';
@@ -49,6 +50,8 @@ export interface QueueOwner {
 interface Operation {
   call: string;
   run: () => void;
+  /** An execution: its lists and what they use (see deferred-release.ts). */
+  uses?: readonly ListUse[];
 }
 
 export class CommandQueue {
@@ -75,9 +78,15 @@ export class CommandQueue {
     return this.pending.length > 0;
   }
 
+  /** @internal The executions held behind a wait, with what their lists use; undefined if none. */
+  heldWork(): WorkUse | undefined {
+    const lists = this.pending.flatMap((operation) => operation.uses ?? []);
+    return lists.length > 0 ? { state: 'waiting', lists } : undefined;
+  }
+
   /** Runs an operation now, or after the wait that holds this queue. */
-  private enqueue(call: string, run: () => void): void {
-    if (this.blockedBy || this.pending.length > 0) this.pending.push({ call, run });
+  private enqueue(call: string, run: () => void, uses?: readonly ListUse[]): void {
+    if (this.blockedBy || this.pending.length > 0) this.pending.push({ call, run, uses });
     else this.runOperation({ call, run });
   }
 
@@ -126,8 +135,10 @@ export class CommandQueue {
     const executable: ExecutableList[] = [];
     const writes: CpuVisibleWrite[] = [];
     const described = new Map<number, SubmittedList>();
+    const uses: ListUse[] = [];
     for (const list of lists) {
       described.set(list.id, { label: list.label, commands: list.commands.map(commandName) });
+      uses.push({ id: list.id, label: list.label, resources: new Set(list.states.resources()) });
       const commands: ExecutableList['commands'][number][] = [];
       list.commands.forEach((command, index) => {
         if (command.kind === 'copy') {
@@ -156,7 +167,7 @@ export class CommandQueue {
       });
       executable.push({ id: list.id, commands });
     }
-    this.enqueue(call, () => backend.execute(executable, writes, described));
+    this.enqueue(call, () => backend.execute(executable, writes, described, uses), uses);
   }
 
   /**

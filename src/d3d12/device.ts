@@ -54,6 +54,8 @@ import { QUERY_RESULT_BYTES, validateQueryHeapDesc, type QueryHeapDesc } from '.
 import { CANVAS_FORMAT_NAMES, CanvasSurface, canvasFormat, isCanvasContext, preferredCanvasFormat } from '../gpu/canvas-surface.js';
 import { textureDescriptor } from './texture-descriptor.js';
 import { Resource, type ResourceKind } from './resource.js';
+import { DeferredRelease, type WorkUse } from './deferred-release.js';
+import { InfoQueue } from './info-queue.js';
 import { describeFaults, MAX_FAULT_REPORTS, type FaultReport, type SubmittedList } from './fault-report.js';
 import type { FaultRecord } from './gpu-backend.js';
 import { cpuAccessible } from '../validation/heap.js';
@@ -167,14 +169,19 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
   private readonly queryHeaps = new WeakSet<QueryHeap>();
   /** Query heaps not yet released, and released ones waiting for held queue work (see releaseQueryHeap). */
   private readonly liveQueryHeaps = new Set<QueryHeap>();
-  private retiredQueryHeaps: QueryHeap[] = [];
   private nextHeapId = 1;
   private nextResourceId = 1;
   private nextObjectId = 1;
   private gpu: GpuBackend | undefined;
   private readonly queues = new Set<CommandQueue>();
-  /** Address ranges released while a queue held work that may still use them (see releaseResource). */
-  private quarantine: VirtualRange[] = [];
+  /** Releases waiting for GPU work that may use what they free (see deferred-release.ts). */
+  private readonly releases = new DeferredRelease({
+    holdsWork: () => [...this.queues].some((queue) => queue.holdsWork),
+    workDone: () => this.gpu?.workDone(),
+    workInFlight: () => this.workInFlight(),
+  });
+  /** ID3D12InfoQueue: the debug layer's messages. */
+  private readonly infoQueue = new InfoQueue();
   /** Faults reported by the GPU, not yet taken by readFaults() (at most MAX_FAULT_REPORTS). */
   private readonly faultReports: FaultReport[] = [];
   /** Faults seen but not kept: past a submission's fault-log capacity, or past MAX_FAULT_REPORTS. */
@@ -258,6 +265,14 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
   completeFenceAfterWork(fence: Fence, value: number): void {
     fence.completeAfter(this.gpu?.workDone(), value);
     fence.reach(value);
+  }
+
+  /**
+   * ID3D12InfoQueue (what QueryInterface on a debug device gives): the debug layer's messages as
+   * data, for example OBJECT_DELETED_WHILE_STILL_IN_USE.
+   */
+  getInfoQueue(): InfoQueue {
+    return this.infoQueue;
   }
 
   // ---- removal -----------------------------------------------------------------------------
@@ -346,10 +361,12 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
     this.heaps.set(heap.id, heap);
     this.gpu?.backing.attach(heap, pages);
     this.residency.heapCreated(heap);
-    heap.onMemoryFreed = (freed) => {
-      this.gpu?.backing.free(freed, this.reservedResources());
-      this.residency.heapFreed(freed);
+    const free = (): void => {
+      this.gpu?.backing.free(heap, this.reservedResources());
+      this.residency.heapFreed(heap);
     };
+    // A committed resource's heap goes with its resource, whose release already waited for the GPU.
+    heap.onMemoryFreed = () => (heap.implicitFor ? free() : this.retire(heap, free));
     return heap;
   }
 
@@ -713,17 +730,14 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
     this.recordFailure(call, error);
   }
 
-  /** @internal Every queue has run its held work: quarantined address ranges can be reused. */
+  /** @internal Every queue has run its held work: releases that waited for it now wait for the GPU. */
   queueDrained(): void {
-    if ([...this.queues].some((queue) => queue.holdsWork)) return;
-    for (const range of this.quarantine.splice(0)) this.addressSpace.release(range);
-    for (const heap of this.retiredQueryHeaps.splice(0)) this.freeQueryHeap(heap);
+    this.releases.queueDrained();
   }
 
   /** A released query heap: held work may still resolve into its result pages, so they wait for it. */
   private releaseQueryHeap(heap: QueryHeap): void {
-    if ([...this.queues].some((queue) => queue.holdsWork)) this.retiredQueryHeaps.push(heap);
-    else this.freeQueryHeap(heap);
+    this.releases.release(heap, () => this.freeQueryHeap(heap));
   }
 
   private freeQueryHeap(heap: QueryHeap): void {
@@ -732,15 +746,47 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
     if (!heap.results.released) heap.results.release();
   }
 
+  /** What deferred releases wait for: held and running executions. */
+  private workInFlight(): WorkUse[] {
+    const work: WorkUse[] = [...(this.gpu?.running ?? [])];
+    for (const queue of this.queues) {
+      const held = queue.heldWork();
+      if (held) work.push(held);
+    }
+    return work;
+  }
+
+  /**
+   * COM Release of a heap's memory or a resource: deferred while GPU work may use it (see
+   * deferred-release.ts), with the debug layer's OBJECT_DELETED_WHILE_STILL_IN_USE in the info queue
+   * when lists that use it are known.
+   */
+  private retire(object: Heap | Resource, free: () => void): void {
+    const users = this.releases.release(object, free);
+    if (users.length === 0) return;
+    const type = object instanceof Resource ? 'Resource' : 'Heap';
+    const lists = users.map((user) => `${user.label} (${user.state === 'waiting' ? 'held behind a queue wait' : 'executing'})`).join(', ');
+    this.infoQueue.add({
+      category: 'EXECUTION',
+      severity: 'WARNING',
+      id: 'OBJECT_DELETED_WHILE_STILL_IN_USE',
+      description: `${object.label} was released while GPU work still uses it: ${lists}. In D3D12 that work would read freed memory; here the memory and addresses are kept until it completes.`,
+      object: { type, id: object.id, name: object.getName(), label: object.label },
+      commandLists: users,
+    });
+  }
+
   private releaseResource(resource: Resource): void {
+    this.retire(resource, () => this.freeResource(resource));
+  }
+
+  /** A released resource's memory and addresses go back, once no GPU work may use them. */
+  private freeResource(resource: Resource): void {
     this.live.delete(resource);
     resource.heap?.users.delete(resource);
     this.gpu?.shaderVisibleCpuMemory.delete(resource);
     this.gpu?.backing.unmapResource(resource);
-    // Work held behind a queue wait recorded this range's addresses: until it has run (and faulted on
-    // the now UNOWNED pages), the range must not go to a new resource.
-    if ([...this.queues].some((queue) => queue.holdsWork)) this.quarantine.push(resource.virtualRange);
-    else this.addressSpace.release(resource.virtualRange);
+    this.addressSpace.release(resource.virtualRange);
     if (resource.kind === 'placed') resource.heap?.dropPlacedReference();
     if (resource.kind === 'committed' && resource.heap) {
       resource.heap.release();

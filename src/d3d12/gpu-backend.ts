@@ -21,6 +21,7 @@ import { copyKernel, encodeExecution, type ExecutableList } from '../gpu/executo
 import { preludeConstant, preludeLayout } from '../gpu/prelude.js';
 import type { CpuVisibleWrite } from './command-list.js';
 import type { SubmittedList } from './fault-report.js';
+import type { ListUse, WorkUse } from './deferred-release.js';
 import type { Heap } from './heap.js';
 import type { MemoryBacking } from './memory-backing.js';
 import type { Resource } from './resource.js';
@@ -91,8 +92,17 @@ export class GpuBackend {
   private readonly dirty = new Map<Resource, Span[]>();
   /** Heap bytes the GPU wrote whose readback has not landed: the CPU copy is stale there. */
   private readonly inFlight = new Map<Heap, Span[]>();
+  /**
+   * Spans the CPU wrote (said by unmap) into a heap while readbacks of it were in flight, numbered in
+   * order: a readback issued before a write leaves that write's bytes alone when it lands. (A readback
+   * of UAV memory no command named is speculative: the GPU may not have written it at all.)
+   */
+  private readonly cpuWritesDuringReadback = new Map<Heap, { epoch: number; span: Span }[]>();
+  private cpuEpoch = 0;
   /** UAV-capable resources in CPU-accessible CUSTOM heaps (shaders may write them). */
   readonly shaderVisibleCpuMemory = new Set<Resource>();
+  /** Executions submitted and not yet complete, with what their lists use (see deferred-release.ts). */
+  readonly running = new Set<WorkUse>();
   /** Resolves when the WebGPU device is lost: no wait on the GPU outlives it. */
   private readonly lost: Promise<void>;
 
@@ -124,7 +134,15 @@ export class GpuBackend {
   markUnmapped(resource: Resource, written: { begin: number; end: number } | undefined): void {
     const spans = this.dirty.get(resource);
     if (!spans) return;
-    spans.push(written ? GpuBackend.heapSpan(resource, written.begin, written.end - written.begin) : GpuBackend.heapSpan(resource));
+    const span = written ? GpuBackend.heapSpan(resource, written.begin, written.end - written.begin) : GpuBackend.heapSpan(resource);
+    spans.push(span);
+    // A readback of this heap still on its way must not land over what the CPU has just written.
+    const heap = resource.heap;
+    if (heap && this.inFlight.has(heap)) {
+      const writes = this.cpuWritesDuringReadback.get(heap) ?? [];
+      writes.push({ epoch: ++this.cpuEpoch, span });
+      this.cpuWritesDuringReadback.set(heap, writes);
+    }
   }
 
   /**
@@ -134,19 +152,22 @@ export class GpuBackend {
   flushMapped(heap?: Heap): void {
     for (const [resource, spans] of this.dirty) {
       if (heap && resource.heap !== heap) continue;
-      // While mapped, the CPU may be writing anywhere in the resource (persistent mapping).
+      // While mapped, the CPU may be writing anywhere in the resource (persistent mapping); bytes the
+      // GPU wrote whose readback has not landed are not the CPU's then, and stay as the GPU left them.
+      // Spans an unmap said were written are the CPU's: they go, whatever is in flight.
       const mapped = resource.mapCount > 0;
-      for (const span of mapped ? [GpuBackend.heapSpan(resource)] : spans) this.flushSpan(resource.heap, span);
+      if (mapped) this.flushSpan(resource.heap, GpuBackend.heapSpan(resource), true);
+      else for (const span of spans) this.flushSpan(resource.heap, span, false);
       if (mapped && !resource.released) spans.length = 0;
       else this.dirty.delete(resource);
     }
   }
 
-  private flushSpan(heap: Heap | undefined, span: Span): void {
+  private flushSpan(heap: Heap | undefined, span: Span, skipInFlight: boolean): void {
     const memory = heap?.memory;
     const cpuCopy = heap?.cpuCopy;
     if (!heap || !memory || !cpuCopy) return;
-    for (const piece of subtract(span, this.inFlight.get(heap) ?? [])) {
+    for (const piece of skipInFlight ? subtract(span, this.inFlight.get(heap) ?? []) : [span]) {
       // Queue writes move whole words: widen to 4 bytes (the bytes around are the CPU copy's too).
       const start = Math.floor(piece.start / 4) * 4;
       const end = Math.min(Math.ceil(piece.end / 4) * 4, cpuCopy.length);
@@ -169,14 +190,19 @@ export class GpuBackend {
     const pending = this.inFlight.get(heap) ?? [];
     pending.push(span);
     this.inFlight.set(heap, pending);
+    const issued = this.cpuEpoch;
     this.track(
       this.memory.readHeapBytes(memory.segment, memory.pages, start, end - start).then(
         (bytes) => {
-          cpuCopy.set(bytes.subarray(span.start - start, span.end - start), span.start);
+          // Bytes the CPU wrote (and unmapped) after this readback was issued are newer than it.
+          const newer = (this.cpuWritesDuringReadback.get(heap) ?? []).filter((write) => write.epoch > issued).map((write) => write.span);
+          for (const piece of subtract(span, newer)) cpuCopy.set(bytes.subarray(piece.start - start, piece.end - start), piece.start);
         },
       ).finally(() => {
         pending.splice(pending.indexOf(span), 1);
-        if (pending.length === 0) this.inFlight.delete(heap);
+        if (pending.length > 0) return;
+        this.inFlight.delete(heap);
+        this.cpuWritesDuringReadback.delete(heap);
       }),
     );
   }
@@ -207,10 +233,13 @@ export class GpuBackend {
    * Submits command lists: flush mapped memory, encode, submit, then read back what they wrote.
    * `described` names each list and its commands, for the faults this submission may report.
    */
-  execute(lists: readonly ExecutableList[], writes: readonly CpuVisibleWrite[], described: ReadonlyMap<number, SubmittedList>): void {
+  execute(lists: readonly ExecutableList[], writes: readonly CpuVisibleWrite[], described: ReadonlyMap<number, SubmittedList>, uses: readonly ListUse[]): void {
     this.flushMapped();
     const { commandBuffer, transient } = encodeExecution(this.memory, this.kernel, this.settings, lists);
     this.memory.device.queue.submit([commandBuffer]);
+    const work: WorkUse = { state: 'submitted', lists: uses };
+    this.running.add(work);
+    void Promise.race([this.memory.device.queue.onSubmittedWorkDone(), this.lost]).then(() => this.running.delete(work));
     for (const buffer of transient) buffer.destroy();
     for (const write of writes) {
       if (write.resource.heap) this.readBack(write.resource.heap, GpuBackend.heapSpan(write.resource, write.offset, write.length));

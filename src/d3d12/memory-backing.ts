@@ -102,11 +102,13 @@ export class MemoryBacking {
 
   /** Rewrites every page-table entry that points into `heap`: its users' ranges and reserved tiles. */
   private refresh(heap: Heap, reserved: Iterable<Resource>): void {
-    for (const user of heap.users) if (!user.released) this.mapResource(user);
+    // Released resources stay among the users (and the reserved) until their memory is freed: work
+    // that may still use them must see their pages move (see deferred-release.ts).
+    for (const user of heap.users) this.mapResource(user);
     if (heap.implicitFor) return; // reserved tiles map only into explicit heaps
     for (const resource of reserved) {
       const table = resource.tileMappings;
-      if (!table || resource.released) continue;
+      if (!table) continue;
       const spans: TileSpan[] = [];
       for (let tile = 0; tile < table.numTiles; tile++) {
         if (table.heapIds[tile] !== heap.id) continue;

@@ -125,9 +125,16 @@ export class Resource extends DeviceChild implements ResourceView {
     return this.virtualRange.address;
   }
 
-  /** COM Release: frees the address range; a placed resource lets go of its heap. */
+  /**
+   * COM Release: the address range (and a committed resource's memory) returns once no GPU work may
+   * use it; a placed resource then lets go of its heap. A mapping still open ends with it.
+   */
   release(): void {
     this.markReleased();
+    while (this.mapCount > 0) {
+      this.mapCount--;
+      this.onUnmap(this, undefined);
+    }
     this.onRelease(this);
   }
 

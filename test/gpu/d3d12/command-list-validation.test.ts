@@ -743,6 +743,33 @@ describe('implicit promotion and decay', () => {
     await expectBytes(d3d, queue, a, data, 'copied back');
   });
 
+  test('after an implicit use, a barrier must name the true combined read state (COPY_SOURCE | PIXEL_SHADER_RESOURCE)', async ({ d3d }) => {
+    const queue = d3d.createCommandQueue({ type: 'DIRECT' });
+    const desc = { dimension: 'TEXTURE2D' as const, width: 256, height: 256, format: 'R8G8B8A8_UNORM' as const };
+    const src = d3d.createCommittedResource({ type: 'DEFAULT' }, [], desc, ['COPY_SOURCE', 'PIXEL_SHADER_RESOURCE']);
+    const dst = d3d.createCommittedResource({ type: 'DEFAULT' }, [], desc, 'COPY_DEST');
+    const record = (stateBefore: ResourceStates): GraphicsCommandList => {
+      const list = d3d.createCommandList('DIRECT');
+      list.copyResource(dst, src);
+      list.resourceBarrier([transition(src, stateBefore, 'COMMON')]);
+      list.close();
+      return list;
+    };
+    // COPY_SOURCE alone is not the state src is in at the barrier: the list's start state is known
+    // only at execution, which refuses it naming the combined state, and changes nothing.
+    expectD3D12Error(() => queue.executeCommandLists([record('COPY_SOURCE')]), {
+      call: 'executeCommandLists',
+      argument: 'commandLists[0]',
+      message: /subresource 0 is in PIXEL_SHADER_RESOURCE\|COPY_SOURCE, but the list's barrier says stateBefore COPY_SOURCE \(/,
+    });
+    expectNotState(d3d, queue, src, 'COMMON', 'PIXEL_SHADER_RESOURCE\\|COPY_SOURCE');
+    // The true state, written in either order, runs, and leaves src in COMMON.
+    queue.executeCommandLists([record(['PIXEL_SHADER_RESOURCE', 'COPY_SOURCE'])]);
+    await flush(d3d, queue);
+    await expectState(d3d, queue, src, 'COMMON');
+    expectNotState(d3d, queue, src, 'COPY_SOURCE', 'COMMON');
+  });
+
   test('a promoted read state does not become a write without a barrier', async ({ d3d }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const data = pattern(64, 14);

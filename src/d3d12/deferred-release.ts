@@ -1,0 +1,116 @@
+/**
+ * DeferredRelease: COM Release for GPU memory. A heap or resource released while GPU work that uses
+ * it is submitted (not yet complete) or held behind a queue wait keeps its memory, its page-table
+ * entries and its address range until that work has completed; only then does its `free` run. So the
+ * work reads and writes the right bytes, and no new object gets the memory or addresses under it.
+ * As Dawn's D3D12 backend queues deallocations behind the pending serial, the wait is for all work
+ * submitted up to the point where nothing held remains, not for one submission's own completion.
+ *
+ * Which command lists use an object is known from what they record (copies, barriers, copyTiles,
+ * resolves: their resource-state tracking); shaders reach memory by address, so a list that uses an
+ * object only from a shader is not known. Hence, while any queue holds work, every release waits
+ * (held work could use anything); a release is immediate only with nothing held and no known use in
+ * flight, which queue order makes safe (work submitted earlier sees the old memory; what reuses it is
+ * queued after).
+ *
+ * Invariants: each `free` runs exactly once, after every held operation that existed at its release
+ * has been submitted and the GPU has completed all work submitted by then; never on a CPU-only device
+ * (there is nothing to wait for: frees run at once).
+ */
+import type { Heap } from './heap.js';
+import type { Resource } from './resource.js';
+
+/** A command list of a submission, with the resources its recorded commands use. */
+export interface ListUse {
+  id: number;
+  label: string;
+  resources: ReadonlySet<Resource>;
+}
+
+/** Work on a queue: submitted to the GPU and not yet complete, or held behind a wait. */
+export interface WorkUse {
+  state: 'submitted' | 'waiting';
+  lists: readonly ListUse[];
+}
+
+/** A command list that still uses a released object. */
+export interface StillUsedBy {
+  id: number;
+  label: string;
+  state: WorkUse['state'];
+}
+
+export interface ReleaseOwner {
+  /** Whether any queue holds operations behind a wait. */
+  holdsWork(): boolean;
+  /** Settles once all work submitted so far is done; undefined without a GPU. */
+  workDone(): Promise<void> | undefined;
+  /** Every submitted-and-running and every held execution. */
+  workInFlight(): Iterable<WorkUse>;
+}
+
+/** Whether `resources` reach `object`: the resource itself, or a heap through a placed resource or a tile. */
+function reaches(resources: ReadonlySet<Resource>, object: Heap | Resource | object): boolean {
+  if ('virtualRange' in object) return resources.has(object);
+  if (!('residencyCount' in object)) return false;
+  for (const resource of resources) {
+    if (resource.heap === object) return true;
+    if (resource.tileMappings?.heapIds.includes(object.id)) return true;
+  }
+  return false;
+}
+
+export class DeferredRelease {
+  /** Frees waiting for the queues to submit what they hold. */
+  private behindHeldWork: (() => void)[] = [];
+  /** Frees handed to the GPU's completion, not yet run. */
+  private awaitingGpu = 0;
+
+  constructor(private readonly owner: ReleaseOwner) {}
+
+  /** The command lists in flight (or held) that use `object`. */
+  usersOf(object: Heap | Resource | object): StillUsedBy[] {
+    const users: StillUsedBy[] = [];
+    for (const work of this.owner.workInFlight()) {
+      for (const list of work.lists) if (reaches(list.resources, object)) users.push({ id: list.id, label: list.label, state: work.state });
+    }
+    return users;
+  }
+
+  /**
+   * Runs `free` now, or once the work that may use the object has completed. Returns the lists known
+   * to use it (for the caller's warning). Objects other than heaps and resources (query heaps) have no
+   * known users: they wait only for held work.
+   */
+  release(object: Heap | Resource | object, free: () => void): StillUsedBy[] {
+    const users = this.usersOf(object);
+    if (this.owner.holdsWork()) this.behindHeldWork.push(free);
+    else if (users.length > 0) this.afterWork([free]);
+    else free();
+    return users;
+  }
+
+  /** No queue holds work any more: what waited for it now waits for the GPU. */
+  queueDrained(): void {
+    if (this.owner.holdsWork() || this.behindHeldWork.length === 0) return;
+    this.afterWork(this.behindHeldWork.splice(0));
+  }
+
+  /** Releases not yet freed, for tests and stats. */
+  get pendingCount(): number {
+    return this.behindHeldWork.length + this.awaitingGpu;
+  }
+
+  private afterWork(frees: (() => void)[]): void {
+    const done = this.owner.workDone();
+    if (!done) {
+      for (const free of frees) free();
+      return;
+    }
+    this.awaitingGpu += frees.length;
+    void done.then(() => {
+      this.awaitingGpu -= frees.length;
+      for (const free of frees) free();
+    });
+  }
+}
