@@ -30,7 +30,7 @@ export { PipelineState, PRIMITIVE_TOPOLOGIES, type ComputePipelineStateDesc, typ
 export type { FaultReport } from './d3d12/fault-report.js';
 export type { Range } from './d3d12/resource.js';
 export type { TileCopyFlag } from './validation/command-list.js';
-export { PRELUDE_WGSL, GRAPHICS_PRELUDE_WGSL } from './gpu/prelude.js';
+export { PRELUDE_WGSL, VERTEX_PRELUDE_WGSL, FRAGMENT_PRELUDE_WGSL } from './gpu/prelude.js';
 export { D3D12Error, type HResult } from './d3d12/errors.js';
 export type * from './d3d12/types.js';
 export { FORMAT_NAMES } from './memory/formats.js';

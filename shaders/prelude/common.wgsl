@@ -81,6 +81,9 @@ struct D3D12DispatchInfo {
   tiled_resources_tier: u32,
   // 1 when gpuValidation is on: faults are recorded.
   validation: u32,
+  // Draws (and their vertex-stage replays): vertex count, instance count, start vertex, start
+  // instance; zero elsewhere.
+  draw: vec4u,
 }
 
 

@@ -150,7 +150,7 @@ export class CommandQueue {
           commands.push({ index, kind: 'clear', target: command.target.texture, color: command.color });
         } else if (command.kind === 'draw') {
           const { pipeline, root, target, viewport, scissor, vertices } = command;
-          commands.push({ index, kind: 'draw', pipeline: pipeline.gpuPipeline as GPURenderPipeline, root, target: target.texture, viewport, scissor, vertices });
+          commands.push({ index, kind: 'draw', pipeline: pipeline.gpuPipeline as GPURenderPipeline, vertexReplay: pipeline.vertexReplay, root, target: target.texture, viewport, scissor, vertices });
         } else if (command.kind === 'timestamp') {
           commands.push({ index, kind: 'timestamp', querySet: command.heap.querySet, queryIndex: command.index });
         } else if (command.kind === 'resolve') {

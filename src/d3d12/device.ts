@@ -9,7 +9,7 @@ import { packedMipInfo, subresourceTiling, TILE_SIZE } from '../memory/tiling.js
 import { TileMappingTable, type TileSpan } from '../memory/tile-mappings.js';
 import { VA_PAGE_SIZE, VirtualAddressSpace, type VirtualRange } from '../memory/virtual-address-space.js';
 import { GpuMemory, maxPoolBytes } from '../gpu/gpu-memory.js';
-import { createGraphicsPreludePipeline, createPreludePipeline } from '../gpu/pipelines.js';
+import { createGraphicsPreludePipeline, createPreludePipeline, type GraphicsPipelines } from '../gpu/pipelines.js';
 
 const TOPOLOGIES: Record<PrimitiveTopology, GPUPrimitiveTopology> = {
   TRIANGLELIST: 'triangle-list',
@@ -546,9 +546,9 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
     if (!gpu) throw invalidArg(call, 'this', 'this device has no GPU (created with gpuDevice: null, or where WebGPU is unavailable)');
     const targetFormat = canvasFormat(checked.rtvFormat);
     if (!targetFormat) throw invalidArg(call, 'desc.rtvFormat', `must be a back-buffer format (${CANVAS_FORMAT_NAMES.join(', ')}), got ${checked.rtvFormat}`);
-    let pipeline: GPURenderPipeline;
+    let pipelines: GraphicsPipelines;
     try {
-      pipeline = await createGraphicsPreludePipeline(gpu.memory.device, {
+      pipelines = await createGraphicsPreludePipeline(gpu.memory.device, {
         code: checked.code,
         vertexEntryPoint: checked.vertexEntryPoint,
         fragmentEntryPoint: checked.fragmentEntryPoint,
@@ -556,11 +556,11 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
         topology: TOPOLOGIES[checked.primitiveTopology],
         blend: checked.blend === 'ALPHA_BLEND' ? 'alpha' : 'none',
         label: checked.label ?? 'd3d12 graphics pipeline state',
-      });
+      }, this.settings.gpuValidation);
     } catch (error) {
       throw invalidArg(call, 'desc.code', `does not compile:\n${error instanceof Error ? error.message : String(error)}`);
     }
-    const state = new PipelineState(this.nextObjectId++, 'graphics', checked.label, pipeline, checked.rtvFormat);
+    const state = new PipelineState(this.nextObjectId++, 'graphics', checked.label, pipelines.render, checked.rtvFormat, pipelines.vertexReplay);
     this.pipelines.add(state);
     return state;
   }

@@ -16,7 +16,11 @@ export const PRIMITIVE_TOPOLOGIES = ['TRIANGLELIST', 'TRIANGLESTRIP', 'LINELIST'
 export type PrimitiveTopology = (typeof PRIMITIVE_TOPOLOGIES)[number];
 
 export interface GraphicsPipelineStateDesc {
-  /** WGSL with a @vertex and a @fragment entry point over the (read-only) graphics prelude. */
+  /**
+   * WGSL with a @vertex and a @fragment entry point over the (read-only) graphics preludes. The vertex
+   * entry point's inputs can only be the vertex_index and instance_index builtins (vertices come from
+   * memory), as parameters or as members of one struct.
+   */
   code: string;
   vertexEntryPoint: string;
   fragmentEntryPoint: string;
@@ -39,6 +43,8 @@ export class PipelineState {
     readonly gpuPipeline: GPUComputePipeline | GPURenderPipeline,
     /** Graphics pipelines: the render-target format. */
     readonly rtvFormat?: string,
+    /** @internal Graphics pipelines with gpuValidation: the vertex shader as a fault-recording compute dispatch. */
+    readonly vertexReplay?: GPUComputePipeline,
   ) {}
 
   get label(): string {

@@ -12,7 +12,7 @@
  */
 import { COPY_JOB_BYTES, COPY_WGSL as copyWgsl, type CopyJob } from './copy-jobs.js';
 import type { GpuMemory } from './gpu-memory.js';
-import { graphicsPreludeBindGroupLayout, kernelPipeline, preludeBindGroupLayout } from './pipelines.js';
+import { graphicsPreludeBindGroupLayout, kernelPipeline, preludeBindGroupLayout, VERTEX_REPLAY } from './pipelines.js';
 import { preludeLayout } from './prelude.js';
 import { WgslReflect } from './wgsl-reflect.js';
 import { encodeResolve, encodeTimestamp, type ResultPages } from './queries.js';
@@ -27,6 +27,8 @@ export type ExecutableCommand =
   | {
       kind: 'draw';
       pipeline: GPURenderPipeline;
+      /** With validation: the vertex-stage replay, dispatched just before the draw. */
+      vertexReplay?: GPUComputePipeline;
       root: Uint32Array;
       target: GPUTexture;
       viewport?: { topLeftX: number; topLeftY: number; width: number; height: number; minDepth?: number; maxDepth?: number };
@@ -54,6 +56,7 @@ const COPY_WORKGROUP = (copyReflect.entry.compute[0]?.workgroupSize ?? [256])[0]
 const COPY_GROUPS_X = (jobBytes: number): number => Math.ceil((jobBytes + 8) / (4 * COPY_WORKGROUP));
 /** WebGPU's floor for maxComputeWorkgroupsPerDimension: jobs per copy dispatch. */
 const MAX_JOBS_PER_DISPATCH = 65535;
+const MAX_WORKGROUPS = 65535;
 
 interface CopyKernel {
   pipeline: GPUComputePipeline;
@@ -76,8 +79,8 @@ export function copyKernel(device: GPUDevice): Promise<CopyKernel> {
   return kernel;
 }
 
-/** One dispatch, clear or draw: its constants and what it runs. */
-type Step = { list: number; index: number; root: Uint32Array } & (
+/** One dispatch, clear or draw: its constants (root constants; drawInstanced's arguments) and what it runs. */
+type Step = { list: number; index: number; root: Uint32Array; draw?: readonly [number, number, number, number] } & (
   | { kind: 'compute'; run(pass: GPUComputePassEncoder): void }
   | { kind: 'clear'; target: GPUTexture; color: readonly [number, number, number, number] }
   | { kind: 'draw'; target: GPUTexture; run(pass: GPURenderPassEncoder): void }
@@ -135,12 +138,28 @@ export function encodeExecution(memory: GpuMemory, kernel: CopyKernel, settings:
         continue;
       }
       if (command.kind === 'draw') {
-        const { pipeline, viewport, scissor, vertices, target } = command;
+        const { pipeline, viewport, scissor, vertices, target, vertexReplay } = command;
+        if (vertexReplay && settings.validation && vertices[0] > 0 && vertices[1] > 0) {
+          // The vertex stage cannot record faults: its replay, with the draw's constants, does.
+          const groups = [Math.min(Math.ceil(vertices[0] / VERTEX_REPLAY.workgroup), MAX_WORKGROUPS), Math.min(vertices[1], VERTEX_REPLAY.instanceStride)] as const;
+          steps.push({
+            kind: 'compute',
+            list: list.id,
+            index: command.index,
+            root: command.root,
+            draw: vertices,
+            run: (pass) => {
+              pass.setPipeline(vertexReplay);
+              pass.dispatchWorkgroups(groups[0], groups[1]);
+            },
+          });
+        }
         steps.push({
           kind: 'draw',
           list: list.id,
           index: command.index,
           root: command.root,
+          draw: vertices,
           target,
           run: (pass) => {
             pass.setPipeline(pipeline);
@@ -198,6 +217,7 @@ export function encodeExecution(memory: GpuMemory, kernel: CopyKernel, settings:
     view.setUint32(base + (at.command_index ?? 0), step.index, true);
     view.setUint32(base + (at.tiled_resources_tier ?? 0), settings.tiledResourcesTier, true);
     view.setUint32(base + (at.validation ?? 0), settings.validation ? 1 : 0, true);
+    if (step.draw) new Uint32Array(info, base + (at.draw ?? 0), 4).set(step.draw);
   });
   const infoBuffer = device.createBuffer({ label: 'd3d12 dispatch constants', size: info.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   device.queue.writeBuffer(infoBuffer, 0, info);
@@ -222,7 +242,7 @@ export function encodeExecution(memory: GpuMemory, kernel: CopyKernel, settings:
     copyBindGroup = device.createBindGroup({ label: 'd3d12 copy jobs', layout: kernel.jobsLayout, entries: [{ binding: 0, resource: { buffer: jobBuffer } }] });
   }
 
-  // Both preludes bind the page table, the pools and the constants; compute also the fault log.
+  // Both preludes bind the page table, the pools, the constants and the fault log.
   const memoryEntries: GPUBindGroupEntry[] = [
     { binding: 0, resource: { buffer: memory.pageTable.gpuBuffer } },
     { binding: 1, resource: { buffer: memory.pools.LOCAL } },
@@ -236,7 +256,8 @@ export function encodeExecution(memory: GpuMemory, kernel: CopyKernel, settings:
   });
 
   const hasGraphics = steps.some((step) => step.kind === 'draw');
-  const graphicsGroup0 = hasGraphics ? device.createBindGroup({ label: 'd3d12 graphics prelude', layout: graphicsPreludeBindGroupLayout(device), entries: memoryEntries }) : undefined;
+  const faultLog: GPUBindGroupEntry = { binding: 4, resource: { buffer: memory.faultLog } };
+  const graphicsGroup0 = hasGraphics ? device.createBindGroup({ label: 'd3d12 graphics prelude', layout: graphicsPreludeBindGroupLayout(device), entries: [...memoryEntries, faultLog] }) : undefined;
 
   const encoder = device.createCommandEncoder({ label: 'd3d12 executeCommandLists' });
   let compute: GPUComputePassEncoder | undefined;

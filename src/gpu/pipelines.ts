@@ -3,7 +3,10 @@
  * table, the two pools, per-dispatch constants, fault log), user pipelines (prelude + user WGSL) and
  * the emulator's own kernels, cached per GPUDevice in a WeakMap.
  */
-import { GRAPHICS_PRELUDE_WGSL, PRELUDE_WGSL, preludeLayout } from './prelude.js';
+import vertexReplayWgsl from '../../shaders/vertex_replay.wgsl?raw';
+import { demoteEntryPoint, vertexCall } from './entry-points.js';
+import { FRAGMENT_PRELUDE_WGSL, PRELUDE_WGSL, VERTEX_PRELUDE_WGSL, preludeLayout, wgslConstants } from './prelude.js';
+import { WgslReflect } from './wgsl-reflect.js';
 
 interface DeviceCache {
   group0: GPUBindGroupLayout;
@@ -35,6 +38,8 @@ function cacheFor(device: GPUDevice): DeviceCache {
         { binding: 1, visibility: graphics, buffer: { type: 'read-only-storage' } },
         { binding: 2, visibility: graphics, buffer: { type: 'read-only-storage' } },
         { binding: 3, visibility: graphics, buffer: { type: 'uniform', hasDynamicOffset: true, minBindingSize: preludeLayout().dispatchInfo.size } },
+        // The fault log: fragment shaders record faults; vertex shaders cannot write storage.
+        { binding: 4, visibility: GPUShaderStage.FRAGMENT, buffer: { type: 'storage' } },
       ],
     });
     cache = { group0, graphicsGroup0, kernels: new Map() };
@@ -48,7 +53,7 @@ export function preludeBindGroupLayout(device: GPUDevice): GPUBindGroupLayout {
   return cacheFor(device).group0;
 }
 
-/** The layout of group 0 of graphics pipelines (read-only memory, no fault log). */
+/** The layout of group 0 of graphics pipelines (read-only memory; the fault log for fragment shaders). */
 export function graphicsPreludeBindGroupLayout(device: GPUDevice): GPUBindGroupLayout {
   return cacheFor(device).graphicsGroup0;
 }
@@ -125,23 +130,64 @@ export interface GraphicsPipelineOptions {
   label: string;
 }
 
-/** A render pipeline of user WGSL over the graphics prelude; vertices come from memory, not buffers. */
-export async function createGraphicsPreludePipeline(device: GPUDevice, options: GraphicsPipelineOptions): Promise<GPURenderPipeline> {
-  const module = await compile(device, GRAPHICS_PRELUDE_WGSL, options.code, options.label);
+/** A graphics pipeline state's GPU side: the render pipeline, and the vertex-stage replay when validating. */
+export interface GraphicsPipelines {
+  render: GPURenderPipeline;
+  /** The vertex shader as a compute dispatch that records its faults (shaders/vertex_replay.wgsl). */
+  vertexReplay?: GPUComputePipeline;
+}
+
+/**
+ * A render pipeline of user WGSL over the graphics preludes (vertices come from memory, not
+ * buffers): the vertex stage over the read-only vertex prelude, the fragment stage over the fragment
+ * prelude, which records faults. With `validation`, also the vertex-stage replay.
+ */
+export async function createGraphicsPreludePipeline(device: GPUDevice, options: GraphicsPipelineOptions, validation: boolean): Promise<GraphicsPipelines> {
+  const vertexModule = await compile(device, VERTEX_PRELUDE_WGSL, options.code, `${options.label} (vertex stage)`);
+  // The fragment module must not hold the vertex entry point: it would reach the writable fault log.
+  const demoted = demoteOr(options.code, options.vertexEntryPoint);
+  const fragmentModule = await compile(device, FRAGMENT_PRELUDE_WGSL, demoted, `${options.label} (fragment stage)`);
   const layout = device.createPipelineLayout({ label: options.label, bindGroupLayouts: [graphicsPreludeBindGroupLayout(device)] });
   const blend: GPUBlendState | undefined =
     options.blend === 'alpha'
       ? { color: { srcFactor: 'src-alpha', dstFactor: 'one-minus-src-alpha' }, alpha: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha' } }
       : undefined;
+  let render: GPURenderPipeline;
   try {
-    return await device.createRenderPipelineAsync({
+    render = await device.createRenderPipelineAsync({
       label: options.label,
       layout,
-      vertex: { module, entryPoint: options.vertexEntryPoint },
-      fragment: { module, entryPoint: options.fragmentEntryPoint, targets: [{ format: options.targetFormat, blend }] },
+      vertex: { module: vertexModule, entryPoint: options.vertexEntryPoint },
+      fragment: { module: fragmentModule, entryPoint: options.fragmentEntryPoint, targets: [{ format: options.targetFormat, blend }] },
       primitive: { topology: options.topology },
     });
   } catch (error) {
     throw new ShaderCompileError(error instanceof Error ? error.message : String(error));
   }
+  if (!validation) return { render };
+  const call = vertexCall(options.code, options.vertexEntryPoint, 'd3d12_vertex_index', 'd3d12_instance_index');
+  const replayCode = `${demoted}\n${vertexReplayWgsl.replaceAll('D3D12_VERTEX_CALL', call)}`;
+  const vertexReplay = await createPreludePipeline(device, replayCode, 'd3d12_vertex_replay', `${options.label} (vertex-stage replay)`);
+  return { render, vertexReplay };
 }
+
+/** demoteEntryPoint, or the code as it is when the entry point is not there (the compiler says so). */
+function demoteOr(code: string, name: string): string {
+  try {
+    return demoteEntryPoint(code, name);
+  } catch {
+    return code;
+  }
+}
+
+/** The replay's workgroup size and the invocations one dispatch covers (from shaders/vertex_replay.wgsl). */
+export const VERTEX_REPLAY = (() => {
+  const reflect = new WgslReflect(`${PRELUDE_WGSL}\n${vertexReplayWgsl.replaceAll('D3D12_VERTEX_CALL', '0u')}`);
+  const entry = reflect.entry.compute.find((e) => e.name === 'd3d12_vertex_replay');
+  const workgroup = entry?.workgroupSize?.[0];
+  const constants = wgslConstants(vertexReplayWgsl);
+  const vertexStride = constants.D3D12_VERTEX_REPLAY_VERTEX_STRIDE;
+  const instanceStride = constants.D3D12_VERTEX_REPLAY_INSTANCE_STRIDE;
+  if (typeof workgroup !== 'number' || vertexStride === undefined || instanceStride === undefined) throw new Error('shaders/vertex_replay.wgsl lost its workgroup size or strides');
+  return { workgroup, vertexStride, instanceStride };
+})();

@@ -6,7 +6,8 @@
  */
 import common from '../../shaders/prelude/common.wgsl?raw';
 import bindingsCompute from '../../shaders/prelude/bindings-compute.wgsl?raw';
-import bindingsGraphics from '../../shaders/prelude/bindings-graphics.wgsl?raw';
+import bindingsVertex from '../../shaders/prelude/bindings-vertex.wgsl?raw';
+import bindingsFragment from '../../shaders/prelude/bindings-fragment.wgsl?raw';
 import loads from '../../shaders/prelude/loads.wgsl?raw';
 import textures from '../../shaders/prelude/textures.wgsl?raw';
 import stores from '../../shaders/prelude/stores.wgsl?raw';
@@ -14,8 +15,10 @@ import { Const, WgslParser, WgslReflect } from './wgsl-reflect.js';
 
 /** The prelude of compute pipelines: memory read and written, faults recorded. */
 export const PRELUDE_WGSL: string = [common, bindingsCompute, loads, textures, stores].join('\n');
-/** The prelude of graphics pipelines (vertex and fragment stages): memory read only. */
-export const GRAPHICS_PRELUDE_WGSL: string = [common, bindingsGraphics, loads, textures].join('\n');
+/** The prelude of a graphics pipeline's vertex stage: memory read only, faults recorded by its replay. */
+export const VERTEX_PRELUDE_WGSL: string = [common, bindingsVertex, loads, textures].join('\n');
+/** The prelude of a graphics pipeline's fragment stage: memory read only, faults recorded. */
+export const FRAGMENT_PRELUDE_WGSL: string = [common, bindingsFragment, loads, textures].join('\n');
 
 export interface StructLayout {
   size: number;

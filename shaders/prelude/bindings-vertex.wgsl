@@ -1,6 +1,7 @@
-// Prelude, graphics stages (vertex and fragment): memory is read-only, and faults are not recorded
-// (the fault log needs writes, which vertex shaders cannot make); reads of pages no resource owns,
-// or of absent heaps, return 0 as in compute.
+// Prelude, vertex stage: memory is read-only, and this stage records no faults itself (WebGPU vertex
+// shaders cannot write storage buffers); reads of pages no resource owns, or of absent heaps, return
+// 0 as in compute. With gpuValidation on, each draw's vertex shader is also replayed as a compute
+// dispatch just before the draw (shaders/vertex_replay.wgsl), and that replay records the faults.
 // (Composed after common.wgsl; see src/gpu/prelude.ts.)
 
 @group(0) @binding(0) var<storage, read> d3d12_page_table: array<u32>;

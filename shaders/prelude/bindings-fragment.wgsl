@@ -1,0 +1,19 @@
+// Prelude, fragment stage: memory is read-only, and faults are recorded as in compute (fragment
+// shaders may write storage buffers; the fault log is the only one they write).
+// (Composed after common.wgsl; see src/gpu/prelude.ts.)
+
+@group(0) @binding(0) var<storage, read> d3d12_page_table: array<u32>;
+@group(0) @binding(1) var<storage, read> d3d12_pool_local: array<u32>;
+@group(0) @binding(2) var<storage, read> d3d12_pool_non_local: array<u32>;
+@group(0) @binding(3) var<uniform> d3d12_dispatch: D3D12DispatchInfo;
+@group(0) @binding(4) var<storage, read_write> d3d12_faults: D3D12FaultLog;
+
+fn d3d12_record_fault(va: vec2u, kind: u32, entry: u32) {
+  if (d3d12_dispatch.validation == 0u) {
+    return;
+  }
+  let slot = atomicAdd(&d3d12_faults.count, 1u);
+  if (slot < d3d12_faults.capacity) {
+    d3d12_faults.records[slot] = D3D12FaultRecord(va.x, va.y, kind, entry, d3d12_dispatch.command_list, d3d12_dispatch.command_index);
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * WGSL entry points demoted to plain functions (src/gpu/entry-points.ts), for the fragment module and
+ * the vertex-stage replay of graphics pipelines: stage and IO attributes go, everything else stays
+ * byte for byte (lines too), comments are never touched as code.
+ */
+import { describe, expect, test } from 'vitest';
+import { demoteEntryPoint, vertexCall } from '../../../src/gpu/entry-points.js';
+
+const CODE = `// @vertex fn vs() in a comment is not code
+struct In { @builtin(instance_index) inst: u32, @builtin(vertex_index) vi: u32 }
+/* a /* nested */ comment: fn vs( */
+@vertex
+fn vs(input: In) -> @builtin(position) vec4f { return vec4f(f32(input.vi)); }
+@vertex fn vs2(@builtin(vertex_index) v: u32, @builtin( instance_index ) i: u32) -> @invariant @builtin(position) vec4f { return vec4f(f32(v + i)); }
+@fragment fn fs(@location(0) @interpolate(flat) c: u32) -> @location(0) vec4f { return vec4f(f32(c)); }
+`;
+
+describe('demoteEntryPoint', () => {
+  test('removes the stage attribute and the IO attributes of one function, keeping lines and everything else', () => {
+    const out = demoteEntryPoint(CODE, 'vs');
+    expect(out.split('\n')).toHaveLength(CODE.split('\n').length);
+    expect(out).toContain('// @vertex fn vs() in a comment is not code');
+    expect(out).toContain('/* a /* nested */ comment: fn vs( */');
+    expect(out).toMatch(/\n\s*\n\s*fn vs\(input: In\) ->\s+vec4f \{ return vec4f\(f32\(input\.vi\)\); \}/);
+    expect(out).toContain('struct In { @builtin(instance_index) inst: u32, @builtin(vertex_index) vi: u32 }');
+    expect(out).toContain('@vertex fn vs2(@builtin(vertex_index) v: u32');
+    const two = demoteEntryPoint(CODE, 'vs2');
+    expect(two).toMatch(/\s+fn vs2\(\s*v: u32,\s+i: u32\) ->\s+vec4f \{/);
+    const fs = demoteEntryPoint(CODE, 'fs');
+    expect(fs).toMatch(/\s+fn fs\(\s+c: u32\) ->\s+vec4f \{/);
+  });
+
+  test('a function that is not there throws', () => {
+    expect(() => demoteEntryPoint(CODE, 'vs3')).toThrow(/no function vs3/);
+    expect(() => demoteEntryPoint('// fn ghost() {}', 'ghost')).toThrow(/no function ghost/);
+  });
+});
+
+describe('vertexCall', () => {
+  test('builtins as parameters or as members of a struct, in declaration order', () => {
+    expect(vertexCall(CODE, 'vs', 'V', 'I')).toBe('vs(In(I, V))');
+    expect(vertexCall(CODE, 'vs2', 'V', 'I')).toBe('vs2(V, I)');
+    expect(vertexCall('@vertex fn none() -> @builtin(position) vec4f { return vec4f(); }', 'none', 'V', 'I')).toBe('none()');
+  });
+
+  test('a @location input cannot be replayed (vertices come from memory): it throws naming the rule', () => {
+    expect(() => vertexCall('@vertex fn vs(@location(0) p: vec4f) -> @builtin(position) vec4f { return p; }', 'vs', 'V', 'I')).toThrow(/takes a @location input/);
+    expect(() => vertexCall(CODE, 'fs', 'V', 'I')).toThrow(/no vertex entry point fs/);
+  });
+});
