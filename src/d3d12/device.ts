@@ -9,6 +9,7 @@ import { packedMipInfo, subresourceTiling, TILE_SIZE } from '../memory/tiling.js
 import { TileMappingTable, type TileSpan } from '../memory/tile-mappings.js';
 import { VA_PAGE_SIZE, VirtualAddressSpace, type VirtualRange } from '../memory/virtual-address-space.js';
 import { GpuMemory, maxPoolBytes } from '../gpu/gpu-memory.js';
+import { GuardError } from '../gpu/error-guard.js';
 import { createGraphicsPreludePipeline, createPreludePipeline, type GraphicsPipelines } from '../gpu/pipelines.js';
 
 const TOPOLOGIES: Record<PrimitiveTopology, GPUPrimitiveTopology> = {
@@ -130,21 +131,22 @@ export async function createDevice(options: DeviceOptions = {}): Promise<Device>
     });
   }
   const largest = maxPoolBytes(gpuDevice);
+  const limits = `this adapter allows ${largest} bytes per pool (maxBufferSize ${gpuDevice.limits.maxBufferSize}, maxStorageBufferBindingSize ${gpuDevice.limits.maxStorageBufferBindingSize})`;
   const pool = (asked: number | undefined, fallback: number, name: string): number => {
     const bytes = asked ?? Math.min(fallback, largest);
-    if (bytes > largest) {
-      throw invalidArg('createDevice', `options.${name}`, `${bytes} bytes exceed what this GPU allows for one pool (${largest}: maxStorageBufferBindingSize and maxBufferSize)`);
-    }
+    if (bytes > largest) throw invalidArg('createDevice', `options.${name}`, `${bytes} bytes exceed what this GPU allows for one pool: ${limits}`);
     return Math.max(TILE_SIZE, Math.floor(bytes / TILE_SIZE) * TILE_SIZE);
   };
   const pools = {
     LOCAL: pool(settings.localMemoryBytes, DEFAULT_LOCAL_MEMORY_BYTES, 'localMemoryBytes'),
     NON_LOCAL: pool(settings.nonLocalMemoryBytes, DEFAULT_NON_LOCAL_MEMORY_BYTES, 'nonLocalMemoryBytes'),
   };
-  const memory = new GpuMemory(gpuDevice, { localBytes: pools.LOCAL, nonLocalBytes: pools.NON_LOCAL, virtualPages: 2 ** VIRTUAL_ADDRESS_BITS / VA_PAGE_SIZE });
+  const memory = await allocateMemory(gpuDevice, pools, { LOCAL: settings.localMemoryBytes === undefined, NON_LOCAL: settings.nonLocalMemoryBytes === undefined }, limits);
   const device = new Device(settings, pools);
   // A lost WebGPU device (destroyed by its owner, a driver reset) removes the emulated one.
   void gpuDevice.lost.then((info) => device.deviceLost(info.reason, info.message));
+  // Errors WebGPU reports after a call returned (a refused staging buffer, say) remove the device.
+  memory.onError = (error) => device.recordFailure(error.what, new GuardError(error));
   let backend: GpuBackend | undefined;
   const backing = new MemoryBacking(memory, (id) => device.heapById(id), (heap) => backend?.flushMapped(heap));
   device.attachBackend(
@@ -154,6 +156,32 @@ export async function createDevice(options: DeviceOptions = {}): Promise<Device>
     }),
   );
   return device;
+}
+
+/** The smallest pool a default size falls back to when WebGPU refuses the default. */
+const SMALLEST_DEFAULT_POOL = 16 * 2 ** 20;
+
+/**
+ * The pools, page table and fault log, each checked (src/gpu/error-guard.ts). A default-sized pool
+ * WebGPU refuses is halved and tried again, down to SMALLEST_DEFAULT_POOL (the defaults follow what
+ * the adapter can give); a size the caller asked for is refused with E_OUTOFMEMORY, naming the
+ * buffer, its size and the adapter's limits. `pools` is updated to the sizes that were taken.
+ */
+async function allocateMemory(gpuDevice: GPUDevice, pools: Record<MemorySegment, number>, defaulted: Record<MemorySegment, boolean>, limits: string): Promise<GpuMemory> {
+  for (;;) {
+    try {
+      return await GpuMemory.create(gpuDevice, { localBytes: pools.LOCAL, nonLocalBytes: pools.NON_LOCAL, virtualPages: 2 ** VIRTUAL_ADDRESS_BITS / VA_PAGE_SIZE });
+    } catch (error) {
+      if (!(error instanceof GuardError)) throw error;
+      const segment = (['LOCAL', 'NON_LOCAL'] as const).find((s) => error.detail.what.startsWith(`the ${s} pool`));
+      if (segment && error.detail.outOfMemory && defaulted[segment] && pools[segment] / 2 >= SMALLEST_DEFAULT_POOL) {
+        pools[segment] /= 2;
+        continue;
+      }
+      const argument = segment === 'LOCAL' ? 'options.localMemoryBytes' : segment === 'NON_LOCAL' ? 'options.nonLocalMemoryBytes' : 'options';
+      throw new D3D12Error(error.detail.outOfMemory ? 'E_OUTOFMEMORY' : 'E_FAIL', 'createDevice', argument, `WebGPU refused ${error.detail.what}: ${error.detail.message.split('\n')[0] ?? ''} (${limits})`);
+    }
+  }
 }
 
 export class Device implements QueueOwner, ListOwner, ResidencyOwner {
@@ -294,6 +322,11 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
   /** @internal Throws DXGI_ERROR_DEVICE_REMOVED once the device is removed. */
   checkNotRemoved(call: string): void {
     if (this.removal) throw new D3D12Error('DXGI_ERROR_DEVICE_REMOVED', call, 'this', `the device was removed: ${this.removal.message}`);
+  }
+
+  /** The next buffer the emulator allocates after creation is refused by WebGPU: tests of what a refusal does. */
+  failNextAllocationForTesting(): void {
+    this.gpu?.memory.failNextAllocationForTesting();
   }
 
   /** @internal The WebGPU device behind this one was lost. */
@@ -487,7 +520,7 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
     results.setName(`query heap #${id} results`);
     let querySet: GPUQuerySet;
     try {
-      querySet = createTimestampQuerySet(gpu.memory.device, desc.count, `d3d12 query heap #${id}`);
+      querySet = gpu.memory.guard(`createQueryHeap (a query set of ${desc.count})`, () => createTimestampQuerySet(gpu.memory.device, desc.count, `d3d12 query heap #${id}`));
     } catch (error) {
       results.release();
       throw new D3D12Error('E_OUTOFMEMORY', call, 'desc.count', `WebGPU could not create a query set of ${desc.count}: ${error instanceof Error ? error.message : String(error)}`);

@@ -234,6 +234,11 @@ export class GpuBackend {
    * `described` names each list and its commands, for the faults this submission may report.
    */
   execute(lists: readonly ExecutableList[], writes: readonly CpuVisibleWrite[], described: ReadonlyMap<number, SubmittedList>, uses: readonly ListUse[]): void {
+    // Its buffers (constants, jobs, readback staging) are allocated here: inside scopes of its own.
+    this.memory.guard('executeCommandLists', () => this.submit(lists, writes, described, uses));
+  }
+
+  private submit(lists: readonly ExecutableList[], writes: readonly CpuVisibleWrite[], described: ReadonlyMap<number, SubmittedList>, uses: readonly ListUse[]): void {
     this.flushMapped();
     const { commandBuffer, transient } = encodeExecution(this.memory, this.kernel, this.settings, lists);
     this.memory.device.queue.submit([commandBuffer]);

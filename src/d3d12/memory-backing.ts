@@ -63,7 +63,7 @@ export class MemoryBacking {
       heap.evicted = neverWritten(heap.residentBytes);
       return;
     }
-    if (!heap.desc.flags.includes('CREATE_NOT_ZEROED')) this.gpu.clearPages(heap.segment, taken.runs);
+    if (!heap.desc.flags.includes('CREATE_NOT_ZEROED')) this.gpu.guard(`clearing ${heap.label}`, () => this.gpu.clearPages(heap.segment, taken.runs));
     heap.memory = { segment: heap.segment, runs: taken.runs, pages: taken.pages };
   }
 
@@ -71,9 +71,12 @@ export class MemoryBacking {
   pageOut(heap: Heap, reserved: Iterable<Resource>): void {
     const memory = heap.memory;
     if (!memory) return;
-    // CPU writes through map() not yet sent (no submission since) must be in the evicted copy.
-    this.flushCpuWrites(heap);
-    heap.evicted = evictPages(this.gpu, memory.segment, memory.pages);
+    // CPU writes through map() not yet sent (no submission since) must be in the evicted copy. The
+    // staging buffers are allocated here: inside scopes of their own.
+    heap.evicted = this.gpu.guard(`evicting ${heap.label}`, () => {
+      this.flushCpuWrites(heap);
+      return evictPages(this.gpu, memory.segment, memory.pages);
+    });
     heap.memory = undefined;
     this.allocators[memory.segment].release(memory.runs);
     this.refresh(heap, reserved);
@@ -84,7 +87,7 @@ export class MemoryBacking {
     const evicted = heap.evicted;
     if (heap.memory || !evicted) return;
     const taken = this.allocate(call, 'objects', heap.segment, heap.desc.sizeInBytes);
-    restorePages(this.gpu, heap.segment, taken.pages, taken.runs, evicted, !heap.desc.flags.includes('CREATE_NOT_ZEROED'));
+    this.gpu.guard(`making ${heap.label} resident`, () => restorePages(this.gpu, heap.segment, taken.pages, taken.runs, evicted, !heap.desc.flags.includes('CREATE_NOT_ZEROED')));
     heap.memory = { segment: heap.segment, runs: taken.runs, pages: taken.pages };
     heap.evicted = undefined;
     this.refresh(heap, reserved);

@@ -219,7 +219,7 @@ export function encodeExecution(memory: GpuMemory, kernel: CopyKernel, settings:
     view.setUint32(base + (at.validation ?? 0), settings.validation ? 1 : 0, true);
     if (step.draw) new Uint32Array(info, base + (at.draw ?? 0), 4).set(step.draw);
   });
-  const infoBuffer = device.createBuffer({ label: 'd3d12 dispatch constants', size: info.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+  const infoBuffer = memory.createBuffer({ label: 'd3d12 dispatch constants', size: info.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   device.queue.writeBuffer(infoBuffer, 0, info);
   transient.push(infoBuffer);
 
@@ -236,7 +236,7 @@ export function encodeExecution(memory: GpuMemory, kernel: CopyKernel, settings:
       put64(JOB_OFFSETS.src ?? 8, job.src);
       jobView.setUint32(base + (JOB_OFFSETS.bytes ?? 16), job.bytes, true);
     });
-    const jobBuffer = device.createBuffer({ label: 'd3d12 copy jobs', size: jobBytes.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    const jobBuffer = memory.createBuffer({ label: 'd3d12 copy jobs', size: jobBytes.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
     device.queue.writeBuffer(jobBuffer, 0, jobBytes);
     transient.push(jobBuffer);
     copyBindGroup = device.createBindGroup({ label: 'd3d12 copy jobs', layout: kernel.jobsLayout, entries: [{ binding: 0, resource: { buffer: jobBuffer } }] });

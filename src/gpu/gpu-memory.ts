@@ -13,6 +13,7 @@ import type { PageRun } from '../memory/physical-pages.js';
 import { TILE_SIZE } from '../memory/tiling.js';
 import { PageTableMirror } from './page-table.js';
 import { preludeLayout } from './prelude.js';
+import { checked, guard, type GuardedError } from './error-guard.js';
 
 export const PAGE_SIZE = TILE_SIZE;
 
@@ -33,27 +34,73 @@ export function maxPoolBytes(device: GPUDevice): number {
 }
 
 export class GpuMemory {
-  readonly pools: Record<MemorySegment, GPUBuffer>;
   readonly pageCounts: Record<MemorySegment, number>;
   readonly pageTable: PageTableMirror;
-  readonly faultLog: GPUBuffer;
   readonly faultLogBytes: number;
+  /** Where guarded operations report the errors their scopes caught (the device removes itself). */
+  onError: (error: GuardedError) => void = () => undefined;
+  private failNextAllocation = false;
 
-  constructor(
+  private constructor(
     readonly device: GPUDevice,
-    options: GpuMemoryOptions,
+    readonly pools: Record<MemorySegment, GPUBuffer>,
+    pageTable: GPUBuffer,
+    virtualPages: number,
+    readonly faultLog: GPUBuffer,
   ) {
+    this.pageCounts = { LOCAL: pools.LOCAL.size / PAGE_SIZE, NON_LOCAL: pools.NON_LOCAL.size / PAGE_SIZE };
+    this.pageTable = new PageTableMirror(device, virtualPages, pageTable, (what, fn) => this.guard(what, fn));
+    this.faultLogBytes = faultLog.size;
+    device.queue.writeBuffer(faultLog, preludeLayout().faultLog.offsets.capacity ?? 4, new Uint32Array([FAULT_CAPACITY]));
+  }
+
+  /**
+   * Allocates the pools, the page table and the fault log, each checked inside error scopes: rejects
+   * with a GuardError naming the buffer and its size when WebGPU refuses one (and frees the others).
+   */
+  static async create(device: GPUDevice, options: GpuMemoryOptions): Promise<GpuMemory> {
     const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
-    this.pageCounts = { LOCAL: options.localBytes / PAGE_SIZE, NON_LOCAL: options.nonLocalBytes / PAGE_SIZE };
-    this.pools = {
-      LOCAL: device.createBuffer({ label: 'd3d12 LOCAL pool (video memory)', size: options.localBytes, usage }),
-      NON_LOCAL: device.createBuffer({ label: 'd3d12 NON_LOCAL pool (system memory)', size: options.nonLocalBytes, usage }),
+    const made: GPUBuffer[] = [];
+    const allocate = async (what: string, label: string, size: number): Promise<GPUBuffer> => {
+      const buffer = await checked(device, `${what} (${size} bytes)`, () => device.createBuffer({ label, size, usage }));
+      made.push(buffer);
+      return buffer;
     };
-    this.pageTable = new PageTableMirror(device, options.virtualPages);
-    const layout = preludeLayout();
-    this.faultLogBytes = (layout.faultLog.offsets.records ?? 8) + FAULT_CAPACITY * layout.faultRecord.size;
-    this.faultLog = device.createBuffer({ label: 'd3d12 fault log', size: this.faultLogBytes, usage });
-    device.queue.writeBuffer(this.faultLog, layout.faultLog.offsets.capacity ?? 4, new Uint32Array([FAULT_CAPACITY]));
+    try {
+      const local = await allocate('the LOCAL pool', 'd3d12 LOCAL pool (video memory)', options.localBytes);
+      const nonLocal = await allocate('the NON_LOCAL pool', 'd3d12 NON_LOCAL pool (system memory)', options.nonLocalBytes);
+      const pageTable = await allocate('the page table', 'd3d12 page table', PageTableMirror.initialBytes(options.virtualPages));
+      const layout = preludeLayout();
+      const faultLog = await allocate('the fault log', 'd3d12 fault log', (layout.faultLog.offsets.records ?? 8) + FAULT_CAPACITY * layout.faultRecord.size);
+      return new GpuMemory(device, { LOCAL: local, NON_LOCAL: nonLocal }, pageTable, options.virtualPages, faultLog);
+    } catch (error) {
+      for (const buffer of made) buffer.destroy();
+      throw error;
+    }
+  }
+
+  /**
+   * A buffer the emulator allocates after creation (staging, constants, jobs): call inside `guard`,
+   * which reports WebGPU refusing it. The one place such buffers are made, so a test can plant a
+   * refusal (failNextAllocationForTesting).
+   */
+  createBuffer(descriptor: GPUBufferDescriptor): GPUBuffer {
+    if (this.failNextAllocation) {
+      this.failNextAllocation = false;
+      // Larger than the device allows: WebGPU refuses it, as it refuses memory it does not have.
+      return this.device.createBuffer({ ...descriptor, size: this.device.limits.maxBufferSize + PAGE_SIZE });
+    }
+    return this.device.createBuffer(descriptor);
+  }
+
+  /** The next createBuffer is refused by WebGPU (for tests of what a refusal does). */
+  failNextAllocationForTesting(): void {
+    this.failNextAllocation = true;
+  }
+
+  /** Runs WebGPU work inside error scopes of its own; what they catch goes to `onError`. */
+  guard<T>(what: string, fn: () => T): T {
+    return guard(this.device, what, fn, (error) => this.onError(error));
   }
 
   /** Zeroes pages (a new heap's memory, as D3D12 zeroes heaps unless CREATE_NOT_ZEROED). */
@@ -79,7 +126,7 @@ export class GpuMemory {
    * submitted so far; resolves with the bytes once the GPU has copied them.
    */
   async readHeapBytes(segment: MemorySegment, pages: Uint32Array, heapOffset: number, length: number): Promise<Uint8Array> {
-    const staging = this.device.createBuffer({ label: 'd3d12 readback', size: Math.max(4, length), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const staging = this.createBuffer({ label: 'd3d12 readback', size: Math.max(4, length), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
     const encoder = this.device.createCommandEncoder({ label: 'd3d12 read heap bytes' });
     forEachPhysicalSpan(pages, heapOffset, length, (poolOffset, dataOffset, spanLength) => {
       encoder.copyBufferToBuffer(this.pools[segment], poolOffset, staging, dataOffset, spanLength);
@@ -94,7 +141,7 @@ export class GpuMemory {
   /** Reads the fault log and clears it for the next submissions. */
   async takeFaults(): Promise<{ count: number; records: Uint32Array }> {
     const layout = preludeLayout();
-    const staging = this.device.createBuffer({ label: 'd3d12 fault readback', size: this.faultLogBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const staging = this.createBuffer({ label: 'd3d12 fault readback', size: this.faultLogBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
     const encoder = this.device.createCommandEncoder({ label: 'd3d12 take faults' });
     encoder.copyBufferToBuffer(this.faultLog, 0, staging, 0, this.faultLogBytes);
     encoder.clearBuffer(this.faultLog, layout.faultLog.offsets.count ?? 0, 4);

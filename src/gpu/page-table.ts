@@ -47,15 +47,24 @@ export class PageTableEncoding {
 export class PageTableMirror {
   readonly encoding = new PageTableEncoding();
   private buffer: GPUBuffer;
-  private entries = INITIAL_ENTRIES;
+  private entries: number;
 
   constructor(
     private readonly device: GPUDevice,
     /** The address space's page count: the table never needs more entries. */
     private readonly maxEntries: number,
+    /** The first buffer, of initialBytes(maxEntries) (allocated and checked by the caller). */
+    initial: GPUBuffer,
+    /** Runs a growth inside error scopes (GpuMemory.guard). */
+    private readonly guarded: <T>(what: string, fn: () => T) => T,
   ) {
-    this.entries = Math.min(INITIAL_ENTRIES, maxEntries);
-    this.buffer = this.createBuffer(this.entries);
+    this.entries = initial.size / 4;
+    this.buffer = initial;
+  }
+
+  /** The size of a new table's buffer. */
+  static initialBytes(maxEntries: number): number {
+    return Math.min(INITIAL_ENTRIES, maxEntries) * 4;
   }
 
   get gpuBuffer(): GPUBuffer {
@@ -72,13 +81,15 @@ export class PageTableMirror {
     let entries = this.entries;
     while (entries <= page) entries *= 2;
     entries = Math.min(entries, this.maxEntries);
-    const grown = this.createBuffer(entries);
-    const encoder = this.device.createCommandEncoder({ label: 'd3d12 page table growth' });
-    encoder.copyBufferToBuffer(this.buffer, 0, grown, 0, this.entries * 4);
-    this.device.queue.submit([encoder.finish()]);
-    // Work already submitted keeps the old buffer alive until it completes.
-    this.buffer.destroy();
-    this.buffer = grown;
+    this.guarded(`growing the page table to ${entries * 4} bytes`, () => {
+      const grown = this.createBuffer(entries);
+      const encoder = this.device.createCommandEncoder({ label: 'd3d12 page table growth' });
+      encoder.copyBufferToBuffer(this.buffer, 0, grown, 0, this.entries * 4);
+      this.device.queue.submit([encoder.finish()]);
+      // Work already submitted keeps the old buffer alive until it completes.
+      this.buffer.destroy();
+      this.buffer = grown;
+    });
     this.entries = entries;
   }
 

@@ -36,8 +36,8 @@ export function neverWritten(byteLength: number): Evicted {
 export function evictPages(memory: GpuMemory, segment: MemorySegment, pages: Uint32Array): Evicted {
   const device = memory.device;
   const byteLength = pages.length * PAGE_SIZE;
-  const staged = device.createBuffer({ label: 'd3d12 evicted heap (staged)', size: byteLength, usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
-  const readable = device.createBuffer({ label: 'd3d12 evicted heap (readback)', size: byteLength, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const staged = memory.createBuffer({ label: 'd3d12 evicted heap (staged)', size: byteLength, usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+  const readable = memory.createBuffer({ label: 'd3d12 evicted heap (readback)', size: byteLength, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
   const encoder = device.createCommandEncoder({ label: 'd3d12 evict' });
   forEachPhysicalSpan(pages, 0, byteLength, (poolOffset, offset, length) => {
     encoder.copyBufferToBuffer(memory.pools[segment], poolOffset, staged, offset, length);

@@ -41,7 +41,7 @@ export interface ResultPages {
  */
 export function encodeResolve(memory: GpuMemory, encoder: GPUCommandEncoder, querySet: GPUQuerySet, first: number, count: number, results: ResultPages): GPUBuffer {
   const bytes = count * RESULT_BYTES;
-  const resolved = memory.device.createBuffer({ label: 'd3d12 resolved queries', size: bytes, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
+  const resolved = memory.createBuffer({ label: 'd3d12 resolved queries', size: bytes, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
   encoder.resolveQuerySet(querySet, first, count, resolved, 0);
   forEachPhysicalSpan(results.pages, results.offset + first * RESULT_BYTES, bytes, (poolOffset, rangeOffset, length) => {
     encoder.copyBufferToBuffer(resolved, rangeOffset, memory.pools[results.segment], poolOffset, length);

@@ -1,0 +1,65 @@
+/**
+ * Error scopes around the emulator's own WebGPU work, so that none of its errors reaches the
+ * caller's console or error scopes: every operation that allocates (pools, page table, staging,
+ * query sets) or submits runs inside 'out-of-memory' and 'validation' scopes of its own.
+ *
+ * WebGPU reports errors asynchronously, through the scopes' promises. So `checked` (used where the
+ * D3D12 call is asynchronous: createDevice) awaits them and throws; `guard` (synchronous calls)
+ * returns at once and reports an error later to its `onError`, which removes the device, since the
+ * call that caused it has long returned. The initial allocations are made with `checked`, so the
+ * buffers every later call uses are known to be good.
+ */
+
+/** What went wrong in a guarded operation. */
+export interface GuardedError {
+  /** The operation, e.g. 'executeCommandLists' or 'the LOCAL pool (268435456 bytes)'. */
+  what: string;
+  outOfMemory: boolean;
+  message: string;
+}
+
+/** Runs `fn` inside fresh 'validation' and 'out-of-memory' scopes; reports what they caught to `onError`. */
+export function guard<T>(device: GPUDevice, what: string, fn: () => T, onError: (error: GuardedError) => void): T {
+  device.pushErrorScope('out-of-memory');
+  device.pushErrorScope('validation');
+  try {
+    return fn();
+  } finally {
+    const validation = device.popErrorScope();
+    const outOfMemory = device.popErrorScope();
+    void Promise.all([validation, outOfMemory]).then(
+      ([v, o]) => {
+        const error = o ?? v;
+        if (error) onError({ what, outOfMemory: o !== null, message: error.message });
+      },
+      // A lost device rejects pops: the loss itself is reported elsewhere.
+      () => undefined,
+    );
+  }
+}
+
+/** Runs `fn` inside fresh scopes and resolves with its result, or rejects with what the scopes caught. */
+export async function checked<T>(device: GPUDevice, what: string, fn: () => T): Promise<T> {
+  device.pushErrorScope('out-of-memory');
+  device.pushErrorScope('validation');
+  let outcome: { value: T } | { thrown: unknown };
+  try {
+    outcome = { value: fn() };
+  } catch (thrown) {
+    outcome = { thrown };
+  }
+  const validation = device.popErrorScope();
+  const outOfMemory = device.popErrorScope();
+  const [v, o] = await Promise.all([validation, outOfMemory]);
+  if ('thrown' in outcome) throw outcome.thrown;
+  const error = o ?? v;
+  if (error) throw new GuardError({ what, outOfMemory: o !== null, message: error.message });
+  return outcome.value;
+}
+
+export class GuardError extends Error {
+  override name = 'GuardError';
+  constructor(readonly detail: GuardedError) {
+    super(`${detail.what}: ${detail.outOfMemory ? 'out of memory' : 'validation error'}: ${detail.message}`);
+  }
+}
