@@ -2,17 +2,11 @@
  * GpuBackend: the part of a GPU-backed device that runs on the queue. It submits executed command
  * lists, keeps CPU-accessible memory coherent, collects faults, and tells fences when work is done.
  *
- * Coherence of CPU-accessible memory (UPLOAD, READBACK, CUSTOM system-memory heaps): each such heap
- * has a CPU copy, which map() exposes.
- *   - CPU → GPU: before a submission, the bytes of every resource mapped since the last submission
- *     go to the GPU pool (D3D12: CPU writes to mapped memory are seen by command lists executed after
- *     them). Only what the CPU may have written goes: not READBACK resources (the GPU never reads
- *     them), only the written range an unmap() named, and never bytes whose GPU-written contents are
- *     still on their way back.
- *   - GPU → CPU: after a submission, the bytes its copies wrote into CPU-accessible memory, and every
- *     UAV-capable resource in CPU-accessible CUSTOM heaps when it ran shaders, are read back into the
- *     CPU copy; exactly those bytes land. A fence signalled after that submission completes only once
- *     they have (D3D12: after the fence, a READBACK resource maps to what the GPU wrote).
+ * CPU-accessible memory (UPLOAD, READBACK, CUSTOM heaps) is kept coherent by CpuCoherence: CPU writes
+ * go to the GPU before each submission; after it, the bytes its copies wrote into CPU-accessible
+ * memory, and every UAV-capable resource in CPU-accessible CUSTOM heaps when it ran shaders, are read
+ * back. A fence signalled after that submission completes only once they have landed (D3D12: after
+ * the fence, a READBACK resource maps to what the GPU wrote).
  * A readback or fault read that fails (a lost device) reports the failure and still lets fences
  * complete, so nothing waits forever.
  */
@@ -25,6 +19,7 @@ import type { ListUse, WorkUse } from './deferred-release.js';
 import type { Heap } from './heap.js';
 import type { MemoryBacking } from './memory-backing.js';
 import type { Resource } from './resource.js';
+import { CpuCoherence, type Span } from './cpu-coherence.js';
 
 export interface FaultRecord {
   /** The virtual address accessed. */
@@ -62,43 +57,11 @@ function faultKind(value: number): FaultRecord['kind'] {
   return FAULT_KIND_CONSTANTS.find(([name]) => preludeConstant(name) === value)?.[1] ?? 'unknown';
 }
 
-/** A byte range [start, end) of a heap. */
-interface Span {
-  start: number;
-  end: number;
-}
-
-/** `range` minus the spans in `holes`, as sorted spans. */
-function subtract(range: Span, holes: readonly Span[]): Span[] {
-  let pieces: Span[] = [range];
-  for (const hole of holes) {
-    pieces = pieces.flatMap((piece) => {
-      if (hole.end <= piece.start || hole.start >= piece.end) return [piece];
-      const left = { start: piece.start, end: hole.start };
-      const right = { start: hole.end, end: piece.end };
-      return [left, right].filter((part) => part.end > part.start);
-    });
-  }
-  return pieces;
-}
-
 export class GpuBackend {
   /** Promises the next fence completion must wait for (readbacks, fault reads). */
   private readonly outstanding = new Set<Promise<void>>();
-  /**
-   * CPU writes not yet sent to the GPU: per resource mapped since the last flush, the heap spans its
-   * unmaps said were written (all of it while it is still mapped).
-   */
-  private readonly dirty = new Map<Resource, Span[]>();
-  /** Heap bytes the GPU wrote whose readback has not landed: the CPU copy is stale there. */
-  private readonly inFlight = new Map<Heap, Span[]>();
-  /**
-   * Spans the CPU wrote (said by unmap) into a heap while readbacks of it were in flight, numbered in
-   * order: a readback issued before a write leaves that write's bytes alone when it lands. (A readback
-   * of UAV memory no command named is speculative: the GPU may not have written it at all.)
-   */
-  private readonly cpuWritesDuringReadback = new Map<Heap, { epoch: number; span: Span }[]>();
-  private cpuEpoch = 0;
+  /** CPU-accessible memory kept coherent between its CPU copy and its pages. */
+  private readonly coherence: CpuCoherence;
   /** UAV-capable resources in CPU-accessible CUSTOM heaps (shaders may write them). */
   readonly shaderVisibleCpuMemory = new Set<Resource>();
   /** Executions submitted and not yet complete, with what their lists use (see deferred-release.ts). */
@@ -114,6 +77,7 @@ export class GpuBackend {
     private readonly events: BackendEvents,
   ) {
     this.lost = memory.device.lost.then(() => undefined);
+    this.coherence = new CpuCoherence(memory);
   }
 
   static async create(memory: GpuMemory, backing: MemoryBacking, settings: Settings, events: BackendEvents): Promise<GpuBackend> {
@@ -126,53 +90,17 @@ export class GpuBackend {
 
   /** A resource was mapped: the CPU may write all of it, until it is unmapped. */
   markMapped(resource: Resource): void {
-    if (resource.heap?.desc.properties.type === 'READBACK') return;
-    if (!this.dirty.has(resource)) this.dirty.set(resource, []);
+    this.coherence.mapped(resource);
   }
 
   /** A resource was unmapped: the CPU wrote `written` (when given; else all of it) since it was mapped. */
   markUnmapped(resource: Resource, written: { begin: number; end: number } | undefined): void {
-    const spans = this.dirty.get(resource);
-    if (!spans) return;
-    const span = written ? GpuBackend.heapSpan(resource, written.begin, written.end - written.begin) : GpuBackend.heapSpan(resource);
-    spans.push(span);
-    // A readback of this heap still on its way must not land over what the CPU has just written.
-    const heap = resource.heap;
-    if (heap && this.inFlight.has(heap)) {
-      const writes = this.cpuWritesDuringReadback.get(heap) ?? [];
-      writes.push({ epoch: ++this.cpuEpoch, span });
-      this.cpuWritesDuringReadback.set(heap, writes);
-    }
+    this.coherence.unmapped(resource, written);
   }
 
-  /**
-   * Sends the CPU's writes into `heap` (or into every heap) to its memory, in queue order: before a
-   * submission, and before the heap is paged out, so that the evicted copy holds them.
-   */
+  /** Sends the CPU's writes into `heap` (or every heap) to its pages, in queue order (see cpu-coherence.ts). */
   flushMapped(heap?: Heap): void {
-    for (const [resource, spans] of this.dirty) {
-      if (heap && resource.heap !== heap) continue;
-      // While mapped, the CPU may be writing anywhere in the resource (persistent mapping); bytes the
-      // GPU wrote whose readback has not landed are not the CPU's then, and stay as the GPU left them.
-      // Spans an unmap said were written are the CPU's: they go, whatever is in flight.
-      const mapped = resource.mapCount > 0;
-      if (mapped) this.flushSpan(resource.heap, GpuBackend.heapSpan(resource), true);
-      else for (const span of spans) this.flushSpan(resource.heap, span, false);
-      if (mapped && !resource.released) spans.length = 0;
-      else this.dirty.delete(resource);
-    }
-  }
-
-  private flushSpan(heap: Heap | undefined, span: Span, skipInFlight: boolean): void {
-    const memory = heap?.memory;
-    const cpuCopy = heap?.cpuCopy;
-    if (!heap || !memory || !cpuCopy) return;
-    for (const piece of skipInFlight ? subtract(span, this.inFlight.get(heap) ?? []) : [span]) {
-      // Queue writes move whole words: widen to 4 bytes (the bytes around are the CPU copy's too).
-      const start = Math.floor(piece.start / 4) * 4;
-      const end = Math.min(Math.ceil(piece.end / 4) * 4, cpuCopy.length);
-      if (end > start) this.memory.writeHeapBytes(memory.segment, memory.pages, start, cpuCopy.subarray(start, end));
-    }
+    this.coherence.flush(heap);
   }
 
   private track(promise: Promise<void>): void {
@@ -180,31 +108,10 @@ export class GpuBackend {
     this.outstanding.add(tracked);
   }
 
-  /** Reads back heap bytes [start, end) the GPU wrote, into the heap's CPU copy, exactly. */
+  /** Reads back heap bytes the GPU may have written into the heap's CPU copy (see cpu-coherence.ts). */
   private readBack(heap: Heap, span: Span): void {
-    const memory = heap.memory;
-    const cpuCopy = heap.cpuCopy;
-    if (!memory || !cpuCopy || span.end <= span.start) return;
-    const start = Math.floor(span.start / 4) * 4;
-    const end = Math.ceil(span.end / 4) * 4;
-    const pending = this.inFlight.get(heap) ?? [];
-    pending.push(span);
-    this.inFlight.set(heap, pending);
-    const issued = this.cpuEpoch;
-    this.track(
-      this.memory.readHeapBytes(memory.segment, memory.pages, start, end - start).then(
-        (bytes) => {
-          // Bytes the CPU wrote (and unmapped) after this readback was issued are newer than it.
-          const newer = (this.cpuWritesDuringReadback.get(heap) ?? []).filter((write) => write.epoch > issued).map((write) => write.span);
-          for (const piece of subtract(span, newer)) cpuCopy.set(bytes.subarray(piece.start - start, piece.end - start), piece.start);
-        },
-      ).finally(() => {
-        pending.splice(pending.indexOf(span), 1);
-        if (pending.length > 0) return;
-        this.inFlight.delete(heap);
-        this.cpuWritesDuringReadback.delete(heap);
-      }),
-    );
+    const landed = this.coherence.readBack(heap, span);
+    if (landed) this.track(landed);
   }
 
   private readFaults(lists: ReadonlyMap<number, SubmittedList>): void {
