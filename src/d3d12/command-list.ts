@@ -111,17 +111,15 @@ export class GraphicsCommandList {
     private readonly owner: ListOwner,
     readonly id: number,
     readonly type: CommandListType,
-    initialState?: PipelineState,
-  ) {
-    if (initialState) this.setPipelineState(initialState);
-  }
+  ) {}
 
   get label(): string {
     return `${this.type} command list #${this.id}${this.name ? ` '${this.name}'` : ''}`;
   }
 
   setName(name: string): void {
-    this.name = String(name);
+    if (typeof name !== 'string') throw invalidArg('GraphicsCommandList.setName', 'name', `must be a string, got ${show(name)}`);
+    this.name = name;
   }
 
   getName(): string {
@@ -158,7 +156,9 @@ export class GraphicsCommandList {
 
   /** Reopens the list with no commands; the commands executed before stay with their submission. */
   reset(initialState?: PipelineState | null): void {
-    if (this.open) throw invalidArg('GraphicsCommandList.reset', 'this', `${this.label} is open; close() it first`);
+    const call = 'GraphicsCommandList.reset';
+    if (this.open) throw invalidArg(call, 'this', `${this.label} is open; close() it first`);
+    this.checkInitialState(call, initialState);
     this.open = true;
     this.commandList = [];
     this.tracker = new ListStateTracker();
@@ -298,26 +298,47 @@ export class GraphicsCommandList {
     this.record({ kind: 'barrier' });
   }
 
+  /** @internal What a list of this type can be created or reset with: null, or a pipeline state it can run. */
+  checkInitialState(call: string, initialState: unknown): void {
+    if (initialState === null || initialState === undefined) return;
+    const problem = this.pipelineProblem(call, 'initialState', initialState);
+    if (problem) throw problem;
+  }
+
+  private pipelineProblem(call: string, argument: string, value: unknown): D3D12Error | undefined {
+    if (this.type === 'COPY') return invalidArg(call, argument, `${this.label} is a COPY list, which cannot run shaders (pass null)`);
+    const pipeline = this.owner.ownPipelineState(value);
+    if (!pipeline) return invalidArg(call, argument, 'must be a pipeline state created by this device');
+    // A compute list holds compute state only (D3D12's debug layer refuses a graphics PSO there).
+    if (this.type === 'COMPUTE' && pipeline.kind !== 'compute') return invalidArg(call, argument, `${pipeline.label} is a graphics pipeline state; ${this.label} runs compute pipeline states only`);
+    return undefined;
+  }
+
   setPipelineState(pipelineState: PipelineState): void {
     this.recording('setPipelineState');
-    if (this.type === 'COPY') throw invalidArg('setPipelineState', 'this', `${this.label} is a COPY list, which cannot run shaders`);
-    const pipeline = this.owner.ownPipelineState(pipelineState);
-    if (!pipeline) throw invalidArg('setPipelineState', 'pipelineState', 'must be a pipeline state created by this device');
-    this.pipeline = pipeline;
+    const problem = this.pipelineProblem('setPipelineState', 'pipelineState', pipelineState);
+    if (problem) throw problem;
+    this.pipeline = pipelineState;
     this.record({ kind: 'state', name: 'setPipelineState' });
   }
 
   /** Sets root constants [destOffset, destOffset + srcData.length) of the one root parameter (index 0). */
   setComputeRoot32BitConstants(rootParameterIndex: number, srcData: ArrayLike<number>, destOffsetIn32BitValues = 0): void {
-    this.recording('setComputeRoot32BitConstants');
-    if (this.type === 'COPY') throw invalidArg('setComputeRoot32BitConstants', 'this', `${this.label} is a COPY list, which has no root constants`);
-    const words = orThrow(validateRootConstants(rootParameterIndex, srcData, destOffsetIn32BitValues, ROOT_CONSTANT_COUNT));
-    this.root.set(words, destOffsetIn32BitValues);
-    this.record({ kind: 'state', name: 'setComputeRoot32BitConstants' });
+    this.computeConstants('setComputeRoot32BitConstants', rootParameterIndex, srcData, destOffsetIn32BitValues, false);
   }
 
   setComputeRoot32BitConstant(rootParameterIndex: number, srcData: number, destOffsetIn32BitValues: number): void {
-    this.setComputeRoot32BitConstants(rootParameterIndex, [srcData], destOffsetIn32BitValues);
+    this.computeConstants('setComputeRoot32BitConstant', rootParameterIndex, srcData, destOffsetIn32BitValues, true);
+  }
+
+  /** `single`: srcData is the one value of Set*Root32BitConstant (checked as `srcData`). */
+  private computeConstants(method: string, rootParameterIndex: number, srcData: unknown, destOffsetIn32BitValues: number, single: boolean): void {
+    this.recording(method);
+    if (this.type === 'COPY') throw invalidArg(method, 'this', `${this.label} is a COPY list, which has no root constants`);
+    const values = single ? singleConstant(method, srcData) : srcData;
+    const words = orThrow(validateRootConstants(rootParameterIndex, values, destOffsetIn32BitValues, ROOT_CONSTANT_COUNT, method));
+    this.root.set(words, destOffsetIn32BitValues);
+    this.record({ kind: 'state', name: method });
   }
 
   dispatch(threadGroupCountX: number, threadGroupCountY = 1, threadGroupCountZ = 1): void {
@@ -365,15 +386,19 @@ export class GraphicsCommandList {
 
   /** Graphics root constants (root parameter 0), kept apart from the compute ones as in D3D12. */
   setGraphicsRoot32BitConstants(rootParameterIndex: number, srcData: ArrayLike<number>, destOffsetIn32BitValues = 0): void {
-    const method = 'setGraphicsRoot32BitConstants';
-    this.drawing(method);
-    const words = orThrow(validateRootConstants(rootParameterIndex, srcData, destOffsetIn32BitValues, ROOT_CONSTANT_COUNT, method));
-    this.graphicsRoot.set(words, destOffsetIn32BitValues);
-    this.record({ kind: 'state', name: 'setGraphicsRoot32BitConstants' });
+    this.graphicsConstants('setGraphicsRoot32BitConstants', rootParameterIndex, srcData, destOffsetIn32BitValues, false);
   }
 
   setGraphicsRoot32BitConstant(rootParameterIndex: number, srcData: number, destOffsetIn32BitValues: number): void {
-    this.setGraphicsRoot32BitConstants(rootParameterIndex, [srcData], destOffsetIn32BitValues);
+    this.graphicsConstants('setGraphicsRoot32BitConstant', rootParameterIndex, srcData, destOffsetIn32BitValues, true);
+  }
+
+  private graphicsConstants(method: string, rootParameterIndex: number, srcData: unknown, destOffsetIn32BitValues: number, single: boolean): void {
+    this.drawing(method);
+    const values = single ? singleConstant(method, srcData) : srcData;
+    const words = orThrow(validateRootConstants(rootParameterIndex, values, destOffsetIn32BitValues, ROOT_CONSTANT_COUNT, method));
+    this.graphicsRoot.set(words, destOffsetIn32BitValues);
+    this.record({ kind: 'state', name: method });
   }
 
   /**
@@ -417,6 +442,14 @@ export class GraphicsCommandList {
       vertices: [vertexCountPerInstance, instanceCount, startVertexLocation, startInstanceLocation],
     });
   }
+}
+
+/** The one value of a Set*Root32BitConstant call, checked as `srcData` (not as element 0 of an array). */
+function singleConstant(method: string, value: unknown): number[] {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < -(2 ** 31) || value > 0xffffffff) {
+    throw invalidArg(method, 'srcData', `must be a 32-bit integer, got ${show(value)}`);
+  }
+  return [value];
 }
 
 function throwIf(problem: D3D12Error | undefined): void {

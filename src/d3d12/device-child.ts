@@ -2,7 +2,7 @@
  * DeviceChild: what heaps and resources share, as ID3D12DeviceChild / ID3D12Object do: a name for
  * messages (SetName), and COM Release. Released objects refuse every call but release-state queries.
  */
-import { invalidArg } from './errors.js';
+import { invalidArg, show } from './errors.js';
 
 export abstract class DeviceChild {
   private name = '';
@@ -30,7 +30,9 @@ export abstract class DeviceChild {
   /** ID3D12Object::SetName: the name appears in messages and fault reports. */
   setName(name: string): void {
     this.live('setName');
-    this.name = String(name);
+    // SetName takes an LPCWSTR.
+    if (typeof name !== 'string') throw invalidArg(`${this.interfaceName}.setName`, 'name', `must be a string, got ${show(name)}`);
+    this.name = name;
   }
 
   getName(): string {

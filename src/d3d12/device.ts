@@ -387,6 +387,13 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
 
   /** Physical pages for a new heap, unless it starts not resident (nothing else changes before they are taken). */
   private takePages(call: string, argument: string, heap: Heap): ReturnType<MemoryBacking['allocate']> | undefined {
+    // On a GPU, even created not resident, a heap must fit its pool: it could never be made resident
+    // otherwise (and CPU-accessible heaps take a CPU copy of their size at once). A CPU-only device
+    // keeps the object model only, of any size.
+    const pool = this.residency.poolSize(heap.segment);
+    if (this.gpu && heap.residentBytes > pool) {
+      throw new D3D12Error('E_OUTOFMEMORY', call, argument, `needs ${heap.residentBytes} bytes of ${heap.segment} memory, more than the whole ${pool}-byte pool holds`);
+    }
     return heap.resident ? this.gpu?.backing.allocate(call, argument, heap.segment, heap.desc.sizeInBytes) : undefined;
   }
 
@@ -489,11 +496,11 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
   createCommandList(type: CommandListType, initialState?: PipelineState | null): GraphicsCommandList {
     this.checkNotRemoved('createCommandList');
     orThrow(validateCreateCommandList(type));
-    if (initialState != null && !this.ownPipelineState(initialState)) {
-      throw invalidArg('createCommandList', 'initialState', 'must be a pipeline state created by this device, or null');
-    }
-    const list = new GraphicsCommandList(this, this.nextObjectId++, type, initialState ?? undefined);
+    const list = new GraphicsCommandList(this, this.nextObjectId, type);
+    list.checkInitialState('createCommandList', initialState);
+    this.nextObjectId++;
     this.commandLists.add(list);
+    if (initialState) list.setPipelineState(initialState);
     return list;
   }
 

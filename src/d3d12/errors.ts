@@ -46,13 +46,43 @@ export function orThrow<T>(checked: Checked<T>): T {
   return checked;
 }
 
-/** Renders a value for a message: strings quoted, objects as JSON, the rest as they print. */
-export function show(value: unknown): string {
-  if (typeof value === 'string') return `'${value}'`;
-  if (typeof value === 'bigint') return `${value}n`;
-  if (value === null || value === undefined || typeof value !== 'object') return String(value);
+/** Longest rendering of a value in a message: a message names what was passed, it does not dump it. */
+const MAX_SHOWN = 200;
+
+const cut = (text: string): string => (text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}…` : text);
+
+/** How a non-plain object shows: its label (heaps, resources, lists...), or its class. */
+function objectName(value: object): string {
   try {
-    return JSON.stringify(value);
+    const label = (value as { label?: unknown }).label;
+    if (typeof label === 'string') return label;
+  } catch {
+    // a throwing getter: fall back to the class
+  }
+  if (ArrayBuffer.isView(value)) return `${value.constructor.name}(${value.byteLength} bytes)`;
+  return Object.prototype.toString.call(value);
+}
+
+const plain = (value: object): boolean => Array.isArray(value) || Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null;
+
+/**
+ * Renders a value for a message: strings quoted, plain objects and arrays as JSON, objects of the
+ * API by their label (never their contents), the rest as they print; at most MAX_SHOWN characters.
+ */
+export function show(value: unknown): string {
+  if (typeof value === 'string') return cut(`'${value}'`);
+  if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'symbol') return value.toString();
+  if (typeof value === 'function') return `function ${value.name || '(anonymous)'}`;
+  if (value === null || value === undefined || typeof value !== 'object') return String(value);
+  if (!plain(value)) return cut(objectName(value));
+  try {
+    const json = JSON.stringify(value, (_key, inner: unknown) => {
+      if (typeof inner === 'bigint') return `${inner}n`;
+      if (typeof inner === 'object' && inner !== null && !plain(inner)) return objectName(inner);
+      return inner;
+    });
+    return cut(json);
   } catch {
     return Object.prototype.toString.call(value);
   }

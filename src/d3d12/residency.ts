@@ -69,6 +69,11 @@ export class DeviceResidency {
     private readonly configuredBudget: Record<MemorySegment, number>,
   ) {}
 
+  /** The size of a segment's pool. */
+  poolSize(segment: MemorySegment): number {
+    return this.poolBytes[segment];
+  }
+
   /** A new heap counts against its segment while it is resident. */
   heapCreated(heap: Heap): void {
     if (heap.resident) this.usage[heap.segment] += heap.residentBytes;
@@ -125,7 +130,7 @@ export class DeviceResidency {
       }
       const heap = this.owner.pageableHeap(object);
       if (!heap) throw invalidArg(call, `objects[${i}]`, 'must be a heap or committed resource of this device');
-      if (heap.released) throw invalidArg(call, `objects[${i}]`, `${object instanceof Resource ? object.label : heap.label} was released`);
+      if (heap.released || (object instanceof Resource && object.released)) throw invalidArg(call, `objects[${i}]`, `${object instanceof Resource ? object.label : heap.label} was released`);
       heaps.push(heap);
     });
     return heaps;
@@ -234,7 +239,7 @@ export class DeviceResidency {
       throw invalidArg(call, 'priorities', `must be an array with one priority per object (${heaps.length}), got ${show(priorities)}`);
     }
     const values = priorities.map((priority: unknown, i) => {
-      if (typeof priority === 'string' && priority in RESIDENCY_PRIORITIES) return RESIDENCY_PRIORITIES[priority as keyof typeof RESIDENCY_PRIORITIES];
+      if (typeof priority === 'string' && Object.hasOwn(RESIDENCY_PRIORITIES, priority)) return RESIDENCY_PRIORITIES[priority as keyof typeof RESIDENCY_PRIORITIES];
       if (typeof priority === 'number' && Number.isInteger(priority) && priority >= 0 && priority <= 0xffffffff) return priority;
       throw invalidArg(call, `priorities[${i}]`, `must be MINIMUM, LOW, NORMAL, HIGH, MAXIMUM or a 32-bit value, got ${show(priority)}`);
     });

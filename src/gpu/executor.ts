@@ -111,6 +111,8 @@ export function encodeExecution(memory: GpuMemory, kernel: CopyKernel, settings:
     for (const command of list.commands) {
       if (command.kind === 'dispatch') {
         const { pipeline, groups } = command;
+        // An empty dispatch runs nothing (D3D12); WebGPU would warn about it.
+        if (groups.some((count) => count === 0)) continue;
         steps.push({
           kind: 'compute',
           list: list.id,

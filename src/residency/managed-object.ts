@@ -52,6 +52,11 @@ export class ManagedObject implements LruNode {
     return !this.lastUse || this.lastUse.fence.reachedValue >= this.lastUse.value;
   }
 
+  /** Released by the application (it should have ended tracking first). */
+  get released(): boolean {
+    return this.pageable.released || this.heap.released;
+  }
+
   get label(): string {
     return 'label' in this.pageable ? this.pageable.label : this.heap.label;
   }

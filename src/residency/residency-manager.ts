@@ -21,7 +21,7 @@
  */
 import { CommandQueue } from '../d3d12/command-queue.js';
 import type { GraphicsCommandList } from '../d3d12/command-list.js';
-import type { Device } from '../d3d12/device.js';
+import { Device } from '../d3d12/device.js';
 import { D3D12Error, invalidArg, show } from '../d3d12/errors.js';
 import type { Fence } from '../d3d12/fence.js';
 import type { Heap } from '../d3d12/heap.js';
@@ -87,8 +87,12 @@ export class ResidencyManager {
     readonly device: Device,
     options: ResidencyManagerOptions = {},
   ) {
+    const call = 'createResidencyManager';
+    if (!(device instanceof Device)) throw invalidArg(call, 'device', `must be a Device (createDevice), got ${show(device)}`);
+    if (typeof options !== 'object' || options === null || Array.isArray(options)) throw invalidArg(call, 'options', `must be an object, got ${show(options)}`);
     const maxLatency = options.maxLatency ?? 3;
-    if (!Number.isInteger(maxLatency) || maxLatency < 1) throw invalidArg('createResidencyManager', 'options.maxLatency', `must be a positive integer, got ${show(maxLatency)}`);
+    // MaxLatency is a UINT.
+    if (!Number.isInteger(maxLatency) || maxLatency < 1 || maxLatency > 0xffffffff) throw invalidArg(call, 'options.maxLatency', `must be an integer from 1 to 0xffffffff, got ${show(maxLatency)}`);
     if (options.clock !== undefined && typeof options.clock !== 'function') throw invalidArg('createResidencyManager', 'options.clock', 'must be a function returning milliseconds');
     this.clock = options.clock ?? (() => performance.now());
   }
@@ -104,7 +108,7 @@ export class ResidencyManager {
     const call = 'ResidencyManager.beginTrackingObject';
     const heap = this.device.pageableHeap(pageable);
     if (!heap) throw invalidArg(call, 'pageable', 'must be a heap or committed resource of the manager\'s device');
-    if (heap.released) throw invalidArg(call, 'pageable', `${heap.label} was released`);
+    if (heap.released || pageable.released) throw invalidArg(call, 'pageable', `${pageable.label} was released`);
     if (this.managedObjects.has(heap)) throw invalidArg(call, 'pageable', `${heap.label} is already tracked`);
     const managed = new ManagedObject(pageable, heap);
     this.managedObjects.set(heap, managed);
@@ -116,6 +120,10 @@ export class ResidencyManager {
   endTrackingObject(pageable: Pageable): void {
     const managed = this.managed(pageable);
     if (!managed) throw invalidArg('ResidencyManager.endTrackingObject', 'pageable', 'is not tracked by this manager');
+    this.forget(managed);
+  }
+
+  private forget(managed: ManagedObject): void {
     this.lru.remove(managed);
     this.managedObjects.delete(managed.heap);
     this.stats.tracked--;
@@ -143,9 +151,17 @@ export class ResidencyManager {
       if (set === null) return;
       if (!(set instanceof ResidencySet) || !set.belongsTo(this)) throw invalidArg(call, `residencySets[${i}]`, 'must be a residency set of this manager, or null');
       if (!set.closed) throw invalidArg(call, `residencySets[${i}]`, `residency set #${set.id} is still open; close() it first`);
+      for (const managed of set.objects()) {
+        if (managed.released && this.managedObjects.has(managed.heap)) {
+          throw invalidArg(call, `residencySets[${i}]`, `holds ${managed.label}, which was released (endTrackingObject before release)`);
+        }
+      }
     });
     // Everything the queue would refuse is refused before anything pages.
     queue.checkExecuteCommandLists(lists);
+    // d3dx12residency requires EndTrackingObject before Release; an object released while tracked is
+    // forgotten here rather than paged (its memory is the device's to free).
+    for (const managed of [...this.lru]) if (managed.released) this.forget(managed);
     this.executeBatch(queue, lists, sets);
   }
 
@@ -208,7 +224,9 @@ export class ResidencyManager {
   }
 
   private evict(managed: ManagedObject): void {
-    this.device.evict([managed.pageable]);
+    // The manager holds one MakeResident reference; an application that evicted a tracked object
+    // itself (which d3dx12residency forbids) has already dropped it, and there is nothing to drop.
+    if (managed.heap.residencyCount > 0) this.device.evict([managed.pageable]);
     managed.resident = false;
     // Mapped memory (or the app's own MakeResident) keeps the heap in: only a real page-out counts.
     if (!managed.heap.resident) {
@@ -272,5 +290,6 @@ export class ResidencyManager {
 
 /** Creates a residency manager for `device` (d3dx12residency.h's ResidencyManager::Initialize). */
 export function createResidencyManager(device: Device, options: ResidencyManagerOptions = {}): ResidencyManager {
+  // (options = {} applies to undefined only: null and other non-objects reach the checks.)
   return new ResidencyManager(device, options);
 }

@@ -43,6 +43,7 @@ export class ResidencySet {
     if (!this.isOpen) throw invalidArg(call, 'this', `residency set #${this.id} is closed; open() it before inserting`);
     const managed = this.owner.managed(pageable);
     if (!managed) throw invalidArg(call, 'pageable', 'is not tracked by this residency manager (beginTrackingObject first)');
+    if (managed.released) throw invalidArg(call, 'pageable', `${managed.label} was released`);
     this.members.add(managed);
   }
 

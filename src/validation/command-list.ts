@@ -138,6 +138,8 @@ export function validateBarriers(barriers: unknown, own: (value: unknown) => Res
     const flags = barrier.flags ?? 'NONE';
     const flagProblem = checkName(call, `${at}.flags`, flags, ['NONE', 'BEGIN_ONLY', 'END_ONLY'] as const);
     if (flagProblem) return flagProblem;
+    // Split barriers (BEGIN_ONLY / END_ONLY) are transitions only.
+    if (barrier.type !== 'TRANSITION' && flags !== 'NONE') return invalidArg(call, `${at}.flags`, `must be NONE for a ${String(barrier.type)} barrier (only transitions split), got ${show(flags)}`);
     const optional = (value: unknown, argument: string): Checked<ResourceView | null> => {
       if (value === null || value === undefined) return null;
       const resource = own(value);

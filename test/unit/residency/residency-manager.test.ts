@@ -60,13 +60,27 @@ describe('createResidencyManager: options', () => {
     expect(createResidencyManager(device, { maxLatency: 8, clock: () => 0 }).getStats()).toEqual(ZERO_STATS);
   });
 
-  test.each([0, -1, 1.5, NaN, '3', Infinity])('maxLatency %j is rejected', async (maxLatency) => {
+  test.each([0, -1, 1.5, NaN, '3', Infinity, 2 ** 32])('maxLatency %j is rejected', async (maxLatency) => {
     const device = await cpuDevice();
     expectD3D12Error(() => createResidencyManager(device, { maxLatency: loose(maxLatency) }), {
       call: 'createResidencyManager',
       argument: 'options.maxLatency',
-      message: /positive integer/,
+      message: /must be an integer from 1 to 0xffffffff/,
     });
+  });
+
+  test('maxLatency 0xffffffff, the largest UINT, is accepted', async () => {
+    expect(createResidencyManager(await cpuDevice(), { maxLatency: 0xffffffff }).getStats()).toEqual(ZERO_STATS);
+  });
+
+  test.each([null, undefined, {}, 'device', 5])('device %j (not a Device) is rejected', async (device) => {
+    await cpuDevice();
+    expectD3D12Error(() => createResidencyManager(loose(device)), { call: 'createResidencyManager', argument: 'device', message: /must be a Device/ });
+  });
+
+  test.each([null, 'options', 5, true, []])('options %j (not an object) are rejected', async (options) => {
+    const device = await cpuDevice();
+    expectD3D12Error(() => createResidencyManager(device, loose(options)), { call: 'createResidencyManager', argument: 'options', message: /must be an object/ });
   });
 
   test.each([0, 'now', null, {}])('clock %j (not a function) is rejected', async (clock) => {
