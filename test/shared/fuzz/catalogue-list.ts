@@ -1,0 +1,393 @@
+/**
+ * The API fuzzer's catalogue of GraphicsCommandList: every recording method, close and reset, on
+ * lists of each type, open or closed.
+ *
+ * Invariants: a valid plan records on an open list of a type that allows the command, with
+ * resources of this device in states the list can reach (barriers start from the state the list
+ * last left the subresource in, else the global one); copies stay inside their resources; drawing
+ * commands are planned too though no back buffer exists outside a browser (they then fail with
+ * E_INVALIDARG naming the render target). Recording into a closed list, or a command its type cannot
+ * hold, is a wrong receiver.
+ */
+import { ROOT_CONSTANT_COUNT, type CommandListType, type GraphicsCommandList, type QueryHeap, type Resource, type ResourceState } from '../../../src/index.js';
+import { RESOURCE_STATE_BITS } from '../../../src/d3d12/types.js';
+import type { Random } from '../differential/operations.js';
+import { badState, stateNamesOf } from './descs.js';
+import { badArrayOf } from './catalogue-objects.js';
+import { badRef, isOpen, pickOf, TILE, type FuzzContext } from './pool.js';
+import { param, type CallPlan, type MethodSpec, type Param, type Receiver } from './spec.js';
+import { badCoordinate, badRegionSize, tileRegion } from './tiles.js';
+import { badEnum, badField, badUint, invalid, maybe, notAnArray, oddString, type Arg } from './values.js';
+
+const ALL = ['DIRECT', 'COMPUTE', 'COPY'] as const;
+const SHADER = ['DIRECT', 'COMPUTE'] as const;
+const GRAPHICS = ['DIRECT'] as const;
+const ALL_SUBRESOURCES = 0xffffffff;
+
+function openList(ctx: FuzzContext, types: readonly CommandListType[]): GraphicsCommandList | undefined {
+  return pickOf(ctx.rng, ctx.main.lists.filter((l) => isOpen(l) && types.includes(l.type)));
+}
+
+/** A closed list, or an open one of a type that cannot record the command. */
+function unfitList(ctx: FuzzContext, types: readonly CommandListType[]): Receiver | undefined {
+  const list = pickOf(ctx.rng, ctx.main.lists.filter((l) => !isOpen(l) || !types.includes(l.type)));
+  return list && { target: list, validity: 'invalid' };
+}
+
+function recording(name: string, types: readonly CommandListType[], params: readonly Param[], args: (ctx: FuzzContext, list: GraphicsCommandList) => unknown[] | undefined, extra: Partial<MethodSpec> = {}): MethodSpec {
+  return {
+    cls: 'GraphicsCommandList',
+    name,
+    params,
+    plan: (ctx) => {
+      const list = openList(ctx, types);
+      const built = list && args(ctx, list);
+      return built && { receiver: { target: list, validity: 'valid' }, args: built };
+    },
+    badReceiver: (ctx) => unfitList(ctx, types),
+    ...extra,
+  };
+}
+
+/** The state a list's next barrier on a subresource must name: what the list left it in, else the global state. */
+function knownState(list: GraphicsCommandList, resource: Resource, sub: number): number {
+  const tracked = (list.states as unknown as { tracked: Map<Resource, { states: (number | undefined)[] }> }).tracked.get(resource);
+  return tracked?.states[sub] ?? resource.states[sub] ?? 0;
+}
+
+/** Buffers a copy may write (not UPLOAD, whose state is GENERIC_READ for good) and read (not READBACK). */
+const writable = (ctx: FuzzContext): Resource[] => ctx.main.buffers().filter((r) => r.heap?.desc.properties.type !== 'UPLOAD');
+const readable = (ctx: FuzzContext): Resource[] => ctx.main.buffers().filter((r) => r.heap?.desc.properties.type !== 'READBACK');
+
+function offsetInto(rng: Random, width: number): Arg {
+  return rng.chance(0.5) ? invalid(width + rng.int(1, 4096)) : badUint(rng, { wide: true });
+}
+
+function rootConstants(ctx: FuzzContext): number[] {
+  const { rng } = ctx;
+  const target = pickOf(rng, ctx.main.resources);
+  if (target && rng.chance(0.6)) {
+    // A real address, so dispatches touch (or fault on) emulated memory.
+    const va = target.getGPUVirtualAddress();
+    return [Number(va & 0xffffffffn), Number(va >> 32n), 1];
+  }
+  return Array.from({ length: rng.int(1, 6) }, () => rng.pick([0, 1, rng.next(), -1, -(2 ** 31)]));
+}
+
+function badWords(ctx: FuzzContext, good: unknown, offset: number): Arg {
+  const { rng } = ctx;
+  if (rng.chance(0.25)) return rng.chance(0.5) ? notAnArray(rng) : invalid(rng.pick<unknown>(['1234', 5, {}]));
+  // More words than there are root constants: too many from any offset.
+  if (rng.chance(0.25)) return invalid(new Array<number>(ROOT_CONSTANT_COUNT + 1).fill(offset));
+  return badArrayOf(ctx, good, (g) => badWord(g), { lengthValidity: 'maybe' });
+}
+
+/** Not a 32-bit value: root constants take signed and unsigned ones, so -1 and -2^31 are fine. */
+function badWord(rng: Random): Arg {
+  return invalid(rng.pick<unknown>([2 ** 32, -(2 ** 31) - 1, 1.5, -0.5, NaN, Infinity, -Infinity, 2 ** 53, '1', null, undefined, {}, 1n, true]));
+}
+
+const rootIndex = param('rootParameterIndex', (ctx) => (ctx.rng.chance(0.5) ? invalid(ctx.rng.int(1, 8)) : badUint(ctx.rng)));
+
+function constantsMethods(prefix: 'Compute' | 'Graphics', types: readonly CommandListType[]): MethodSpec[] {
+  return [
+    recording(
+      `set${prefix}Root32BitConstants`,
+      types,
+      [rootIndex, { name: 'srcData', bad: (ctx, good, p) => badWords(ctx, good, (p.args[2] as number | undefined) ?? 0) }, param('destOffsetIn32BitValues', (ctx) => (ctx.rng.chance(0.4) ? invalid(ROOT_CONSTANT_COUNT + 1) : badUint(ctx.rng, { optional: true })))],
+      (ctx) => {
+        const words = rootConstants(ctx);
+        const data = ctx.rng.chance(0.3) ? Uint32Array.from(words, (w) => w >>> 0) : words;
+        return ctx.rng.chance(0.3) ? [0, data] : [0, data, ctx.rng.int(0, ROOT_CONSTANT_COUNT - words.length)];
+      },
+    ),
+    recording(
+      `set${prefix}Root32BitConstant`,
+      types,
+      // Left out, the offset defaults to 0 (D3D12 requires it; taking the default is harmless).
+      [rootIndex, param('srcData', (ctx) => badWord(ctx.rng)), param('destOffsetIn32BitValues', (ctx) => (ctx.rng.chance(0.4) ? invalid(ROOT_CONSTANT_COUNT) : badUint(ctx.rng, { optional: true })))],
+      (ctx) => [0, ctx.rng.next(), ctx.rng.int(0, ROOT_CONSTANT_COUNT - 1)],
+    ),
+  ];
+}
+
+function barrier(ctx: FuzzContext, list: GraphicsCommandList): unknown {
+  const { rng } = ctx;
+  const r = rng.float();
+  const resource = pickOf(rng, ctx.main.resources.filter((x) => x.fixedState === undefined));
+  if (r < 0.15 || !resource) return { type: 'UAV', uav: { resource: rng.chance(0.5) ? null : pickOf(rng, ctx.main.resources) ?? null } };
+  if (r < 0.22) return { type: 'ALIASING', aliasing: { resourceBefore: null, resourceAfter: rng.chance(0.5) ? resource : null } };
+  const count = resource.states.length;
+  const subresource = rng.chance(0.5) ? ALL_SUBRESOURCES : rng.int(0, count - 1);
+  const before = knownState(list, resource, subresource === ALL_SUBRESOURCES ? 0 : subresource);
+  const uav = resource.desc.flags.includes('ALLOW_UNORDERED_ACCESS');
+  const afters: ResourceState[] = ['COMMON', 'COPY_DEST', 'COPY_SOURCE', 'NON_PIXEL_SHADER_RESOURCE', ...(uav ? (['UNORDERED_ACCESS'] as const) : [])];
+  const after = rng.pick(afters.filter((name) => RESOURCE_STATE_BITS[name] !== before));
+  const transition: Record<string, unknown> = { resource, stateBefore: stateNamesOf(before), stateAfter: after };
+  if (subresource !== ALL_SUBRESOURCES || rng.chance(0.5)) transition.subresource = subresource;
+  return { type: 'TRANSITION', transition, ...(rng.chance(0.1) ? { flags: rng.pick(['NONE', 'BEGIN_ONLY', 'END_ONLY']) } : {}) };
+}
+
+function badBarrier(ctx: FuzzContext, good: unknown): Arg {
+  const { rng } = ctx;
+  const b = good as { type: string; transition?: Record<string, unknown> };
+  if (b.type !== 'TRANSITION' || !b.transition || rng.chance(0.2)) {
+    return invalid(rng.pick<unknown>([null, 5, {}, { type: 'TRANSITION' }, { type: 'SPLIT' }, { type: 'TRANSITION', transition: null }, { type: 'UAV', flags: 'BEGIN_ONLY', uav: { resource: null } }]));
+  }
+  const transition = b.transition;
+  const count = (transition.resource as Resource).states.length;
+  const field = badField(rng, transition, {
+    resource: (g) => (g.chance(0.2) ? invalid(null) : badRef(ctx, 'resource')),
+    subresource: (g) => (g.chance(0.5) ? invalid(count) : badUint(g, { optional: true })),
+    stateBefore: (g) => badState(g),
+    stateAfter: (g) => (g.chance(0.3) ? invalid(transition.stateBefore) : badState(g)),
+  });
+  return { value: { ...b, transition: field.value }, validity: field.validity };
+}
+
+/** Recording methods whose valid plan cannot fail on an open list of a fitting type. */
+const CERTAIN_RECORDING = new Set(['setPipelineState', 'setComputeRoot32BitConstants', 'setComputeRoot32BitConstant', 'setGraphicsRoot32BitConstants', 'setGraphicsRoot32BitConstant', 'omSetRenderTargets', 'rsSetViewports', 'rsSetScissorRects', 'endQuery']);
+
+export function listCatalogue(): MethodSpec[] {
+  return listMethods().map((spec) => (CERTAIN_RECORDING.has(spec.name) ? { ...spec, certain: true } : spec));
+}
+
+function listMethods(): MethodSpec[] {
+  const closed = (ctx: FuzzContext): GraphicsCommandList | undefined => pickOf(ctx.rng, ctx.main.lists.filter((l) => !isOpen(l)));
+  const queryHeap = param('queryHeap', (ctx) => badRef(ctx, 'queryHeap'));
+  const queryType = param('type', (ctx) => (ctx.rng.chance(0.3) ? invalid(ctx.rng.pick(['OCCLUSION', 'BINARY_OCCLUSION', 'PIPELINE_STATISTICS'])) : badEnum(ctx.rng, ['TIMESTAMP'])));
+  const heapFor = (ctx: FuzzContext, list: GraphicsCommandList): QueryHeap | undefined =>
+    pickOf(ctx.rng, ctx.main.queryHeaps.filter((h) => (h.desc.type === 'COPY_QUEUE_TIMESTAMP') === (list.type === 'COPY')));
+  return [
+    {
+      cls: 'GraphicsCommandList',
+      name: 'close',
+      certain: true,
+      weight: 2,
+      params: [],
+      plan: (ctx) => mapPlan(openList(ctx, ALL), []),
+      badReceiver: (ctx) => mapReceiver(closed(ctx)),
+    },
+    {
+      cls: 'GraphicsCommandList',
+      name: 'reset',
+      certain: true,
+      weight: 2,
+      params: [
+        {
+          name: 'initialState',
+          bad: (ctx, _, p) => {
+            const pso = pickOf(ctx.rng, ctx.main.computePipelines);
+            return (p.receiver.target as GraphicsCommandList).type === 'COPY' && pso && ctx.rng.chance(0.4) ? maybe(pso) : badRef(ctx, 'pipeline', { nullable: true });
+          },
+        },
+      ],
+      plan: (ctx) => {
+        const list = closed(ctx);
+        if (!list) return undefined;
+        const pso = list.type !== 'COPY' && ctx.rng.chance(0.3) ? pickOf(ctx.rng, ctx.main.computePipelines) : undefined;
+        return mapPlan(list, pso ? [pso] : ctx.rng.chance(0.3) ? [null] : []);
+      },
+      badReceiver: (ctx) => mapReceiver(openList(ctx, ALL)),
+    },
+    { cls: 'GraphicsCommandList', name: 'setName', certain: true, weight: 0.2, params: [param('name', (ctx) => oddString(ctx.rng))], plan: (ctx) => mapPlan(pickOf(ctx.rng, ctx.main.lists), ['list']) },
+    { cls: 'GraphicsCommandList', name: 'getName', certain: true, weight: 0.2, params: [], plan: (ctx) => mapPlan(pickOf(ctx.rng, ctx.main.lists), []) },
+    recording('endQuery', ALL, [queryHeap, queryType, { name: 'index', bad: (ctx, _, p) => (ctx.rng.chance(0.5) ? invalid((p.args[0] as QueryHeap).desc?.count ?? 99) : badUint(ctx.rng)) }], (ctx, list) => {
+      const heap = heapFor(ctx, list);
+      return heap && [heap, 'TIMESTAMP', ctx.rng.int(0, heap.desc.count - 1)];
+    }),
+    recording(
+      'resolveQueryData',
+      ALL,
+      [
+        queryHeap,
+        queryType,
+        { name: 'startIndex', bad: (ctx, _, p) => (ctx.rng.chance(0.4) ? invalid(((p.args[0] as QueryHeap).desc?.count ?? 0) + 1) : badUint(ctx.rng)) },
+        { name: 'numQueries', bad: (ctx, _, p) => (ctx.rng.chance(0.4) ? invalid(((p.args[0] as QueryHeap).desc?.count ?? 0) + 1) : badUint(ctx.rng)) },
+        param('destinationBuffer', (ctx) => badRef(ctx, 'buffer')),
+        param('alignedDestinationBufferOffset', (ctx) => (ctx.rng.chance(0.4) ? invalid(ctx.rng.pick([4, 1, 12])) : badUint(ctx.rng, { wide: true }))),
+      ],
+      (ctx) => {
+        const heap = pickOf(ctx.rng, ctx.main.queryHeaps);
+        const destination = pickOf(ctx.rng, writable(ctx).filter((r) => r.desc.width >= 8));
+        if (!heap || !destination) return undefined;
+        const start = ctx.rng.int(0, heap.desc.count - 1);
+        const count = ctx.rng.int(0, Math.min(heap.desc.count - start, Math.floor(destination.desc.width / 8)));
+        const offset = 8 * ctx.rng.int(0, Math.floor((destination.desc.width - count * 8) / 8));
+        return [heap, 'TIMESTAMP', start, count, destination, offset];
+      },
+    ),
+    recording(
+      'copyBufferRegion',
+      ALL,
+      [
+        param('dstBuffer', (ctx) => badRef(ctx, 'buffer')),
+        { name: 'dstOffset', bad: (ctx, _, p) => offsetInto(ctx.rng, (p.args[0] as Resource).desc.width) },
+        param('srcBuffer', (ctx) => badRef(ctx, 'buffer')),
+        { name: 'srcOffset', bad: (ctx, _, p) => offsetInto(ctx.rng, (p.args[2] as Resource).desc.width) },
+        param('numBytes', (ctx) => (ctx.rng.chance(0.5) ? invalid(ctx.rng.pick([2 ** 40, 16 * TILE])) : badUint(ctx.rng, { wide: true }))),
+      ],
+      (ctx) => {
+        const [dst, src] = [pickOf(ctx.rng, writable(ctx)), pickOf(ctx.rng, readable(ctx))];
+        if (!dst || !src) return undefined;
+        const n = ctx.rng.int(0, Math.min(dst.desc.width, src.desc.width, ctx.rng.chance(0.5) ? 256 : TILE));
+        return [dst, ctx.rng.int(0, dst.desc.width - n), src, ctx.rng.int(0, src.desc.width - n), n];
+      },
+    ),
+    recording('copyResource', ALL, [param('dstResource', (ctx) => badRef(ctx, 'resource')), param('srcResource', (ctx) => badRef(ctx, 'resource'))], (ctx) => {
+      const pairs = ctx.main.resources.flatMap((dst) =>
+        ctx.main.resources
+          .filter((src) => src !== dst && sameShape(dst, src) && dst.heap?.desc.properties.type !== 'UPLOAD' && src.heap?.desc.properties.type !== 'READBACK')
+          .map((src) => [dst, src]),
+      );
+      return pickOf(ctx.rng, pairs);
+    }),
+    recording(
+      'copyTiles',
+      ALL,
+      [
+        param('tiledResource', (ctx) => badRef(ctx, 'reserved')),
+        { name: 'tileRegionStartCoordinate', bad: (ctx, good) => badCoordinate(ctx.rng, good as never) },
+        { name: 'tileRegionSize', bad: (ctx, good) => badRegionSize(ctx.rng, good as never) },
+        param('buffer', (ctx) => badRef(ctx, 'buffer')),
+        { name: 'bufferStartOffsetInBytes', bad: (ctx, _, p) => offsetInto(ctx.rng, (p.args[3] as Resource).desc.width) },
+        param('flags', (ctx) => (ctx.rng.chance(0.3) ? invalid(['LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE', 'SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER']) : badEnum(ctx.rng, ['NONE', 'NO_HAZARD']))),
+      ],
+      (ctx) => {
+        const tiled = pickOf(ctx.rng, ctx.main.reserved());
+        if (!tiled) return undefined;
+        const region = tileRegion(ctx, tiled, 2);
+        const toTiles = ctx.rng.chance(0.5);
+        const bytes = region.tiles * TILE;
+        const buffer = pickOf(ctx.rng, (toTiles ? readable(ctx) : writable(ctx)).filter((b) => b !== tiled && b.desc.width >= bytes));
+        if (!buffer) return undefined;
+        const offset = ctx.rng.chance(0.7) ? 0 : ctx.rng.int(0, buffer.desc.width - bytes);
+        const direction = toTiles ? 'LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE' : ctx.rng.pick(['SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER', 'NONE']);
+        return [tiled, region.coordinate, region.size, buffer, offset, ctx.rng.chance(0.3) ? [direction, 'NO_HAZARD'] : direction];
+      },
+    ),
+    recording(
+      'resourceBarrier',
+      ALL,
+      [{ name: 'barriers', bad: (ctx, good) => (ctx.rng.chance(0.2) ? notAnArray(ctx.rng) : badArrayOf(ctx, good, (_, item) => badBarrier(ctx, item), { lengthValidity: 'maybe' })) }],
+      (ctx, list) => [Array.from({ length: ctx.rng.int(1, 3) }, () => barrier(ctx, list))],
+      { weight: 3 },
+    ),
+    recording(
+      'setPipelineState',
+      SHADER,
+      [
+        {
+          name: 'pipelineState',
+          // A graphics pipeline state on a COMPUTE list is as wrong as another device's.
+          bad: (ctx, _, p) => {
+            const graphics = pickOf(ctx.rng, ctx.main.graphicsPipelines);
+            if ((p.receiver.target as GraphicsCommandList).type === 'COMPUTE' && graphics && ctx.rng.chance(0.3)) return invalid(graphics);
+            return badRef(ctx, 'pipeline');
+          },
+        },
+      ],
+      (ctx, list) => mapArgs(pickOf(ctx.rng, list.type === 'DIRECT' ? [...ctx.main.computePipelines, ...ctx.main.graphicsPipelines] : ctx.main.computePipelines), (pso) => [pso]),
+      { weight: 1.5 },
+    ),
+    ...constantsMethods('Compute', SHADER),
+    recording(
+      'dispatch',
+      SHADER,
+      [
+        param('threadGroupCountX', (ctx) => (ctx.rng.chance(0.4) ? invalid(ctx.rng.pick([65536, 2 ** 32])) : badUint(ctx.rng))),
+        param('threadGroupCountY', (ctx) => (ctx.rng.chance(0.4) ? invalid(65536) : badUint(ctx.rng, { optional: true }))),
+        param('threadGroupCountZ', (ctx) => (ctx.rng.chance(0.4) ? invalid(65536) : badUint(ctx.rng, { optional: true }))),
+      ],
+      (ctx) => [ctx.rng.int(0, 4), ...(ctx.rng.chance(0.5) ? [1, ctx.rng.int(1, 2)] : [])],
+      { weight: 1.5 },
+    ),
+    recording('omSetRenderTargets', GRAPHICS, [param('renderTargets', (ctx) => (ctx.rng.chance(0.3) ? maybe([undefined]) : badRefArray4(ctx)))], () => [[]], { weight: 0.4 }),
+    {
+      ...recording('clearRenderTargetView', GRAPHICS, [param('renderTarget', (ctx) => badRef(ctx, 'heap'), ['renderTargetView']), param('colorRGBA', (ctx) => invalid(ctx.rng.pick<unknown>([[1, 0, 0], [NaN, 0, 0, 1], [0, 0, 0, Infinity], 'red', null, [0, 0, 0, '1']])))], (ctx) => [ctx.main.heaps[0] ?? {}, [0, 0, 0, 1]]),
+      weight: 0.3,
+      // There is no back buffer outside a browser: the target is never right here.
+      plan: (ctx) => mapPlan(openList(ctx, GRAPHICS), [ctx.rng.pick<unknown>([{}, null, ctx.main.heaps[0]]), [0, 0, 0, 1]], ['invalid', 'valid']),
+    },
+    ...constantsMethods('Graphics', GRAPHICS),
+    recording(
+      'rsSetViewports',
+      GRAPHICS,
+      [
+        {
+          name: 'viewports',
+          bad: (ctx, good) => {
+            const { rng } = ctx;
+            if (rng.chance(0.2)) return maybe(rng.chance(0.5) ? [] : [...(good as unknown[]), ...(good as unknown[])]);
+            return badArrayOf(ctx, good, (g, item) =>
+              badField(g, item as object, {
+                topLeftX: (h) => invalid(h.pick<unknown>([NaN, Infinity, '0', null])),
+                topLeftY: (h) => invalid(h.pick<unknown>([NaN, -Infinity, {}, undefined])),
+                width: (h) => invalid(h.pick<unknown>([0, -1, NaN, Infinity, '64'])),
+                height: (h) => invalid(h.pick<unknown>([0, -64, NaN, null])),
+                minDepth: (h) => invalid(h.pick<unknown>([-0.5, 2, NaN, '0'])),
+                maxDepth: (h) => invalid(h.pick<unknown>([1.5, -1, NaN, {}])),
+              }),
+              { lengthValidity: 'maybe' },
+            );
+          },
+        },
+      ],
+      (ctx) => [[{ topLeftX: ctx.rng.int(0, 8), topLeftY: 0, width: ctx.rng.int(1, 64), height: 32, ...(ctx.rng.chance(0.5) ? { minDepth: 0, maxDepth: 1 } : {}) }]],
+      { weight: 0.4 },
+    ),
+    recording(
+      'rsSetScissorRects',
+      GRAPHICS,
+      [
+        {
+          name: 'rects',
+          bad: (ctx, good) =>
+            badArrayOf(ctx, good, (g, item) => {
+              const rect = item as { left: number; right: number };
+              if (g.chance(0.3)) return invalid({ ...rect, right: rect.left - 1 });
+              // D3D12_RECT's fields are LONG: negative values are D3D12's to accept (the emulator refuses them).
+              if (g.chance(0.2)) return maybe({ ...rect, left: -1 });
+              return badField(g, rect, { left: (h) => invalid(h.pick<unknown>([NaN, 1.5, '0'])), top: (h) => invalid(h.pick<unknown>([Infinity, null])), right: (h) => invalid(h.pick<unknown>([0.25, {}])), bottom: (h) => invalid(h.pick<unknown>([NaN, undefined])) });
+            }, { lengthValidity: 'maybe' }),
+        },
+      ],
+      (ctx) => [[{ left: 0, top: ctx.rng.int(0, 4), right: ctx.rng.int(8, 64), bottom: 64 }]],
+      { weight: 0.4 },
+    ),
+    recording(
+      'drawInstanced',
+      GRAPHICS,
+      [
+        param('vertexCountPerInstance', (ctx) => badUint(ctx.rng)),
+        param('instanceCount', (ctx) => badUint(ctx.rng)),
+        param('startVertexLocation', (ctx) => badUint(ctx.rng, { optional: true })),
+        param('startInstanceLocation', (ctx) => badUint(ctx.rng, { optional: true })),
+      ],
+      (ctx) => [ctx.rng.int(0, 6), ctx.rng.int(0, 2), ...(ctx.rng.chance(0.5) ? [0, 0] : [])],
+      { weight: 0.4 },
+    ),
+  ];
+}
+
+function badRefArray4(ctx: FuzzContext): Arg {
+  return ctx.rng.chance(0.3) ? notAnArray(ctx.rng) : invalid([ctx.rng.pick<unknown>([{}, null, ctx.main.heaps[0] ?? 5, 'rtv'])]);
+}
+
+function sameShape(a: Resource, b: Resource): boolean {
+  const [x, y] = [a.desc, b.desc];
+  return x.dimension === y.dimension && x.width === y.width && x.height === y.height && x.depthOrArraySize === y.depthOrArraySize && x.mipLevels === y.mipLevels && x.format === y.format;
+}
+
+function mapPlan(list: GraphicsCommandList | undefined, args: unknown[], validities?: CallPlan['validities']): CallPlan | undefined {
+  return list && { receiver: { target: list, validity: 'valid' }, args, validities };
+}
+
+function mapReceiver(list: GraphicsCommandList | undefined): Receiver | undefined {
+  return list && { target: list, validity: 'invalid' };
+}
+
+function mapArgs<T>(value: T | undefined, build: (value: T) => unknown[]): unknown[] | undefined {
+  return value === undefined ? undefined : build(value);
+}
+

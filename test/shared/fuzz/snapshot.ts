@@ -1,0 +1,261 @@
+/**
+ * The API fuzzer's view of everything a failing call must leave as it was, and the bookkeeping
+ * invariants every call must keep. Reads the library's internal fields where the public API does
+ * not show the state (tests may; the library's own invariants are the contract checked here).
+ *
+ * A snapshot is a map from a key per object (main.heap#3, other.fence#2, main.manager#1) to the
+ * object's state as JSON. Keys ending in '~' hold state that also changes by itself while GPU work
+ * completes (fence completion, fault reports, removal by a failed readback). Nothing can complete
+ * inside a synchronous call, and the runner lets the GPU finish before a call that returns a
+ * promise, so every key is compared for every call.
+ *
+ * Invariants: `field` throws when an internal field it reads is gone, so a renamed field fails the
+ * self-test loudly instead of silently weakening every check; two snapshots of unchanged state are
+ * equal (everything is rendered in a fixed order).
+ */
+import type { Device, Fence, GraphicsCommandList, Heap, QueryHeap, ResidencyManager, ResidencySet, Resource } from '../../../src/index.js';
+import { trackedBy } from './catalogue-residency.js';
+import type { DeviceWorld } from './pool.js';
+
+export type Snapshot = Map<string, string>;
+
+const SEGMENTS = ['LOCAL', 'NON_LOCAL'] as const;
+
+/** An internal field of `object`, which must exist. */
+export function field<T>(object: object, name: string): T {
+  if (!(name in object)) {
+    throw new Error(`fuzz snapshot: ${object.constructor.name}.${name} no longer exists; update test/shared/fuzz/snapshot.ts to the library's new internals`);
+  }
+  return (object as Record<string, unknown>)[name] as T;
+}
+
+interface Allocator {
+  freePages: number;
+  pageCount: number;
+}
+
+interface Internals {
+  heaps: Map<number, Heap>;
+  live: Set<Resource>;
+  allFences: Set<Fence>;
+  queues: Set<object>;
+  backend: { backing: { allocators: Record<'LOCAL' | 'NON_LOCAL', Allocator> } } | undefined;
+  usage: Record<'LOCAL' | 'NON_LOCAL', number>;
+}
+
+function internals(device: Device): Internals {
+  const residency = field<object>(device, 'residency');
+  return {
+    heaps: field(device, 'heaps'),
+    live: field(device, 'live'),
+    allFences: field(device, 'allFences'),
+    queues: field(device, 'queues'),
+    backend: device.backend,
+    usage: field(residency, 'usage'),
+  };
+}
+
+/** Releases that wait for GPU work or held queue work (deferred-release.ts). */
+export function deferredReleases(device: Device): number {
+  return field<number>(field<object>(device, 'releases'), 'pendingCount');
+}
+
+/** Releases handed to the GPU's completion: they run by themselves (a microtask) once it is done. */
+export function releasesAwaitingGpu(device: Device): number {
+  return field<number>(field<object>(device, 'releases'), 'awaitingGpu');
+}
+
+const queueIds = new WeakMap<object, number>();
+let nextQueueId = 1;
+function queueId(queue: object): number {
+  let id = queueIds.get(queue);
+  if (id === undefined) queueIds.set(queue, (id = nextQueueId++));
+  return id;
+}
+
+/** The state of both devices and of every pooled object. */
+export function takeSnapshot(worlds: readonly DeviceWorld[], name: (object: object) => string | undefined): Snapshot {
+  const snapshot: Snapshot = new Map();
+  const put = (key: string, value: unknown): void => void snapshot.set(key, JSON.stringify(value));
+  for (const world of worlds) {
+    const p = world.prefix || 'main.';
+    const device = world.device;
+    const inner = internals(device);
+    const residency = field<object>(device, 'residency');
+    const allocators = inner.backend?.backing.allocators;
+    put(`${p}device`, {
+      local: device.queryVideoMemoryInfo('LOCAL'),
+      nonLocal: device.queryVideoMemoryInfo('NON_LOCAL'),
+      paging: device.getPagingStats(),
+      usage: inner.usage,
+      debugBudget: field(residency, 'debugBudget'),
+      freeAddresses: field<{ freeBytes: number }>(device, 'addressSpace').freeBytes,
+      liveResources: inner.live.size,
+      heaps: inner.heaps.size,
+      queryHeaps: field<Set<unknown>>(device, 'liveQueryHeaps').size,
+      deferredReleases: deferredReleases(device),
+      freePages: allocators ? SEGMENTS.map((s) => allocators[s].freePages) : null,
+    });
+    put(`${p}device~`, { removed: device.getDeviceRemovedReason(), faults: field<unknown[]>(device, 'faultReports').length });
+    const pooledHeaps = new Set<Heap>([...world.heaps, ...world.releasedHeaps]);
+    for (const heap of inner.heaps.values()) {
+      // A released heap whose memory is gone and that the fuzz can no longer pass cannot change.
+      if (heap.memoryFreed && !pooledHeaps.has(heap)) continue;
+      put(`${p}heap#${heap.id}`, heapState(heap));
+    }
+    for (const resource of new Set([...inner.live, ...world.everResources])) put(`${p}resource#${resource.id}`, resourceState(resource));
+    for (const fence of inner.allFences) {
+      put(`${p}fence#${fence.id}`, { reached: field(fence, 'reached'), watchers: field<Set<unknown>>(fence, 'watchers').size });
+      put(`${p}fence#${fence.id}~`, { completed: fence.getCompletedValue(), events: field<unknown[]>(fence, 'events').length, pending: field(fence, 'pendingCompletions') });
+    }
+    for (const queue of inner.queues) {
+      const blocked = field<{ fence: Fence; value: number } | undefined>(queue, 'blockedBy');
+      put(`${p}queue#${queueId(queue)}`, { pending: field<unknown[]>(queue, 'pending').length, blockedBy: blocked ? [blocked.fence.id, blocked.value] : null });
+    }
+    for (const list of world.lists) put(`${p}list#${list.id}`, listState(list));
+    for (const heap of [...world.queryHeaps, ...world.releasedQueryHeaps]) put(`${p}queryHeap#${heap.id}`, queryHeapState(heap));
+    for (const manager of world.managers) put(name(manager) ?? `${p}manager`, managerState(manager));
+    for (const set of world.sets) put(name(set) ?? `${p}set#${set.id}`, setState(set));
+  }
+  return snapshot;
+}
+
+function heapState(heap: Heap): unknown {
+  const memory = heap.memory;
+  return {
+    count: heap.residencyCount,
+    resident: heap.resident,
+    released: heap.released,
+    priority: heap.residencyPriority,
+    mapped: heap.mappedResources,
+    placed: field(heap, 'placedResources'),
+    pages: memory ? memory.pages.length : null,
+    evicted: heap.evicted !== undefined,
+    users: heap.users.size,
+    name: heap.getName(),
+  };
+}
+
+/** Tile tables this long are not rendered: only huge resources the pool released at once have them. */
+const MAX_RENDERED_TILES = 4096;
+
+function resourceState(resource: Resource): unknown {
+  const table = resource.tileMappings && resource.tileMappings.numTiles <= MAX_RENDERED_TILES ? resource.tileMappings : undefined;
+  return {
+    states: resource.states,
+    released: resource.released,
+    mapCount: resource.mapCount,
+    name: resource.getName(),
+    heapIds: table ? Array.from(table.heapIds).join(',') : null,
+    heapTiles: table ? Array.from(table.heapTiles).join(',') : null,
+  };
+}
+
+function listState(list: GraphicsCommandList): unknown {
+  const tracker = list.states as unknown as object;
+  const tracked = field<Map<Resource, Record<string, unknown[]>>>(tracker, 'tracked');
+  const pipeline = field<{ id: number } | undefined>(list, 'pipeline');
+  return {
+    open: field(list, 'open'),
+    commands: list.commands.length,
+    tracked: [...tracked].map(([resource, t]) => [resource.id, t.states, t.expected, t.promotedRead, t.onTopOfStart]),
+    pipeline: pipeline?.id ?? null,
+    root: Array.from(field<Uint32Array>(list, 'root')).join(','),
+    graphicsRoot: Array.from(field<Uint32Array>(list, 'graphicsRoot')).join(','),
+    renderTarget: field<{ frame: number } | undefined>(list, 'renderTarget')?.frame ?? null,
+    viewport: field(list, 'viewport') ?? null,
+    scissor: field(list, 'scissor') ?? null,
+    name: list.getName(),
+  };
+}
+
+function queryHeapState(heap: QueryHeap): unknown {
+  return { released: heap.released, name: heap.getName(), results: heap.results.released };
+}
+
+function managerState(manager: ResidencyManager): unknown {
+  const managed = field<Map<Heap, { resident: boolean; lastUsedMs: number; lastUse?: { value: number } }>>(manager, 'managedObjects');
+  const lru = field<Iterable<{ heap: Heap }>>(manager, 'lru');
+  const fences = field<Map<object, { value: number }>>(manager, 'fences');
+  return {
+    stats: manager.getStats(),
+    // Batch numbers are scratch marks of one execution (which objects it has seen), not state.
+    tracked: [...managed].map(([heap, m]) => [heap.id, m.resident, m.lastUsedMs, m.lastUse?.value ?? null]),
+    pageables: trackedBy(manager).length,
+    lru: [...lru].map((m) => m.heap.id),
+    nextSet: field(manager, 'nextSetId'),
+    fences: [...fences.values()].map((sync) => sync.value),
+  };
+}
+
+function setState(set: ResidencySet): unknown {
+  const members = field<Set<{ heap: Heap }>>(set, 'members');
+  return { open: field(set, 'isOpen'), members: [...members].map((m) => m.heap.id) };
+}
+
+/** What changed between two snapshots, one line per changed field ("main.heap#3.count: 1 → 2"). */
+export function diffSnapshots(before: Snapshot, after: Snapshot): string[] {
+  const changes: string[] = [];
+  for (const key of new Set([...before.keys(), ...after.keys()])) {
+    const [a, b] = [before.get(key), after.get(key)];
+    if (a === b) continue;
+    if (a === undefined || b === undefined) {
+      changes.push(`${key} ${a === undefined ? 'appeared' : 'vanished'}: ${short(a ?? b ?? '')}`);
+      continue;
+    }
+    const [x, y] = [JSON.parse(a) as Record<string, unknown>, JSON.parse(b) as Record<string, unknown>];
+    for (const name of new Set([...Object.keys(x), ...Object.keys(y)])) {
+      const [p, q] = [x[name], y[name]];
+      const [u, v] = [JSON.stringify(p), JSON.stringify(q)];
+      if (u === v) continue;
+      if (Array.isArray(p) && Array.isArray(q) && p.length === q.length) {
+        // Long arrays (tracked objects, states): the elements that changed, not the whole array.
+        const at = p.flatMap((item, i) => (JSON.stringify(item) === JSON.stringify(q[i]) ? [] : [i]));
+        for (const i of at.slice(0, 4)) changes.push(`${key}.${name}[${i}]: ${short(JSON.stringify(p[i]))} → ${short(JSON.stringify(q[i]))}`);
+        if (at.length > 4) changes.push(`${key}.${name}: ${at.length - 4} more elements changed`);
+      } else changes.push(`${key}.${name}: ${short(u)} → ${short(v)}`);
+    }
+  }
+  return changes;
+}
+
+/** A change's field with object ids left out: what failures are grouped by. */
+export const changeKind = (change: string): string => (change.split(':')[0] ?? change).replace(/#\d+/g, '').replace(/\[\d+\]/g, '[]').replace(/^(main|other)\./, '$1:');
+
+const short = (text: string | undefined): string => (text === undefined ? 'undefined' : text.length > 160 ? `${text.slice(0, 157)}...` : text);
+
+export interface Violation {
+  /** Stable across calls: what is broken and where ("main.heap#4 mapped count"). */
+  key: string;
+  detail: string;
+}
+
+/** The bookkeeping invariants of a GPU-backed device, checked after every call. */
+export function checkInvariants(world: DeviceWorld): Violation[] {
+  const violations: Violation[] = [];
+  const p = world.prefix || 'main.';
+  const inner = internals(world.device);
+  const allocators = inner.backend?.backing.allocators;
+  const heaps = [...inner.heaps.values()];
+  for (const segment of SEGMENTS) {
+    const resident = heaps.filter((h) => h.resident && h.segment === segment).reduce((sum, h) => sum + h.residentBytes, 0);
+    if (resident !== inner.usage[segment]) {
+      violations.push({ key: `${p}device usage ${segment}`, detail: `currentUsage is ${inner.usage[segment]} but the resident heaps hold ${resident} bytes` });
+    }
+    if (!allocators) continue;
+    const used = allocators[segment].pageCount - allocators[segment].freePages;
+    const held = heaps.filter((h) => h.memory?.segment === segment).reduce((sum, h) => sum + (h.memory?.pages.length ?? 0), 0);
+    if (used !== held) violations.push({ key: `${p}device pool pages ${segment}`, detail: `${used} pages of the ${segment} pool are taken but heaps hold ${held}` });
+  }
+  for (const heap of heaps) {
+    if (heap.residencyCount < 0) violations.push({ key: `${p}heap#${heap.id} residency count`, detail: `residencyCount is ${heap.residencyCount}` });
+    if (allocators && !heap.memoryFreed && heap.resident !== (heap.memory !== undefined)) {
+      violations.push({ key: `${p}heap#${heap.id} resident memory`, detail: `resident is ${heap.resident} but the heap ${heap.memory ? 'has' : 'has no'} pages` });
+    }
+    const mapped = [...heap.users].reduce((sum, r) => sum + r.mapCount, 0);
+    if (!heap.released && heap.mappedResources !== mapped) {
+      violations.push({ key: `${p}heap#${heap.id} mapped count`, detail: `mappedResources is ${heap.mappedResources} but its live resources hold ${mapped} maps` });
+    }
+  }
+  return violations;
+}
