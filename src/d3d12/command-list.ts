@@ -306,7 +306,8 @@ export class GraphicsCommandList {
   }
 
   private pipelineProblem(call: string, argument: string, value: unknown): D3D12Error | undefined {
-    if (this.type === 'COPY') return invalidArg(call, argument, `${this.label} is a COPY list, which cannot run shaders (pass null)`);
+    // setPipelineState on a COPY list: the list is at fault; an initial state for one: the state is.
+    if (this.type === 'COPY') return argument === 'pipelineState' ? invalidArg(call, 'this', `${this.label} is a COPY list, which cannot run shaders`) : invalidArg(call, argument, `${this.label} is a COPY list, which cannot run shaders (pass null)`);
     const pipeline = this.owner.ownPipelineState(value);
     if (!pipeline) return invalidArg(call, argument, 'must be a pipeline state created by this device');
     // A compute list holds compute state only (D3D12's debug layer refuses a graphics PSO there).

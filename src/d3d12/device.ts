@@ -46,7 +46,7 @@ import { DeviceResidency, type Pageable, type ResidencyOwner, type ResidencyPrio
 import { checkFenceValue, Fence } from './fence.js';
 import { GpuBackend } from './gpu-backend.js';
 import { Heap } from './heap.js';
-import { MemoryBacking } from './memory-backing.js';
+import { MemoryBacking, mib } from './memory-backing.js';
 import { PipelineState, type ComputePipelineStateDesc, type GraphicsPipelineStateDesc, type PrimitiveTopology } from './pipeline-state.js';
 import { SwapChain } from './swap-chain.js';
 import { QueryHeap } from './query-heap.js';
@@ -391,8 +391,8 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
     // otherwise (and CPU-accessible heaps take a CPU copy of their size at once). A CPU-only device
     // keeps the object model only, of any size.
     const pool = this.residency.poolSize(heap.segment);
-    if (this.gpu && heap.residentBytes > pool) {
-      throw new D3D12Error('E_OUTOFMEMORY', call, argument, `needs ${heap.residentBytes} bytes of ${heap.segment} memory, more than the whole ${pool}-byte pool holds`);
+    if (this.gpu && !heap.resident && heap.residentBytes > pool) {
+      throw new D3D12Error('E_OUTOFMEMORY', call, argument, `needs ${mib(heap.residentBytes)} of ${heap.segment} memory to be made resident, more than the whole ${mib(pool)} pool holds`);
     }
     return heap.resident ? this.gpu?.backing.allocate(call, argument, heap.segment, heap.desc.sizeInBytes) : undefined;
   }

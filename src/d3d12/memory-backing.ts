@@ -22,7 +22,7 @@ import type { Resource } from './resource.js';
 import type { MemorySegment } from './types.js';
 
 const MIB = 2 ** 20;
-const mib = (bytes: number): string => `${(bytes / MIB).toFixed(bytes % MIB === 0 ? 0 : 2)} MiB`;
+export const mib = (bytes: number): string => `${(bytes / MIB).toFixed(bytes % MIB === 0 ? 0 : 2)} MiB`;
 
 export class MemoryBacking {
   readonly allocators: Record<MemorySegment, PhysicalPageAllocator>;

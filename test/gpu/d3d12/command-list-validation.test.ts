@@ -940,7 +940,7 @@ describe('shader commands', () => {
     const copy = d3d.createCommandList('COPY');
     expectD3D12Error(() => copy.setPipelineState(pso), { call: 'setPipelineState', argument: 'this', message: /COPY command list #\d+ is a COPY list, which cannot run shaders/ });
     expectD3D12Error(() => copy.setComputeRoot32BitConstants(0, [1]), { call: 'setComputeRoot32BitConstants', argument: 'this', message: /is a COPY list, which has no root constants/ });
-    expectD3D12Error(() => copy.setComputeRoot32BitConstant(0, 1, 0), { call: 'setComputeRoot32BitConstants', argument: 'this', message: /which has no root constants/ });
+    expectD3D12Error(() => copy.setComputeRoot32BitConstant(0, 1, 0), { call: 'setComputeRoot32BitConstant', argument: 'this', message: /which has no root constants/ });
     expectD3D12Error(() => copy.dispatch(1), { call: 'dispatch', argument: 'this', message: /is a COPY list, which cannot dispatch/ });
     // The COPY list is still fine for copies.
     const queue = d3d.createCommandQueue({ type: 'COPY' });
@@ -991,7 +991,7 @@ describe('shader commands', () => {
     expectD3D12Error(() => list.setComputeRoot32BitConstants(0, [9, Number.NaN], 2), { call, argument: 'srcData[1]', message: /got NaN/ });
     expectD3D12Error(() => list.setComputeRoot32BitConstants(0, [9, '1' as unknown as number], 2), { call, argument: 'srcData[1]', message: /got '1'/ });
     expectD3D12Error(() => list.setComputeRoot32BitConstants(0, 7 as unknown as number[], 2), { call, argument: 'srcData', message: /must be an array of 32-bit values/ });
-    expectD3D12Error(() => list.setComputeRoot32BitConstant(0, 2 ** 32, 2), { call, argument: 'srcData[0]', message: /32-bit integer/ });
+    expectD3D12Error(() => list.setComputeRoot32BitConstant(0, 2 ** 32, 2), { call: 'setComputeRoot32BitConstant', argument: 'srcData', message: /32-bit integer/ });
     list.dispatch(6);
     list.close();
     queue.executeCommandLists([list]);
