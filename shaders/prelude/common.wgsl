@@ -62,9 +62,12 @@ struct D3D12FaultRecord {
 }
 
 struct D3D12FaultLog {
-  // Faults seen, including those past the capacity that could not be recorded.
+  // Records taken (each fault of compute work, the last fault of each fragment), including those
+  // past the capacity that could not be written.
   count: atomic<u32>,
   capacity: u32,
+  // Faults seen but not taken as records: a fragment's faults before its last.
+  more: atomic<u32>,
   records: array<D3D12FaultRecord>,
 }
 

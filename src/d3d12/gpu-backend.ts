@@ -12,7 +12,7 @@
  */
 import type { GpuMemory } from '../gpu/gpu-memory.js';
 import { copyKernel, encodeExecution, type ExecutableList } from '../gpu/executor.js';
-import { preludeConstant, preludeLayout } from '../gpu/prelude.js';
+import { memberOffset, preludeConstant, preludeLayout } from '../gpu/prelude.js';
 import type { CpuVisibleWrite } from './command-list.js';
 import type { SubmittedList } from './fault-report.js';
 import type { ListUse, WorkUse } from './deferred-release.js';
@@ -116,10 +116,10 @@ export class GpuBackend {
 
   private readFaults(lists: ReadonlyMap<number, SubmittedList>): void {
     this.track(
-      this.memory.takeFaults().then(({ count, records }) => {
-        const { size, offsets } = preludeLayout().faultRecord;
-        const words = size / 4;
-        const field = (record: number, name: string): number => records[record * words + (offsets[name] ?? 0) / 4] ?? 0;
+      this.memory.takeFaults().then(({ count, more, records }) => {
+        const layout = preludeLayout().faultRecord;
+        const words = layout.size / 4;
+        const field = (record: number, name: string): number => records[record * words + memberOffset(layout, name) / 4] ?? 0;
         const recorded = records.length / words;
         const faults: FaultRecord[] = [];
         for (let i = 0; i < recorded; i++) {
@@ -131,7 +131,7 @@ export class GpuBackend {
             entry: field(i, 'entry'),
           });
         }
-        if (count > 0) this.events.faults(faults, Math.max(0, count - recorded), lists);
+        if (count > 0) this.events.faults(faults, Math.max(0, count - recorded) + more, lists);
       }),
     );
   }

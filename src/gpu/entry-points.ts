@@ -78,22 +78,58 @@ function stripAttributes(original: string, masked: string): string {
   return out;
 }
 
+/** Where function `name`'s header is: from its attributes to its body's brace, and its parameter list. */
+function locateHeader(masked: string, name: string): { start: number; open: number; paramsStart: number; paramsEnd: number } {
+  const match = new RegExp(`\\bfn\\s+${name}\\s*\\(`, 'g').exec(masked);
+  if (!match) throw new Error(`no function ${name} in the shader code`);
+  // The attributes before `fn`: back to the end of the previous declaration.
+  let start = match.index;
+  while (start > 0 && !/[;}]/.test(masked[start - 1] as string)) start--;
+  const paramsStart = match.index + match[0].length;
+  let depth = 1;
+  let paramsEnd = paramsStart;
+  for (; paramsEnd < masked.length && depth > 0; paramsEnd++) {
+    if (masked[paramsEnd] === '(') depth++;
+    else if (masked[paramsEnd] === ')') depth--;
+  }
+  paramsEnd--;
+  // The body's opening brace ends the header (the return type holds no braces).
+  const open = masked.indexOf('{', paramsEnd);
+  if (open < 0) throw new Error(`function ${name} has no body`);
+  return { start, open, paramsStart, paramsEnd };
+}
+
 /**
  * `code` with the entry point `name` demoted to a plain function: its stage and IO attributes are
  * gone, the rest is unchanged. Throws when there is no such function.
  */
 export function demoteEntryPoint(code: string, name: string): string {
   const masked = maskComments(code);
-  const header = new RegExp(`\\bfn\\s+${name}\\s*\\(`, 'g');
-  const match = header.exec(masked);
-  if (!match) throw new Error(`no function ${name} in the shader code`);
-  // The attributes before `fn`: back to the end of the previous declaration.
-  let start = match.index;
-  while (start > 0 && !/[;}]/.test(masked[start - 1] as string)) start--;
-  // The body's opening brace ends the header (parameters and return type hold no braces).
-  const open = masked.indexOf('{', match.index + match[0].length);
-  if (open < 0) throw new Error(`function ${name} has no body`);
+  const { start, open } = locateHeader(masked, name);
   return code.slice(0, start) + stripAttributes(code.slice(start, open), masked.slice(start, open)) + code.slice(open);
+}
+
+/**
+ * The signature of entry point `name` as written: its parameter list and result (attributes
+ * included, for a wrapper to repeat) and its parameters' names (for the wrapper's call).
+ */
+export function entryPointSignature(code: string, name: string): { params: string; result: string; names: string[] } {
+  const masked = maskComments(code);
+  const { open, paramsStart, paramsEnd } = locateHeader(masked, name);
+  const plainParams = stripAttributes(masked.slice(paramsStart, paramsEnd), masked.slice(paramsStart, paramsEnd));
+  const names: string[] = [];
+  let depth = 0;
+  let piece = '';
+  for (const char of `${plainParams},`) {
+    if (char === '<' || char === '(') depth++;
+    if (char === '>' || char === ')') depth--;
+    if (char === ',' && depth === 0) {
+      const param = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:/.exec(piece);
+      if (param) names.push(param[1] as string);
+      piece = '';
+    } else piece += char;
+  }
+  return { params: code.slice(paramsStart, paramsEnd), result: code.slice(paramsEnd + 1, open).trim(), names };
 }
 
 /**

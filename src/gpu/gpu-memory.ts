@@ -12,7 +12,7 @@ import type { MemorySegment } from '../d3d12/types.js';
 import type { PageRun } from '../memory/physical-pages.js';
 import { TILE_SIZE } from '../memory/tiling.js';
 import { PageTableMirror } from './page-table.js';
-import { preludeLayout } from './prelude.js';
+import { memberOffset, preludeLayout } from './prelude.js';
 import { checked, guard, type GuardedError } from './error-guard.js';
 
 export const PAGE_SIZE = TILE_SIZE;
@@ -51,7 +51,7 @@ export class GpuMemory {
     this.pageCounts = { LOCAL: pools.LOCAL.size / PAGE_SIZE, NON_LOCAL: pools.NON_LOCAL.size / PAGE_SIZE };
     this.pageTable = new PageTableMirror(device, virtualPages, pageTable, (what, fn) => this.guard(what, fn));
     this.faultLogBytes = faultLog.size;
-    device.queue.writeBuffer(faultLog, preludeLayout().faultLog.offsets.capacity ?? 4, new Uint32Array([FAULT_CAPACITY]));
+    device.queue.writeBuffer(faultLog, memberOffset(preludeLayout().faultLog, 'capacity'), new Uint32Array([FAULT_CAPACITY]));
   }
 
   /**
@@ -71,7 +71,7 @@ export class GpuMemory {
       const nonLocal = await allocate('the NON_LOCAL pool', 'd3d12 NON_LOCAL pool (system memory)', options.nonLocalBytes);
       const pageTable = await allocate('the page table', 'd3d12 page table', PageTableMirror.initialBytes(options.virtualPages));
       const layout = preludeLayout();
-      const faultLog = await allocate('the fault log', 'd3d12 fault log', (layout.faultLog.offsets.records ?? 8) + FAULT_CAPACITY * layout.faultRecord.size);
+      const faultLog = await allocate('the fault log', 'd3d12 fault log', memberOffset(layout.faultLog, 'records') + FAULT_CAPACITY * layout.faultRecord.size);
       return new GpuMemory(device, { LOCAL: local, NON_LOCAL: nonLocal }, pageTable, options.virtualPages, faultLog);
     } catch (error) {
       for (const buffer of made) buffer.destroy();
@@ -138,21 +138,26 @@ export class GpuMemory {
     return bytes;
   }
 
-  /** Reads the fault log and clears it for the next submissions. */
-  async takeFaults(): Promise<{ count: number; records: Uint32Array }> {
-    const layout = preludeLayout();
+  /**
+   * Reads the fault log and clears it for the next submissions: `count` records taken (at most
+   * FAULT_CAPACITY of them written), `more` faults counted without a record.
+   */
+  async takeFaults(): Promise<{ count: number; more: number; records: Uint32Array }> {
+    const log = preludeLayout().faultLog;
     const staging = this.createBuffer({ label: 'd3d12 fault readback', size: this.faultLogBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
     const encoder = this.device.createCommandEncoder({ label: 'd3d12 take faults' });
     encoder.copyBufferToBuffer(this.faultLog, 0, staging, 0, this.faultLogBytes);
-    encoder.clearBuffer(this.faultLog, layout.faultLog.offsets.count ?? 0, 4);
+    encoder.clearBuffer(this.faultLog, memberOffset(log, 'count'), 4);
+    encoder.clearBuffer(this.faultLog, memberOffset(log, 'more'), 4);
     this.device.queue.submit([encoder.finish()]);
     await staging.mapAsync(GPUMapMode.READ);
     const words = new Uint32Array(staging.getMappedRange().slice(0));
     staging.destroy();
-    const count = words[(layout.faultLog.offsets.count ?? 0) / 4] ?? 0;
-    const recordWords = layout.faultRecord.size / 4;
-    const first = (layout.faultLog.offsets.records ?? 8) / 4;
-    return { count, records: words.slice(first, first + Math.min(count, FAULT_CAPACITY) * recordWords) };
+    const count = words[memberOffset(log, 'count') / 4] ?? 0;
+    const more = words[memberOffset(log, 'more') / 4] ?? 0;
+    const recordWords = preludeLayout().faultRecord.size / 4;
+    const first = memberOffset(log, 'records') / 4;
+    return { count, more, records: words.slice(first, first + Math.min(count, FAULT_CAPACITY) * recordWords) };
   }
 
   destroy(): void {

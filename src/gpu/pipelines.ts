@@ -4,7 +4,8 @@
  * the emulator's own kernels, cached per GPUDevice in a WeakMap.
  */
 import vertexReplayWgsl from '../../shaders/vertex_replay.wgsl?raw';
-import { demoteEntryPoint, vertexCall } from './entry-points.js';
+import fragmentEntryWgsl from '../../shaders/fragment_entry.wgsl?raw';
+import { demoteEntryPoint, entryPointSignature, vertexCall } from './entry-points.js';
 import { FRAGMENT_PRELUDE_WGSL, PRELUDE_WGSL, VERTEX_PRELUDE_WGSL, preludeLayout, wgslConstants } from './prelude.js';
 import { WgslReflect } from './wgsl-reflect.js';
 
@@ -144,9 +145,10 @@ export interface GraphicsPipelines {
  */
 export async function createGraphicsPreludePipeline(device: GPUDevice, options: GraphicsPipelineOptions, validation: boolean): Promise<GraphicsPipelines> {
   const vertexModule = await compile(device, VERTEX_PRELUDE_WGSL, options.code, `${options.label} (vertex stage)`);
-  // The fragment module must not hold the vertex entry point: it would reach the writable fault log.
+  // The fragment module must not hold the vertex entry point (it would reach the writable fault
+  // log); its entry point is the emulator's wrapper around the user's, which logs the faults.
   const demoted = demoteOr(options.code, options.vertexEntryPoint);
-  const fragmentModule = await compile(device, FRAGMENT_PRELUDE_WGSL, demoted, `${options.label} (fragment stage)`);
+  const fragmentModule = await compile(device, FRAGMENT_PRELUDE_WGSL, fragmentStage(demoted, options.fragmentEntryPoint), `${options.label} (fragment stage)`);
   const layout = device.createPipelineLayout({ label: options.label, bindGroupLayouts: [graphicsPreludeBindGroupLayout(device)] });
   const blend: GPUBlendState | undefined =
     options.blend === 'alpha'
@@ -158,7 +160,7 @@ export async function createGraphicsPreludePipeline(device: GPUDevice, options: 
       label: options.label,
       layout,
       vertex: { module: vertexModule, entryPoint: options.vertexEntryPoint },
-      fragment: { module: fragmentModule, entryPoint: options.fragmentEntryPoint, targets: [{ format: options.targetFormat, blend }] },
+      fragment: { module: fragmentModule, entryPoint: FRAGMENT_ENTRY, targets: [{ format: options.targetFormat, blend }] },
       primitive: { topology: options.topology },
     });
   } catch (error) {
@@ -169,6 +171,27 @@ export async function createGraphicsPreludePipeline(device: GPUDevice, options: 
   const replayCode = `${demoted}\n${vertexReplayWgsl.replaceAll('D3D12_VERTEX_CALL', call)}`;
   const vertexReplay = await createPreludePipeline(device, replayCode, 'd3d12_vertex_replay', `${options.label} (vertex-stage replay)`);
   return { render, vertexReplay };
+}
+
+/** The entry point of shaders/fragment_entry.wgsl. */
+const FRAGMENT_ENTRY = 'd3d12_fragment_entry';
+
+/**
+ * The fragment stage's code: the user's fragment entry point demoted and called from the wrapper
+ * entry point (shaders/fragment_entry.wgsl), which logs its faults once at the end. When the entry
+ * point is not there the code goes as it is, and the compiler or pipeline creation says why.
+ */
+function fragmentStage(code: string, name: string): string {
+  let signature: ReturnType<typeof entryPointSignature>;
+  try {
+    signature = entryPointSignature(code, name);
+  } catch {
+    return code;
+  }
+  const call = `${name}(${signature.names.join(', ')})`;
+  const body = signature.result ? `let d3d12_result = ${call};\n  d3d12_flush_fragment_faults();\n  return d3d12_result;` : `${call};\n  d3d12_flush_fragment_faults();`;
+  const wrapper = fragmentEntryWgsl.replaceAll('D3D12_FRAGMENT_PARAMS', signature.params).replaceAll('D3D12_FRAGMENT_RESULT', signature.result).replaceAll('D3D12_FRAGMENT_BODY', body);
+  return `${demoteEntryPoint(code, name)}\n${wrapper}`;
 }
 
 /** demoteEntryPoint, or the code as it is when the entry point is not there (the compiler says so). */

@@ -53,6 +53,13 @@ function structLayout(reflect: WgslReflect, name: string): StructLayout {
   return { size: struct.size, offsets: Object.fromEntries(struct.members.map((member) => [member.name, member.offset])) };
 }
 
+/** The byte offset of `member` in a reflected struct; throws if the WGSL lost it. */
+export function memberOffset(struct: StructLayout, member: string): number {
+  const offset = struct.offsets[member];
+  if (offset === undefined) throw new Error(`prelude.wgsl's struct has no member ${member}`);
+  return offset;
+}
+
 let cached: PreludeLayout | undefined;
 
 /** The prelude's shared layouts (reflected once). */

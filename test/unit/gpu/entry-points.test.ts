@@ -4,7 +4,7 @@
  * byte for byte (lines too), comments are never touched as code.
  */
 import { describe, expect, test } from 'vitest';
-import { demoteEntryPoint, vertexCall } from '../../../src/gpu/entry-points.js';
+import { demoteEntryPoint, entryPointSignature, vertexCall } from '../../../src/gpu/entry-points.js';
 
 const CODE = `// @vertex fn vs() in a comment is not code
 struct In { @builtin(instance_index) inst: u32, @builtin(vertex_index) vi: u32 }
@@ -46,5 +46,15 @@ describe('vertexCall', () => {
   test('a @location input cannot be replayed (vertices come from memory): it throws naming the rule', () => {
     expect(() => vertexCall('@vertex fn vs(@location(0) p: vec4f) -> @builtin(position) vec4f { return p; }', 'vs', 'V', 'I')).toThrow(/takes a @location input/);
     expect(() => vertexCall(CODE, 'fs', 'V', 'I')).toThrow(/no vertex entry point fs/);
+  });
+});
+
+describe('entryPointSignature', () => {
+  test('the parameter list and result as written, attributes included, and the parameter names', () => {
+    expect(entryPointSignature(CODE, 'fs')).toEqual({ params: '@location(0) @interpolate(flat) c: u32', result: '-> @location(0) vec4f', names: ['c'] });
+    expect(entryPointSignature(CODE, 'vs2')).toEqual({ params: '@builtin(vertex_index) v: u32, @builtin( instance_index ) i: u32', result: '-> @invariant @builtin(position) vec4f', names: ['v', 'i'] });
+    expect(entryPointSignature(CODE, 'vs').names).toEqual(['input']);
+    const generic = '@fragment fn f(@location(0) a: vec2<f32>, @builtin(position) p: vec4<f32>) { }';
+    expect(entryPointSignature(generic, 'f')).toEqual({ params: '@location(0) a: vec2<f32>, @builtin(position) p: vec4<f32>', result: '', names: ['a', 'p'] });
   });
 });
