@@ -10,8 +10,9 @@
  * whose memory a probe read since its last use gets an aliasing barrier first; no command reads the
  * memory it writes (and no two buffers share memory, probes aside).
  */
-import type { GraphicsCommandList, PipelineState, Resource } from '../../../src/index.js';
+import type { GraphicsCommandList, PipelineState } from '../../../src/index.js';
 import type { Random } from '../differential/operations.js';
+import { listStates, type Access } from './list-states.js';
 import { applyRmw, overlap, readModel, storesOf, TILE, writeModel, type SoakBuffer, type Store } from './paging-soak-model.js';
 
 export type Command =
@@ -19,7 +20,6 @@ export type Command =
   | { kind: 'copyTiles'; tiled: SoakBuffer; x: number; numTiles: number; buffer: SoakBuffer; bufferOffset: number; toTiles: boolean }
   | { kind: 'dispatch'; buffer: SoakBuffer; offset: number; words: number; constant: number };
 
-type Access = 'COPY_SOURCE' | 'COPY_DEST' | 'UNORDERED_ACCESS';
 
 /** The operation kind a command counts as. */
 export const commandKind = (c: Command): string => (c.kind === 'copyTiles' ? (c.toTiles ? 'copyTilesToTiled' : 'copyTilesToBuffer') : c.kind === 'copy' ? 'copyBufferRegion' : 'dispatch');
@@ -117,7 +117,8 @@ export interface RecordContext {
 
 /** Records `commands` into an open list (with the barriers), closes it and applies them to the model. */
 export function recordCommands(list: GraphicsCommandList, commands: readonly Command[], ctx: RecordContext): void {
-  const states = new Map<Resource, Access>();
+  const tracked = listStates(list);
+  const states = tracked.states;
   const need = (buffer: SoakBuffer, access: Access): void => {
     buffer.lastUse = ctx.signalValue;
     if (buffer.aliased && buffer.aliasGeneration < ctx.generation) {
@@ -125,18 +126,7 @@ export function recordCommands(list: GraphicsCommandList, commands: readonly Com
       buffer.aliasGeneration = ctx.generation;
     }
     if (buffer.store?.type === 'UPLOAD') return; // GENERIC_READ for good: copies read it as it is
-    const resource = buffer.resource;
-    const current = states.get(resource);
-    if (current === access) {
-      if (access === 'UNORDERED_ACCESS') list.resourceBarrier([{ type: 'UAV', uav: { resource } }]);
-      return;
-    }
-    if (current === undefined) {
-      if (access === 'UNORDERED_ACCESS') list.resourceBarrier([{ type: 'TRANSITION', transition: { resource, stateBefore: 'COMMON', stateAfter: access } }]);
-    } else {
-      list.resourceBarrier([{ type: 'TRANSITION', transition: { resource, stateBefore: current, stateAfter: access } }]);
-    }
-    states.set(resource, access);
+    tracked.need(buffer.resource, access);
   };
   let pipelineSet = false;
   for (const c of commands) {

@@ -40,6 +40,7 @@ import {
   type Resource,
 } from '../../../src/index.js';
 import { Random } from '../differential/operations.js';
+import { listStates } from './list-states.js';
 
 const TILE = 65536;
 const MIB = 2 ** 20;
@@ -220,7 +221,6 @@ interface Physical {
   pageable: Pageable;
 }
 
-type Access = 'COPY_SOURCE' | 'COPY_DEST' | 'UNORDERED_ACCESS';
 
 /** One planned command; `upload` offsets are into the list's UPLOAD buffer. */
 type Command =
@@ -478,22 +478,7 @@ class SoakRunner {
    */
   private record(commands: Command[], uploadBytes: Uint8Array, upload: Resource | null): { list: GraphicsCommandList; set: ResidencySet; touched: Set<Pageable> } {
     const list = this.takeList();
-    const states = new Map<Resource, Access>();
-    const need = (resource: Resource, access: Access): void => {
-      const current = states.get(resource);
-      if (current === access) {
-        if (access === 'UNORDERED_ACCESS') list.resourceBarrier([{ type: 'UAV', uav: { resource } }]);
-        return;
-      }
-      if (current === undefined) {
-        // Buffers start the list in COMMON: copies promote them implicitly; a dispatch (bindless,
-        // so not tracked by the emulator) gets an explicit transition.
-        if (access === 'UNORDERED_ACCESS') list.resourceBarrier([{ type: 'TRANSITION', transition: { resource, stateBefore: 'COMMON', stateAfter: access } }]);
-      } else {
-        list.resourceBarrier([{ type: 'TRANSITION', transition: { resource, stateBefore: current, stateAfter: access } }]);
-      }
-      states.set(resource, access);
-    };
+    const { need, states } = listStates(list);
     const members = new Set<Pageable>();
     let pipelineSet = false;
     for (const command of commands) {
