@@ -123,6 +123,20 @@ export class ResidencyManager {
     this.forget(managed);
   }
 
+  /**
+   * d3dx12residency requires EndTrackingObject before Release; an object released while tracked is
+   * forgotten when the manager comes to page it (its memory is the device's to free), and taken out
+   * of `candidates`.
+   */
+  private forgetReleased(candidates: ManagedObject[]): void {
+    for (let i = candidates.length - 1; i >= 0; i--) {
+      const managed = candidates[i] as ManagedObject;
+      if (!managed.released) continue;
+      this.forget(managed);
+      candidates.splice(i, 1);
+    }
+  }
+
   private forget(managed: ManagedObject): void {
     this.lru.remove(managed);
     this.managedObjects.delete(managed.heap);
@@ -159,9 +173,6 @@ export class ResidencyManager {
     });
     // Everything the queue would refuse is refused before anything pages.
     queue.checkExecuteCommandLists(lists);
-    // d3dx12residency requires EndTrackingObject before Release; an object released while tracked is
-    // forgotten here rather than paged (its memory is the device's to free).
-    for (const managed of [...this.lru]) if (managed.released) this.forget(managed);
     this.executeBatch(queue, lists, sets);
   }
 
@@ -246,6 +257,7 @@ export class ResidencyManager {
       if (now - managed.lastUsedMs <= grace) break;
       if (managed.segment === segment && managed.resident && managed.batch !== batch && managed.idle) victims.push(managed);
     }
+    this.forgetReleased(victims);
     for (const managed of victims) {
       if (this.usage(segment) <= trimFloor(budget)) break;
       this.evict(managed);
@@ -258,6 +270,7 @@ export class ResidencyManager {
     const budget = this.device.queryVideoMemoryInfo(segment).budget;
     if (this.usage(segment) + needed <= budget) return null;
     const outside = [...this.lru].filter((managed) => managed.segment === segment && managed.resident && managed.batch !== batch);
+    this.forgetReleased(outside);
     // Objects whose last GPU use completed first, then those whose use is at least submitted (the
     // eviction is queued after it); never one whose use is still held behind a queue wait.
     const order = [...outside.filter((managed) => managed.idle), ...outside.filter((managed) => !managed.idle && managed.submitted)];
@@ -277,7 +290,9 @@ export class ResidencyManager {
     } catch (error) {
       if (!(error instanceof D3D12Error) || error.hresult !== 'E_OUTOFMEMORY') throw error;
       // Over budget and past the pool: evict everything else this manager may, then try again.
-      for (const managed of [...this.lru]) if (managed.resident && managed.batch !== batch && managed.submitted) this.evict(managed);
+      const others = [...this.lru].filter((managed) => managed.resident && managed.batch !== batch && managed.submitted);
+      this.forgetReleased(others);
+      for (const managed of others) this.evict(managed);
       this.device.makeResident(rising.map((managed) => managed.pageable));
     }
     for (const managed of rising) {
