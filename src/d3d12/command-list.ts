@@ -24,7 +24,7 @@ import {
   type TileCopyFlag,
 } from '../validation/command-list.js';
 import { cpuAccessible } from '../validation/heap.js';
-import { invalidArg, orThrow, show, type D3D12Error } from './errors.js';
+import { invalidArg, orThrow, show, type D3D12Error } from '../api/errors.js';
 import type { PipelineState } from './pipeline-state.js';
 import type { QueryHeap } from './query-heap.js';
 import { QUERY_RESULT_BYTES, validateEndQuery, validateResolveQueryData, type QueryType } from '../validation/query.js';
@@ -33,7 +33,7 @@ import { validateClearColor, validateDrawInstanced, validateScissorRects, valida
 
 import { ALL_SUBRESOURCES, ListStateTracker } from './resource-states.js';
 import type { Resource } from './resource.js';
-import { RESOURCE_STATE_BITS, type CommandListType, type Rect, type ResourceStates, type TiledResourceCoordinate, type TileRegionSize, type Viewport } from './types.js';
+import { RESOURCE_STATE_BITS, type CommandListType, type Rect, type ResourceStates, type TiledResourceCoordinate, type TileRegionSize, type Viewport } from '../api/types.js';
 
 /** The emulator's one root parameter: this many 32-bit constants (prelude: D3D12_ROOT_CONSTANT_COUNT). */
 export const ROOT_CONSTANT_COUNT = preludeConstant('D3D12_ROOT_CONSTANT_COUNT');

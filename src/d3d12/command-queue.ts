@@ -16,14 +16,14 @@ import { commandName, type CpuVisibleWrite, type GraphicsCommandList } from './c
 import type { SubmittedList } from './fault-report.js';
 import type { ListUse, WorkUse } from './deferred-release.js';
 import { decayAfterExecution, type Touched } from './resource-states.js';
-import { D3D12Error, invalidArg, orThrow, show } from './errors.js';
+import { D3D12Error, invalidArg, orThrow, show } from '../api/errors.js';
 import { TIMESTAMP_FREQUENCY, timestampsSupported } from '../gpu/queries.js';
 import type { Fence } from './fence.js';
 import { checkFenceValue } from './fence.js';
 import type { GpuBackend } from './gpu-backend.js';
 import type { Heap } from './heap.js';
 import type { Resource } from './resource.js';
-import type { CommandListType, CommandQueueDesc, TileMappingFlag, TileRangeFlag, TiledResourceCoordinate, TileRegionSize } from './types.js';
+import type { CommandListType, CommandQueueDesc, TileMappingFlag, TileRangeFlag, TiledResourceCoordinate, TileRegionSize } from '../api/types.js';
 import type { ExecutableList } from '../gpu/executor.js';
 
 export type { TileCopyFlag };

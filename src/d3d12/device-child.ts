@@ -2,7 +2,7 @@
  * DeviceChild: what heaps and resources share, as ID3D12DeviceChild / ID3D12Object do: a name for
  * messages (SetName), and COM Release. Released objects refuse every call but release-state queries.
  */
-import { invalidArg, show } from './errors.js';
+import { invalidArg, show } from '../api/errors.js';
 
 export abstract class DeviceChild {
   private name = '';

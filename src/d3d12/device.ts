@@ -41,7 +41,7 @@ import { heapFlagNames, validateCreateHeap, type FullHeapDesc } from '../validat
 import type { ResourceCaps } from '../validation/resource-desc.js';
 import { GraphicsCommandList, type ListOwner } from './command-list.js';
 import { CommandQueue, type QueueOwner } from './command-queue.js';
-import { D3D12Error, invalidArg, orThrow, show, type HResult } from './errors.js';
+import { D3D12Error, invalidArg, orThrow, show, type HResult } from '../api/errors.js';
 import { DeviceResidency, type Pageable, type ResidencyOwner, type ResidencyPriority, type VideoMemoryInfo } from './residency.js';
 import { checkFenceValue, Fence } from './fence.js';
 import { GpuBackend } from './gpu-backend.js';
@@ -57,8 +57,7 @@ import { textureDescriptor } from './texture-descriptor.js';
 import { Resource, type ResourceKind } from './resource.js';
 import { DeferredRelease, type WorkUse } from './deferred-release.js';
 import { InfoQueue } from './info-queue.js';
-import { describeFaults, MAX_FAULT_REPORTS, type FaultReport, type SubmittedList } from './fault-report.js';
-import type { FaultRecord } from './gpu-backend.js';
+import { describeFaults, MAX_FAULT_REPORTS, type FaultRecord, type FaultReport, type SubmittedList } from './fault-report.js';
 import { cpuAccessible } from '../validation/heap.js';
 import type {
   ClearValue,
@@ -75,7 +74,7 @@ import type {
   ResourceStates,
   ResourceTiling,
   TiledResourcesTier,
-} from './types.js';
+} from '../api/types.js';
 
 /** MaxGPUVirtualAddressBitsPerResource and ...PerProcess: 1 TiB, the whole emulated space. */
 export const VIRTUAL_ADDRESS_BITS = 40;
@@ -732,7 +731,6 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
     });
     this.resources.add(resource);
     this.live.add(resource);
-    resource.heap?.users.add(resource);
     this.gpu?.backing.mapResource(resource);
     // Shaders may write UAV-capable resources in CPU-visible CUSTOM memory: read them back after dispatches.
     if (resource.heap && cpuAccessible(resource.heap.desc.properties) && resource.desc.flags.includes('ALLOW_UNORDERED_ACCESS')) {
@@ -823,7 +821,6 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
   /** A released resource's memory and addresses go back, once no GPU work may use them. */
   private freeResource(resource: Resource): void {
     this.live.delete(resource);
-    resource.heap?.users.delete(resource);
     this.gpu?.shaderVisibleCpuMemory.delete(resource);
     this.gpu?.backing.unmapResource(resource);
     this.addressSpace.release(resource.virtualRange);

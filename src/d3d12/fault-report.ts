@@ -8,16 +8,26 @@
  * bounded: names are cut to MAX_NAME_LENGTH characters, and callers keep at most MAX_FAULT_REPORTS
  * reports, counting the rest.
  */
-import type { FaultRecord } from './gpu-backend.js';
 import type { Heap } from './heap.js';
 import type { Resource, ResourceKind } from './resource.js';
-import type { ResourceDimension } from './types.js';
+import type { ResourceDimension } from '../api/types.js';
 import { tileAtByteOffset, tileCoordinate, TILE_SIZE, type TileCoordinate } from '../memory/tiling.js';
 
 /** Names (SetName) longer than this are cut in reports. */
 export const MAX_NAME_LENGTH = 200;
 /** Reports a device keeps (for readFaults, or in its removal report); later faults are only counted. */
 export const MAX_FAULT_REPORTS = 1024;
+
+/** A fault as the GPU logged it (shaders/prelude/common.wgsl's D3D12FaultRecord, decoded). */
+export interface FaultRecord {
+  /** The virtual address accessed. */
+  address: bigint;
+  kind: 'read-unowned' | 'write-unowned' | 'read-absent' | 'write-absent' | 'misaligned' | 'unknown';
+  commandListId: number;
+  commandIndex: number;
+  /** The page-table entry seen. */
+  entry: number;
+}
 
 export type FaultKind = FaultRecord['kind'];
 

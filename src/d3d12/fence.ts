@@ -8,7 +8,7 @@
  * satisfied as soon as the signal it waits for is submitted; waits therefore watch `reachedValue`,
  * the CPU watches `completedValue`.
  */
-import { invalidArg, show } from './errors.js';
+import { invalidArg, show } from '../api/errors.js';
 
 export class Fence {
   private completed: number;

@@ -14,22 +14,12 @@ import type { GpuMemory } from '../gpu/gpu-memory.js';
 import { copyKernel, encodeExecution, type ExecutableList } from '../gpu/executor.js';
 import { memberOffset, preludeConstant, preludeLayout } from '../gpu/prelude.js';
 import type { CpuVisibleWrite } from './command-list.js';
-import type { SubmittedList } from './fault-report.js';
+import type { FaultRecord, SubmittedList } from './fault-report.js';
 import type { ListUse, WorkUse } from './deferred-release.js';
 import type { Heap } from './heap.js';
 import type { MemoryBacking } from './memory-backing.js';
 import type { Resource } from './resource.js';
 import { CpuCoherence, type Span } from './cpu-coherence.js';
-
-export interface FaultRecord {
-  /** The virtual address accessed. */
-  address: bigint;
-  kind: 'read-unowned' | 'write-unowned' | 'read-absent' | 'write-absent' | 'misaligned' | 'unknown';
-  commandListId: number;
-  commandIndex: number;
-  /** The page-table entry seen. */
-  entry: number;
-}
 
 interface Settings {
   tiledResourcesTier: number;

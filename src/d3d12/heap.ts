@@ -9,11 +9,10 @@
  * released heap (they point at nothing; the GPU layer decides what reading them does).
  */
 import { DeviceChild } from './device-child.js';
-import { D3D12Error } from './errors.js';
-import type { HeapDesc, MemorySegment } from './types.js';
+import { D3D12Error } from '../api/errors.js';
+import type { HeapDesc, MemorySegment } from '../api/types.js';
 import type { PageRun } from '../memory/physical-pages.js';
 import type { Evicted } from '../gpu/paging.js';
-import type { Resource } from './resource.js';
 import { heapSegment, type FullHeapDesc } from '../validation/heap.js';
 import type { HeapView } from '../validation/create-resource.js';
 
@@ -43,8 +42,6 @@ export class Heap extends DeviceChild implements HeapView {
   mappedResources = 0;
   /** Whether the heap's memory is in its pool (CPU-only device: bookkeeping only). */
   resident: boolean;
-  /** Placed resources on this heap, and a committed resource's own resource. */
-  readonly users = new Set<Resource>();
   /** Called once, when the heap's memory may be freed (released, and no placed resource holds it). */
   onMemoryFreed?: (heap: Heap) => void;
   /** Placed resources that hold a reference on this heap. */

@@ -10,7 +10,7 @@
  * plain data (JSON-serializable) and copies: changing one changes nothing stored.
  */
 
-import { invalidArg, show } from './errors.js';
+import { invalidArg, show } from '../api/errors.js';
 
 /** DXGI_INFO_QUEUE_DEFAULT_MESSAGE_COUNT_LIMIT. */
 export const DEFAULT_MESSAGE_COUNT_LIMIT = 1024;

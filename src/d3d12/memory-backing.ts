@@ -16,16 +16,18 @@ import { NULL_HEAP, type TileSpan } from '../memory/tile-mappings.js';
 import { TILE_SIZE } from '../memory/tiling.js';
 import type { GpuMemory } from '../gpu/gpu-memory.js';
 import { cpuAccessible } from '../validation/heap.js';
-import { D3D12Error } from './errors.js';
+import { D3D12Error } from '../api/errors.js';
 import type { Heap } from './heap.js';
 import type { Resource } from './resource.js';
-import type { MemorySegment } from './types.js';
+import type { MemorySegment } from '../api/types.js';
 
 const MIB = 2 ** 20;
 export const mib = (bytes: number): string => `${(bytes / MIB).toFixed(bytes % MIB === 0 ? 0 : 2)} MiB`;
 
 export class MemoryBacking {
   readonly allocators: Record<MemorySegment, PhysicalPageAllocator>;
+  /** Per heap, the resources whose pages point into it: its placed resources, a committed resource's own. */
+  private readonly users = new Map<Heap, Set<Resource>>();
 
   constructor(
     readonly gpu: GpuMemory,
@@ -107,7 +109,7 @@ export class MemoryBacking {
   private refresh(heap: Heap, reserved: Iterable<Resource>): void {
     // Released resources stay among the users (and the reserved) until their memory is freed: work
     // that may still use them must see their pages move (see deferred-release.ts).
-    for (const user of heap.users) this.mapResource(user);
+    for (const user of this.users.get(heap) ?? []) this.mapResource(user);
     if (heap.implicitFor) return; // reserved tiles map only into explicit heaps
     for (const resource of reserved) {
       const table = resource.tileMappings;
@@ -131,7 +133,7 @@ export class MemoryBacking {
     return encoding.residentPage(heap.memory.segment, physical);
   }
 
-  /** Writes every page-table entry of a new resource. */
+  /** Writes every page-table entry of a new resource (and of one whose heap's pages moved). */
   mapResource(resource: Resource): void {
     const range = resource.virtualRange;
     const entries = new Uint32Array(range.pageCount);
@@ -139,6 +141,9 @@ export class MemoryBacking {
       entries.fill(this.gpu.pageTable.encoding.null);
     } else {
       const heap = resource.heap as Heap;
+      let users = this.users.get(heap);
+      if (!users) this.users.set(heap, (users = new Set()));
+      users.add(resource);
       const firstHeapPage = Math.floor(resource.heapOffset / TILE_SIZE);
       for (let page = 0; page < range.pageCount; page++) entries[page] = this.entryFor(heap, heap.id, firstHeapPage + page);
     }
@@ -147,6 +152,11 @@ export class MemoryBacking {
 
   /** A released resource's pages become UNOWNED: any later access is a fault. */
   unmapResource(resource: Resource): void {
+    if (resource.heap) {
+      const users = this.users.get(resource.heap);
+      users?.delete(resource);
+      if (users?.size === 0) this.users.delete(resource.heap);
+    }
     this.gpu.pageTable.fill(resource.virtualRange.firstPage, resource.virtualRange.pageCount, this.gpu.pageTable.encoding.unowned);
   }
 

@@ -16,12 +16,12 @@
  * treats external reservations. Usage counts resident heaps in whole pages.
  */
 import type { MemoryBacking } from './memory-backing.js';
-import { D3D12Error, invalidArg, show } from './errors.js';
+import { D3D12Error, invalidArg, show } from '../api/errors.js';
 import type { Fence } from './fence.js';
 import { checkFenceValue } from './fence.js';
 import type { Heap } from './heap.js';
 import { Resource } from './resource.js';
-import type { MemorySegment } from './types.js';
+import type { MemorySegment } from '../api/types.js';
 
 export type Pageable = Heap | Resource;
 

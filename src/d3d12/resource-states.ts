@@ -13,10 +13,10 @@
  *     read-only states decay to COMMON.
  * UPLOAD and READBACK resources keep their state (GENERIC_READ, COPY_DEST): no barrier, no decay.
  */
-import { RESOURCE_STATE_BITS as S } from './types.js';
+import { RESOURCE_STATE_BITS as S } from '../api/types.js';
 import { WRITE_STATE_BITS } from '../validation/resource-state.js';
 import type { Resource } from './resource.js';
-import { invalidArg, type D3D12Error } from './errors.js';
+import { invalidArg, type D3D12Error } from '../api/errors.js';
 
 /** D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES. */
 export const ALL_SUBRESOURCES = 0xffffffff;

@@ -8,9 +8,9 @@
  * non-zero address: shaders reach textures, too, through the emulated page table.
  */
 import { DeviceChild } from './device-child.js';
-import { invalidArg, show } from './errors.js';
+import { invalidArg, show } from '../api/errors.js';
 import type { Heap } from './heap.js';
-import type { FullResourceDesc } from './types.js';
+import type { FullResourceDesc } from '../api/types.js';
 import { TILE_SIZE, tileByteOffset, type ResourceLayout } from '../memory/tiling.js';
 import type { TileMappingTable } from '../memory/tile-mappings.js';
 import type { VirtualRange } from '../memory/virtual-address-space.js';

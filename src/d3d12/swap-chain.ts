@@ -11,7 +11,7 @@
  * - A frame's draws must be submitted before the task ends if they are to land in one image: the
  *   canvas hands out a new texture after the browser presents (see CanvasSurface).
  */
-import { invalidArg, show } from './errors.js';
+import { invalidArg, show } from '../api/errors.js';
 import type { CanvasSurface } from '../gpu/canvas-surface.js';
 
 export class BackBuffer {

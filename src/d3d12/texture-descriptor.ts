@@ -7,7 +7,7 @@
  */
 import { preludeConstant } from '../gpu/prelude.js';
 import { formatInfo } from '../memory/formats.js';
-import { invalidArg } from './errors.js';
+import { invalidArg } from '../api/errors.js';
 import type { Resource } from './resource.js';
 
 /** DXGI formats the prelude decodes, and the constant naming each. */

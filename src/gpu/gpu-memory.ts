@@ -8,7 +8,7 @@
  * readBack(), which resolves once its copy has completed. Pool sizes are whole pages, within the
  * device's maxStorageBufferBindingSize and maxBufferSize.
  */
-import type { MemorySegment } from '../d3d12/types.js';
+import type { MemorySegment } from '../api/types.js';
 import type { PageRun } from '../memory/physical-pages.js';
 import { TILE_SIZE } from '../memory/tiling.js';
 import { PageTableMirror } from './page-table.js';

@@ -8,7 +8,7 @@
  * checks the length), so the buffer starts small and grows (doubling, copied on the queue) as the
  * address space fills. Bind groups are made per submission, so they always name the current buffer.
  */
-import type { MemorySegment } from '../d3d12/types.js';
+import type { MemorySegment } from '../api/types.js';
 import { preludeConstant } from './prelude.js';
 
 /** Entries in a new table: 2^18 entries (1 MiB) cover 16 GiB of address space. */

@@ -12,7 +12,7 @@
  * Invariants: an Evicted holds the heap's bytes in exactly one place at any time it is read: `bytes`
  * once the map resolved, else `staged` (the GPU copy, kept until the map resolves).
  */
-import type { MemorySegment } from '../d3d12/types.js';
+import type { MemorySegment } from '../api/types.js';
 import type { PageRun } from '../memory/physical-pages.js';
 import { forEachPhysicalSpan, PAGE_SIZE, type GpuMemory } from './gpu-memory.js';
 

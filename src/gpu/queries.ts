@@ -7,7 +7,7 @@
  * destination buffer. WebGPU timestamps count nanoseconds: the queue's timestamp frequency is 1 GHz.
  */
 import { forEachPhysicalSpan, type GpuMemory } from './gpu-memory.js';
-import type { MemorySegment } from '../d3d12/types.js';
+import type { MemorySegment } from '../api/types.js';
 
 /** WebGPU timestamps are in nanoseconds. */
 export const TIMESTAMP_FREQUENCY = 1_000_000_000;

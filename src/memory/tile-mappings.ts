@@ -10,7 +10,7 @@
 
 export const NULL_HEAP = -1;
 
-export type TileRangeFlag = 'NONE' | 'NULL' | 'SKIP' | 'REUSE_SINGLE_TILE';
+import type { TileRangeFlag } from '../api/types.js';
 
 /** Consecutive resource tiles, in the order a region walks them. */
 export interface TileSpan {

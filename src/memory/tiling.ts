@@ -14,6 +14,7 @@
  *     at lower tiers, which allow no packed mips in reserved arrays).
  *   - Which mips are packed depends on the tiled-resources tier (see isStandardMip).
  */
+import type { PackedMipInfo, ResourceDimension, SubresourceTiling, TiledResourcesTier, TileShape } from '../api/types.js';
 import type { FormatInfo } from './formats.js';
 
 /** D3D12_TILED_RESOURCE_TILE_SIZE_IN_BYTES. */
@@ -28,14 +29,6 @@ export const PACKED_MIP_ALIGNMENT = 16;
 /** D3D12_PACKED_TILE: the start index GetResourceTiling reports for a packed subresource. */
 export const PACKED_TILE = 0xffffffff;
 
-export type ResourceDimension = 'BUFFER' | 'TEXTURE1D' | 'TEXTURE2D' | 'TEXTURE3D';
-export type TiledResourcesTier = 1 | 2 | 3 | 4;
-
-export interface TileShape {
-  widthInTexels: number;
-  heightInTexels: number;
-  depthInTexels: number;
-}
 
 /** What the layout needs of a (validated) resource description. */
 export interface LayoutInput {
@@ -232,19 +225,6 @@ export function computeLayout(input: LayoutInput, tier: TiledResourcesTier): Res
   };
 }
 
-export interface SubresourceTiling {
-  widthInTiles: number;
-  heightInTiles: number;
-  depthInTiles: number;
-  startTileIndexInOverallResource: number;
-}
-
-export interface PackedMipInfo {
-  numStandardMips: number;
-  numPackedMips: number;
-  numTilesForPackedMips: number;
-  startTileIndexInOverallResource: number;
-}
 
 /** Subresource index (D3D12CalcSubresource) → mip level and array slice. */
 export function splitSubresource(layout: ResourceLayout, subresource: number): { mip: number; slice: number } {

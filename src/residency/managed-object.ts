@@ -6,7 +6,7 @@
 import type { Fence } from '../d3d12/fence.js';
 import type { Heap } from '../d3d12/heap.js';
 import type { Pageable } from '../d3d12/residency.js';
-import type { MemorySegment } from '../d3d12/types.js';
+import type { MemorySegment } from '../api/types.js';
 import type { LruNode } from './lru.js';
 
 export interface SyncPoint {

@@ -22,11 +22,11 @@
 import { CommandQueue } from '../d3d12/command-queue.js';
 import type { GraphicsCommandList } from '../d3d12/command-list.js';
 import { Device } from '../d3d12/device.js';
-import { D3D12Error, invalidArg, show } from '../d3d12/errors.js';
+import { D3D12Error, invalidArg, show } from '../api/errors.js';
 import type { Fence } from '../d3d12/fence.js';
 import type { Heap } from '../d3d12/heap.js';
 import type { Pageable } from '../d3d12/residency.js';
-import type { MemorySegment } from '../d3d12/types.js';
+import type { MemorySegment } from '../api/types.js';
 import { gracePeriodMs, trimFloor } from './grace-period.js';
 import { LruList } from './lru.js';
 import { ManagedObject } from './managed-object.js';

@@ -7,7 +7,7 @@
  * insert with E_INVALIDARG; an object the manager does not track is refused too (it could never be
  * paged in for the list, which is exactly the bug residency sets exist to prevent).
  */
-import { invalidArg } from '../d3d12/errors.js';
+import { invalidArg } from '../api/errors.js';
 import type { ManagedObject } from './managed-object.js';
 
 export interface SetOwner {

@@ -3,7 +3,7 @@
  * the error to throw or what the command needs: the copies come out as jobs, byte ranges between
  * GPU virtual addresses, which the copy kernel runs through the page table.
  */
-import { D3D12Error, invalidArg, show, type Checked } from '../d3d12/errors.js';
+import { D3D12Error, invalidArg, show, type Checked } from '../api/errors.js';
 import { spanTiles, type TileSpan } from '../memory/tile-mappings.js';
 import { TILE_SIZE, type ResourceLayout } from '../memory/tiling.js';
 import { asNameList, checkInteger, checkName, isObject, type Problem } from './common.js';

@@ -2,8 +2,8 @@
  * Building blocks of the validators: each checks one argument and returns the D3D12Error to throw,
  * or undefined when the argument is fine. Validators never throw and never change state.
  */
-import type { D3D12Error} from '../d3d12/errors.js';
-import { invalidArg, show } from '../d3d12/errors.js';
+import type { D3D12Error} from '../api/errors.js';
+import { invalidArg, show } from '../api/errors.js';
 
 export type Problem = D3D12Error | undefined;
 

@@ -3,8 +3,8 @@
  * getResourceAllocationInfo: the description's own rules (resource-desc.ts) plus where the resource
  * may live: heap type, heap flags, offset and size, the tiled-resources tier.
  */
-import { D3D12Error, invalidArg, show, type Checked } from '../d3d12/errors.js';
-import type { HeapType, ResourceAllocationInfo } from '../d3d12/types.js';
+import { D3D12Error, invalidArg, show, type Checked } from '../api/errors.js';
+import type { HeapType, ResourceAllocationInfo } from '../api/types.js';
 import { checkInteger, isObject, type Problem } from './common.js';
 import {
   categoryName,

@@ -1,8 +1,8 @@
 /**
  * createDevice, checkFeatureSupport, getResourceTiling and createCommandQueue argument rules.
  */
-import { D3D12Error, invalidArg, show, type Checked } from '../d3d12/errors.js';
-import { COMMAND_LIST_TYPES, type CommandListType, type CommandQueueDesc, type ResourceHeapTier, type TiledResourcesTier } from '../d3d12/types.js';
+import { D3D12Error, invalidArg, show, type Checked } from '../api/errors.js';
+import { COMMAND_LIST_TYPES, type CommandListType, type CommandQueueDesc, type ResourceHeapTier, type TiledResourcesTier } from '../api/types.js';
 import { checkBoolean, checkInteger, checkName, checkNames, firstProblem, isObject } from './common.js';
 import type { ResourceView } from './tile-mappings.js';
 

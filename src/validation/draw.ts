@@ -3,8 +3,8 @@
  * scissor rectangles and draw counts. State rules that need the list (a pipeline or a render target
  * set, the back buffer still current) stay with the list.
  */
-import { invalidArg, show, type Checked } from '../d3d12/errors.js';
-import type { Rect, Viewport } from '../d3d12/types.js';
+import { invalidArg, show, type Checked } from '../api/errors.js';
+import type { Rect, Viewport } from '../api/types.js';
 import { checkInteger, type Problem } from './common.js';
 
 /**

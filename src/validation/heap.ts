@@ -5,7 +5,7 @@
  * memory (NON_LOCAL). DEFAULT = CUSTOM(NOT_AVAILABLE, L1); UPLOAD = CUSTOM(WRITE_COMBINE, L0);
  * READBACK = CUSTOM(WRITE_BACK, L0).
  */
-import { D3D12Error, invalidArg, show, type Checked } from '../d3d12/errors.js';
+import { D3D12Error, invalidArg, show, type Checked } from '../api/errors.js';
 import {
   CPU_PAGE_PROPERTIES,
   HEAP_FLAG_BITS,
@@ -18,7 +18,7 @@ import {
   type MemoryPool,
   type MemorySegment,
   type ResourceHeapTier,
-} from '../d3d12/types.js';
+} from '../api/types.js';
 import { checkInteger, checkName, checkNames, firstProblem, isObject, type Problem } from './common.js';
 
 /** D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT. */

@@ -4,8 +4,8 @@
  * ResolveQueryData. Timestamps need WebGPU's 'timestamp-query' feature; the other heap types
  * (occlusion, pipeline and stream-output statistics, video) are not emulated.
  */
-import { D3D12Error, invalidArg } from '../d3d12/errors.js';
-import type { CommandListType } from '../d3d12/types.js';
+import { D3D12Error, invalidArg } from '../api/errors.js';
+import type { CommandListType } from '../api/types.js';
 import { checkInteger, checkName, firstProblem, isObject, type Problem } from './common.js';
 import type { ResourceView } from './tile-mappings.js';
 

@@ -8,7 +8,7 @@
  * texture that is not small makes GetResourceAllocationInfo answer 64 KiB, as D3D12 does, and makes
  * creation fail. 4 MiB is MSAA's alignment; MSAA is not emulated.
  */
-import { D3D12Error, invalidArg, show, type Checked } from '../d3d12/errors.js';
+import { D3D12Error, invalidArg, show, type Checked } from '../api/errors.js';
 import {
   RESOURCE_DIMENSIONS,
   RESOURCE_FLAGS,
@@ -17,9 +17,10 @@ import {
   type ResourceFlag,
   type TextureLayout,
   type TiledResourcesTier,
-} from '../d3d12/types.js';
+} from '../api/types.js';
 import { formatInfo, type FormatInfo } from '../memory/formats.js';
-import { computeLayout, hasStandardTileShape, SMALL_PLACEMENT_ALIGNMENT, TILE_SIZE, type ResourceDimension, type ResourceLayout } from '../memory/tiling.js';
+import { computeLayout, hasStandardTileShape, SMALL_PLACEMENT_ALIGNMENT, TILE_SIZE, type ResourceLayout } from '../memory/tiling.js';
+import type { ResourceDimension } from '../api/types.js';
 import { checkInteger, checkName, checkNames, firstProblem, isObject } from './common.js';
 import { DEFAULT_ALIGNMENT, MSAA_ALIGNMENT, type ResourceCategory } from './heap.js';
 

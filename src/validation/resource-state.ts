@@ -7,8 +7,8 @@
  * GENERIC_READ and READBACK heaps COPY_DEST. D3D12 creates buffers outside UPLOAD/READBACK heaps in
  * COMMON whatever the initial state says (the debug layer warns that it is ignored); so does this.
  */
-import { D3D12Error, invalidArg, show, type Checked } from '../d3d12/errors.js';
-import { RESOURCE_STATE_BITS, RESOURCE_STATES, type FullResourceDesc, type HeapType, type ResourceState } from '../d3d12/types.js';
+import { D3D12Error, invalidArg, show, type Checked } from '../api/errors.js';
+import { RESOURCE_STATE_BITS, RESOURCE_STATES, type FullResourceDesc, type HeapType, type ResourceState } from '../api/types.js';
 import { formatInfo, type FormatInfo } from '../memory/formats.js';
 import { asNameList, checkName, isObject, type Problem } from './common.js';
 

@@ -14,9 +14,10 @@
  * range; region and range tile totals agree; a heap is needed unless every range is NULL or SKIP,
  * and must be a live, GPU-local heap whose flags allow the resource; NONE ranges stay inside the heap.
  */
-import { D3D12Error, invalidArg, show, type Checked } from '../d3d12/errors.js';
-import { TILE_MAPPING_FLAGS, TILE_RANGE_FLAGS, type FullResourceDesc, type TiledResourceCoordinate } from '../d3d12/types.js';
-import { spanTiles, type TileMappingTable, type TileRange, type TileRangeFlag, type TileSpan, heapsMappedBy } from '../memory/tile-mappings.js';
+import { D3D12Error, invalidArg, show, type Checked } from '../api/errors.js';
+import { TILE_MAPPING_FLAGS, TILE_RANGE_FLAGS, type FullResourceDesc, type TiledResourceCoordinate } from '../api/types.js';
+import { spanTiles, type TileMappingTable, type TileRange, type TileSpan, heapsMappedBy } from '../memory/tile-mappings.js';
+import type { TileRangeFlag } from '../api/types.js';
 import { splitSubresource, subresourceCount, subresourceTiling, tailTiles, TILE_SIZE, type ResourceLayout } from '../memory/tiling.js';
 import { asNameList, checkBoolean, checkInteger, checkName, checkOptionalArray, firstProblem, isObject, type Problem } from './common.js';
 import { categoryName, heapAllows, heapSegment, type ResourceCategory } from './heap.js';

@@ -101,7 +101,7 @@ export function takeSnapshot(worlds: readonly DeviceWorld[], name: (object: obje
     for (const heap of inner.heaps.values()) {
       // A released heap whose memory is gone and that the fuzz can no longer pass cannot change.
       if (heap.memoryFreed && !pooledHeaps.has(heap)) continue;
-      put(`${p}heap#${heap.id}`, heapState(heap));
+      put(`${p}heap#${heap.id}`, heapState(heap, [...inner.live].filter((resource) => resource.heap === heap).length));
     }
     for (const resource of new Set([...inner.live, ...world.everResources])) put(`${p}resource#${resource.id}`, resourceState(resource));
     for (const fence of inner.allFences) {
@@ -120,7 +120,7 @@ export function takeSnapshot(worlds: readonly DeviceWorld[], name: (object: obje
   return snapshot;
 }
 
-function heapState(heap: Heap): unknown {
+function heapState(heap: Heap, users: number): unknown {
   const memory = heap.memory;
   return {
     count: heap.residencyCount,
@@ -131,7 +131,7 @@ function heapState(heap: Heap): unknown {
     placed: field(heap, 'placedResources'),
     pages: memory ? memory.pages.length : null,
     evicted: heap.evicted !== undefined,
-    users: heap.users.size,
+    users,
     name: heap.getName(),
   };
 }
@@ -252,7 +252,7 @@ export function checkInvariants(world: DeviceWorld): Violation[] {
     if (allocators && !heap.memoryFreed && heap.resident !== (heap.memory !== undefined)) {
       violations.push({ key: `${p}heap#${heap.id} resident memory`, detail: `resident is ${heap.resident} but the heap ${heap.memory ? 'has' : 'has no'} pages` });
     }
-    const mapped = [...heap.users].reduce((sum, r) => sum + r.mapCount, 0);
+    const mapped = [...inner.live].filter((r) => r.heap === heap).reduce((sum, r) => sum + r.mapCount, 0);
     if (!heap.released && heap.mappedResources !== mapped) {
       violations.push({ key: `${p}heap#${heap.id} mapped count`, detail: `mappedResources is ${heap.mappedResources} but its live resources hold ${mapped} maps` });
     }

@@ -1,12 +1,38 @@
 /**
- * The descriptor types of the public API: D3D12's structs with camelCase fields, enum values as the
+ * The descriptor types of the public API (the shared layer: imports nothing from the project): D3D12's structs with camelCase fields, enum values as the
  * D3D12 suffixes ('DEFAULT', 'REUSE_SINGLE_TILE'), flags as arrays of names. Fields whose D3D12
  * value is the obvious default may be left out (see each type).
  */
-import type { ResourceDimension, TiledResourcesTier, TileShape, PackedMipInfo, SubresourceTiling } from '../memory/tiling.js';
-import type { TileRangeFlag } from '../memory/tile-mappings.js';
+// ---- Tiling (what GetResourceTiling reports; computed in src/memory/tiling.ts) ---------------
 
-export type { ResourceDimension, TiledResourcesTier, TileShape, PackedMipInfo, SubresourceTiling, TileRangeFlag };
+export type ResourceDimension = 'BUFFER' | 'TEXTURE1D' | 'TEXTURE2D' | 'TEXTURE3D';
+export type TiledResourcesTier = 1 | 2 | 3 | 4;
+
+/** D3D12_TILE_SHAPE, in texels. */
+export interface TileShape {
+  widthInTexels: number;
+  heightInTexels: number;
+  depthInTexels: number;
+}
+
+/** D3D12_SUBRESOURCE_TILING. */
+export interface SubresourceTiling {
+  widthInTiles: number;
+  heightInTiles: number;
+  depthInTiles: number;
+  startTileIndexInOverallResource: number;
+}
+
+/** D3D12_PACKED_MIP_INFO. */
+export interface PackedMipInfo {
+  numStandardMips: number;
+  numPackedMips: number;
+  numTilesForPackedMips: number;
+  startTileIndexInOverallResource: number;
+}
+
+/** D3D12_TILE_RANGE_FLAGS, by name. */
+export type TileRangeFlag = 'NONE' | 'NULL' | 'SKIP' | 'REUSE_SINGLE_TILE';
 
 export type ResourceHeapTier = 1 | 2;
 
