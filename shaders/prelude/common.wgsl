@@ -32,11 +32,15 @@ const D3D12_PTE_ABSENT: u32 = 3u;
 const D3D12_PTE_SEGMENT_BIT: u32 = 0x20000000u;
 const D3D12_PTE_PAGE_MASK: u32 = 0x1fffffffu;
 
-// 64 KiB pages of 4-byte words.
+// 64 KiB pages of 4-byte words (the tile size; src/memory/tiling.ts's TILE_SIZE is pinned to it by a test).
 const D3D12_PAGE_SHIFT: u32 = 16u;
-const D3D12_WORDS_PER_PAGE: u32 = 16384u;
-// Addresses are 40 bits: the high word of a valid address is below this.
-const D3D12_VA_HIGH_LIMIT: u32 = 256u;
+const D3D12_PAGE_BYTES: u32 = 1u << D3D12_PAGE_SHIFT;
+const D3D12_PAGE_OFFSET_MASK: u32 = D3D12_PAGE_BYTES - 1u;
+const D3D12_WORDS_PER_PAGE: u32 = D3D12_PAGE_BYTES / 4u;
+// Addresses are 40 bits (the emulated address space, MaxGPUVirtualAddressBitsPerProcess): the high
+// word of a valid address is below D3D12_VA_HIGH_LIMIT.
+const D3D12_VA_BITS: u32 = 40u;
+const D3D12_VA_HIGH_LIMIT: u32 = 1u << (D3D12_VA_BITS - 32u);
 
 // What a Tier 1 read of a NULL tile returns. Tier 1 leaves such reads undefined; a fixed, visible
 // value makes code that silently relies on Tier 2's zeros show itself.
@@ -123,7 +127,7 @@ fn d3d12_page_entry(va: vec2u) -> u32 {
 // The word index inside the entry's pool of the 4-byte word at va (entry is RESIDENT).
 fn d3d12_word_index(entry: u32, va: vec2u) -> u32 {
   let page = (entry >> D3D12_PTE_PAYLOAD_SHIFT) & D3D12_PTE_PAGE_MASK;
-  return page * D3D12_WORDS_PER_PAGE + ((va.x & 0xffffu) >> 2u);
+  return page * D3D12_WORDS_PER_PAGE + ((va.x & D3D12_PAGE_OFFSET_MASK) >> 2u);
 }
 
 fn d3d12_is_non_local(entry: u32) -> bool {

@@ -69,10 +69,10 @@ fn d3d12_tex2d_texel_address(texture: D3D12Texture2D, mip: u32, texel: vec2u) ->
     let width_in_tiles = d3d12_load(d3d12_address_add(entry, 4u));
     let tile = offset + texel.x / texture.tile.x + (texel.y / texture.tile.y) * width_in_tiles;
     let within = ((texel.y % texture.tile.y) * texture.tile.x + texel.x % texture.tile.x) * texture.bytes_per_texel;
-    byte = tile * 65536u + within;
+    byte = tile * D3D12_PAGE_BYTES + within;
   } else {
     let row_pitch = d3d12_load(d3d12_address_add(entry, 8u));
-    byte = texture.standard_tiles * 65536u + offset + texel.y * row_pitch + texel.x * texture.bytes_per_texel;
+    byte = texture.standard_tiles * D3D12_PAGE_BYTES + offset + texel.y * row_pitch + texel.x * texture.bytes_per_texel;
   }
   return d3d12_address_add(texture.base, byte);
 }

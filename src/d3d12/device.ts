@@ -10,6 +10,7 @@ import { TileMappingTable, type TileSpan } from '../memory/tile-mappings.js';
 import { VA_PAGE_SIZE, VirtualAddressSpace, type VirtualRange } from '../memory/virtual-address-space.js';
 import { GpuMemory, maxPoolBytes } from '../gpu/gpu-memory.js';
 import { GuardError } from '../gpu/error-guard.js';
+import { preludeConstant } from '../gpu/prelude.js';
 import { createGraphicsPreludePipeline, createPreludePipeline, type GraphicsPipelines } from '../gpu/pipelines.js';
 
 const TOPOLOGIES: Record<PrimitiveTopology, GPUPrimitiveTopology> = {
@@ -76,8 +77,8 @@ import type {
   TiledResourcesTier,
 } from '../api/types.js';
 
-/** MaxGPUVirtualAddressBitsPerResource and ...PerProcess: 1 TiB, the whole emulated space. */
-export const VIRTUAL_ADDRESS_BITS = 40;
+/** MaxGPUVirtualAddressBitsPerResource and ...PerProcess: the whole emulated space (the prelude's D3D12_VA_BITS). */
+export const VIRTUAL_ADDRESS_BITS = preludeConstant('D3D12_VA_BITS');
 
 export interface FeatureDataOptions {
   tiledResourcesTier: TiledResourcesTier;

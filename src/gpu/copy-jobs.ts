@@ -5,12 +5,12 @@
 import copyWgsl from '../../shaders/copy.wgsl?raw';
 import { tileByteOffset, TILE_SIZE, type ResourceLayout } from '../memory/tiling.js';
 import type { TileSpan } from '../memory/tile-mappings.js';
-import { wgslConstants } from './prelude.js';
+import { requireConstant } from './prelude.js';
 
 export const COPY_WGSL: string = copyWgsl;
 
 /** The longest job the kernel's workgroups cover (D3D12_COPY_JOB_BYTES). */
-export const COPY_JOB_BYTES: number = wgslConstants(copyWgsl).D3D12_COPY_JOB_BYTES ?? 65536;
+export const COPY_JOB_BYTES: number = requireConstant(copyWgsl, 'D3D12_COPY_JOB_BYTES', 'copy.wgsl');
 
 export interface CopyJob {
   dst: bigint;

@@ -13,8 +13,7 @@
 import { COPY_JOB_BYTES, COPY_WGSL as copyWgsl, type CopyJob } from './copy-jobs.js';
 import type { GpuMemory } from './gpu-memory.js';
 import { graphicsPreludeBindGroupLayout, kernelPipeline, preludeBindGroupLayout, VERTEX_REPLAY } from './pipelines.js';
-import { preludeLayout } from './prelude.js';
-import { WgslReflect } from './wgsl-reflect.js';
+import { memberOffset, preludeLayout, requireStruct, requireWorkgroupSize } from './prelude.js';
 import { encodeResolve, encodeTimestamp, type ResultPages } from './queries.js';
 
 /** A command as the executor needs it. */
@@ -46,12 +45,9 @@ export interface ExecutionSettings {
   validation: boolean;
 }
 
-const copyReflect = new WgslReflect(copyWgsl);
-const copyJobStruct = copyReflect.structs.find((s) => s.name === 'D3D12CopyJob');
-/** Bytes per job in the jobs buffer (from the WGSL struct). */
-const JOB_SIZE = copyJobStruct?.size ?? 32;
-const JOB_OFFSETS = Object.fromEntries((copyJobStruct?.members ?? []).map((m) => [m.name, m.offset]));
-const COPY_WORKGROUP = (copyReflect.entry.compute[0]?.workgroupSize ?? [256])[0] ?? 256;
+/** A job in the jobs buffer, as shaders/copy.wgsl declares it. */
+const JOB = requireStruct(copyWgsl, 'D3D12CopyJob', 'copy.wgsl');
+const COPY_WORKGROUP = requireWorkgroupSize(copyWgsl, 'd3d12_copy', 'copy.wgsl');
 /** Workgroups along x per job: enough words for a full job plus a partial word at each end. */
 const COPY_GROUPS_X = (jobBytes: number): number => Math.ceil((jobBytes + 8) / (4 * COPY_WORKGROUP));
 /** WebGPU's floor for maxComputeWorkgroupsPerDimension: jobs per copy dispatch. */
@@ -211,32 +207,32 @@ export function encodeExecution(memory: GpuMemory, kernel: CopyKernel, settings:
 
   const info = new ArrayBuffer(Math.max(1, steps.length) * infoStride);
   const view = new DataView(info);
-  const at = layout.dispatchInfo.offsets;
+  const at = layout.dispatchInfo;
   steps.forEach((step, i) => {
     const base = i * infoStride;
-    new Uint32Array(info, base + (at.root ?? 0), step.root.length).set(step.root);
-    view.setUint32(base + (at.command_list ?? 0), step.list, true);
-    view.setUint32(base + (at.command_index ?? 0), step.index, true);
-    view.setUint32(base + (at.tiled_resources_tier ?? 0), settings.tiledResourcesTier, true);
-    view.setUint32(base + (at.validation ?? 0), settings.validation ? 1 : 0, true);
-    if (step.draw) new Uint32Array(info, base + (at.draw ?? 0), 4).set(step.draw);
+    new Uint32Array(info, base + memberOffset(at, 'root'), step.root.length).set(step.root);
+    view.setUint32(base + memberOffset(at, 'command_list'), step.list, true);
+    view.setUint32(base + memberOffset(at, 'command_index'), step.index, true);
+    view.setUint32(base + memberOffset(at, 'tiled_resources_tier'), settings.tiledResourcesTier, true);
+    view.setUint32(base + memberOffset(at, 'validation'), settings.validation ? 1 : 0, true);
+    if (step.draw) new Uint32Array(info, base + memberOffset(at, 'draw'), 4).set(step.draw);
   });
   const infoBuffer = memory.createBuffer({ label: 'd3d12 dispatch constants', size: info.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   device.queue.writeBuffer(infoBuffer, 0, info);
   transient.push(infoBuffer);
 
   if (jobs.length > 0) {
-    const jobBytes = new ArrayBuffer(jobs.length * JOB_SIZE);
+    const jobBytes = new ArrayBuffer(jobs.length * JOB.size);
     const jobView = new DataView(jobBytes);
     jobs.forEach((job, i) => {
-      const base = i * JOB_SIZE;
+      const base = i * JOB.size;
       const put64 = (offset: number, value: bigint): void => {
         jobView.setUint32(base + offset, Number(value & 0xffffffffn), true);
         jobView.setUint32(base + offset + 4, Number(value >> 32n), true);
       };
-      put64(JOB_OFFSETS.dst ?? 0, job.dst);
-      put64(JOB_OFFSETS.src ?? 8, job.src);
-      jobView.setUint32(base + (JOB_OFFSETS.bytes ?? 16), job.bytes, true);
+      put64(memberOffset(JOB, 'dst'), job.dst);
+      put64(memberOffset(JOB, 'src'), job.src);
+      jobView.setUint32(base + memberOffset(JOB, 'bytes'), job.bytes, true);
     });
     const jobBuffer = memory.createBuffer({ label: 'd3d12 copy jobs', size: jobBytes.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
     device.queue.writeBuffer(jobBuffer, 0, jobBytes);

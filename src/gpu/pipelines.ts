@@ -6,8 +6,8 @@
 import vertexReplayWgsl from '../../shaders/vertex_replay.wgsl?raw';
 import fragmentEntryWgsl from '../../shaders/fragment_entry.wgsl?raw';
 import { demoteEntryPoint, entryPointSignature, vertexCall } from './entry-points.js';
-import { FRAGMENT_PRELUDE_WGSL, PRELUDE_WGSL, VERTEX_PRELUDE_WGSL, preludeLayout, wgslConstants } from './prelude.js';
-import { WgslReflect } from './wgsl-reflect.js';
+import { FRAGMENT_PRELUDE_WGSL, PRELUDE_WGSL, VERTEX_PRELUDE_WGSL, requireConstant, requireWorkgroupSize } from './prelude.js';
+import { ResourceType, WgslReflect } from './wgsl-reflect.js';
 
 interface DeviceCache {
   group0: GPUBindGroupLayout;
@@ -17,31 +17,41 @@ interface DeviceCache {
 
 const caches = new WeakMap<GPUDevice, DeviceCache>();
 
+/**
+ * Group 0's layout entries, from the preludes' declarations (wgsl_reflect): per binding, the buffer
+ * type its `var` declares (read → read-only storage, read_write → storage, uniform) and every stage
+ * whose prelude declares it. The one uniform, the per-dispatch constants, is bound at a dynamic offset.
+ */
+export function preludeBindGroupEntries(stages: readonly { code: string; visibility: number }[]): GPUBindGroupLayoutEntry[] {
+  const entries = new Map<number, GPUBindGroupLayoutEntry>();
+  for (const { code, visibility } of stages) {
+    for (const variable of new WgslReflect(code).getBindGroups()[0] ?? []) {
+      let buffer: GPUBufferBindingLayout;
+      if (variable.resourceType === ResourceType.Uniform) buffer = { type: 'uniform', hasDynamicOffset: true, minBindingSize: variable.size };
+      else if (variable.resourceType === ResourceType.Storage) buffer = { type: variable.access === 'read_write' ? 'storage' : 'read-only-storage' };
+      else throw new Error(`the prelude's binding ${variable.binding} (${variable.name}) is not a buffer`);
+      const seen = entries.get(variable.binding);
+      if (seen && seen.buffer?.type !== buffer.type) throw new Error(`the prelude declares binding ${variable.binding} (${variable.name}) differently in two stages`);
+      entries.set(variable.binding, { binding: variable.binding, visibility: (seen?.visibility ?? 0) | visibility, buffer });
+    }
+  }
+  return [...entries.values()].sort((a, b) => a.binding - b.binding);
+}
+
 function cacheFor(device: GPUDevice): DeviceCache {
   let cache = caches.get(device);
   if (!cache) {
-    const storage = (type: GPUBufferBindingType) => ({ visibility: GPUShaderStage.COMPUTE, buffer: { type } });
     const group0 = device.createBindGroupLayout({
       label: 'd3d12 prelude (group 0)',
-      entries: [
-        { binding: 0, ...storage('read-only-storage') },
-        { binding: 1, ...storage('storage') },
-        { binding: 2, ...storage('storage') },
-        { binding: 3, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', hasDynamicOffset: true, minBindingSize: preludeLayout().dispatchInfo.size } },
-        { binding: 4, ...storage('storage') },
-      ],
+      entries: preludeBindGroupEntries([{ code: PRELUDE_WGSL, visibility: GPUShaderStage.COMPUTE }]),
     });
-    const graphics = GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT;
+    // The fault log is the fragment stage's only: vertex shaders cannot write storage.
     const graphicsGroup0 = device.createBindGroupLayout({
       label: 'd3d12 graphics prelude (group 0)',
-      entries: [
-        { binding: 0, visibility: graphics, buffer: { type: 'read-only-storage' } },
-        { binding: 1, visibility: graphics, buffer: { type: 'read-only-storage' } },
-        { binding: 2, visibility: graphics, buffer: { type: 'read-only-storage' } },
-        { binding: 3, visibility: graphics, buffer: { type: 'uniform', hasDynamicOffset: true, minBindingSize: preludeLayout().dispatchInfo.size } },
-        // The fault log: fragment shaders record faults; vertex shaders cannot write storage.
-        { binding: 4, visibility: GPUShaderStage.FRAGMENT, buffer: { type: 'storage' } },
-      ],
+      entries: preludeBindGroupEntries([
+        { code: VERTEX_PRELUDE_WGSL, visibility: GPUShaderStage.VERTEX },
+        { code: FRAGMENT_PRELUDE_WGSL, visibility: GPUShaderStage.FRAGMENT },
+      ]),
     });
     cache = { group0, graphicsGroup0, kernels: new Map() };
     caches.set(device, cache);
@@ -205,12 +215,11 @@ function demoteOr(code: string, name: string): string {
 
 /** The replay's workgroup size and the invocations one dispatch covers (from shaders/vertex_replay.wgsl). */
 export const VERTEX_REPLAY = (() => {
-  const reflect = new WgslReflect(`${PRELUDE_WGSL}\n${vertexReplayWgsl.replaceAll('D3D12_VERTEX_CALL', '0u')}`);
-  const entry = reflect.entry.compute.find((e) => e.name === 'd3d12_vertex_replay');
-  const workgroup = entry?.workgroupSize?.[0];
-  const constants = wgslConstants(vertexReplayWgsl);
-  const vertexStride = constants.D3D12_VERTEX_REPLAY_VERTEX_STRIDE;
-  const instanceStride = constants.D3D12_VERTEX_REPLAY_INSTANCE_STRIDE;
-  if (typeof workgroup !== 'number' || vertexStride === undefined || instanceStride === undefined) throw new Error('shaders/vertex_replay.wgsl lost its workgroup size or strides');
-  return { workgroup, vertexStride, instanceStride };
+  const file = 'vertex_replay.wgsl';
+  const code = `${PRELUDE_WGSL}\n${vertexReplayWgsl.replaceAll('D3D12_VERTEX_CALL', '0u')}`;
+  return {
+    workgroup: requireWorkgroupSize(code, 'd3d12_vertex_replay', file),
+    vertexStride: requireConstant(vertexReplayWgsl, 'D3D12_VERTEX_REPLAY_VERTEX_STRIDE', file),
+    instanceStride: requireConstant(vertexReplayWgsl, 'D3D12_VERTEX_REPLAY_INSTANCE_STRIDE', file),
+  };
 })();

@@ -47,10 +47,26 @@ export function wgslConstants(code: string): Record<string, number> {
   return constants;
 }
 
-function structLayout(reflect: WgslReflect, name: string): StructLayout {
-  const struct = reflect.structs.find((s) => s.name === name);
-  if (!struct) throw new Error(`prelude.wgsl has no struct ${name}`);
+
+/** A `const` of `code` by name; throws if the WGSL lost it (a rename must reach both sides). */
+export function requireConstant(code: string, name: string, file: string): number {
+  const value = wgslConstants(code)[name];
+  if (value === undefined) throw new Error(`${file} has no constant ${name}`);
+  return value;
+}
+
+/** The byte layout of struct `name` of `code`; throws if the WGSL lost it. */
+export function requireStruct(code: string, name: string, file: string): StructLayout {
+  const struct = new WgslReflect(code).structs.find((s) => s.name === name);
+  if (!struct) throw new Error(`${file} has no struct ${name}`);
   return { size: struct.size, offsets: Object.fromEntries(struct.members.map((member) => [member.name, member.offset])) };
+}
+
+/** The workgroup size along x of compute entry point `name` of `code`; throws if there is none. */
+export function requireWorkgroupSize(code: string, name: string, file: string): number {
+  const size = new WgslReflect(code).entry.compute.find((entry) => entry.name === name)?.workgroupSize?.[0];
+  if (typeof size !== 'number') throw new Error(`${file} has no compute entry point ${name} with a workgroup size`);
+  return size;
 }
 
 /** The byte offset of `member` in a reflected struct; throws if the WGSL lost it. */
@@ -65,12 +81,11 @@ let cached: PreludeLayout | undefined;
 /** The prelude's shared layouts (reflected once). */
 export function preludeLayout(): PreludeLayout {
   if (!cached) {
-    const reflect = new WgslReflect(PRELUDE_WGSL);
     cached = {
       constants: wgslConstants(PRELUDE_WGSL),
-      dispatchInfo: structLayout(reflect, 'D3D12DispatchInfo'),
-      faultRecord: structLayout(reflect, 'D3D12FaultRecord'),
-      faultLog: structLayout(reflect, 'D3D12FaultLog'),
+      dispatchInfo: requireStruct(PRELUDE_WGSL, 'D3D12DispatchInfo', 'the prelude'),
+      faultRecord: requireStruct(PRELUDE_WGSL, 'D3D12FaultRecord', 'the prelude'),
+      faultLog: requireStruct(PRELUDE_WGSL, 'D3D12FaultLog', 'the prelude'),
     };
   }
   return cached;

@@ -6,6 +6,7 @@
  */
 import smokePatternWgsl from '../../shaders/smoke_pattern.wgsl?raw';
 import { WgslReflect } from './wgsl-reflect.js';
+import { memberOffset } from './prelude.js';
 
 export interface SmokePatternArgs {
   count: number;
@@ -74,8 +75,8 @@ export async function runSmokePattern(
 
   const paramsData = new ArrayBuffer(layout.params.size);
   const paramsView = new DataView(paramsData);
-  paramsView.setUint32(layout.params.offsets.count ?? 0, args.count, true);
-  paramsView.setUint32(layout.params.offsets.seed ?? 4, args.seed, true);
+  paramsView.setUint32(memberOffset(layout.params, 'count'), args.count, true);
+  paramsView.setUint32(memberOffset(layout.params, 'seed'), args.seed, true);
   const params = device.createBuffer({ size: layout.params.size, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   device.queue.writeBuffer(params, 0, paramsData);
   const words = device.createBuffer({ size: byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });

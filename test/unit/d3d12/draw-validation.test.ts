@@ -4,7 +4,7 @@
  * The rules that need a live list or swap chain are checked in the browser (swap-chain.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { orThrow } from '../../../src/d3d12/errors.js';
+import { orThrow } from '../../../src/api/errors.js';
 import { validateCreateGraphicsPipelineState } from '../../../src/validation/device.js';
 import { validateClearColor, validateDrawInstanced, validateScissorRects, validateViewports } from '../../../src/validation/draw.js';
 import { expectD3D12Error } from './expect-d3d12-error.js';
