@@ -442,7 +442,7 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
     try {
       virtualRange = this.reserveAddresses('createCommittedResource', plan.layout.sizeInBytes, 0);
     } catch (error) {
-      if (pages) this.gpu?.backing.allocators[heap.segment].release(pages.runs);
+      if (pages) this.gpu?.backing.allocators[heap.segment].releaseRuns(pages.runs);
       throw error;
     }
     this.nextHeapId++;

@@ -11,7 +11,7 @@
 import { DeviceChild } from './device-child.js';
 import { D3D12Error } from '../api/errors.js';
 import type { HeapDesc, MemorySegment } from '../api/types.js';
-import type { PageRun } from '../memory/physical-pages.js';
+import type { PageRun } from '../memory/range-allocator.js';
 import type { Evicted } from '../gpu/paging.js';
 import { heapSegment, type FullHeapDesc } from '../validation/heap.js';
 import type { HeapView } from '../validation/create-resource.js';

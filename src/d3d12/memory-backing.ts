@@ -10,7 +10,7 @@
  * per run of consecutive changed pages. Pages are taken before anything else changes, so running out
  * leaves no partial state.
  */
-import { PhysicalPageAllocator, pagesOf, type PageRun } from '../memory/physical-pages.js';
+import { RangeAllocator, pagesOf, type PageRun } from '../memory/range-allocator.js';
 import { evictPages, neverWritten, restorePages } from '../gpu/paging.js';
 import { NULL_HEAP, type TileSpan } from '../memory/tile-mappings.js';
 import { TILE_SIZE } from '../memory/tiling.js';
@@ -25,7 +25,8 @@ const MIB = 2 ** 20;
 export const mib = (bytes: number): string => `${(bytes / MIB).toFixed(bytes % MIB === 0 ? 0 : 2)} MiB`;
 
 export class MemoryBacking {
-  readonly allocators: Record<MemorySegment, PhysicalPageAllocator>;
+  /** The physical pages of each pool. */
+  readonly allocators: Record<MemorySegment, RangeAllocator>;
   /** Per heap, the resources whose pages point into it: its placed resources, a committed resource's own. */
   private readonly users = new Map<Heap, Set<Resource>>();
 
@@ -36,8 +37,8 @@ export class MemoryBacking {
     private readonly flushCpuWrites: (heap: Heap) => void = () => undefined,
   ) {
     this.allocators = {
-      LOCAL: new PhysicalPageAllocator(gpu.pageCounts.LOCAL),
-      NON_LOCAL: new PhysicalPageAllocator(gpu.pageCounts.NON_LOCAL),
+      LOCAL: new RangeAllocator(0, gpu.pageCounts.LOCAL),
+      NON_LOCAL: new RangeAllocator(0, gpu.pageCounts.NON_LOCAL),
     };
   }
 
@@ -45,10 +46,10 @@ export class MemoryBacking {
   allocate(call: string, argument: string, segment: MemorySegment, sizeInBytes: number): { runs: PageRun[]; pages: Uint32Array } {
     const count = Math.max(1, Math.ceil(sizeInBytes / TILE_SIZE));
     const allocator = this.allocators[segment];
-    const runs = allocator.allocate(count);
+    const runs = allocator.allocateRuns(count);
     if (!runs) {
-      const free = allocator.freePages * TILE_SIZE;
-      const total = allocator.pageCount * TILE_SIZE;
+      const free = allocator.freeUnits * TILE_SIZE;
+      const total = allocator.unitCount * TILE_SIZE;
       throw new D3D12Error('E_OUTOFMEMORY', call, argument, `needs ${mib(count * TILE_SIZE)} of ${segment} memory, and ${mib(free)} of the pool's ${mib(total)} are free`);
     }
     return { runs, pages: pagesOf(runs) };
@@ -80,7 +81,7 @@ export class MemoryBacking {
       return evictPages(this.gpu, memory.segment, memory.pages);
     });
     heap.memory = undefined;
-    this.allocators[memory.segment].release(memory.runs);
+    this.allocators[memory.segment].releaseRuns(memory.runs);
     this.refresh(heap, reserved);
   }
 
@@ -101,7 +102,7 @@ export class MemoryBacking {
     heap.evicted = undefined;
     if (!memory) return;
     heap.memory = undefined;
-    this.allocators[memory.segment].release(memory.runs);
+    this.allocators[memory.segment].releaseRuns(memory.runs);
     this.refresh(heap, reserved);
   }
 

@@ -22,6 +22,7 @@ import { checkFenceValue } from './fence.js';
 import type { Heap } from './heap.js';
 import { Resource } from './resource.js';
 import type { MemorySegment } from '../api/types.js';
+import { TILE_SIZE } from '../memory/tiling.js';
 
 export type Pageable = Heap | Resource;
 
@@ -210,7 +211,7 @@ export class DeviceResidency {
 
   private freeBytes(segment: MemorySegment): number {
     const backing = this.owner.backing;
-    return backing ? backing.allocators[segment].freePages * 65536 : this.poolBytes[segment] - this.usage[segment];
+    return backing ? backing.allocators[segment].freeUnits * TILE_SIZE : this.poolBytes[segment] - this.usage[segment];
   }
 
   private pageIn(call: string, heap: Heap): void {

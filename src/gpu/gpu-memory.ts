@@ -9,7 +9,7 @@
  * device's maxStorageBufferBindingSize and maxBufferSize.
  */
 import type { MemorySegment } from '../api/types.js';
-import type { PageRun } from '../memory/physical-pages.js';
+import type { PageRun } from '../memory/range-allocator.js';
 import { TILE_SIZE } from '../memory/tiling.js';
 import { PageTableMirror } from './page-table.js';
 import { memberOffset, preludeLayout } from './prelude.js';

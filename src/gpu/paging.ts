@@ -13,7 +13,7 @@
  * once the map resolved, else `staged` (the GPU copy, kept until the map resolves).
  */
 import type { MemorySegment } from '../api/types.js';
-import type { PageRun } from '../memory/physical-pages.js';
+import type { PageRun } from '../memory/range-allocator.js';
 import { forEachPhysicalSpan, PAGE_SIZE, type GpuMemory } from './gpu-memory.js';
 
 /** A heap's contents while it is not resident. */

@@ -1,11 +1,13 @@
 /**
- * RangeAllocator: first-fit allocation of contiguous ranges of units (pages) out of [start, end).
- * Knows nothing of GPUs or addresses; the virtual address space is built on it.
+ * RangeAllocator: first-fit allocation of units (pages) out of [start, end), the one free list
+ * behind both the virtual address space (contiguous ranges: allocate / release) and the physical
+ * pages of each pool (a heap's pages: allocateRuns / releaseRuns, contiguous when possible). Knows
+ * nothing of GPUs or addresses.
  *
  * Invariants: free ranges are kept sorted by start, never empty, never adjacent (freeing coalesces
- * with both neighbours), and never overlap an allocated range; `freeUnits` is their total.
- * Allocation takes the lowest free range that fits, so addresses are reused low-first and the high
- * end stays whole for large requests.
+ * with both neighbours), and never overlap an allocated unit; `freeUnits` is their total. Allocation
+ * takes the lowest free range that fits, so units are reused low-first and the high end stays whole
+ * for large requests. A unit is free, or owned by exactly one allocation.
  */
 
 export interface UnitRange {
@@ -13,8 +15,15 @@ export interface UnitRange {
   length: number;
 }
 
+/** Consecutive units of one allocation of allocateRuns (a heap's physical pages). */
+export interface PageRun {
+  start: number;
+  count: number;
+}
+
 export class RangeAllocator {
   private readonly free: UnitRange[];
+  /** Ranges handed out by allocate(): first unit → length (allocateRuns' callers keep their runs). */
   private readonly allocated = new Map<number, number>();
   private freeTotal: number;
 
@@ -29,26 +38,27 @@ export class RangeAllocator {
     this.freeTotal = end - start;
   }
 
+  /** Units in [start, end). */
+  get unitCount(): number {
+    return this.end - this.start;
+  }
+
   get freeUnits(): number {
     return this.freeTotal;
   }
 
-  /** The largest request that would succeed now. */
+  /** The largest contiguous request that would succeed now. */
   get largestFreeRange(): number {
     return this.free.reduce((largest, range) => Math.max(largest, range.length), 0);
   }
 
   /** Allocates `length` contiguous units; returns the first unit, or undefined when none fit. */
   allocate(length: number): number | undefined {
-    if (!Number.isSafeInteger(length) || length <= 0) throw new RangeError(`cannot allocate ${length} units`);
+    checkCount(length);
     const index = this.free.findIndex((range) => range.length >= length);
-    const range = this.free[index];
-    if (!range) return undefined;
-    const first = range.start;
-    if (range.length === length) this.free.splice(index, 1);
-    else this.free[index] = { start: range.start + length, length: range.length - length };
+    if (index < 0) return undefined;
+    const first = this.take(index, length);
     this.allocated.set(first, length);
-    this.freeTotal -= length;
     return first;
   }
 
@@ -57,9 +67,44 @@ export class RangeAllocator {
     const length = this.allocated.get(first);
     if (length === undefined) throw new RangeError(`unit ${first} does not start an allocated range`);
     this.allocated.delete(first);
-    this.freeTotal += length;
+    this.insert(first, length);
+  }
 
-    // The first free range after the released one (binary search: the list is sorted).
+  /**
+   * Takes `count` units, one run if any free range holds them (first fit), else runs gathered from
+   * the lowest free ranges; undefined (and nothing taken) when fewer than `count` are free.
+   */
+  allocateRuns(count: number): PageRun[] | undefined {
+    checkCount(count);
+    if (count > this.freeTotal) return undefined;
+    const fit = this.free.findIndex((range) => range.length >= count);
+    if (fit >= 0) return [{ start: this.take(fit, count), count }];
+    const runs: PageRun[] = [];
+    for (let needed = count; needed > 0; ) {
+      const length = Math.min(needed, (this.free[0] as UnitRange).length);
+      runs.push({ start: this.take(0, length), count: length });
+      needed -= length;
+    }
+    return runs;
+  }
+
+  /** Returns runs taken by allocateRuns, merging them with free neighbours. */
+  releaseRuns(runs: readonly PageRun[]): void {
+    for (const run of runs) if (run.count > 0) this.insert(run.start, run.count);
+  }
+
+  /** Takes `length` units from the start of free range `index`; returns the first. */
+  private take(index: number, length: number): number {
+    const range = this.free[index] as UnitRange;
+    if (range.length === length) this.free.splice(index, 1);
+    else this.free[index] = { start: range.start + length, length: range.length - length };
+    this.freeTotal -= length;
+    return range.start;
+  }
+
+  /** Frees [first, first + length), merging with neighbours; a unit already free is a RangeError. */
+  private insert(first: number, length: number): void {
+    // The first free range after the freed one (binary search: the list is sorted).
     let low = 0;
     let high = this.free.length;
     while (low < high) {
@@ -69,6 +114,10 @@ export class RangeAllocator {
     }
     const before = this.free[low - 1];
     const after = this.free[low];
+    if ((before && before.start + before.length > first) || (after && first + length > after.start) || first < this.start || first + length > this.end) {
+      throw new RangeError(`units ${first}..${first + length - 1} are already free or outside [${this.start}, ${this.end})`);
+    }
+    this.freeTotal += length;
     const joinsBefore = before !== undefined && before.start + before.length === first;
     const joinsAfter = after !== undefined && first + length === after.start;
     if (joinsBefore && joinsAfter) {
@@ -86,4 +135,16 @@ export class RangeAllocator {
   freeRangesForTesting(): UnitRange[] {
     return this.free.map((range) => ({ ...range }));
   }
+}
+
+function checkCount(count: number): void {
+  if (!Number.isSafeInteger(count) || count <= 0) throw new RangeError(`cannot allocate ${count} units`);
+}
+
+/** Expands runs into one unit index per unit, in order (a heap's page list). */
+export function pagesOf(runs: readonly PageRun[]): Uint32Array {
+  const pages = new Uint32Array(runs.reduce((sum, run) => sum + run.count, 0));
+  let i = 0;
+  for (const run of runs) for (let page = run.start; page < run.start + run.count; page++) pages[i++] = page;
+  return pages;
 }

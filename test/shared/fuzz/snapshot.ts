@@ -30,8 +30,8 @@ export function field<T>(object: object, name: string): T {
 }
 
 interface Allocator {
-  freePages: number;
-  pageCount: number;
+  freeUnits: number;
+  unitCount: number;
 }
 
 interface Internals {
@@ -94,7 +94,7 @@ export function takeSnapshot(worlds: readonly DeviceWorld[], name: (object: obje
       heaps: inner.heaps.size,
       queryHeaps: field<Set<unknown>>(device, 'liveQueryHeaps').size,
       deferredReleases: deferredReleases(device),
-      freePages: allocators ? SEGMENTS.map((s) => allocators[s].freePages) : null,
+      freePages: allocators ? SEGMENTS.map((s) => allocators[s].freeUnits) : null,
     });
     put(`${p}device~`, { removed: device.getDeviceRemovedReason(), faults: field<unknown[]>(device, 'faultReports').length });
     const pooledHeaps = new Set<Heap>([...world.heaps, ...world.releasedHeaps]);
@@ -243,7 +243,7 @@ export function checkInvariants(world: DeviceWorld): Violation[] {
       violations.push({ key: `${p}device usage ${segment}`, detail: `currentUsage is ${inner.usage[segment]} but the resident heaps hold ${resident} bytes` });
     }
     if (!allocators) continue;
-    const used = allocators[segment].pageCount - allocators[segment].freePages;
+    const used = allocators[segment].unitCount - allocators[segment].freeUnits;
     const held = heaps.filter((h) => h.memory?.segment === segment).reduce((sum, h) => sum + (h.memory?.pages.length ?? 0), 0);
     if (used !== held) violations.push({ key: `${p}device pool pages ${segment}`, detail: `${used} pages of the ${segment} pool are taken but heaps hold ${held}` });
   }

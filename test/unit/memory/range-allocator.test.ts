@@ -1,5 +1,10 @@
+/**
+ * RangeAllocator, the one first-fit free list behind the virtual address space (contiguous ranges)
+ * and every pool's physical pages (runs), in the style of Dawn's BuddyAllocatorTests: each case
+ * draws the free list it builds, and checks both sides of every boundary.
+ */
 import { describe, expect, test } from 'vitest';
-import { RangeAllocator } from '../../../src/memory/range-allocator.js';
+import { pagesOf, RangeAllocator } from '../../../src/memory/range-allocator.js';
 
 describe('RangeAllocator', () => {
   test('allocates first-fit from the low end', () => {
@@ -90,5 +95,76 @@ describe('RangeAllocator', () => {
         expect.fail(`step ${step}: free list ${JSON.stringify(free)} inconsistent with live ranges ${JSON.stringify(live)}`);
       }
     }
+  });
+});
+
+describe('RangeAllocator runs (a heap\'s physical pages)', () => {
+  test('one run when a free range holds them all: exactly the free range, and one more unit', () => {
+    // [0 ........ 8)  free
+    const allocator = new RangeAllocator(0, 8);
+    expect(allocator.allocateRuns(8)).toEqual([{ start: 0, count: 8 }]);
+    // [0 ######## 8)  nothing free: one more unit is refused and nothing changes
+    expect(allocator.allocateRuns(1)).toBeUndefined();
+    expect(allocator.freeUnits).toBe(0);
+  });
+
+  test('scattered runs when no free range is long enough, lowest first; refused whole when too few are free', () => {
+    const allocator = new RangeAllocator(0, 10);
+    const [a, b, c] = [allocator.allocateRuns(3), allocator.allocateRuns(3), allocator.allocateRuns(4)] as [ReturnType<RangeAllocator['allocateRuns']>, ReturnType<RangeAllocator['allocateRuns']>, ReturnType<RangeAllocator['allocateRuns']>];
+    allocator.releaseRuns(a ?? []);
+    allocator.releaseRuns(c ?? []);
+    // [0 ... 3 ### 6 .... 10)   free: 0..2 and 6..9 (7 units), largest 4
+    expect(allocator.freeRangesForTesting()).toEqual([{ start: 0, length: 3 }, { start: 6, length: 4 }]);
+    // 8 > 7 free: refused, nothing taken.
+    expect(allocator.allocateRuns(8)).toBeUndefined();
+    expect(allocator.freeUnits).toBe(7);
+    // 4 fit the second range whole: first fit, one run.
+    const fits = allocator.allocateRuns(4);
+    expect(fits).toEqual([{ start: 6, count: 4 }]);
+    allocator.releaseRuns(fits ?? []);
+    // 5 > the largest range (4): gathered from the lowest ranges, 3 + 2.
+    const gathered = allocator.allocateRuns(5);
+    expect(gathered).toEqual([{ start: 0, count: 3 }, { start: 6, count: 2 }]);
+    expect(Array.from(pagesOf(gathered ?? []))).toEqual([0, 1, 2, 6, 7]);
+    // [0 ### 3 ### 6 ## 8 .. 10)
+    expect(allocator.freeRangesForTesting()).toEqual([{ start: 8, length: 2 }]);
+    allocator.releaseRuns([...(gathered ?? []), ...(b ?? [])]);
+    // Everything back, coalesced into one range.
+    expect(allocator.freeRangesForTesting()).toEqual([{ start: 0, length: 10 }]);
+  });
+
+  test('releasing a unit twice, or outside the allocator, is a RangeError and frees nothing', () => {
+    const allocator = new RangeAllocator(0, 4);
+    const runs = allocator.allocateRuns(2) ?? [];
+    allocator.releaseRuns(runs);
+    expect(() => allocator.releaseRuns(runs)).toThrow(/already free/);
+    expect(() => allocator.releaseRuns([{ start: 3, count: 2 }])).toThrow(RangeError);
+    expect(allocator.freeUnits).toBe(4);
+    // A run that overlaps a free neighbour by one unit, on either side.
+    allocator.allocateRuns(4);
+    allocator.releaseRuns([{ start: 1, count: 1 }]);
+    expect(() => allocator.releaseRuns([{ start: 0, count: 2 }])).toThrow(/already free/);
+    expect(() => allocator.releaseRuns([{ start: 1, count: 2 }])).toThrow(/already free/);
+    allocator.releaseRuns([{ start: 0, count: 1 }, { start: 2, count: 2 }]);
+    expect(allocator.freeRangesForTesting()).toEqual([{ start: 0, length: 4 }]);
+  });
+
+  test('zero and fractional counts are RangeErrors', () => {
+    const allocator = new RangeAllocator(0, 4);
+    expect(() => allocator.allocateRuns(0)).toThrow(RangeError);
+    expect(() => allocator.allocateRuns(0.5)).toThrow(RangeError);
+    expect(allocator.allocateRuns(1)).toEqual([{ start: 0, count: 1 }]);
+  });
+
+  test('ranges and runs share one free list: each sees the other\'s units as taken', () => {
+    const allocator = new RangeAllocator(0, 8);
+    const range = allocator.allocate(3) as number; // [0 ### 3 ..... 8)
+    const runs = allocator.allocateRuns(5) ?? []; // [0 ### 3 ##### 8)
+    expect(runs).toEqual([{ start: 3, count: 5 }]);
+    expect(allocator.allocate(1)).toBeUndefined();
+    allocator.release(range);
+    expect(() => allocator.release(3)).toThrow(/does not start an allocated range/);
+    allocator.releaseRuns(runs);
+    expect(allocator.freeRangesForTesting()).toEqual([{ start: 0, length: 8 }]);
   });
 });
