@@ -10,7 +10,7 @@
  * hold, is a wrong receiver.
  */
 import { ROOT_CONSTANT_COUNT, type CommandListType, type GraphicsCommandList, type QueryHeap, type Resource, type ResourceState } from '../../../src/index.js';
-import { RESOURCE_STATE_BITS } from '../../../src/d3d12/types.js';
+import { RESOURCE_STATE_BITS } from '../../../src/api/types.js';
 import type { Random } from '../differential/operations.js';
 import { badState, stateNamesOf } from './descs.js';
 import { badArrayOf } from './catalogue-objects.js';

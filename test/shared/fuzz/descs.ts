@@ -7,7 +7,7 @@
  * field is tagged 'invalid' only where D3D12 itself refuses it (values.ts), 'maybe' where only the
  * emulator does (MSAA, SHARED heaps) or the emulator's answer depends on memory (huge sizes).
  */
-import { RESOURCE_STATE_BITS, type HeapFlag, type HeapProperties, type ResourceDesc, type ResourceState } from '../../../src/d3d12/types.js';
+import { RESOURCE_STATE_BITS, type HeapFlag, type HeapProperties, type ResourceDesc, type ResourceState } from '../../../src/api/types.js';
 import type { Random } from '../differential/operations.js';
 import { TILE } from './pool.js';
 import { badEnum, badField, badUint, DELETE, invalid, maybe, notAStruct, withField, type Arg } from './values.js';
