@@ -20,7 +20,7 @@ export { createDevice, Device, VIRTUAL_ADDRESS_BITS, DEFAULT_LOCAL_MEMORY_BYTES,
 export { Heap } from './d3d12/heap.js';
 export { Resource, type ResourceKind, type TileMappingForTesting } from './d3d12/resource.js';
 export { CommandQueue } from './d3d12/command-queue.js';
-export { GraphicsCommandList, ROOT_CONSTANT_COUNT, type ResourceBarrier } from './d3d12/command-list.js';
+export { GraphicsCommandList, ROOT_CONSTANT_COUNT, ROOT_DESCRIPTOR_COUNT, type ResourceBarrier } from './d3d12/command-list.js';
 export { SwapChain, BackBuffer } from './d3d12/swap-chain.js';
 export { TEXTURE_DESCRIPTOR_FORMATS } from './d3d12/texture-descriptor.js';
 export { Fence } from './d3d12/fence.js';

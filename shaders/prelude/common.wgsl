@@ -77,11 +77,17 @@ struct D3D12FaultLog {
 
 // ---- Per-dispatch constants -------------------------------------------------------------------
 
+// The emulator's root signature: root parameter 0 is D3D12_ROOT_CONSTANT_COUNT 32-bit constants;
+// parameters 1 to D3D12_ROOT_DESCRIPTOR_COUNT are root descriptors (CBV, SRV or UAV: a GPU virtual
+// address each, set with Set*RootConstantBufferView / ShaderResourceView / UnorderedAccessView).
 const D3D12_ROOT_CONSTANT_COUNT: u32 = 64u;
+const D3D12_ROOT_DESCRIPTOR_COUNT: u32 = 8u;
 
 struct D3D12DispatchInfo {
   // The root constants (setComputeRoot32BitConstants), four per vec4u.
   root: array<vec4u, D3D12_ROOT_CONSTANT_COUNT / 4u>,
+  // The root descriptors' addresses (low word, high word), two per vec4u: parameter 1 first.
+  descriptors: array<vec4u, D3D12_ROOT_DESCRIPTOR_COUNT / 2u>,
   // Which command list and which of its commands this dispatch is, for fault records.
   command_list: u32,
   command_index: u32,
@@ -98,6 +104,14 @@ struct D3D12DispatchInfo {
 
 fn d3d12_root_constant(index: u32) -> u32 {
   return d3d12_dispatch.root[index / 4u][index % 4u];
+}
+
+// The GPU virtual address of root descriptor `root_parameter_index` (1 to D3D12_ROOT_DESCRIPTOR_COUNT):
+// what D3D12 passes to a shader as a root CBV, SRV or UAV.
+fn d3d12_root_descriptor(root_parameter_index: u32) -> vec2u {
+  let slot = root_parameter_index - 1u;
+  let pair = d3d12_dispatch.descriptors[slot / 2u];
+  return select(pair.xy, pair.zw, (slot & 1u) == 1u);
 }
 
 // A GPU virtual address passed as two consecutive root constants (low word first).

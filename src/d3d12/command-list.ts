@@ -21,6 +21,7 @@ import {
   validateCopyTiles,
   validateDispatch,
   validateRootConstants,
+  validateRootDescriptor,
   type TileCopyFlag,
 } from '../validation/command-list.js';
 import { cpuAccessible } from '../validation/heap.js';
@@ -35,8 +36,12 @@ import { ALL_SUBRESOURCES, ListStateTracker } from './resource-states.js';
 import type { Resource } from './resource.js';
 import { RESOURCE_STATE_BITS, type CommandListType, type Rect, type ResourceStates, type TiledResourceCoordinate, type TileRegionSize, type Viewport } from '../api/types.js';
 
-/** The emulator's one root parameter: this many 32-bit constants (prelude: D3D12_ROOT_CONSTANT_COUNT). */
+/** Root parameter 0: this many 32-bit constants (prelude: D3D12_ROOT_CONSTANT_COUNT). */
 export const ROOT_CONSTANT_COUNT = preludeConstant('D3D12_ROOT_CONSTANT_COUNT');
+/** Root parameters 1 to this: root descriptors, a GPU virtual address each (prelude: D3D12_ROOT_DESCRIPTOR_COUNT). */
+export const ROOT_DESCRIPTOR_COUNT = preludeConstant('D3D12_ROOT_DESCRIPTOR_COUNT');
+/** A list's root arguments as recorded per dispatch or draw: the constants, then two words per descriptor. */
+const ROOT_ARGUMENT_WORDS = ROOT_CONSTANT_COUNT + 2 * ROOT_DESCRIPTOR_COUNT;
 
 /** A byte range of a resource in CPU-accessible memory that a command writes (read back after execution). */
 export interface CpuVisibleWrite {
@@ -98,9 +103,9 @@ export class GraphicsCommandList {
   private commandList: RecordedCommand[] = [];
   private tracker = new ListStateTracker();
   private pipeline: PipelineState | undefined;
-  private root = new Uint32Array(ROOT_CONSTANT_COUNT);
+  private root = new Uint32Array(ROOT_ARGUMENT_WORDS);
   /** D3D12 keeps compute and graphics root arguments apart. */
-  private graphicsRoot = new Uint32Array(ROOT_CONSTANT_COUNT);
+  private graphicsRoot = new Uint32Array(ROOT_ARGUMENT_WORDS);
   private renderTarget: BackBuffer | undefined;
   private viewport: Viewport | undefined;
   private scissor: Rect | undefined;
@@ -163,8 +168,8 @@ export class GraphicsCommandList {
     this.commandList = [];
     this.tracker = new ListStateTracker();
     this.pipeline = undefined;
-    this.root = new Uint32Array(ROOT_CONSTANT_COUNT);
-    this.graphicsRoot = new Uint32Array(ROOT_CONSTANT_COUNT);
+    this.root = new Uint32Array(ROOT_ARGUMENT_WORDS);
+    this.graphicsRoot = new Uint32Array(ROOT_ARGUMENT_WORDS);
     this.renderTarget = undefined;
     this.viewport = undefined;
     this.scissor = undefined;
@@ -342,6 +347,29 @@ export class GraphicsCommandList {
     this.record({ kind: 'state', name: method });
   }
 
+  /** ID3D12GraphicsCommandList::SetComputeRootConstantBufferView: root descriptor `rootParameterIndex` (1 to 8) is `bufferLocation`. */
+  setComputeRootConstantBufferView(rootParameterIndex: number, bufferLocation: bigint): void {
+    this.computeDescriptor('setComputeRootConstantBufferView', rootParameterIndex, bufferLocation);
+  }
+
+  /** ID3D12GraphicsCommandList::SetComputeRootShaderResourceView (a root SRV: d3d12_root_descriptor in WGSL). */
+  setComputeRootShaderResourceView(rootParameterIndex: number, bufferLocation: bigint): void {
+    this.computeDescriptor('setComputeRootShaderResourceView', rootParameterIndex, bufferLocation);
+  }
+
+  /** ID3D12GraphicsCommandList::SetComputeRootUnorderedAccessView (a root UAV: d3d12_root_descriptor in WGSL). */
+  setComputeRootUnorderedAccessView(rootParameterIndex: number, bufferLocation: bigint): void {
+    this.computeDescriptor('setComputeRootUnorderedAccessView', rootParameterIndex, bufferLocation);
+  }
+
+  private computeDescriptor(method: string, rootParameterIndex: unknown, bufferLocation: unknown): void {
+    this.recording(method);
+    if (this.type === 'COPY') throw invalidArg(method, 'this', `${this.label} is a COPY list, which has no root signature`);
+    throwIf(validateRootDescriptor(method, rootParameterIndex, bufferLocation, ROOT_DESCRIPTOR_COUNT, ROOT_CONSTANT_COUNT));
+    setDescriptor(this.root, rootParameterIndex as number, bufferLocation as bigint);
+    this.record({ kind: 'state', name: method });
+  }
+
   dispatch(threadGroupCountX: number, threadGroupCountY = 1, threadGroupCountZ = 1): void {
     this.recording('dispatch');
     if (this.type === 'COPY') throw invalidArg('dispatch', 'this', `${this.label} is a COPY list, which cannot dispatch`);
@@ -402,6 +430,28 @@ export class GraphicsCommandList {
     this.record({ kind: 'state', name: method });
   }
 
+  /** ID3D12GraphicsCommandList::SetGraphicsRootConstantBufferView (root parameters 1 to 8). */
+  setGraphicsRootConstantBufferView(rootParameterIndex: number, bufferLocation: bigint): void {
+    this.graphicsDescriptor('setGraphicsRootConstantBufferView', rootParameterIndex, bufferLocation);
+  }
+
+  /** ID3D12GraphicsCommandList::SetGraphicsRootShaderResourceView (a root SRV: d3d12_root_descriptor in WGSL). */
+  setGraphicsRootShaderResourceView(rootParameterIndex: number, bufferLocation: bigint): void {
+    this.graphicsDescriptor('setGraphicsRootShaderResourceView', rootParameterIndex, bufferLocation);
+  }
+
+  /** ID3D12GraphicsCommandList::SetGraphicsRootUnorderedAccessView (graphics stages read memory only here). */
+  setGraphicsRootUnorderedAccessView(rootParameterIndex: number, bufferLocation: bigint): void {
+    this.graphicsDescriptor('setGraphicsRootUnorderedAccessView', rootParameterIndex, bufferLocation);
+  }
+
+  private graphicsDescriptor(method: string, rootParameterIndex: unknown, bufferLocation: unknown): void {
+    this.drawing(method);
+    throwIf(validateRootDescriptor(method, rootParameterIndex, bufferLocation, ROOT_DESCRIPTOR_COUNT, ROOT_CONSTANT_COUNT));
+    setDescriptor(this.graphicsRoot, rootParameterIndex as number, bufferLocation as bigint);
+    this.record({ kind: 'state', name: method });
+  }
+
   /**
    * ID3D12GraphicsCommandList::RSSetViewports (one viewport). Without one, draws cover the target
    * (D3D12 leaves that undefined). The viewport must lie inside the target (checked at drawInstanced).
@@ -443,6 +493,24 @@ export class GraphicsCommandList {
       vertices: [vertexCountPerInstance, instanceCount, startVertexLocation, startInstanceLocation],
     });
   }
+}
+
+/** Writes root descriptor `index` (1-based) of a list's root arguments: low word, then high word. */
+function setDescriptor(root: Uint32Array, index: number, address: bigint): void {
+  const at = ROOT_CONSTANT_COUNT + 2 * (index - 1);
+  root[at] = Number(address & 0xffffffffn);
+  root[at + 1] = Number(address >> 32n);
+}
+
+/** The root descriptors' addresses of recorded root arguments (for what a list is known to use). */
+export function rootDescriptorAddresses(root: Uint32Array): bigint[] {
+  const addresses: bigint[] = [];
+  for (let i = 0; i < ROOT_DESCRIPTOR_COUNT; i++) {
+    const at = ROOT_CONSTANT_COUNT + 2 * i;
+    const address = (BigInt(root[at + 1] ?? 0) << 32n) | BigInt(root[at] ?? 0);
+    if (address !== 0n) addresses.push(address);
+  }
+  return addresses;
 }
 
 /** The one value of a Set*Root32BitConstant call, checked as `srcData` (not as element 0 of an array). */

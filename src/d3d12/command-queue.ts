@@ -12,7 +12,7 @@
 import type { TileCopyFlag } from '../validation/command-list.js';
 import { applyTileMappings, copyTileMappings, type TileSpan } from '../memory/tile-mappings.js';
 import { validateCopyTileMappings, validateUpdateTileMappings } from '../validation/tile-mappings.js';
-import { commandName, type CpuVisibleWrite, type GraphicsCommandList } from './command-list.js';
+import { commandName, rootDescriptorAddresses, type CpuVisibleWrite, type GraphicsCommandList } from './command-list.js';
 import type { SubmittedList } from './fault-report.js';
 import type { ListUse, WorkUse } from './deferred-release.js';
 import { decayAfterExecution, type Touched } from './resource-states.js';
@@ -45,6 +45,8 @@ export interface QueueOwner {
   queueDrained(): void;
   /** Throws DXGI_ERROR_DEVICE_REMOVED once the device is removed. */
   checkNotRemoved(call: string): void;
+  /** The live resources whose address ranges hold any of `addresses`. */
+  resourcesAt(addresses: readonly bigint[]): Resource[];
 }
 
 interface Operation {
@@ -138,7 +140,13 @@ export class CommandQueue {
     const uses: ListUse[] = [];
     for (const list of lists) {
       described.set(list.id, { label: list.label, commands: list.commands.map(commandName) });
-      uses.push({ id: list.id, label: list.label, resources: new Set(list.states.resources()) });
+      // What the list is known to use: what its copies and barriers name, and what its root
+      // descriptors point into (shaders reach other memory by address alone).
+      const used = new Set(list.states.resources());
+      for (const command of list.commands) {
+        if (command.kind === 'dispatch' || command.kind === 'draw') for (const resource of this.owner.resourcesAt(rootDescriptorAddresses(command.root))) used.add(resource);
+      }
+      uses.push({ id: list.id, label: list.label, resources: used });
       const commands: ExecutableList['commands'][number][] = [];
       list.commands.forEach((command, index) => {
         if (command.kind === 'copy') {

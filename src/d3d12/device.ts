@@ -680,6 +680,16 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
     return value instanceof PipelineState && this.pipelines.has(value) ? value : undefined;
   }
 
+  /** @internal The live resources whose address ranges hold any of `addresses`. */
+  resourcesAt(addresses: readonly bigint[]): Resource[] {
+    if (addresses.length === 0) return [];
+    return [...this.live].filter((resource) => {
+      const start = resource.virtualRange.address;
+      const end = start + BigInt(resource.virtualRange.pageCount * TILE_SIZE);
+      return addresses.some((address) => address >= start && address < end);
+    });
+  }
+
   /** @internal */
   heapById(id: number): Heap | undefined {
     return this.heaps.get(id);

@@ -13,7 +13,7 @@
 import { COPY_JOB_BYTES, COPY_WGSL as copyWgsl, type CopyJob } from './copy-jobs.js';
 import type { GpuMemory } from './gpu-memory.js';
 import { graphicsPreludeBindGroupLayout, kernelPipeline, preludeBindGroupLayout, VERTEX_REPLAY } from './pipelines.js';
-import { memberOffset, preludeLayout, requireStruct, requireWorkgroupSize } from './prelude.js';
+import { memberOffset, preludeConstant, preludeLayout, requireStruct, requireWorkgroupSize } from './prelude.js';
 import { encodeResolve, encodeTimestamp, type ResultPages } from './queries.js';
 
 /** A command as the executor needs it. */
@@ -53,6 +53,8 @@ const COPY_GROUPS_X = (jobBytes: number): number => Math.ceil((jobBytes + 8) / (
 /** WebGPU's floor for maxComputeWorkgroupsPerDimension: jobs per copy dispatch. */
 const MAX_JOBS_PER_DISPATCH = 65535;
 const MAX_WORKGROUPS = 65535;
+/** Words of root constants before the root descriptors in a step's root arguments. */
+const ROOT_CONSTANT_WORDS = preludeConstant('D3D12_ROOT_CONSTANT_COUNT');
 
 interface CopyKernel {
   pipeline: GPUComputePipeline;
@@ -210,7 +212,11 @@ export function encodeExecution(memory: GpuMemory, kernel: CopyKernel, settings:
   const at = layout.dispatchInfo;
   steps.forEach((step, i) => {
     const base = i * infoStride;
-    new Uint32Array(info, base + memberOffset(at, 'root'), step.root.length).set(step.root);
+    // Root arguments: the constants, then (dispatches and draws) two words per root descriptor.
+    const constants = step.root.subarray(0, ROOT_CONSTANT_WORDS);
+    new Uint32Array(info, base + memberOffset(at, 'root'), constants.length).set(constants);
+    const descriptors = step.root.subarray(ROOT_CONSTANT_WORDS);
+    if (descriptors.length > 0) new Uint32Array(info, base + memberOffset(at, 'descriptors'), descriptors.length).set(descriptors);
     view.setUint32(base + memberOffset(at, 'command_list'), step.list, true);
     view.setUint32(base + memberOffset(at, 'command_index'), step.index, true);
     view.setUint32(base + memberOffset(at, 'tiled_resources_tier'), settings.tiledResourcesTier, true);

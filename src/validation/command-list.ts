@@ -182,6 +182,22 @@ export function validateBarriers(barriers: unknown, own: (value: unknown) => Res
   return checked;
 }
 
+/**
+ * Set{Compute,Graphics}Root{ConstantBuffer,ShaderResource,UnorderedAccess}View(rootParameterIndex,
+ * bufferLocation): root parameters 1..`count` are root descriptors. As in D3D12, the address is not
+ * checked against resources (0, or one no resource owns, is allowed; a shader's access faults then),
+ * but it must be a D3D12_GPU_VIRTUAL_ADDRESS: a bigint in [0, 2^64).
+ */
+export function validateRootDescriptor(call: string, rootParameterIndex: unknown, bufferLocation: unknown, count: number, constants: number): D3D12Error | undefined {
+  if (rootParameterIndex === 0) return invalidArg(call, 'rootParameterIndex', `root parameter 0 is the ${constants} 32-bit root constants (Set*Root32BitConstants); root descriptors are parameters 1 to ${count}`);
+  const problem = checkInteger(call, 'rootParameterIndex', rootParameterIndex, 1, count);
+  if (problem) return invalidArg(call, 'rootParameterIndex', `must be a root descriptor's parameter, 1 to ${count}, got ${show(rootParameterIndex)}`);
+  if (typeof bufferLocation !== 'bigint' || bufferLocation < 0n || bufferLocation >= 2n ** 64n) {
+    return invalidArg(call, 'bufferLocation', `must be a GPU virtual address, a bigint from 0 to 2^64 - 1 (getGPUVirtualAddress()), got ${show(bufferLocation)}`);
+  }
+  return undefined;
+}
+
 /** setComputeRoot32BitConstants(rootParameterIndex, srcData, destOffsetIn32BitValues): into 64 root constants. */
 export function validateRootConstants(rootParameterIndex: unknown, values: unknown, destOffset: unknown, count: number, call = 'setComputeRoot32BitConstants'): Checked<Uint32Array> {
   const problem = checkInteger(call, 'rootParameterIndex', rootParameterIndex, 0, 0) ?? checkInteger(call, 'destOffsetIn32BitValues', destOffset, 0, count);

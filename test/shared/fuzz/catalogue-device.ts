@@ -34,7 +34,7 @@ const MIB = 2 ** 20;
 export const COMPUTE_WGSL = `
 @compute @workgroup_size(4) fn main(@builtin(global_invocation_id) id: vec3u) {
   if (d3d12_root_constant(2u) == 0u) { return; }
-  let va = d3d12_address_add(d3d12_root_address(0u), id.x * 4u);
+  let va = d3d12_address_add(d3d12_root_descriptor(1u), id.x * 4u);
   var status = 0u;
   let value = d3d12_load_checked(va, &status);
   if (d3d12_check_access_fully_mapped(status)) { d3d12_store(va, value + 1u); }

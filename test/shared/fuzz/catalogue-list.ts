@@ -9,7 +9,7 @@
  * E_INVALIDARG naming the render target). Recording into a closed list, or a command its type cannot
  * hold, is a wrong receiver.
  */
-import { ROOT_CONSTANT_COUNT, type CommandListType, type GraphicsCommandList, type QueryHeap, type Resource, type ResourceState } from '../../../src/index.js';
+import { ROOT_CONSTANT_COUNT, ROOT_DESCRIPTOR_COUNT, type CommandListType, type GraphicsCommandList, type QueryHeap, type Resource, type ResourceState } from '../../../src/index.js';
 import { RESOURCE_STATE_BITS } from '../../../src/api/types.js';
 import type { Random } from '../differential/operations.js';
 import { badState, stateNamesOf } from './descs.js';
@@ -65,12 +65,8 @@ function offsetInto(rng: Random, width: number): Arg {
 
 function rootConstants(ctx: FuzzContext): number[] {
   const { rng } = ctx;
-  const target = pickOf(rng, ctx.main.resources);
-  if (target && rng.chance(0.6)) {
-    // A real address, so dispatches touch (or fault on) emulated memory.
-    const va = target.getGPUVirtualAddress();
-    return [Number(va & 0xffffffffn), Number(va >> 32n), 1];
-  }
+  // Constant 2 turns the dispatch's memory access on (the address is root descriptor 1).
+  if (rng.chance(0.6)) return [0, 0, 1];
   return Array.from({ length: rng.int(1, 6) }, () => rng.pick([0, 1, rng.next(), -1, -(2 ** 31)]));
 }
 
@@ -111,6 +107,23 @@ function constantsMethods(prefix: 'Compute' | 'Graphics', types: readonly Comman
   ];
 }
 
+/** A root descriptor's parameter that is not one (0 is the constants; 9 is past the eighth). */
+const descriptorIndex = param('rootParameterIndex', (ctx) => (ctx.rng.chance(0.5) ? invalid(ctx.rng.pick([0, ROOT_DESCRIPTOR_COUNT + 1])) : badUint(ctx.rng)));
+
+/** Not a D3D12_GPU_VIRTUAL_ADDRESS: a number instead of a bigint, negative, 2^64 or more. */
+const badAddress = param('bufferLocation', (ctx) => invalid(ctx.rng.pick<unknown>([65536, -1n, 2n ** 64n, '0x10000', null, undefined, {}, NaN])));
+
+function descriptorMethods(prefix: 'Compute' | 'Graphics', types: readonly CommandListType[]): MethodSpec[] {
+  return (['ConstantBuffer', 'ShaderResource', 'UnorderedAccess'] as const).map((view) =>
+    recording(`set${prefix}Root${view}View`, types, [descriptorIndex, badAddress], (ctx) => {
+      const target = pickOf(ctx.rng, ctx.main.resources);
+      // A real address mostly, else one no resource owns (D3D12 allows it; a shader's access faults).
+      const address = target && ctx.rng.chance(0.8) ? target.getGPUVirtualAddress() : ctx.rng.pick([0n, 0x12340000n, 2n ** 64n - 1n]);
+      return [ctx.rng.int(1, ROOT_DESCRIPTOR_COUNT), address];
+    }),
+  );
+}
+
 function barrier(ctx: FuzzContext, list: GraphicsCommandList): unknown {
   const { rng } = ctx;
   const r = rng.float();
@@ -146,7 +159,9 @@ function badBarrier(ctx: FuzzContext, good: unknown): Arg {
 }
 
 /** Recording methods whose valid plan cannot fail on an open list of a fitting type. */
-const CERTAIN_RECORDING = new Set(['setPipelineState', 'setComputeRoot32BitConstants', 'setComputeRoot32BitConstant', 'setGraphicsRoot32BitConstants', 'setGraphicsRoot32BitConstant', 'omSetRenderTargets', 'rsSetViewports', 'rsSetScissorRects', 'endQuery']);
+const CERTAIN_RECORDING = new Set([
+  ...['Compute', 'Graphics'].flatMap((prefix) => ['ConstantBuffer', 'ShaderResource', 'UnorderedAccess'].map((view) => `set${prefix}Root${view}View`)),
+  'setPipelineState', 'setComputeRoot32BitConstants', 'setComputeRoot32BitConstant', 'setGraphicsRoot32BitConstants', 'setGraphicsRoot32BitConstant', 'omSetRenderTargets', 'rsSetViewports', 'rsSetScissorRects', 'endQuery']);
 
 export function listCatalogue(): MethodSpec[] {
   return listMethods().map((spec) => (CERTAIN_RECORDING.has(spec.name) ? { ...spec, certain: true } : spec));
@@ -291,6 +306,7 @@ function listMethods(): MethodSpec[] {
       { weight: 1.5 },
     ),
     ...constantsMethods('Compute', SHADER),
+    ...descriptorMethods('Compute', SHADER),
     recording(
       'dispatch',
       SHADER,
@@ -310,6 +326,7 @@ function listMethods(): MethodSpec[] {
       plan: (ctx) => mapPlan(openList(ctx, GRAPHICS), [ctx.rng.pick<unknown>([{}, null, ctx.main.heaps[0]]), [0, 0, 0, 1]], ['invalid', 'valid']),
     },
     ...constantsMethods('Graphics', GRAPHICS),
+    ...descriptorMethods('Graphics', GRAPHICS),
     recording(
       'rsSetViewports',
       GRAPHICS,
