@@ -2,8 +2,8 @@
 // in front of both): every load is a d3d12_load by GPU virtual address, through the emulated page
 // table, exactly as user shaders read resources.
 //
-// Root constants: 0-1 the words' GPU virtual address (a placed or a reserved buffer), 2-3 the output
-// buffer's address, 4 the number of words. The words span less than 4 GiB, so i * 4u does not
+// Root descriptors: 1 the words (a root SRV: a placed or a reserved buffer), 2 the output buffer (a
+// root UAV). Root constant 4: the number of words. The words span less than 4 GiB, so i * 4u does not
 // overflow.
 
 fn word_count() -> u32 {
@@ -11,9 +11,9 @@ fn word_count() -> u32 {
 }
 
 fn load_word(i: u32) -> u32 {
-  return d3d12_load(d3d12_address_add(d3d12_root_address(0u), i * 4u));
+  return d3d12_load(d3d12_address_add(d3d12_root_descriptor(1u), i * 4u));
 }
 
 fn store_partial(i: u32, value: u32) {
-  d3d12_store(d3d12_address_add(d3d12_root_address(2u), i * 4u), value);
+  d3d12_store(d3d12_address_add(d3d12_root_descriptor(2u), i * 4u), value);
 }

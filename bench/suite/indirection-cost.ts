@@ -93,11 +93,6 @@ function sumWords(words: Uint32Array): number {
   return sum;
 }
 
-const addressWords = (resource: Resource): [number, number] => {
-  const va = resource.getGPUVirtualAddress();
-  return [Number(va & 0xffffffffn), Number(va >> 32n)];
-};
-
 export const indirectionCost: FigureRunner = async (context) => {
   const { gpuDevice, quick } = context;
   // Five rounds after one warm-up: the three variants interleave, so drift hits all alike, and the
@@ -216,7 +211,9 @@ export const indirectionCost: FigureRunner = async (context) => {
     const libraryList = (source: Resource, output: Resource, dispatches: number) => {
       const list = device.createCommandList('COMPUTE');
       list.setPipelineState(pso);
-      list.setComputeRoot32BitConstants(0, [...addressWords(source), ...addressWords(output), wordCount]);
+      list.setComputeRootShaderResourceView(1, source.getGPUVirtualAddress());
+      list.setComputeRootUnorderedAccessView(2, output.getGPUVirtualAddress());
+      list.setComputeRoot32BitConstant(0, wordCount, 4);
       if (libraryQueries) list.endQuery(libraryQueries, 'TIMESTAMP', 0);
       for (let i = 0; i < dispatches; i++) list.dispatch(WORKGROUPS);
       if (libraryQueries) {

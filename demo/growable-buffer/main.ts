@@ -30,11 +30,6 @@ export interface GrowableStep {
   classic: ClassicResize;
 }
 
-function address(resource: Resource): [number, number] {
-  const va = resource.getGPUVirtualAddress();
-  return [Number(va & 0xffffffffn), Number(va >> 32n)];
-}
-
 function label(canvas: HTMLCanvasElement, text: string, side: 'left' | 'right'): void {
   const node = document.createElement('span');
   node.className = 'stage-label';
@@ -91,7 +86,8 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
     const perRow = Math.min(groups, 65535);
     const list = device.createCommandList('DIRECT');
     list.setPipelineState(pipeline);
-    list.setComputeRoot32BitConstants(0, [...address(buffer), first, count, perRow]);
+    list.setComputeRootUnorderedAccessView(1, buffer.getGPUVirtualAddress());
+    list.setComputeRoot32BitConstants(0, [first, count, perRow], 2);
     list.dispatch(perRow, Math.ceil(groups / perRow), 1);
     list.close();
     queue.executeCommandLists([list]);
@@ -156,11 +152,12 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
       heapStarts.push(tile);
       tile += heap.used;
     }
-    const root = new Uint32Array(26);
-    root.set([...address(buffer), drawn, stride, new Uint32Array(new Float32Array([time]).buffer)[0] ?? 0, side, Math.min(heapStarts.length, MAX_HEAP_HUES)]);
-    root.set(heapStarts.slice(0, MAX_HEAP_HUES), 7);
-    root.set([width, height], 24);
-    list.setGraphicsRoot32BitConstants(0, root);
+    const root = new Uint32Array(24);
+    root.set([drawn, stride, new Uint32Array(new Float32Array([time]).buffer)[0] ?? 0, side, Math.min(heapStarts.length, MAX_HEAP_HUES)]);
+    root.set(heapStarts.slice(0, MAX_HEAP_HUES), 5);
+    root.set([width, height], 22);
+    list.setGraphicsRootShaderResourceView(1, buffer.getGPUVirtualAddress());
+    list.setGraphicsRoot32BitConstants(0, root, 2);
     list.drawInstanced(6, drawn);
   };
 

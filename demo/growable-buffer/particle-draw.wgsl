@@ -1,5 +1,5 @@
 // Draws instances as 2x2-pixel quads in one half of the target, read from memory by address.
-// Root constants: 0-1 buffer address, 2 instances drawn, 3 stride (every stride-th instance),
+// Root descriptor 1: the instance buffer (a root SRV). Root constants: 2 instances drawn, 3 stride (every stride-th instance),
 // 4 time in seconds (f32 bits), 5 side (0 left, 1 right), 6 heap count, 7.. first tile of each heap
 // (up to 16; left side only: each heap gets its own hue), 24-25 target size in pixels.
 
@@ -23,7 +23,7 @@ fn heap_hue(tile: u32) -> vec3f {
 @vertex
 fn vs(@builtin(vertex_index) vertex: u32, @builtin(instance_index) drawn: u32) -> Varyings {
   let index = drawn * d3d12_root_constant(3u);
-  let base = d3d12_address_add(d3d12_root_address(0u), index * INSTANCE_BYTES);
+  let base = d3d12_address_add(d3d12_root_descriptor(1u), index * INSTANCE_BYTES);
   let start = vec2f(bitcast<f32>(d3d12_load(base)), bitcast<f32>(d3d12_load(d3d12_address_add(base, 4u))));
   let velocity = vec2f(bitcast<f32>(d3d12_load(d3d12_address_add(base, 8u))), bitcast<f32>(d3d12_load(d3d12_address_add(base, 12u))));
   let intact = d3d12_load(d3d12_address_add(base, 24u)) == INSTANCE_TAG;

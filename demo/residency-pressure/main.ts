@@ -36,7 +36,6 @@ export interface PressureReport {
   faults: FaultReport[];
 }
 
-const words = (va: bigint): [number, number] => [Number(va & 0xffffffffn), Number(va >> 32n)];
 const f32Bits = (value: number): number => new Uint32Array(new Float32Array([value]).buffer)[0] ?? 0;
 
 async function createScene({ device, queue, swapChain, canvas, panel, params }: SceneContext) {
@@ -89,9 +88,14 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
     device.createGraphicsPipelineState({ code: mapCode, vertexEntryPoint: 'vs', fragmentEntryPoint: 'fs', rtvFormat: swapChain.format, label: 'world map' }),
   ]);
   const upload = device.createCommittedResource({ type: 'UPLOAD' }, [], { dimension: 'BUFFER', width: world.length * 16 }, 'GENERIC_READ');
-  const tableWords = new Uint32Array(world.length * 4);
-  for (const o of objects) tableWords.set([...words(o.resource.getGPUVirtualAddress()), (o.tiles * TILE) / 4, o.seed], o.index * 4);
-  upload.map(0).set(new Uint8Array(tableWords.buffer));
+  // The object table (object-common.wgsl): per object its address (a UINT64), size in words, seed.
+  const tableBytes = new DataView(new ArrayBuffer(world.length * 16));
+  for (const o of objects) {
+    tableBytes.setBigUint64(o.index * 16, o.resource.getGPUVirtualAddress(), true);
+    tableBytes.setUint32(o.index * 16 + 8, (o.tiles * TILE) / 4, true);
+    tableBytes.setUint32(o.index * 16 + 12, o.seed, true);
+  }
+  upload.map(0).set(new Uint8Array(tableBytes.buffer));
   upload.unmap(0);
   {
     const list = device.createCommandList('DIRECT');
@@ -106,7 +110,8 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
     const groups = Math.ceil((o.tiles * TILE) / 4 / 64);
     const perRow = Math.min(groups, 65535);
     list.setPipelineState(fill);
-    list.setComputeRoot32BitConstants(0, [...words(table.getGPUVirtualAddress()), o.index, perRow]);
+    list.setComputeRootShaderResourceView(1, table.getGPUVirtualAddress());
+    list.setComputeRoot32BitConstants(0, [o.index, perRow], 2);
     list.dispatch(perRow, Math.ceil(groups / perRow), 1);
     list.close();
     manager.executeCommandLists(queue, [list], [setOf([table, o.heap])]);
@@ -195,7 +200,9 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
       const shadeList: GraphicsCommandList = device.createCommandList('DIRECT');
       shadeList.setName(`frame ${index}: shade visible objects`);
       shadeList.setPipelineState(shade);
-      shadeList.setComputeRoot32BitConstants(0, [...words(table.getGPUVirtualAddress()), ...words(frameData.getGPUVirtualAddress()), index, visible.length, ...visible.map((o) => o.index)]);
+      shadeList.setComputeRootShaderResourceView(1, table.getGPUVirtualAddress());
+      shadeList.setComputeRootUnorderedAccessView(2, frameData.getGPUVirtualAddress());
+      shadeList.setComputeRoot32BitConstants(0, [index, visible.length, ...visible.map((o) => o.index)], 4);
       shadeList.dispatch(Math.max(visible.length, 1), 1, 1);
       shadeList.close();
       manager.executeCommandLists(queue, [shadeList], [set]);
@@ -213,9 +220,9 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
       drawList.clearRenderTargetView(backBuffer, [0.063, 0.075, 0.09, 1]);
       drawList.omSetRenderTargets([backBuffer]);
       drawList.setPipelineState(map);
+      drawList.setGraphicsRootShaderResourceView(1, table.getGPUVirtualAddress());
+      drawList.setGraphicsRootShaderResourceView(2, frameData.getGPUVirtualAddress());
       drawList.setGraphicsRoot32BitConstants(0, [
-        ...words(table.getGPUVirtualAddress()),
-        ...words(frameData.getGPUVirtualAddress()),
         index,
         f32Bits(camera.x),
         f32Bits(camera.y),
@@ -226,7 +233,7 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
         Math.max(...world.map((o) => o.tiles)),
         backBuffer.width,
         backBuffer.height,
-      ]);
+      ], 4);
       drawList.drawInstanced(3, 1);
       drawList.close();
       manager.executeCommandLists(queue, [drawList], [setOf([table, frameData])]);

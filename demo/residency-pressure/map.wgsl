@@ -1,9 +1,10 @@
 // The top-down map of the world: every object as a box sized by its heap, coloured by residency
 // (bright: resident and used this frame; dim: resident, idle; striped: evicted), red where the shade
 // pass found wrong data, a magenta frame around the object whose registration was forgotten, and
-// the camera's circle. Root constants: 0-1 object table, 2-3 frame data, 4 frame, 5-6 camera x/y
-// (f32, cells), 7 radius (f32), 8-9 resident bits, 10-11 visible bits, 12 forgotten object
-// (0xffffffff: none), 13 largest object in tiles, 14-15 target size in pixels.
+// the camera's circle. Root descriptors (SRVs): 1 the object table, 2 the frame data. Root
+// constants: 4 frame, 5-6 camera x/y (f32, cells), 7 radius (f32), 8-9 resident bits, 10-11 visible
+// bits, 12 forgotten object (0xffffffff: none), 13 largest object in tiles, 14-15 target size in
+// pixels.
 
 const GRID: vec2f = vec2f(8.0, 6.0);
 
@@ -27,7 +28,7 @@ fn fs(@builtin(position) position: vec4f) -> @location(0) vec4f {
   if (all(p >= vec2f(0.0)) && all(p < GRID)) {
     let cell = vec2u(floor(p));
     let k = cell.y * 8u + cell.x;
-    let table = d3d12_root_address(0u);
+    let table = d3d12_root_descriptor(1u);
     let entry = d3d12_address_add(table, k * 16u);
     let tiles = f32(d3d12_load(d3d12_address_add(entry, 8u)) / 16384u);
     let texture = d3d12_load(d3d12_address_add(entry, 12u)) % 3u == 0u;
@@ -39,7 +40,7 @@ fn fs(@builtin(position) position: vec4f) -> @location(0) vec4f {
     if (inside) {
       let resident = bit(8u, k);
       let visible = bit(10u, k);
-      let data = d3d12_address_add(d3d12_root_address(2u), k * 16u);
+      let data = d3d12_address_add(d3d12_root_descriptor(2u), k * 16u);
       let fresh = d3d12_load(d3d12_address_add(data, 8u)) == d3d12_root_constant(4u);
       let wrong = d3d12_load(d3d12_address_add(data, 4u));
       if (!resident) {

@@ -1,5 +1,5 @@
 // Shared by the fill and shade kernels (prepended to each). Object table entry k (4 words at
-// table + 16k): address low, address high, size in words, seed. Word j of an object is pcg(seed ^ j).
+// table + 16k): its address (a UINT64, low word first), size in words, seed. Word j of an object is pcg(seed ^ j).
 
 fn pcg(v: u32) -> u32 {
   let state = v * 747796405u + 2891336453u;

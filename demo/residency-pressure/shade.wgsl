@@ -1,7 +1,7 @@
 // The frame's GPU work on visible objects: one workgroup per object reads 256 words spread over all
 // of its tiles (a mesh being skinned, a texture being sampled) and checks each against the content
-// formula. A heap that is not resident faults here. Root constants: 0-1 object table, 2-3 frame
-// data, 4 frame number, 5 visible count, 6.. visible object indices. Frame data entry k (4 words):
+// formula. A heap that is not resident faults here. Root descriptors: 1 the object table (SRV),
+// 2 the frame data (UAV). Root constants: 4 frame number, 5 visible count, 6.. visible object indices. Frame data entry k (4 words):
 // samples read, mismatches, frame number, a content word (for colour).
 
 const SAMPLES: u32 = 256u;
@@ -12,7 +12,7 @@ fn shade(@builtin(workgroup_id) group: vec3u, @builtin(local_invocation_index) l
     return;
   }
   let k = d3d12_root_constant(6u + group.x);
-  let object = object_entry(d3d12_root_address(0u), k);
+  let object = object_entry(d3d12_root_descriptor(1u), k);
   let stride = max(object.words / SAMPLES, 1u);
   let frame = d3d12_root_constant(4u);
   var wrong = 0u;
@@ -22,7 +22,7 @@ fn shade(@builtin(workgroup_id) group: vec3u, @builtin(local_invocation_index) l
       wrong++;
     }
   }
-  let out = d3d12_address_add(d3d12_root_address(2u), k * 16u);
+  let out = d3d12_address_add(d3d12_root_descriptor(2u), k * 16u);
   // Lane 0 writes the entry; every lane's mismatches land in the workgroup's total first.
   wrong_total[lane] = wrong;
   workgroupBarrier();

@@ -56,7 +56,6 @@ export interface VirtualTextureSnapshot {
   virtualBytes: number;
 }
 
-const words = (va: bigint): [number, number] => [Number(va & 0xffffffffn), Number(va >> 32n)];
 const f32Bits = (value: number): number => new Uint32Array(new Float32Array([value]).buffer)[0] ?? 0;
 
 function parseViews(text: string | null): View[] {
@@ -105,8 +104,6 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
     device.createComputePipelineState({ code: common + viewCode + feedbackCode, entryPoint: 'feedback', label: 'feedback' }),
     device.createGraphicsPipelineState({ code: common + viewCode + drawCode, vertexEntryPoint: 'vs', fragmentEntryPoint: 'fs', rtvFormat: swapChain.format, label: 'virtual texture plane' }),
   ]);
-  const descriptorVA = words(descriptor.getGPUVirtualAddress());
-  const residencyMapVA = words(residencyMap.getGPUVirtualAddress());
 
   /** Maps and unmaps in two updateTileMappings calls, then generates the new tiles. */
   const applyPaging = (unmap: number[], map: { tile: number; page: number }[]): void => {
@@ -128,9 +125,10 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
     const list = device.createCommandList('DIRECT');
     list.setName('generate tiles');
     list.setPipelineState(generate);
+    list.setComputeRootShaderResourceView(1, descriptor.getGPUVirtualAddress());
     for (let first = 0; first < jobs.length; first += JOBS_PER_DISPATCH) {
       const batch = jobs.slice(first, first + JOBS_PER_DISPATCH);
-      list.setComputeRoot32BitConstants(0, [...descriptorVA, batch.length, ...batch]);
+      list.setComputeRoot32BitConstants(0, [batch.length, ...batch], 2);
       list.dispatch(256, batch.length, 1);
     }
     list.close();
@@ -262,7 +260,8 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
       const list: GraphicsCommandList = device.createCommandList('DIRECT');
       list.setName(`frame ${index}`);
       list.setPipelineState(feedbackPass);
-      list.setComputeRoot32BitConstants(0, [...words(feedback.getGPUVirtualAddress()), index + 1, ...viewConstants]);
+      list.setComputeRootUnorderedAccessView(1, feedback.getGPUVirtualAddress());
+      list.setComputeRoot32BitConstants(0, [index + 1, ...viewConstants], 2);
       list.dispatch(Math.ceil(backBuffer.width / 64), Math.ceil(backBuffer.height / 64), 1);
       const slot = slots.find((s) => !s.busy);
       if (slot) list.copyBufferRegion(slot.buffer, 0, feedback, 0, FEEDBACK_BYTES);
@@ -270,7 +269,9 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
       list.clearRenderTargetView(backBuffer, [0.063, 0.075, 0.09, 1]);
       list.omSetRenderTargets([backBuffer]);
       list.setPipelineState(draw);
-      list.setGraphicsRoot32BitConstants(0, [...descriptorVA, tint ? 1 : 0, ...viewConstants, ...residencyMapVA]);
+      list.setGraphicsRootShaderResourceView(1, descriptor.getGPUVirtualAddress());
+      list.setGraphicsRootShaderResourceView(2, residencyMap.getGPUVirtualAddress());
+      list.setGraphicsRoot32BitConstants(0, [tint ? 1 : 0, ...viewConstants], 2);
       list.drawInstanced(3, 1);
       list.close();
       queue.executeCommandLists([list]);

@@ -5,8 +5,8 @@
 // region's edge, a map one frame stale), d3d12_tex2d_sample_level reports it (HLSL's
 // CheckAccessFullyMapped) and the pixel falls back to the pinned coarse mips, so the view never
 // shows a hole: it sharpens as tiles arrive.
-// Root constants: 0-1 texture descriptor address, 2 flags (1: tint by the mip shown),
-// 3-8 the view (vt-view.wgsl), 9-10 residency map address.
+// Root descriptors (root SRVs): 1 the texture descriptor, 2 the residency map. Root constants: 2 flags
+// (1: tint by the mip shown), 3-8 the view (vt-view.wgsl).
 
 /** Mips 5..7 and the tail are mapped for good (main.ts pins them). */
 const VT_PINNED_MIP: f32 = 5.0;
@@ -25,9 +25,9 @@ fn fs(@builtin(position) position: vec4f) -> @location(0) vec4f {
   if (any(uv < vec2f(0.0)) || any(uv >= vec2f(1.0))) {
     return vec4f(0.063, 0.075, 0.09, 1.0);
   }
-  let texture = d3d12_tex2d(d3d12_root_address(0u));
+  let texture = d3d12_tex2d(d3d12_root_descriptor(1u));
   let region = vec2u(uv * f32(VT_REGIONS));
-  let map = d3d12_root_address(9u);
+  let map = d3d12_root_descriptor(2u);
   let resident_mip = f32(d3d12_load(d3d12_address_add(map, (region.y * VT_REGIONS + region.x) * 4u)));
   var min_lod = resident_mip;
   var status = 0u;

@@ -5,7 +5,8 @@
 // far less than a tile, so its footprint touches at most 2 x 2 tiles. Each is stamped with the frame number in the
 // feedback buffer (one word per tile of mips 0..7, in the texture's tile order); the CPU reads the
 // buffer back a few frames later and pages the tiles in.
-// Root constants: 0-1 feedback buffer address, 2 frame number + 1, 3-8 the view (vt-view.wgsl).
+// Root descriptor 1: the feedback buffer (a root UAV). Root constants: 2 frame number + 1, 3-8 the view
+// (vt-view.wgsl).
 
 const FEEDBACK_BLOCK: u32 = 8u;
 
@@ -39,7 +40,7 @@ fn feedback(@builtin(global_invocation_id) id: vec3u) {
   let tiles = 128u >> mip;
   let t0 = min(vec2u(lo * f32(tiles)), vec2u(tiles - 1u));
   let t1 = min(vec2u(hi * f32(tiles)), vec2u(tiles - 1u));
-  let base = d3d12_address_add(d3d12_root_address(0u), vt_tile_start(mip) * 4u);
+  let base = d3d12_address_add(d3d12_root_descriptor(1u), vt_tile_start(mip) * 4u);
   for (var y = t0.y; y <= t1.y; y++) {
     for (var x = t0.x; x <= t1.x; x++) {
       d3d12_store(d3d12_address_add(base, (y * tiles + x) * 4u), d3d12_root_constant(2u));

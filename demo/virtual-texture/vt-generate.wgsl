@@ -1,6 +1,6 @@
 // Generates tiles of the virtual texture in place, through the page table: the scene maps each
 // tile to a heap page first (updateTileMappings), then this kernel writes its 128 x 128 texels.
-// Root constants: 0-1 texture descriptor address, 2 job count, 3.. jobs (mip | tile x << 4 |
+// Root descriptor 1: the texture descriptor (a root SRV). Root constants: 2 job count, 3.. jobs (mip | tile x << 4 |
 // tile y << 11; a mip >= 8 is the whole mip, inside the packed tail). 256 workgroups per job.
 
 @compute @workgroup_size(64)
@@ -16,6 +16,6 @@ fn generate(@builtin(workgroup_id) group: vec3u, @builtin(local_invocation_index
   if (texel.x >= size || texel.y >= size) {
     return;
   }
-  let texture = d3d12_tex2d(d3d12_root_address(0u));
+  let texture = d3d12_tex2d(d3d12_root_descriptor(1u));
   d3d12_store(d3d12_tex2d_texel_address(texture, mip, texel), vt_procedural(mip, texel.x, texel.y));
 }

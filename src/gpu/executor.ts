@@ -232,10 +232,7 @@ export function encodeExecution(memory: GpuMemory, kernel: CopyKernel, settings:
     const jobView = new DataView(jobBytes);
     jobs.forEach((job, i) => {
       const base = i * JOB.size;
-      const put64 = (offset: number, value: bigint): void => {
-        jobView.setUint32(base + offset, Number(value & 0xffffffffn), true);
-        jobView.setUint32(base + offset + 4, Number(value >> 32n), true);
-      };
+      const put64 = (offset: number, value: bigint): void => jobView.setBigUint64(base + offset, value, true);
       put64(memberOffset(JOB, 'dst'), job.dst);
       put64(memberOffset(JOB, 'src'), job.src);
       jobView.setUint32(base + memberOffset(JOB, 'bytes'), job.bytes, true);

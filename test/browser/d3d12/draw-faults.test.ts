@@ -27,10 +27,10 @@ describe('page faults in draws (headless Chromium)', () => {
           resource: { name: 'colors', kind: 'placed', tile: 0 },
           heap: { name: 'color heap', state: 'evicted' },
           commandList: { label: expect.stringMatching(new RegExp(`^DIRECT command list #\\d+ '${stage} reads colors'$`)) as string },
-          // clearRenderTargetView 0... : omSetRenderTargets 0, clear 1, setPipelineState 2, constants 3, draw 4.
-          command: { index: 4, name: 'drawInstanced' },
+          // omSetRenderTargets 0, clear 1, setPipelineState 2, root SRV 3, constant 4, draw 5.
+          command: { index: 5, name: 'drawInstanced' },
         });
-        expect(c.fault?.message).toMatch(/by command 4 \(drawInstanced\) of DIRECT command list/);
+        expect(c.fault?.message).toMatch(/by command 5 \(drawInstanced\) of DIRECT command list/);
         expect(c.jsonRoundTrip).toBe(true);
         // The evicted memory read as 0.
         expect(c.pixel).toEqual([0, 0, 0, 0]);

@@ -10,7 +10,7 @@ import { runList, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
 import { canvasSwapChain, readBackBuffer } from './read-back-buffer.js';
 
 /**
- * Root constants 0-1: the colour buffer's address; 2: which stage reads it (0 fragment, 1 vertex).
+ * Root SRV 1: the colour buffer; root constant 2: which stage reads it (0 fragment, 1 vertex).
  * The fragment stage reads the colour per pixel; the vertex stage reads it per vertex and passes it on.
  */
 const SHADER = `
@@ -18,7 +18,7 @@ struct VertexIn { @builtin(vertex_index) vertex: u32 }
 struct VertexOut { @builtin(position) position: vec4f, @location(0) color: vec4f }
 
 fn color_at(word: u32) -> vec4f {
-  return d3d12_unpack_unorm8(d3d12_load(d3d12_address_add(d3d12_root_address(0u), word * 4u)));
+  return d3d12_unpack_unorm8(d3d12_load(d3d12_address_add(d3d12_root_descriptor(1u), word * 4u)));
 }
 
 @vertex fn vs(input: VertexIn) -> VertexOut {
@@ -81,8 +81,8 @@ async function drawCase(gpuDevice: GPUDevice, stage: DrawFaultCase['stage'], mod
     list.omSetRenderTargets([backBuffer]);
     list.clearRenderTargetView(backBuffer, [0, 0, 0, 1]);
     list.setPipelineState(pso);
-    const va = colors.getGPUVirtualAddress();
-    list.setGraphicsRoot32BitConstants(0, [Number(va & 0xffffffffn), Number(va >> 32n), stage === 'vertex' ? 1 : 0]);
+    list.setGraphicsRootShaderResourceView(1, colors.getGPUVirtualAddress());
+    list.setGraphicsRoot32BitConstant(0, stage === 'vertex' ? 1 : 0, 2);
     list.drawInstanced(3, 1);
     list.close();
     const fence = device.createFence(0);

@@ -14,7 +14,7 @@ const SHADER = `
   return vec4f(p * 2.0 - 1.0, 0.0, 1.0);
 }
 @fragment fn fs(@builtin(position) position: vec4f) -> @location(0) vec4f {
-  let texture = d3d12_tex2d(d3d12_root_address(0u));
+  let texture = d3d12_tex2d(d3d12_root_descriptor(1u));
   let mode = d3d12_root_constant(2u);
   // 64x64 target, pixel p: mode 0 loads texel 4p of mip 0; mode 1 samples its centre at lod 0 (the
   // texel itself); mode 2 asks for lod 0 at the centre of texel 2p of mip 1 with min_lod 1 (mip 1's
@@ -73,8 +73,8 @@ export default async function graphicsPage(gpuDevice: GPUDevice): Promise<Graphi
     list.omSetRenderTargets([backBuffer]);
     list.clearRenderTargetView(backBuffer, [0, 0, 0, 1]);
     list.setPipelineState(pso);
-    const va = descriptor.getGPUVirtualAddress();
-    list.setGraphicsRoot32BitConstants(0, [Number(va & 0xffffffffn), Number(va >> 32n), mode]);
+    list.setGraphicsRootShaderResourceView(1, descriptor.getGPUVirtualAddress());
+    list.setGraphicsRoot32BitConstant(0, mode, 2);
     list.drawInstanced(3, 1);
     list.close();
     queue.executeCommandLists([list]);

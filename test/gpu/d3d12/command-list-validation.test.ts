@@ -97,21 +97,16 @@ async function expectBytes(d3d: Device, queue: CommandQueue, buffer: Resource, e
   expect(at, `${what}: byte ${at} is ${actual[at]}, expected ${expected[at]}`).toBe(-1);
 }
 
-/** Writes root constant 2 + i to word i at the address in root constants 0-1 (thread i of a dispatch of groups of one). */
+/** Writes root constant 2 + i to word i at root UAV 1 (thread i of a dispatch of groups of one). */
 const STORE_ROOT_CONSTANTS = `
 @compute @workgroup_size(1)
 fn main(@builtin(global_invocation_id) id: vec3u) {
-  let out = d3d12_address_add(d3d12_root_address(0u), id.x * 4u);
+  let out = d3d12_address_add(d3d12_root_descriptor(1u), id.x * 4u);
   d3d12_store(out, d3d12_root_constant(2u + id.x));
 }
 `;
 
 const storePipeline = (d3d: Device): Promise<PipelineState> => d3d.createComputePipelineState({ code: STORE_ROOT_CONSTANTS, entryPoint: 'main' });
-
-const addressWords = (resource: Resource): [number, number] => {
-  const va = resource.getGPUVirtualAddress();
-  return [Number(va & 0xffffffffn), Number(va >> 32n)];
-};
 
 const words = (bytes: Uint8Array): number[] => Array.from(new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4));
 
@@ -976,7 +971,8 @@ describe('shader commands', () => {
     list.setComputeRoot32BitConstants(0, [], 64);
     list.setComputeRoot32BitConstants(0, new Uint32Array([0xffffffff]), 10);
     // What the dispatch stores: root constants 2..7.
-    list.setComputeRoot32BitConstants(0, [...addressWords(out), 7, 2 ** 32 - 1, -1, -(2 ** 31), 2 ** 31, 0]);
+    list.setComputeRootUnorderedAccessView(1, out.getGPUVirtualAddress());
+    list.setComputeRoot32BitConstants(0, [7, 2 ** 32 - 1, -1, -(2 ** 31), 2 ** 31, 0], 2);
     // One past each boundary.
     expectD3D12Error(() => list.setComputeRoot32BitConstants(1, [9]), { call, argument: 'rootParameterIndex', message: /must be 0: the emulator's one root parameter is 64 32-bit constants, got 1/ });
     expectD3D12Error(() => list.setComputeRoot32BitConstants(-1, [9]), { call, argument: 'rootParameterIndex', message: /must be 0/ });
@@ -1005,7 +1001,8 @@ describe('shader commands', () => {
     const pso = await storePipeline(d3d);
     const out = defaultBuffer(d3d, 64);
     const list = d3d.createCommandList('DIRECT');
-    list.setComputeRoot32BitConstants(0, [...addressWords(out), 42]);
+    list.setComputeRootUnorderedAccessView(1, out.getGPUVirtualAddress());
+    list.setComputeRoot32BitConstant(0, 42, 2);
     expectD3D12Error(() => list.dispatch(1), { call: 'dispatch', argument: 'this', message: /no pipeline state is set \(setPipelineState\)/ });
     list.setPipelineState(pso);
     const call = 'dispatch';
@@ -1037,7 +1034,8 @@ describe('shader commands', () => {
     expectD3D12Error(() => big.dispatch(1), { call, argument: 'this', message: /no pipeline state is set/ });
     big.close();
     big.reset(pso);
-    big.setComputeRoot32BitConstants(0, [...addressWords(out), 42]);
+    big.setComputeRootUnorderedAccessView(1, out.getGPUVirtualAddress());
+    big.setComputeRoot32BitConstant(0, 42, 2);
     big.dispatch(1);
     big.close();
     queue.executeCommandLists([big]);

@@ -24,7 +24,6 @@ function defaultBuffer(d3d: Device, width: number): Resource {
   return d3d.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width }, 'COMMON');
 }
 
-const lowHigh = (va: bigint): [number, number] => [Number(va & 0xffffffffn), Number(va >> 32n)];
 
 async function readBack(d3d: Device, queue: CommandQueue, source: Resource, offset: number, length: number): Promise<Uint8Array> {
   const readback = d3d.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: length }, 'COPY_DEST');
@@ -42,12 +41,17 @@ async function readBack(d3d: Device, queue: CommandQueue, source: Resource, offs
 const wordsOf = (bytes: Uint8Array): number[] => Array.from(new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4));
 const wordAt = (bytes: Uint8Array, offset: number): number => new DataView(bytes.buffer, bytes.byteOffset).getUint32(offset, true);
 
-async function dispatch(d3d: Device, queue: CommandQueue, pso: PipelineState, root: number[], groups: number, name?: string, before?: (list: GraphicsCommandList) => void): Promise<GraphicsCommandList> {
+/**
+ * Runs one dispatch: `addresses` as root UAVs 1, 2, ...; `constants` from root constant 2 per address
+ * on (so a shader's constant k sits where it would after that many two-word addresses).
+ */
+async function dispatch(d3d: Device, queue: CommandQueue, pso: PipelineState, addresses: bigint[], constants: number[], groups: number, name?: string, before?: (list: GraphicsCommandList) => void): Promise<GraphicsCommandList> {
   const list = d3d.createCommandList(queue.type);
   if (name) list.setName(name);
   before?.(list);
   list.setPipelineState(pso);
-  list.setComputeRoot32BitConstants(0, root);
+  addresses.forEach((address, i) => list.setComputeRootUnorderedAccessView(i + 1, address));
+  list.setComputeRoot32BitConstants(0, constants, 2 * addresses.length);
   list.dispatch(groups);
   list.close();
   queue.executeCommandLists([list]);
@@ -56,9 +60,9 @@ async function dispatch(d3d: Device, queue: CommandQueue, pso: PipelineState, ro
 }
 
 /**
- * Thread t reads the word at byte (root 5 + t % 4) of tile t / 4 of the buffer at root 0-1 with
+ * Thread t reads the word at byte (root constant 5 + t % 4) of tile t / 4 of root UAV 1 with
  * d3d12_load_checked and writes the value and d3d12_check_access_fully_mapped (0 or 1) to words
- * 2t and 2t + 1 at root 2-3.
+ * 2t and 2t + 1 of root UAV 2.
  */
 const LOAD_CHECKED = `
 @compute @workgroup_size(1)
@@ -66,26 +70,26 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
   let t = id.x;
   let offset = (t / 4u) * 65536u + d3d12_root_constant(5u + t % 4u);
   var status = 0u;
-  let value = d3d12_load_checked(d3d12_address_add(d3d12_root_address(0u), offset), &status);
-  let out = d3d12_address_add(d3d12_root_address(2u), t * 8u);
+  let value = d3d12_load_checked(d3d12_address_add(d3d12_root_descriptor(1u), offset), &status);
+  let out = d3d12_address_add(d3d12_root_descriptor(2u), t * 8u);
   d3d12_store(out, value);
   d3d12_store(d3d12_address_add(out, 4u), select(0u, 1u, d3d12_check_access_fully_mapped(status)));
 }
 `;
 
-/** Thread t stores root 2 at the address root 0-1 plus root 3 + t. */
+/** Thread t stores root constant 2 at root UAV 1 plus root constant 3 + t. */
 const STORE = `
 @compute @workgroup_size(1)
 fn main(@builtin(global_invocation_id) id: vec3u) {
-  d3d12_store(d3d12_address_add(d3d12_root_address(0u), d3d12_root_constant(3u + id.x)), d3d12_root_constant(2u));
+  d3d12_store(d3d12_address_add(d3d12_root_descriptor(1u), d3d12_root_constant(3u + id.x)), d3d12_root_constant(2u));
 }
 `;
 
-/** Copies the word at root 0-1 plus root 4 to root 2-3 (d3d12_load). */
+/** Copies the word at root UAV 1 plus root constant 4 to root UAV 2 (d3d12_load). */
 const LOAD = `
 @compute @workgroup_size(1)
 fn main() {
-  d3d12_store(d3d12_root_address(2u), d3d12_load(d3d12_address_add(d3d12_root_address(0u), d3d12_root_constant(4u))));
+  d3d12_store(d3d12_root_descriptor(2u), d3d12_load(d3d12_address_add(d3d12_root_descriptor(1u), d3d12_root_constant(4u))));
 }
 `;
 
@@ -112,7 +116,7 @@ describe('d3d12_load_checked on a partially mapped reserved buffer', () => {
         const offsets = [0, 4, 32768, TILE - 4];
         const out = defaultBuffer(d3d, tiles * offsets.length * 8);
         const pso = await d3d.createComputePipelineState({ code: LOAD_CHECKED, entryPoint: 'main' });
-        await dispatch(d3d, queue, pso, [...lowHigh(reserved.getGPUVirtualAddress()), ...lowHigh(out.getGPUVirtualAddress()), 0, ...offsets], tiles * offsets.length);
+        await dispatch(d3d, queue, pso, [reserved.getGPUVirtualAddress(), out.getGPUVirtualAddress()], [0, ...offsets], tiles * offsets.length);
         const results = wordsOf(await readBack(d3d, queue, out, 0, tiles * offsets.length * 8));
 
         for (let tile = 0; tile < tiles; tile++) {
@@ -164,7 +168,7 @@ describe('stores and faults', () => {
         const value = 0x600dcafe;
         // Thread 0 (the control) stores into mapped tile 0 at byte 8; threads 1-3 into the NULL tile.
         const storeOffsets = [8, TILE, TILE + 8, 2 * TILE - 4];
-        await dispatch(d3d, queue, pso, [...lowHigh(reserved.getGPUVirtualAddress()), value, ...storeOffsets], storeOffsets.length);
+        await dispatch(d3d, queue, pso, [reserved.getGPUVirtualAddress()], [value, ...storeOffsets], storeOffsets.length);
 
         const expected = data.slice();
         new DataView(expected.buffer).setUint32(TILE + 8, value, true); // heap tile 1, byte 8
@@ -200,27 +204,28 @@ describe('stores and faults', () => {
       queue.executeCommandLists([fill]);
 
       // The control: the last word of the buffer is inside it (no fault).
-      await dispatch(d3d, queue, load, [...lowHigh(base), ...lowHigh(outVa), TILE - 4], 1);
+      await dispatch(d3d, queue, load, [base, outVa], [TILE - 4], 1);
       expect(await d3d.readFaults()).toEqual([]);
 
-      // A read one word past the end: the guard page. Commands: barrier 0, pipeline 1, constants 2, dispatch 3.
-      const reader = await dispatch(d3d, queue, load, [...lowHigh(base), ...lowHigh(outVa + 4n), TILE], 1, 'reader', (list) => {
+      // A read one word past the end: the guard page. Commands: barrier 0, pipeline 1, UAVs 2 and 3,
+      // constants 4, dispatch 5.
+      const reader = await dispatch(d3d, queue, load, [base, outVa + 4n], [TILE], 1, 'reader', (list) => {
         list.resourceBarrier([{ type: 'TRANSITION', transition: { resource: marker, stateBefore: 'COMMON', stateAfter: 'COPY_SOURCE' } }]);
       });
-      // A write 8 bytes into the guard page: pipeline 0, constants 1, dispatch 2.
-      const writer = await dispatch(d3d, queue, store, [...lowHigh(base), 7, TILE + 8], 1, 'writer');
+      // A write 8 bytes into the guard page: pipeline 0, UAV 1, constants 2, dispatch 3.
+      const writer = await dispatch(d3d, queue, store, [base], [7, TILE + 8], 1, 'writer');
       const faults = await d3d.readFaults();
       const hex = (va: bigint): string => `0x${va.toString(16)}`;
       expect(faults.map((f) => [f.kind, f.address, f.commandList.id, f.command.index, f.command.name])).toEqual([
-        ['read-unowned', hex(base + BigInt(TILE)), reader.id, 3, 'dispatch'],
-        ['write-unowned', hex(base + BigInt(TILE + 8)), writer.id, 2, 'dispatch'],
+        ['read-unowned', hex(base + BigInt(TILE)), reader.id, 5, 'dispatch'],
+        ['write-unowned', hex(base + BigInt(TILE + 8)), writer.id, 3, 'dispatch'],
       ]);
       const [read, write] = faults as [(typeof faults)[number], (typeof faults)[number]];
       expect(read.resource).toBeUndefined();
       expect(read.commandList.label).toBe(reader.label);
       expect(reader.label).toMatch(/^COMPUTE command list #\d+ 'reader'$/);
-      expect(read.message).toBe(`GPU page fault: read of an address no resource owns 0x${(base + BigInt(TILE)).toString(16)} (outside every live resource) by command 3 (dispatch) of ${reader.label}`);
-      expect(write.message).toContain(`write to an address no resource owns 0x${(base + BigInt(TILE + 8)).toString(16)} (outside every live resource) by command 2 (dispatch) of ${writer.label}`);
+      expect(read.message).toBe(`GPU page fault: read of an address no resource owns 0x${(base + BigInt(TILE)).toString(16)} (outside every live resource) by command 5 (dispatch) of ${reader.label}`);
+      expect(write.message).toContain(`write to an address no resource owns 0x${(base + BigInt(TILE + 8)).toString(16)} (outside every live resource) by command 3 (dispatch) of ${writer.label}`);
       // The control read the last word; the faulting read returned 0; the faulting write went nowhere.
       const expectedOut = outBefore.slice();
       new DataView(expectedOut.buffer).setUint32(0, wordAt(data, TILE - 4), true);

@@ -12,16 +12,15 @@ import { FAULT_CAPACITY } from '../../../src/gpu/gpu-memory.js';
 import { gpuTest } from '../../harness/gpu-test.js';
 import { flush, TILE } from '../../shared/d3d12-helpers.js';
 
-const lowHigh = (va: bigint): [number, number] => [Number(va & 0xffffffffn), Number(va >> 32n)];
 const hex = (va: bigint): string => `0x${va.toString(16)}`;
 
-/** Thread t reads the word at root 0-1 + t * root 2 (and writes nothing). */
+/** Thread t reads the word at root SRV 1 + t * root constant 2 (and writes nothing). */
 const READER = `
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) id: vec3u) {
-  let value = d3d12_load(d3d12_address_add(d3d12_root_address(0u), id.x * d3d12_root_constant(2u)));
+  let value = d3d12_load(d3d12_address_add(d3d12_root_descriptor(1u), id.x * d3d12_root_constant(2u)));
   if (value == 0x12345678u) {
-    d3d12_store(d3d12_root_address(0u), 0u);
+    d3d12_store(d3d12_root_descriptor(1u), 0u);
   }
 }
 `;
@@ -30,7 +29,8 @@ async function read(d3d: Device, queue: CommandQueue, pso: PipelineState, va: bi
   const list = d3d.createCommandList('DIRECT');
   list.setName(name);
   list.setPipelineState(pso);
-  list.setComputeRoot32BitConstants(0, [...lowHigh(va), stride]);
+  list.setComputeRootShaderResourceView(1, va);
+  list.setComputeRoot32BitConstant(0, stride, 2);
   list.dispatch(Math.ceil(threads / 64));
   list.close();
   queue.executeCommandLists([list]);
@@ -76,8 +76,8 @@ describe('fault reports are plain data', () => {
         },
         heap: { id: heap.id, name: 'texture heap', label: heap.label, state: 'evicted' },
         commandList: { id: expect.any(Number) as number, label: expect.stringMatching(/^DIRECT command list #\d+ 'sample mip 1'$/) as string },
-        command: { index: 2, name: 'dispatch' },
-        message: expect.stringMatching(/tile 19 \(subresource 1, x 1, y 1, z 0\), heap #\d+ 'texture heap'\) by command 2 \(dispatch\) of DIRECT command list/) as string,
+        command: { index: 3, name: 'dispatch' },
+        message: expect.stringMatching(/tile 19 \(subresource 1, x 1, y 1, z 0\), heap #\d+ 'texture heap'\) by command 3 \(dispatch\) of DIRECT command list/) as string,
       });
       // All 64 threads of the group read that address. JSON keeps every field; each report is small
       // (bounded names).

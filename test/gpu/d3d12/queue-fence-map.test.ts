@@ -155,10 +155,16 @@ describe('queue ordering', () => {
         readback.unmap();
       });
     const watches = [watch(1), watch(2)];
+    // The second copy waits for the snapshot at value 1: otherwise its bytes may already have landed
+    // when value 1's event runs (D3D12 allows that too), and the snapshot would show them.
+    const gate = d3d.createFence(0);
     queue.executeCommandLists([copyList(d3d, queue, readback, uploadBuffer(d3d, first), 4 * TILE)]);
     queue.signal(fence, 1);
+    queue.wait(gate, 1);
     queue.executeCommandLists([copyList(d3d, queue, readback, uploadBuffer(d3d, second), 4 * TILE)]);
     queue.signal(fence, 2);
+    await watches[0];
+    gate.signal(1);
     await Promise.all(watches);
     expect(fence.getCompletedValue()).toBe(2);
     expectSame(seen[1] as Uint8Array, first, 'at value 1');
@@ -433,7 +439,7 @@ describe('createComputePipelineState', () => {
   const STORE = `
 @compute @workgroup_size(1)
 fn main() {
-  d3d12_store(d3d12_root_address(0u), d3d12_root_constant(2u));
+  d3d12_store(d3d12_root_descriptor(1u), d3d12_root_constant(2u));
 }
 `;
 
@@ -443,7 +449,8 @@ fn main() {
     const out = defaultBuffer(d3d, 256);
     const va = out.getGPUVirtualAddress() + 100n;
     const list = d3d.createCommandList('COMPUTE', pso);
-    list.setComputeRoot32BitConstants(0, [Number(va & 0xffffffffn), Number(va >> 32n), 0xc0ffee42]);
+    list.setComputeRootUnorderedAccessView(1, va);
+    list.setComputeRoot32BitConstant(0, 0xc0ffee42, 2);
     list.dispatch(1);
     list.close();
     queue.executeCommandLists([list]);

@@ -93,11 +93,10 @@ describe('regressions found in review: state decay, coherence, fault kinds, erro
   test('shader writes into a UAV buffer in CUSTOM L0 memory reach map() after the fence', async ({ d3d }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const custom = d3d.createCommittedResource({ type: 'CUSTOM', cpuPageProperty: 'WRITE_BACK', memoryPoolPreference: 'L0' }, [], { dimension: 'BUFFER', width: 256, flags: ['ALLOW_UNORDERED_ACCESS'] }, 'COMMON');
-    const pso = await d3d.createComputePipelineState({ code: `@compute @workgroup_size(1) fn main() { d3d12_store(d3d12_root_address(0u), 0x12345678u); }`, entryPoint: 'main' });
+    const pso = await d3d.createComputePipelineState({ code: `@compute @workgroup_size(1) fn main() { d3d12_store(d3d12_root_descriptor(1u), 0x12345678u); }`, entryPoint: 'main' });
     const list = d3d.createCommandList('DIRECT');
     list.setPipelineState(pso);
-    const va = custom.getGPUVirtualAddress();
-    list.setComputeRoot32BitConstants(0, [Number(va & 0xffffffffn), Number(va >> 32n)]);
+    list.setComputeRootUnorderedAccessView(1, custom.getGPUVirtualAddress());
     list.dispatch(1);
     list.close();
     queue.executeCommandLists([list]);

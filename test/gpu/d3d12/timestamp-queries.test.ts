@@ -13,7 +13,7 @@ const BUSY_WGSL = `
 fn busy(@builtin(global_invocation_id) id: vec3u) {
   var x = id.x;
   for (var i = 0u; i < 2000u; i++) { x = x * 1664525u + 1013904223u; }
-  d3d12_store(d3d12_address_add(d3d12_root_address(0u), (id.x % 1024u) * 4u), x);
+  d3d12_store(d3d12_address_add(d3d12_root_descriptor(1u), (id.x % 1024u) * 4u), x);
 }`;
 
 const u64s = (bytes: Uint8Array): bigint[] => Array.from({ length: bytes.length / 8 }, (_, i) => new DataView(bytes.buffer, bytes.byteOffset).getBigUint64(i * 8, true));
@@ -33,7 +33,7 @@ describe('timestamp queries', () => {
       await runList(device, queue, (list) => {
         list.endQuery(heap, 'TIMESTAMP', 0);
         list.setPipelineState(busy);
-        list.setComputeRoot32BitConstants(0, [Number(va & 0xffffffffn), Number(va >> 32n)]);
+        list.setComputeRootUnorderedAccessView(1, va);
         list.dispatch(256);
         list.endQuery(heap, 'TIMESTAMP', 1);
         list.dispatch(256);

@@ -23,11 +23,11 @@ gpuTest('generated tiles of mips 0 and 3 hold the procedural texels the CPU comp
     const words = device.writeTextureDescriptor(texture);
     const upload = uploadBuffer(device, new Uint8Array(words.buffer));
     const pso = await device.createComputePipelineState({ code: common + generateCode, entryPoint: 'generate' });
-    const va = descriptor.getGPUVirtualAddress();
     await runList(device, queue, (list) => {
       list.copyBufferRegion(descriptor, 0, upload, 0, words.byteLength);
       list.setPipelineState(pso);
-      list.setComputeRoot32BitConstants(0, [Number(va & 0xffffffffn), Number(va >> 32n), tiles.length, ...tiles.map((t) => t.mip | (t.x << 4) | (t.y << 11))]);
+      list.setComputeRootShaderResourceView(1, descriptor.getGPUVirtualAddress());
+      list.setComputeRoot32BitConstants(0, [tiles.length, ...tiles.map((t) => t.mip | (t.x << 4) | (t.y << 11))], 2);
       list.dispatch(256, tiles.length, 1);
     });
     const linear = device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: tiles.length * TILE }, 'COMMON');

@@ -199,7 +199,7 @@ export function describeFailure(summary: DifferentialSummary): string | undefine
 
 // ---- The runner -------------------------------------------------------------------------------
 
-/** The read-modify-write shader: words [0, n) from the address in root constants 0-1 become v * 3 + seed. */
+/** The read-modify-write shader: words [0, n) from the address in root descriptor 1 (a root UAV) become v * 3 + seed. */
 export const RMW_SHADER = /* wgsl */ `
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) id: vec3u) {
@@ -207,7 +207,7 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
   if (id.x >= words) {
     return;
   }
-  let va = d3d12_address_add(d3d12_root_address(0u), id.x * 4u);
+  let va = d3d12_address_add(d3d12_root_descriptor(1u), id.x * 4u);
   d3d12_store(va, d3d12_load(va) * 3u + d3d12_root_constant(3u));
 }
 `;
@@ -876,7 +876,8 @@ class DifferentialRunner {
         }
         this.need(rec, buffer.resource, 'UNORDERED_ACCESS');
         const va = buffer.resource.getGPUVirtualAddress() + BigInt(op.offset);
-        rec.list.setComputeRoot32BitConstants(0, [Number(va & 0xffffffffn), Number(va >> 32n), op.words]);
+        rec.list.setComputeRootUnorderedAccessView(1, va);
+        rec.list.setComputeRoot32BitConstant(0, op.words, 2);
         rec.list.setComputeRoot32BitConstant(0, op.seed, 3);
         rec.list.dispatch(Math.ceil(op.words / 64));
         this.addPending(rec, {

@@ -7,19 +7,18 @@ import { createDevice, type TiledResourcesTier } from '../../../src/index.js';
 import { pattern, readBuffer, runList, TILE, uploadBuffer } from '../d3d12-helpers.js';
 import { check, PageTableModel, type Check } from '../page-table-model.js';
 
-/** Thread t reads word t of the buffer at root 0-1 and writes (value, mapped) to words 2t, 2t+1 at root 2-3. */
+/** Thread t reads word t of root SRV 1 and writes (value, mapped) to words 2t, 2t+1 of root UAV 2. */
 const LOAD_CHECKED = `
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) id: vec3u) {
   var status = 0u;
-  let value = d3d12_load_checked(d3d12_address_add(d3d12_root_address(0u), id.x * 4u), &status);
-  let out = d3d12_address_add(d3d12_root_address(2u), id.x * 8u);
+  let value = d3d12_load_checked(d3d12_address_add(d3d12_root_descriptor(1u), id.x * 4u), &status);
+  let out = d3d12_address_add(d3d12_root_descriptor(2u), id.x * 8u);
   d3d12_store(out, value);
   d3d12_store(d3d12_address_add(out, 4u), select(0u, 1u, d3d12_check_access_fully_mapped(status)));
 }
 `;
 
-const words = (va: bigint): [number, number] => [Number(va & 0xffffffffn), Number(va >> 32n)];
 
 export async function computeTiers(gpuDevice: GPUDevice, options: { tiledResourcesTier: TiledResourcesTier }): Promise<Check[]> {
   const tier = options.tiledResourcesTier;
@@ -41,7 +40,8 @@ export async function computeTiers(gpuDevice: GPUDevice, options: { tiledResourc
     const pso = await device.createComputePipelineState({ code: LOAD_CHECKED, entryPoint: 'main' });
     await runList(device, queue, (list) => {
       list.setPipelineState(pso);
-      list.setComputeRoot32BitConstants(0, [...words(reserved.getGPUVirtualAddress()), ...words(out.getGPUVirtualAddress())]);
+      list.setComputeRootShaderResourceView(1, reserved.getGPUVirtualAddress());
+      list.setComputeRootUnorderedAccessView(2, out.getGPUVirtualAddress());
       list.dispatch(count / 64);
     });
 

@@ -12,11 +12,10 @@ import { check, type Check } from '../page-table-model.js';
 const READER = `
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) id: vec3u) {
-  let value = d3d12_load(d3d12_address_add(d3d12_root_address(0u), id.x * 4u));
-  d3d12_store(d3d12_address_add(d3d12_root_address(2u), id.x * 4u), value + 1u);
+  let value = d3d12_load(d3d12_address_add(d3d12_root_descriptor(1u), id.x * 4u));
+  d3d12_store(d3d12_address_add(d3d12_root_descriptor(2u), id.x * 4u), value + 1u);
 }
 `;
-const words = (va: bigint): [number, number] => [Number(va & 0xffffffffn), Number(va >> 32n)];
 
 export interface ResidencyBasics {
   checks: Check[];
@@ -80,7 +79,8 @@ export async function residencyBasics(gpuDevice: GPUDevice): Promise<ResidencyBa
     const list = device.createCommandList('DIRECT');
     list.setName('draw meshes');
     list.setPipelineState(pso);
-    list.setComputeRoot32BitConstants(0, [...words(forgotten.getGPUVirtualAddress()), ...words(output.getGPUVirtualAddress())]);
+    list.setComputeRootShaderResourceView(1, forgotten.getGPUVirtualAddress());
+    list.setComputeRootUnorderedAccessView(2, output.getGPUVirtualAddress());
     list.dispatch(1);
     list.close();
     const set = manager.createResidencySet();

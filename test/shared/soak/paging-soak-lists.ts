@@ -151,7 +151,8 @@ export function recordCommands(list: GraphicsCommandList, commands: readonly Com
         pipelineSet = true;
         need(c.buffer, 'UNORDERED_ACCESS');
         const va = c.buffer.resource.getGPUVirtualAddress() + BigInt(c.offset);
-        list.setComputeRoot32BitConstants(0, [Number(va & 0xffffffffn), Number(va >> 32n), c.words, c.constant], 0);
+        list.setComputeRootUnorderedAccessView(1, va);
+        list.setComputeRoot32BitConstants(0, [c.words, c.constant], 2);
         list.dispatch(Math.ceil(c.words / 64));
         applyRmw(c.buffer, c.offset, c.words, c.constant);
         break;

@@ -69,7 +69,8 @@ const READBACK_CHUNK = MIB;
 const MS_PER_CALL = 250;
 
 /**
- * The read-modify-write shader: word i of `words` from the address in root constants 0-1 becomes
+ * The read-modify-write shader: word i of `words` (root constant 2) from the address in root
+ * descriptor 1 (a root UAV) becomes
  * (v ^ c) * 0x9e3779b1 + i (mod 2^32), c being root constant 3.
  */
 export const SOAK_RMW_SHADER = /* wgsl */ `
@@ -78,7 +79,7 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
   if (id.x >= d3d12_root_constant(2u)) {
     return;
   }
-  let va = d3d12_address_add(d3d12_root_address(0u), id.x * 4u);
+  let va = d3d12_address_add(d3d12_root_descriptor(1u), id.x * 4u);
   d3d12_store(va, (d3d12_load(va) ^ d3d12_root_constant(3u)) * 0x9e3779b1u + id.x);
 }
 `;
@@ -512,7 +513,8 @@ class SoakRunner {
           }
           need(command.buffer.resource, 'UNORDERED_ACCESS');
           const va = command.buffer.resource.getGPUVirtualAddress() + BigInt(command.offset);
-          list.setComputeRoot32BitConstants(0, [Number(va & 0xffffffffn), Number(va >> 32n), command.words, command.constant]);
+          list.setComputeRootUnorderedAccessView(1, va);
+          list.setComputeRoot32BitConstants(0, [command.words, command.constant], 2);
           list.dispatch(Math.ceil(command.words / 64));
           this.pageables(command.buffer, command.offset, command.words * 4, members);
           break;
