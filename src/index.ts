@@ -16,7 +16,7 @@ export {
   type SmokePatternArgs,
   type SmokePatternOptions,
 } from './gpu/smoke-pattern.js';
-export { createDevice, Device, VIRTUAL_ADDRESS_BITS, DEFAULT_LOCAL_MEMORY_BYTES, DEFAULT_NON_LOCAL_MEMORY_BYTES, type FeatureData } from './d3d12/device.js';
+export { createDevice, Device, VIRTUAL_ADDRESS_BITS, DEFAULT_LOCAL_MEMORY_BYTES, DEFAULT_NON_LOCAL_MEMORY_BYTES, type FeatureData, type ResidencyStatus } from './d3d12/device.js';
 export { Heap } from './d3d12/heap.js';
 export { Resource, type ResourceKind, type TileMappingForTesting } from './d3d12/resource.js';
 export { CommandQueue } from './d3d12/command-queue.js';
@@ -28,6 +28,8 @@ export { QueryHeap } from './d3d12/query-heap.js';
 export { QUERY_HEAP_TYPES, QUERY_TYPES, type QueryHeapDesc, type QueryHeapType, type QueryType } from './validation/query.js';
 export { PipelineState, PRIMITIVE_TOPOLOGIES, type ComputePipelineStateDesc, type GraphicsPipelineStateDesc, type PrimitiveTopology } from './d3d12/pipeline-state.js';
 export type { FaultReport } from './d3d12/fault-report.js';
+export type { MemoryStats, SegmentStats, HeapStats, ResourceStats, PagingStats } from './d3d12/memory-stats.js';
+export type { InfoQueue } from './d3d12/info-queue.js';
 export type { Range } from './d3d12/resource.js';
 export type { TileCopyFlag } from './validation/command-list.js';
 export { PRELUDE_WGSL, VERTEX_PRELUDE_WGSL, FRAGMENT_PRELUDE_WGSL } from './gpu/prelude.js';

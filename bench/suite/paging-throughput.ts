@@ -21,8 +21,8 @@
  * signalled after makeResident. Library evict: the moment the bytes reached CPU memory, the same event
  * the baseline waits for. No public call reports that moment (a queue fence completes once the GPU
  * copies are done, possibly before the map resolves, and nothing waits for it since restores can
- * copy from the staging buffer meanwhile), so the figure waits for the heap's internal `evicted.arrived`
- * promise, and records the fence's completion as the extra `fence GB/s`.
+ * copy from the staging buffer meanwhile), so the figure waits for the test hook
+ * `heap.getEvictedBytesForTesting()`, and records the fence's completion as the extra `fence GB/s`.
  * Restores run after the bytes arrived, so they measure the CPU → GPU path, not a GPU-side copy.
  *
  * Checks, because a benchmark of the wrong work is useless: the heap is filled with a pattern first;
@@ -121,7 +121,7 @@ export const pagingThroughput: FigureRunner = async (context) => {
       figure.rows.push(...(await measure(library, gpuDevice, bytes, rounds, warmup)));
     }
     notes.push(
-      'library evict: timed until the bytes reached CPU memory (the heap\'s internal evicted.arrived; no public call reports it); extra "fence GB/s": until a queue fence signalled after evict completed',
+      'library evict: timed until the bytes reached CPU memory (the test hook heap.getEvictedBytesForTesting(); no D3D12 call reports it); extra "fence GB/s": until a queue fence signalled after evict completed',
       'library evict copies twice on the GPU (pages → staging buffer → MAP_READ buffer): the staging copy lets a restore issued before the map resolves copy on the GPU',
     );
     return figure;
@@ -196,17 +196,17 @@ async function measure(library: Library, gpuDevice: GPUDevice, bytes: number, ro
       const before = device.getPagingStats().evictions;
       const start = performance.now();
       device.evict([heap]);
-      const evicted = heap.evicted;
+      const arrived = heap.getEvictedBytesForTesting();
       let fenceMs = NaN;
       const fenceDone = signal(library).then(() => {
         fenceMs = performance.now() - start;
       });
-      await evicted?.arrived;
+      const evicted = await arrived;
       const ms = performance.now() - start;
       await fenceDone;
-      if (device.getPagingStats().evictions !== before + 1 || !evicted?.bytes) throw new Error(`paging-throughput: evict did not page the ${name} heap out to CPU memory`);
+      if (device.getPagingStats().evictions !== before + 1 || !evicted) throw new Error(`paging-throughput: evict did not page the ${name} heap out to CPU memory`);
       if (check) {
-        const at = firstDifference(evicted.bytes, data);
+        const at = firstDifference(evicted, data);
         if (at >= 0) throw new Error(`paging-throughput: the evicted bytes of the ${name} heap differ from what was written, first at byte ${at}`);
       }
       return { ms, fenceMs };

@@ -207,7 +207,10 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
       shadeList.close();
       manager.executeCommandLists(queue, [shadeList], [set]);
 
-      // The map is recorded after the manager paged, so its residency bits are this frame's.
+      // The map is recorded after the manager paged, so its residency bits are this frame's: what the
+      // device's memory statistics say of each object's heap (by its name).
+      const residentHeaps = new Set(device.getMemoryStats().heaps.filter((h) => h.resident).map((h) => h.name));
+      const isResident = (o: (typeof objects)[number]): boolean => residentHeaps.has(`${o.name} heap`);
       const bits = (pick: (o: (typeof objects)[number]) => boolean): [number, number] => {
         const out: [number, number] = [0, 0];
         for (const o of objects) if (pick(o)) out[o.index >> 5] = ((out[o.index >> 5] ?? 0) | (1 << (o.index & 31))) >>> 0;
@@ -227,7 +230,7 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
         f32Bits(camera.x),
         f32Bits(camera.y),
         f32Bits(camera.radius),
-        ...bits((o) => o.heap.resident),
+        ...bits(isResident),
         ...bits((o) => inView.has(o)),
         forgotten?.index ?? 0xffffffff,
         Math.max(...world.map((o) => o.tiles)),
@@ -265,7 +268,7 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
         world: `${world.length} heaps, ${formatBytes(worldBytes)}`,
         budget: formatBytes(info.budget),
         'usage (LOCAL)': `${formatBytes(info.currentUsage)}${entry.overBudget ? ' (over budget: the view does not fit)' : ''}`,
-        'resident heaps': `${objects.filter((o) => o.heap.resident).length} of ${objects.length}`,
+        'resident heaps': `${objects.filter(isResident).length} of ${objects.length}`,
         'in view': `${visible.length} objects, ${formatBytes(visible.reduce((s, o) => s + o.tiles * TILE, 0))}`,
         evictions: `${stats.evictions} (${stats.trimmed} by the grace period)`,
         paged: `${formatBytes(paging.evictedBytes)} out, ${formatBytes(paging.restoredBytes)} in`,

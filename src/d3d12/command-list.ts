@@ -114,6 +114,7 @@ export class GraphicsCommandList {
   /** @internal Created by Device.createCommandList. */
   constructor(
     private readonly owner: ListOwner,
+    /** @internal Unique among the device's objects of its kind. */
     readonly id: number,
     readonly type: CommandListType,
   ) {}

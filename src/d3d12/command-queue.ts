@@ -75,7 +75,7 @@ export class CommandQueue {
     return this.desc.type;
   }
 
-  /** Whether operations are held behind a wait. */
+  /** @internal Whether operations are held behind a wait. */
   get holdsWork(): boolean {
     return this.pending.length > 0;
   }
@@ -179,11 +179,12 @@ export class CommandQueue {
   }
 
   /**
-   * @internal Everything executeCommandLists checks, without executing or changing anything: the
-   * residency manager checks first, so that a call that would fail pages nothing.
+   * Everything executeCommandLists checks, without executing or changing anything (an emulator
+   * addition, as a debug layer's check): throws what executeCommandLists would. The residency manager
+   * checks first, so that a call that would fail pages nothing.
    */
-  checkExecuteCommandLists(commandLists: GraphicsCommandList[]): void {
-    const call = 'executeCommandLists';
+  validateExecuteCommandLists(commandLists: GraphicsCommandList[]): void {
+    const call = 'validateExecuteCommandLists';
     this.requireGpu(call);
     const lists = this.checkLists(call, commandLists);
     const saved = this.saveStates(lists);
@@ -223,7 +224,7 @@ export class CommandQueue {
   }
 
   private restoreStates(saved: Map<Resource, number[]>): void {
-    for (const [resource, states] of saved) resource.states.splice(0, states.length, ...states);
+    for (const [resource, states] of saved) resource.restoreStates(states);
   }
 
   /**

@@ -17,8 +17,8 @@
  * has been submitted and the GPU has completed all work submitted by then; never on a CPU-only device
  * (there is nothing to wait for: frees run at once).
  */
-import type { Heap } from './heap.js';
-import type { Resource } from './resource.js';
+import { Heap } from './heap.js';
+import { Resource } from './resource.js';
 
 /** A command list of a submission, with the resources its recorded commands use. */
 export interface ListUse {
@@ -51,8 +51,8 @@ export interface ReleaseOwner {
 
 /** Whether `resources` reach `object`: the resource itself, or a heap through a placed resource or a tile. */
 function reaches(resources: ReadonlySet<Resource>, object: Heap | Resource | object): boolean {
-  if ('virtualRange' in object) return resources.has(object);
-  if (!('residencyCount' in object)) return false;
+  if (object instanceof Resource) return resources.has(object);
+  if (!(object instanceof Heap)) return false;
   for (const resource of resources) {
     if (resource.heap === object) return true;
     if (resource.tileMappings?.heapIds.includes(object.id)) return true;

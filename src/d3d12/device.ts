@@ -58,6 +58,7 @@ import { textureDescriptor } from './texture-descriptor.js';
 import { Resource, type ResourceKind } from './resource.js';
 import { DeferredRelease, type WorkUse } from './deferred-release.js';
 import { InfoQueue } from './info-queue.js';
+import { memoryStats, type MemoryStats, type PagingStats } from './memory-stats.js';
 import { describeFaults, MAX_FAULT_REPORTS, type FaultRecord, type FaultReport, type SubmittedList } from './fault-report.js';
 import { cpuAccessible } from '../validation/heap.js';
 import type {
@@ -79,6 +80,18 @@ import type {
 
 /** MaxGPUVirtualAddressBitsPerResource and ...PerProcess: the whole emulated space (the prelude's D3D12_VA_BITS). */
 export const VIRTUAL_ADDRESS_BITS = preludeConstant('D3D12_VA_BITS');
+
+/** Device.getResidencyStatus's answer. */
+export interface ResidencyStatus {
+  /** Bytes against the segment's budget: the heap's whole pages. */
+  sizeInBytes: number;
+  segment: MemorySegment;
+  resident: boolean;
+  /** MakeResident minus Evict calls. */
+  residencyReferences: number;
+  /** A resource in it is mapped: it stays resident whatever Evict says. */
+  mapped: boolean;
+}
 
 export interface FeatureDataOptions {
   tiledResourcesTier: TiledResourcesTier;
@@ -223,6 +236,7 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
 
   /** @internal Use createDevice(). */
   constructor(
+    /** @internal The validated createDevice options. */
     readonly settings: DeviceSettings,
     pools: Record<MemorySegment, number>,
   ) {
@@ -269,8 +283,42 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
   }
 
   /** Paging counters (evictions, restores, bytes), for stats and benchmarks. */
-  getPagingStats(): Readonly<DeviceResidency['paged']> {
+  getPagingStats(): PagingStats {
     return { ...this.residency.paged };
+  }
+
+  /**
+   * What each memory segment, heap and resource holds, as plain data (see memory-stats.ts): in the
+   * spirit of D3D12MA's BuildStatsString, for tools, demos and tests.
+   */
+  getMemoryStats(): MemoryStats {
+    return memoryStats({
+      heaps: [...this.heaps.values()].filter((heap) => !heap.memoryFreed),
+      resources: this.live,
+      segment: (segment) => {
+        const info = this.residency.queryVideoMemoryInfo(segment);
+        return { poolBytes: this.residency.poolSize(segment), budget: info.budget, currentUsage: info.currentUsage, currentReservation: info.currentReservation, freeBytes: this.residency.freePoolBytes(segment) };
+      },
+      paging: this.residency.paged,
+    });
+  }
+
+  /** getMemoryStats() as JSON text (D3D12MA's BuildStatsString). */
+  buildStatsString(): string {
+    return JSON.stringify(this.getMemoryStats(), null, 2);
+  }
+
+  /**
+   * The residency state of a pageable object (a heap or committed resource of this device), as a
+   * D3D12 application knows it from its own calls: its size against the budget, its segment, whether
+   * it is resident, its MakeResident reference count and whether mapped memory keeps it resident
+   * (an emulator addition; what the residency manager reads beside D3D12's own calls). Anything else
+   * (a placed or reserved resource, another device's object, a released one) is E_INVALIDARG, as
+   * MakeResident would refuse it.
+   */
+  getResidencyStatus(pageable: Pageable): ResidencyStatus {
+    const heap = this.residency.heapOf('getResidencyStatus', 'pageable', pageable);
+    return { sizeInBytes: heap.residentBytes, segment: heap.segment, resident: heap.resident, residencyReferences: heap.residencyReferences, mapped: heap.residencyLocks > 0 };
   }
 
   /** @internal */
@@ -406,7 +454,7 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
       this.residency.heapFreed(heap);
     };
     // A committed resource's heap goes with its resource, whose release already waited for the GPU.
-    heap.onMemoryFreed = () => (heap.implicitFor ? free() : this.retire(heap, free));
+    heap.whenMemoryFreed(() => (heap.implicitFor ? free() : this.retire(heap, free)));
     return heap;
   }
 
@@ -735,7 +783,7 @@ export class Device implements QueueOwner, ListOwner, ResidencyOwner {
       onUnmap: (unmapped, written) => {
         this.gpu?.markUnmapped(unmapped, written);
         if (!unmapped.heap) return;
-        unmapped.heap.mappedResources--;
+        unmapped.heap.unlockResidency();
         this.residency.pageOutIfUnused(unmapped.heap);
       },
       gpuBacked: this.gpu !== undefined,

@@ -21,6 +21,7 @@ export class Fence {
 
   /** @internal Created by Device.createFence. */
   constructor(
+    /** @internal Unique among the device's objects of its kind. */
     readonly id: number,
     initialValue: number,
   ) {
@@ -48,6 +49,15 @@ export class Fence {
 
   /** @internal The value in queue order (see the header). */
   get reachedValue(): number {
+    return this.reached;
+  }
+
+  /**
+   * The value in queue order (an emulator addition): what the queues' signals submitted to the GPU
+   * so far have set, GetCompletedValue's value once that work completes. A signal held behind a queue
+   * wait is not counted until the wait lets it go.
+   */
+  getSubmittedValue(): number {
     return this.reached;
   }
 

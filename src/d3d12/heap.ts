@@ -28,40 +28,140 @@ export interface HeapMemory {
 export const RESIDENCY_PRIORITY_NORMAL = 0x78000000;
 
 export class Heap extends DeviceChild implements HeapView {
-  /** Set by the device's memory backing while the heap is resident; undefined on a CPU-only device. */
-  memory?: HeapMemory;
-  /** CPU-accessible heaps on a GPU device: the CPU's copy of the memory, which map() exposes. */
-  cpuCopy?: Uint8Array;
-  /** While not resident (GPU device): where its bytes are. */
-  evicted?: Evicted;
-  /** MakeResident minus Evict calls: resident while above zero (or while mapped). */
-  residencyCount: number;
-  /** D3D12_RESIDENCY_PRIORITY. */
-  residencyPriority = RESIDENCY_PRIORITY_NORMAL;
-  /** Mapped resources keep their heap resident (D3D12: mapped UPLOAD/READBACK memory stays resident). */
-  mappedResources = 0;
+  // Residency and memory state: read through the accessors below, changed only through the
+  // intent-named methods (as Dawn's Pageable), by the device's residency and memory backing.
+  #memory?: HeapMemory;
+  #cpuCopy?: Uint8Array;
+  #evicted?: Evicted;
+  /** MakeResident minus Evict calls: resident while above zero (or while locked). */
+  #residencyReferences: number;
+  #residencyPriority = RESIDENCY_PRIORITY_NORMAL;
+  /** Mapped resources lock their heap resident (D3D12: mapped UPLOAD/READBACK memory stays resident). */
+  #residencyLocks = 0;
   /** Whether the heap's memory is in its pool (CPU-only device: bookkeeping only). */
-  resident: boolean;
-  /** Called once, when the heap's memory may be freed (released, and no placed resource holds it). */
-  onMemoryFreed?: (heap: Heap) => void;
+  #resident: boolean;
+  #onMemoryFreed?: (heap: Heap) => void;
   /** Placed resources that hold a reference on this heap. */
-  private placedResources = 0;
+  #placedResources = 0;
 
   /** @internal Created by Device.createHeap (or as a committed resource's implicit heap). */
   constructor(
+    /** @internal Unique on its device, never reused. */
     readonly id: number,
+    /** @internal The validated description (getDesc returns a copy). */
     readonly desc: FullHeapDesc,
+    /** @internal */
     readonly flagBits: number,
-    /** A committed resource's heap: not visible through the API. */
+    /** @internal A committed resource's heap: not visible through the API. */
     readonly implicitFor?: string,
   ) {
     super();
     const notResident = desc.flags.includes('CREATE_NOT_RESIDENT');
-    this.residencyCount = notResident ? 0 : 1;
-    this.resident = !notResident;
+    this.#residencyReferences = notResident ? 0 : 1;
+    this.#resident = !notResident;
   }
 
-  /** The bytes the heap counts against its segment's budget: whole pages. */
+  /** @internal The heap's pages while resident on a GPU-backed device. */
+  get memory(): HeapMemory | undefined {
+    return this.#memory;
+  }
+
+  /** @internal CPU-accessible heaps on a GPU device: the CPU's copy of the memory, which map() exposes. */
+  get cpuCopy(): Uint8Array | undefined {
+    return this.#cpuCopy;
+  }
+
+  /** @internal While not resident (GPU device): where its bytes are. */
+  get evicted(): Evicted | undefined {
+    return this.#evicted;
+  }
+
+  /** @internal Whether the heap's memory is in its pool. */
+  get resident(): boolean {
+    return this.#resident;
+  }
+
+  /** @internal MakeResident minus Evict calls. */
+  get residencyReferences(): number {
+    return this.#residencyReferences;
+  }
+
+  /** @internal D3D12_RESIDENCY_PRIORITY. */
+  get residencyPriority(): number {
+    return this.#residencyPriority;
+  }
+
+  /** @internal Resources mapped now: while above zero the heap stays resident. */
+  get residencyLocks(): number {
+    return this.#residencyLocks;
+  }
+
+  /** @internal The memory backing gives a CPU-accessible heap its CPU copy, once. */
+  attachCpuCopy(bytes: Uint8Array): void {
+    this.#cpuCopy = bytes;
+  }
+
+  /** @internal The heap's bytes are in these pages now. */
+  holdPages(memory: HeapMemory): void {
+    this.#memory = memory;
+    this.#evicted = undefined;
+  }
+
+  /** @internal The heap's bytes were paged out to `evicted` (or were never written). */
+  holdEvicted(evicted: Evicted): void {
+    this.#memory = undefined;
+    this.#evicted = evicted;
+  }
+
+  /** @internal The heap's memory is gone for good. */
+  dropMemory(): void {
+    this.#memory = undefined;
+    this.#evicted = undefined;
+  }
+
+  /** @internal MakeResident. */
+  addResidencyReference(): void {
+    this.#residencyReferences++;
+  }
+
+  /** @internal Evict, `count` times (the caller checked that it holds that many). */
+  dropResidencyReferences(count: number): void {
+    if (count > this.#residencyReferences) throw new D3D12Error('E_FAIL', 'Heap.dropResidencyReferences', 'count', `${this.label} holds ${this.#residencyReferences} residency reference(s), not ${count}`);
+    this.#residencyReferences -= count;
+  }
+
+  /** @internal A map of a resource in it: the heap stays resident until the matching unlock. */
+  lockResidency(): void {
+    this.#residencyLocks++;
+  }
+
+  /** @internal */
+  unlockResidency(): void {
+    if (this.#residencyLocks === 0) throw new D3D12Error('E_FAIL', 'Heap.unlockResidency', 'this', `${this.label} is not locked resident`);
+    this.#residencyLocks--;
+  }
+
+  /** @internal Its memory is in the pool (and counts against the budget) now. */
+  markResident(): void {
+    this.#resident = true;
+  }
+
+  /** @internal Its memory left the pool. */
+  markNotResident(): void {
+    this.#resident = false;
+  }
+
+  /** @internal SetResidencyPriority (validated by the caller). */
+  setResidencyPriority(priority: number): void {
+    this.#residencyPriority = priority;
+  }
+
+  /** @internal Called once, when the heap's memory may be freed (released, and no placed resource holds it). */
+  whenMemoryFreed(callback: (heap: Heap) => void): void {
+    this.#onMemoryFreed = callback;
+  }
+
+  /** @internal The bytes the heap counts against its segment's budget: whole pages. */
   get residentBytes(): number {
     return Math.max(1, Math.ceil(this.desc.sizeInBytes / 65536)) * 65536;
   }
@@ -75,6 +175,7 @@ export class Heap extends DeviceChild implements HeapView {
     return 'Heap';
   }
 
+  /** @internal */
   get segment(): MemorySegment {
     return heapSegment(this.desc.properties);
   }
@@ -87,27 +188,43 @@ export class Heap extends DeviceChild implements HeapView {
   /** COM Release: the memory returns once no placed resource holds the heap any more. */
   release(): void {
     this.markReleased();
-    if (this.placedResources === 0) this.onMemoryFreed?.(this);
+    if (this.#placedResources === 0) this.#onMemoryFreed?.(this);
   }
 
-  /** Whether the heap's memory is gone: released, and no placed resource keeps it alive. */
+  /** @internal Whether the heap's memory is gone: released, and no placed resource keeps it alive. */
   get memoryFreed(): boolean {
-    return this.released && this.placedResources === 0;
+    return this.released && this.#placedResources === 0;
+  }
+
+  /**
+   * Test hook (benchmarks and tests): while the heap is evicted on a GPU device, its contents once
+   * they reached CPU memory (the page-out's copy completes asynchronously); zeros for a heap created
+   * not resident and never made resident; undefined while resident or on a CPU-only device.
+   */
+  getEvictedBytesForTesting(): Promise<Uint8Array> | undefined {
+    const evicted = this.#evicted;
+    if (!evicted || this.#memory) return undefined;
+    return evicted.arrived.then(() => evicted.bytes ?? new Uint8Array(evicted.byteLength));
   }
 
   isReleasedForTesting(): boolean {
     return this.released;
   }
 
+  /** @internal Placed resources that hold a reference on this heap. */
+  get placedReferences(): number {
+    return this.#placedResources;
+  }
+
   /** @internal */
   addPlacedReference(): void {
-    this.placedResources++;
+    this.#placedResources++;
   }
 
   /** @internal */
   dropPlacedReference(): void {
-    if (this.placedResources === 0) throw new D3D12Error('E_FAIL', 'Heap.dropPlacedReference', 'this', 'no placed resource holds this heap');
-    this.placedResources--;
-    if (this.memoryFreed) this.onMemoryFreed?.(this);
+    if (this.#placedResources === 0) throw new D3D12Error('E_FAIL', 'Heap.dropPlacedReference', 'this', 'no placed resource holds this heap');
+    this.#placedResources--;
+    if (this.memoryFreed) this.#onMemoryFreed?.(this);
   }
 }

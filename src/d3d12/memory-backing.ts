@@ -61,13 +61,13 @@ export class MemoryBacking {
    * CPU-accessible heaps also get their CPU copy.
    */
   attach(heap: Heap, taken: { runs: PageRun[]; pages: Uint32Array } | undefined): void {
-    if (cpuAccessible(heap.desc.properties)) heap.cpuCopy = new Uint8Array(heap.residentBytes);
+    if (cpuAccessible(heap.desc.properties)) heap.attachCpuCopy(new Uint8Array(heap.residentBytes));
     if (!taken) {
-      heap.evicted = neverWritten(heap.residentBytes);
+      heap.holdEvicted(neverWritten(heap.residentBytes));
       return;
     }
     if (!heap.desc.flags.includes('CREATE_NOT_ZEROED')) this.gpu.guard(`clearing ${heap.label}`, () => this.gpu.clearPages(heap.segment, taken.runs));
-    heap.memory = { segment: heap.segment, runs: taken.runs, pages: taken.pages };
+    heap.holdPages({ segment: heap.segment, runs: taken.runs, pages: taken.pages });
   }
 
   /** Pages a heap out (see src/gpu/paging.ts); every page-table entry into it becomes ABSENT. */
@@ -76,11 +76,11 @@ export class MemoryBacking {
     if (!memory) return;
     // CPU writes through map() not yet sent (no submission since) must be in the evicted copy. The
     // staging buffers are allocated here: inside scopes of their own.
-    heap.evicted = this.gpu.guard(`evicting ${heap.label}`, () => {
+    const evicted = this.gpu.guard(`evicting ${heap.label}`, () => {
       this.flushCpuWrites(heap);
       return evictPages(this.gpu, memory.segment, memory.pages);
     });
-    heap.memory = undefined;
+    heap.holdEvicted(evicted);
     this.allocators[memory.segment].releaseRuns(memory.runs);
     this.refresh(heap, reserved);
   }
@@ -91,17 +91,15 @@ export class MemoryBacking {
     if (heap.memory || !evicted) return;
     const taken = this.allocate(call, 'objects', heap.segment, heap.desc.sizeInBytes);
     this.gpu.guard(`making ${heap.label} resident`, () => restorePages(this.gpu, heap.segment, taken.pages, taken.runs, evicted, !heap.desc.flags.includes('CREATE_NOT_ZEROED')));
-    heap.memory = { segment: heap.segment, runs: taken.runs, pages: taken.pages };
-    heap.evicted = undefined;
+    heap.holdPages({ segment: heap.segment, runs: taken.runs, pages: taken.pages });
     this.refresh(heap, reserved);
   }
 
   /** Returns a heap's pages for good; tiles of reserved resources that map into it become ABSENT. */
   free(heap: Heap, reserved: Iterable<Resource>): void {
     const memory = heap.memory;
-    heap.evicted = undefined;
+    heap.dropMemory();
     if (!memory) return;
-    heap.memory = undefined;
     this.allocators[memory.segment].releaseRuns(memory.runs);
     this.refresh(heap, reserved);
   }

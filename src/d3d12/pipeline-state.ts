@@ -36,12 +36,15 @@ export interface GraphicsPipelineStateDesc {
 export class PipelineState {
   /** @internal Created by Device.createComputePipelineState / createGraphicsPipelineState. */
   constructor(
+    /** @internal Unique among the device's objects of its kind. */
     readonly id: number,
+    /** @internal */
     readonly kind: 'compute' | 'graphics',
+    /** @internal The desc's label. */
     readonly label_: string | undefined,
     /** @internal */
     readonly gpuPipeline: GPUComputePipeline | GPURenderPipeline,
-    /** Graphics pipelines: the render-target format. */
+    /** @internal Graphics pipelines: the render-target format. */
     readonly rtvFormat?: string,
     /** @internal Graphics pipelines with gpuValidation: the vertex shader as a fault-recording compute dispatch. */
     readonly vertexReplay?: GPUComputePipeline,

@@ -15,7 +15,9 @@ import type { Resource } from './resource.js';
 export class QueryHeap extends DeviceChild implements QueryHeapView {
   /** @internal Created by Device.createQueryHeap. */
   constructor(
+    /** @internal Unique among the device's objects of its kind. */
     readonly id: number,
+    /** @internal The validated description (getDesc returns a copy). */
     readonly desc: Required<QueryHeapDesc>,
     /** @internal The WebGPU query set. */
     readonly querySet: GPUQuerySet,

@@ -15,6 +15,7 @@
  * the reservation: memory reserved with SetVideoMemoryReservation is set aside for others, as Dawn
  * treats external reservations. Usage counts resident heaps in whole pages.
  */
+import type { PagingStats } from './memory-stats.js';
 import type { MemoryBacking } from './memory-backing.js';
 import { D3D12Error, invalidArg, show } from '../api/errors.js';
 import type { Fence } from './fence.js';
@@ -61,7 +62,7 @@ export class DeviceResidency {
   private readonly usage: Record<MemorySegment, number> = { LOCAL: 0, NON_LOCAL: 0 };
   private debugBudget: number | null = null;
   /** Bytes paged, for stats and benchmarks. */
-  readonly paged = { evictions: 0, evictedBytes: 0, restores: 0, restoredBytes: 0 };
+  readonly paged: PagingStats = { evictions: 0, evictedBytes: 0, restores: 0, restoredBytes: 0 };
 
   constructor(
     private readonly owner: ResidencyOwner,
@@ -75,6 +76,11 @@ export class DeviceResidency {
     return this.poolBytes[segment];
   }
 
+  /** Pool bytes no heap holds. */
+  freePoolBytes(segment: MemorySegment): number {
+    return this.freeBytes(segment);
+  }
+
   /** A new heap counts against its segment while it is resident. */
   heapCreated(heap: Heap): void {
     if (heap.resident) this.usage[heap.segment] += heap.residentBytes;
@@ -83,7 +89,7 @@ export class DeviceResidency {
   /** A heap's memory was freed for good. */
   heapFreed(heap: Heap): void {
     if (heap.resident) this.usage[heap.segment] -= heap.residentBytes;
-    heap.resident = false;
+    heap.markNotResident();
   }
 
   budget(segment: MemorySegment): number {
@@ -124,17 +130,18 @@ export class DeviceResidency {
 
   private heapsOf(call: string, objects: unknown): Heap[] {
     if (!Array.isArray(objects)) throw invalidArg(call, 'objects', `must be an array of heaps and committed resources, got ${show(objects)}`);
-    const heaps: Heap[] = [];
-    objects.forEach((object: unknown, i) => {
-      if (object instanceof Resource && object.kind !== 'committed') {
-        throw invalidArg(call, `objects[${i}]`, `${object.label} is not pageable: a ${object.kind} resource pages with ${object.kind === 'placed' ? 'its heap' : 'the heaps its tiles map to'}`);
-      }
-      const heap = this.owner.pageableHeap(object);
-      if (!heap) throw invalidArg(call, `objects[${i}]`, 'must be a heap or committed resource of this device');
-      if (heap.released || (object instanceof Resource && object.released)) throw invalidArg(call, `objects[${i}]`, `${object instanceof Resource ? object.label : heap.label} was released`);
-      heaps.push(heap);
-    });
-    return heaps;
+    return objects.map((object: unknown, i) => this.heapOf(call, `objects[${i}]`, object));
+  }
+
+  /** The heap behind a pageable object (a live heap or committed resource of this device), or throws. */
+  heapOf(call: string, argument: string, object: unknown): Heap {
+    if (object instanceof Resource && object.kind !== 'committed') {
+      throw invalidArg(call, argument, `${object.label} is not pageable: a ${object.kind} resource pages with ${object.kind === 'placed' ? 'its heap' : 'the heaps its tiles map to'}`);
+    }
+    const heap = this.owner.pageableHeap(object);
+    if (!heap) throw invalidArg(call, argument, 'must be a heap or committed resource of this device');
+    if (heap.released || (object instanceof Resource && object.released)) throw invalidArg(call, argument, `${object instanceof Resource ? object.label : heap.label} was released`);
+    return heap;
   }
 
   /** Pages every heap that goes from 0 to 1 back in, or throws E_OUTOFMEMORY changing nothing. */
@@ -152,7 +159,7 @@ export class DeviceResidency {
         throw new D3D12Error('E_OUTOFMEMORY', call, 'objects', `making these objects resident needs ${needed[segment]} bytes of ${segment} memory and ${free} are free (evict something first)`);
       }
     }
-    for (const heap of heaps) heap.residencyCount++;
+    for (const heap of heaps) heap.addResidencyReference();
     for (const heap of rising) this.pageIn(call, heap);
   }
 
@@ -182,12 +189,12 @@ export class DeviceResidency {
     const drops = new Map<Heap, number>();
     for (const heap of heaps) drops.set(heap, (drops.get(heap) ?? 0) + 1);
     for (const [heap, count] of drops) {
-      if (heap.residencyCount < count) {
-        throw invalidArg(call, 'objects', `${heap.label} would be evicted more times than it was made resident (count ${heap.residencyCount})`);
+      if (heap.residencyReferences < count) {
+        throw invalidArg(call, 'objects', `${heap.label} would be evicted more times than it was made resident (count ${heap.residencyReferences})`);
       }
     }
     for (const [heap, count] of drops) {
-      heap.residencyCount -= count;
+      heap.dropResidencyReferences(count);
       this.pageOutIfUnused(heap);
     }
   }
@@ -206,7 +213,7 @@ export class DeviceResidency {
       }
       this.pageIn(call, heap);
     }
-    heap.mappedResources++;
+    heap.lockResidency();
   }
 
   private freeBytes(segment: MemorySegment): number {
@@ -216,7 +223,7 @@ export class DeviceResidency {
 
   private pageIn(call: string, heap: Heap): void {
     this.owner.backing?.pageIn(call, heap, this.owner.reservedResources());
-    heap.resident = true;
+    heap.markResident();
     this.usage[heap.segment] += heap.residentBytes;
     this.paged.restores++;
     this.paged.restoredBytes += heap.residentBytes;
@@ -224,9 +231,9 @@ export class DeviceResidency {
 
   /** Pages out a heap whose count is 0, unless mapped memory keeps it. */
   pageOutIfUnused(heap: Heap): void {
-    if (heap.residencyCount > 0 || heap.mappedResources > 0 || !heap.resident || heap.released) return;
+    if (heap.residencyReferences > 0 || heap.residencyLocks > 0 || !heap.resident || heap.released) return;
     this.owner.backing?.pageOut(heap, this.owner.reservedResources());
-    heap.resident = false;
+    heap.markNotResident();
     this.usage[heap.segment] -= heap.residentBytes;
     this.paged.evictions++;
     this.paged.evictedBytes += heap.residentBytes;
@@ -244,6 +251,6 @@ export class DeviceResidency {
       if (typeof priority === 'number' && Number.isInteger(priority) && priority >= 0 && priority <= 0xffffffff) return priority;
       throw invalidArg(call, `priorities[${i}]`, `must be MINIMUM, LOW, NORMAL, HIGH, MAXIMUM or a 32-bit value, got ${show(priority)}`);
     });
-    heaps.forEach((heap, i) => (heap.residencyPriority = values[i] as number));
+    heaps.forEach((heap, i) => heap.setResidencyPriority(values[i] as number));
   }
 }

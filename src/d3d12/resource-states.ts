@@ -231,7 +231,7 @@ export class ListStateTracker {
         // A use without a transition leaves the start state in place (a read state it already had,
         // or the promotion from COMMON).
         const onTop = tracked.onTopOfStart[sub] ?? false;
-        resource.states[sub] = onTop && global !== S.COMMON ? global : state;
+        resource.setState(sub, onTop && global !== S.COMMON ? global : state);
         // Promoted to read states (not merely used in a read state the resource already had).
         touched.push({ resource, sub, promotedRead: (tracked.promotedRead[sub] ?? false) && !(onTop && global !== S.COMMON) });
       }
@@ -256,7 +256,7 @@ export function decayAfterExecution(touched: readonly Touched[], copyQueue: bool
   }
   for (const [resource, subs] of last) {
     for (const [sub, promotedRead] of subs) {
-      if (decaysAlways(resource) || copyQueue || promotedRead) resource.states[sub] = S.COMMON;
+      if (decaysAlways(resource) || copyQueue || promotedRead) resource.setState(sub, S.COMMON);
     }
   }
 }

@@ -57,25 +57,35 @@ export interface Range {
 }
 
 export class Resource extends DeviceChild implements ResourceView {
+  /** @internal Unique on its device, never reused. */
   readonly id: number;
+  /** @internal Committed, placed or reserved. */
   readonly kind: ResourceKind;
+  /** @internal The validated description (getDesc returns a copy). */
   readonly desc: FullResourceDesc;
+  /** @internal Buffer, render-target texture or other texture (heap tier 1 rules). */
   readonly category: ResourceCategory;
+  /** @internal Subresources, tiles and byte size. */
   readonly layout: ResourceLayout;
+  /** @internal Its GPU virtual address range. */
   readonly virtualRange: VirtualRange;
-  /** The state the resource was created in (D3D12_RESOURCE_STATES bits). */
+  /** @internal The state the resource was created in (D3D12_RESOURCE_STATES bits). */
   readonly initialState: number;
   /** The current state of each subresource, as executed command lists leave it (call order). */
-  readonly states: number[];
+  #states: number[];
   /** Times map() was called without unmap(). */
-  mapCount = 0;
+  #mapCount = 0;
   /**
+   * @internal
    * UPLOAD resources stay in GENERIC_READ and READBACK resources in COPY_DEST: no barrier may change
    * them and they never decay (D3D12_HEAP_TYPE_UPLOAD / READBACK).
    */
   readonly fixedState: number | undefined;
+  /** @internal Committed and placed: the heap whose memory it is. */
   readonly heap?: Heap;
+  /** @internal Placed: its byte offset in the heap (0 otherwise). */
   readonly heapOffset: number;
+  /** @internal Reserved: the CPU page table of its tiles. */
   readonly tileMappings?: TileMappingTable;
   private readonly heapById: (id: number) => Heap | undefined;
   private readonly onRelease: (resource: Resource) => void;
@@ -93,7 +103,7 @@ export class Resource extends DeviceChild implements ResourceView {
     this.layout = init.layout;
     this.virtualRange = init.virtualRange;
     this.initialState = init.initialState;
-    this.states = new Array<number>(init.layout.mipLevels * init.layout.arraySize).fill(init.initialState);
+    this.#states = new Array<number>(init.layout.mipLevels * init.layout.arraySize).fill(init.initialState);
     const heapType = init.heap?.desc.properties.type;
     this.fixedState = heapType === 'UPLOAD' || heapType === 'READBACK' ? init.initialState : undefined;
     this.heap = init.heap;
@@ -104,6 +114,27 @@ export class Resource extends DeviceChild implements ResourceView {
     this.onMap = init.onMap;
     this.onUnmap = init.onUnmap;
     this.gpuBacked = init.gpuBacked;
+  }
+
+  /** @internal The state of each subresource (D3D12_RESOURCE_STATES bits), as executed lists leave it. */
+  get states(): readonly number[] {
+    return this.#states;
+  }
+
+  /** @internal An executed list left subresource `sub` in `state` (or it decayed). */
+  setState(sub: number, state: number): void {
+    if (!Number.isInteger(sub) || sub < 0 || sub >= this.#states.length) throw invalidArg('Resource.setState', 'sub', `must be a subresource below ${this.#states.length}, got ${show(sub)}`);
+    this.#states[sub] = state;
+  }
+
+  /** @internal What saveStates took, put back (a checked call that must change nothing). */
+  restoreStates(saved: readonly number[]): void {
+    this.#states = [...saved];
+  }
+
+  /** @internal Times map() was called without unmap(). */
+  get mapCount(): number {
+    return this.#mapCount;
   }
 
   get label(): string {
@@ -131,8 +162,8 @@ export class Resource extends DeviceChild implements ResourceView {
    */
   release(): void {
     this.markReleased();
-    while (this.mapCount > 0) {
-      this.mapCount--;
+    while (this.#mapCount > 0) {
+      this.#mapCount--;
       this.onUnmap(this, undefined);
     }
     this.onRelease(this);
@@ -159,7 +190,7 @@ export class Resource extends DeviceChild implements ResourceView {
     // An evicted heap is paged in and stays resident while mapped (as Dawn locks mapped heaps); that
     // can fail with E_OUTOFMEMORY, before anything changed.
     this.onMap(this);
-    this.mapCount++;
+    this.#mapCount++;
     return cpuCopy.subarray(this.heapOffset, this.heapOffset + this.desc.width);
   }
 
@@ -172,8 +203,8 @@ export class Resource extends DeviceChild implements ResourceView {
     this.live('unmap');
     if (subresource !== 0) throw invalidArg(call, 'subresource', `a buffer has one subresource, 0; got ${show(subresource)}`);
     if (writtenRange != null) checkRange(call, 'writtenRange', writtenRange, this.desc.width);
-    if (this.mapCount === 0) throw invalidArg(call, 'this', `${this.label} is not mapped`);
-    this.mapCount--;
+    if (this.#mapCount === 0) throw invalidArg(call, 'this', `${this.label} is not mapped`);
+    this.#mapCount--;
     this.onUnmap(this, writtenRange ?? undefined);
   }
 

@@ -17,6 +17,7 @@ import type { CanvasSurface } from '../gpu/canvas-surface.js';
 export class BackBuffer {
   /** @internal */
   constructor(
+    /** @internal The frame it belongs to. */
     readonly frame: number,
     private readonly swapChain: SwapChain,
   ) {}
@@ -43,7 +44,7 @@ export class BackBuffer {
     return this.swapChain.surface.height;
   }
 
-  /** A back buffer is drawn to only during its frame (until present()). */
+  /** @internal A back buffer is drawn to only during its frame (until present()). */
   get current(): boolean {
     return this.swapChain.currentFrame === this.frame && !this.swapChain.presented;
   }

@@ -4,7 +4,7 @@
  * used (CPU time and GPU sync point), and its place in the LRU.
  */
 import type { Fence } from '../d3d12/fence.js';
-import type { Heap } from '../d3d12/heap.js';
+import type { ResidencyStatus } from '../d3d12/device.js';
 import type { Pageable } from '../d3d12/residency.js';
 import type { MemorySegment } from '../api/types.js';
 import type { LruNode } from './lru.js';
@@ -26,17 +26,17 @@ export class ManagedObject implements LruNode {
   lastUse: SyncPoint | undefined;
   /** Marks membership in the batch being executed (a batch number). */
   batch = 0;
-  /** Bytes against the budget, and the segment (fixed for the heap's life; read on every execute). */
+  /** Bytes against the budget, and the segment (fixed for the object's life; read on every execute). */
   readonly size: number;
   readonly segment: MemorySegment;
 
   constructor(
     readonly pageable: Pageable,
-    readonly heap: Heap,
+    status: ResidencyStatus,
   ) {
-    this.resident = heap.resident;
-    this.size = heap.residentBytes;
-    this.segment = heap.segment;
+    this.resident = status.resident;
+    this.size = status.sizeInBytes;
+    this.segment = status.segment;
   }
 
   /** Whether the GPU work that last used the object has completed. */
@@ -49,15 +49,15 @@ export class ManagedObject implements LruNode {
    * eviction queued now runs after it, which is as safe as waiting for it.
    */
   get submitted(): boolean {
-    return !this.lastUse || this.lastUse.fence.reachedValue >= this.lastUse.value;
+    return !this.lastUse || this.lastUse.fence.getSubmittedValue() >= this.lastUse.value;
   }
 
   /** Released by the application (it should have ended tracking first). */
   get released(): boolean {
-    return this.pageable.released || this.heap.released;
+    return this.pageable.released;
   }
 
   get label(): string {
-    return 'label' in this.pageable ? this.pageable.label : this.heap.label;
+    return this.pageable.label;
   }
 }

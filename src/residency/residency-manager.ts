@@ -21,11 +21,12 @@
  */
 import { CommandQueue } from '../d3d12/command-queue.js';
 import type { GraphicsCommandList } from '../d3d12/command-list.js';
-import { Device } from '../d3d12/device.js';
+import { Device, type ResidencyStatus } from '../d3d12/device.js';
 import { D3D12Error, invalidArg, show } from '../api/errors.js';
 import type { Fence } from '../d3d12/fence.js';
-import type { Heap } from '../d3d12/heap.js';
 import type { Pageable } from '../d3d12/residency.js';
+import { Heap } from '../d3d12/heap.js';
+import { Resource } from '../d3d12/resource.js';
 import type { MemorySegment } from '../api/types.js';
 import { gracePeriodMs, trimFloor } from './grace-period.js';
 import { LruList } from './lru.js';
@@ -64,7 +65,7 @@ export interface ResidencyStats {
 const SEGMENTS: MemorySegment[] = ['LOCAL', 'NON_LOCAL'];
 
 export class ResidencyManager {
-  private readonly managedObjects = new Map<Heap, ManagedObject>();
+  private readonly managedObjects = new Map<Pageable, ManagedObject>();
   private readonly lru = new LruList<ManagedObject>();
   private readonly fences = new Map<CommandQueue, { fence: Fence; value: number }>();
   private readonly clock: () => number;
@@ -99,19 +100,23 @@ export class ResidencyManager {
 
   /** @internal */
   managed(pageable: unknown): ManagedObject | undefined {
-    const heap = this.device.pageableHeap(pageable);
-    return heap ? this.managedObjects.get(heap) : undefined;
+    return this.managedObjects.get(pageable as Pageable);
   }
 
   /** Tracks a heap or committed resource; the manager then pages it as its sets need. */
   beginTrackingObject(pageable: Pageable): void {
     const call = 'ResidencyManager.beginTrackingObject';
-    const heap = this.device.pageableHeap(pageable);
-    if (!heap) throw invalidArg(call, 'pageable', 'must be a heap or committed resource of the manager\'s device');
-    if (heap.released || pageable.released) throw invalidArg(call, 'pageable', `${pageable.label} was released`);
-    if (this.managedObjects.has(heap)) throw invalidArg(call, 'pageable', `${heap.label} is already tracked`);
-    const managed = new ManagedObject(pageable, heap);
-    this.managedObjects.set(heap, managed);
+    let status: ResidencyStatus;
+    try {
+      status = this.device.getResidencyStatus(pageable);
+    } catch (error) {
+      if (!(error instanceof D3D12Error)) throw error;
+      const released = (pageable instanceof Heap || pageable instanceof Resource) && pageable.released;
+      throw invalidArg(call, 'pageable', released ? `${pageable.label} was released` : 'must be a heap or committed resource of the manager\'s device');
+    }
+    if (this.managedObjects.has(pageable)) throw invalidArg(call, 'pageable', `${pageable.label} is already tracked`);
+    const managed = new ManagedObject(pageable, status);
+    this.managedObjects.set(pageable, managed);
     this.lru.push(managed);
     this.stats.tracked++;
   }
@@ -139,7 +144,7 @@ export class ResidencyManager {
 
   private forget(managed: ManagedObject): void {
     this.lru.remove(managed);
-    this.managedObjects.delete(managed.heap);
+    this.managedObjects.delete(managed.pageable);
     this.stats.tracked--;
   }
 
@@ -155,7 +160,9 @@ export class ResidencyManager {
   /** Makes every set's objects resident within the budget, then executes the lists on `queue`. */
   executeCommandLists(queue: CommandQueue, lists: GraphicsCommandList[], sets: (ResidencySet | null)[]): void {
     const call = 'ResidencyManager.executeCommandLists';
-    this.device.checkNotRemoved(call);
+    if (this.device.getDeviceRemovedReason() !== 'S_OK') {
+      throw new D3D12Error('DXGI_ERROR_DEVICE_REMOVED', call, 'this', `the device was removed: ${this.device.getPageFaultReport()?.message ?? this.device.getDeviceRemovedReason()}`);
+    }
     if (!(queue instanceof CommandQueue)) throw invalidArg(call, 'queue', 'must be a command queue of the manager\'s device');
     if (!Array.isArray(lists) || lists.length === 0) throw invalidArg(call, 'commandLists', `must be a non-empty array of command lists, got ${show(lists)}`);
     if (!Array.isArray(sets) || sets.length !== lists.length) {
@@ -166,13 +173,19 @@ export class ResidencyManager {
       if (!(set instanceof ResidencySet) || !set.belongsTo(this)) throw invalidArg(call, `residencySets[${i}]`, 'must be a residency set of this manager, or null');
       if (!set.closed) throw invalidArg(call, `residencySets[${i}]`, `residency set #${set.id} is still open; close() it first`);
       for (const managed of set.objects()) {
-        if (managed.released && this.managedObjects.has(managed.heap)) {
+        if (managed.released && this.managedObjects.has(managed.pageable)) {
           throw invalidArg(call, `residencySets[${i}]`, `holds ${managed.label}, which was released (endTrackingObject before release)`);
         }
       }
     });
     // Everything the queue would refuse is refused before anything pages.
-    queue.checkExecuteCommandLists(lists);
+    try {
+      queue.validateExecuteCommandLists(lists);
+    } catch (error) {
+      // The queue's verdict, named as this call.
+      if (error instanceof D3D12Error) throw new D3D12Error(error.hresult, call, error.argument, error.rule);
+      throw error;
+    }
     this.executeBatch(queue, lists, sets);
   }
 
@@ -184,7 +197,7 @@ export class ResidencyManager {
     const missing: Record<MemorySegment, number> = { LOCAL: 0, NON_LOCAL: 0 };
     for (const set of sets) {
       for (const managed of set?.objects() ?? []) {
-        if (managed.batch === batch || !this.managedObjects.has(managed.heap)) continue;
+        if (managed.batch === batch || !this.managedObjects.has(managed.pageable)) continue;
         managed.batch = batch;
         objects.push(managed);
         needs[managed.segment] += managed.size;
@@ -237,10 +250,10 @@ export class ResidencyManager {
   private evict(managed: ManagedObject): void {
     // The manager holds one MakeResident reference; an application that evicted a tracked object
     // itself (which d3dx12residency forbids) has already dropped it, and there is nothing to drop.
-    if (managed.heap.residencyCount > 0) this.device.evict([managed.pageable]);
+    if (this.device.getResidencyStatus(managed.pageable).residencyReferences > 0) this.device.evict([managed.pageable]);
     managed.resident = false;
     // Mapped memory (or the app's own MakeResident) keeps the heap in: only a real page-out counts.
-    if (!managed.heap.resident) {
+    if (!this.device.getResidencyStatus(managed.pageable).resident) {
       this.stats.evictions++;
       this.stats.evictedBytes += managed.size;
     }

@@ -22,6 +22,7 @@ export class ResidencySet {
   /** @internal Created by ResidencyManager.createResidencySet. */
   constructor(
     private readonly owner: SetOwner,
+    /** @internal Unique on its manager (messages name it). */
     readonly id: number,
   ) {}
 
@@ -52,10 +53,12 @@ export class ResidencySet {
     this.isOpen = false;
   }
 
+  /** @internal */
   get closed(): boolean {
     return !this.isOpen;
   }
 
+  /** Objects in the set. */
   get size(): number {
     return this.members.size;
   }

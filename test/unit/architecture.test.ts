@@ -6,6 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
 import { PROJECT_ROOT } from '../harness/paths.js';
 
@@ -109,4 +110,55 @@ describe('layers', () => {
     expect(targets).toContain('api/errors.ts');
     expect(targets.some((target) => target.startsWith('validation/'))).toBe(true);
   });
+});
+
+/**
+ * Members of project classes that `files` reach although they are not public API: declarations in
+ * another layer marked `@internal` (what the published types strip), or private/protected ones.
+ */
+function internalUses(files: string[]): string[] {
+  const program = ts.createProgram(files, { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, strict: true, noEmit: true, types: [] });
+  const checker = program.getTypeChecker();
+  const found = new Set<string>();
+  for (const file of files) {
+    const source = program.getSourceFile(file);
+    if (!source) throw new Error(`internalUses: ${file} is not in the program`);
+    const visit = (node: ts.Node): void => {
+      if (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) {
+        const symbol = checker.getSymbolAtLocation(ts.isPropertyAccessExpression(node) ? node.name : node.argumentExpression);
+        for (const declaration of symbol?.declarations ?? []) {
+          const where = declaration.getSourceFile().fileName;
+          if (!where.startsWith(SRC) || layer(relative(SRC, where)) === layer(relative(SRC, file))) continue;
+          const internal = ts.getJSDocTags(declaration).some((tag) => tag.tagName.text === 'internal');
+          const hidden = ts.getCombinedModifierFlags(declaration) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected);
+          if (internal || hidden) found.add(`${relative(SRC, file)}: ${node.getText(source)} (${relative(SRC, where)})`);
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return [...found].sort();
+}
+
+describe('the residency manager is a client of the D3D12 API', () => {
+  test('src/residency uses no @internal, private or protected member of the facade', () => {
+    expect(internalUses(sources(join(SRC, 'residency')))).toEqual([]);
+  });
+
+  test('the check sees internal uses: a planted client (test/unit/fixtures/internal-use.ts) is reported', () => {
+    const uses = internalUses([join(PROJECT_ROOT, 'test/unit/fixtures/internal-use.ts')]).map((use) => use.replace(/^.*: /, ''));
+    expect(uses).toEqual(['device.pageableHeap (d3d12/device.ts)', 'device.settings (d3d12/device.ts)', 'heap.residencyReferences (d3d12/heap.ts)']);
+  });
+});
+
+/** No source file longer than this: a file holds one job (issue 12). */
+const MAX_SOURCE_LINES = 500;
+
+test(`no file in src/ is longer than ${MAX_SOURCE_LINES} lines`, () => {
+  const long = sources(SRC)
+    .map((file) => ({ file: relative(SRC, file), lines: readFileSync(file, 'utf8').split('\n').length }))
+    .filter(({ lines }) => lines > MAX_SOURCE_LINES)
+    .map(({ file, lines }) => `${file}: ${lines} lines`);
+  expect(long).toEqual([]);
 });

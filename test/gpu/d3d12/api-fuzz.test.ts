@@ -99,10 +99,10 @@ function plantedCatalogue(gpuDevice: GPUDevice): MethodSpec[] {
     planted('plantAccepts', () => undefined),
     planted('plantHang', () => new Promise(() => undefined), { async: true, plan: () => ({ receiver: { target: { plantHang: () => new Promise(() => undefined) }, validity: 'valid' }, args: [1], mustSettle: true }), weight: 0.3 }),
     planted('plantWebGPU', () => void gpuDevice.createBuffer({ size: 4, usage: 0 }), { weight: 0.3 }),
-    mutates('plantHeapCount', (ctx) => void first(ctx.main.heaps).residencyCount++),
+    mutates('plantHeapCount', (ctx) => first(ctx.main.heaps).addResidencyReference()),
     mutates('plantStates', (ctx) => {
-      const states = first(ctx.main.resources).states;
-      states[0] = (states[0] ?? 0) ^ 0x400;
+      const resource = first(ctx.main.resources);
+      resource.setState(0, (resource.states[0] ?? 0) ^ 0x400);
     }),
     mutates('plantTiles', (ctx) => void first(ctx.main.reserved()).tileMappings?.heapIds.fill(999, 0, 1)),
     mutates('plantFence', (ctx) => first(ctx.main.fences).signal(ctx.main.nextFenceValue(first(ctx.main.fences)))),

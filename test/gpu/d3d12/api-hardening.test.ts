@@ -193,7 +193,7 @@ describe('released objects', () => {
     const list = d3d.createCommandList('DIRECT');
     list.close();
     manager.executeCommandLists(queue, [list], [null]);
-    expect([heap.resident, heap.residencyCount]).toEqual([false, 0]);
+    expect([heap.resident, heap.residencyReferences]).toEqual([false, 0]);
   });
 });
 

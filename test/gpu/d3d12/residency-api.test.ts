@@ -588,7 +588,7 @@ describe('mapped memory stays resident', () => {
     await flush(d3d, d3d.createCommandQueue({ type: 'DIRECT' }));
     expect(buffer.heap?.resident).toBe(false);
     expectBytes(buffer.map().slice(), data, 'mapped while evicted');
-    expect([buffer.mapCount, buffer.heap?.resident, buffer.heap?.residencyCount, usage(d3d, 'NON_LOCAL')]).toEqual([1, true, 0, evicted + 2 * TILE]);
+    expect([buffer.mapCount, buffer.heap?.resident, buffer.heap?.residencyReferences, usage(d3d, 'NON_LOCAL')]).toEqual([1, true, 0, evicted + 2 * TILE]);
     buffer.unmap();
     // The residency count is still 0: the heap goes back out.
     expect([buffer.heap?.resident, usage(d3d, 'NON_LOCAL')]).toEqual([false, evicted]);
@@ -604,9 +604,9 @@ describe('mapped memory stays resident', () => {
     const buffer = d3d.createPlacedResource(heap, 0, { dimension: 'BUFFER', width: TILE }, 'GENERIC_READ');
     d3d.evict([heap]);
     const filler = d3d.createHeap({ sizeInBytes: 4 * MIB, properties: { type: 'UPLOAD' } }); // the whole 4 MiB NON_LOCAL pool
-    const before = [usage(d3d, 'NON_LOCAL'), d3d.getPagingStats().restores, heap.resident, heap.mappedResources];
+    const before = [usage(d3d, 'NON_LOCAL'), d3d.getPagingStats().restores, heap.resident, heap.residencyLocks];
     expectD3D12Error(() => buffer.map(), { call: 'Resource.map', argument: 'this', hresult: 'E_OUTOFMEMORY', message: /heap #\d+ is evicted, and paging it in to map it needs 65536 bytes of NON_LOCAL memory; 0 are free/ });
-    expect([usage(d3d, 'NON_LOCAL'), d3d.getPagingStats().restores, heap.resident, heap.mappedResources]).toEqual(before);
+    expect([usage(d3d, 'NON_LOCAL'), d3d.getPagingStats().restores, heap.resident, heap.residencyLocks]).toEqual(before);
     expect(buffer.mapCount).toBe(0);
     filler.release();
     await flush(d3d, d3d.createCommandQueue({ type: 'DIRECT' }));

@@ -118,6 +118,7 @@ function fenceMethods(): MethodSpec[] {
   const value = param('value', (ctx) => badUint(ctx.rng, { wide: true }));
   return [
     { cls: 'Fence', name: 'getCompletedValue', certain: true, weight: 0.4, params: [], plan: (ctx) => plan((ctx.rng.chance(0.2) ? ctx.other.fences[0] : undefined) ?? fence(ctx), []) },
+    { cls: 'Fence', name: 'getSubmittedValue', certain: true, weight: 0.2, params: [], plan: (ctx) => plan(fence(ctx), []) },
     {
       cls: 'Fence',
       name: 'signal',
@@ -179,6 +180,18 @@ function queueMethods(): MethodSpec[] {
       cls: 'CommandQueue',
       name: 'executeCommandLists',
       weight: 6,
+      params: [listArrayParam('commandLists')],
+      plan: (ctx) => {
+        const q = queue(ctx);
+        const lists = q ? executable(ctx, q.type) : [];
+        if (!q || lists.length === 0) return undefined;
+        return plan(q, [sample(ctx.rng, lists, ctx.rng.int(1, 2))]);
+      },
+    },
+    {
+      cls: 'CommandQueue',
+      name: 'validateExecuteCommandLists',
+      weight: 1,
       params: [listArrayParam('commandLists')],
       plan: (ctx) => {
         const q = queue(ctx);

@@ -123,12 +123,12 @@ export function takeSnapshot(worlds: readonly DeviceWorld[], name: (object: obje
 function heapState(heap: Heap, users: number): unknown {
   const memory = heap.memory;
   return {
-    count: heap.residencyCount,
+    count: heap.residencyReferences,
     resident: heap.resident,
     released: heap.released,
     priority: heap.residencyPriority,
-    mapped: heap.mappedResources,
-    placed: field(heap, 'placedResources'),
+    mapped: heap.residencyLocks,
+    placed: heap.placedReferences,
     pages: memory ? memory.pages.length : null,
     evicted: heap.evicted !== undefined,
     users,
@@ -174,23 +174,23 @@ function queryHeapState(heap: QueryHeap): unknown {
 }
 
 function managerState(manager: ResidencyManager): unknown {
-  const managed = field<Map<Heap, { resident: boolean; lastUsedMs: number; lastUse?: { value: number } }>>(manager, 'managedObjects');
-  const lru = field<Iterable<{ heap: Heap }>>(manager, 'lru');
+  const managed = field<Map<Heap | Resource, { resident: boolean; lastUsedMs: number; lastUse?: { value: number } }>>(manager, 'managedObjects');
+  const lru = field<Iterable<{ pageable: Heap | Resource }>>(manager, 'lru');
   const fences = field<Map<object, { value: number }>>(manager, 'fences');
   return {
     stats: manager.getStats(),
     // Batch numbers are scratch marks of one execution (which objects it has seen), not state.
-    tracked: [...managed].map(([heap, m]) => [heap.id, m.resident, m.lastUsedMs, m.lastUse?.value ?? null]),
+    tracked: [...managed].map(([pageable, m]) => [pageable.label, m.resident, m.lastUsedMs, m.lastUse?.value ?? null]),
     pageables: trackedBy(manager).length,
-    lru: [...lru].map((m) => m.heap.id),
+    lru: [...lru].map((m) => m.pageable.label),
     nextSet: field(manager, 'nextSetId'),
     fences: [...fences.values()].map((sync) => sync.value),
   };
 }
 
 function setState(set: ResidencySet): unknown {
-  const members = field<Set<{ heap: Heap }>>(set, 'members');
-  return { open: field(set, 'isOpen'), members: [...members].map((m) => m.heap.id) };
+  const members = field<Set<{ pageable: Heap | Resource }>>(set, 'members');
+  return { open: field(set, 'isOpen'), members: [...members].map((m) => m.pageable.label) };
 }
 
 /** What changed between two snapshots, one line per changed field ("main.heap#3.count: 1 → 2"). */
@@ -248,13 +248,13 @@ export function checkInvariants(world: DeviceWorld): Violation[] {
     if (used !== held) violations.push({ key: `${p}device pool pages ${segment}`, detail: `${used} pages of the ${segment} pool are taken but heaps hold ${held}` });
   }
   for (const heap of heaps) {
-    if (heap.residencyCount < 0) violations.push({ key: `${p}heap#${heap.id} residency count`, detail: `residencyCount is ${heap.residencyCount}` });
+    if (heap.residencyReferences < 0) violations.push({ key: `${p}heap#${heap.id} residency count`, detail: `residencyCount is ${heap.residencyReferences}` });
     if (allocators && !heap.memoryFreed && heap.resident !== (heap.memory !== undefined)) {
       violations.push({ key: `${p}heap#${heap.id} resident memory`, detail: `resident is ${heap.resident} but the heap ${heap.memory ? 'has' : 'has no'} pages` });
     }
     const mapped = [...inner.live].filter((r) => r.heap === heap).reduce((sum, r) => sum + r.mapCount, 0);
-    if (!heap.released && heap.mappedResources !== mapped) {
-      violations.push({ key: `${p}heap#${heap.id} mapped count`, detail: `mappedResources is ${heap.mappedResources} but its live resources hold ${mapped} maps` });
+    if (!heap.released && heap.residencyLocks !== mapped) {
+      violations.push({ key: `${p}heap#${heap.id} mapped count`, detail: `mappedResources is ${heap.residencyLocks} but its live resources hold ${mapped} maps` });
     }
   }
   return violations;

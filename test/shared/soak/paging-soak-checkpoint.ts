@@ -70,9 +70,9 @@ function checkMappings(host: CheckpointHost, buffer: SoakBuffer): void {
 /** Reference counts balance: the device counts the application's references (and the manager's one, if tracked). */
 export function checkCounts(host: CheckpointHost): void {
   for (const s of host.stores) {
-    const extra = s.heap.residencyCount - s.count;
+    const extra = s.heap.residencyReferences - s.count;
     if (s.tracked ? extra !== 0 && extra !== 1 : extra !== 0) {
-      throw new Error(`${s.name}: the device counts ${s.heap.residencyCount} residency reference(s); the application holds ${s.count}${s.tracked ? ' and the manager at most 1' : ''}`);
+      throw new Error(`${s.name}: the device counts ${s.heap.residencyReferences} residency reference(s); the application holds ${s.count}${s.tracked ? ' and the manager at most 1' : ''}`);
     }
     host.checkResidency(s, 'checkpoint');
   }

@@ -184,7 +184,7 @@ class PagingSoak implements SoakContext, TileContext, CheckpointHost {
     if (r.chance(0.4)) {
       const deny = r.chance(0.3);
       const value = ++this.residencyValue;
-      const before = stores.map((s) => s.heap.residencyCount);
+      const before = stores.map((s) => s.heap.residencyReferences);
       try {
         this.device.enqueueMakeResident(deny ? 'DENY_OVERBUDGET' : 'NONE', pageables, this.residencyFence, value);
         this.op('enqueueMakeResident');
@@ -198,7 +198,7 @@ class PagingSoak implements SoakContext, TileContext, CheckpointHost {
         this.op('enqueueMakeResidentDenied');
         this.log(`enqueueMakeResident DENY_OVERBUDGET ${names}: E_OUTOFMEMORY`);
         stores.forEach((s, i) => {
-          if (s.heap.residencyCount !== before[i]) throw new Failure(`a denied enqueueMakeResident changed ${s.name}'s reference count (${before[i]} -> ${s.heap.residencyCount})`);
+          if (s.heap.residencyReferences !== before[i]) throw new Failure(`a denied enqueueMakeResident changed ${s.name}'s reference count (${before[i]} -> ${s.heap.residencyReferences})`);
         });
         if (!must) return;
         this.device.makeResident(pageables);
