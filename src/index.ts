@@ -16,11 +16,14 @@ export {
   type SmokePatternArgs,
   type SmokePatternOptions,
 } from './gpu/smoke-pattern.js';
-export { createDevice, Device, VIRTUAL_ADDRESS_BITS, DEFAULT_LOCAL_MEMORY_BYTES, DEFAULT_NON_LOCAL_MEMORY_BYTES, type FeatureData, type ResidencyStatus } from './d3d12/device.js';
+export { Device } from './d3d12/device.js';
+export { createDevice, DEFAULT_LOCAL_MEMORY_BYTES, DEFAULT_NON_LOCAL_MEMORY_BYTES } from './d3d12/create-device.js';
+export { VIRTUAL_ADDRESS_BITS, type FeatureData, type FeatureDataOptions, type FeatureDataGpuVirtualAddressSupport, type FeatureDataArchitecture } from './d3d12/feature-support.js';
 export { Heap } from './d3d12/heap.js';
 export { Resource, type ResourceKind, type TileMappingForTesting } from './d3d12/resource.js';
 export { CommandQueue } from './d3d12/command-queue.js';
-export { GraphicsCommandList, ROOT_CONSTANT_COUNT, ROOT_DESCRIPTOR_COUNT, type ResourceBarrier } from './d3d12/command-list.js';
+export { GraphicsCommandList, type ResourceBarrier } from './d3d12/command-list.js';
+export { ROOT_CONSTANT_COUNT, ROOT_DESCRIPTOR_COUNT } from './d3d12/root-arguments.js';
 export { SwapChain, BackBuffer } from './d3d12/swap-chain.js';
 export { TEXTURE_DESCRIPTOR_FORMATS } from './d3d12/texture-descriptor.js';
 export { Fence } from './d3d12/fence.js';
@@ -40,4 +43,4 @@ export { TILE_SIZE, PACKED_TILE } from './memory/tiling.js';
 export { createResidencyManager, ResidencyManager, type ResidencyManagerOptions, type ResidencyStats, type OverBudget } from './residency/residency-manager.js';
 export { ResidencySet } from './residency/residency-set.js';
 export { gracePeriodMs } from './residency/grace-period.js';
-export { RESIDENCY_PRIORITIES, type Pageable, type ResidencyPriority, type VideoMemoryInfo } from './d3d12/residency.js';
+export { RESIDENCY_PRIORITIES, type Pageable, type ResidencyPriority, type ResidencyStatus, type VideoMemoryInfo } from './d3d12/residency.js';

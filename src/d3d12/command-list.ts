@@ -10,7 +10,6 @@
  */
 import { formatInfo } from '../memory/formats.js';
 import { chunkCopy, tileCopyJobs, type CopyJob } from '../gpu/copy-jobs.js';
-import { preludeConstant } from '../gpu/prelude.js';
 import { TILE_SIZE } from '../memory/tiling.js';
 import {
   sliceBytes,
@@ -20,8 +19,6 @@ import {
   validateCopyResource,
   validateCopyTiles,
   validateDispatch,
-  validateRootConstants,
-  validateRootDescriptor,
   type TileCopyFlag,
 } from '../validation/command-list.js';
 import { cpuAccessible } from '../validation/heap.js';
@@ -33,54 +30,10 @@ import { BackBuffer } from './swap-chain.js';
 import { validateClearColor, validateDrawInstanced, validateScissorRects, validateViewportInTarget, validateViewports } from '../validation/draw.js';
 
 import { ALL_SUBRESOURCES, ListStateTracker } from './resource-states.js';
+import { RootArguments } from './root-arguments.js';
+import type { CpuVisibleWrite, RecordedCommand } from './recorded-commands.js';
 import type { Resource } from './resource.js';
 import { RESOURCE_STATE_BITS, type CommandListType, type Rect, type ResourceStates, type TiledResourceCoordinate, type TileRegionSize, type Viewport } from '../api/types.js';
-
-/** Root parameter 0: this many 32-bit constants (prelude: D3D12_ROOT_CONSTANT_COUNT). */
-export const ROOT_CONSTANT_COUNT = preludeConstant('D3D12_ROOT_CONSTANT_COUNT');
-/** Root parameters 1 to this: root descriptors, a GPU virtual address each (prelude: D3D12_ROOT_DESCRIPTOR_COUNT). */
-export const ROOT_DESCRIPTOR_COUNT = preludeConstant('D3D12_ROOT_DESCRIPTOR_COUNT');
-/** A list's root arguments as recorded per dispatch or draw: the constants, then two words per descriptor. */
-const ROOT_ARGUMENT_WORDS = ROOT_CONSTANT_COUNT + 2 * ROOT_DESCRIPTOR_COUNT;
-
-/** A byte range of a resource in CPU-accessible memory that a command writes (read back after execution). */
-export interface CpuVisibleWrite {
-  resource: Resource;
-  offset: number;
-  length: number;
-}
-
-export type RecordedCommand =
-  | { kind: 'copy'; name: string; jobs: CopyJob[]; interleave: boolean; writes: CpuVisibleWrite[] }
-  | { kind: 'dispatch'; pipeline: PipelineState; root: Uint32Array; groups: [number, number, number] }
-  | { kind: 'clear'; target: BackBuffer; color: [number, number, number, number] }
-  | { kind: 'draw'; pipeline: PipelineState; root: Uint32Array; target: BackBuffer; viewport: Viewport | undefined; scissor: Rect | undefined; vertices: [number, number, number, number] }
-  | { kind: 'timestamp'; heap: QueryHeap; index: number }
-  | { kind: 'resolve'; heap: QueryHeap; first: number; count: number; jobs: CopyJob[]; writes: CpuVisibleWrite[] }
-  | { kind: 'barrier' }
-  /** A call that only sets state (pipeline, root constants, targets, viewports): counted, runs nothing. */
-  | { kind: 'state'; name: string };
-
-/** The API call that recorded a command, as fault reports name it. */
-export function commandName(command: RecordedCommand): string {
-  switch (command.kind) {
-    case 'copy':
-    case 'state':
-      return command.name;
-    case 'dispatch':
-      return 'dispatch';
-    case 'clear':
-      return 'clearRenderTargetView';
-    case 'draw':
-      return 'drawInstanced';
-    case 'timestamp':
-      return 'endQuery';
-    case 'resolve':
-      return 'resolveQueryData';
-    case 'barrier':
-      return 'resourceBarrier';
-  }
-}
 
 /** D3D12_RESOURCE_BARRIER, by name. */
 export type ResourceBarrier =
@@ -103,9 +56,9 @@ export class GraphicsCommandList {
   private commandList: RecordedCommand[] = [];
   private tracker = new ListStateTracker();
   private pipeline: PipelineState | undefined;
-  private root = new Uint32Array(ROOT_ARGUMENT_WORDS);
+  private readonly root = new RootArguments();
   /** D3D12 keeps compute and graphics root arguments apart. */
-  private graphicsRoot = new Uint32Array(ROOT_ARGUMENT_WORDS);
+  private readonly graphicsRoot = new RootArguments();
   private renderTarget: BackBuffer | undefined;
   private viewport: Viewport | undefined;
   private scissor: Rect | undefined;
@@ -169,8 +122,8 @@ export class GraphicsCommandList {
     this.commandList = [];
     this.tracker = new ListStateTracker();
     this.pipeline = undefined;
-    this.root = new Uint32Array(ROOT_ARGUMENT_WORDS);
-    this.graphicsRoot = new Uint32Array(ROOT_ARGUMENT_WORDS);
+    this.root.clear();
+    this.graphicsRoot.clear();
     this.renderTarget = undefined;
     this.viewport = undefined;
     this.scissor = undefined;
@@ -342,9 +295,7 @@ export class GraphicsCommandList {
   private computeConstants(method: string, rootParameterIndex: number, srcData: unknown, destOffsetIn32BitValues: number, single: boolean): void {
     this.recording(method);
     if (this.type === 'COPY') throw invalidArg(method, 'this', `${this.label} is a COPY list, which has no root constants`);
-    const values = single ? singleConstant(method, srcData) : srcData;
-    const words = orThrow(validateRootConstants(rootParameterIndex, values, destOffsetIn32BitValues, ROOT_CONSTANT_COUNT, method));
-    this.root.set(words, destOffsetIn32BitValues);
+    this.root.setConstants(method, rootParameterIndex, srcData, destOffsetIn32BitValues, single);
     this.record({ kind: 'state', name: method });
   }
 
@@ -366,8 +317,7 @@ export class GraphicsCommandList {
   private computeDescriptor(method: string, rootParameterIndex: unknown, bufferLocation: unknown): void {
     this.recording(method);
     if (this.type === 'COPY') throw invalidArg(method, 'this', `${this.label} is a COPY list, which has no root signature`);
-    throwIf(validateRootDescriptor(method, rootParameterIndex, bufferLocation, ROOT_DESCRIPTOR_COUNT, ROOT_CONSTANT_COUNT));
-    setDescriptor(this.root, rootParameterIndex as number, bufferLocation as bigint);
+    this.root.setDescriptor(method, rootParameterIndex, bufferLocation);
     this.record({ kind: 'state', name: method });
   }
 
@@ -377,7 +327,7 @@ export class GraphicsCommandList {
     throwIf(validateDispatch(threadGroupCountX, threadGroupCountY, threadGroupCountZ, this.owner.maxThreadGroupsPerDimension));
     if (!this.pipeline) throw invalidArg('dispatch', 'this', 'no pipeline state is set (setPipelineState)');
     if (this.pipeline.kind !== 'compute') throw invalidArg('dispatch', 'this', `the pipeline state set is ${this.pipeline.label}, not a compute one`);
-    this.record({ kind: 'dispatch', pipeline: this.pipeline, root: this.root.slice(), groups: [threadGroupCountX, threadGroupCountY, threadGroupCountZ] });
+    this.record({ kind: 'dispatch', pipeline: this.pipeline, root: this.root.snapshot(), groups: [threadGroupCountX, threadGroupCountY, threadGroupCountZ] });
   }
 
   // ---- drawing (DIRECT lists) -------------------------------------------------------------------
@@ -425,9 +375,7 @@ export class GraphicsCommandList {
 
   private graphicsConstants(method: string, rootParameterIndex: number, srcData: unknown, destOffsetIn32BitValues: number, single: boolean): void {
     this.drawing(method);
-    const values = single ? singleConstant(method, srcData) : srcData;
-    const words = orThrow(validateRootConstants(rootParameterIndex, values, destOffsetIn32BitValues, ROOT_CONSTANT_COUNT, method));
-    this.graphicsRoot.set(words, destOffsetIn32BitValues);
+    this.graphicsRoot.setConstants(method, rootParameterIndex, srcData, destOffsetIn32BitValues, single);
     this.record({ kind: 'state', name: method });
   }
 
@@ -448,8 +396,7 @@ export class GraphicsCommandList {
 
   private graphicsDescriptor(method: string, rootParameterIndex: unknown, bufferLocation: unknown): void {
     this.drawing(method);
-    throwIf(validateRootDescriptor(method, rootParameterIndex, bufferLocation, ROOT_DESCRIPTOR_COUNT, ROOT_CONSTANT_COUNT));
-    setDescriptor(this.graphicsRoot, rootParameterIndex as number, bufferLocation as bigint);
+    this.graphicsRoot.setDescriptor(method, rootParameterIndex, bufferLocation);
     this.record({ kind: 'state', name: method });
   }
 
@@ -487,39 +434,13 @@ export class GraphicsCommandList {
     this.record({
       kind: 'draw',
       pipeline: this.pipeline,
-      root: this.graphicsRoot.slice(),
+      root: this.graphicsRoot.snapshot(),
       target: this.renderTarget,
       viewport: this.viewport,
       scissor: this.scissor,
       vertices: [vertexCountPerInstance, instanceCount, startVertexLocation, startInstanceLocation],
     });
   }
-}
-
-/** Writes root descriptor `index` (1-based) of a list's root arguments: low word, then high word. */
-function setDescriptor(root: Uint32Array, index: number, address: bigint): void {
-  const at = ROOT_CONSTANT_COUNT + 2 * (index - 1);
-  root[at] = Number(address & 0xffffffffn);
-  root[at + 1] = Number(address >> 32n);
-}
-
-/** The root descriptors' addresses of recorded root arguments (for what a list is known to use). */
-export function rootDescriptorAddresses(root: Uint32Array): bigint[] {
-  const addresses: bigint[] = [];
-  for (let i = 0; i < ROOT_DESCRIPTOR_COUNT; i++) {
-    const at = ROOT_CONSTANT_COUNT + 2 * i;
-    const address = (BigInt(root[at + 1] ?? 0) << 32n) | BigInt(root[at] ?? 0);
-    if (address !== 0n) addresses.push(address);
-  }
-  return addresses;
-}
-
-/** The one value of a Set*Root32BitConstant call, checked as `srcData` (not as element 0 of an array). */
-function singleConstant(method: string, value: unknown): number[] {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < -(2 ** 31) || value > 0xffffffff) {
-    throw invalidArg(method, 'srcData', `must be a 32-bit integer, got ${show(value)}`);
-  }
-  return [value];
 }
 
 function throwIf(problem: D3D12Error | undefined): void {

@@ -12,7 +12,9 @@
 import type { TileCopyFlag } from '../validation/command-list.js';
 import { applyTileMappings, copyTileMappings, type TileSpan } from '../memory/tile-mappings.js';
 import { validateCopyTileMappings, validateUpdateTileMappings } from '../validation/tile-mappings.js';
-import { commandName, rootDescriptorAddresses, type CpuVisibleWrite, type GraphicsCommandList } from './command-list.js';
+import type { GraphicsCommandList } from './command-list.js';
+import { commandName, type CpuVisibleWrite } from './recorded-commands.js';
+import { rootDescriptorAddresses } from './root-arguments.js';
 import type { SubmittedList } from './fault-report.js';
 import type { ListUse, WorkUse } from './deferred-release.js';
 import { decayAfterExecution, type Touched } from './resource-states.js';

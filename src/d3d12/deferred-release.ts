@@ -13,10 +13,15 @@
  * flight, which queue order makes safe (work submitted earlier sees the old memory; what reuses it is
  * queued after).
  *
+ * Frees that wait for the GPU wait in a SerialQueue keyed by a completion serial (Dawn's
+ * SerialQueue of deallocations): each batch handed to the GPU gets the next serial, and when the
+ * GPU's work for a serial is done, every batch up to it runs.
+ *
  * Invariants: each `free` runs exactly once, after every held operation that existed at its release
  * has been submitted and the GPU has completed all work submitted by then; never on a CPU-only device
  * (there is nothing to wait for: frees run at once).
  */
+import { SerialQueue } from '../memory/serial-queue.js';
 import { Heap } from './heap.js';
 import { Resource } from './resource.js';
 
@@ -63,8 +68,11 @@ function reaches(resources: ReadonlySet<Resource>, object: Heap | Resource | obj
 export class DeferredRelease {
   /** Frees waiting for the queues to submit what they hold. */
   private behindHeldWork: (() => void)[] = [];
-  /** Frees handed to the GPU's completion, not yet run. */
-  private awaitingGpu = 0;
+  /** Frees handed to the GPU's completion, keyed by the serial of the work they wait for. */
+  private readonly awaitingGpu = new SerialQueue<() => void>();
+  /** The serial of the latest batch handed to the GPU, and of the latest completed. */
+  private submittedSerial = 0;
+  private completedSerial = 0;
 
   constructor(private readonly owner: ReleaseOwner) {}
 
@@ -98,7 +106,7 @@ export class DeferredRelease {
 
   /** Releases not yet freed, for tests and stats. */
   get pendingCount(): number {
-    return this.behindHeldWork.length + this.awaitingGpu;
+    return this.behindHeldWork.length + this.awaitingGpu.size;
   }
 
   private afterWork(frees: (() => void)[]): void {
@@ -107,10 +115,14 @@ export class DeferredRelease {
       for (const free of frees) free();
       return;
     }
-    this.awaitingGpu += frees.length;
-    void done.then(() => {
-      this.awaitingGpu -= frees.length;
-      for (const free of frees) free();
-    });
+    const serial = ++this.submittedSerial;
+    this.awaitingGpu.enqueue(serial, ...frees);
+    void done.then(() => this.completed(serial));
+  }
+
+  private completed(serial: number): void {
+    // Work completes in submission order; a later serial's completion covers the earlier ones too.
+    this.completedSerial = Math.max(this.completedSerial, serial);
+    for (const free of this.awaitingGpu.takeUpTo(this.completedSerial)) free();
   }
 }

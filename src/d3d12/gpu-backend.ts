@@ -13,7 +13,7 @@
 import type { GpuMemory } from '../gpu/gpu-memory.js';
 import { copyKernel, encodeExecution, type ExecutableList } from '../gpu/executor.js';
 import { memberOffset, preludeConstant, preludeLayout } from '../gpu/prelude.js';
-import type { CpuVisibleWrite } from './command-list.js';
+import type { CpuVisibleWrite } from './recorded-commands.js';
 import type { FaultRecord, SubmittedList } from './fault-report.js';
 import type { ListUse, WorkUse } from './deferred-release.js';
 import type { Heap } from './heap.js';

@@ -31,6 +31,23 @@ export interface InfoQueueMessage {
   commandLists?: { id: number; label: string; state: 'submitted' | 'waiting' }[];
 }
 
+/** The debug layer's OBJECT_DELETED_WHILE_STILL_IN_USE for `object`, which `users` still use. */
+export function objectDeletedWhileStillInUse(
+  object: { label: string; id: number; getName(): string },
+  type: 'Heap' | 'Resource',
+  users: NonNullable<InfoQueueMessage['commandLists']>,
+): InfoQueueMessage {
+  const lists = users.map((user) => `${user.label} (${user.state === 'waiting' ? 'held behind a queue wait' : 'executing'})`).join(', ');
+  return {
+    category: 'EXECUTION',
+    severity: 'WARNING',
+    id: 'OBJECT_DELETED_WHILE_STILL_IN_USE',
+    description: `${object.label} was released while GPU work still uses it: ${lists}. In D3D12 that work would read freed memory; here the memory and addresses are kept until it completes.`,
+    object: { type, id: object.id, name: object.getName(), label: object.label },
+    commandLists: users,
+  };
+}
+
 export class InfoQueue {
   private readonly messages: InfoQueueMessage[] = [];
   private discarded = 0;

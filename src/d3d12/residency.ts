@@ -15,7 +15,7 @@
  * the reservation: memory reserved with SetVideoMemoryReservation is set aside for others, as Dawn
  * treats external reservations. Usage counts resident heaps in whole pages.
  */
-import type { PagingStats } from './memory-stats.js';
+import type { PagingStats, SegmentStats } from './memory-stats.js';
 import type { MemoryBacking } from './memory-backing.js';
 import { D3D12Error, invalidArg, show } from '../api/errors.js';
 import type { Fence } from './fence.js';
@@ -43,6 +43,18 @@ export interface VideoMemoryInfo {
   currentUsage: number;
   availableForReservation: number;
   currentReservation: number;
+}
+
+/** Device.getResidencyStatus's answer. */
+export interface ResidencyStatus {
+  /** Bytes against the segment's budget: the heap's whole pages. */
+  sizeInBytes: number;
+  segment: MemorySegment;
+  resident: boolean;
+  /** MakeResident minus Evict calls. */
+  residencyReferences: number;
+  /** A resource in it is mapped: it stays resident whatever Evict says. */
+  mapped: boolean;
 }
 
 export interface ResidencyOwner {
@@ -76,9 +88,16 @@ export class DeviceResidency {
     return this.poolBytes[segment];
   }
 
-  /** Pool bytes no heap holds. */
-  freePoolBytes(segment: MemorySegment): number {
-    return this.freeBytes(segment);
+  /** A segment's pool, budget, usage and free bytes (memory statistics). */
+  segmentStats(segment: MemorySegment): Omit<SegmentStats, 'heaps' | 'residentHeaps'> {
+    const info = this.queryVideoMemoryInfo(segment);
+    return { poolBytes: this.poolBytes[segment], budget: info.budget, currentUsage: info.currentUsage, currentReservation: info.currentReservation, freeBytes: this.freeBytes(segment) };
+  }
+
+  /** Device.getResidencyStatus: a pageable object's residency, or E_INVALIDARG naming `call`. */
+  status(call: string, pageable: unknown): ResidencyStatus {
+    const heap = this.heapOf(call, 'pageable', pageable);
+    return { sizeInBytes: heap.residentBytes, segment: heap.segment, resident: heap.resident, residencyReferences: heap.residencyReferences, mapped: heap.residencyLocks > 0 };
   }
 
   /** A new heap counts against its segment while it is resident. */

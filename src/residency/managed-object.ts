@@ -4,8 +4,7 @@
  * used (CPU time and GPU sync point), and its place in the LRU.
  */
 import type { Fence } from '../d3d12/fence.js';
-import type { ResidencyStatus } from '../d3d12/device.js';
-import type { Pageable } from '../d3d12/residency.js';
+import type { Pageable, ResidencyStatus } from '../d3d12/residency.js';
 import type { MemorySegment } from '../api/types.js';
 import type { LruNode } from './lru.js';
 

@@ -21,10 +21,10 @@
  */
 import { CommandQueue } from '../d3d12/command-queue.js';
 import type { GraphicsCommandList } from '../d3d12/command-list.js';
-import { Device, type ResidencyStatus } from '../d3d12/device.js';
+import { Device } from '../d3d12/device.js';
 import { D3D12Error, invalidArg, show } from '../api/errors.js';
 import type { Fence } from '../d3d12/fence.js';
-import type { Pageable } from '../d3d12/residency.js';
+import type { Pageable, ResidencyStatus } from '../d3d12/residency.js';
 import { Heap } from '../d3d12/heap.js';
 import { Resource } from '../d3d12/resource.js';
 import type { MemorySegment } from '../api/types.js';

@@ -45,9 +45,10 @@ interface Internals {
 
 function internals(device: Device): Internals {
   const residency = field<object>(device, 'residency');
+  const objects = field<object>(device, 'objects');
   return {
-    heaps: field(device, 'heaps'),
-    live: field(device, 'live'),
+    heaps: field(objects, 'heaps'),
+    live: field(objects, 'live'),
     allFences: field(device, 'allFences'),
     queues: field(device, 'queues'),
     backend: device.backend,
@@ -89,14 +90,14 @@ export function takeSnapshot(worlds: readonly DeviceWorld[], name: (object: obje
       paging: device.getPagingStats(),
       usage: inner.usage,
       debugBudget: field(residency, 'debugBudget'),
-      freeAddresses: field<{ freeBytes: number }>(device, 'addressSpace').freeBytes,
+      freeAddresses: field<{ freeBytes: number }>(field<object>(device, 'objects'), 'addressSpace').freeBytes,
       liveResources: inner.live.size,
       heaps: inner.heaps.size,
-      queryHeaps: field<Set<unknown>>(device, 'liveQueryHeaps').size,
+      queryHeaps: field<Set<unknown>>(field<object>(device, 'queryHeaps'), 'live').size,
       deferredReleases: deferredReleases(device),
       freePages: allocators ? SEGMENTS.map((s) => allocators[s].freeUnits) : null,
     });
-    put(`${p}device~`, { removed: device.getDeviceRemovedReason(), faults: field<unknown[]>(device, 'faultReports').length });
+    put(`${p}device~`, { removed: device.getDeviceRemovedReason(), faults: field<unknown[]>(field<object>(device, 'removal'), 'faultReports').length });
     const pooledHeaps = new Set<Heap>([...world.heaps, ...world.releasedHeaps]);
     for (const heap of inner.heaps.values()) {
       // A released heap whose memory is gone and that the fuzz can no longer pass cannot change.
@@ -160,8 +161,8 @@ function listState(list: GraphicsCommandList): unknown {
     commands: list.commands.length,
     tracked: [...tracked].map(([resource, t]) => [resource.id, t.states, t.expected, t.promotedRead, t.onTopOfStart]),
     pipeline: pipeline?.id ?? null,
-    root: Array.from(field<Uint32Array>(list, 'root')).join(','),
-    graphicsRoot: Array.from(field<Uint32Array>(list, 'graphicsRoot')).join(','),
+    root: Array.from(field<{ snapshot(): Uint32Array }>(list, 'root').snapshot()).join(','),
+    graphicsRoot: Array.from(field<{ snapshot(): Uint32Array }>(list, 'graphicsRoot').snapshot()).join(','),
     renderTarget: field<{ frame: number } | undefined>(list, 'renderTarget')?.frame ?? null,
     viewport: field(list, 'viewport') ?? null,
     scissor: field(list, 'scissor') ?? null,

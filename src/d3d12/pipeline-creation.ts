@@ -1,0 +1,67 @@
+/**
+ * CreateComputePipelineState / CreateGraphicsPipelineState: validation (src/validation/device.ts),
+ * then compilation of the user's WGSL over the preludes (src/gpu/pipelines.ts). Compilation is
+ * asynchronous; a compile error rejects with E_INVALIDARG quoting the compiler, with line numbers
+ * counted in `desc.code`. The device gives each pipeline state its id and records it as its own.
+ */
+import { invalidArg, orThrow } from '../api/errors.js';
+import { CANVAS_FORMAT_NAMES, canvasFormat } from '../gpu/canvas-surface.js';
+import { createGraphicsPreludePipeline, createPreludePipeline, type GraphicsPipelines } from '../gpu/pipelines.js';
+import { validateCreateComputePipelineState, validateCreateGraphicsPipelineState } from '../validation/device.js';
+import { PipelineState, type ComputePipelineStateDesc, type GraphicsPipelineStateDesc, type PrimitiveTopology } from './pipeline-state.js';
+
+const TOPOLOGIES: Record<PrimitiveTopology, GPUPrimitiveTopology> = {
+  TRIANGLELIST: 'triangle-list',
+  TRIANGLESTRIP: 'triangle-strip',
+  LINELIST: 'line-list',
+  LINESTRIP: 'line-strip',
+  POINTLIST: 'point-list',
+};
+
+const NO_GPU = 'this device has no GPU (created with gpuDevice: null, or where WebGPU is unavailable)';
+
+function compileError(call: string, error: unknown): never {
+  throw invalidArg(call, 'desc.code', `does not compile:\n${error instanceof Error ? error.message : String(error)}`);
+}
+
+/** A compute pipeline state, `id` given by the device, on `gpuDevice` (undefined: a CPU-only device, refused). */
+export async function createComputePipelineState(gpuDevice: GPUDevice | undefined, desc: ComputePipelineStateDesc, id: () => number): Promise<PipelineState> {
+  const call = 'createComputePipelineState';
+  const checked = orThrow(validateCreateComputePipelineState(desc));
+  if (!gpuDevice) throw invalidArg(call, 'this', NO_GPU);
+  let pipeline: GPUComputePipeline;
+  try {
+    pipeline = await createPreludePipeline(gpuDevice, checked.code, checked.entryPoint, checked.label ?? 'd3d12 pipeline state');
+  } catch (error) {
+    compileError(call, error);
+  }
+  return new PipelineState(id(), 'compute', checked.label, pipeline);
+}
+
+/**
+ * A graphics pipeline state: a @vertex and a @fragment entry point over the graphics prelude (memory
+ * read only), drawing into back buffers of `desc.rtvFormat`. With `gpuValidation`, the vertex stage
+ * also gets its fault-recording replay (see src/gpu/entry-points.ts).
+ */
+export async function createGraphicsPipelineState(gpuDevice: GPUDevice | undefined, desc: GraphicsPipelineStateDesc, gpuValidation: boolean, id: () => number): Promise<PipelineState> {
+  const call = 'createGraphicsPipelineState';
+  const checked = orThrow(validateCreateGraphicsPipelineState(desc));
+  if (!gpuDevice) throw invalidArg(call, 'this', NO_GPU);
+  const targetFormat = canvasFormat(checked.rtvFormat);
+  if (!targetFormat) throw invalidArg(call, 'desc.rtvFormat', `must be a back-buffer format (${CANVAS_FORMAT_NAMES.join(', ')}), got ${checked.rtvFormat}`);
+  let pipelines: GraphicsPipelines;
+  try {
+    pipelines = await createGraphicsPreludePipeline(gpuDevice, {
+      code: checked.code,
+      vertexEntryPoint: checked.vertexEntryPoint,
+      fragmentEntryPoint: checked.fragmentEntryPoint,
+      targetFormat,
+      topology: TOPOLOGIES[checked.primitiveTopology],
+      blend: checked.blend === 'ALPHA_BLEND' ? 'alpha' : 'none',
+      label: checked.label ?? 'd3d12 graphics pipeline state',
+    }, gpuValidation);
+  } catch (error) {
+    compileError(call, error);
+  }
+  return new PipelineState(id(), 'graphics', checked.label, pipelines.render, checked.rtvFormat, pipelines.vertexReplay);
+}
