@@ -55,7 +55,9 @@ export interface ResourceStats {
   label: string;
   kind: ResourceKind;
   dimension: ResourceDimension;
+  /** What it occupies: GetResourceAllocationInfo's SizeInBytes (a buffer: its width in whole 64 KiB pages). */
   sizeInBytes: number;
+  /** Its GPU virtual addresses, [start, end) as hex strings (JSON has no 64-bit integers). */
   addressRange: { start: string; end: string };
   heap?: number;
   heapOffset?: number;

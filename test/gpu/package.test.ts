@@ -69,3 +69,60 @@ describe('package: the built entries', () => {
     expect(result.icdLeft).toBeNull();
   });
 });
+
+/** What a class of the published types exposes: its public members (private ones show only as names). */
+function publicMembers(declarations: string, className: string): string[] {
+  const match = new RegExp(`export declare (?:abstract )?class ${className}\\b[^{]*\\{([\\s\\S]*?)\\n\\}`).exec(declarations);
+  if (!match) throw new Error(`publicMembers: no class ${className} in the declarations`);
+  const body = (match[1] as string).replace(/\/\*\*[\s\S]*?\*\//g, '');
+  const names = [...body.matchAll(/^ {4}(?!private |protected |#)(?:readonly |static |abstract |get |set )*([A-Za-z_$][\w$]*)\s*[(<:?;]/gm)].map((m) => m[1] as string);
+  return [...new Set(names)].sort();
+}
+
+/**
+ * The published .d.ts of each public class, member by member: the D3D12 API, the emulator's
+ * documented additions and its ForTesting hooks, and nothing of the internal state (stripInternal
+ * removes what is marked @internal). A new public member must be added here on purpose.
+ */
+const PUBLISHED: Record<string, { file: string; members: string[] }> = {
+  Device: {
+    file: 'd3d12/device.d.ts',
+    members: [
+      'buildStatsString', 'checkFeatureSupport', 'createCommandList', 'createCommandQueue', 'createCommittedResource', 'createComputePipelineState', 'createFence',
+      'createGraphicsPipelineState', 'createHeap', 'createPlacedResource', 'createQueryHeap', 'createReservedResource', 'createSwapChain', 'destroy', 'enqueueMakeResident',
+      'evict', 'failNextAllocationForTesting', 'getDeviceRemovedReason', 'getInfoQueue', 'getMemoryStats', 'getPageFaultReport', 'getPagingStats', 'getResidencyStatus',
+      'getResourceAllocationInfo', 'getResourceTiling', 'gpuDevice', 'makeResident', 'queryVideoMemoryInfo', 'readFaults', 'setResidencyDebugBudget', 'setResidencyPriority',
+      'setVideoMemoryReservation', 'writeTextureDescriptor',
+    ],
+  },
+  Heap: { file: 'd3d12/heap.d.ts', members: ['getDesc', 'getEvictedBytesForTesting', 'isReleasedForTesting', 'label', 'release'] },
+  Resource: { file: 'd3d12/resource.d.ts', members: ['getDesc', 'getGPUVirtualAddress', 'getTileMappingForTesting', 'label', 'map', 'release', 'unmap'] },
+  DeviceChild: { file: 'd3d12/device-child.d.ts', members: ['getName', 'label', 'released', 'setName'] },
+  CommandQueue: { file: 'd3d12/command-queue.d.ts', members: ['copyTileMappings', 'executeCommandLists', 'getDesc', 'getTimestampFrequency', 'signal', 'type', 'updateTileMappings', 'validateExecuteCommandLists', 'wait'] },
+  Fence: { file: 'd3d12/fence.d.ts', members: ['getCompletedValue', 'getSubmittedValue', 'setEventOnCompletion', 'signal'] },
+  QueryHeap: { file: 'd3d12/query-heap.d.ts', members: ['getDesc', 'label', 'release'] },
+  PipelineState: { file: 'd3d12/pipeline-state.d.ts', members: ['label'] },
+  SwapChain: { file: 'd3d12/swap-chain.d.ts', members: ['format', 'getCurrentBackBuffer', 'present'] },
+  BackBuffer: { file: 'd3d12/swap-chain.d.ts', members: ['format', 'height', 'label', 'width'] },
+  ResidencySet: { file: 'residency/residency-set.d.ts', members: ['close', 'insert', 'open', 'size'] },
+};
+
+describe('package: the published types show the D3D12 API, not the internal state', () => {
+  for (const [className, { file, members }] of Object.entries(PUBLISHED)) {
+    test(`${className} (${file})`, () => {
+      const declarations = readFileSync(join(PROJECT_ROOT, 'dist/types', file), 'utf8');
+      expect(publicMembers(declarations, className)).toEqual([...members].sort());
+    });
+  }
+
+  test('no declaration marked @internal is left in dist/types', () => {
+    const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(join(dir, entry.name)) : entry.name.endsWith('.d.ts') ? [join(dir, entry.name)] : []));
+    const left = walk(join(PROJECT_ROOT, 'dist/types')).filter((path) => readFileSync(path, 'utf8').includes('@internal'));
+    expect(left).toEqual([]);
+  });
+
+  test('the check reads members: a planted declaration with an internal field is seen', () => {
+    const planted = 'export declare class Heap {\n    #private;\n    private readonly hidden;\n    get resident(): boolean;\n    release(): void;\n}\n';
+    expect(publicMembers(planted, 'Heap')).toEqual(['release', 'resident']);
+  });
+});
