@@ -32,13 +32,20 @@ export function uploadBuffer(device: Device, bytes: Uint8Array): Resource {
   return buffer;
 }
 
-/** Copies `length` bytes of a buffer from `offset` into a READBACK buffer and returns them. */
+/**
+ * The one read-back of the tests: copies `length` bytes of a buffer from `offset` into a new
+ * READBACK buffer with one list of the queue's type (DIRECT, COMPUTE or COPY) executed on `queue`,
+ * waits on a fresh fence for everything submitted to `queue` so far, and returns the bytes; the
+ * READBACK buffer is released. `stateBefore` is the source's state when the list starts: COMMON
+ * and COPY_SOURCE need no barrier (a buffer in COMMON is promoted to COPY_SOURCE by the copy);
+ * COPY_DEST gets a transition to COPY_SOURCE first.
+ */
 export async function readBuffer(device: Device, queue: CommandQueue, source: Resource, offset: number, length: number, stateBefore: 'COMMON' | 'COPY_DEST' | 'COPY_SOURCE' = 'COMMON'): Promise<Uint8Array> {
   const readback = device.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: Math.max(4, length) }, 'COPY_DEST');
   await runList(device, queue, (list) => {
     if (stateBefore === 'COPY_DEST') list.resourceBarrier([{ type: 'TRANSITION', transition: { resource: source, stateBefore: 'COPY_DEST', stateAfter: 'COPY_SOURCE' } }]);
     list.copyBufferRegion(readback, 0, source, offset, length);
-  });
+  }, queue.type);
   const bytes = readback.map().slice(0, length);
   readback.unmap();
   readback.release();

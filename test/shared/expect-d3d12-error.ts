@@ -1,6 +1,8 @@
 /**
- * Shared assertion for validation tests: a call must throw a D3D12Error with the expected HRESULT,
- * call, argument path and rule. Used by every test/unit/d3d12/*-validation.test.ts file.
+ * The one shared assertion for D3D12 errors (unit and GPU tests alike): a call must throw a
+ * D3D12Error with the expected HRESULT, call, argument path and rule; expectD3D12Rejection does the
+ * same for a promise. Tests take it from here rather than writing their own try/catch check
+ * (test/unit/test-helpers.test.ts checks that no other file defines one).
  *
  *   expectD3D12Error(() => device.createHeap(desc), {
  *     call: 'createHeap', argument: 'desc.sizeInBytes', message: /at least 1/,
@@ -12,7 +14,7 @@
  * Returns the error for further assertions.
  */
 import { expect } from 'vitest';
-import { D3D12Error } from '../../../src/index.js';
+import { D3D12Error } from '../../src/index.js';
 
 export interface ExpectedD3D12Error {
   /** The HRESULT name; default 'E_INVALIDARG'. */

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CommitWatermark, HEAP_TILES, type WatermarkBackend } from '../../demo/growable-buffer/commit-watermark.js';
+import { Random } from '../shared/random.js';
 
 interface FakeHeap {
   id: number;
@@ -109,10 +110,9 @@ describe('CommitWatermark (UE5 CommitReservedResource)', () => {
     const capacity = 1024;
     const state = recordingBackend(capacity);
     const watermark = new CommitWatermark(state.backend, capacity);
-    let seed = 12345;
-    const random = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const random = new Random(12345);
     for (let i = 0; i < 500; i++) {
-      const target = random() < 0.1 ? 0 : Math.floor(random() * (capacity + 1));
+      const target = random.chance(0.1) ? 0 : random.int(0, capacity);
       const grew = target > watermark.committedTiles;
       const step = watermark.commit(target);
       checkInvariants(watermark, state);

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { TileCache, type TileInfo } from '../../demo/virtual-texture/tile-cache.js';
+import { Random } from '../shared/random.js';
 
 const tile = (id: number, mip = 0): TileInfo => ({ tile: id, mip });
 
@@ -45,13 +46,12 @@ describe('TileCache', () => {
   it('keeps one tile per page over 3,000 seeded frames', () => {
     const cache = new TileCache(40);
     for (let t = 0; t < 5; t++) cache.pin(10_000 + t);
-    let seed = 99;
-    const random = (): number => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    const random = new Random(99);
     const pageOwner = new Map<number, number>();
     for (let t = 0; t < 5; t++) pageOwner.set(cache.pageOf(10_000 + t) as number, 10_000 + t);
     for (let frame = 0; frame < 3000; frame++) {
-      const centre = Math.floor(random() * 200);
-      const requested = Array.from({ length: 1 + Math.floor(random() * 30) }, () => tile(centre + Math.floor(random() * 40), Math.floor(random() * 4)));
+      const centre = random.below(200);
+      const requested = Array.from({ length: 1 + random.below(30) }, () => tile(centre + random.below(40), random.below(4)));
       const plan = cache.update(requested, frame, 6);
       for (const { tile: t, page } of plan.unmap) {
         expect(pageOwner.get(page)).toBe(t);

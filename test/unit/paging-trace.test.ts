@@ -6,6 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { beladyMin, frameBytes, generateCameraTrace, lru, PAGE_BYTES, workingSetBytes, type Trace } from '../../bench/suite/paging-trace.js';
+import { Random } from '../shared/random.js';
 
 /** Single-object frames: the classic one-request-at-a-time trace. */
 const sequence = (sizes: number[], ids: number[]): Trace => ({ sizes, frames: ids.map((id) => [id]) });
@@ -67,15 +68,11 @@ describe('beladyMin and lru on hand-made traces', () => {
   });
 
   test('on random unit-size traces MIN never pages more than LRU', () => {
-    let x = 12345;
-    const next = (n: number): number => {
-      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-      return (x >>> 8) % n;
-    };
+    const random = new Random(12345);
     for (let round = 0; round < 50; round++) {
-      const objects = 3 + next(6);
-      const trace = sequence(Array<number>(objects).fill(1), Array.from({ length: 40 }, () => next(objects)));
-      const budget = 1 + next(objects);
+      const objects = 3 + random.below(6);
+      const trace = sequence(Array<number>(objects).fill(1), Array.from({ length: 40 }, () => random.below(objects)));
+      const budget = 1 + random.below(objects);
       expect(beladyMin(trace, budget).pagedInBytes).toBeLessThanOrEqual(lru(trace, budget).pagedInBytes);
       expect(beladyMin(trace, budget).pagedInBytes).toBeGreaterThanOrEqual(workingSetBytes(trace));
     }

@@ -5,6 +5,7 @@
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { decodePng } from '../harness/png.js';
+import { Random } from '../shared/random.js';
 
 function chunk(type: string, data: Uint8Array): Uint8Array {
   const out = new Uint8Array(12 + data.length);
@@ -59,11 +60,8 @@ function encode(width: number, height: number, channels: 3 | 4, rows: Uint8Array
 
 function pattern(width: number, height: number, channels: number): Uint8Array {
   const rows = new Uint8Array(width * height * channels);
-  let seed = 12345;
-  for (let i = 0; i < rows.length; i++) {
-    seed = (seed * 1103515245 + 12345) >>> 0;
-    rows[i] = seed >>> 24;
-  }
+  const random = new Random(12345);
+  for (let i = 0; i < rows.length; i++) rows[i] = random.next() >>> 24;
   return rows;
 }
 

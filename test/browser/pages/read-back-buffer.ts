@@ -1,10 +1,15 @@
 /**
- * Test-side canvas helpers: a swap chain over a fresh canvas, and readback of a back buffer (plain WebGPU, outside the emulator's API): copies the canvas
- * texture of the current frame into a mappable buffer in the same task, so the browser has not yet
+ * Test-side canvas helpers: a swap chain over a fresh canvas, and reading a swap chain's *back
+ * buffer* (the canvas texture of the current frame) with plain WebGPU, outside the emulator's API:
+ * it copies the texture into a mappable buffer in the same task, so the browser has not yet
  * presented it, and returns the rows of RGBA8/BGRA8 bytes.
+ *
+ * Not the D3D12 read-back of a buffer through a READBACK resource: that is readBuffer in
+ * test/shared/d3d12-helpers.ts, the one helper every test uses for it.
  */
 import type { BackBuffer, CommandQueue, Device, SwapChain } from '../../../src/index.js';
 
+/** The pixels of a swap chain's back buffer (a canvas texture), read with plain WebGPU; see above. */
 export async function readBackBuffer(gpuDevice: GPUDevice, backBuffer: BackBuffer): Promise<Uint8Array> {
   const { width, height } = backBuffer;
   const bytesPerRow = Math.ceil((width * 4) / 256) * 256;

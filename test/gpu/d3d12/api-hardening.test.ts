@@ -11,7 +11,7 @@ import { describe, expect } from 'vitest';
 import { createDevice, createResidencyManager, type Device, type PipelineState, type Resource } from '../../../src/index.js';
 import { gpuTest } from '../../harness/gpu-test.js';
 import { flush, TILE } from '../../shared/d3d12-helpers.js';
-import { expectD3D12Error } from '../../unit/d3d12/expect-d3d12-error.js';
+import { expectD3D12Error } from '../../shared/expect-d3d12-error.js';
 
 const MIB = 2 ** 20;
 const loose = (value: unknown): never => value as never;

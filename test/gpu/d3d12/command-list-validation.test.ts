@@ -24,8 +24,8 @@ import {
   type TileCopyFlag,
 } from '../../../src/index.js';
 import { gpuTest } from '../../harness/gpu-test.js';
-import { firstDifference, flush, pattern, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
-import { expectD3D12Error } from '../../unit/d3d12/expect-d3d12-error.js';
+import { firstDifference, flush, pattern, readBuffer, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
+import { expectD3D12Error } from '../../shared/expect-d3d12-error.js';
 
 /** A GPU-backed emulated device per test, with small pools. */
 const test = gpuTest.extend<{ d3d: Device }>({
@@ -81,18 +81,8 @@ function expectNotState(d3d: Device, queue: CommandQueue, resource: Resource, wr
   });
 }
 
-/** Copies `length` bytes of `source` from `offset` into a READBACK buffer on `queue` and returns them. */
-async function readBack(d3d: Device, queue: CommandQueue, source: Resource, offset: number, length: number): Promise<Uint8Array> {
-  const readback = d3d.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: length }, 'COPY_DEST');
-  await run(d3d, queue, (list) => list.copyBufferRegion(readback, 0, source, offset, length));
-  const bytes = readback.map().slice();
-  readback.unmap();
-  readback.release();
-  return bytes;
-}
-
 async function expectBytes(d3d: Device, queue: CommandQueue, buffer: Resource, expected: Uint8Array, what: string): Promise<void> {
-  const actual = await readBack(d3d, queue, buffer, 0, expected.length);
+  const actual = await readBuffer(d3d, queue, buffer, 0, expected.length);
   const at = firstDifference(actual, expected);
   expect(at, `${what}: byte ${at} is ${actual[at]}, expected ${expected[at]}`).toBe(-1);
 }
@@ -532,7 +522,7 @@ describe('copyTiles', () => {
     expected.set(data, 1);
     await expectBytes(d3d, queue, exact, expected, 'tiles 0-1 out at offset 1');
     await expectBytes(d3d, queue, committed, new Uint8Array(4 * TILE), 'refused copies into the committed buffer');
-    const rest = await readBack(d3d, queue, reserved, 2 * TILE, 2 * TILE);
+    const rest = await readBuffer(d3d, queue, reserved, 2 * TILE, 2 * TILE);
     expect(firstDifference(rest, new Uint8Array(2 * TILE)), 'tiles 2-3 untouched').toBe(-1);
   });
 
@@ -992,7 +982,7 @@ describe('shader commands', () => {
     list.close();
     queue.executeCommandLists([list]);
     await flush(d3d, queue);
-    const stored = words(await readBack(d3d, queue, out, 0, 24));
+    const stored = words(await readBuffer(d3d, queue, out, 0, 24));
     expect(stored).toEqual([7, 0xffffffff, 0xffffffff, 0x80000000, 0x80000000, 0]);
   });
 
@@ -1040,6 +1030,6 @@ describe('shader commands', () => {
     big.close();
     queue.executeCommandLists([big]);
     await flush(d3d, queue);
-    expect(words(await readBack(d3d, queue, out, 0, 8))).toEqual([42, 0]);
+    expect(words(await readBuffer(d3d, queue, out, 0, 8))).toEqual([42, 0]);
   });
 });

@@ -9,7 +9,7 @@
 import { describe, expect } from 'vitest';
 import { createDevice, type CommandQueue, type Device, type GraphicsCommandList, type PipelineState, type Resource, type TiledResourcesTier } from '../../../src/index.js';
 import { gpuTest } from '../../harness/gpu-test.js';
-import { firstDifference, flush, pattern, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
+import { firstDifference, flush, pattern, readBuffer, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
 
 /** shaders/prelude.wgsl's D3D12_TIER1_NULL_READ. */
 const TIER1_NULL_READ = 0xdeadbeef;
@@ -22,20 +22,6 @@ const test = gpuTest;
 
 function defaultBuffer(d3d: Device, width: number): Resource {
   return d3d.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width }, 'COMMON');
-}
-
-
-async function readBack(d3d: Device, queue: CommandQueue, source: Resource, offset: number, length: number): Promise<Uint8Array> {
-  const readback = d3d.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: length }, 'COPY_DEST');
-  const list = d3d.createCommandList(queue.type);
-  list.copyBufferRegion(readback, 0, source, offset, length);
-  list.close();
-  queue.executeCommandLists([list]);
-  await flush(d3d, queue);
-  const bytes = readback.map().slice();
-  readback.unmap();
-  readback.release();
-  return bytes;
 }
 
 const wordsOf = (bytes: Uint8Array): number[] => Array.from(new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4));
@@ -117,7 +103,7 @@ describe('d3d12_load_checked on a partially mapped reserved buffer', () => {
         const out = defaultBuffer(d3d, tiles * offsets.length * 8);
         const pso = await d3d.createComputePipelineState({ code: LOAD_CHECKED, entryPoint: 'main' });
         await dispatch(d3d, queue, pso, [reserved.getGPUVirtualAddress(), out.getGPUVirtualAddress()], [0, ...offsets], tiles * offsets.length);
-        const results = wordsOf(await readBack(d3d, queue, out, 0, tiles * offsets.length * 8));
+        const results = wordsOf(await readBuffer(d3d, queue, out, 0, tiles * offsets.length * 8));
 
         for (let tile = 0; tile < tiles; tile++) {
           const mapped = tile === 0 || tile === 2;
@@ -172,10 +158,10 @@ describe('stores and faults', () => {
 
         const expected = data.slice();
         new DataView(expected.buffer).setUint32(TILE + 8, value, true); // heap tile 1, byte 8
-        const heapBytes = await readBack(d3d, queue, whole, 0, 2 * TILE);
+        const heapBytes = await readBuffer(d3d, queue, whole, 0, 2 * TILE);
         const at = firstDifference(heapBytes, expected);
         expect(at, `heap byte ${at} is ${heapBytes[at]}, expected ${expected[at]}`).toBe(-1);
-        const nullTile = await readBack(d3d, queue, reserved, TILE, TILE);
+        const nullTile = await readBuffer(d3d, queue, reserved, TILE, TILE);
         expect(firstDifference(nullTile, new Uint8Array(TILE)), 'the NULL tile reads as zeros').toBe(-1);
         expect(await d3d.readFaults()).toEqual([]);
       } finally {
@@ -230,8 +216,8 @@ describe('stores and faults', () => {
       const expectedOut = outBefore.slice();
       new DataView(expectedOut.buffer).setUint32(0, wordAt(data, TILE - 4), true);
       new DataView(expectedOut.buffer).setUint32(4, 0, true);
-      expect(firstDifference(await readBack(d3d, queue, out, 0, 256), expectedOut), 'out').toBe(-1);
-      expect(firstDifference(await readBack(d3d, queue, buffer, 0, TILE), data), 'the buffer').toBe(-1);
+      expect(firstDifference(await readBuffer(d3d, queue, out, 0, 256), expectedOut), 'out').toBe(-1);
+      expect(firstDifference(await readBuffer(d3d, queue, buffer, 0, TILE), data), 'the buffer').toBe(-1);
       // Reported once.
       expect(await d3d.readFaults()).toEqual([]);
     } finally {

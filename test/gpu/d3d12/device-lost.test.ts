@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { createDevice, D3D12Error, type Device } from '../../../src/index.js';
 import { createNodeDevice } from '../../../src/node/index.js';
 import { pattern, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
-import { expectD3D12Error } from '../../unit/d3d12/expect-d3d12-error.js';
+import { expectD3D12Error } from '../../shared/expect-d3d12-error.js';
 
 /** Resolves with the promise's value, or rejects naming `what` after `ms`. */
 async function within<T>(promise: Promise<T>, what: string, ms = 10_000): Promise<T> {

@@ -7,8 +7,8 @@
 import { describe, expect } from 'vitest';
 import { createDevice, type CommandQueue, type Device, type Fence, type GraphicsCommandList, type Range, type Resource } from '../../../src/index.js';
 import { gpuTest } from '../../harness/gpu-test.js';
-import { firstDifference, flush, pattern, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
-import { expectD3D12Error, expectD3D12Rejection } from '../../unit/d3d12/expect-d3d12-error.js';
+import { firstDifference, flush, pattern, readBuffer, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
+import { expectD3D12Error, expectD3D12Rejection } from '../../shared/expect-d3d12-error.js';
 
 const MIB = 1 << 20;
 const POOL = 8 * MIB;
@@ -35,17 +35,6 @@ function copyList(d3d: Device, queue: CommandQueue, dst: Resource, src: Resource
   list.copyBufferRegion(dst, 0, src, 0, bytes);
   list.close();
   return list;
-}
-
-/** Copies `length` bytes of `source` into a READBACK buffer on `queue`, waits, and returns them. */
-async function readBack(d3d: Device, queue: CommandQueue, source: Resource, length: number): Promise<Uint8Array> {
-  const readback = readbackBuffer(d3d, length);
-  queue.executeCommandLists([copyList(d3d, queue, readback, source, length)]);
-  await flush(d3d, queue);
-  const bytes = readback.map().slice();
-  readback.unmap();
-  readback.release();
-  return bytes;
 }
 
 function expectSame(actual: Uint8Array, expected: Uint8Array, what: string): void {
@@ -186,18 +175,18 @@ describe('queue ordering', () => {
     free.executeCommandLists([copyList(d3d, free, targetFree, uploadBuffer(d3d, dataFree), 256)]);
     await flush(d3d, free);
     // The other queue's copy happened; the held one did not (read through the free queue).
-    expectSame(await readBack(d3d, free, targetFree, 256), dataFree, 'the free queue\'s copy');
-    expectSame(await readBack(d3d, free, targetHeld, 256), new Uint8Array(256), 'the held queue\'s copy, before the signal');
+    expectSame(await readBuffer(d3d, free, targetFree, 0, 256), dataFree, 'the free queue\'s copy');
+    expectSame(await readBuffer(d3d, free, targetHeld, 0, 256), new Uint8Array(256), 'the held queue\'s copy, before the signal');
     expect(heldDone.getCompletedValue()).toBe(0);
     expect(await resolvedYet(heldDone.setEventOnCompletion(1))).toBe(false);
     // A signal of a lower value does not release it.
     free.signal(gate, 0);
     await flush(d3d, free);
-    expectSame(await readBack(d3d, free, targetHeld, 256), new Uint8Array(256), 'after signalling 0');
+    expectSame(await readBuffer(d3d, free, targetHeld, 0, 256), new Uint8Array(256), 'after signalling 0');
     // Another queue's signal of the value releases it.
     free.signal(gate, 1);
     await heldDone.setEventOnCompletion(1);
-    expectSame(await readBack(d3d, free, targetHeld, 256), dataHeld, 'the held queue\'s copy, after the signal');
+    expectSame(await readBuffer(d3d, free, targetHeld, 0, 256), dataHeld, 'the held queue\'s copy, after the signal');
   });
 
   test('a CPU signal releases a waiting queue; a wait on a value already reached holds nothing', async ({ d3d }) => {
@@ -216,14 +205,14 @@ describe('queue ordering', () => {
     const other = d3d.createCommandQueue({ type: 'DIRECT' });
     await flush(d3d, other);
     expect(reserved.getTileMappingForTesting(0), 'the mapping is queued behind the wait').toBeNull();
-    expectSame(await readBack(d3d, other, target, 256), new Uint8Array(256), 'before the CPU signal');
+    expectSame(await readBuffer(d3d, other, target, 0, 256), new Uint8Array(256), 'before the CPU signal');
     gate.signal(1);
     await flush(d3d, other);
     expect(done.getCompletedValue()).toBe(0);
     gate.signal(2);
     await done.setEventOnCompletion(1);
     expect(reserved.getTileMappingForTesting(0)?.heap).toBe(heap);
-    expectSame(await readBack(d3d, other, target, 256), data, 'after the CPU signal');
+    expectSame(await readBuffer(d3d, other, target, 0, 256), data, 'after the CPU signal');
     // Already reached: the queue runs straight on.
     queue.wait(gate, 2);
     queue.wait(gate, 0);
@@ -320,13 +309,13 @@ describe('map and unmap', () => {
     const first = defaultBuffer(d3d, 256);
     queue.executeCommandLists([copyList(d3d, queue, first, upload, 256)]);
     await flush(d3d, queue);
-    expectSame(await readBack(d3d, queue, first, 256), a, 'first execution');
+    expectSame(await readBuffer(d3d, queue, first, 0, 256), a, 'first execution');
     // Still mapped: new bytes through the same pointer.
     view.set(b);
     const second = defaultBuffer(d3d, 256);
     queue.executeCommandLists([copyList(d3d, queue, second, upload, 256)]);
     await flush(d3d, queue);
-    expectSame(await readBack(d3d, queue, second, 256), b, 'second execution, still mapped');
+    expectSame(await readBuffer(d3d, queue, second, 0, 256), b, 'second execution, still mapped');
     upload.unmap(0, { begin: 0, end: 256 });
     // Map, write, unmap again.
     upload.map(0, { begin: 0, end: 0 }).set(c);
@@ -334,9 +323,9 @@ describe('map and unmap', () => {
     const third = defaultBuffer(d3d, 256);
     queue.executeCommandLists([copyList(d3d, queue, third, upload, 256)]);
     await flush(d3d, queue);
-    expectSame(await readBack(d3d, queue, third, 256), c, 'third execution');
+    expectSame(await readBuffer(d3d, queue, third, 0, 256), c, 'third execution');
     // The first copy's result stayed.
-    expectSame(await readBack(d3d, queue, first, 256), a, 'first target afterwards');
+    expectSame(await readBuffer(d3d, queue, first, 0, 256), a, 'first target afterwards');
   });
 
   test('a placed buffer in an UPLOAD heap maps to its own bytes, at its heap offset', async ({ d3d }) => {
@@ -352,7 +341,7 @@ describe('map and unmap', () => {
     const target = defaultBuffer(d3d, 256);
     queue.executeCommandLists([copyList(d3d, queue, target, high, 256)]);
     await flush(d3d, queue);
-    expectSame(await readBack(d3d, queue, target, 256), b, 'the placed buffer at 64 KiB');
+    expectSame(await readBuffer(d3d, queue, target, 0, 256), b, 'the placed buffer at 64 KiB');
     expectSame(low.map().slice(), a, 'the placed buffer at 0 kept its bytes');
     low.unmap();
   });
@@ -426,7 +415,7 @@ describe('out of memory', () => {
     const upload = uploadBuffer(d3d, data);
     queue.executeCommandLists([copyList(d3d, queue, fits, upload, 2 * MIB)]);
     await flush(d3d, queue);
-    expectSame(await readBack(d3d, queue, fits, 2 * MIB), data, 'the buffer that exactly fits');
+    expectSame(await readBuffer(d3d, queue, fits, 0, 2 * MIB), data, 'the buffer that exactly fits');
     expectD3D12Error(() => heap(d3d, TILE), { hresult: 'E_OUTOFMEMORY', call: 'createHeap', message: /0 MiB of the pool's 8 MiB are free/ });
     // Releasing the committed resource returns its memory.
     fits.release();
@@ -457,7 +446,7 @@ fn main() {
     await flush(d3d, queue);
     const expected = new Uint8Array(256);
     new DataView(expected.buffer).setUint32(100, 0xc0ffee42, true);
-    expectSame(await readBack(d3d, queue, out, 256), expected, 'the stored word');
+    expectSame(await readBuffer(d3d, queue, out, 0, 256), expected, 'the stored word');
   });
 
   const BAD_LINE_3 = ['@compute @workgroup_size(1)', 'fn main() {', '  let x: u32 = no_such_value;', '  d3d12_store(vec2u(0u), x);', '}'].join('\n');

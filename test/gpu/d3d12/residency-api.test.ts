@@ -22,8 +22,8 @@ import {
   type Resource,
 } from '../../../src/index.js';
 import { gpuTest } from '../../harness/gpu-test.js';
-import { firstDifference, flush, pattern, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
-import { expectD3D12Error } from '../../unit/d3d12/expect-d3d12-error.js';
+import { firstDifference, flush, pattern, readBuffer, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
+import { expectD3D12Error } from '../../shared/expect-d3d12-error.js';
 
 const MIB = 2 ** 20;
 const loose = (value: unknown): never => value as never;
@@ -53,20 +53,6 @@ function expectBytes(actual: Uint8Array, expected: Uint8Array, what: string): vo
   expect(actual.length, `${what}: length`).toBe(expected.length);
   const at = firstDifference(actual, expected);
   expect(at, `${what}: byte ${at} is ${actual[at]}, expected ${expected[at]}`).toBe(-1);
-}
-
-/** Copies `length` bytes of `source` into a new READBACK buffer on `queue`, waits, returns them. */
-async function readBack(d3d: Device, queue: CommandQueue, source: Resource, length: number): Promise<Uint8Array> {
-  const readback = d3d.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: length }, 'COPY_DEST');
-  const list = d3d.createCommandList('DIRECT');
-  list.copyBufferRegion(readback, 0, source, 0, length);
-  list.close();
-  queue.executeCommandLists([list]);
-  await flush(d3d, queue);
-  const bytes = readback.map().slice();
-  readback.unmap();
-  readback.release();
-  return bytes;
 }
 
 async function write(d3d: Device, queue: CommandQueue, target: Resource, bytes: Uint8Array): Promise<void> {
@@ -228,8 +214,8 @@ describe('reference counting (MakeResident / Evict)', () => {
     expectD3D12Error(() => d3d.evict([heap]), { call: 'evict', argument: 'objects', message: /\(count 0\)/ });
     d3d.makeResident([heap, committed]);
     expect([heap.resident, committed.heap?.resident, usage(d3d)]).toEqual([true, true, 3 * TILE]);
-    expectBytes(await readBack(d3d, queue, buffer, 2 * TILE), new Uint8Array(2 * TILE), 'heap created not resident');
-    expectBytes(await readBack(d3d, queue, committed, TILE), new Uint8Array(TILE), 'committed resource created not resident');
+    expectBytes(await readBuffer(d3d, queue, buffer, 0, 2 * TILE), new Uint8Array(2 * TILE), 'heap created not resident');
+    expectBytes(await readBuffer(d3d, queue, committed, 0, TILE), new Uint8Array(TILE), 'committed resource created not resident');
     d3d.evict([heap, committed]);
     expect([heap.resident, committed.heap?.resident, usage(d3d)]).toEqual([false, false, 0]);
   });
@@ -246,7 +232,7 @@ describe('reference counting (MakeResident / Evict)', () => {
     expect(buffer.getGPUVirtualAddress()).toBe(address);
     d3d.makeResident([heap]);
     expect(buffer.getGPUVirtualAddress()).toBe(address);
-    expectBytes(await readBack(d3d, queue, buffer, 2 * TILE), data, 'after evict and makeResident');
+    expectBytes(await readBuffer(d3d, queue, buffer, 0, 2 * TILE), data, 'after evict and makeResident');
   });
 });
 
@@ -339,7 +325,7 @@ describe('enqueueMakeResident', () => {
     readback.unmap();
     // The heap is usable (and reads zero).
     const buffer = placedBuffer(d3d, heap);
-    expectBytes(await readBack(d3d, queue, buffer, 4 * TILE), new Uint8Array(4 * TILE), 'made resident');
+    expectBytes(await readBuffer(d3d, queue, buffer, 0, 4 * TILE), new Uint8Array(4 * TILE), 'made resident');
   });
 
   test('DENY_OVERBUDGET fails with E_OUTOFMEMORY rather than go over budget; NONE goes over; at the budget exactly both succeed', async ({ d3d }) => {
@@ -783,7 +769,7 @@ describe('device removal: the GPU touching an evicted heap', () => {
 
       // The device works: page the heap back in and read its bytes.
       d3d.makeResident([rig.heap]);
-      expectBytes(await readBack(d3d, queue, rig.source, 2 * TILE), rig.data, 'after makeResident');
+      expectBytes(await readBuffer(d3d, queue, rig.source, 0, 2 * TILE), rig.data, 'after makeResident');
       expect(await d3d.readFaults()).toEqual([]);
       expect(d3d.getDeviceRemovedReason()).toBe('S_OK');
     } finally {

@@ -24,7 +24,7 @@ import {
 } from '../../../src/index.js';
 import { gpuTest as test } from '../../harness/gpu-test.js';
 import { firstDifference, flush, pattern, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
-import { expectD3D12Error } from '../../unit/d3d12/expect-d3d12-error.js';
+import { expectD3D12Error } from '../../shared/expect-d3d12-error.js';
 
 const MIB = 2 ** 20;
 

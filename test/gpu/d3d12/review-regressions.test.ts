@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
-import { createDevice, type CommandQueue, type Device, type Resource } from '../../../src/index.js';
+import { createDevice, type Device, type Resource } from '../../../src/index.js';
 import { gpuTest } from '../../harness/gpu-test.js';
-import { flush, pattern, uploadBuffer } from '../../shared/d3d12-helpers.js';
+import { flush, pattern, readBuffer, uploadBuffer } from '../../shared/d3d12-helpers.js';
 
 const test = gpuTest.extend<{ d3d: Device }>({
   d3d: async ({ device }, use) => {
@@ -12,18 +12,6 @@ const test = gpuTest.extend<{ d3d: Device }>({
 });
 
 const defaultBuffer = (d3d: Device, width: number): Resource => d3d.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width }, 'COMMON');
-
-async function readBack(d3d: Device, queue: CommandQueue, source: Resource, length: number): Promise<Uint8Array> {
-  const rb = d3d.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: length }, 'COPY_DEST');
-  const list = d3d.createCommandList(queue.type);
-  list.copyBufferRegion(rb, 0, source, 0, length);
-  list.close();
-  queue.executeCommandLists([list]);
-  await flush(d3d, queue);
-  const bytes = rb.map().slice();
-  rb.unmap();
-  return bytes;
-}
 
 describe('regressions found in review: state decay, coherence, fault kinds, error scopes, held work', () => {
   test('no decay between the lists of one executeCommandLists call, decay after it', ({ d3d }) => {
@@ -69,7 +57,7 @@ describe('regressions found in review: state decay, coherence, fault kinds, erro
     queue.executeCommandLists([l1]);
     queue.executeCommandLists([l2]);
     await flush(d3d, queue);
-    const got = await readBack(d3d, queue, dst, 4096);
+    const got = await readBuffer(d3d, queue, dst, 0, 4096);
     expect(Array.from(got.slice(0, 16))).toEqual(Array.from(data.slice(0, 16)));
   });
 

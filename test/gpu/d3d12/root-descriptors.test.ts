@@ -10,7 +10,7 @@ import { describe, expect } from 'vitest';
 import { createDevice, ROOT_DESCRIPTOR_COUNT, type Device, type Resource } from '../../../src/index.js';
 import { gpuTest } from '../../harness/gpu-test.js';
 import { flush, pattern, readBuffer, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
-import { expectD3D12Error } from '../../unit/d3d12/expect-d3d12-error.js';
+import { expectD3D12Error } from '../../shared/expect-d3d12-error.js';
 
 const loose = (value: unknown): never => value as never;
 

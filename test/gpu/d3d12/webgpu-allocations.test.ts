@@ -11,7 +11,7 @@ import { createDevice, type Device } from '../../../src/index.js';
 import { maxPoolBytes } from '../../../src/gpu/gpu-memory.js';
 import { gpuTest } from '../../harness/gpu-test.js';
 import { flush, pattern, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
-import { expectD3D12Error } from '../../unit/d3d12/expect-d3d12-error.js';
+import { expectD3D12Error } from '../../shared/expect-d3d12-error.js';
 
 const MIB = 2 ** 20;
 

@@ -21,66 +21,8 @@
  *     them is mapped NULL.
  */
 import { createDevice, type CommandQueue, type Device, type Fence, type GraphicsCommandList, type Heap, type PipelineState, type Resource, type TileMappingFlag, type TileRangeFlag } from '../../../src/index.js';
+import { Random } from '../random.js';
 import { CpuExecutor, TILE } from './cpu-executor.js';
-
-// ---- Seeded PRNG ------------------------------------------------------------------------------
-
-/** mulberry32: a small, fast, seedable 32-bit generator. */
-export class Random {
-  private state: number;
-
-  constructor(readonly seed: number) {
-    this.state = seed >>> 0;
-  }
-
-  /** A uniform 32-bit unsigned integer. */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  }
-
-  float(): number {
-    return this.next() / 2 ** 32;
-  }
-
-  /** An integer in [lo, hi] (inclusive). */
-  int(lo: number, hi: number): number {
-    return lo + Math.floor(this.float() * (hi - lo + 1));
-  }
-
-  chance(p: number): boolean {
-    return this.float() < p;
-  }
-
-  pick<T>(items: readonly T[]): T {
-    if (items.length === 0) throw new Error('Random.pick: no items');
-    return items[this.int(0, items.length - 1)] as T;
-  }
-
-  /** An index into `weights`, chosen in proportion to them (all zero: -1). */
-  weighted(weights: readonly number[]): number {
-    const total = weights.reduce((a, b) => a + b, 0);
-    if (total <= 0) return -1;
-    let x = this.float() * total;
-    for (let i = 0; i < weights.length; i++) {
-      x -= weights[i] as number;
-      if (x < 0) return i;
-    }
-    return weights.length - 1;
-  }
-
-  /** A byte count in [1, max], biased to small and unaligned sizes, sometimes the whole range. */
-  size(max: number): number {
-    const r = this.float();
-    if (r < 0.25) return this.int(1, Math.min(max, 16));
-    if (r < 0.5) return this.int(1, Math.min(max, 1024));
-    if (r < 0.85) return this.int(1, Math.min(max, 80_000));
-    return this.int(1, max);
-  }
-}
 
 /** Bytes from a seed: the data an operation uploads, reproducible from the trace alone. */
 export function dataBytes(length: number, seed: number): Uint8Array {

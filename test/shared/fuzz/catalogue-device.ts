@@ -8,7 +8,7 @@
  * costs seconds on SwiftShader), after which those calls are always made with a wrong description.
  */
 import { createResidencyManager, type Heap, type Resource, type ResourceDesc } from '../../../src/index.js';
-import type { Random } from '../differential/operations.js';
+import type { Random } from '../random.js';
 import {
   badHeapDesc,
   badHeapFlags,

@@ -7,7 +7,7 @@
  * signals it, so the second device only changes through calls that wrongly accept its objects.
  */
 import type { CommandQueue, Fence, GraphicsCommandList, Heap, QueryHeap, Resource, TileRangeFlag } from '../../../src/index.js';
-import type { Random } from '../differential/operations.js';
+import type { Random } from '../random.js';
 import { badRef, badRefArray, cpuVisible, isOpen, pickOf, sample, type DeviceWorld, type FuzzContext, type RefKind } from './pool.js';
 import { param, type CallPlan, type MethodSpec, type Param, type Receiver } from './spec.js';
 import { badCoordinate, badRegionSize, tileRegion, type Region } from './tiles.js';
@@ -176,10 +176,11 @@ function queueMethods(): MethodSpec[] {
   return [
     { cls: 'CommandQueue', name: 'getDesc', certain: true, weight: 0.3, params: [], plan: (ctx) => plan(queue(ctx), []) },
     { cls: 'CommandQueue', name: 'getTimestampFrequency', certain: true, weight: 0.3, params: [], plan: (ctx) => plan(queue(ctx), []) },
-    {
+    // The same arguments: one executes, the other only checks (and must change nothing).
+    ...(['executeCommandLists', 'validateExecuteCommandLists'] as const).map((name): MethodSpec => ({
       cls: 'CommandQueue',
-      name: 'executeCommandLists',
-      weight: 6,
+      name,
+      weight: name === 'executeCommandLists' ? 6 : 1,
       params: [listArrayParam('commandLists')],
       plan: (ctx) => {
         const q = queue(ctx);
@@ -187,19 +188,7 @@ function queueMethods(): MethodSpec[] {
         if (!q || lists.length === 0) return undefined;
         return plan(q, [sample(ctx.rng, lists, ctx.rng.int(1, 2))]);
       },
-    },
-    {
-      cls: 'CommandQueue',
-      name: 'validateExecuteCommandLists',
-      weight: 1,
-      params: [listArrayParam('commandLists')],
-      plan: (ctx) => {
-        const q = queue(ctx);
-        const lists = q ? executable(ctx, q.type) : [];
-        if (!q || lists.length === 0) return undefined;
-        return plan(q, [sample(ctx.rng, lists, ctx.rng.int(1, 2))]);
-      },
-    },
+    })),
     {
       cls: 'CommandQueue',
       name: 'signal',

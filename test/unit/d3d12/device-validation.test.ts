@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { createDevice, D3D12Error, Device, VIRTUAL_ADDRESS_BITS, type CommandQueueDesc, type DeviceOptions, type FeatureData } from '../../../src/index.js';
-import { expectD3D12Error, expectD3D12Rejection } from './expect-d3d12-error.js';
+import { expectD3D12Error, expectD3D12Rejection } from '../../shared/expect-d3d12-error.js';
 
 const loose = (value: unknown): never => value as never;
 

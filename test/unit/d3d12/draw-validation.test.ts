@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { orThrow } from '../../../src/api/errors.js';
 import { validateCreateGraphicsPipelineState } from '../../../src/validation/device.js';
 import { validateClearColor, validateDrawInstanced, validateScissorRects, validateViewports } from '../../../src/validation/draw.js';
-import { expectD3D12Error } from './expect-d3d12-error.js';
+import { expectD3D12Error } from '../../shared/expect-d3d12-error.js';
 
 const VIEWPORT = { topLeftX: 0, topLeftY: 0, width: 64, height: 32, minDepth: 0, maxDepth: 1 };
 const RECT = { left: 0, top: 0, right: 64, bottom: 32 };

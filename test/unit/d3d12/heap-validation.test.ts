@@ -15,7 +15,7 @@ import {
   type HeapType,
   type MemoryPool,
 } from '../../../src/index.js';
-import { expectD3D12Error } from './expect-d3d12-error.js';
+import { expectD3D12Error } from '../../shared/expect-d3d12-error.js';
 
 const loose = (value: unknown): never => value as never;
 

@@ -4,23 +4,12 @@
  * objects of another device refused, the page-table view of committed and placed resources.
  */
 import { describe, expect, test } from 'vitest';
-import { createDevice, D3D12Error, type Device, type Resource, type ResourceDesc } from '../../../src/index.js';
+import { createDevice, type Device, type Resource, type ResourceDesc } from '../../../src/index.js';
+import { expectD3D12Error } from '../../shared/expect-d3d12-error.js';
 
 const TILE = 65536;
 const buffer = (width: number): ResourceDesc => ({ dimension: 'BUFFER', width });
 const DEFAULT_HEAP = { type: 'DEFAULT' } as const;
-
-function expectError(fn: () => unknown, hresult: string, pattern: RegExp): void {
-  let thrown: unknown;
-  try {
-    fn();
-  } catch (error) {
-    thrown = error;
-  }
-  expect(thrown).toBeInstanceOf(D3D12Error);
-  expect((thrown as D3D12Error).hresult).toBe(hresult);
-  expect((thrown as D3D12Error).message).toMatch(pattern);
-}
 
 /** The byte range [address, address + pages) a resource owns. */
 function span(resource: Resource): [bigint, bigint] {
@@ -70,7 +59,7 @@ describe('GPU virtual addresses', () => {
     const half = 2 ** 39;
     const first = device.createCommittedResource(DEFAULT_HEAP, [], buffer(half), 'COMMON');
     // Page 0 and the guard page leave less than a second half.
-    expectError(() => device.createCommittedResource(DEFAULT_HEAP, [], buffer(half), 'COMMON'), 'E_OUTOFMEMORY', /virtual address space/);
+    expectD3D12Error(() => device.createCommittedResource(DEFAULT_HEAP, [], buffer(half), 'COMMON'), { hresult: 'E_OUTOFMEMORY', message: /virtual address space/ });
     const fits = device.createCommittedResource(DEFAULT_HEAP, [], buffer(half - 3 * TILE), 'COMMON');
     first.release();
     fits.release();
@@ -84,15 +73,15 @@ describe('release', () => {
     const resource = device.createCommittedResource(DEFAULT_HEAP, [], buffer(TILE), 'COMMON');
     resource.setName('vertices');
     resource.release();
-    expectError(() => resource.release(), 'E_INVALIDARG', /committed resource #1 'vertices' was already released/);
-    expectError(() => resource.getGPUVirtualAddress(), 'E_INVALIDARG', /was released/);
-    expectError(() => resource.getDesc(), 'E_INVALIDARG', /was released/);
-    expectError(() => device.getResourceTiling(resource), 'E_INVALIDARG', /was released/);
+    expectD3D12Error(() => resource.release(), { hresult: 'E_INVALIDARG', message: /committed resource #1 'vertices' was already released/ });
+    expectD3D12Error(() => resource.getGPUVirtualAddress(), { hresult: 'E_INVALIDARG', message: /was released/ });
+    expectD3D12Error(() => resource.getDesc(), { hresult: 'E_INVALIDARG', message: /was released/ });
+    expectD3D12Error(() => device.getResourceTiling(resource), { hresult: 'E_INVALIDARG', message: /was released/ });
     const heap = device.createHeap({ sizeInBytes: TILE, properties: DEFAULT_HEAP });
     heap.release();
-    expectError(() => heap.release(), 'E_INVALIDARG', /heap #\d+ was already released/);
-    expectError(() => heap.getDesc(), 'E_INVALIDARG', /was released/);
-    expectError(() => device.createPlacedResource(heap, 0, buffer(TILE), 'COMMON'), 'E_INVALIDARG', /was released/);
+    expectD3D12Error(() => heap.release(), { hresult: 'E_INVALIDARG', message: /heap #\d+ was already released/ });
+    expectD3D12Error(() => heap.getDesc(), { hresult: 'E_INVALIDARG', message: /was released/ });
+    expectD3D12Error(() => device.createPlacedResource(heap, 0, buffer(TILE), 'COMMON'), { hresult: 'E_INVALIDARG', message: /was released/ });
   });
 
   test('placed resources keep their heap alive (as D3D12 placed resources hold a reference)', async () => {
@@ -126,12 +115,12 @@ describe('ownership', () => {
     const [mine, theirs] = await twoDevices();
     const theirHeap = theirs.createHeap({ sizeInBytes: TILE, properties: DEFAULT_HEAP });
     const theirReserved = theirs.createReservedResource(buffer(TILE), 'COMMON');
-    expectError(() => mine.createPlacedResource(theirHeap, 0, buffer(TILE), 'COMMON'), 'E_INVALIDARG', /heap created by this device/);
-    expectError(() => mine.getResourceTiling(theirReserved), 'E_INVALIDARG', /resource created by this device/);
+    expectD3D12Error(() => mine.createPlacedResource(theirHeap, 0, buffer(TILE), 'COMMON'), { hresult: 'E_INVALIDARG', message: /heap created by this device/ });
+    expectD3D12Error(() => mine.getResourceTiling(theirReserved), { hresult: 'E_INVALIDARG', message: /resource created by this device/ });
     const queue = mine.createCommandQueue({ type: 'DIRECT' });
-    expectError(() => queue.updateTileMappings(theirReserved, null, null, null, ['NULL'], null, null), 'E_INVALIDARG', /resource created by this device/);
+    expectD3D12Error(() => queue.updateTileMappings(theirReserved, null, null, null, ['NULL'], null, null), { hresult: 'E_INVALIDARG', message: /resource created by this device/ });
     const myReserved = mine.createReservedResource(buffer(TILE), 'COMMON');
-    expectError(() => queue.updateTileMappings(myReserved, null, null, theirHeap, null, null, null), 'E_INVALIDARG', /heap created by this device/);
+    expectD3D12Error(() => queue.updateTileMappings(myReserved, null, null, theirHeap, null, null, null), { hresult: 'E_INVALIDARG', message: /heap created by this device/ });
     // control: the same calls with the device's own objects pass
     const myHeap = mine.createHeap({ sizeInBytes: TILE, properties: DEFAULT_HEAP });
     queue.updateTileMappings(myReserved, null, null, myHeap, null, null, null);
@@ -143,7 +132,7 @@ describe('ownership', () => {
     const committed = device.createCommittedResource(DEFAULT_HEAP, [], buffer(2 * TILE), 'COMMON');
     const implicit = committed.getTileMappingForTesting(0)?.heap;
     expect(implicit?.label).toMatch(/implicit heap of committed resource #1/);
-    expectError(() => device.createPlacedResource(implicit as never, 0, buffer(TILE), 'COMMON'), 'E_INVALIDARG', /heap created by this device/);
+    expectD3D12Error(() => device.createPlacedResource(implicit as never, 0, buffer(TILE), 'COMMON'), { hresult: 'E_INVALIDARG', message: /heap created by this device/ });
   });
 });
 
@@ -161,9 +150,9 @@ describe('the page-table view of committed and placed resources', () => {
     const device = await createDevice();
     const reserved = device.createReservedResource(buffer(4 * TILE), 'COMMON');
     expect([0, 1, 2, 3].map((t) => reserved.getTileMappingForTesting(t))).toEqual([null, null, null, null]);
-    expectError(() => reserved.getTileMappingForTesting(4), 'E_INVALIDARG', /below 4/);
-    expectError(() => reserved.getTileMappingForTesting(-1), 'E_INVALIDARG', /below 4/);
-    expectError(() => reserved.getTileMappingForTesting(1.5), 'E_INVALIDARG', /integer/);
+    expectD3D12Error(() => reserved.getTileMappingForTesting(4), { hresult: 'E_INVALIDARG', message: /below 4/ });
+    expectD3D12Error(() => reserved.getTileMappingForTesting(-1), { hresult: 'E_INVALIDARG', message: /below 4/ });
+    expectD3D12Error(() => reserved.getTileMappingForTesting(1.5), { hresult: 'E_INVALIDARG', message: /integer/ });
   });
 
   test('getDesc returns a copy with every default filled in', async () => {

@@ -7,7 +7,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { createDevice, FORMAT_NAMES, Resource, type Device, type ResourceDesc, type ResourceDimension } from '../../../src/index.js';
-import { expectD3D12Error } from './expect-d3d12-error.js';
+import { expectD3D12Error } from '../../shared/expect-d3d12-error.js';
 
 type Loose = Record<string, unknown>;
 const loose = (value: unknown): never => value as never;

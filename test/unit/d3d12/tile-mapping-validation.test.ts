@@ -16,7 +16,7 @@
 import { beforeEach, describe, expect, test } from 'vitest';
 import { createDevice } from '../../../src/index.js';
 import type { CommandQueue, Device, Heap, HeapFlag, HeapProperties, Resource, ResourceDesc, TiledResourceCoordinate, TileRegionSize } from '../../../src/index.js';
-import { expectD3D12Error } from './expect-d3d12-error.js';
+import { expectD3D12Error } from '../../shared/expect-d3d12-error.js';
 
 interface Ctx {
   device: Device;

@@ -15,39 +15,10 @@
  * A failure names the seed, the call number and the call.
  */
 import { describe, expect, test } from 'vitest';
-import { createDevice, D3D12Error } from '../../../src/index.js';
+import { createDevice } from '../../../src/index.js';
 import type { CommandQueue, Device, Heap, Resource, ResourceDesc, TiledResourceCoordinate, TileRangeFlag, TileRegionSize } from '../../../src/index.js';
-
-// ---- seeded PRNG (mulberry32) ------------------------------------------------------------------
-
-class Rng {
-  private state: number;
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  /** An integer in [0, n). */
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-  /** An integer in [lo, hi]. */
-  between(lo: number, hi: number): number {
-    return lo + this.int(hi - lo + 1);
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-  pick<T>(items: readonly T[]): T {
-    if (items.length === 0) throw new Error('pick from an empty list');
-    return items[this.int(items.length)] as T;
-  }
-}
+import { expectD3D12Error } from '../../shared/expect-d3d12-error.js';
+import { Random } from '../../shared/random.js';
 
 // ---- the model -------------------------------------------------------------------------------------
 
@@ -142,7 +113,7 @@ function coversTailsWhole(r: ModelResource, start: number, count: number): boole
 }
 
 /** The coordinate that names tile `tile` (a standard tile, or the first tile of a mip tail). */
-function coordinateOf(r: ModelResource, rng: Rng, tile: number): TiledResourceCoordinate {
+function coordinateOf(r: ModelResource, rng: Random, tile: number): TiledResourceCoordinate {
   for (const s of r.standard) {
     const local = tile - s.start;
     if (local >= 0 && local < s.w * s.h * s.d) {
@@ -173,10 +144,10 @@ interface Region {
   tiles: number[];
 }
 
-function boxRegion(rng: Rng, s: Standard, width: number, height: number, depth: number): Region {
-  const x = rng.int(s.w - width + 1);
-  const y = rng.int(s.h - height + 1);
-  const z = rng.int(s.d - depth + 1);
+function boxRegion(rng: Random, s: Standard, width: number, height: number, depth: number): Region {
+  const x = rng.below(s.w - width + 1);
+  const y = rng.below(s.h - height + 1);
+  const z = rng.below(s.d - depth + 1);
   const tiles: number[] = [];
   for (let k = 0; k < depth; k++) {
     for (let j = 0; j < height; j++) {
@@ -186,20 +157,20 @@ function boxRegion(rng: Rng, s: Standard, width: number, height: number, depth: 
   return { coordinate: { x, y, z, subresource: s.sub }, size: { numTiles: tiles.length, useBox: true, width, height, depth }, tiles };
 }
 
-function linearRegion(r: ModelResource, rng: Rng, start: number, count: number): Region {
+function linearRegion(r: ModelResource, rng: Random, start: number, count: number): Region {
   const tiles = Array.from({ length: count }, (_, i) => start + i);
   return { coordinate: coordinateOf(r, rng, start), size: { numTiles: count }, tiles };
 }
 
 /** A valid region of `r`. */
-function randomRegion(r: ModelResource, rng: Rng): Region {
+function randomRegion(r: ModelResource, rng: Random): Region {
   if (!r.buffer && r.standard.length > 0 && rng.chance(0.35)) {
     const s = rng.pick(r.standard);
-    return boxRegion(rng, s, rng.between(1, s.w), rng.between(1, s.h), rng.between(1, s.d));
+    return boxRegion(rng, s, rng.int(1, s.w), rng.int(1, s.h), rng.int(1, s.d));
   }
   const start = rng.pick(startTiles(r));
   const room = r.numTiles - start;
-  let count = rng.chance(0.15) ? rng.between(0, room) : rng.between(0, Math.min(room, 6));
+  let count = rng.chance(0.15) ? rng.int(0, room) : rng.int(0, Math.min(room, 6));
   // Stretch the region to the end of a tail it would cover only in part.
   while (!coversTailsWhole(r, start, count)) count++;
   return linearRegion(r, rng, start, count);
@@ -212,7 +183,7 @@ interface Range {
 }
 
 /** Valid ranges for the region tiles: every covered tail inside one range; NONE ranges inside the heap. */
-function randomRanges(r: ModelResource, rng: Rng, regions: Region[], heapTiles: number): Range[] {
+function randomRanges(r: ModelResource, rng: Random, regions: Region[], heapTiles: number): Range[] {
   const keys: (string | null)[] = [];
   regions.forEach((region, index) => {
     for (const tile of region.tiles) {
@@ -235,11 +206,11 @@ function randomRanges(r: ModelResource, rng: Rng, regions: Region[], heapTiles: 
   }
   counts.push(current);
   return counts.map((count) => {
-    const roll = rng.next();
-    if (roll < 0.5 && count <= heapTiles) return { flag: 'NONE', offset: rng.int(heapTiles - count + 1), count };
-    if (roll < 0.7) return { flag: 'REUSE_SINGLE_TILE', offset: rng.int(heapTiles), count };
-    if (roll < 0.85) return { flag: 'NULL', offset: rng.int(heapTiles), count };
-    return { flag: 'SKIP', offset: rng.int(heapTiles), count };
+    const roll = rng.float();
+    if (roll < 0.5 && count <= heapTiles) return { flag: 'NONE', offset: rng.below(heapTiles - count + 1), count };
+    if (roll < 0.7) return { flag: 'REUSE_SINGLE_TILE', offset: rng.below(heapTiles), count };
+    if (roll < 0.85) return { flag: 'NULL', offset: rng.below(heapTiles), count };
+    return { flag: 'SKIP', offset: rng.below(heapTiles), count };
   });
 }
 
@@ -316,7 +287,7 @@ class Session {
   constructor(
     readonly device: Device,
     readonly queue: CommandQueue,
-    readonly rng: Rng,
+    readonly rng: Random,
   ) {}
 
   liveHeaps(): ModelHeap[] {
@@ -399,14 +370,14 @@ class Session {
     if (!dst.buffer && !src.buffer && dst.standard.length > 0 && src.standard.length > 0 && rng.chance(0.4)) {
       const ds = rng.pick(dst.standard);
       const ss = rng.pick(src.standard);
-      const width = rng.between(1, Math.min(ds.w, ss.w));
-      const height = rng.between(1, Math.min(ds.h, ss.h));
-      const depth = rng.between(1, Math.min(ds.d, ss.d));
+      const width = rng.int(1, Math.min(ds.w, ss.w));
+      const height = rng.int(1, Math.min(ds.h, ss.h));
+      const depth = rng.int(1, Math.min(ds.d, ss.d));
       dstRegion = boxRegion(rng, ds, width, height, depth);
       srcRegion = boxRegion(rng, ss, width, height, depth);
     } else {
       for (let attempt = 0; attempt < 20 && !dstRegion; attempt++) {
-        const count = rng.chance(0.2) ? rng.between(0, Math.min(dst.numTiles, src.numTiles)) : rng.between(0, 6);
+        const count = rng.chance(0.2) ? rng.int(0, Math.min(dst.numTiles, src.numTiles)) : rng.int(0, 6);
         const dstStarts = startTiles(dst).filter((t) => t + count <= dst.numTiles && coversTailsWhole(dst, t, count));
         const srcStarts = startTiles(src).filter((t) => t + count <= src.numTiles && coversTailsWhole(src, t, count));
         if (dstStarts.length === 0 || srcStarts.length === 0) continue;
@@ -455,7 +426,7 @@ class Session {
       },
       argument,
     });
-    const kind = rng.int(14);
+    const kind = rng.below(14);
     const s = r.standard.length > 0 ? rng.pick(r.standard) : undefined;
     const packedSub = r.packedSubs.length > 0 ? rng.pick(r.packedSubs) : undefined;
     switch (kind) {
@@ -474,7 +445,7 @@ class Session {
       }
       case 4: {
         if (!s || r.buffer) return undefined;
-        const x = rng.int(s.w);
+        const x = rng.below(s.w);
         return update('box past the edge', 'regionSizes[0].width', [{ x, y: 0, z: 0, subresource: s.sub }], [{ numTiles: s.w - x + 1, useBox: true, width: s.w - x + 1, height: 1, depth: 1 }], big.heap, ['NULL'], null, null);
       }
       case 5:
@@ -542,7 +513,7 @@ class Session {
 }
 
 async function runSeed(seed: number): Promise<{ valid: number; invalid: number }> {
-  const rng = new Rng(seed);
+  const rng = new Random(seed);
   const device = await createDevice({ tiledResourcesTier: 4 });
   const queue = device.createCommandQueue({ type: rng.pick(['DIRECT', 'COMPUTE', 'COPY'] as const) });
   const session = new Session(device, queue, rng);
@@ -556,7 +527,7 @@ async function runSeed(seed: number): Promise<{ valid: number; invalid: number }
   descs.push({ dimension: 'BUFFER', width: 0 }, rng.pick(DESCS[2] ?? []));
   descs.forEach((desc, i) => {
     const full: ResourceDesc =
-      desc.dimension === 'BUFFER' ? { ...desc, width: rng.between(1, 40) * 65536 - rng.int(65536) } : { ...desc, layout: '64KB_UNDEFINED_SWIZZLE' };
+      desc.dimension === 'BUFFER' ? { ...desc, width: rng.int(1, 40) * 65536 - rng.below(65536) } : { ...desc, layout: '64KB_UNDEFINED_SWIZZLE' };
     const resource = device.createReservedResource(full, 'COMMON');
     session.resources.push(modelResource(device, `r${i}(${full.dimension}${full.format ? ` ${full.format}` : ''} ${full.width}×${full.height ?? 1}×${full.depthOrArraySize ?? 1} mips ${resource.getDesc().mipLevels})`, resource));
   });
@@ -574,7 +545,7 @@ async function runSeed(seed: number): Promise<{ valid: number; invalid: number }
     }
     let call: Call | undefined;
     while (!call) {
-      const roll = rng.next();
+      const roll = rng.float();
       call = roll < 0.6 ? session.validUpdate() : roll < 0.8 ? session.validCopy() : session.invalidCall();
     }
     const context = `seed ${seed}, call ${i}: ${call.describe}`;
@@ -587,15 +558,13 @@ async function runSeed(seed: number): Promise<{ valid: number; invalid: number }
       call.apply();
       valid++;
     } else {
-      let thrown: unknown;
+      const { run, argument } = call;
+      if (argument === undefined) throw new Error(`${context}\n  an invalid call must say which argument its error names`);
       try {
-        call.run();
+        expectD3D12Error(run, { hresult: 'E_INVALIDARG', argument });
       } catch (error) {
-        thrown = error;
-      }
-      if (!(thrown instanceof D3D12Error)) throw new Error(`${context}\n  expected a D3D12Error, got ${thrown === undefined ? 'no error' : thrown instanceof Error ? thrown.message : 'a non-Error'}`);
-      if (thrown.hresult !== 'E_INVALIDARG' || thrown.argument !== call.argument) {
-        throw new Error(`${context}\n  expected E_INVALIDARG naming ${call.argument}, got ${thrown.message}`);
+        // The seed and the call number first, so that a failure can be replayed.
+        throw new Error(`${context}\n  expected E_INVALIDARG naming ${argument}: ${error instanceof Error ? error.message : 'a non-Error'}`, { cause: error });
       }
       invalid++;
     }

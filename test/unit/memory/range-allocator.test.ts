@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { pagesOf, RangeAllocator } from '../../../src/memory/range-allocator.js';
+import { Random } from '../../shared/random.js';
 
 describe('RangeAllocator', () => {
   test('allocates first-fit from the low end', () => {
@@ -70,19 +71,15 @@ describe('RangeAllocator', () => {
   });
 
   test('random allocations and frees keep the free list sorted, disjoint and coalesced', () => {
-    let seed = 12345;
-    const random = (n: number): number => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return seed % n;
-    };
+    const random = new Random(12345);
     const allocator = new RangeAllocator(1, 1001);
     const live: { start: number; length: number }[] = [];
     for (let step = 0; step < 2000; step++) {
-      if (live.length > 0 && random(3) === 0) {
-        const [range] = live.splice(random(live.length), 1);
+      if (live.length > 0 && random.below(3) === 0) {
+        const [range] = live.splice(random.below(live.length), 1);
         allocator.release((range as { start: number }).start);
       } else {
-        const length = 1 + random(40);
+        const length = 1 + random.below(40);
         const start = allocator.allocate(length);
         if (start !== undefined) live.push({ start, length });
       }

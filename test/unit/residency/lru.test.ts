@@ -6,6 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { LruList, type LruNode } from '../../../src/residency/lru.js';
+import { Random } from '../../shared/random.js';
 
 interface Node extends LruNode {
   name: string;
@@ -149,14 +150,10 @@ describe('LruList', () => {
     const nodes = Array.from({ length: 200 }, (_, i) => node(`n${i}`));
     const list = listOf(...nodes);
     const model = nodes.map((n) => n.name);
-    let x = 12345;
-    const next = (): number => {
-      x = (x * 1103515245 + 12345) % 2 ** 31;
-      return x;
-    };
+    const random = new Random(12345);
     for (let step = 0; step < 2000; step++) {
-      const n = nodes[next() % nodes.length] as Node;
-      const op = next() % 3;
+      const n = nodes[random.below(nodes.length)] as Node;
+      const op = random.below(3);
       const at = model.indexOf(n.name);
       if (op === 0) {
         list.touch(n);

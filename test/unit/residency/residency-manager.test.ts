@@ -17,7 +17,7 @@ import {
   type ResidencyStats,
   type Resource,
 } from '../../../src/index.js';
-import { expectD3D12Error } from '../d3d12/expect-d3d12-error.js';
+import { expectD3D12Error } from '../../shared/expect-d3d12-error.js';
 
 const TILE = 65536;
 const MIB = 2 ** 20;
