@@ -54,6 +54,7 @@ describe('swap chain and drawing calls in a canvas (headless Chromium)', () => {
       ['createSwapChain: not a canvas context', 'createSwapChain', 'context', /canvas context/],
       ['createSwapChain: format R32_FLOAT', 'createSwapChain', 'desc.format', /R8G8B8A8_UNORM/],
       ['createSwapChain: alphaMode', 'createSwapChain', 'desc.alphaMode', /opaque/],
+      ['createSwapChain: desc null', 'createSwapChain', 'desc', /must be an object, got null/],
       ['createGraphicsPipelineState: rtvFormat R32_FLOAT', 'createGraphicsPipelineState', 'desc.rtvFormat', /back-buffer format/],
       ['createGraphicsPipelineState: no such fragment entry point', 'createGraphicsPipelineState', 'desc.code', /does not compile/],
     ];

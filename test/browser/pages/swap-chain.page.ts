@@ -164,6 +164,7 @@ export default async function swapChainPage(gpuDevice: GPUDevice): Promise<SwapC
   expectError('createSwapChain: not a canvas context', () => device.createSwapChain({} as GPUCanvasContext));
   expectError('createSwapChain: format R32_FLOAT', () => device.createSwapChain(context, { format: 'R32_FLOAT' }));
   expectError('createSwapChain: alphaMode', () => device.createSwapChain(context, { alphaMode: 'straight' as GPUCanvasAlphaMode }));
+  expectError('createSwapChain: desc null', () => device.createSwapChain(context, null as never));
   try {
     await device.createGraphicsPipelineState({ ...psoDesc, rtvFormat: 'R32_FLOAT', vertexEntryPoint: 'fullscreen', fragmentEntryPoint: 'solid' });
     errors.push({ name: 'createGraphicsPipelineState: rtvFormat R32_FLOAT', hresult: 'none', call: '', argument: '', message: 'did not throw' });
