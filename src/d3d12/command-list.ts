@@ -67,7 +67,7 @@ export class GraphicsCommandList {
   /** @internal Created by Device.createCommandList. */
   constructor(
     private readonly owner: ListOwner,
-    /** @internal Unique among the device's objects of its kind. */
+    /** Unique among the device's objects of its kind and never reused (an emulator addition): memory statistics, fault reports and info-queue messages name objects by it. */
     readonly id: number,
     readonly type: CommandListType,
   ) {}

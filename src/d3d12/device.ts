@@ -24,9 +24,9 @@ import type {
   ResourceStates,
   ResourceTiling,
 } from '../api/types.js';
-import { GraphicsCommandList, type ListOwner } from './command-list.js';
-import { CommandQueue, type QueueOwner } from './command-queue.js';
-import { DeviceResidency, type Pageable, type ResidencyOwner, type ResidencyPriority, type ResidencyStatus, type VideoMemoryInfo } from './residency.js';
+import { GraphicsCommandList } from './command-list.js';
+import { CommandQueue } from './command-queue.js';
+import { DeviceResidency, type Pageable, type ResidencyPriority, type ResidencyStatus, type VideoMemoryInfo } from './residency.js';
 import { checkFenceValue, Fence } from './fence.js';
 import type { GpuBackend } from './gpu-backend.js';
 import type { Heap } from './heap.js';
@@ -46,7 +46,9 @@ import { DeviceRemoval } from './device-removal.js';
 import type { FaultRecord, FaultReport, SubmittedList } from './fault-report.js';
 import { featureData, type FeatureData } from './feature-support.js';
 
-export class Device implements QueueOwner, ListOwner, ResidencyOwner {
+// Device is the QueueOwner, ListOwner and ResidencyOwner of its objects (checked where it is passed
+// as one); no `implements` clause, since those members are internal and stripped from the published types.
+export class Device {
   private readonly commandLists = new WeakSet<GraphicsCommandList>();
   private readonly fences = new WeakSet<Fence>();
   private readonly pipelines = new WeakSet<PipelineState>();

@@ -21,7 +21,7 @@ export class Fence {
 
   /** @internal Created by Device.createFence. */
   constructor(
-    /** @internal Unique among the device's objects of its kind. */
+    /** Unique among the device's objects of its kind and never reused (an emulator addition): memory statistics, fault reports and info-queue messages name objects by it. */
     readonly id: number,
     initialValue: number,
   ) {

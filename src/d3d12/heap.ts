@@ -14,7 +14,6 @@ import type { HeapDesc, MemorySegment } from '../api/types.js';
 import type { PageRun } from '../memory/range-allocator.js';
 import type { Evicted } from '../gpu/paging.js';
 import { heapSegment, type FullHeapDesc } from '../validation/heap.js';
-import type { HeapView } from '../validation/create-resource.js';
 
 /** A heap's memory on a GPU-backed device, while it is resident. */
 export interface HeapMemory {
@@ -27,7 +26,9 @@ export interface HeapMemory {
 /** D3D12_RESIDENCY_PRIORITY_NORMAL. */
 export const RESIDENCY_PRIORITY_NORMAL = 0x78000000;
 
-export class Heap extends DeviceChild implements HeapView {
+// Validation takes it as a HeapView (src/validation/create-resource.ts), structurally: an
+// `implements` clause would name internal members, which the published types strip.
+export class Heap extends DeviceChild {
   // Residency and memory state: read through the accessors below, changed only through the
   // intent-named methods (as Dawn's Pageable), by the device's residency and memory backing.
   #memory?: HeapMemory;
@@ -46,7 +47,7 @@ export class Heap extends DeviceChild implements HeapView {
 
   /** @internal Created by Device.createHeap (or as a committed resource's implicit heap). */
   constructor(
-    /** @internal Unique on its device, never reused. */
+    /** Unique among the device's objects of its kind and never reused (an emulator addition): memory statistics, fault reports and info-queue messages name objects by it. */
     readonly id: number,
     /** @internal The validated description (getDesc returns a copy). */
     readonly desc: FullHeapDesc,

@@ -36,7 +36,7 @@ export interface GraphicsPipelineStateDesc {
 export class PipelineState {
   /** @internal Created by Device.createComputePipelineState / createGraphicsPipelineState. */
   constructor(
-    /** @internal Unique among the device's objects of its kind. */
+    /** Unique among the device's objects of its kind and never reused (an emulator addition): memory statistics, fault reports and info-queue messages name objects by it. */
     readonly id: number,
     /** @internal */
     readonly kind: 'compute' | 'graphics',

@@ -8,14 +8,15 @@
  * wait (which may resolve into those pages), until that work has run. The internal resource counts against
  * the LOCAL budget, as a real query heap's memory does.
  */
-import type { QueryHeapDesc, QueryHeapView } from '../validation/query.js';
+import type { QueryHeapDesc } from '../validation/query.js';
 import { DeviceChild } from './device-child.js';
 import type { Resource } from './resource.js';
 
-export class QueryHeap extends DeviceChild implements QueryHeapView {
+// Validation takes it as a QueryHeapView, structurally (see heap.ts).
+export class QueryHeap extends DeviceChild {
   /** @internal Created by Device.createQueryHeap. */
   constructor(
-    /** @internal Unique among the device's objects of its kind. */
+    /** Unique among the device's objects of its kind and never reused (an emulator addition): memory statistics, fault reports and info-queue messages name objects by it. */
     readonly id: number,
     /** @internal The validated description (getDesc returns a copy). */
     readonly desc: Required<QueryHeapDesc>,

@@ -15,7 +15,6 @@ import { TILE_SIZE, tileByteOffset, type ResourceLayout } from '../memory/tiling
 import type { TileMappingTable } from '../memory/tile-mappings.js';
 import type { VirtualRange } from '../memory/virtual-address-space.js';
 import { cpuAccessible, type ResourceCategory } from '../validation/heap.js';
-import type { ResourceView } from '../validation/tile-mappings.js';
 
 export type ResourceKind = 'committed' | 'placed' | 'reserved';
 
@@ -56,8 +55,9 @@ export interface Range {
   end: number;
 }
 
-export class Resource extends DeviceChild implements ResourceView {
-  /** @internal Unique on its device, never reused. */
+// Validation takes it as a ResourceView, structurally (see heap.ts).
+export class Resource extends DeviceChild {
+  /** Unique among the device's objects of its kind and never reused (an emulator addition): memory statistics, fault reports and info-queue messages name objects by it. */
   readonly id: number;
   /** @internal Committed, placed or reserved. */
   readonly kind: ResourceKind;

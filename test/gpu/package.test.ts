@@ -4,7 +4,7 @@
  * `d3d12-webgpu/node` by package name and runs the library's self-test on a device from it.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { childEnv, PROJECT_ROOT } from '../harness/paths.js';
@@ -95,13 +95,23 @@ const PUBLISHED: Record<string, { file: string; members: string[] }> = {
       'setVideoMemoryReservation', 'writeTextureDescriptor',
     ],
   },
-  Heap: { file: 'd3d12/heap.d.ts', members: ['getDesc', 'getEvictedBytesForTesting', 'isReleasedForTesting', 'label', 'release'] },
-  Resource: { file: 'd3d12/resource.d.ts', members: ['getDesc', 'getGPUVirtualAddress', 'getTileMappingForTesting', 'label', 'map', 'release', 'unmap'] },
+  Heap: { file: 'd3d12/heap.d.ts', members: ['getDesc', 'getEvictedBytesForTesting', 'id', 'isReleasedForTesting', 'label', 'release'] },
+  Resource: { file: 'd3d12/resource.d.ts', members: ['getDesc', 'getGPUVirtualAddress', 'getTileMappingForTesting', 'id', 'label', 'map', 'release', 'unmap'] },
   DeviceChild: { file: 'd3d12/device-child.d.ts', members: ['getName', 'label', 'released', 'setName'] },
   CommandQueue: { file: 'd3d12/command-queue.d.ts', members: ['copyTileMappings', 'executeCommandLists', 'getDesc', 'getTimestampFrequency', 'signal', 'type', 'updateTileMappings', 'validateExecuteCommandLists', 'wait'] },
-  Fence: { file: 'd3d12/fence.d.ts', members: ['getCompletedValue', 'getSubmittedValue', 'setEventOnCompletion', 'signal'] },
-  QueryHeap: { file: 'd3d12/query-heap.d.ts', members: ['getDesc', 'label', 'release'] },
-  PipelineState: { file: 'd3d12/pipeline-state.d.ts', members: ['label'] },
+  Fence: { file: 'd3d12/fence.d.ts', members: ['getCompletedValue', 'getSubmittedValue', 'id', 'setEventOnCompletion', 'signal'] },
+  QueryHeap: { file: 'd3d12/query-heap.d.ts', members: ['getDesc', 'id', 'label', 'release'] },
+  PipelineState: { file: 'd3d12/pipeline-state.d.ts', members: ['id', 'label'] },
+  GraphicsCommandList: {
+    file: 'd3d12/command-list.d.ts',
+    members: [
+      'clearRenderTargetView', 'close', 'copyBufferRegion', 'copyResource', 'copyTiles', 'dispatch', 'drawInstanced', 'endQuery', 'getName', 'id', 'label',
+      'omSetRenderTargets', 'reset', 'resolveQueryData', 'resourceBarrier', 'rsSetScissorRects', 'rsSetViewports', 'setComputeRoot32BitConstant',
+      'setComputeRoot32BitConstants', 'setComputeRootConstantBufferView', 'setComputeRootShaderResourceView', 'setComputeRootUnorderedAccessView',
+      'setGraphicsRoot32BitConstant', 'setGraphicsRoot32BitConstants', 'setGraphicsRootConstantBufferView', 'setGraphicsRootShaderResourceView',
+      'setGraphicsRootUnorderedAccessView', 'setName', 'setPipelineState', 'type',
+    ],
+  },
   SwapChain: { file: 'd3d12/swap-chain.d.ts', members: ['format', 'getCurrentBackBuffer', 'present'] },
   BackBuffer: { file: 'd3d12/swap-chain.d.ts', members: ['format', 'height', 'label', 'width'] },
   ResidencySet: { file: 'residency/residency-set.d.ts', members: ['close', 'insert', 'open', 'size'] },
@@ -121,8 +131,42 @@ describe('package: the published types show the D3D12 API, not the internal stat
     expect(left).toEqual([]);
   });
 
+  // A strict consumer with full lib checking (skipLibCheck off) compiles against the published types:
+  // stripping must not leave a class that names a stripped member (an `implements` clause did: TS2420).
+  test('a strict TypeScript consumer compiles against both entries by package name', () => {
+    const dir = join(PROJECT_ROOT, 'dist/consumer-check');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'use.ts'), CONSUMER_SOURCE);
+    const tsc = join(PROJECT_ROOT, 'node_modules/typescript/bin/tsc');
+    const flags = ['--ignoreConfig', '--noEmit', '--skipLibCheck', 'false', '--strict', '--target', 'ES2022', '--lib', 'ES2023,DOM,DOM.Iterable', '--module', 'ESNext', '--moduleResolution', 'bundler', '--types', 'node'];
+    const run = (file: string): string => {
+      try {
+        execFileSync(process.execPath, [tsc, ...flags, file], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: CHILD_TIMEOUT_MS });
+        return '';
+      } catch (error) {
+        return String((error as { stdout?: string }).stdout ?? error);
+      }
+    };
+    expect(run(join(dir, 'use.ts'))).toBe('');
+    // Control: the same compile sees a member the published types do not have.
+    writeFileSync(join(dir, 'misuse.ts'), `${CONSUMER_SOURCE}\nexport const hidden = (heap: import('d3d12-webgpu').Heap) => heap.resident;\n`);
+    expect(run(join(dir, 'misuse.ts'))).toMatch(/TS2339: Property 'resident' does not exist/);
+  }, CHILD_TIMEOUT_MS + 10_000);
+
   test('the check reads members: a planted declaration with an internal field is seen', () => {
     const planted = 'export declare class Heap {\n    #private;\n    private readonly hidden;\n    get resident(): boolean;\n    release(): void;\n}\n';
     expect(publicMembers(planted, 'Heap')).toEqual(['release', 'resident']);
   });
 });
+
+/** What a user writes: both entries by package name, a heap, its published id, the memory statistics. */
+const CONSUMER_SOURCE = `import { createDevice, D3D12Error, type MemoryStats } from 'd3d12-webgpu';
+import { createNodeDevice } from 'd3d12-webgpu/node';
+export async function use(): Promise<MemoryStats> {
+  const device = await createDevice({ gpuDevice: await createNodeDevice() });
+  const heap = device.createHeap({ sizeInBytes: 65536, properties: { type: 'DEFAULT' } });
+  const id: number = heap.id;
+  if (!(id >= 0)) throw new D3D12Error('E_INVALIDARG', 'use', 'heap.id', 'is a number');
+  return device.getMemoryStats();
+}
+`;
