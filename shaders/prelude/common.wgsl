@@ -114,11 +114,6 @@ fn d3d12_root_descriptor(root_parameter_index: u32) -> vec2u {
   return select(pair.xy, pair.zw, (slot & 1u) == 1u);
 }
 
-// A GPU virtual address passed as two consecutive root constants (low word first).
-fn d3d12_root_address(index: u32) -> vec2u {
-  return vec2u(d3d12_root_constant(index), d3d12_root_constant(index + 1u));
-}
-
 // ---- Addresses ---------------------------------------------------------------------------------
 
 // va + bytes, carrying into the high word.

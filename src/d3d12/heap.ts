@@ -14,6 +14,7 @@ import type { HeapDesc, MemorySegment } from '../api/types.js';
 import type { PageRun } from '../memory/range-allocator.js';
 import type { Evicted } from '../gpu/paging.js';
 import { heapSegment, type FullHeapDesc } from '../validation/heap.js';
+import { TILE_SIZE } from '../memory/tiling.js';
 
 /** A heap's memory on a GPU-backed device, while it is resident. */
 export interface HeapMemory {
@@ -164,7 +165,7 @@ export class Heap extends DeviceChild {
 
   /** @internal The bytes the heap counts against its segment's budget: whole pages. */
   get residentBytes(): number {
-    return Math.max(1, Math.ceil(this.desc.sizeInBytes / 65536)) * 65536;
+    return Math.max(1, Math.ceil(this.desc.sizeInBytes / TILE_SIZE)) * TILE_SIZE;
   }
 
   get label(): string {

@@ -25,8 +25,6 @@ import { Device } from '../d3d12/device.js';
 import { D3D12Error, invalidArg, show } from '../api/errors.js';
 import type { Fence } from '../d3d12/fence.js';
 import type { Pageable, ResidencyStatus } from '../d3d12/residency.js';
-import { Heap } from '../d3d12/heap.js';
-import { Resource } from '../d3d12/resource.js';
 import type { MemorySegment } from '../api/types.js';
 import { gracePeriodMs, trimFloor } from './grace-period.js';
 import { LruList } from './lru.js';
@@ -111,8 +109,8 @@ export class ResidencyManager {
       status = this.device.getResidencyStatus(pageable);
     } catch (error) {
       if (!(error instanceof D3D12Error)) throw error;
-      const released = (pageable instanceof Heap || pageable instanceof Resource) && pageable.released;
-      throw invalidArg(call, 'pageable', released ? `${pageable.label} was released` : 'must be a heap or committed resource of the manager\'s device');
+      // The device's rule as it stands (another device's object, released, not pageable), under this call's name.
+      throw invalidArg(call, 'pageable', error.rule);
     }
     if (this.managedObjects.has(pageable)) throw invalidArg(call, 'pageable', `${pageable.label} is already tracked`);
     const managed = new ManagedObject(pageable, status);

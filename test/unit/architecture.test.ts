@@ -55,60 +55,90 @@ const ALLOWED: Record<string, string[]> = {
   types: [],
 };
 
+/** `file -> target` for every import that points at a layer its layer may not import. */
+function wrongImports(graph: Map<string, string[]>): string[] {
+  const wrong: string[] = [];
+  for (const [file, targets] of graph) {
+    const from = layer(file);
+    // The package entries (src/index.ts; src/node/index.ts, which adds to it) export from every layer.
+    if (ENTRIES.includes(file)) continue;
+    for (const target of targets) {
+      const to = layer(target);
+      if (to !== from && !(ALLOWED[from] ?? []).includes(to)) wrong.push(`${file} -> ${target}`);
+    }
+  }
+  return wrong;
+}
+
+/** The import cycles of `graph`: Tarjan's strongly connected components of more than one file (or a file importing itself). */
+function importCycles(graph: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  let next = 0;
+  const visit = (file: string): void => {
+    index.set(file, next);
+    low.set(file, next++);
+    stack.push(file);
+    onStack.add(file);
+    for (const target of graph.get(file) ?? []) {
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file) as number, low.get(target) as number));
+      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file) as number, index.get(target) as number));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    for (;;) {
+      const member = stack.pop() as string;
+      onStack.delete(member);
+      component.push(member);
+      if (member === file) break;
+    }
+    if (component.length > 1 || (graph.get(file) ?? []).includes(file)) cycles.push(component.sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return cycles.sort((a, b) => (a[0] as string).localeCompare(b[0] as string));
+}
+
 describe('layers', () => {
   const graph = importGraph();
 
   test('imports point down only', () => {
-    const wrong: string[] = [];
-    for (const [file, targets] of graph) {
-      const from = layer(file);
-      // The package entries (src/index.ts; src/node/index.ts, which adds to it) export from every layer.
-      if (ENTRIES.includes(file)) continue;
-      for (const target of targets) {
-        const to = layer(target);
-        if (to !== from && !(ALLOWED[from] ?? []).includes(to)) wrong.push(`${file} -> ${target}`);
-      }
-    }
-    expect(wrong).toEqual([]);
+    expect(wrongImports(graph)).toEqual([]);
   });
 
   test('no import cycle in src/ (types included)', () => {
-    // Tarjan's strongly connected components: every component of more than one file is a cycle.
-    const index = new Map<string, number>();
-    const low = new Map<string, number>();
-    const stack: string[] = [];
-    const onStack = new Set<string>();
-    const cycles: string[][] = [];
-    let next = 0;
-    const visit = (file: string): void => {
-      index.set(file, next);
-      low.set(file, next++);
-      stack.push(file);
-      onStack.add(file);
-      for (const target of graph.get(file) ?? []) {
-        if (!index.has(target)) {
-          visit(target);
-          low.set(file, Math.min(low.get(file) as number, low.get(target) as number));
-        } else if (onStack.has(target)) low.set(file, Math.min(low.get(file) as number, index.get(target) as number));
-      }
-      if (low.get(file) !== index.get(file)) return;
-      const component: string[] = [];
-      for (;;) {
-        const member = stack.pop() as string;
-        onStack.delete(member);
-        component.push(member);
-        if (member === file) break;
-      }
-      if (component.length > 1) cycles.push(component.sort());
-    };
-    for (const file of graph.keys()) if (!index.has(file)) visit(file);
-    expect(cycles).toEqual([]);
+    expect(importCycles(graph)).toEqual([]);
   });
 
   test('the check sees imports: src/d3d12/device.ts imports the api layer and validation', () => {
     const targets = graph.get('d3d12/device.ts') ?? [];
     expect(targets).toContain('api/errors.ts');
     expect(targets.some((target) => target.startsWith('validation/'))).toBe(true);
+  });
+
+  test('the checks see what they look for: planted upward imports and cycles are reported, a clean graph is not', () => {
+    const planted = new Map([
+      ['validation/heap.ts', ['api/types.ts', 'd3d12/heap.ts']], // up into the facade
+      ['d3d12/heap.ts', ['d3d12/resource.ts', 'residency/residency-set.ts']], // the facade importing the manager
+      ['d3d12/resource.ts', ['d3d12/heap.ts']], // a two-file cycle
+      ['memory/a.ts', ['memory/b.ts']],
+      ['memory/b.ts', ['memory/c.ts']],
+      ['memory/c.ts', ['memory/a.ts']], // a three-file cycle
+      ['gpu/self.ts', ['gpu/self.ts']], // a file importing itself
+      ['index.ts', ['residency/residency-set.ts']], // the entry may export from every layer
+      ['residency/residency-set.ts', ['d3d12/heap.ts', 'api/errors.ts']],
+      ['api/types.ts', []],
+      ['api/errors.ts', []],
+    ]);
+    expect(wrongImports(planted)).toEqual(['validation/heap.ts -> d3d12/heap.ts', 'd3d12/heap.ts -> residency/residency-set.ts']);
+    // heap -> residency-set -> heap joins the manager to the heap/resource cycle; validation/heap.ts only points in.
+    expect(importCycles(planted)).toEqual([['d3d12/heap.ts', 'd3d12/resource.ts', 'residency/residency-set.ts'], ['gpu/self.ts'], ['memory/a.ts', 'memory/b.ts', 'memory/c.ts']]);
+    const clean = new Map([['d3d12/heap.ts', ['api/types.ts', 'validation/heap.ts']], ['validation/heap.ts', ['api/types.ts']], ['api/types.ts', []]]);
+    expect([wrongImports(clean), importCycles(clean)]).toEqual([[], []]);
   });
 });
 
@@ -155,10 +185,22 @@ describe('the residency manager is a client of the D3D12 API', () => {
 /** No source file longer than this: a file holds one job (issue 12). */
 const MAX_SOURCE_LINES = 500;
 
-test(`no file in src/ is longer than ${MAX_SOURCE_LINES} lines`, () => {
-  const long = sources(SRC)
-    .map((file) => ({ file: relative(SRC, file), lines: readFileSync(file, 'utf8').split('\n').length }))
-    .filter(({ lines }) => lines > MAX_SOURCE_LINES)
+/** `file: N lines` for each of `files` (path to text) longer than `limit` lines. */
+function longFiles(files: Map<string, string>, limit: number): string[] {
+  return [...files]
+    .map(([file, text]) => ({ file, lines: text.split('\n').length }))
+    .filter(({ lines }) => lines > limit)
     .map(({ file, lines }) => `${file}: ${lines} lines`);
-  expect(long).toEqual([]);
+}
+
+describe('file size', () => {
+  test(`no file in src/ is longer than ${MAX_SOURCE_LINES} lines`, () => {
+    expect(longFiles(new Map(sources(SRC).map((file) => [relative(SRC, file), readFileSync(file, 'utf8')])), MAX_SOURCE_LINES)).toEqual([]);
+  });
+
+  test('the check counts lines: both sides of the limit', () => {
+    const lines = (n: number): string => Array.from({ length: n }, (_, i) => `// ${i}`).join('\n');
+    const files = new Map([['at.ts', lines(MAX_SOURCE_LINES)], ['over.ts', lines(MAX_SOURCE_LINES + 1)], ['empty.ts', '']]);
+    expect(longFiles(files, MAX_SOURCE_LINES)).toEqual([`over.ts: ${MAX_SOURCE_LINES + 1} lines`]);
+  });
 });

@@ -135,7 +135,7 @@ describe('beginTrackingObject / endTrackingObject', () => {
     expectD3D12Error(() => manager.beginTrackingObject(loose(value())), {
       call: 'ResidencyManager.beginTrackingObject',
       argument: 'pageable',
-      message: /must be a heap or committed resource of the manager's device/,
+      message: /must be a heap or committed resource of this device/,
     });
     expect(manager.getStats().tracked).toBe(0);
   });
@@ -145,11 +145,11 @@ describe('beginTrackingObject / endTrackingObject', () => {
     const h = heap(device, 2);
     const placed = device.createPlacedResource(h, 0, { dimension: 'BUFFER', width: TILE }, 'COMMON');
     const reserved = device.createReservedResource({ dimension: 'BUFFER', width: TILE }, 'COMMON');
-    for (const resource of [placed, reserved]) {
+    for (const [resource, pages] of [[placed, 'its heap'], [reserved, 'the heaps its tiles map to']] as const) {
       expectD3D12Error(() => manager.beginTrackingObject(resource), {
         call: 'ResidencyManager.beginTrackingObject',
         argument: 'pageable',
-        message: /heap or committed resource/,
+        message: new RegExp(`is not pageable: a ${resource === placed ? 'placed' : 'reserved'} resource pages with ${pages}`),
       });
     }
     expect(manager.getStats().tracked).toBe(0);
@@ -172,11 +172,14 @@ describe('beginTrackingObject / endTrackingObject', () => {
   test('objects of another device are refused', async () => {
     const { manager } = await setup();
     const other = await cpuDevice();
-    for (const object of [heap(other), committed(other)]) {
+    const released = [heap(other), committed(other)];
+    for (const object of released) object.release();
+    // Released or not, another device's object is refused for being another device's.
+    for (const object of [heap(other), committed(other), ...released]) {
       expectD3D12Error(() => manager.beginTrackingObject(object), {
         call: 'ResidencyManager.beginTrackingObject',
         argument: 'pageable',
-        message: /of the manager's device/,
+        message: /must be a heap or committed resource of this device/,
       });
     }
     expect(manager.getStats().tracked).toBe(0);
