@@ -42,7 +42,7 @@ export interface QueueOwner {
   /** Page-table entries of a reserved resource's tiles changed. */
   tilesChanged(resource: Resource, spans: readonly TileSpan[]): void;
   /** An operation failed while it ran (after its call had returned): the device must report it. */
-  operationFailed(call: string, error: unknown): void;
+  recordFailure(call: string, error: unknown): void;
   /** This queue has no held operations left. */
   queueDrained(): void;
   /** Throws DXGI_ERROR_DEVICE_REMOVED once the device is removed. */
@@ -99,7 +99,7 @@ export class CommandQueue {
       operation.run();
     } catch (error) {
       // Its call returned long ago; the device reports the failure (and stops accepting work).
-      this.owner.operationFailed(operation.call, error);
+      this.owner.recordFailure(operation.call, error);
     }
   }
 

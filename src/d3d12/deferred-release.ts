@@ -23,6 +23,7 @@
  */
 import { SerialQueue } from '../memory/serial-queue.js';
 import { Heap } from './heap.js';
+import { objectDeletedWhileStillInUse, type InfoQueue } from './info-queue.js';
 import { Resource } from './resource.js';
 
 /** A command list of a submission, with the resources its recorded commands use. */
@@ -45,13 +46,26 @@ export interface StillUsedBy {
   state: WorkUse['state'];
 }
 
+/** A queue, as deferred release sees it: what it holds behind a wait. */
+export interface HoldingQueue {
+  readonly holdsWork: boolean;
+  heldWork(): WorkUse | undefined;
+}
+
+/** The GPU, as deferred release sees it; a CPU-only device has none. */
+export interface CompletingGpu {
+  /** Every submitted execution not yet complete. */
+  readonly running: Iterable<WorkUse>;
+  /** Settles once all work submitted so far is done. */
+  workDone(): Promise<void>;
+}
+
 export interface ReleaseOwner {
-  /** Whether any queue holds operations behind a wait. */
-  holdsWork(): boolean;
-  /** Settles once all work submitted so far is done; undefined without a GPU. */
-  workDone(): Promise<void> | undefined;
-  /** Every submitted-and-running and every held execution. */
-  workInFlight(): Iterable<WorkUse>;
+  /** The device's queues (live: queues created later are seen). */
+  readonly queues: Iterable<HoldingQueue>;
+  gpu(): CompletingGpu | undefined;
+  /** Where the debug layer's OBJECT_DELETED_WHILE_STILL_IN_USE goes. */
+  readonly infoQueue: InfoQueue;
 }
 
 /** Whether `resources` reach `object`: the resource itself, or a heap through a placed resource or a tile. */
@@ -79,7 +93,7 @@ export class DeferredRelease {
   /** The command lists in flight (or held) that use `object`. */
   usersOf(object: Heap | Resource | object): StillUsedBy[] {
     const users: StillUsedBy[] = [];
-    for (const work of this.owner.workInFlight()) {
+    for (const work of this.workInFlight()) {
       for (const list of work.lists) if (reaches(list.resources, object)) users.push({ id: list.id, label: list.label, state: work.state });
     }
     return users;
@@ -92,15 +106,24 @@ export class DeferredRelease {
    */
   release(object: Heap | Resource | object, free: () => void): StillUsedBy[] {
     const users = this.usersOf(object);
-    if (this.owner.holdsWork()) this.behindHeldWork.push(free);
+    if (this.holdsWork()) this.behindHeldWork.push(free);
     else if (users.length > 0) this.afterWork([free]);
     else free();
     return users;
   }
 
+  /**
+   * COM Release of a heap's memory or a resource: `release`, with the debug layer's
+   * OBJECT_DELETED_WHILE_STILL_IN_USE in the info queue when lists that use it are known.
+   */
+  retire(object: Heap | Resource, free: () => void): void {
+    const users = this.release(object, free);
+    if (users.length > 0) this.owner.infoQueue.add(objectDeletedWhileStillInUse(object, object instanceof Resource ? 'Resource' : 'Heap', users));
+  }
+
   /** No queue holds work any more: what waited for it now waits for the GPU. */
   queueDrained(): void {
-    if (this.owner.holdsWork() || this.behindHeldWork.length === 0) return;
+    if (this.holdsWork() || this.behindHeldWork.length === 0) return;
     this.afterWork(this.behindHeldWork.splice(0));
   }
 
@@ -109,8 +132,22 @@ export class DeferredRelease {
     return this.behindHeldWork.length + this.awaitingGpu.size;
   }
 
+  private holdsWork(): boolean {
+    for (const queue of this.owner.queues) if (queue.holdsWork) return true;
+    return false;
+  }
+
+  /** What releases wait for: running and held executions. */
+  private *workInFlight(): Iterable<WorkUse> {
+    yield* this.owner.gpu()?.running ?? [];
+    for (const queue of this.owner.queues) {
+      const held = queue.heldWork();
+      if (held) yield held;
+    }
+  }
+
   private afterWork(frees: (() => void)[]): void {
-    const done = this.owner.workDone();
+    const done = this.owner.gpu()?.workDone();
     if (!done) {
       for (const free of frees) free();
       return;

@@ -10,7 +10,7 @@
  * largest value (as in D3D12), so nothing waits forever.
  */
 import { D3D12Error, type HResult } from '../api/errors.js';
-import { describeFaults, MAX_FAULT_REPORTS, type FaultContext, type FaultRecord, type FaultReport } from './fault-report.js';
+import { describeFaults, MAX_FAULT_REPORTS, type FaultContext, type FaultRecord, type FaultReport, type SubmittedList } from './fault-report.js';
 import type { Fence } from './fence.js';
 
 export class DeviceRemoval {
@@ -25,6 +25,8 @@ export class DeviceRemoval {
     private readonly onPageFault: 'remove-device' | 'report',
     /** Every fence of the device (completed on removal). */
     private readonly fences: Iterable<Fence>,
+    /** What a fault report names: the device's resources and heaps, and the page-table encoding. */
+    private readonly objects: Omit<FaultContext, 'list'>,
   ) {}
 
   get reason(): HResult | 'S_OK' {
@@ -47,9 +49,9 @@ export class DeviceRemoval {
     for (const fence of this.fences) fence.complete(Number.MAX_SAFE_INTEGER);
   }
 
-  /** Faults of one submission arrived (`lost`: past its fault log's capacity). */
-  recordFaults(records: FaultRecord[], lost: number, context: FaultContext): void {
-    const reports = describeFaults(records, 0, context);
+  /** Faults of one submission arrived (`lost`: past its fault log's capacity); `lists` names its command lists and their commands. */
+  recordFaults(records: FaultRecord[], lost: number, lists: ReadonlyMap<number, SubmittedList>): void {
+    const reports = describeFaults(records, 0, { ...this.objects, list: (id) => lists.get(id) });
     const room = Math.max(0, MAX_FAULT_REPORTS - this.faultReports.length);
     this.faultReports.push(...reports.slice(0, room));
     this.faultsLost += lost + Math.max(0, reports.length - room);

@@ -5,12 +5,11 @@
  * so a call that throws leaves the device as it was; heap and resource ids are unique per device and
  * never reused; every live resource owns a distinct, non-zero range of the virtual address space.
  */
-import { packedMipInfo, subresourceTiling } from '../memory/tiling.js';
 import type { TileSpan } from '../memory/tile-mappings.js';
 import { validateGetResourceAllocationInfo } from '../validation/create-resource.js';
-import { validateCheckFeatureSupport, validateCreateCommandList, validateCreateCommandQueue, validateGetResourceTiling, type DeviceSettings } from '../validation/device.js';
+import { validateCheckFeatureSupport, validateCreateCommandList, validateCreateCommandQueue, type DeviceSettings } from '../validation/device.js';
 import type { QueryHeapDesc } from '../validation/query.js';
-import { invalidArg, orThrow, type HResult } from '../api/errors.js';
+import { orThrow, type HResult } from '../api/errors.js';
 import type {
   ClearValue,
   CommandListType,
@@ -39,9 +38,9 @@ import { QueryHeaps } from './query-heaps.js';
 import { MemoryObjects } from './memory-objects.js';
 import { textureDescriptor } from './texture-descriptor.js';
 import { Resource } from './resource.js';
-import { DeferredRelease, type WorkUse } from './deferred-release.js';
-import { InfoQueue, objectDeletedWhileStillInUse } from './info-queue.js';
-import { memoryStats, type MemoryStats, type PagingStats } from './memory-stats.js';
+import { DeferredRelease } from './deferred-release.js';
+import { InfoQueue } from './info-queue.js';
+import type { MemoryStats, PagingStats } from './memory-stats.js';
 import { DeviceRemoval } from './device-removal.js';
 import type { FaultRecord, FaultReport, SubmittedList } from './fault-report.js';
 import { featureData, type FeatureData } from './feature-support.js';
@@ -55,12 +54,10 @@ export class Device {
   private nextObjectId = 1;
   private gpu: GpuBackend | undefined;
   private readonly queues = new Set<CommandQueue>();
+  /** ID3D12InfoQueue: the debug layer's messages. */
+  private readonly infoQueue = new InfoQueue();
   /** Releases waiting for GPU work that may use what they free (see deferred-release.ts). */
-  private readonly releases = new DeferredRelease({
-    holdsWork: () => [...this.queues].some((queue) => queue.holdsWork),
-    workDone: () => this.gpu?.workDone(),
-    workInFlight: () => this.workInFlight(),
-  });
+  private readonly releases = new DeferredRelease({ queues: this.queues, gpu: () => this.gpu, infoQueue: this.infoQueue });
   private readonly queryHeaps = new QueryHeaps(
     {
       backend: () => this.gpu,
@@ -69,8 +66,6 @@ export class Device {
     },
     this.releases,
   );
-  /** ID3D12InfoQueue: the debug layer's messages. */
-  private readonly infoQueue = new InfoQueue();
   private readonly allFences = new Set<Fence>();
   private readonly residency: DeviceResidency;
   /** Heaps and resources: creation, addresses, pages, freeing (see memory-objects.ts). */
@@ -88,8 +83,12 @@ export class Device {
       LOCAL: settings.localMemoryBudget ?? pools.LOCAL,
       NON_LOCAL: settings.nonLocalMemoryBudget ?? pools.NON_LOCAL,
     });
-    this.removal = new DeviceRemoval(settings.onPageFault, this.allFences);
-    this.objects = new MemoryObjects({ backend: () => this.gpu, checkNotRemoved: (call) => this.checkNotRemoved(call), retire: (object, free) => this.retire(object, free) }, this.residency, settings);
+    this.objects = new MemoryObjects({ backend: () => this.gpu, checkNotRemoved: (call) => this.checkNotRemoved(call), retire: (object, free) => this.releases.retire(object, free) }, this.residency, settings);
+    this.removal = new DeviceRemoval(settings.onPageFault, this.allFences, {
+      resources: this.objects.live,
+      heapById: (id) => this.objects.heapById(id),
+      decode: (entry) => this.gpu?.memory.pageTable.encoding.decode(entry),
+    });
   }
 
   // ---- residency (see residency.ts) ------------------------------------------------------------
@@ -138,12 +137,7 @@ export class Device {
    * spirit of D3D12MA's BuildStatsString, for tools, demos and tests.
    */
   getMemoryStats(): MemoryStats {
-    return memoryStats({
-      heaps: this.objects.heapsWithMemory(),
-      resources: this.objects.live,
-      segment: (segment) => this.residency.segmentStats(segment),
-      paging: this.residency.paged,
-    });
+    return this.objects.memoryStats();
   }
 
   /** getMemoryStats() as JSON text (D3D12MA's BuildStatsString). */
@@ -152,12 +146,9 @@ export class Device {
   }
 
   /**
-   * The residency state of a pageable object (a heap or committed resource of this device), as a
-   * D3D12 application knows it from its own calls: its size against the budget, its segment, whether
-   * it is resident, its MakeResident reference count and whether mapped memory keeps it resident
-   * (an emulator addition; what the residency manager reads beside D3D12's own calls). Anything else
-   * (a placed or reserved resource, another device's object, a released one) is E_INVALIDARG, as
-   * MakeResident would refuse it.
+   * An emulator addition (what the residency manager reads beside D3D12's own calls): a heap's or
+   * committed resource's size, segment, residency, MakeResident count and whether it is mapped, as the
+   * application knows them from its own calls. Anything MakeResident refuses is E_INVALIDARG.
    */
   getResidencyStatus(pageable: Pageable): ResidencyStatus {
     return this.residency.status('getResidencyStatus', pageable);
@@ -276,15 +267,7 @@ export class Device {
 
   /** D3D12's GetResourceTiling, its out-parameters as one object; the subresource count is clamped. */
   getResourceTiling(resource: Resource, firstSubresource?: number, numSubresources?: number): ResourceTiling {
-    const own = this.ownResource(resource);
-    const { first, count } = orThrow(validateGetResourceTiling(own, firstSubresource, numSubresources));
-    const layout = resource.layout;
-    return {
-      numTilesForEntireResource: layout.numTiles,
-      packedMipDesc: packedMipInfo(layout),
-      standardTileShapeForNonPackedMips: { ...layout.tileShape },
-      subresourceTilings: Array.from({ length: count }, (_, i) => subresourceTiling(layout, first + i)),
-    };
+    return this.objects.resourceTiling(resource, firstSubresource, numSubresources);
   }
 
   createCommandQueue(desc: CommandQueueDesc): CommandQueue {
@@ -364,11 +347,7 @@ export class Device {
    * shader resource view): copy the words into a buffer and pass the buffer's address to shaders.
    */
   writeTextureDescriptor(resource: Resource): Uint32Array {
-    const call = 'writeTextureDescriptor';
-    const own = this.ownResource(resource);
-    if (!own) throw invalidArg(call, 'resource', 'must be a resource created by this device');
-    if (own.released) throw invalidArg(call, 'resource', `${own.label} was released`);
-    return textureDescriptor(call, own);
+    return textureDescriptor('writeTextureDescriptor', this.ownResource(resource));
   }
 
   /**
@@ -432,46 +411,16 @@ export class Device {
 
   /** @internal Faults of one submission arrived; `lists` names its command lists and their commands. */
   recordFaults(records: FaultRecord[], lost: number, lists: ReadonlyMap<number, SubmittedList>): void {
-    this.removal.recordFaults(records, lost, {
-      resources: this.objects.live,
-      heapById: (id) => this.objects.heapById(id),
-      list: (id) => lists.get(id),
-      decode: (entry) => this.gpu?.memory.pageTable.encoding.decode(entry),
-    });
+    this.removal.recordFaults(records, lost, lists);
   }
 
-  /** @internal A queue operation or a readback failed after its call returned. */
+  /** @internal A queue operation, a readback or a guarded WebGPU call failed after its call returned. */
   recordFailure(call: string, error: unknown): void {
     this.removal.recordFailure(call, error);
-  }
-
-  /** @internal */
-  operationFailed(call: string, error: unknown): void {
-    this.recordFailure(call, error);
   }
 
   /** @internal Every queue has run its held work: releases that waited for it now wait for the GPU. */
   queueDrained(): void {
     this.releases.queueDrained();
-  }
-
-  /** What deferred releases wait for: held and running executions. */
-  private workInFlight(): WorkUse[] {
-    const work: WorkUse[] = [...(this.gpu?.running ?? [])];
-    for (const queue of this.queues) {
-      const held = queue.heldWork();
-      if (held) work.push(held);
-    }
-    return work;
-  }
-
-  /**
-   * COM Release of a heap's memory or a resource: deferred while GPU work may use it (see
-   * deferred-release.ts), with the debug layer's OBJECT_DELETED_WHILE_STILL_IN_USE in the info queue
-   * when lists that use it are known.
-   */
-  private retire(object: Heap | Resource, free: () => void): void {
-    const users = this.releases.release(object, free);
-    if (users.length > 0) this.infoQueue.add(objectDeletedWhileStillInUse(object, object instanceof Resource ? 'Resource' : 'Heap', users));
   }
 }

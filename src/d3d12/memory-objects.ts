@@ -9,8 +9,8 @@
  * virtual address space; a call that throws has taken no pages, addresses or ids.
  */
 import { D3D12Error, orThrow } from '../api/errors.js';
-import type { ClearValue, HeapDesc, HeapFlag, HeapProperties, ResourceDesc, ResourceStates } from '../api/types.js';
-import { TILE_SIZE } from '../memory/tiling.js';
+import type { ClearValue, HeapDesc, HeapFlag, HeapProperties, ResourceDesc, ResourceStates, ResourceTiling } from '../api/types.js';
+import { packedMipInfo, subresourceTiling, TILE_SIZE } from '../memory/tiling.js';
 import { TileMappingTable } from '../memory/tile-mappings.js';
 import { VA_PAGE_SIZE, VirtualAddressSpace, type VirtualRange } from '../memory/virtual-address-space.js';
 import {
@@ -19,13 +19,14 @@ import {
   validateCreateReservedResource,
   type CreationPlan,
 } from '../validation/create-resource.js';
-import type { DeviceSettings } from '../validation/device.js';
+import { validateGetResourceTiling, type DeviceSettings } from '../validation/device.js';
 import { cpuAccessible, heapFlagNames, validateCreateHeap, type FullHeapDesc } from '../validation/heap.js';
 import type { ResourceCaps } from '../validation/resource-desc.js';
 import { VIRTUAL_ADDRESS_BITS } from './feature-support.js';
 import type { GpuBackend } from './gpu-backend.js';
 import { Heap } from './heap.js';
 import { mib, type MemoryBacking } from './memory-backing.js';
+import { memoryStats, type MemoryStats } from './memory-stats.js';
 import type { DeviceResidency } from './residency.js';
 import { Resource, type ResourceKind } from './resource.js';
 
@@ -61,9 +62,27 @@ export class MemoryObjects {
     return { tiledResourcesTier: this.settings.tiledResourcesTier, maxResourceBytes: 2 ** VIRTUAL_ADDRESS_BITS };
   }
 
-  /** Heaps whose memory is not yet freed (for statistics). */
-  heapsWithMemory(): Heap[] {
-    return [...this.heaps.values()].filter((heap) => !heap.memoryFreed);
+  /** What each segment, heap (whose memory is not yet freed) and live resource holds (see memory-stats.ts). */
+  memoryStats(): MemoryStats {
+    return memoryStats({
+      heaps: [...this.heaps.values()].filter((heap) => !heap.memoryFreed),
+      resources: this.live,
+      segment: (segment) => this.residency.segmentStats(segment),
+      paging: this.residency.paged,
+    });
+  }
+
+  /** D3D12's GetResourceTiling, its out-parameters as one object; the subresource count is clamped. */
+  resourceTiling(resource: Resource, firstSubresource?: number, numSubresources?: number): ResourceTiling {
+    const own = this.ownResource(resource);
+    const { first, count } = orThrow(validateGetResourceTiling(own, firstSubresource, numSubresources));
+    const layout = resource.layout;
+    return {
+      numTilesForEntireResource: layout.numTiles,
+      packedMipDesc: packedMipInfo(layout),
+      standardTileShapeForNonPackedMips: { ...layout.tileShape },
+      subresourceTilings: Array.from({ length: count }, (_, i) => subresourceTiling(layout, first + i)),
+    };
   }
 
   /** Live reserved resources (their tiles follow the heaps they map into). */

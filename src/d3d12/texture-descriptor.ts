@@ -22,8 +22,10 @@ const TEXEL_FORMATS: Record<string, string> = {
 
 export const TEXTURE_DESCRIPTOR_FORMATS = Object.keys(TEXEL_FORMATS);
 
-/** The descriptor words of a 2D texture (slice 0). */
-export function textureDescriptor(call: string, resource: Resource): Uint32Array {
+/** The descriptor words of a 2D texture (slice 0): `resource` is the device's own (undefined if not), and live. */
+export function textureDescriptor(call: string, resource: Resource | undefined): Uint32Array {
+  if (!resource) throw invalidArg(call, 'resource', 'must be a resource created by this device');
+  if (resource.released) throw invalidArg(call, 'resource', `${resource.label} was released`);
   const { desc, layout } = resource;
   if (desc.dimension !== 'TEXTURE2D') throw invalidArg(call, 'resource', `${resource.label} is a ${desc.dimension}; texture descriptors describe 2D textures`);
   const texel = TEXEL_FORMATS[desc.format];
