@@ -109,6 +109,8 @@ export class CommandQueue {
   }
 
   private requireGpu(call: string): GpuBackend {
+    // A destroyed device has no backend either: it says it was removed, not that it never had a GPU.
+    this.owner.checkNotRemoved(call);
     const backend = this.owner.backend;
     if (!backend) throw invalidArg(call, 'this', 'this device has no GPU memory (created with gpuDevice: null, or where WebGPU is unavailable)');
     return backend;

@@ -53,9 +53,12 @@ export class Fence {
   }
 
   /**
-   * The value in queue order (an emulator addition): what the queues' signals submitted to the GPU
-   * so far have set, GetCompletedValue's value once that work completes. A signal held behind a queue
-   * wait is not counted until the wait lets it go.
+   * The value in queue order (an emulator addition): what the latest signal set, counting a queue
+   * signal once it is submitted to the GPU (not while a queue wait holds it) and a CPU signal at once.
+   * GetCompletedValue catches up as the work before each queue signal completes. Two cases keep them
+   * apart, as on D3D12: a CPU signal made while queue signals are in flight is overwritten by them
+   * as they complete (the completed value ends at the last of those), and a removed device completes
+   * every fence at the largest value.
    */
   getSubmittedValue(): number {
     return this.reached;

@@ -22,7 +22,7 @@ export interface PageRun {
 }
 
 export class RangeAllocator {
-  private readonly free: UnitRange[];
+  private free: UnitRange[];
   /** Ranges handed out by allocate(): first unit → length (allocateRuns' callers keep their runs). */
   private readonly allocated = new Map<number, number>();
   private freeTotal: number;
@@ -67,7 +67,8 @@ export class RangeAllocator {
     const length = this.allocated.get(first);
     if (length === undefined) throw new RangeError(`unit ${first} does not start an allocated range`);
     this.allocated.delete(first);
-    this.insert(first, length);
+    this.insert(first, length, this.free);
+    this.freeTotal += length;
   }
 
   /**
@@ -88,9 +89,23 @@ export class RangeAllocator {
     return runs;
   }
 
-  /** Returns runs taken by allocateRuns, merging them with free neighbours. */
+  /**
+   * Returns runs taken by allocateRuns, merging them with free neighbours. All or nothing: a run
+   * with a unit already free (or freed by an earlier run of the list) or outside [start, end) is a
+   * RangeError, and then no run is freed.
+   */
   releaseRuns(runs: readonly PageRun[]): void {
-    for (const run of runs) if (run.count > 0) this.insert(run.start, run.count);
+    // Every run is freed into a copy of the free list first (insert replaces ranges, never changes
+    // one, so a shallow copy is enough); the copy becomes the free list once all of them fit.
+    const free = this.free.slice();
+    let freed = 0;
+    for (const run of runs) {
+      if (run.count <= 0) continue;
+      this.insert(run.start, run.count, free);
+      freed += run.count;
+    }
+    this.free = free;
+    this.freeTotal += freed;
   }
 
   /** Takes `length` units from the start of free range `index`; returns the first. */
@@ -102,32 +117,34 @@ export class RangeAllocator {
     return range.start;
   }
 
-  /** Frees [first, first + length), merging with neighbours; a unit already free is a RangeError. */
-  private insert(first: number, length: number): void {
+  /**
+   * Frees [first, first + length) in `free` (a sorted free list), merging with neighbours; a unit
+   * already free is a RangeError, thrown before `free` changes. The caller counts the units.
+   */
+  private insert(first: number, length: number, free: UnitRange[]): void {
     // The first free range after the freed one (binary search: the list is sorted).
     let low = 0;
-    let high = this.free.length;
+    let high = free.length;
     while (low < high) {
       const mid = (low + high) >> 1;
-      if ((this.free[mid]?.start ?? Infinity) < first) low = mid + 1;
+      if ((free[mid]?.start ?? Infinity) < first) low = mid + 1;
       else high = mid;
     }
-    const before = this.free[low - 1];
-    const after = this.free[low];
+    const before = free[low - 1];
+    const after = free[low];
     if ((before && before.start + before.length > first) || (after && first + length > after.start) || first < this.start || first + length > this.end) {
       throw new RangeError(`units ${first}..${first + length - 1} are already free or outside [${this.start}, ${this.end})`);
     }
-    this.freeTotal += length;
     const joinsBefore = before !== undefined && before.start + before.length === first;
     const joinsAfter = after !== undefined && first + length === after.start;
     if (joinsBefore && joinsAfter) {
-      this.free.splice(low - 1, 2, { start: before.start, length: before.length + length + after.length });
+      free.splice(low - 1, 2, { start: before.start, length: before.length + length + after.length });
     } else if (joinsBefore) {
-      this.free[low - 1] = { start: before.start, length: before.length + length };
+      free[low - 1] = { start: before.start, length: before.length + length };
     } else if (joinsAfter) {
-      this.free[low] = { start: first, length: length + after.length };
+      free[low] = { start: first, length: length + after.length };
     } else {
-      this.free.splice(low, 0, { start: first, length });
+      free.splice(low, 0, { start: first, length });
     }
   }
 

@@ -7,7 +7,9 @@
  * last left the subresource in, else the global one); copies stay inside their resources; drawing
  * commands are planned too though no back buffer exists outside a browser (they then fail with
  * E_INVALIDARG naming the render target). Recording into a closed list, or a command its type cannot
- * hold, is a wrong receiver.
+ * hold, is a wrong receiver. Most dispatch plans first aim their list's root arguments at a live
+ * resource (aimAtLiveResource: valid calls made while planning), so that dispatches touch emulated
+ * memory; dispatchTargets counts the dispatches recorded and those aimed so.
  */
 import { ROOT_CONSTANT_COUNT, ROOT_DESCRIPTOR_COUNT, type CommandListType, type GraphicsCommandList, type QueryHeap, type Resource, type ResourceState } from '../../../src/index.js';
 import { RESOURCE_STATE_BITS } from '../../../src/api/types.js';
@@ -15,6 +17,7 @@ import type { Random } from '../random.js';
 import { badState, stateNamesOf } from './descs.js';
 import { badArrayOf } from './catalogue-objects.js';
 import { badRef, isOpen, pickOf, TILE, type FuzzContext } from './pool.js';
+import { field } from './snapshot.js';
 import { param, type CallPlan, type MethodSpec, type Param, type Receiver } from './spec.js';
 import { badCoordinate, badRegionSize, tileRegion } from './tiles.js';
 import { badEnum, badField, badUint, invalid, maybe, notAnArray, oddString, type Arg } from './values.js';
@@ -63,11 +66,16 @@ function offsetInto(rng: Random, width: number): Arg {
   return rng.chance(0.5) ? invalid(width + rng.int(1, 4096)) : badUint(rng, { wide: true });
 }
 
-function rootConstants(ctx: FuzzContext): number[] {
+/**
+ * Root constants and the offset they go to (undefined: left out, 0). Mostly constant 2 set, which
+ * turns the memory access of the fuzz's compute shader on (COMPUTE_WGSL; the address is root
+ * descriptor 1); else a few words of any value anywhere.
+ */
+function rootConstants(ctx: FuzzContext): { words: number[]; offset: number | undefined } {
   const { rng } = ctx;
-  // Constant 2 turns the dispatch's memory access on (the address is root descriptor 1).
-  if (rng.chance(0.6)) return [0, 0, 1];
-  return Array.from({ length: rng.int(1, 6) }, () => rng.pick([0, 1, rng.next(), -1, -(2 ** 31)]));
+  if (rng.chance(0.6)) return { words: [0, 0, 1], offset: rng.chance(0.5) ? undefined : 0 };
+  const words = Array.from({ length: rng.int(1, 6) }, () => rng.pick([0, 1, rng.next(), -1, -(2 ** 31)]));
+  return { words, offset: rng.chance(0.3) ? undefined : rng.int(0, ROOT_CONSTANT_COUNT - words.length) };
 }
 
 function badWords(ctx: FuzzContext, good: unknown, offset: number): Arg {
@@ -92,9 +100,9 @@ function constantsMethods(prefix: 'Compute' | 'Graphics', types: readonly Comman
       types,
       [rootIndex, { name: 'srcData', bad: (ctx, good, p) => badWords(ctx, good, (p.args[2] as number | undefined) ?? 0) }, param('destOffsetIn32BitValues', (ctx) => (ctx.rng.chance(0.4) ? invalid(ROOT_CONSTANT_COUNT + 1) : badUint(ctx.rng, { optional: true })))],
       (ctx) => {
-        const words = rootConstants(ctx);
+        const { words, offset } = rootConstants(ctx);
         const data = ctx.rng.chance(0.3) ? Uint32Array.from(words, (w) => w >>> 0) : words;
-        return ctx.rng.chance(0.3) ? [0, data] : [0, data, ctx.rng.int(0, ROOT_CONSTANT_COUNT - words.length)];
+        return offset === undefined ? [0, data] : [0, data, offset];
       },
     ),
     recording(
@@ -115,13 +123,101 @@ const badAddress = param('bufferLocation', (ctx) => invalid(ctx.rng.pick<unknown
 
 function descriptorMethods(prefix: 'Compute' | 'Graphics', types: readonly CommandListType[]): MethodSpec[] {
   return (['ConstantBuffer', 'ShaderResource', 'UnorderedAccess'] as const).map((view) =>
-    recording(`set${prefix}Root${view}View`, types, [descriptorIndex, badAddress], (ctx) => {
-      const target = pickOf(ctx.rng, ctx.main.resources);
-      // A real address mostly, else one no resource owns (D3D12 allows it; a shader's access faults).
-      const address = target && ctx.rng.chance(0.8) ? target.getGPUVirtualAddress() : ctx.rng.pick([0n, 0x12340000n, 2n ** 64n - 1n]);
-      return [ctx.rng.int(1, ROOT_DESCRIPTOR_COUNT), address];
-    }),
+    recording(`set${prefix}Root${view}View`, types, [descriptorIndex, badAddress], (ctx) => descriptorArgs(ctx, view === 'ConstantBuffer' ? 256 : 4)),
   );
+}
+
+/**
+ * A root descriptor and its address. Mostly root descriptor 1, the one the fuzz's compute shader reads
+ * (COMPUTE_WGSL), at an address inside a live resource, so that dispatches touch (or fault on)
+ * emulated memory; else any root descriptor, at a resource's address or at one no resource owns
+ * (D3D12 allows it; a shader's access faults).
+ */
+function descriptorArgs(ctx: FuzzContext, alignment: number): [number, bigint] {
+  const { rng } = ctx;
+  const target = pickOf(rng, ctx.main.resources);
+  if (target && rng.chance(0.6)) return [1, target.getGPUVirtualAddress() + BigInt(offsetWithin(rng, target, alignment))];
+  const address = target && rng.chance(0.7) ? target.getGPUVirtualAddress() : rng.chance(0.5) ? BigInt(rng.next()) * BigInt(alignment) : rng.pick([0n, 0x12340000n, 2n ** 64n - 1n]);
+  return [rng.int(1, ROOT_DESCRIPTOR_COUNT), address];
+}
+
+/** An offset into a resource, a multiple of `alignment`: its start often, else anywhere in it. */
+function offsetWithin(rng: Random, resource: Resource, alignment: number): number {
+  const last = Math.floor((byteSpan(resource) - 1) / alignment);
+  return rng.chance(0.4) || last <= 0 ? 0 : alignment * rng.int(0, last);
+}
+
+/** What the dispatches a run recorded pointed at (dispatchTargets). */
+export interface DispatchTargets {
+  /** Dispatches that returned normally. */
+  recorded: number;
+  /** Of those, the ones whose shader accesses memory (root constant 2 not 0) at an address in a live resource of the device (root descriptor 1). */
+  live: number;
+}
+
+const targets = new WeakMap<FuzzContext, DispatchTargets>();
+
+/** What the dispatches recorded in a run (by its context) pointed at: a fuzz that never reaches memory through them is a weak one. */
+export function dispatchTargets(ctx: FuzzContext): DispatchTargets {
+  let counts = targets.get(ctx);
+  if (!counts) targets.set(ctx, (counts = { recorded: 0, live: 0 }));
+  return counts;
+}
+
+/** The bytes of a resource's that an address may point into: a buffer's width, a texture's tiles. */
+function byteSpan(resource: Resource): number {
+  return resource.desc.dimension === 'BUFFER' ? resource.desc.width : resource.layout.numTiles * TILE;
+}
+
+/**
+ * dispatch's valid plan. Six in ten first aim the list at a live resource (aimAtLiveResource), on
+ * a list that can record the dispatch (a compute pipeline state set) where one is open; the others
+ * take any open list as its root arguments stand.
+ */
+function dispatchPlan(ctx: FuzzContext): CallPlan | undefined {
+  const { rng } = ctx;
+  const aim = rng.chance(0.6);
+  const open = ctx.main.lists.filter((l) => isOpen(l) && SHADER.includes(l.type as (typeof SHADER)[number]));
+  const list = (aim ? pickOf(rng, open.filter((l) => field<{ kind: string } | undefined>(l, 'pipeline')?.kind === 'compute')) : undefined) ?? pickOf(rng, open);
+  if (!list) return undefined;
+  if (aim) aimAtLiveResource(ctx, list);
+  const args = [rng.int(0, 4), ...(rng.chance(0.5) ? [1, rng.int(1, 2)] : [])];
+  return { receiver: { target: list, validity: 'valid' }, args, onSuccess: () => noteDispatch(ctx, list) };
+}
+
+/**
+ * Aims the fuzz's compute shader (COMPUTE_WGSL), dispatched on `list`, at a live resource: root
+ * descriptor 1 (its address) inside one, root constant 2 (its access) on. A plan is one call, so
+ * these two valid calls are made while planning: the runner neither judges nor traces them (a throw
+ * is reported as a plan that threw), but the dispatch planned next records what they set.
+ */
+function aimAtLiveResource(ctx: FuzzContext, list: GraphicsCommandList): void {
+  const target = pickOf(ctx.rng, ctx.main.resources.filter((r) => !r.released));
+  if (!target) return;
+  list.setComputeRootUnorderedAccessView(1, target.getGPUVirtualAddress() + BigInt(offsetWithin(ctx.rng, target, 4)));
+  list.setComputeRoot32BitConstant(0, 1, 2);
+}
+
+/**
+ * Whether the fuzz's compute shader (COMPUTE_WGSL), dispatched on `list` now, accesses memory (root
+ * constant 2 not 0) at an address inside a live resource of the device (root descriptor 1).
+ */
+function aimsAtLiveResource(ctx: FuzzContext, list: GraphicsCommandList): boolean {
+  const words = field<{ snapshot(): Uint32Array }>(list, 'root').snapshot();
+  if ((words[2] ?? 0) === 0) return false;
+  const address = (BigInt(words[ROOT_CONSTANT_COUNT + 1] ?? 0) << 32n) | BigInt(words[ROOT_CONSTANT_COUNT] ?? 0);
+  return ctx.main.resources.some((r) => {
+    if (r.released) return false;
+    const base = r.getGPUVirtualAddress();
+    return address >= base && address < base + BigInt(byteSpan(r));
+  });
+}
+
+/** Counts a dispatch just recorded on `list` (dispatchTargets). */
+function noteDispatch(ctx: FuzzContext, list: GraphicsCommandList): void {
+  const counts = dispatchTargets(ctx);
+  counts.recorded++;
+  if (aimsAtLiveResource(ctx, list)) counts.live++;
 }
 
 function barrier(ctx: FuzzContext, list: GraphicsCommandList): unknown {
@@ -307,17 +403,18 @@ function listMethods(): MethodSpec[] {
     ),
     ...constantsMethods('Compute', SHADER),
     ...descriptorMethods('Compute', SHADER),
-    recording(
-      'dispatch',
-      SHADER,
-      [
+    {
+      cls: 'GraphicsCommandList',
+      name: 'dispatch',
+      weight: 1.5,
+      params: [
         param('threadGroupCountX', (ctx) => (ctx.rng.chance(0.4) ? invalid(ctx.rng.pick([65536, 2 ** 32])) : badUint(ctx.rng))),
         param('threadGroupCountY', (ctx) => (ctx.rng.chance(0.4) ? invalid(65536) : badUint(ctx.rng, { optional: true }))),
         param('threadGroupCountZ', (ctx) => (ctx.rng.chance(0.4) ? invalid(65536) : badUint(ctx.rng, { optional: true }))),
       ],
-      (ctx) => [ctx.rng.int(0, 4), ...(ctx.rng.chance(0.5) ? [1, ctx.rng.int(1, 2)] : [])],
-      { weight: 1.5 },
-    ),
+      plan: dispatchPlan,
+      badReceiver: (ctx) => unfitList(ctx, SHADER),
+    },
     recording('omSetRenderTargets', GRAPHICS, [param('renderTargets', (ctx) => (ctx.rng.chance(0.3) ? maybe([undefined]) : badRefArray4(ctx)))], () => [[]], { weight: 0.4 }),
     {
       ...recording('clearRenderTargetView', GRAPHICS, [param('renderTarget', (ctx) => badRef(ctx, 'heap'), ['renderTargetView']), param('colorRGBA', (ctx) => invalid(ctx.rng.pick<unknown>([[1, 0, 0], [NaN, 0, 0, 1], [0, 0, 0, Infinity], 'red', null, [0, 0, 0, '1']])))], (ctx) => [ctx.main.heaps[0] ?? {}, [0, 0, 0, 1]]),

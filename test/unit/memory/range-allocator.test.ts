@@ -146,6 +146,35 @@ describe('RangeAllocator runs (a heap\'s physical pages)', () => {
     expect(allocator.freeRangesForTesting()).toEqual([{ start: 0, length: 4 }]);
   });
 
+  test('releasing runs is all or nothing: a bad run after good ones frees none of them', () => {
+    const allocator = new RangeAllocator(0, 10);
+    const a = allocator.allocateRuns(3) ?? [];
+    const b = allocator.allocateRuns(3) ?? [];
+    allocator.allocateRuns(2);
+    // [0 ### 3 ### 6 ## 8 .. 10)   a = 0..2, b = 3..5; free: 8..9
+    const before = allocator.freeRangesForTesting();
+    expect(before).toEqual([{ start: 8, length: 2 }]);
+    const bad: [string, { start: number; count: number }[], RegExp][] = [
+      ['a unit already free, last', [...a, ...b, { start: 8, count: 1 }], /units 8\.\.8 are already free/],
+      ['a unit already free, between good runs', [...a, { start: 7, count: 2 }, ...b], /units 7\.\.8 are already free/],
+      ['past the end', [...a, { start: 10, count: 1 }], /units 10\.\.10 are already free or outside \[0, 10\)/],
+      ['a run given twice', [...a, ...b, ...a], /units 0\.\.2 are already free/],
+      ['a run overlapping an earlier one of the list', [...a, { start: 2, count: 2 }], /units 2\.\.3 are already free/],
+    ];
+    for (const [what, runs, message] of bad) {
+      expect(() => allocator.releaseRuns(runs), what).toThrow(message);
+      // Nothing freed: a and b are still taken.
+      expect(allocator.freeRangesForTesting(), what).toEqual(before);
+      expect(allocator.freeUnits, what).toBe(2);
+    }
+    // The control: the good runs alone are freed, and coalesce.
+    allocator.releaseRuns([...a, ...b]);
+    // [0 ...... 6 ## 8 .. 10)
+    expect(allocator.freeRangesForTesting()).toEqual([{ start: 0, length: 6 }, { start: 8, length: 2 }]);
+    expect(allocator.freeUnits).toBe(8);
+    expect(allocator.allocateRuns(6)).toEqual([{ start: 0, count: 6 }]);
+  });
+
   test('zero and fractional counts are RangeErrors', () => {
     const allocator = new RangeAllocator(0, 4);
     expect(() => allocator.allocateRuns(0)).toThrow(RangeError);
