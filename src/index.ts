@@ -31,6 +31,7 @@ export { QueryHeap } from './d3d12/query-heap.js';
 export { QUERY_HEAP_TYPES, QUERY_TYPES, type QueryHeapDesc, type QueryHeapType, type QueryType } from './validation/query.js';
 export { PipelineState, PRIMITIVE_TOPOLOGIES, type ComputePipelineStateDesc, type GraphicsPipelineStateDesc, type PrimitiveTopology } from './d3d12/pipeline-state.js';
 export type { FaultReport } from './d3d12/fault-report.js';
+export { MAX_DESCRIBED_MISMATCHES } from './d3d12/tile-validation.js';
 export type { MemoryStats, SegmentStats, HeapStats, ResourceStats, PagingStats } from './d3d12/memory-stats.js';
 export type { InfoQueue } from './d3d12/info-queue.js';
 export type { Range } from './d3d12/resource.js';

@@ -1,5 +1,5 @@
 /**
- * The benchmark suite: the five figures in order, run one after another on one raw device, into one
+ * The benchmark suite: the figures in order, run one after another on one raw device, into one
  * SuiteResult (the JSON written to bench/results/, with every raw sample). Runs in the browser
  * (bench/browser/) and in Node.js (bench/node/) alike.
  */
@@ -10,6 +10,7 @@ import { pagingThroughput } from './paging-throughput.js';
 import { policyQuality } from './policy-quality.js';
 import { residencyOverhead } from './residency-overhead.js';
 import { tileMappingRate } from './tile-mapping-rate.js';
+import { tileValidation } from './tile-validation.js';
 
 export const FIGURES: readonly { id: string; run: FigureRunner }[] = [
   { id: 'paging-throughput', run: pagingThroughput },
@@ -17,6 +18,7 @@ export const FIGURES: readonly { id: string; run: FigureRunner }[] = [
   { id: 'tile-mapping-rate', run: tileMappingRate },
   { id: 'residency-overhead', run: residencyOverhead },
   { id: 'policy-quality', run: policyQuality },
+  { id: 'tile-validation', run: tileValidation },
 ];
 
 export interface SuiteResult {

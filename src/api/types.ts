@@ -292,3 +292,41 @@ export interface Rect {
   right: number;
   bottom: number;
 }
+
+// ---- GPU-side validation of tile mappings (an emulator addition) ----------------------------------
+
+/**
+ * Where one page of a resource points, as the CPU expects it or as the GPU's page table has it:
+ * a heap's memory (the heap and the page inside it), a heap without memory now (evicted, or
+ * released; the GPU's entry names only the heap), a NULL tile, no resource at all, or (found only)
+ * a resident entry at a physical page that no heap holds.
+ */
+export type TileTarget =
+  | { kind: 'heap'; heapId: number; heapTile: number }
+  | { kind: 'evicted'; heapId: number; heapTile?: number; released?: boolean }
+  | { kind: 'null' }
+  | { kind: 'unowned' }
+  | { kind: 'unknown'; entry: number };
+
+/** One page whose GPU page-table entry is not what the CPU authority says. */
+export interface TileMappingMismatch {
+  resourceId: number;
+  /** The resource's label (its name if set, else `kind resource #id`). */
+  resource: string;
+  /** The page's index in the resource's address range (for a reserved resource: its tile index). */
+  page: number;
+  /** The tile as D3D12 addresses it (packed tiles: the first packed mip, x counting through the tail). */
+  tile: TiledResourceCoordinate;
+  expected: TileTarget;
+  found: TileTarget;
+}
+
+/** What Device.validateTileMappings found: plain data, safe to JSON.stringify. */
+export interface TileMappingValidation {
+  /** Resources checked, and pages (page-table entries) compared. */
+  resources: number;
+  pages: number;
+  /** Mismatches found, all counted; up to MAX_DESCRIBED_MISMATCHES (1024) described, sorted by resource and page (which ones, when more differ, follows the GPU's order). */
+  mismatchCount: number;
+  mismatches: TileMappingMismatch[];
+}

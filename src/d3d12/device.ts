@@ -9,7 +9,8 @@ import type { TileSpan } from '../memory/tile-mappings.js';
 import { validateGetResourceAllocationInfo } from '../validation/create-resource.js';
 import { validateCheckFeatureSupport, validateCreateCommandList, validateCreateCommandQueue, type DeviceSettings } from '../validation/device.js';
 import type { QueryHeapDesc } from '../validation/query.js';
-import { orThrow, type HResult } from '../api/errors.js';
+import { validateCorruptEntry, validateResourceList } from '../validation/tile-validation.js';
+import { invalidArg, orThrow, type HResult } from '../api/errors.js';
 import type {
   ClearValue,
   CommandListType,
@@ -22,6 +23,7 @@ import type {
   ResourceDesc,
   ResourceStates,
   ResourceTiling,
+  TileMappingValidation,
 } from '../api/types.js';
 import { GraphicsCommandList } from './command-list.js';
 import { CommandQueue } from './command-queue.js';
@@ -44,6 +46,7 @@ import type { MemoryStats, PagingStats } from './memory-stats.js';
 import { DeviceRemoval } from './device-removal.js';
 import type { FaultRecord, FaultReport, SubmittedList } from './fault-report.js';
 import { featureData, type FeatureData } from './feature-support.js';
+import { corruptPageTableEntry, validateTileMappings } from './tile-validation.js';
 
 // Device is the QueueOwner, ListOwner and ResidencyOwner of its objects (checked where it is passed
 // as one); no `implements` clause, since those members are internal and stripped from the published types.
@@ -358,6 +361,35 @@ export class Device {
     if (!this.gpu) return [];
     await this.gpu.settle();
     return this.removal.takeFaults();
+  }
+
+  /**
+   * GPU-side validation of tile mappings (an emulator addition): one dispatch reads the GPU's page
+   * table for every page of `resources` (left out: every live resource) and compares it with what
+   * the API was told, at this point in the queue. Resolves with each page that differs, decoded
+   * (see tile-validation.ts).
+   */
+  async validateTileMappings(resources?: Resource[]): Promise<TileMappingValidation> {
+    const call = 'validateTileMappings';
+    this.checkNotRemoved(call);
+    const memory = this.gpu?.memory;
+    if (!memory) throw invalidArg(call, 'this', 'this device has no GPU memory (created with gpuDevice: null, or where WebGPU is unavailable)');
+    const list = orThrow(validateResourceList(call, resources, (value) => this.ownResource(value))) ?? [...this.objects.live].filter((resource) => !resource.released);
+    return validateTileMappings({ memory, heapById: (id) => this.objects.heapById(id), heaps: () => this.objects.heapsWithMemory() }, list);
+  }
+
+  /**
+   * Self-check of validateTileMappings: writes `entry` (default: one that points elsewhere) into the
+   * GPU page table at page `page` of `resource`, behind the CPU authority's back.
+   */
+  corruptPageTableEntryForTesting(resource: Resource, page: number, entry?: number): void {
+    const own = orThrow(validateCorruptEntry(this.ownResource(resource), this.ownResource(resource)?.virtualRange.pageCount, page, entry));
+    if (this.gpu) corruptPageTableEntry(this.gpu.memory, own, page, entry, (id) => this.objects.heapById(id));
+  }
+
+  /** Self-check of validateTileMappings: the next page-table write is lost (the GPU keeps the old entries). */
+  dropNextPageTableWriteForTesting(): void {
+    this.gpu?.memory.pageTable.dropNextWriteForTesting();
   }
 
   /** Frees the GPU memory (the WebGPU device itself stays the caller's); the device is removed. */

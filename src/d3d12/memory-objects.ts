@@ -65,7 +65,7 @@ export class MemoryObjects {
   /** What each segment, heap (whose memory is not yet freed) and live resource holds (see memory-stats.ts). */
   memoryStats(): MemoryStats {
     return memoryStats({
-      heaps: [...this.heaps.values()].filter((heap) => !heap.memoryFreed),
+      heaps: this.heapsWithMemory(),
       resources: this.live,
       segment: (segment) => this.residency.segmentStats(segment),
       paging: this.residency.paged,
@@ -83,6 +83,11 @@ export class MemoryObjects {
       standardTileShapeForNonPackedMips: { ...layout.tileShape },
       subresourceTilings: Array.from({ length: count }, (_, i) => subresourceTiling(layout, first + i)),
     };
+  }
+
+  /** Every heap whose memory is not yet freed (explicit and implicit). */
+  heapsWithMemory(): Heap[] {
+    return [...this.heaps.values()].filter((heap) => !heap.memoryFreed);
   }
 
   /** Live reserved resources (their tiles follow the heaps they map into). */

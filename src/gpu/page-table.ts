@@ -48,6 +48,7 @@ export class PageTableMirror {
   readonly encoding = new PageTableEncoding();
   private buffer: GPUBuffer;
   private entries: number;
+  private dropNextWrite = false;
 
   constructor(
     private readonly device: GPUDevice,
@@ -96,8 +97,26 @@ export class PageTableMirror {
   /** Writes `values` to the entries from `firstPage` on: one queue write. */
   write(firstPage: number, values: Uint32Array): void {
     if (values.length === 0) return;
+    if (this.dropNextWrite) {
+      this.dropNextWrite = false;
+      return;
+    }
     this.growTo(firstPage + values.length - 1);
     this.device.queue.writeBuffer(this.buffer, firstPage * 4, values);
+  }
+
+  /**
+   * Self-check of GPU-side validation: the next write() is skipped, as a lost queue write would be,
+   * so the GPU keeps the old entries while the CPU model moves on.
+   */
+  dropNextWriteForTesting(): void {
+    this.dropNextWrite = true;
+  }
+
+  /** Self-check of GPU-side validation: writes `entry` at `page` behind the CPU model's back. */
+  corruptEntryForTesting(page: number, entry: number): void {
+    this.growTo(page);
+    this.device.queue.writeBuffer(this.buffer, page * 4, new Uint32Array([entry]));
   }
 
   /** Writes one value to `count` entries from `firstPage` on. */

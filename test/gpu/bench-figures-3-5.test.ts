@@ -8,6 +8,7 @@
 import { describe, expect } from 'vitest';
 import { policyQuality } from '../../bench/suite/policy-quality.js';
 import { tileMappingRate } from '../../bench/suite/tile-mapping-rate.js';
+import { tileValidation } from '../../bench/suite/tile-validation.js';
 import { gpuTest } from '../harness/gpu-test.js';
 import { expectFigureShape, figureReport, quickContext } from '../shared/bench-figures.js';
 
@@ -37,5 +38,13 @@ describe('benchmark figures 3–5 (quick)', () => {
       expect(r.ratio as number, r.case).toBeGreaterThan(0.5);
       expect(extra.lruRatio, r.case).toBeGreaterThan(0.5);
     }
+  });
+
+  gpuTest('tile-validation', async ({ device }) => {
+    const figure = await tileValidation(quickContext(device));
+    console.log(figureReport(figure));
+    expectFigureShape(figure, 'tile-validation', 'ms', ['2,048 tiles (128 MiB)', '256 tiles (16 MiB)']);
+    // Each sample is one whole check: the library's also found every page it was given mapped.
+    for (const r of figure.rows) expect(r.extra?.tiles, r.case).toBeGreaterThan(0);
   });
 });

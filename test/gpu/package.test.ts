@@ -88,11 +88,11 @@ const PUBLISHED: Record<string, { file: string; members: string[] }> = {
   Device: {
     file: 'd3d12/device.d.ts',
     members: [
-      'buildStatsString', 'checkFeatureSupport', 'createCommandList', 'createCommandQueue', 'createCommittedResource', 'createComputePipelineState', 'createFence',
-      'createGraphicsPipelineState', 'createHeap', 'createPlacedResource', 'createQueryHeap', 'createReservedResource', 'createSwapChain', 'destroy', 'enqueueMakeResident',
+      'buildStatsString', 'checkFeatureSupport', 'corruptPageTableEntryForTesting', 'createCommandList', 'createCommandQueue', 'createCommittedResource', 'createComputePipelineState', 'createFence',
+      'createGraphicsPipelineState', 'createHeap', 'createPlacedResource', 'createQueryHeap', 'createReservedResource', 'createSwapChain', 'destroy', 'dropNextPageTableWriteForTesting', 'enqueueMakeResident',
       'evict', 'failNextAllocationForTesting', 'getDeviceRemovedReason', 'getInfoQueue', 'getMemoryStats', 'getPageFaultReport', 'getPagingStats', 'getResidencyStatus',
       'getResourceAllocationInfo', 'getResourceTiling', 'gpuDevice', 'makeResident', 'queryVideoMemoryInfo', 'readFaults', 'setResidencyDebugBudget', 'setResidencyPriority',
-      'setVideoMemoryReservation', 'writeTextureDescriptor',
+      'setVideoMemoryReservation', 'validateTileMappings', 'writeTextureDescriptor',
     ],
   },
   Heap: { file: 'd3d12/heap.d.ts', members: ['getDesc', 'getEvictedBytesForTesting', 'id', 'isReleasedForTesting', 'label', 'release'] },
