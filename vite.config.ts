@@ -1,7 +1,8 @@
 /**
  * One vite configuration, two jobs:
- *   vite build               the library: src/index.ts (browser) and src/node/index.ts (Node.js) as ES
- *                            modules in dist/ (types come from tsc -p tsconfig.build.json)
+ *   vite build               the library: src/index.ts (browser), src/node/index.ts (Node.js) and
+ *                            src/validate/index.ts (d3d12-webgpu/validate) as ES modules in dist/
+ *                            (types come from tsc -p tsconfig.build.json)
  *   vite --mode demo         the demo server (npm start), on 127.0.0.1
  *   vite build --mode demo   the demo as a static site in demo-dist/
  * WGSL is imported with `?raw` everywhere (library, demo, tests), so shaders stay in shaders/*.wgsl.
@@ -41,7 +42,8 @@ export default defineConfig(({ mode }) => {
       // Readable output: consumers' bundlers minify.
       minify: false,
       lib: {
-        entry: { index: `${root}src/index.ts`, node: `${root}src/node/index.ts` },
+        // validate: d3d12-webgpu/validate (src/validate/), the GPU-vs-CPU validation runs, a client of the public API.
+        entry: { index: `${root}src/index.ts`, node: `${root}src/node/index.ts`, validate: `${root}src/validate/index.ts` },
         formats: ['es'],
       },
       rolldownOptions: {

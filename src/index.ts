@@ -37,6 +37,9 @@ export type { InfoQueue } from './d3d12/info-queue.js';
 export type { Range } from './d3d12/resource.js';
 export type { TileCopyFlag } from './validation/command-list.js';
 export { PRELUDE_WGSL, VERTEX_PRELUDE_WGSL, FRAGMENT_PRELUDE_WGSL } from './gpu/prelude.js';
+// The unmapped-access report (gpuValidation.unmappedAccess, Device.readUnmappedAccesses); its types are in api/types.ts.
+export { DEFAULT_UNMAPPED_ACCESS_RECORDS, MAX_UNMAPPED_ACCESS_RECORDS } from './validation/device.js';
+export { FRAGMENT_UNMAPPED_ACCESS_PRELUDE_WGSL } from './gpu/prelude.js';
 export { D3D12Error, type HResult } from './api/errors.js';
 export type * from './api/types.js';
 export { FORMAT_NAMES } from './memory/formats.js';

@@ -4,10 +4,12 @@
 // tiled-resources tier's semantics, root constants, and texel access to tiled textures.
 //
 // It is composed from the files of shaders/prelude/ (src/gpu/prelude.ts):
-//   compute pipelines:  common, bindings-compute, loads, textures, stores
-//   graphics pipelines: common, bindings-graphics, loads, textures
-// (vertex shaders cannot write storage buffers, so graphics stages read memory only, and record no
-// faults).
+//   compute pipelines:  common, bindings-compute, unmapped-access, loads, textures, stores
+//   vertex stage:       common, bindings-vertex, unmapped-access-off, loads, textures
+//   fragment stage:     common, bindings-fragment, unmapped-access (or unmapped-access-off on a
+//                       device without gpuValidation.unmappedAccess), loads, textures
+// (vertex shaders cannot write storage buffers, so graphics stages read memory only; the vertex
+// stage records nothing itself, its compute replay does).
 //
 // Everything here is named d3d12_* / D3D12_*; user code must not use those names, nor bind group 0.
 // TypeScript reads the constants and struct layouts below with wgsl_reflect (src/gpu/prelude.ts);
@@ -75,6 +77,12 @@ struct D3D12FaultLog {
   records: array<D3D12FaultRecord>,
 }
 
+// ---- Unmapped accesses (gpuValidation.unmappedAccess; see unmapped-access.wgsl) -----------------
+
+// What an access to a NULL tile did, as recorded.
+const D3D12_ACCESS_READ: u32 = 0u;
+const D3D12_ACCESS_WRITE: u32 = 1u;
+
 // ---- Per-dispatch constants -------------------------------------------------------------------
 
 // The emulator's root signature: root parameter 0 is D3D12_ROOT_CONSTANT_COUNT 32-bit constants;
@@ -97,6 +105,10 @@ struct D3D12DispatchInfo {
   // Draws (and their vertex-stage replays): vertex count, instance count, start vertex, start
   // instance; zero elsewhere.
   draw: vec4u,
+  // 1 when gpuValidation.unmappedAccess is on: accesses to NULL tiles are recorded.
+  unmapped_access: u32,
+  // The submission this dispatch belongs to (numbered per device), for unmapped-access records.
+  submission: u32,
 }
 
 
@@ -122,11 +134,16 @@ fn d3d12_address_add(va: vec2u, bytes: u32) -> vec2u {
   return vec2u(low, va.y + select(0u, 1u, low < va.x));
 }
 
+// The virtual page (page-table index) of va; va.y must be below D3D12_VA_HIGH_LIMIT.
+fn d3d12_page_index(va: vec2u) -> u32 {
+  return (va.x >> D3D12_PAGE_SHIFT) | (va.y << (32u - D3D12_PAGE_SHIFT));
+}
+
 fn d3d12_page_entry(va: vec2u) -> u32 {
   if (va.y >= D3D12_VA_HIGH_LIMIT) {
     return D3D12_PTE_UNOWNED;
   }
-  let page = (va.x >> D3D12_PAGE_SHIFT) | (va.y << (32u - D3D12_PAGE_SHIFT));
+  let page = d3d12_page_index(va);
   if (page >= arrayLength(&d3d12_page_table)) {
     return D3D12_PTE_UNOWNED;
   }

@@ -28,6 +28,7 @@ fn d3d12_load_unmapped(va: vec2u, entry: u32) -> u32 {
   }
   switch (entry & D3D12_PTE_KIND_MASK) {
     case D3D12_PTE_NULL: {
+      d3d12_record_unmapped(va, D3D12_ACCESS_READ);
       return select(0u, D3D12_TIER1_NULL_READ, d3d12_dispatch.tiled_resources_tier == 1u);
     }
     case D3D12_PTE_ABSENT: {

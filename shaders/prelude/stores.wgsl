@@ -1,7 +1,8 @@
 // Prelude, compute stage: stores.
 
-// Stores value at va (4-byte aligned). Stores to NULL tiles are discarded; stores to pages no
-// resource owns, or to absent heaps, are discarded and recorded as faults.
+// Stores value at va (4-byte aligned). Stores to NULL tiles are discarded (and recorded as
+// unmapped accesses when that is on); stores to pages no resource owns, or to absent heaps, are
+// discarded and recorded as faults.
 fn d3d12_store(va: vec2u, value: u32) {
   if ((va.x & 3u) != 0u) {
     d3d12_record_fault(va, D3D12_FAULT_MISALIGNED, 0u);
@@ -18,6 +19,7 @@ fn d3d12_store(va: vec2u, value: u32) {
       }
     }
     case D3D12_PTE_NULL: {
+      d3d12_record_unmapped(va, D3D12_ACCESS_WRITE);
     }
     case D3D12_PTE_ABSENT: {
       d3d12_record_fault(va, D3D12_FAULT_WRITE_ABSENT, entry);

@@ -251,8 +251,12 @@ export interface DeviceOptions {
   tiledResourcesTier?: TiledResourcesTier;
   /** 1 or 2; default 2. */
   resourceHeapTier?: ResourceHeapTier;
-  /** Fault logging in shaders; default on. */
-  gpuValidation?: boolean;
+  /**
+   * GPU-side validation in shaders. true (the default): fault logging ({ faults: true }); false:
+   * none. As an object (see GpuValidationOptions): faults, and the unmapped-access report
+   * (Device.readUnmappedAccesses).
+   */
+  gpuValidation?: boolean | GpuValidationOptions;
   /** The residency budget of the LOCAL segment (DXGI's budget); default (and at most) the pool. */
   localMemoryBudget?: number;
   /** The residency budget of the NON_LOCAL segment; default (and at most) the pool. */
@@ -329,4 +333,64 @@ export interface TileMappingValidation {
   /** Mismatches found, all counted; up to MAX_DESCRIBED_MISMATCHES (1024) described, sorted by resource and page (which ones, when more differ, follows the GPU's order). */
   mismatchCount: number;
   mismatches: TileMappingMismatch[];
+}
+
+// ---- Unmapped-access report (gpuValidation.unmappedAccess; an emulator addition) -------------------
+
+/** createDevice's `gpuValidation` as an object; every field may be left out. */
+export interface GpuValidationOptions {
+  /** Fault logging (accesses to memory no resource owns, or to heaps that are not resident); default true. */
+  faults?: boolean;
+  /**
+   * Record every GPU access, read or write, to a NULL tile of a reserved resource (which Tier 2
+   * hides: reads give 0, writes are dropped), for Device.readUnmappedAccesses; default false.
+   */
+  unmappedAccess?: boolean;
+  /** Records kept between two readUnmappedAccesses calls (the rest are counted): 1 to 65536, default 256. */
+  maxUnmappedAccessRecords?: number;
+}
+
+/** A tile of a reserved resource touched while it was NULL. */
+export interface UnmappedTile {
+  /** The tile's index in the resource (GetResourceTiling's order). */
+  tile: number;
+  subresource: number;
+  x: number;
+  y: number;
+  z: number;
+}
+
+/** Per reserved resource: every tile touched while NULL, once each, in tile order. */
+export interface UnmappedAccessResource {
+  resourceId: number;
+  /** The resource's label (its name if set). */
+  resource: string;
+  tiles: UnmappedTile[];
+  /** The same tiles as a bitmap of u32 words: bit t % 32 of word t / 32 is tile t. */
+  tileBitmap: number[];
+}
+
+/** One recorded access to a NULL tile. */
+export interface UnmappedAccess {
+  resourceId: number;
+  resource: string;
+  subresource: number;
+  tile: TiledResourceCoordinate;
+  tileIndex: number;
+  commandList: { id: number; label: string };
+  /** The command's index in its list (every recorded call counts) and the call that recorded it. */
+  command: { index: number; name: string };
+  access: 'read' | 'write';
+}
+
+/** What Device.readUnmappedAccesses returns: plain data, safe to JSON.stringify. */
+export interface UnmappedAccessReport {
+  /** Resources with tiles touched while NULL, by resource id. */
+  resources: UnmappedAccessResource[];
+  /** The first maxUnmappedAccessRecords accesses, in the order the GPU recorded them. */
+  accesses: UnmappedAccess[];
+  /** Accesses recorded, including those past maxUnmappedAccessRecords. */
+  accessCount: number;
+  /** accessCount - accesses.length: accesses counted but not described. */
+  lost: number;
 }

@@ -59,9 +59,14 @@ export async function createDevice(options: DeviceOptions = {}): Promise<Device>
   let backend: GpuBackend | undefined;
   const backing = new MemoryBacking(memory, (id) => device.heapById(id), (heap) => backend?.flushMapped(heap));
   device.attachBackend(
-    backend = await GpuBackend.create(memory, backing, { tiledResourcesTier: settings.tiledResourcesTier, validation: settings.gpuValidation }, {
+    backend = await GpuBackend.create(memory, backing, {
+      tiledResourcesTier: settings.tiledResourcesTier,
+      validation: settings.gpuValidation,
+      unmappedAccessRecords: settings.unmappedAccess ? settings.maxUnmappedAccessRecords : 0,
+    }, {
       faults: (records, lost, lists) => device.recordFaults(records, lost, lists),
       failed: (error) => device.recordFailure('GPU readback', error),
+      reservedResources: () => device.reservedResources(),
     }),
   );
   return device;

@@ -47,6 +47,8 @@ import { DeviceRemoval } from './device-removal.js';
 import type { FaultRecord, FaultReport, SubmittedList } from './fault-report.js';
 import { featureData, type FeatureData } from './feature-support.js';
 import { corruptPageTableEntry, validateTileMappings } from './tile-validation.js';
+import { readUnmappedAccesses } from './unmapped-access.js';
+import type { UnmappedAccessReport } from '../api/types.js';
 
 // Device is the QueueOwner, ListOwner and ResidencyOwner of its objects (checked where it is passed
 // as one); no `implements` clause, since those members are internal and stripped from the published types.
@@ -334,7 +336,7 @@ export class Device {
    */
   async createGraphicsPipelineState(desc: GraphicsPipelineStateDesc): Promise<PipelineState> {
     this.checkNotRemoved('createGraphicsPipelineState');
-    const state = await createGraphicsPipelineState(this.gpuDevice, desc, this.settings.gpuValidation, () => this.nextObjectId++);
+    const state = await createGraphicsPipelineState(this.gpuDevice, desc, { faults: this.settings.gpuValidation, unmappedAccess: this.settings.unmappedAccess }, () => this.nextObjectId++);
     this.pipelines.add(state);
     return state;
   }
@@ -361,6 +363,15 @@ export class Device {
     if (!this.gpu) return [];
     await this.gpu.settle();
     return this.removal.takeFaults();
+  }
+
+  /**
+   * With gpuValidation: { unmappedAccess: true }: the accesses to NULL tiles of reserved resources
+   * recorded since the last call, after the work submitted so far (then clears them). Rejects with
+   * DXGI_ERROR_INVALID_CALL on a device without the option (see unmapped-access.ts).
+   */
+  readUnmappedAccesses(): Promise<UnmappedAccessReport> {
+    return readUnmappedAccesses(this.settings.unmappedAccess, this.gpu?.unmappedAccesses);
   }
 
   /**

@@ -20,10 +20,14 @@ import type { Heap } from './heap.js';
 import type { MemoryBacking } from './memory-backing.js';
 import type { Resource } from './resource.js';
 import { CpuCoherence, type Span } from './cpu-coherence.js';
+import { createUnmappedAccessPlaceholder, UnmappedAccessLog } from '../gpu/unmapped-access-log.js';
+import { UnmappedAccesses } from './unmapped-access.js';
 
 interface Settings {
   tiledResourcesTier: number;
   validation: boolean;
+  /** gpuValidation.unmappedAccess: records kept (maxUnmappedAccessRecords), or 0 when off. */
+  unmappedAccessRecords: number;
 }
 
 /** What the backend tells its device. */
@@ -32,6 +36,8 @@ export interface BackendEvents {
   faults(records: FaultRecord[], lost: number, lists: ReadonlyMap<number, SubmittedList>): void;
   /** A readback or fault read failed: the GPU is gone. */
   failed(error: unknown): void;
+  /** The reserved resources whose memory is not yet freed (what unmapped accesses are of). */
+  reservedResources(): Iterable<Resource>;
 }
 
 /** The prelude's fault kind constants, by name. */
@@ -58,6 +64,10 @@ export class GpuBackend {
   readonly running = new Set<WorkUse>();
   /** Resolves when the WebGPU device is lost: no wait on the GPU outlives it. */
   private readonly lost: Promise<void>;
+  /** gpuValidation.unmappedAccess: the log and its report (see unmapped-access.ts); else the placeholder bound in its place. */
+  readonly unmappedAccesses: UnmappedAccesses | undefined;
+  private readonly unmappedLog: UnmappedAccessLog | undefined;
+  private readonly unmappedPlaceholder: GPUBuffer | undefined;
 
   private constructor(
     readonly memory: GpuMemory,
@@ -68,6 +78,13 @@ export class GpuBackend {
   ) {
     this.lost = memory.device.lost.then(() => undefined);
     this.coherence = new CpuCoherence(memory);
+    if (settings.unmappedAccessRecords > 0) {
+      const log = new UnmappedAccessLog(memory, settings.unmappedAccessRecords);
+      this.unmappedLog = log;
+      this.unmappedAccesses = new UnmappedAccesses(log, settings.unmappedAccessRecords, { reservedResources: () => events.reservedResources(), failed: (error) => events.failed(error) });
+    } else {
+      this.unmappedPlaceholder = createUnmappedAccessPlaceholder(memory);
+    }
   }
 
   static async create(memory: GpuMemory, backing: MemoryBacking, settings: Settings, events: BackendEvents): Promise<GpuBackend> {
@@ -137,8 +154,10 @@ export class GpuBackend {
 
   private submit(lists: readonly ExecutableList[], writes: readonly CpuVisibleWrite[], described: ReadonlyMap<number, SubmittedList>, uses: readonly ListUse[]): void {
     this.flushMapped();
-    const { commandBuffer, transient } = encodeExecution(this.memory, this.kernel, this.settings, lists);
+    const unmapped = this.unmappedAccesses?.beforeSubmit(described, this.memory.pageTable.gpuBuffer.size / 4) ?? { buffer: this.unmappedPlaceholder as GPUBuffer, recording: false, submission: 0 };
+    const { commandBuffer, transient } = encodeExecution(this.memory, this.kernel, this.settings, lists, unmapped);
     this.memory.device.queue.submit([commandBuffer]);
+    this.unmappedAccesses?.afterSubmit();
     const work: WorkUse = { state: 'submitted', lists: uses };
     this.running.add(work);
     void Promise.race([this.memory.device.queue.onSubmittedWorkDone(), this.lost]).then(() => this.running.delete(work));
@@ -171,5 +190,7 @@ export class GpuBackend {
 
   destroy(): void {
     this.memory.destroy();
+    this.unmappedLog?.destroy();
+    this.unmappedPlaceholder?.destroy();
   }
 }

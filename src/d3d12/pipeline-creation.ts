@@ -6,7 +6,7 @@
  */
 import { invalidArg, orThrow } from '../api/errors.js';
 import { CANVAS_FORMAT_NAMES, canvasFormat } from '../gpu/canvas-surface.js';
-import { createGraphicsPreludePipeline, createPreludePipeline, type GraphicsPipelines } from '../gpu/pipelines.js';
+import { createGraphicsPreludePipeline, createPreludePipeline, type GraphicsPipelines, type GraphicsValidation } from '../gpu/pipelines.js';
 import { validateCreateComputePipelineState, validateCreateGraphicsPipelineState } from '../validation/device.js';
 import { PipelineState, type ComputePipelineStateDesc, type GraphicsPipelineStateDesc, type PrimitiveTopology } from './pipeline-state.js';
 
@@ -40,10 +40,11 @@ export async function createComputePipelineState(gpuDevice: GPUDevice | undefine
 
 /**
  * A graphics pipeline state: a @vertex and a @fragment entry point over the graphics prelude (memory
- * read only), drawing into back buffers of `desc.rtvFormat`. With `gpuValidation`, the vertex stage
- * also gets its fault-recording replay (see src/gpu/entry-points.ts).
+ * read only), drawing into back buffers of `desc.rtvFormat`. With `gpuValidation` (faults or
+ * unmapped accesses), the vertex stage also gets its recording replay (see src/gpu/entry-points.ts),
+ * and with unmapped accesses the fragment stage records them.
  */
-export async function createGraphicsPipelineState(gpuDevice: GPUDevice | undefined, desc: GraphicsPipelineStateDesc, gpuValidation: boolean, id: () => number): Promise<PipelineState> {
+export async function createGraphicsPipelineState(gpuDevice: GPUDevice | undefined, desc: GraphicsPipelineStateDesc, gpuValidation: GraphicsValidation, id: () => number): Promise<PipelineState> {
   const call = 'createGraphicsPipelineState';
   const checked = orThrow(validateCreateGraphicsPipelineState(desc));
   if (!gpuDevice) throw invalidArg(call, 'this', NO_GPU);

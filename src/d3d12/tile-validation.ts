@@ -48,8 +48,8 @@ export function expectedTarget(resource: Resource, page: number, heapById: (id: 
     heapTile = table.heapTiles[page] ?? 0;
     heap = heapById(heapId);
   } else {
-    heap = resource.heap as Heap;
-    heapId = heap.id;
+    heap = resource.heap;
+    heapId = heap?.id ?? NULL_HEAP;
     heapTile = Math.floor(resource.heapOffset / TILE_SIZE) + page;
   }
   if (heap?.memory && heap.memory.pages[heapTile] !== undefined) return { kind: 'heap', heapId, heapTile };
@@ -104,7 +104,8 @@ function tileOf(resource: Resource, page: number): TiledResourceCoordinate {
 
 /** Compares the GPU page table with the CPU authority for every page of `resources`. */
 export async function validateTileMappings(context: TileValidationContext, resources: readonly Resource[]): Promise<TileMappingValidation> {
-  const { memory, heapById } = context;
+  const { memory } = context;
+  const heapById = (id: number): Heap | undefined => context.heapById(id);
   const encoding = memory.pageTable.encoding;
   let pages = 0;
   for (const resource of resources) pages += resource.virtualRange.pageCount;

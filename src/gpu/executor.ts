@@ -1,9 +1,9 @@
 /**
  * Encodes executed command lists into one WebGPU command buffer: every dispatch and every copy is a
  * compute dispatch over the prelude's bind group (page table, pools, per-dispatch constants, fault
- * log); copies run the copy kernel over their jobs. Clears and draws go to render passes on their
- * back buffer (consecutive draws into one target share a pass), with the graphics prelude's bind
- * group. WebGPU orders passes and dispatches, so D3D12's barriers need no GPU work here: their state
+ * log, unmapped-access log); copies run the copy kernel over their jobs. Clears and draws go to
+ * render passes on their back buffer (consecutive draws into one target share a pass), with the
+ * graphics prelude's bind group. WebGPU orders passes and dispatches, so D3D12's barriers need no GPU work here: their state
  * rules were checked when they were recorded and executed.
  *
  * Per submission: one uniform buffer of per-dispatch constants (bound at a dynamic offset per
@@ -15,6 +15,7 @@ import type { GpuMemory } from './gpu-memory.js';
 import { graphicsPreludeBindGroupLayout, kernelPipeline, preludeBindGroupLayout, VERTEX_REPLAY } from './pipelines.js';
 import { memberOffset, preludeConstant, preludeLayout, requireStruct, requireWorkgroupSize } from './prelude.js';
 import { encodeResolve, encodeTimestamp, type ResultPages } from './queries.js';
+import type { UnmappedAccessBinding } from './unmapped-access-log.js';
 
 /** A command as the executor needs it. */
 export type ExecutableCommand =
@@ -87,9 +88,16 @@ type Step = { list: number; index: number; root: Uint32Array; draw?: readonly [n
 
 /**
  * Encodes `lists` into a command buffer; returns it with the buffers to destroy once submitted.
- * `kernel` must be the device's resolved copy kernel.
+ * `kernel` must be the device's resolved copy kernel; `unmapped` is the unmapped-access log to bind
+ * (or the placeholder, not recording).
  */
-export function encodeExecution(memory: GpuMemory, kernel: CopyKernel, settings: ExecutionSettings, lists: readonly ExecutableList[]): { commandBuffer: GPUCommandBuffer; transient: GPUBuffer[] } {
+export function encodeExecution(
+  memory: GpuMemory,
+  kernel: CopyKernel,
+  settings: ExecutionSettings,
+  lists: readonly ExecutableList[],
+  unmapped: UnmappedAccessBinding,
+): { commandBuffer: GPUCommandBuffer; transient: GPUBuffer[] } {
   const device = memory.device;
   const layout = preludeLayout();
   const alignment = device.limits.minUniformBufferOffsetAlignment;
@@ -139,8 +147,8 @@ export function encodeExecution(memory: GpuMemory, kernel: CopyKernel, settings:
       }
       if (command.kind === 'draw') {
         const { pipeline, viewport, scissor, vertices, target, vertexReplay } = command;
-        if (vertexReplay && settings.validation && vertices[0] > 0 && vertices[1] > 0) {
-          // The vertex stage cannot record faults: its replay, with the draw's constants, does.
+        if (vertexReplay && (settings.validation || unmapped.recording) && vertices[0] > 0 && vertices[1] > 0) {
+          // The vertex stage cannot record faults or unmapped accesses: its replay, with the draw's constants, does.
           const groups = [Math.min(Math.ceil(vertices[0] / VERTEX_REPLAY.workgroup), MAX_WORKGROUPS), Math.min(vertices[1], VERTEX_REPLAY.instanceStride)] as const;
           steps.push({
             kind: 'compute',
@@ -222,6 +230,8 @@ export function encodeExecution(memory: GpuMemory, kernel: CopyKernel, settings:
     view.setUint32(base + memberOffset(at, 'tiled_resources_tier'), settings.tiledResourcesTier, true);
     view.setUint32(base + memberOffset(at, 'validation'), settings.validation ? 1 : 0, true);
     if (step.draw) new Uint32Array(info, base + memberOffset(at, 'draw'), 4).set(step.draw);
+    view.setUint32(base + memberOffset(at, 'unmapped_access'), unmapped.recording ? 1 : 0, true);
+    view.setUint32(base + memberOffset(at, 'submission'), unmapped.submission, true);
   });
   const infoBuffer = memory.createBuffer({ label: 'd3d12 dispatch constants', size: info.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   device.queue.writeBuffer(infoBuffer, 0, info);
@@ -243,22 +253,20 @@ export function encodeExecution(memory: GpuMemory, kernel: CopyKernel, settings:
     copyBindGroup = device.createBindGroup({ label: 'd3d12 copy jobs', layout: kernel.jobsLayout, entries: [{ binding: 0, resource: { buffer: jobBuffer } }] });
   }
 
-  // Both preludes bind the page table, the pools, the constants and the fault log.
+  // Both preludes bind the page table, the pools, the constants, the fault log and the
+  // unmapped-access log (the graphics prelude's logs are its fragment stage's).
   const memoryEntries: GPUBindGroupEntry[] = [
     { binding: 0, resource: { buffer: memory.pageTable.gpuBuffer } },
     { binding: 1, resource: { buffer: memory.pools.LOCAL } },
     { binding: 2, resource: { buffer: memory.pools.NON_LOCAL } },
     { binding: 3, resource: { buffer: infoBuffer, size: layout.dispatchInfo.size } },
+    { binding: 4, resource: { buffer: memory.faultLog } },
+    { binding: 5, resource: { buffer: unmapped.buffer } },
   ];
-  const group0 = device.createBindGroup({
-    label: 'd3d12 prelude',
-    layout: preludeBindGroupLayout(device),
-    entries: [...memoryEntries, { binding: 4, resource: { buffer: memory.faultLog } }],
-  });
+  const group0 = device.createBindGroup({ label: 'd3d12 prelude', layout: preludeBindGroupLayout(device), entries: memoryEntries });
 
   const hasGraphics = steps.some((step) => step.kind === 'draw');
-  const faultLog: GPUBindGroupEntry = { binding: 4, resource: { buffer: memory.faultLog } };
-  const graphicsGroup0 = hasGraphics ? device.createBindGroup({ label: 'd3d12 graphics prelude', layout: graphicsPreludeBindGroupLayout(device), entries: [...memoryEntries, faultLog] }) : undefined;
+  const graphicsGroup0 = hasGraphics ? device.createBindGroup({ label: 'd3d12 graphics prelude', layout: graphicsPreludeBindGroupLayout(device), entries: memoryEntries }) : undefined;
 
   const encoder = device.createCommandEncoder({ label: 'd3d12 executeCommandLists' });
   let compute: GPUComputePassEncoder | undefined;

@@ -1,12 +1,12 @@
 /**
  * Compute pipelines over the prelude: the bind group layout every pipeline shares (group 0: page
- * table, the two pools, per-dispatch constants, fault log), user pipelines (prelude + user WGSL) and
- * the emulator's own kernels, cached per GPUDevice in a WeakMap.
+ * table, the two pools, per-dispatch constants, fault log, unmapped-access log), user pipelines
+ * (prelude + user WGSL) and the emulator's own kernels, cached per GPUDevice in a WeakMap.
  */
 import vertexReplayWgsl from '../../shaders/vertex_replay.wgsl?raw';
 import fragmentEntryWgsl from '../../shaders/fragment_entry.wgsl?raw';
 import { demoteEntryPoint, entryPointSignature, vertexCall } from './entry-points.js';
-import { FRAGMENT_PRELUDE_WGSL, PRELUDE_WGSL, VERTEX_PRELUDE_WGSL, requireConstant, requireWorkgroupSize } from './prelude.js';
+import { FRAGMENT_PRELUDE_WGSL, FRAGMENT_UNMAPPED_ACCESS_PRELUDE_WGSL, PRELUDE_WGSL, VERTEX_PRELUDE_WGSL, requireConstant, requireWorkgroupSize } from './prelude.js';
 import { ResourceType, WgslReflect } from './wgsl-reflect.js';
 
 interface DeviceCache {
@@ -45,12 +45,13 @@ function cacheFor(device: GPUDevice): DeviceCache {
       label: 'd3d12 prelude (group 0)',
       entries: preludeBindGroupEntries([{ code: PRELUDE_WGSL, visibility: GPUShaderStage.COMPUTE }]),
     });
-    // The fault log is the fragment stage's only: vertex shaders cannot write storage.
+    // The fault log is the fragment stage's only: vertex shaders cannot write storage. The layout
+    // has the unmapped-access log too (the fragment prelude of devices that record them declares it).
     const graphicsGroup0 = device.createBindGroupLayout({
       label: 'd3d12 graphics prelude (group 0)',
       entries: preludeBindGroupEntries([
         { code: VERTEX_PRELUDE_WGSL, visibility: GPUShaderStage.VERTEX },
-        { code: FRAGMENT_PRELUDE_WGSL, visibility: GPUShaderStage.FRAGMENT },
+        { code: FRAGMENT_UNMAPPED_ACCESS_PRELUDE_WGSL, visibility: GPUShaderStage.FRAGMENT },
       ]),
     });
     cache = { group0, graphicsGroup0, kernels: new Map() };
@@ -144,21 +145,29 @@ export interface GraphicsPipelineOptions {
 /** A graphics pipeline state's GPU side: the render pipeline, and the vertex-stage replay when validating. */
 export interface GraphicsPipelines {
   render: GPURenderPipeline;
-  /** The vertex shader as a compute dispatch that records its faults (shaders/vertex_replay.wgsl). */
+  /** The vertex shader as a compute dispatch that records its faults and unmapped accesses (shaders/vertex_replay.wgsl). */
   vertexReplay?: GPUComputePipeline;
+}
+
+/** What a graphics pipeline records: faults (gpuValidation), unmapped accesses (gpuValidation.unmappedAccess). */
+export interface GraphicsValidation {
+  faults: boolean;
+  unmappedAccess: boolean;
 }
 
 /**
  * A render pipeline of user WGSL over the graphics preludes (vertices come from memory, not
  * buffers): the vertex stage over the read-only vertex prelude, the fragment stage over the fragment
- * prelude, which records faults. With `validation`, also the vertex-stage replay.
+ * prelude, which records faults (and, with `validation.unmappedAccess`, unmapped accesses). With
+ * either kind of validation, also the vertex-stage replay, which records both for the vertex stage.
  */
-export async function createGraphicsPreludePipeline(device: GPUDevice, options: GraphicsPipelineOptions, validation: boolean): Promise<GraphicsPipelines> {
+export async function createGraphicsPreludePipeline(device: GPUDevice, options: GraphicsPipelineOptions, validation: GraphicsValidation): Promise<GraphicsPipelines> {
   const vertexModule = await compile(device, VERTEX_PRELUDE_WGSL, options.code, `${options.label} (vertex stage)`);
   // The fragment module must not hold the vertex entry point (it would reach the writable fault
   // log); its entry point is the emulator's wrapper around the user's, which logs the faults.
   const demoted = demoteOr(options.code, options.vertexEntryPoint);
-  const fragmentModule = await compile(device, FRAGMENT_PRELUDE_WGSL, fragmentStage(demoted, options.fragmentEntryPoint), `${options.label} (fragment stage)`);
+  const fragmentPrelude = validation.unmappedAccess ? FRAGMENT_UNMAPPED_ACCESS_PRELUDE_WGSL : FRAGMENT_PRELUDE_WGSL;
+  const fragmentModule = await compile(device, fragmentPrelude, fragmentStage(demoted, options.fragmentEntryPoint), `${options.label} (fragment stage)`);
   const layout = device.createPipelineLayout({ label: options.label, bindGroupLayouts: [graphicsPreludeBindGroupLayout(device)] });
   const blend: GPUBlendState | undefined =
     options.blend === 'alpha'
@@ -176,7 +185,7 @@ export async function createGraphicsPreludePipeline(device: GPUDevice, options: 
   } catch (error) {
     throw new ShaderCompileError(error instanceof Error ? error.message : String(error));
   }
-  if (!validation) return { render };
+  if (!validation.faults && !validation.unmappedAccess) return { render };
   const call = vertexCall(options.code, options.vertexEntryPoint, 'd3d12_vertex_index', 'd3d12_instance_index');
   const replayCode = `${demoted}\n${vertexReplayWgsl.replaceAll('D3D12_VERTEX_CALL', call)}`;
   const vertexReplay = await createPreludePipeline(device, replayCode, 'd3d12_vertex_replay', `${options.label} (vertex-stage replay)`);

@@ -11,14 +11,22 @@ import bindingsFragment from '../../shaders/prelude/bindings-fragment.wgsl?raw';
 import loads from '../../shaders/prelude/loads.wgsl?raw';
 import textures from '../../shaders/prelude/textures.wgsl?raw';
 import stores from '../../shaders/prelude/stores.wgsl?raw';
+import unmappedAccess from '../../shaders/prelude/unmapped-access.wgsl?raw';
+import unmappedAccessOff from '../../shaders/prelude/unmapped-access-off.wgsl?raw';
 import { Const, WgslParser, WgslReflect } from './wgsl-reflect.js';
 
-/** The prelude of compute pipelines: memory read and written, faults recorded. */
-export const PRELUDE_WGSL: string = [common, bindingsCompute, loads, textures, stores].join('\n');
-/** The prelude of a graphics pipeline's vertex stage: memory read only, faults recorded by its replay. */
-export const VERTEX_PRELUDE_WGSL: string = [common, bindingsVertex, loads, textures].join('\n');
+/** The prelude of compute pipelines: memory read and written, faults and unmapped accesses recorded. */
+export const PRELUDE_WGSL: string = [common, bindingsCompute, unmappedAccess, loads, textures, stores].join('\n');
+/** The prelude of a graphics pipeline's vertex stage: memory read only, faults and unmapped accesses recorded by its replay. */
+export const VERTEX_PRELUDE_WGSL: string = [common, bindingsVertex, unmappedAccessOff, loads, textures].join('\n');
 /** The prelude of a graphics pipeline's fragment stage: memory read only, faults recorded. */
-export const FRAGMENT_PRELUDE_WGSL: string = [common, bindingsFragment, loads, textures].join('\n');
+export const FRAGMENT_PRELUDE_WGSL: string = [common, bindingsFragment, unmappedAccessOff, loads, textures].join('\n');
+/**
+ * The fragment prelude of a device with gpuValidation.unmappedAccess: FRAGMENT_PRELUDE_WGSL that
+ * also records unmapped accesses (a variant chosen when the pipeline is created, so a device
+ * without the option runs none of its code).
+ */
+export const FRAGMENT_UNMAPPED_ACCESS_PRELUDE_WGSL: string = [common, bindingsFragment, unmappedAccess, loads, textures].join('\n');
 
 export interface StructLayout {
   size: number;
@@ -32,6 +40,8 @@ export interface PreludeLayout {
   faultRecord: StructLayout;
   /** The fault log's header: count and capacity, then records from `offsets.records`. */
   faultLog: StructLayout;
+  /** The unmapped-access log's header (counts, capacity, bitmap), then its words from `offsets.words`. */
+  unmappedAccessLog: StructLayout;
 }
 
 /** Every `const` of a WGSL module with a scalar value, evaluated (wgsl_reflect's parser). */
@@ -86,6 +96,7 @@ export function preludeLayout(): PreludeLayout {
       dispatchInfo: requireStruct(PRELUDE_WGSL, 'D3D12DispatchInfo', 'the prelude'),
       faultRecord: requireStruct(PRELUDE_WGSL, 'D3D12FaultRecord', 'the prelude'),
       faultLog: requireStruct(PRELUDE_WGSL, 'D3D12FaultLog', 'the prelude'),
+      unmappedAccessLog: requireStruct(PRELUDE_WGSL, 'D3D12UnmappedAccessLog', 'the prelude'),
     };
   }
   return cached;

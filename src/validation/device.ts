@@ -9,7 +9,11 @@ import type { ResourceView } from './tile-mappings.js';
 export interface DeviceSettings {
   tiledResourcesTier: TiledResourcesTier;
   resourceHeapTier: ResourceHeapTier;
+  /** Fault logging in shaders (gpuValidation: true, or its `faults`). */
   gpuValidation: boolean;
+  /** Recording accesses to NULL tiles (gpuValidation.unmappedAccess), and how many records to keep. */
+  unmappedAccess: boolean;
+  maxUnmappedAccessRecords: number;
   localMemoryBytes?: number;
   nonLocalMemoryBytes?: number;
   localMemoryBudget?: number;
@@ -20,6 +24,39 @@ export interface DeviceSettings {
   gpuDevice?: GPUDevice | null;
 }
 
+// ---- gpuValidation: true, false or { faults?, unmappedAccess?, maxUnmappedAccessRecords? } ----------
+
+/**
+ * Unmapped-access records kept by default between two readUnmappedAccesses calls (as many as the fault
+ * log keeps per submission): enough to see the pattern of a mistake (the tiles a dispatch's first
+ * waves touch), few enough that the log (24 bytes a record) and each readback of it stay a few KiB.
+ */
+export const DEFAULT_UNMAPPED_ACCESS_RECORDS = 256;
+/** The most records gpuValidation.maxUnmappedAccessRecords may ask for: a 1.5 MiB log, read back whole. */
+export const MAX_UNMAPPED_ACCESS_RECORDS = 65536;
+const GPU_VALIDATION_FIELDS = ['faults', 'unmappedAccess', 'maxUnmappedAccessRecords'] as const;
+
+function checkGpuValidation(call: string, value: unknown): Checked<Pick<DeviceSettings, 'gpuValidation' | 'unmappedAccess' | 'maxUnmappedAccessRecords'>> {
+  const argument = 'options.gpuValidation';
+  if (value === undefined || value === null || typeof value === 'boolean') {
+    return { gpuValidation: value ?? true, unmappedAccess: false, maxUnmappedAccessRecords: DEFAULT_UNMAPPED_ACCESS_RECORDS };
+  }
+  if (!isObject(value)) return invalidArg(call, argument, `must be true or false, or an object { faults?, unmappedAccess?, maxUnmappedAccessRecords? }, got ${show(value)}`);
+  const unknown = Object.keys(value).find((key) => !(GPU_VALIDATION_FIELDS as readonly string[]).includes(key));
+  if (unknown !== undefined) return invalidArg(call, `${argument}.${unknown}`, `is not a gpuValidation option (those are ${GPU_VALIDATION_FIELDS.join(', ')})`);
+  const problem = firstProblem(
+    () => checkBoolean(call, `${argument}.faults`, value.faults ?? true),
+    () => checkBoolean(call, `${argument}.unmappedAccess`, value.unmappedAccess ?? false),
+    () => checkInteger(call, `${argument}.maxUnmappedAccessRecords`, value.maxUnmappedAccessRecords ?? DEFAULT_UNMAPPED_ACCESS_RECORDS, 1, MAX_UNMAPPED_ACCESS_RECORDS),
+  );
+  if (problem) return problem;
+  return {
+    gpuValidation: (value.faults ?? true) as boolean,
+    unmappedAccess: (value.unmappedAccess ?? false) as boolean,
+    maxUnmappedAccessRecords: (value.maxUnmappedAccessRecords ?? DEFAULT_UNMAPPED_ACCESS_RECORDS) as number,
+  };
+}
+
 /** createDevice(options): tiers 1..4 and 1..2, memory sizes positive integers. */
 export function validateCreateDevice(options: unknown): Checked<DeviceSettings> {
   const call = 'createDevice';
@@ -28,7 +65,10 @@ export function validateCreateDevice(options: unknown): Checked<DeviceSettings> 
   const problem = firstProblem(
     () => checkInteger(call, 'options.tiledResourcesTier', value.tiledResourcesTier ?? 3, 1, 4),
     () => checkInteger(call, 'options.resourceHeapTier', value.resourceHeapTier ?? 2, 1, 2),
-    () => checkBoolean(call, 'options.gpuValidation', value.gpuValidation ?? true),
+    () => {
+      const checked = checkGpuValidation(call, value.gpuValidation);
+      return checked instanceof D3D12Error ? checked : undefined;
+    },
     () => (value.localMemoryBytes == null ? undefined : checkInteger(call, 'options.localMemoryBytes', value.localMemoryBytes, 1)),
     () => (value.nonLocalMemoryBytes == null ? undefined : checkInteger(call, 'options.nonLocalMemoryBytes', value.nonLocalMemoryBytes, 1)),
     () => (value.localMemoryBudget == null ? undefined : checkInteger(call, 'options.localMemoryBudget', value.localMemoryBudget, 0)),
@@ -39,7 +79,7 @@ export function validateCreateDevice(options: unknown): Checked<DeviceSettings> 
   return {
     tiledResourcesTier: (value.tiledResourcesTier ?? 3) as TiledResourcesTier,
     resourceHeapTier: (value.resourceHeapTier ?? 2) as ResourceHeapTier,
-    gpuValidation: (value.gpuValidation ?? true) as boolean,
+    ...(checkGpuValidation(call, value.gpuValidation) as Exclude<ReturnType<typeof checkGpuValidation>, D3D12Error>),
     localMemoryBytes: (value.localMemoryBytes ?? undefined) as number | undefined,
     nonLocalMemoryBytes: (value.nonLocalMemoryBytes ?? undefined) as number | undefined,
     localMemoryBudget: (value.localMemoryBudget ?? undefined) as number | undefined,

@@ -91,7 +91,7 @@ const PUBLISHED: Record<string, { file: string; members: string[] }> = {
       'buildStatsString', 'checkFeatureSupport', 'corruptPageTableEntryForTesting', 'createCommandList', 'createCommandQueue', 'createCommittedResource', 'createComputePipelineState', 'createFence',
       'createGraphicsPipelineState', 'createHeap', 'createPlacedResource', 'createQueryHeap', 'createReservedResource', 'createSwapChain', 'destroy', 'dropNextPageTableWriteForTesting', 'enqueueMakeResident',
       'evict', 'failNextAllocationForTesting', 'getDeviceRemovedReason', 'getInfoQueue', 'getMemoryStats', 'getPageFaultReport', 'getPagingStats', 'getResidencyStatus',
-      'getResourceAllocationInfo', 'getResourceTiling', 'gpuDevice', 'makeResident', 'queryVideoMemoryInfo', 'readFaults', 'setResidencyDebugBudget', 'setResidencyPriority',
+      'getResourceAllocationInfo', 'getResourceTiling', 'gpuDevice', 'makeResident', 'queryVideoMemoryInfo', 'readFaults', 'readUnmappedAccesses', 'setResidencyDebugBudget', 'setResidencyPriority',
       'setVideoMemoryReservation', 'validateTileMappings', 'writeTextureDescriptor',
     ],
   },
@@ -133,7 +133,7 @@ describe('package: the published types show the D3D12 API, not the internal stat
 
   // A strict consumer with full lib checking (skipLibCheck off) compiles against the published types:
   // stripping must not leave a class that names a stripped member (an `implements` clause did: TS2420).
-  test('a strict TypeScript consumer compiles against both entries by package name', () => {
+  test('a strict TypeScript consumer compiles against every entry by package name', () => {
     const dir = join(PROJECT_ROOT, 'dist/consumer-check');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'use.ts'), CONSUMER_SOURCE);
@@ -162,6 +162,7 @@ describe('package: the published types show the D3D12 API, not the internal stat
 /** What a user writes: both entries by package name, a heap, its published id, the memory statistics. */
 const CONSUMER_SOURCE = `import { createDevice, D3D12Error, type MemoryStats } from 'd3d12-webgpu';
 import { createNodeDevice } from 'd3d12-webgpu/node';
+import { runValidation, type ValidationMismatch, type ValidationResult } from 'd3d12-webgpu/validate';
 export async function use(): Promise<MemoryStats> {
   const device = await createDevice({ gpuDevice: await createNodeDevice() });
   const heap = device.createHeap({ sizeInBytes: 65536, properties: { type: 'DEFAULT' } });
@@ -169,4 +170,33 @@ export async function use(): Promise<MemoryStats> {
   if (!(id >= 0)) throw new D3D12Error('E_INVALIDARG', 'use', 'heap.id', 'is a number');
   return device.getMemoryStats();
 }
+export async function validate(): Promise<ValidationMismatch[]> {
+  const result: ValidationResult = await runValidation({ gpuDevice: await createNodeDevice(), seed: 1, ops: 10, tier: 2, onProgress: (p) => p.opsDone });
+  return result.mismatches;
+}
 `;
+
+// d3d12-webgpu/validate (issue 13): the entry is published, and its built bundle runs in a plain
+// Node.js process by package name (the differential run's shader is carried as text).
+describe('package: d3d12-webgpu/validate', () => {
+  test('exports["./validate"] is published', () => {
+    expect(pkg.exports['./validate']).toEqual({ types: './dist/types/validate/index.d.ts', default: './dist/validate.js' });
+  });
+
+  test('a plain node process runs runDifferential from d3d12-webgpu/validate on a device from d3d12-webgpu/node', () => {
+    const script = `
+      import { createNodeDevice } from 'd3d12-webgpu/node';
+      import { runDifferential } from 'd3d12-webgpu/validate';
+      const gpuDevice = await createNodeDevice();
+      const result = await runDifferential({ gpuDevice, seed: 5, ops: 40, tier: 3 });
+      console.log(JSON.stringify({ ops: result.ops, mismatches: result.mismatches, bytesCompared: result.bytesCompared, pagesValidated: result.pagesValidated }));
+      gpuDevice.destroy();
+    `;
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: PROJECT_ROOT, env: childEnv(), encoding: 'utf8', timeout: CHILD_TIMEOUT_MS });
+    const result = JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as { ops: number; mismatches: unknown[]; bytesCompared: number; pagesValidated: number };
+    expect(result.mismatches).toEqual([]);
+    expect(result.ops).toBe(40);
+    expect(result.bytesCompared).toBeGreaterThan(0);
+    expect(result.pagesValidated).toBeGreaterThan(0);
+  }, CHILD_TIMEOUT_MS + 10_000);
+});

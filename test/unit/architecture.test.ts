@@ -51,6 +51,8 @@ const ALLOWED: Record<string, string[]> = {
   gpu: ['api', 'memory'],
   d3d12: ['api', 'memory', 'validation', 'gpu'],
   residency: ['api', 'd3d12'],
+  // d3d12-webgpu/validate: a client of the public API, as the residency manager is (issue 13).
+  validate: ['api', 'd3d12', 'residency'],
   node: ['api', 'gpu'],
   types: [],
 };
@@ -179,6 +181,14 @@ describe('the residency manager is a client of the D3D12 API', () => {
   test('the check sees internal uses: a planted client (test/unit/fixtures/internal-use.ts) is reported', () => {
     const uses = internalUses([join(PROJECT_ROOT, 'test/unit/fixtures/internal-use.ts')]).map((use) => use.replace(/^.*: /, ''));
     expect(uses).toEqual(['device.pageableHeap (d3d12/device.ts)', 'device.settings (d3d12/device.ts)', 'heap.residencyReferences (d3d12/heap.ts)']);
+  });
+});
+
+describe('the validation layer (d3d12-webgpu/validate) is a client of the D3D12 API', () => {
+  test('src/validate uses no @internal, private or protected member of the facade or the residency manager', () => {
+    const files = sources(join(SRC, 'validate'));
+    expect(files.length).toBeGreaterThan(10);
+    expect(internalUses(files)).toEqual([]);
   });
 });
 

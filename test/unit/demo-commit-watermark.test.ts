@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CommitWatermark, HEAP_TILES, type WatermarkBackend } from '../../demo/growable-buffer/commit-watermark.js';
-import { Random } from '../shared/random.js';
+import { Random } from '../../src/validate/random.js';
 
 interface FakeHeap {
   id: number;

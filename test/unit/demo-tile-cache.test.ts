@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { TileCache, type TileInfo } from '../../demo/virtual-texture/tile-cache.js';
-import { Random } from '../shared/random.js';
+import { Random } from '../../src/validate/random.js';
 
 const tile = (id: number, mip = 0): TileInfo => ({ tile: id, mip });
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { beladyMin, frameBytes, generateCameraTrace, lru, PAGE_BYTES, workingSetBytes, type Trace } from '../../bench/suite/paging-trace.js';
-import { Random } from '../shared/random.js';
+import { Random } from '../../src/validate/random.js';
 
 /** Single-object frames: the classic one-request-at-a-time trace. */
 const sequence = (sizes: number[], ids: number[]): Trace => ({ sizes, frames: ids.map((id) => [id]) });

@@ -5,7 +5,7 @@
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { decodePng } from '../harness/png.js';
-import { Random } from '../shared/random.js';
+import { Random } from '../../src/validate/random.js';
 
 function chunk(type: string, data: Uint8Array): Uint8Array {
   const out = new Uint8Array(12 + data.length);

@@ -1,10 +1,11 @@
 /**
- * Test helpers live in one place (test/shared): one seeded PRNG (random.ts), one D3D12 error
- * assertion (expect-d3d12-error.ts), one read-back of a buffer (readBuffer in d3d12-helpers.ts).
- * This reads every file under test/ and fails on a file elsewhere that defines its own: a
- * `class Random`, a mulberry32 step, an inline LCG, a `function expectD3D12Error`, or a
+ * Test helpers live in one place: one seeded PRNG (src/validate/random.ts, shared with the package's
+ * validation runs), one D3D12 error assertion (test/shared/expect-d3d12-error.ts), one read-back of a
+ * buffer (readBuffer in src/validate/d3d12-io.ts, which test/shared/d3d12-helpers.ts re-exports).
+ * This reads every file under test/ and src/validate/ and fails on a file elsewhere that defines its
+ * own: a `class Random`, a mulberry32 step, an inline LCG, a `function expectD3D12Error`, or a
  * `function readBack…` that takes a D3D12 Device. A control plants each definition in a string and
- * shows the check finds it, and shows that the shared helpers' own files are found by it.
+ * shows the check finds it, and shows that the helpers' own files are found by it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -12,6 +13,8 @@ import { describe, expect, test } from 'vitest';
 import { PROJECT_ROOT } from '../harness/paths.js';
 
 const TEST = join(PROJECT_ROOT, 'test');
+/** The package's validation layer, which the tests import their PRNG and read-back from. */
+const VALIDATE = join(PROJECT_ROOT, 'src/validate');
 /** This file: it holds the planted definitions below, as strings. */
 const SELF = 'test/unit/test-helpers.test.ts';
 
@@ -23,14 +26,14 @@ interface Rule {
 }
 
 const RULES: Rule[] = [
-  { name: 'a class Random', home: 'test/shared/random.ts', pattern: /\bclass\s+Random\b/ },
+  { name: 'a class Random', home: 'src/validate/random.ts', pattern: /\bclass\s+Random\b/ },
   // mulberry32's increment: a copy of the generator under another name.
-  { name: 'a mulberry32 step', home: 'test/shared/random.ts', pattern: /\b0x6d2b79f5\b/i },
+  { name: 'a mulberry32 step', home: 'src/validate/random.ts', pattern: /\b0x6d2b79f5\b/i },
   // An LCG written inline, `Math.imul(seed, 1103515245)` or `seed * 1103515245`, or the
   // Numerical Recipes 1664525. A WGSL literal (`x * 1664525u`, a shader's busy loop) does not match.
-  { name: 'an inline LCG', home: 'test/shared/random.ts', pattern: /Math\.imul\(\s*\w+\s*,\s*(?:1103515245|1664525)\s*\)|\b\w+\s*\*\s*(?:1103515245|1664525)\b/ },
+  { name: 'an inline LCG', home: 'src/validate/random.ts', pattern: /Math\.imul\(\s*\w+\s*,\s*(?:1103515245|1664525)\s*\)|\b\w+\s*\*\s*(?:1103515245|1664525)\b/ },
   { name: 'a function expectD3D12Error', home: 'test/shared/expect-d3d12-error.ts', pattern: /\b(?:function\s+expectD3D12Error|(?:const|let|var)\s+expectD3D12Error\s*=)/ },
-  { name: 'a readBack function over a D3D12 Device', home: 'test/shared/d3d12-helpers.ts', pattern: /\bfunction\s+readBack\w*\s*\([^)]*:\s*Device\b/ },
+  { name: 'a readBack function over a D3D12 Device', home: 'src/validate/d3d12-io.ts', pattern: /\bfunction\s+readBack\w*\s*\([^)]*:\s*Device\b/ },
 ];
 
 /** The rules a text breaks (by name). */
@@ -47,9 +50,10 @@ function files(dir: string): string[] {
 }
 
 describe('test helpers in one place', () => {
-  test('no file under test/ defines its own PRNG, expectD3D12Error or D3D12 readBack', () => {
-    const all = files(TEST).map((path) => relative(PROJECT_ROOT, path).split('\\').join('/'));
+  test('no file under test/ or src/validate/ defines its own PRNG, expectD3D12Error or D3D12 readBack', () => {
+    const all = [...files(TEST), ...files(VALIDATE)].map((path) => relative(PROJECT_ROOT, path).split('\\').join('/'));
     expect(all.length).toBeGreaterThan(100);
+    expect(all).toContain('src/validate/random.ts');
     const found: string[] = [];
     for (const file of all) {
       if (file === SELF) continue;
@@ -61,9 +65,10 @@ describe('test helpers in one place', () => {
 
   test('control: the shared helpers\' own files are what the check finds', () => {
     const read = (file: string): string => readFileSync(join(PROJECT_ROOT, file), 'utf8');
-    expect(definitionsIn(read('test/shared/random.ts'))).toEqual(['a class Random', 'a mulberry32 step']);
+    expect(definitionsIn(read('src/validate/random.ts'))).toEqual(['a class Random', 'a mulberry32 step']);
     expect(definitionsIn(read('test/shared/expect-d3d12-error.ts'))).toEqual(['a function expectD3D12Error']);
-    expect(read('test/shared/d3d12-helpers.ts')).toMatch(/export async function readBuffer\(device: Device,/);
+    expect(read('src/validate/d3d12-io.ts')).toMatch(/export async function readBuffer\(device: Device,/);
+    expect(read('test/shared/d3d12-helpers.ts')).toMatch(/readBuffer.*from '\.\.\/\.\.\/src\/validate\/index\.js'/s);
   });
 
   test('control: a planted definition in a string is found, and ordinary uses are not', () => {
@@ -81,7 +86,7 @@ describe('test helpers in one place', () => {
     ];
     for (const [text, rule] of planted) expect(definitionsIn(text), text).toEqual([rule]);
     const ordinary = [
-      "import { Random } from '../shared/random.js';\nconst random = new Random(12345);\nrandom.int(0, 9);",
+      "import { Random } from '../../src/validate/random.js';\nconst random = new Random(12345);\nrandom.int(0, 9);",
       "import { expectD3D12Error } from '../../shared/expect-d3d12-error.js';\nexpectD3D12Error(() => heap.release(), { message: /released/ });",
       'const bytes = await readBuffer(d3d, queue, buffer, 0, 256);',
       'export async function readBackBuffer(gpuDevice: GPUDevice, backBuffer: BackBuffer): Promise<Uint8Array> {',

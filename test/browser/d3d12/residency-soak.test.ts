@@ -6,14 +6,14 @@
  */
 import { describe, expect } from 'vitest';
 import { browserTest } from '../../harness/browser/browser-test.js';
-import { parseSeed } from '../../shared/differential/operations.js';
+import { parseSeed } from '../../../src/validate/index.js';
 import { describeSoakFailure, describeSoakRun, type SoakOptions, type SoakSummary } from '../../shared/soak/residency-soak.js';
 
 const PAGE = 'test/browser/pages/residency-soak.page.ts';
 const LISTS = 150;
 
 const seeds = [0xb0a7];
-const fromEnvironment = parseSeed(process.env.D3D12_SOAK_SEED);
+const fromEnvironment = parseSeed(process.env.D3D12_SOAK_SEED, 'D3D12_SOAK_SEED');
 if (fromEnvironment !== undefined) seeds.push(fromEnvironment);
 
 describe('residency soak: no byte lost or changed while the manager pages 4x its budget (headless Chromium)', () => {

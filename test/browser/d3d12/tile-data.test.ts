@@ -1,8 +1,7 @@
 import { describe } from 'vitest';
 import { browserTest } from '../../harness/browser/browser-test.js';
 import { expectChecks } from '../../shared/expect-checks.js';
-import type { Check } from '../../shared/page-table-model.js';
-import type { ResidencyBasics } from '../../shared/scenarios/residency-basics.js';
+import type { Check, ResidencyBasics } from '../../../src/validate/index.js';
 import { expect } from 'vitest';
 
 const PAGE = 'test/browser/pages/scenario.page.ts';

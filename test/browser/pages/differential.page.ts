@@ -1,7 +1,9 @@
-// Runs the differential test (test/shared/differential/) in the page and returns its small JSON
-// summary: ok, the first difference or error, the seed and the operation counts (not the memory).
-import { runDifferential, type DifferentialOptions, type DifferentialSummary } from '../../shared/differential/operations.js';
+// Runs the package's differential run (src/validate: runDifferential) in the page and returns its
+// plain-data result: mismatches with seed and operation index, counters (not the memory).
+import { runDifferential, type ValidationOptions, type ValidationResult } from '../../../src/validate/index.js';
 
-export default async function differentialPage(device: GPUDevice, args: DifferentialOptions): Promise<DifferentialSummary> {
-  return runDifferential(device, args);
+export type DifferentialPageArgs = Pick<ValidationOptions, 'seed' | 'ops' | 'tier'>;
+
+export default async function differentialPage(device: GPUDevice, args: DifferentialPageArgs): Promise<ValidationResult> {
+  return runDifferential({ gpuDevice: device, ...args });
 }

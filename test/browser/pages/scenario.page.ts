@@ -1,5 +1,5 @@
-// Runs a shared GPU scenario (test/shared/scenarios/) in the page; returns its JSON result.
-import { SCENARIOS, type ScenarioName } from '../../shared/scenarios/index.js';
+// Runs one conformance scenario of the package (src/validate/scenarios/) in the page; returns its JSON result.
+import { SCENARIOS, type ScenarioName } from '../../../src/validate/index.js';
 
 export default async function scenarioPage(device: GPUDevice, args: { scenario: ScenarioName; options?: unknown }): Promise<unknown> {
   const scenario = SCENARIOS[args.scenario] as (device: GPUDevice, options?: unknown) => Promise<unknown>;

@@ -14,7 +14,7 @@ import { describe, expect } from 'vitest';
 import { createDevice, type Device, type Fence, type GraphicsCommandList, type Resource } from '../../../src/index.js';
 import { gpuTest } from '../../harness/gpu-test.js';
 import { firstDifference, flush, pattern, readBuffer, uploadBuffer } from '../../shared/d3d12-helpers.js';
-import { Random } from '../../shared/random.js';
+import { Random } from '../../../src/validate/random.js';
 
 const MIB = 2 ** 20;
 

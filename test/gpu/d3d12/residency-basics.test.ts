@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { gpuTest } from '../../harness/gpu-test.js';
 import { expectChecks } from '../../shared/expect-checks.js';
-import { residencyBasics } from '../../shared/scenarios/residency-basics.js';
+import { residencyBasics } from '../../../src/validate/index.js';
 
 describe('paging keeps every byte; a missing registration is reported (Node.js + Dawn)', () => {
   gpuTest('evict/restore round trips, and the planted missing insert', async ({ device }) => {

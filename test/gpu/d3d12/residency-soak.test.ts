@@ -10,7 +10,7 @@
  */
 import { describe, expect } from 'vitest';
 import { gpuTest } from '../../harness/gpu-test.js';
-import { parseSeed } from '../../shared/differential/operations.js';
+import { parseSeed } from '../../../src/validate/index.js';
 import { describeSoakFailure, describeSoakRun, runResidencySoak, type SoakOptions, type SoakSummary } from '../../shared/soak/residency-soak.js';
 
 const LISTS = 320;
@@ -61,7 +61,7 @@ describe('residency soak: no byte lost or changed while the manager pages 4x its
     expectMaximumPressure(summary);
   });
 
-  const seed = parseSeed(process.env.D3D12_SOAK_SEED);
+  const seed = parseSeed(process.env.D3D12_SOAK_SEED, 'D3D12_SOAK_SEED');
   if (seed !== undefined) {
     const budget = process.env.D3D12_SOAK_DEBUG_BUDGET;
     const debugBudget = budget === undefined || budget === '' ? null : Number(budget);

@@ -1,9 +1,6 @@
 import { describe } from 'vitest';
 import { gpuTest } from '../../harness/gpu-test.js';
-import { reservedBufferData } from '../../shared/scenarios/reserved-buffer-data.js';
-import { reservedTextureData } from '../../shared/scenarios/reserved-texture-data.js';
-import { memorySemantics } from '../../shared/scenarios/memory-semantics.js';
-import { computeTiers } from '../../shared/scenarios/compute-tiers.js';
+import { computeTiers, memorySemantics, reservedBufferData, reservedTextureData } from '../../../src/validate/index.js';
 import { expectChecks } from '../../shared/expect-checks.js';
 
 describe('reserved texture data matches the CPU page table (Node.js + Dawn)', () => {

@@ -35,7 +35,7 @@ import {
 import { gpuTest } from '../../harness/gpu-test.js';
 import { firstDifference, flush, pattern, readBuffer, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
 import { expectD3D12Error, type ExpectedD3D12Error } from '../../shared/expect-d3d12-error.js';
-import { Random } from '../../shared/random.js';
+import { Random } from '../../../src/validate/random.js';
 
 const MIB = 2 ** 20;
 

@@ -8,7 +8,7 @@
  * costs seconds on SwiftShader), after which those calls are always made with a wrong description.
  */
 import { createResidencyManager, type Heap, type Resource, type ResourceDesc } from '../../../src/index.js';
-import type { Random } from '../random.js';
+import type { Random } from '../../../src/validate/random.js';
 import {
   badHeapDesc,
   badHeapFlags,
@@ -443,7 +443,34 @@ export function deviceCatalogue(): MethodSpec[] {
       params: [param('resource', (ctx) => badRef(ctx, 'texture'))],
       plan: (ctx) => mapOr(pickOf(ctx.rng, ctx.main.textures().filter((t) => t.desc.dimension === 'TEXTURE2D')), (texture) => call(ctx, [texture])),
     },
+    {
+      cls: 'Device',
+      name: 'validateTileMappings',
+      async: true,
+      weight: 0.3,
+      // Left out (undefined or null) is every live resource: only non-arrays and bad elements are wrong.
+      params: [
+        param('resources', (ctx) => {
+          if (ctx.rng.chance(0.25)) return invalid(ctx.rng.pick<unknown>([{}, 'all', 1, true, { length: 1, 0: ctx.main.resources[0] }, new Set(ctx.main.resources)]));
+          const bad = badRef(ctx, 'resource');
+          const items: unknown[] = sample(ctx.rng, ctx.main.resources, 2);
+          items.splice(ctx.rng.int(0, items.length), 0, bad.value);
+          return { value: items, validity: bad.validity === 'valid' ? 'invalid' : bad.validity };
+        }),
+      ],
+      plan: (ctx) =>
+        call(ctx, ctx.rng.chance(0.4) ? [] : [ctx.rng.chance(0.2) ? [] : sample(ctx.rng, ctx.main.resources, 3)], {
+          mustSettle: true,
+          // Whatever the fuzzer did, the GPU's page table must say what the CPU authority says.
+          onSuccess: (result) => {
+            const { mismatchCount, mismatches } = result as { mismatchCount: number; mismatches: unknown[] };
+            if (mismatchCount !== 0) throw new Error(`validateTileMappings found ${mismatchCount} mismatches: ${JSON.stringify(mismatches.slice(0, 2))}`);
+          },
+        }),
+    },
     { cls: 'Device', name: 'readFaults', certain: true, async: true, weight: 0.2, params: [], plan: (ctx) => call(ctx, [], { mustSettle: true }) },
+    // The fuzzed devices are created without gpuValidation.unmappedAccess: every call is DXGI_ERROR_INVALID_CALL.
+    { cls: 'Device', name: 'readUnmappedAccesses', async: true, weight: 0.1, params: [], plan: (ctx) => call(ctx, [], { mustSettle: true, receiver: { target: ctx.main.device, validity: 'invalid' } }) },
     { cls: 'Device', name: 'destroy', weight: 0, params: [], plan: (ctx) => call(ctx, [], { onSuccess: () => (ctx.main.destroyed = true) }) },
     {
       cls: 'module',

@@ -13,7 +13,7 @@
  */
 import { ROOT_CONSTANT_COUNT, ROOT_DESCRIPTOR_COUNT, type CommandListType, type GraphicsCommandList, type QueryHeap, type Resource, type ResourceState } from '../../../src/index.js';
 import { RESOURCE_STATE_BITS } from '../../../src/api/types.js';
-import type { Random } from '../random.js';
+import type { Random } from '../../../src/validate/random.js';
 import { badState, stateNamesOf } from './descs.js';
 import { badArrayOf } from './catalogue-objects.js';
 import { badRef, isOpen, pickOf, TILE, type FuzzContext } from './pool.js';

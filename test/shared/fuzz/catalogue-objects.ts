@@ -7,7 +7,7 @@
  * signals it, so the second device only changes through calls that wrongly accept its objects.
  */
 import type { CommandQueue, Fence, GraphicsCommandList, Heap, QueryHeap, Resource, TileRangeFlag } from '../../../src/index.js';
-import type { Random } from '../random.js';
+import type { Random } from '../../../src/validate/random.js';
 import { badRef, badRefArray, cpuVisible, isOpen, pickOf, sample, type DeviceWorld, type FuzzContext, type RefKind } from './pool.js';
 import { param, type CallPlan, type MethodSpec, type Param, type Receiver } from './spec.js';
 import { badCoordinate, badRegionSize, tileRegion, type Region } from './tiles.js';

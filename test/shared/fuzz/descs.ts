@@ -8,7 +8,7 @@
  * emulator does (MSAA, SHARED heaps) or the emulator's answer depends on memory (huge sizes).
  */
 import { RESOURCE_STATE_BITS, type HeapFlag, type HeapProperties, type ResourceDesc, type ResourceState } from '../../../src/api/types.js';
-import type { Random } from '../random.js';
+import type { Random } from '../../../src/validate/random.js';
 import { TILE } from './pool.js';
 import { badEnum, badField, badUint, DELETE, invalid, maybe, notAStruct, withField, type Arg } from './values.js';
 

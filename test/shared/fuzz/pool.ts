@@ -23,7 +23,7 @@ import type {
   ResidencySet,
   Resource,
 } from '../../../src/index.js';
-import type { Random } from '../random.js';
+import type { Random } from '../../../src/validate/random.js';
 import { invalid, valid, type Arg, type Validity } from './values.js';
 
 export const TILE = 65536;

@@ -21,7 +21,7 @@
  * wrong, the first occurrence kept.
  */
 import { createDevice, D3D12Error, type Device } from '../../../src/index.js';
-import { Random } from '../random.js';
+import { Random } from '../../../src/validate/random.js';
 import { fullCatalogue, populate } from './catalogue.js';
 import { DeviceWorld, isOpen, type FuzzContext } from './pool.js';
 import { checkInvariants, diffSnapshots, changeKind, releasesAwaitingGpu, takeSnapshot } from './snapshot.js';

@@ -7,7 +7,7 @@
  * tail; the bad coordinates and sizes tagged 'invalid' lie outside the resource or are not numbers.
  */
 import { PACKED_TILE, type Resource, type TiledResourceCoordinate, type TileRegionSize } from '../../../src/index.js';
-import type { Random } from '../random.js';
+import type { Random } from '../../../src/validate/random.js';
 import type { FuzzContext } from './pool.js';
 import { badBoolean, badField, badUint, invalid, maybe, notAStruct, type Arg } from './values.js';
 

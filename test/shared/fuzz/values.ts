@@ -9,7 +9,7 @@
  * does not match, 2^53 for a UINT64, an empty array): it may succeed or throw. Nothing here reads
  * GPU-timing dependent state, so a seed always produces the same values.
  */
-import type { Random } from '../random.js';
+import type { Random } from '../../../src/validate/random.js';
 
 export type Validity = 'valid' | 'maybe' | 'invalid';
 

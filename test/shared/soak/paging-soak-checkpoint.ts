@@ -10,7 +10,7 @@
  * wait for the fence and unmap with an empty written range (nothing written).
  */
 import type { CommandQueue, Device, GraphicsCommandList, ResidencySet } from '../../../src/index.js';
-import type { Random } from '../random.js';
+import type { Random } from '../../../src/validate/random.js';
 import { firstDifference, hex, locate, readModel, roundUp, storesOf, type Slot, type SoakBuffer, type Store } from './paging-soak-model.js';
 import type { PagingSoakDifference, PagingSoakSummary } from './paging-soak-report.js';
 

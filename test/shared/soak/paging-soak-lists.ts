@@ -11,7 +11,7 @@
  * memory it writes (and no two buffers share memory, probes aside).
  */
 import type { GraphicsCommandList, PipelineState } from '../../../src/index.js';
-import type { Random } from '../random.js';
+import type { Random } from '../../../src/validate/random.js';
 import { listStates, type Access } from './list-states.js';
 import { applyRmw, overlap, readModel, storesOf, TILE, writeModel, type SoakBuffer, type Store } from './paging-soak-model.js';
 

@@ -15,7 +15,7 @@
  * the manager's, and `count` counts the application's own MakeResident calls on top ("pins").
  */
 import type { Heap, Pageable, Resource } from '../../../src/index.js';
-import type { Random } from '../random.js';
+import type { Random } from '../../../src/validate/random.js';
 
 export const TILE = 65536;
 

@@ -8,7 +8,7 @@
  * another's bytes. A NULL tile reads 0 and drops writes (tier 2 and up); its old page keeps its bytes.
  */
 import type { CommandQueue } from '../../../src/index.js';
-import type { Random } from '../random.js';
+import type { Random } from '../../../src/validate/random.js';
 import type { Slot, SoakBuffer, Store } from './paging-soak-model.js';
 
 export interface TileContext {

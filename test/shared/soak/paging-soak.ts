@@ -42,7 +42,7 @@ import {
   type ResidencySet,
   type ResidencyStats,
 } from '../../../src/index.js';
-import { Random } from '../random.js';
+import { Random } from '../../../src/validate/random.js';
 import { SOAK_RMW_SHADER } from './residency-soak.js';
 import { checkCounts, checkpoint as runCheckpoint, corruptModel, describeDifference, type CheckpointHost } from './paging-soak-checkpoint.js';
 import { commandKind, describeCommand, planCommands, randomSize, recordCommands, storesOfCommand } from './paging-soak-lists.js';

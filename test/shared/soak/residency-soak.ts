@@ -39,7 +39,7 @@ import {
   type ResidencyStats,
   type Resource,
 } from '../../../src/index.js';
-import { Random } from '../random.js';
+import { Random } from '../../../src/validate/random.js';
 import { listStates } from './list-states.js';
 
 const TILE = 65536;

@@ -3,7 +3,17 @@
  * invalid field at a time, each next to a valid control, over both sides of every boundary).
  */
 import { describe, expect, test } from 'vitest';
-import { createDevice, D3D12Error, Device, VIRTUAL_ADDRESS_BITS, type CommandQueueDesc, type DeviceOptions, type FeatureData } from '../../../src/index.js';
+import {
+  createDevice,
+  D3D12Error,
+  DEFAULT_UNMAPPED_ACCESS_RECORDS,
+  Device,
+  MAX_UNMAPPED_ACCESS_RECORDS,
+  VIRTUAL_ADDRESS_BITS,
+  type CommandQueueDesc,
+  type DeviceOptions,
+  type FeatureData,
+} from '../../../src/index.js';
 import { expectD3D12Error, expectD3D12Rejection } from '../../shared/expect-d3d12-error.js';
 
 const loose = (value: unknown): never => value as never;
@@ -62,13 +72,84 @@ describe('createDevice options', () => {
   test.each([true, false])('gpuValidation %s is accepted', async (gpuValidation) => {
     const device = await createDevice({ gpuValidation });
     expect(device.settings.gpuValidation).toBe(gpuValidation);
+    // true and false say nothing of unmapped accesses: off, with the default record count.
+    expect(device.settings.unmappedAccess).toBe(false);
+    expect(device.settings.maxUnmappedAccessRecords).toBe(DEFAULT_UNMAPPED_ACCESS_RECORDS);
   });
 
-  test.each([0, 1, 'true', {}])('gpuValidation %s is rejected', async (gpuValidation) => {
+  test.each([0, 1, 'true', [], [true], () => true])('gpuValidation %s is rejected', async (gpuValidation) => {
     await expectD3D12Rejection(createDevice({ gpuValidation: loose(gpuValidation) }), {
       call: 'createDevice',
       argument: 'options.gpuValidation',
-      message: /true or false/,
+      message: /true or false, or an object \{ faults\?, unmappedAccess\?, maxUnmappedAccessRecords\? \}/,
+    });
+  });
+
+  describe('gpuValidation as an object', () => {
+    const settingsOf = async (gpuValidation: DeviceOptions['gpuValidation']): Promise<[boolean, boolean, number]> => {
+      const { settings } = await createDevice({ gpuValidation });
+      return [settings.gpuValidation, settings.unmappedAccess, settings.maxUnmappedAccessRecords];
+    };
+
+    test('every field may be left out: faults on, unmapped accesses off, 256 records', async () => {
+      expect(DEFAULT_UNMAPPED_ACCESS_RECORDS).toBe(256);
+      expect(await settingsOf({})).toEqual([true, false, 256]);
+      expect(await settingsOf(loose({ faults: null, unmappedAccess: undefined, maxUnmappedAccessRecords: null }))).toEqual([true, false, 256]);
+      expect(await settingsOf(loose(null))).toEqual([true, false, 256]);
+    });
+
+    test.each([
+      [{ faults: false }, [false, false, 256]],
+      [{ unmappedAccess: true }, [true, true, 256]],
+      [{ faults: false, unmappedAccess: true }, [false, true, 256]],
+      [{ unmappedAccess: true, maxUnmappedAccessRecords: 1 }, [true, true, 1]],
+      [{ unmappedAccess: true, maxUnmappedAccessRecords: MAX_UNMAPPED_ACCESS_RECORDS }, [true, true, MAX_UNMAPPED_ACCESS_RECORDS]],
+      [{ maxUnmappedAccessRecords: 7 }, [true, false, 7]],
+    ] as const)('%j is accepted', async (gpuValidation, expected) => {
+      expect(await settingsOf(gpuValidation)).toEqual(expected);
+    });
+
+    test.each([
+      ['faults', 1, /must be true or false, got 1/],
+      ['faults', 'true', /must be true or false/],
+      ['faults', {}, /must be true or false/],
+      ['unmappedAccess', 0, /must be true or false, got 0/],
+      ['unmappedAccess', 'yes', /must be true or false/],
+      ['maxUnmappedAccessRecords', 0, /must be at least 1, got 0/],
+      ['maxUnmappedAccessRecords', -5, /must be at least 1, got -5/],
+      ['maxUnmappedAccessRecords', MAX_UNMAPPED_ACCESS_RECORDS + 1, new RegExp(`must be at most ${MAX_UNMAPPED_ACCESS_RECORDS}, got ${MAX_UNMAPPED_ACCESS_RECORDS + 1}`)],
+      ['maxUnmappedAccessRecords', 2.5, /must be an integer, got 2.5/],
+      ['maxUnmappedAccessRecords', Number.NaN, /must be an integer, got NaN/],
+      ['maxUnmappedAccessRecords', Number.POSITIVE_INFINITY, /must be an integer/],
+      ['maxUnmappedAccessRecords', '16', /must be an integer/],
+    ] as const)('%s %s is rejected, naming the field', async (field, value, message) => {
+      // One invalid field, beside valid ones.
+      const options = { faults: true, unmappedAccess: true, maxUnmappedAccessRecords: 16, [field]: value };
+      await expectD3D12Rejection(createDevice({ gpuValidation: loose(options) }), { hresult: 'E_INVALIDARG', call: 'createDevice', argument: `options.gpuValidation.${field}`, message });
+      // Control: the same options with that field valid.
+      expect(await settingsOf({ faults: true, unmappedAccess: true, maxUnmappedAccessRecords: 16 })).toEqual([true, true, 16]);
+    });
+
+    test.each(['unmapped', 'fault', 'unmappedAccesses', 'maxRecords', 'FAULTS'])('an unknown field %s is rejected, naming it', async (field) => {
+      await expectD3D12Rejection(createDevice({ gpuValidation: loose({ unmappedAccess: true, [field]: true }) }), {
+        call: 'createDevice',
+        argument: `options.gpuValidation.${field}`,
+        message: /is not a gpuValidation option \(those are faults, unmappedAccess, maxUnmappedAccessRecords\)/,
+      });
+    });
+
+    test('readUnmappedAccesses: DXGI_ERROR_INVALID_CALL without the option; an empty report on a CPU-only device with it', async () => {
+      for (const gpuValidation of [undefined, true, false, {}, { faults: false }]) {
+        const device = await createDevice({ gpuDevice: null, gpuValidation });
+        await expectD3D12Rejection(device.readUnmappedAccesses(), {
+          hresult: 'DXGI_ERROR_INVALID_CALL',
+          call: 'readUnmappedAccesses',
+          argument: 'this',
+          message: /created without gpuValidation: \{ unmappedAccess: true \}/,
+        });
+      }
+      const device = await createDevice({ gpuDevice: null, gpuValidation: { unmappedAccess: true } });
+      expect(await device.readUnmappedAccesses()).toEqual({ resources: [], accesses: [], accessCount: 0, lost: 0 });
     });
   });
 

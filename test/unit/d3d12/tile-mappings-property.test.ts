@@ -18,7 +18,7 @@ import { describe, expect, test } from 'vitest';
 import { createDevice } from '../../../src/index.js';
 import type { CommandQueue, Device, Heap, Resource, ResourceDesc, TiledResourceCoordinate, TileRangeFlag, TileRegionSize } from '../../../src/index.js';
 import { expectD3D12Error } from '../../shared/expect-d3d12-error.js';
-import { Random } from '../../shared/random.js';
+import { Random } from '../../../src/validate/random.js';
 
 // ---- the model -------------------------------------------------------------------------------------
 

@@ -44,6 +44,7 @@ describe('constants shared with the WGSL', () => {
       [2, 'storage', false],
       [3, 'uniform', true],
       [4, 'storage', false],
+      [5, 'storage', false],
     ]);
     expect(entries[3]?.buffer?.minBindingSize).toBe(preludeLayout().dispatchInfo.size);
   });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { pagesOf, RangeAllocator } from '../../../src/memory/range-allocator.js';
-import { Random } from '../../shared/random.js';
+import { Random } from '../../../src/validate/random.js';
 
 describe('RangeAllocator', () => {
   test('allocates first-fit from the low end', () => {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { LruList, type LruNode } from '../../../src/residency/lru.js';
-import { Random } from '../../shared/random.js';
+import { Random } from '../../../src/validate/random.js';
 
 interface Node extends LruNode {
   name: string;

@@ -1,4 +1,4 @@
-// Scenarios by name, for the browser page that runs them (test/browser/pages/scenario.page.ts).
+// The conformance scenarios by name (the browser test page runs them by name; runScenarios runs them all).
 import { computeTiers } from './compute-tiers.js';
 import { mapCoherence } from './map-coherence.js';
 import { memorySemantics } from './memory-semantics.js';

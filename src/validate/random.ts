@@ -1,14 +1,17 @@
 /**
- * The one seeded pseudo-random generator of the tests: mulberry32, a small, fast 32-bit generator
- * whose whole state is one 32-bit word. Every test with randomness (property tests, the
- * differential runner, the fuzzer, the soaks) takes it from here, so that a seed names a run and the
- * same seed reproduces it, call for call. Not for data patterns whose bytes a shader or a model must
- * recompute (those are hash functions of their index, kept next to what they mirror).
+ * The one seeded pseudo-random generator of the project's validation and tests: mulberry32, a small,
+ * fast 32-bit generator whose whole state is one 32-bit word. The differential run takes every
+ * choice from it, and so do the tests with randomness (property tests, the fuzzer, the soaks), so
+ * that a seed names a run and the same seed reproduces it, call for call, in Node.js and in a
+ * browser alike. Not for data patterns whose bytes a shader or a model must recompute (those are
+ * hash functions of their index, kept next to what they mirror).
  *
  *   const random = new Random(seed);
  *   random.int(1, 6); random.below(n); random.chance(0.1); random.pick(items);
  *
- * test/unit/test-helpers.test.ts checks that no other test file defines a generator of its own.
+ * Invariant: the sequence depends on the seed alone (no Math.random, no clock), so a change here
+ * changes every seeded run; test/unit/test-helpers.test.ts checks that nothing under test/ defines
+ * a generator of its own.
  */
 export class Random {
   private state: number;

@@ -8,11 +8,17 @@
  *   - write → evict → a read that faults (report-only device) → restore → read;
  *   - evict → map → write → unmap → restore → read (**Chosen**, as Dawn: map pages the heap in);
  *   - two map/write/unmap rounds with written ranges, then evict → restore → read: both ranges.
- * Each read copies the whole buffer into a READBACK buffer and compares it with the bytes the CPU wrote.
+ * Each read copies the whole buffer into a READBACK buffer and compares it with the bytes the CPU wrote;
+ * then the GPU page table is compared with the CPU authority.
  */
-import { createDevice, type CommandQueue, type Device, type HeapProperties, type Resource } from '../../../src/index.js';
-import { flush, pattern, readBuffer, runList, TILE } from '../d3d12-helpers.js';
-import { check, type Check } from '../page-table-model.js';
+import { createDevice } from '../../d3d12/create-device.js';
+import type { CommandQueue } from '../../d3d12/command-queue.js';
+import type { Device } from '../../d3d12/device.js';
+import type { Resource } from '../../d3d12/resource.js';
+import type { HeapProperties } from '../../api/types.js';
+import { check, pattern, TILE, type Check } from '../bytes.js';
+import { flush, readBuffer, runList } from '../d3d12-io.js';
+import { ScenarioContext } from './context.js';
 
 const BYTES = 2 * TILE;
 
@@ -126,7 +132,7 @@ const ORDERS: { name: string; run(rig: Rig, data: Uint8Array): Promise<Uint8Arra
   },
 ];
 
-export async function mapCoherence(gpuDevice: GPUDevice): Promise<Check[]> {
+export async function mapCoherence(gpuDevice: GPUDevice, context = new ScenarioContext()): Promise<Check[]> {
   const checks: Check[] = [];
   let seed = 1;
   for (const memory of MEMORIES) {
@@ -138,6 +144,7 @@ export async function mapCoherence(gpuDevice: GPUDevice): Promise<Check[]> {
         const expected = await order.run(rig, pattern(BYTES, seed++));
         const name = `${memory.name}: ${order.name}`;
         checks.push(check(name, await readBuffer(device, queue, rig.buffer, 0, BYTES), expected));
+        checks.push(...(await context.tileMappings(device, name)));
         if (device.getDeviceRemovedReason() !== 'S_OK') throw new Error(`${name}: the device was removed (${device.getDeviceRemovedReason()})`);
       } finally {
         device.destroy();

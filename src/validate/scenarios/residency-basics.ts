@@ -3,19 +3,16 @@
  * reached the CPU), including placed resources and reserved tiles that point into it; and a missing
  * registration (a dispatch reading a heap that is not in its residency set, under the debug budget
  * override) is caught: the device is removed with a report that names the resource, the tile, the
- * heap and the command list.
+ * heap and the command list. The GPU page table is compared with the CPU authority while the heap is
+ * evicted (its tiles and pages point at a heap without memory) and after it is restored.
  */
-import { createDevice, createResidencyManager, type FaultReport } from '../../../src/index.js';
-import { flush, pattern, readBuffer, runList, TILE, uploadBuffer } from '../d3d12-helpers.js';
-import { check, type Check } from '../page-table-model.js';
-
-const READER = `
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) id: vec3u) {
-  let value = d3d12_load(d3d12_address_add(d3d12_root_descriptor(1u), id.x * 4u));
-  d3d12_store(d3d12_address_add(d3d12_root_descriptor(2u), id.x * 4u), value + 1u);
-}
-`;
+import { createDevice } from '../../d3d12/create-device.js';
+import type { FaultReport } from '../../d3d12/fault-report.js';
+import { createResidencyManager } from '../../residency/residency-manager.js';
+import READER from '../../../shaders/validate_read_plus_one.wgsl?raw';
+import { check, pattern, TILE, type Check } from '../bytes.js';
+import { flush, readBuffer, runList, uploadBuffer } from '../d3d12-io.js';
+import { ScenarioContext } from './context.js';
 
 export interface ResidencyBasics {
   checks: Check[];
@@ -24,7 +21,7 @@ export interface ResidencyBasics {
   fault?: Pick<FaultReport, 'kind' | 'message'> & { tile?: number; commandList: string; commandIndex: number; commandName: string; resource?: string; heap?: string };
 }
 
-export async function residencyBasics(gpuDevice: GPUDevice): Promise<ResidencyBasics> {
+export async function residencyBasics(gpuDevice: GPUDevice, context = new ScenarioContext()): Promise<ResidencyBasics> {
   const checks: Check[] = [];
   {
     const device = await createDevice({ gpuDevice, localMemoryBytes: 8 << 20, nonLocalMemoryBytes: 8 << 20 });
@@ -43,6 +40,7 @@ export async function residencyBasics(gpuDevice: GPUDevice): Promise<ResidencyBa
       // Evict and restore at once (the bytes are still on their way to the CPU: restored from the GPU copy).
       device.evict([heap]);
       const evictedUsage = device.queryVideoMemoryInfo('LOCAL').currentUsage;
+      checks.push(...(await context.tileMappings(device, 'heap evicted', { resource: reserved, page: 0 })));
       device.makeResident([heap]);
       checks.push(check('evicted then restored at once: placed data', await readBuffer(device, queue, placed, 0, 2 * TILE), data.subarray(0, 2 * TILE)));
       checks.push(check('evicted then restored at once: reserved tiles', await readBuffer(device, queue, reserved, 0, 2 * TILE), data.subarray(2 * TILE)));
@@ -52,6 +50,7 @@ export async function residencyBasics(gpuDevice: GPUDevice): Promise<ResidencyBa
       await new Promise((resolve) => setTimeout(resolve, 20));
       const other = device.createHeap({ sizeInBytes: 4 * TILE, properties: { type: 'DEFAULT' } });
       device.makeResident([heap]);
+      checks.push(...(await context.tileMappings(device, 'heap restored elsewhere')));
       checks.push(check('evicted, on the CPU, restored elsewhere: placed data', await readBuffer(device, queue, placed, 0, 2 * TILE), data.subarray(0, 2 * TILE)));
       checks.push(check('evicted, on the CPU, restored elsewhere: reserved tiles', await readBuffer(device, queue, reserved, 0, 2 * TILE), data.subarray(2 * TILE)));
       checks.push(check('usage drops by the heap while it is evicted', new Uint8Array([evictedUsage === device.queryVideoMemoryInfo('LOCAL').currentUsage - 4 * TILE - 4 * TILE ? 1 : 0]), new Uint8Array([1])));

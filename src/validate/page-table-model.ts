@@ -1,12 +1,18 @@
 /**
- * The CPU's prediction of what reserved tiles hold: heap memory as byte arrays, reached through the
- * CPU page table (resource.getTileMappingForTesting). Writes through a tile land in its heap page;
- * reads of a NULL tile give what the tier says (0 on Tier 2+, the poison word on Tier 1).
+ * The scenarios' CPU prediction of what reserved tiles hold: heap memory as byte arrays, reached
+ * through the library's CPU page table (resource.getTileMappingForTesting, the public read-only view
+ * of the CPU authority). Writes through a tile land in its heap page; reads of a NULL tile give what
+ * the tier says (0 on Tier 2+, the poison word on Tier 1).
+ *
+ * Invariant: a scenario first tells the API a mapping, then asks this model; the model trusts the
+ * CPU page table, so the scenarios check the GPU's bytes against the CPU authority (the differential
+ * run keeps a mapping model of its own and checks the CPU page table too).
  */
-import type { Heap, Resource } from '../../src/index.js';
-import { firstDifference, TILE } from './d3d12-helpers.js';
+import type { Heap } from '../d3d12/heap.js';
+import type { Resource } from '../d3d12/resource.js';
+import { TILE } from './bytes.js';
 
-/** Tier 1's documented value for reads of NULL tiles (shaders/prelude.wgsl). */
+/** Tier 1's documented value for reads of NULL tiles (shaders/prelude/common.wgsl). */
 export const TIER1_NULL_READ = 0xdeadbeef;
 
 export class PageTableModel {
@@ -58,19 +64,4 @@ export class PageTableModel {
       this.writeTile(resource, tile, current);
     }
   }
-}
-
-/** One comparison of GPU bytes with the CPU's prediction; small enough to return from a browser page. */
-export interface Check {
-  name: string;
-  length: number;
-  /** -1 when the GPU's bytes equal the prediction. */
-  firstDifference: number;
-  actual?: number;
-  expected?: number;
-}
-
-export function check(name: string, actual: Uint8Array, expected: Uint8Array): Check {
-  const index = firstDifference(actual, expected);
-  return index < 0 ? { name, length: expected.length, firstDifference: -1 } : { name, length: expected.length, firstDifference: index, actual: actual[index], expected: expected[index] };
 }

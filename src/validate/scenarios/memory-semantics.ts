@@ -2,13 +2,15 @@
  * Memory semantics that need the queue: page-table changes take effect in queue order
  * (executeCommandLists(A); updateTileMappings; executeCommandLists(B): A sees the old mapping, B the
  * new), creating a resource never clears other resources' bytes (a placed resource aliasing another
- * reads its data), and copies are right when a heap's pages are scattered across the pool.
+ * reads its data), and copies are right when a heap's pages are scattered across the pool. The GPU
+ * page table is compared with the CPU authority after the remap and over the scattered heap.
  */
-import { createDevice } from '../../../src/index.js';
-import { flush, pattern, readBuffer, runList, TILE, uploadBuffer } from '../d3d12-helpers.js';
-import { check, type Check } from '../page-table-model.js';
+import { createDevice } from '../../d3d12/create-device.js';
+import { check, pattern, TILE, type Check } from '../bytes.js';
+import { flush, readBuffer, runList, uploadBuffer } from '../d3d12-io.js';
+import { ScenarioContext } from './context.js';
 
-export async function memorySemantics(gpuDevice: GPUDevice): Promise<Check[]> {
+export async function memorySemantics(gpuDevice: GPUDevice, context = new ScenarioContext()): Promise<Check[]> {
   const checks: Check[] = [];
   {
     const device = await createDevice({ gpuDevice, localMemoryBytes: 8 << 20, nonLocalMemoryBytes: 8 << 20 });
@@ -31,9 +33,11 @@ export async function memorySemantics(gpuDevice: GPUDevice): Promise<Check[]> {
       b.copyBufferRegion(outB, 0, reserved, 0, TILE);
       b.close();
       queue.executeCommandLists([a]);
+      context.beforeRemap(device);
       queue.updateTileMappings(reserved, null, null, heap, ['NONE'], [1], [1]);
       queue.executeCommandLists([b]);
       await flush(device, queue);
+      checks.push(...(await context.tileMappings(device, 'the remap between A and B', { resource: reserved, page: 0 })));
       checks.push(check('A, executed before the remap, read the old page', await readBuffer(device, queue, outA, 0, TILE), pages.subarray(0, TILE)));
       checks.push(check('B, executed after the remap, read the new page', await readBuffer(device, queue, outB, 0, TILE), pages.subarray(TILE)));
 
@@ -62,6 +66,7 @@ export async function memorySemantics(gpuDevice: GPUDevice): Promise<Check[]> {
       checks.push(check('a copy across scattered physical pages', await readBuffer(device, queue, buffer, 5, data.length), data));
       const zeros = await readBuffer(device, queue, buffer, 0, 5);
       checks.push(check('the bytes before it are still the zeroed heap', zeros, new Uint8Array(5)));
+      checks.push(...(await context.tileMappings(device, 'a heap over scattered physical pages')));
     } finally {
       device.destroy();
     }

@@ -1,0 +1,50 @@
+/**
+ * The flags of `npm run validate` (validate/node/run-cli.ts): the page's run parameters as
+ * `--name=value` (checked by the same rules as its URL parameters, demo/validation/validation-logic.ts),
+ * plus --target and --help.
+ */
+import { DEFAULT_PARAMETERS, parseRunEntries, type Parsed, type RunParameters } from '../../demo/validation/validation-logic.js';
+
+export type Target = 'node' | 'browser';
+export const TARGETS: Record<string, Target[]> = { node: ['node'], browser: ['browser'], both: ['node', 'browser'] };
+
+export interface CliOptions extends RunParameters {
+  targets: Target[];
+  help: boolean;
+}
+
+export const USAGE = [
+  'usage: npm run validate -- [--seed=S] [--seeds=N] [--ops=M] [--tier=T] [--plant=corrupt-entry|drop-write] [--target=node|browser|both]',
+  `  --seed=S     first seed of the differential run (default ${DEFAULT_PARAMETERS.seed}; decimal or 0x hex)`,
+  `  --seeds=N    seeds S .. S+N-1 (default ${DEFAULT_PARAMETERS.seeds})`,
+  `  --ops=M      operations per seed (default ${DEFAULT_PARAMETERS.ops})`,
+  `  --tier=T     tiled resources tier 1-4 (default ${DEFAULT_PARAMETERS.tier})`,
+  '  --plant=P    plant a fault to prove the check finds it: corrupt-entry or drop-write (default off)',
+  '  --target=X   node (Dawn), browser (headless Chromium) or both (default)',
+  'Prints a line per seed and, last, "validate: <ops> ops, <bytes> bytes compared, <n> mismatches".',
+  'Exit code: 0 with no mismatch, 1 with mismatches, 2 on an error (bad flags, no GPU, a page that failed).',
+].join('\n');
+
+export function parseCliArgs(argv: readonly string[]): Parsed<CliOptions> {
+  const entries: [string, string][] = [];
+  const errors: string[] = [];
+  let help = false;
+  for (const arg of argv) {
+    const match = /^--([a-z]+)=(.*)$/s.exec(arg);
+    if (arg === '--help' || arg === '-h') help = true;
+    else if (match) entries.push([match[1] as string, match[2] as string]);
+    else errors.push(`unexpected argument ${JSON.stringify(arg)} (flags take the form --name=value)`);
+  }
+  const parsed = parseRunEntries<CliOptions>(entries, { ...DEFAULT_PARAMETERS, targets: TARGETS.both as Target[], help }, 'flag', {
+    target: (raw, into) => {
+      const targets = TARGETS[raw];
+      if (!targets) return `--target must be node, browser or both, got ${JSON.stringify(raw)}`;
+      into.targets = targets;
+      return undefined;
+    },
+  });
+  if (errors.length > 0) return { ok: false, errors: [...errors, ...(parsed.ok ? [] : parsed.errors)] };
+  if (!parsed.ok) return parsed;
+  const { autostart: _autostart, ...options } = parsed.value as CliOptions & { autostart?: boolean };
+  return { ok: true, value: options };
+}

@@ -1,0 +1,81 @@
+/**
+ * A small static HTTP server on 127.0.0.1 for the built validation page (validate/dist/page/), so
+ * the browser target needs no dev server: the same files could be served by any web server.
+ */
+import { createReadStream, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.wgsl': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.wasm': 'application/wasm',
+};
+
+export interface StaticServer {
+  /** e.g. http://127.0.0.1:41234 (no trailing slash). */
+  origin: string;
+  close(): Promise<void>;
+}
+
+export type StaticTarget = { file: string } | { redirect: string };
+
+/**
+ * What `urlPath` names under `root`: a file, a folder's index.html (a folder without its trailing
+ * slash redirects to it, so the page's relative URLs resolve), or nothing (missing or outside root).
+ */
+export function resolveStaticPath(root: string, urlPath: string): StaticTarget | undefined {
+  const raw = urlPath.split(/[?#]/)[0] ?? '/';
+  let path: string;
+  try {
+    path = decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+  const base = normalize(root.endsWith(sep) ? root : `${root}${sep}`);
+  const file = normalize(join(base, path));
+  if (!`${file}${sep}`.startsWith(base)) return undefined;
+  try {
+    const stat = statSync(file);
+    if (stat.isFile()) return { file };
+    if (!stat.isDirectory() || !statSync(join(file, 'index.html')).isFile()) return undefined;
+    return path.endsWith('/') ? { file: join(file, 'index.html') } : { redirect: `${raw}/${urlPath.slice(raw.length)}` };
+  } catch {
+    return undefined;
+  }
+}
+
+export async function serveStatic(root: string): Promise<StaticServer> {
+  const server: Server = createServer((request, response) => {
+    const target = request.method === 'GET' || request.method === 'HEAD' ? resolveStaticPath(root, request.url ?? '/') : undefined;
+    if (!target) {
+      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(`not found: ${request.url}\n`);
+      return;
+    }
+    if ('redirect' in target) {
+      response.writeHead(301, { location: target.redirect }).end();
+      return;
+    }
+    const { file } = target;
+    response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+    if (request.method === 'HEAD') response.end();
+    else createReadStream(file).pipe(response);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('static server has no TCP address');
+  return {
+    origin: `http://127.0.0.1:${address.port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
