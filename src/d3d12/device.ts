@@ -324,7 +324,7 @@ export class Device {
    */
   async createComputePipelineState(desc: ComputePipelineStateDesc): Promise<PipelineState> {
     this.checkNotRemoved('createComputePipelineState');
-    const state = await createComputePipelineState(this.gpuDevice, desc, () => this.nextObjectId++);
+    const state = await createComputePipelineState(this.gpuDevice, desc, this.settings.unmappedAccess, () => this.nextObjectId++);
     this.pipelines.add(state);
     return state;
   }

@@ -88,7 +88,7 @@ export class GpuBackend {
   }
 
   static async create(memory: GpuMemory, backing: MemoryBacking, settings: Settings, events: BackendEvents): Promise<GpuBackend> {
-    return new GpuBackend(memory, backing, await copyKernel(memory.device), settings, events);
+    return new GpuBackend(memory, backing, await copyKernel(memory.device, settings.unmappedAccessRecords > 0), settings, events);
   }
 
   private static heapSpan(resource: Resource, offset = 0, length = resource.desc.width): Span {

@@ -25,13 +25,13 @@ function compileError(call: string, error: unknown): never {
 }
 
 /** A compute pipeline state, `id` given by the device, on `gpuDevice` (undefined: a CPU-only device, refused). */
-export async function createComputePipelineState(gpuDevice: GPUDevice | undefined, desc: ComputePipelineStateDesc, id: () => number): Promise<PipelineState> {
+export async function createComputePipelineState(gpuDevice: GPUDevice | undefined, desc: ComputePipelineStateDesc, unmappedAccess: boolean, id: () => number): Promise<PipelineState> {
   const call = 'createComputePipelineState';
   const checked = orThrow(validateCreateComputePipelineState(desc));
   if (!gpuDevice) throw invalidArg(call, 'this', NO_GPU);
   let pipeline: GPUComputePipeline;
   try {
-    pipeline = await createPreludePipeline(gpuDevice, checked.code, checked.entryPoint, checked.label ?? 'd3d12 pipeline state');
+    pipeline = await createPreludePipeline(gpuDevice, checked.code, checked.entryPoint, checked.label ?? 'd3d12 pipeline state', [], unmappedAccess);
   } catch (error) {
     compileError(call, error);
   }

@@ -62,18 +62,20 @@ interface CopyKernel {
   jobsLayout: GPUBindGroupLayout;
 }
 
-const copyKernels = new WeakMap<GPUDevice, Promise<CopyKernel>>();
+const copyKernels = new WeakMap<GPUDevice, Map<boolean, Promise<CopyKernel>>>();
 
-/** The copy kernel for a device, compiled once. */
-export function copyKernel(device: GPUDevice): Promise<CopyKernel> {
-  let kernel = copyKernels.get(device);
+/** The copy kernel for a device, compiled once (per prelude variant: with or without unmapped-access recording). */
+export function copyKernel(device: GPUDevice, unmappedAccess = false): Promise<CopyKernel> {
+  let variants = copyKernels.get(device);
+  if (!variants) copyKernels.set(device, (variants = new Map<boolean, Promise<CopyKernel>>()));
+  let kernel = variants.get(unmappedAccess);
   if (!kernel) {
     const jobsLayout = device.createBindGroupLayout({
       label: 'd3d12 copy jobs (group 1)',
       entries: [{ binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'read-only-storage' } }],
     });
-    kernel = kernelPipeline(device, 'copy', copyWgsl, 'd3d12_copy', [jobsLayout]).then((pipeline) => ({ pipeline, jobsLayout }));
-    copyKernels.set(device, kernel);
+    kernel = kernelPipeline(device, 'copy', copyWgsl, 'd3d12_copy', [jobsLayout], unmappedAccess).then((pipeline) => ({ pipeline, jobsLayout }));
+    variants.set(unmappedAccess, kernel);
   }
   return kernel;
 }

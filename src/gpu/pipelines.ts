@@ -6,7 +6,7 @@
 import vertexReplayWgsl from '../../shaders/vertex_replay.wgsl?raw';
 import fragmentEntryWgsl from '../../shaders/fragment_entry.wgsl?raw';
 import { demoteEntryPoint, entryPointSignature, vertexCall } from './entry-points.js';
-import { FRAGMENT_PRELUDE_WGSL, FRAGMENT_UNMAPPED_ACCESS_PRELUDE_WGSL, PRELUDE_WGSL, VERTEX_PRELUDE_WGSL, requireConstant, requireWorkgroupSize } from './prelude.js';
+import { COMPUTE_UNMAPPED_ACCESS_PRELUDE_WGSL, FRAGMENT_PRELUDE_WGSL, FRAGMENT_UNMAPPED_ACCESS_PRELUDE_WGSL, PRELUDE_WGSL, VERTEX_PRELUDE_WGSL, requireConstant, requireWorkgroupSize } from './prelude.js';
 import { ResourceType, WgslReflect } from './wgsl-reflect.js';
 
 interface DeviceCache {
@@ -43,7 +43,8 @@ function cacheFor(device: GPUDevice): DeviceCache {
   if (!cache) {
     const group0 = device.createBindGroupLayout({
       label: 'd3d12 prelude (group 0)',
-      entries: preludeBindGroupEntries([{ code: PRELUDE_WGSL, visibility: GPUShaderStage.COMPUTE }]),
+      // The recording variant declares every binding (the plain one leaves the unmapped-access log out).
+      entries: preludeBindGroupEntries([{ code: COMPUTE_UNMAPPED_ACCESS_PRELUDE_WGSL, visibility: GPUShaderStage.COMPUTE }]),
     });
     // The fault log is the fragment stage's only: vertex shaders cannot write storage. The layout
     // has the unmapped-access log too (the fragment prelude of devices that record them declares it).
@@ -110,8 +111,10 @@ export async function createPreludePipeline(
   entryPoint: string,
   label: string,
   extraGroups: GPUBindGroupLayout[] = [],
+  /** gpuValidation.unmappedAccess: compile over the prelude that records accesses to NULL tiles. */
+  unmappedAccess = false,
 ): Promise<GPUComputePipeline> {
-  const module = await compile(device, PRELUDE_WGSL, code, label);
+  const module = await compile(device, unmappedAccess ? COMPUTE_UNMAPPED_ACCESS_PRELUDE_WGSL : PRELUDE_WGSL, code, label);
   const layout = device.createPipelineLayout({ label, bindGroupLayouts: [preludeBindGroupLayout(device), ...extraGroups] });
   try {
     return await device.createComputePipelineAsync({ label, layout, compute: { module, entryPoint } });
@@ -121,13 +124,14 @@ export async function createPreludePipeline(
   }
 }
 
-/** One of the emulator's own kernels, compiled once per device. */
-export function kernelPipeline(device: GPUDevice, name: string, code: string, entryPoint: string, extraGroups: GPUBindGroupLayout[]): Promise<GPUComputePipeline> {
+/** One of the emulator's own kernels, compiled once per device (and prelude variant). */
+export function kernelPipeline(device: GPUDevice, name: string, code: string, entryPoint: string, extraGroups: GPUBindGroupLayout[], unmappedAccess = false): Promise<GPUComputePipeline> {
   const cache = cacheFor(device);
-  let pipeline = cache.kernels.get(name);
+  const key = unmappedAccess ? `${name} (unmapped access)` : name;
+  let pipeline = cache.kernels.get(key);
   if (!pipeline) {
-    pipeline = createPreludePipeline(device, code, entryPoint, `d3d12 ${name}`, extraGroups);
-    cache.kernels.set(name, pipeline);
+    pipeline = createPreludePipeline(device, code, entryPoint, `d3d12 ${key}`, extraGroups, unmappedAccess);
+    cache.kernels.set(key, pipeline);
   }
   return pipeline;
 }
@@ -188,7 +192,7 @@ export async function createGraphicsPreludePipeline(device: GPUDevice, options: 
   if (!validation.faults && !validation.unmappedAccess) return { render };
   const call = vertexCall(options.code, options.vertexEntryPoint, 'd3d12_vertex_index', 'd3d12_instance_index');
   const replayCode = `${demoted}\n${vertexReplayWgsl.replaceAll('D3D12_VERTEX_CALL', call)}`;
-  const vertexReplay = await createPreludePipeline(device, replayCode, 'd3d12_vertex_replay', `${options.label} (vertex-stage replay)`);
+  const vertexReplay = await createPreludePipeline(device, replayCode, 'd3d12_vertex_replay', `${options.label} (vertex-stage replay)`, [], validation.unmappedAccess);
   return { render, vertexReplay };
 }
 

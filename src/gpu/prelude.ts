@@ -15,8 +15,15 @@ import unmappedAccess from '../../shaders/prelude/unmapped-access.wgsl?raw';
 import unmappedAccessOff from '../../shaders/prelude/unmapped-access-off.wgsl?raw';
 import { Const, WgslParser, WgslReflect } from './wgsl-reflect.js';
 
-/** The prelude of compute pipelines: memory read and written, faults and unmapped accesses recorded. */
-export const PRELUDE_WGSL: string = [common, bindingsCompute, unmappedAccess, loads, textures, stores].join('\n');
+/** The prelude of compute pipelines: memory read and written, faults recorded. */
+export const PRELUDE_WGSL: string = [common, bindingsCompute, unmappedAccessOff, loads, textures, stores].join('\n');
+/**
+ * The compute prelude of a device with gpuValidation.unmappedAccess: PRELUDE_WGSL that also records
+ * unmapped accesses. A variant chosen when the pipeline is created, not a uniform branch alone:
+ * SwiftShader runs a branch its lanes skip under a mask, and the recording code in the NULL path
+ * made its memory-bound kernel 1.5x slower (bench/results/node-google-swiftshader.json at c90a656).
+ */
+export const COMPUTE_UNMAPPED_ACCESS_PRELUDE_WGSL: string = [common, bindingsCompute, unmappedAccess, loads, textures, stores].join('\n');
 /** The prelude of a graphics pipeline's vertex stage: memory read only, faults and unmapped accesses recorded by its replay. */
 export const VERTEX_PRELUDE_WGSL: string = [common, bindingsVertex, unmappedAccessOff, loads, textures].join('\n');
 /** The prelude of a graphics pipeline's fragment stage: memory read only, faults recorded. */
@@ -92,11 +99,12 @@ let cached: PreludeLayout | undefined;
 export function preludeLayout(): PreludeLayout {
   if (!cached) {
     cached = {
-      constants: wgslConstants(PRELUDE_WGSL),
+      // The recording variant is the superset: every constant and struct of the prelude.
+      constants: wgslConstants(COMPUTE_UNMAPPED_ACCESS_PRELUDE_WGSL),
       dispatchInfo: requireStruct(PRELUDE_WGSL, 'D3D12DispatchInfo', 'the prelude'),
       faultRecord: requireStruct(PRELUDE_WGSL, 'D3D12FaultRecord', 'the prelude'),
       faultLog: requireStruct(PRELUDE_WGSL, 'D3D12FaultLog', 'the prelude'),
-      unmappedAccessLog: requireStruct(PRELUDE_WGSL, 'D3D12UnmappedAccessLog', 'the prelude'),
+      unmappedAccessLog: requireStruct(COMPUTE_UNMAPPED_ACCESS_PRELUDE_WGSL, 'D3D12UnmappedAccessLog', 'the prelude'),
     };
   }
   return cached;

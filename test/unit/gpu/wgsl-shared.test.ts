@@ -9,7 +9,7 @@ import { VA_PAGE_SIZE } from '../../../src/memory/virtual-address-space.js';
 import { VIRTUAL_ADDRESS_BITS } from '../../../src/d3d12/feature-support.js';
 import { memberOffset, preludeConstant, preludeLayout, requireConstant, requireStruct, requireWorkgroupSize } from '../../../src/gpu/prelude.js';
 import { preludeBindGroupEntries } from '../../../src/gpu/pipelines.js';
-import { PRELUDE_WGSL } from '../../../src/gpu/prelude.js';
+import { COMPUTE_UNMAPPED_ACCESS_PRELUDE_WGSL, PRELUDE_WGSL } from '../../../src/gpu/prelude.js';
 
 describe('constants shared with the WGSL', () => {
   test('the tile size and the virtual page are the prelude\'s page', () => {
@@ -37,8 +37,9 @@ describe('constants shared with the WGSL', () => {
   });
 
   test("group 0's layout comes from the prelude's declarations", () => {
-    const entries = preludeBindGroupEntries([{ code: PRELUDE_WGSL, visibility: 4 }]);
-    expect(entries.map((entry) => [entry.binding, entry.buffer?.type, entry.buffer?.hasDynamicOffset ?? false])).toEqual([
+    const entries = preludeBindGroupEntries([{ code: COMPUTE_UNMAPPED_ACCESS_PRELUDE_WGSL, visibility: 4 }]);
+    const shape = (list: GPUBindGroupLayoutEntry[]): unknown[] => list.map((entry) => [entry.binding, entry.buffer?.type, entry.buffer?.hasDynamicOffset ?? false]);
+    expect(shape(entries)).toEqual([
       [0, 'read-only-storage', false],
       [1, 'storage', false],
       [2, 'storage', false],
@@ -47,5 +48,10 @@ describe('constants shared with the WGSL', () => {
       [5, 'storage', false],
     ]);
     expect(entries[3]?.buffer?.minBindingSize).toBe(preludeLayout().dispatchInfo.size);
+    // The plain compute prelude (devices without gpuValidation.unmappedAccess) is the same less the
+    // unmapped-access log: its code is left out, not only skipped by a uniform branch.
+    expect(shape(preludeBindGroupEntries([{ code: PRELUDE_WGSL, visibility: 4 }]))).toEqual(shape(entries).slice(0, 5));
+    expect(PRELUDE_WGSL).not.toContain('d3d12_unmapped.');
+    expect(COMPUTE_UNMAPPED_ACCESS_PRELUDE_WGSL).toContain('d3d12_unmapped.');
   });
 });
