@@ -1,8 +1,8 @@
 /**
  * The validation page (demo/validation/) in the test browser, served by vite as `npm start` serves
  * it: a small differential run plus the scenarios finishes with no mismatch and real bytes compared,
- * its counters and adapter show, and a planted fault (plant=drop-write: one queued page-table write
- * dropped) is found, listed with a replay link for its seed. A screenshot of each run is saved
+ * its counters and adapter show, and each planted fault (plant=drop-write: one queued page-table write
+ * dropped; plant=corrupt-entry: one GPU entry rewritten behind the CPU's back) is found on every seed, listed with a replay link for its seed. A screenshot of each run is saved
  * under test-results/screenshots/.
  */
 import { mkdirSync } from 'node:fs';
@@ -62,24 +62,28 @@ describe('the validation page', () => {
     RUN_TIMEOUT_MS + 30_000,
   );
 
-  browserTest(
-    'plant=drop-write: the dropped page-table write is found and listed with a replay link',
-    async ({ openPage }) => {
-      const page = await openPage(url(`seed=3&ops=${OPS}&tier=3&plant=drop-write`));
-      const state = await runValidationPage(page, 'validation-drop-write');
-      expect(state.error).toBeUndefined();
-      expect(state.done).toBe(true);
-      expect(state.summary.mismatches).toBeGreaterThanOrEqual(1);
-      const first = await page.evaluate(() => {
-        const row = document.querySelector<HTMLTableRowElement>('#validation-mismatches tbody tr');
-        return { seed: row?.cells[0]?.textContent, replay: row?.querySelector('a')?.getAttribute('href') };
-      });
-      expect(first.seed).toBe('3');
-      expect(first.replay).toBe(`?seed=3&ops=${OPS}&tier=3&plant=drop-write`);
-      expect(await page.$eval('#validation-status', (el) => el.getAttribute('data-state'))).toBe('failed');
-    },
-    RUN_TIMEOUT_MS + 30_000,
-  );
+  for (const plant of ['drop-write', 'corrupt-entry'] as const) {
+    browserTest(
+      `plant=${plant}: the planted fault is found on every seed and in the scenarios, listed with a replay link`,
+      async ({ openPage }) => {
+        const page = await openPage(url(`seed=3&seeds=2&ops=${OPS}&tier=3&plant=${plant}`));
+        const state = await runValidationPage(page, `validation-${plant}`);
+        expect(state.error).toBeUndefined();
+        expect(state.done).toBe(true);
+        // Seeds 3 and 4, then the scenarios: each run planted its own fault and found it.
+        expect(state.results.map((result) => result.mismatches.length > 0)).toEqual([true, true, true]);
+        expect(state.summary.mismatches).toBeGreaterThanOrEqual(3);
+        const first = await page.evaluate(() => {
+          const row = document.querySelector<HTMLTableRowElement>('#validation-mismatches tbody tr');
+          return { seed: row?.cells[0]?.textContent, replay: row?.querySelector('a')?.getAttribute('href') };
+        });
+        expect(first.seed).toBe('3');
+        expect(first.replay).toBe(`?seed=3&ops=${OPS}&tier=3&plant=${plant}`);
+        expect(await page.$eval('#validation-status', (el) => el.getAttribute('data-state'))).toBe('failed');
+      },
+      RUN_TIMEOUT_MS + 30_000,
+    );
+  }
 
   browserTest(
     'autostart=0 waits for the Start button, then runs',
