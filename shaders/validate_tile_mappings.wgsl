@@ -22,6 +22,8 @@ struct D3D12MismatchLog {
 // The prelude's D3D12_PTE_UNOWNED, set by the host (src/gpu/tile-validation.ts) so it is written once.
 override d3d12_unowned: u32;
 
+// 64 invocations: a multiple of every GPU's SIMD width (32 on NVIDIA, 64 on AMD) and the smallest
+// that fills one; each invocation does one load and one compare, so larger groups gain nothing.
 const D3D12_VALIDATE_WORKGROUP: u32 = 64u;
 
 @group(0) @binding(0) var<storage, read> d3d12_page_table: array<u32>;

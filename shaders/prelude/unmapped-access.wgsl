@@ -2,8 +2,9 @@
 // that finds a NULL page-table entry (an unmapped tile of a reserved resource: Tier 2+ reads 0 and
 // drops the write, Tier 1 reads D3D12_TIER1_NULL_READ) sets the page's bit in a device-wide bitmap
 // and appends a record to the log (the first `capacity` of them; the rest are only counted). Only
-// the NULL branch of loads and stores, already the slow one, calls this, and the dispatch's uniform
-// flag gates it; a device without the option binds a tiny buffer here and clears the flag.
+// the NULL branch of loads and stores, already the slow one, calls this, behind the dispatch's
+// uniform flag. Pipelines of a device without the option compile over unmapped-access-off.wgsl
+// instead (src/gpu/prelude.ts says why) and bind a tiny buffer here.
 // Composed into compute pipelines (user shaders, the copy kernel, vertex-stage replays) and into
 // fragment stages on devices with the option; other stages get unmapped-access-off.wgsl.
 // (Composed after common.wgsl; see src/gpu/prelude.ts. src/gpu/unmapped-access-log.ts reads this

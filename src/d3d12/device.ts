@@ -382,9 +382,7 @@ export class Device {
    */
   async validateTileMappings(resources?: Resource[]): Promise<TileMappingValidation> {
     const call = 'validateTileMappings';
-    this.checkNotRemoved(call);
-    const memory = this.gpu?.memory;
-    if (!memory) throw invalidArg(call, 'this', 'this device has no GPU memory (created with gpuDevice: null, or where WebGPU is unavailable)');
+    const memory = this.pageTableFor(call);
     const list = orThrow(validateResourceList(call, resources, (value) => this.ownResource(value))) ?? [...this.objects.live].filter((resource) => !resource.released);
     return validateTileMappings({ memory, heapById: (id) => this.objects.heapById(id), heaps: () => this.objects.heapsWithMemory() }, list);
   }
@@ -394,13 +392,22 @@ export class Device {
    * GPU page table at page `page` of `resource`, behind the CPU authority's back.
    */
   corruptPageTableEntryForTesting(resource: Resource, page: number, entry?: number): void {
+    const memory = this.pageTableFor('corruptPageTableEntryForTesting');
     const own = orThrow(validateCorruptEntry(this.ownResource(resource), this.ownResource(resource)?.virtualRange.pageCount, page, entry));
-    if (this.gpu) corruptPageTableEntry(this.gpu.memory, own, page, entry, (id) => this.objects.heapById(id));
+    corruptPageTableEntry(memory, own, page, entry, (id) => this.objects.heapById(id));
   }
 
   /** Self-check of validateTileMappings: the next page-table write is lost (the GPU keeps the old entries). */
   dropNextPageTableWriteForTesting(): void {
-    this.gpu?.memory.pageTable.dropNextWriteForTesting();
+    this.pageTableFor('dropNextPageTableWriteForTesting').pageTable.dropNextWriteForTesting();
+  }
+
+  /** The GPU memory holding the page table, for `call`: throws on a removed or CPU-only device. */
+  private pageTableFor(call: string): NonNullable<GpuBackend['memory']> {
+    this.checkNotRemoved(call);
+    const memory = this.gpu?.memory;
+    if (!memory) throw invalidArg(call, 'this', 'this device has no GPU memory (created with gpuDevice: null, or where WebGPU is unavailable)');
+    return memory;
   }
 
   /** Frees the GPU memory (the WebGPU device itself stays the caller's); the device is removed. */

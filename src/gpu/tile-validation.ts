@@ -19,8 +19,6 @@ const EXPECTED = requireStruct(validateWgsl, 'D3D12ExpectedEntry', FILE);
 const LOG = requireStruct(validateWgsl, 'D3D12MismatchLog', FILE);
 /** Bytes of one mismatch record (a vec2u: expected index, found entry). */
 const RECORD_BYTES = 8;
-/** WebGPU's default maxComputeWorkgroupsPerDimension: rows of this many workgroups. */
-const MAX_GROUPS_PER_ROW = 65535;
 
 const pipelines = new WeakMap<GPUDevice, GPUComputePipeline>();
 
@@ -53,10 +51,16 @@ export async function comparePageTable(memory: GpuMemory, expected: Uint32Array,
   // More entries than one storage binding holds (only near a full 40-bit address space): in parts.
   const perPart = Math.floor(memory.device.limits.maxStorageBufferBindingSize / EXPECTED.size);
   if (expected.length / wordsPerEntry <= perPart) return compareOnce(memory, expected, capacity);
+  // Every part is submitted before any is awaited (compareOnce submits before its first await), so
+  // all of them see the table as of the call, not writes queued while an earlier part was read.
+  const parts: { first: number; result: Promise<PageTableComparison> }[] = [];
+  for (let first = 0; first * wordsPerEntry < expected.length; first += perPart) {
+    parts.push({ first, result: compareOnce(memory, expected.subarray(first * wordsPerEntry, (first + perPart) * wordsPerEntry), capacity) });
+  }
   let count = 0;
   const records: number[] = [];
-  for (let first = 0; first * wordsPerEntry < expected.length; first += perPart) {
-    const part = await compareOnce(memory, expected.subarray(first * wordsPerEntry, (first + perPart) * wordsPerEntry), capacity);
+  for (const { first, result } of parts) {
+    const part = await result;
     count += part.count;
     for (let i = 0; i < part.records.length && records.length < capacity * 2; i += 2) records.push((part.records[i] as number) + first, part.records[i + 1] as number);
   }
@@ -89,7 +93,9 @@ async function compareOnce(memory: GpuMemory, expected: Uint32Array, capacity: n
     const pass = encoder.beginComputePass({ label: 'd3d12 validate tile mappings' });
     pass.setPipeline(pipeline);
     pass.setBindGroup(0, bindGroup);
-    pass.dispatchWorkgroups(Math.min(groups, MAX_GROUPS_PER_ROW), Math.ceil(groups / MAX_GROUPS_PER_ROW));
+    // Rows of the most workgroups one dimension allows (65,535 by default).
+    const perRow = device.limits.maxComputeWorkgroupsPerDimension;
+    pass.dispatchWorkgroups(Math.min(groups, perRow), Math.ceil(groups / perRow));
     pass.end();
     encoder.copyBufferToBuffer(log, 0, staging, 0, logBytes);
     device.queue.submit([encoder.finish()]);

@@ -6,10 +6,12 @@
  * phases' counters, and every mismatch of both, in phase order.
  */
 import { runDifferential } from './differential/run.js';
+import { checkValidationOptions } from './options.js';
 import { runScenarios } from './scenarios/run.js';
 import type { ValidationOptions, ValidationResult } from './types.js';
 
 export async function runValidation(options: ValidationOptions): Promise<ValidationResult> {
+  checkValidationOptions('runValidation', options, { seed: true, ops: true });
   const differential = await runDifferential(options);
   const scenarios = await runScenarios(options);
   return {

@@ -10,6 +10,7 @@
  * run creates its own D3D12 device over options.gpuDevice and destroys it, whatever happens; it never
  * throws for a mismatch or for a failing call (both are findings).
  */
+import { checkValidationOptions } from '../options.js';
 import { createDevice } from '../../d3d12/create-device.js';
 import type { Device } from '../../d3d12/device.js';
 import readModifyWrite from '../../../shaders/validate_read_modify_write.wgsl?raw';
@@ -35,6 +36,7 @@ const changesMappedTile = (before: Slots, after: Slots): boolean =>
   before.some((slot, tile) => slot !== null && (after[tile]?.heap !== slot.heap || after[tile]?.tile !== slot.tile));
 
 export async function runDifferential(options: ValidationOptions): Promise<ValidationResult> {
+  checkValidationOptions('runDifferential', options, { seed: true, ops: true });
   const started = performance.now();
   const seed = options.seed >>> 0;
   const tier = options.tier ?? 3;
@@ -105,6 +107,8 @@ export async function runDifferential(options: ValidationOptions): Promise<Valid
     }
     await checks.drain();
     if (options.plant && !planted) findings.add(at.index, at.operation, 'plant', `the ${options.plant} plant found no place in ${state.operations} operations`);
+    // A plant nothing saw (a lost write of entries that did not change, say) is reported, never a clean pass.
+    else if (options.plant && findings.mismatches.length === 0) findings.add(at.index, at.operation, 'plant', `the ${options.plant} plant was placed and no check saw it`);
   } catch (caught) {
     findings.add(at.index, at.operation, 'error', caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught));
   } finally {

@@ -10,6 +10,7 @@
  * mismatch naming the scenario; a scenario that throws fails with the error as its detail. With a
  * plant, the run ends after the scenario that reported it.
  */
+import { checkValidationOptions } from '../options.js';
 import { describeCheck, type Check } from '../bytes.js';
 import { Findings } from '../findings.js';
 import type { ValidationOptions, ValidationResult } from '../types.js';
@@ -40,6 +41,7 @@ export function residencyBasicsChecks(result: ResidencyBasics): Check[] {
 }
 
 export async function runScenarios(options: ScenarioOptions): Promise<ValidationResult> {
+  checkValidationOptions('runScenarios', options, { seed: false, ops: false });
   const started = performance.now();
   const seed = (options.seed ?? 0) >>> 0;
   const tier = options.tier ?? 3;

@@ -61,11 +61,21 @@ describe('validateTileMappings: validation', () => {
     expectClean(await d3d.validateTileMappings([]), 0, 0);
   });
 
-  test('a CPU-only device has no page table to check; a removed device refuses', async ({ d3d }) => {
+  test('a CPU-only device has no page table to check; a removed device refuses; the hooks alike', async ({ d3d, device }) => {
     const cpu = await createDevice({ gpuDevice: null });
+    const cpuResource = cpu.createReservedResource({ dimension: 'BUFFER', width: TILE }, 'COMMON');
+    expectD3D12Error(() => cpu.corruptPageTableEntryForTesting(cpuResource, 0), { call: 'corruptPageTableEntryForTesting', argument: 'this', message: /no GPU memory/ });
+    expectD3D12Error(() => cpu.dropNextPageTableWriteForTesting(), { call: 'dropNextPageTableWriteForTesting', argument: 'this', message: /no GPU memory/ });
+    // Another device's resource is not this device's to corrupt.
+    const other = await createDevice({ gpuDevice: device, localMemoryBytes: 4 * MIB, nonLocalMemoryBytes: 4 * MIB });
+    expectD3D12Error(() => d3d.corruptPageTableEntryForTesting(reservedBuffer(other, 1), 0), { call: 'corruptPageTableEntryForTesting', argument: 'resource', message: /must be a resource created by this device/ });
+    other.destroy();
+    const mine = reservedBuffer(d3d, 1);
     await expectD3D12Rejection(cpu.validateTileMappings(), { hresult: 'E_INVALIDARG', call: 'validateTileMappings', argument: 'this', message: /no GPU memory/ });
     d3d.destroy();
     await expectD3D12Rejection(d3d.validateTileMappings(), { hresult: 'DXGI_ERROR_DEVICE_REMOVED', call: 'validateTileMappings', argument: 'this' });
+    expectD3D12Error(() => d3d.corruptPageTableEntryForTesting(mine, 0), { hresult: 'DXGI_ERROR_DEVICE_REMOVED', call: 'corruptPageTableEntryForTesting', argument: 'this' });
+    expectD3D12Error(() => d3d.dropNextPageTableWriteForTesting(), { hresult: 'DXGI_ERROR_DEVICE_REMOVED', call: 'dropNextPageTableWriteForTesting', argument: 'this' });
   });
 
   test('corruptPageTableEntryForTesting: a live resource of this device, a page of its range, a 32-bit entry; nothing written when refused', async ({ d3d }) => {
@@ -197,7 +207,7 @@ describe('validateTileMappings: operation', () => {
     expect(result.mismatches).toEqual([{ resourceId: buffer.id, resource: buffer.label, page: tiles - 1, tile: { subresource: 0, x: tiles - 1, y: 0, z: 0 }, expected: { kind: 'heap', heapId: heap.id, heapTile: 0 }, found: { kind: 'null' } }]);
   });
 
-  test(`more mismatches than ${MAX_DESCRIBED_MISMATCHES}: all counted, the first ${MAX_DESCRIBED_MISMATCHES} by page described`, async ({ d3d }) => {
+  test(`more mismatches than ${MAX_DESCRIBED_MISMATCHES}: all counted, ${MAX_DESCRIBED_MISMATCHES} distinct pages described`, async ({ d3d }) => {
     const tiles = MAX_DESCRIBED_MISMATCHES + 6;
     const heap = heapOf(d3d, 1);
     const buffer = reservedBuffer(d3d, tiles);
