@@ -27,6 +27,9 @@ struct D3D12UnmappedAccessLog {
   // Accesses recorded, records or not, as a 64-bit count (low word, high word).
   count_low: atomic<u32>,
   count_high: atomic<u32>,
+  // Record slots claimed. Claimed only while below `capacity`, so it exceeds it by at most the
+  // accesses in flight and never wraps: a slot is never claimed twice (the 64-bit count may wrap).
+  records: atomic<u32>,
   // Records `words` holds from word 0.
   capacity: u32,
   // The word of `words` where the bitmap starts (capacity * D3D12_UNMAPPED_RECORD_WORDS): bit
@@ -49,11 +52,14 @@ fn d3d12_record_unmapped(va: vec2u, access: u32) {
   if (word < arrayLength(&d3d12_unmapped.words) && (atomicLoad(&d3d12_unmapped.words[word]) & bit) == 0u) {
     atomicOr(&d3d12_unmapped.words[word], bit);
   }
-  let slot = atomicAdd(&d3d12_unmapped.count_low, 1u);
-  if (slot == 0xffffffffu) {
+  if (atomicAdd(&d3d12_unmapped.count_low, 1u) == 0xffffffffu) {
     atomicAdd(&d3d12_unmapped.count_high, 1u);
   }
-  if (slot < d3d12_unmapped.capacity && atomicLoad(&d3d12_unmapped.count_high) == 0u) {
+  if (atomicLoad(&d3d12_unmapped.records) >= d3d12_unmapped.capacity) {
+    return;
+  }
+  let slot = atomicAdd(&d3d12_unmapped.records, 1u);
+  if (slot < d3d12_unmapped.capacity) {
     let base = slot * D3D12_UNMAPPED_RECORD_WORDS;
     atomicStore(&d3d12_unmapped.words[base + D3D12_UNMAPPED_RECORD_VA_LOW], va.x);
     atomicStore(&d3d12_unmapped.words[base + D3D12_UNMAPPED_RECORD_VA_HIGH], va.y);

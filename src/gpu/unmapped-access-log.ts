@@ -43,12 +43,13 @@ export interface UnmappedAccessBinding {
   submission: number;
 }
 
-const header = (): { words: number; countLow: number; countHigh: number; capacity: number; bitmap: number } => {
+const header = (): { words: number; countLow: number; countHigh: number; records: number; capacity: number; bitmap: number } => {
   const log = preludeLayout().unmappedAccessLog;
   return {
     words: memberOffset(log, 'words'),
     countLow: memberOffset(log, 'count_low'),
     countHigh: memberOffset(log, 'count_high'),
+    records: memberOffset(log, 'records'),
     capacity: memberOffset(log, 'capacity'),
     bitmap: memberOffset(log, 'bitmap'),
   };
@@ -57,7 +58,7 @@ const header = (): { words: number; countLow: number; countHigh: number; capacit
 // A function: GPUBufferUsage exists only where WebGPU does (CPU-only devices import this module too).
 const usage = (): number => GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
 
-/** The placeholder a device without unmappedAccess binds: the header and one word, capacity 0. */
+/** The placeholder a device without unmappedAccess binds: the header and 16 bytes of words (never written), capacity 0. */
 export function createUnmappedAccessPlaceholder(memory: GpuMemory): GPUBuffer {
   return memory.guard('allocating the unmapped-access placeholder', () => memory.createBuffer({ label: 'd3d12 unmapped-access log (off)', size: header().words + 16, usage: usage() }));
 }
@@ -123,6 +124,7 @@ export class UnmappedAccessLog {
       encoder.copyBufferToBuffer(this.buffer, 0, copy, 0, size);
       encoder.clearBuffer(this.buffer, this.at.countLow, 4);
       encoder.clearBuffer(this.buffer, this.at.countHigh, 4);
+      encoder.clearBuffer(this.buffer, this.at.records, 4);
       if (size > bitmapOffset) encoder.clearBuffer(this.buffer, bitmapOffset, size - bitmapOffset);
       this.memory.device.queue.submit([encoder.finish()]);
       return copy;
@@ -134,7 +136,8 @@ export class UnmappedAccessLog {
       const first = this.at.words / 4;
       return {
         count,
-        records: words.slice(first, first + Math.min(count, this.capacity) * UNMAPPED_RECORD.words),
+        // Slots claimed (at most capacity were written), not the count: a wrapped count is small again.
+        records: words.slice(first, first + Math.min(words[this.at.records / 4] ?? 0, this.capacity) * UNMAPPED_RECORD.words),
         bitmap: words.slice(bitmapOffset / 4),
       };
     });
