@@ -6,7 +6,8 @@
  * URL parameters: poolPages (heap pool in 64 KiB pages, default 384 = 24 MiB), maxNew (tiles paged
  * in per frame, default 24), views ("cx,cy,s;..." fixed views in mip-0 texels and texels per pixel,
  * each held for viewFrames frames, default 20), tint (1: tint by the mip shown), residencyMap
- * (off: leave the map at mip 0 everywhere, so every fallback goes through the mapped status).
+ * (off: leave the map at mip 0 everywhere, so every fallback goes through the mapped status),
+ * unmapped (1: record accesses to NULL tiles and outline them on the tile map).
  */
 import type { Fence, GraphicsCommandList, Resource } from '../../src/index.js';
 import { formatBytes, LiveChart } from '../common/live-chart.js';
@@ -54,9 +55,14 @@ export interface VirtualTextureSnapshot {
   mappedTotal: number;
   mappedPerSecond: number;
   virtualBytes: number;
+  /** With unmapped=1: accesses to NULL tiles recorded so far, and the tiles of the last report. */
+  unmapped?: { accesses: number; tiles: number; maxTiles: number; reports: number };
 }
 
 const f32Bits = (value: number): number => new Uint32Array(new Float32Array([value]).buffer)[0] ?? 0;
+
+/** Frames between unmapped-access reports (each waits for the GPU and reads the log back). */
+const UNMAPPED_REPORT_FRAMES = 30;
 
 function parseViews(text: string | null): View[] {
   if (!text) return [];
@@ -74,6 +80,9 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
   let tint = params.get('tint') === '1';
   // Off: every region claims mip 0, so the draw finds unmapped tiles by their status alone.
   const residencyMapOn = params.get('residencyMap') !== 'off';
+  // unmapped=1: the device records accesses to NULL tiles (gpuValidation.unmappedAccess); the tile
+  // map outlines the tiles the draw read while unmapped, refreshed every UNMAPPED_REPORT_FRAMES.
+  const unmappedOn = params.get('unmapped') === '1';
 
   const texture = device.createReservedResource({ dimension: 'TEXTURE2D', width: VT_SIZE, height: VT_SIZE, mipLevels: VT_MIPS, format: 'R8G8B8A8_UNORM', layout: '64KB_UNDEFINED_SWIZZLE' }, 'COMMON');
   texture.setName('virtual texture 16384² RGBA8');
@@ -158,7 +167,24 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
   // Panel.
   const stats = new StatTable(section(panel, 'Memory'), ['virtual texture', 'tile pool', 'resident tiles', 'waiting for a page', 'mappings per second', 'evictions', 'view']);
   const mapBox = section(panel, 'Tile map');
-  const tileMap = new TileMap(mapBox);
+  const tileMap = new TileMap(mapBox, unmappedOn);
+  const unmapped = { touched: new Set<number>(), accesses: 0, reports: 0, maxTiles: 0, reading: false };
+  const unmappedStats = unmappedOn ? new StatTable(section(panel, 'Unmapped accesses'), ['accesses to NULL tiles', 'tiles in the last report']) : undefined;
+  const readUnmapped = (): void => {
+    unmapped.reading = true;
+    void device.readUnmappedAccesses().then((report) => {
+      unmapped.touched = new Set();
+      for (const resource of report.resources) {
+        if (resource.resourceId !== texture.id) continue;
+        // Standard mips only: the packed tail is pinned, never NULL.
+        for (const t of resource.tiles) if (t.subresource < VT_STANDARD_MIPS) unmapped.touched.add(tileIndex(t.subresource, t.x, t.y));
+      }
+      unmapped.accesses += report.accessCount;
+      unmapped.maxTiles = Math.max(unmapped.maxTiles, unmapped.touched.size);
+      unmapped.reports++;
+      unmapped.reading = false;
+    });
+  };
   const chartBox = section(panel, 'Paging');
   const chart = new LiveChart(chartBox, 'Tiles per frame', [
     { label: 'mapped', color: '#5ad17f' },
@@ -286,7 +312,9 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
       const mip = Math.min(Math.max(Math.floor(lod), 0), VT_STANDARD_MIPS - 1);
       const halfW = (backBuffer.width / 2) * view.s;
       const halfH = (backBuffer.height / 2) * view.s;
-      if (index % 4 === 0) tileMap.draw(mip, cache.states, { u0: (view.cx - halfW) / VT_SIZE, v0: (view.cy - halfH) / VT_SIZE, u1: (view.cx + halfW) / VT_SIZE, v1: (view.cy + halfH) / VT_SIZE });
+      if (index % 4 === 0) tileMap.draw(mip, cache.states, { u0: (view.cx - halfW) / VT_SIZE, v0: (view.cy - halfH) / VT_SIZE, u1: (view.cx + halfW) / VT_SIZE, v1: (view.cy + halfH) / VT_SIZE }, unmapped.touched);
+      if (unmappedOn && index % UNMAPPED_REPORT_FRAMES === 0 && !unmapped.reading) readUnmapped();
+      unmappedStats?.set({ 'accesses to NULL tiles': unmapped.accesses.toLocaleString('en'), 'tiles in the last report': `${unmapped.touched.size}` });
       stats.set({
         'virtual texture': `${formatBytes(tiling.numTilesForEntireResource * TILE)} (${tiling.numTilesForEntireResource.toLocaleString('en')} tiles, ${VT_MIPS} mips)`,
         'tile pool': `${formatBytes(poolPages * TILE)}: ${poolPages - cache.freePages} of ${poolPages} pages used`,
@@ -308,9 +336,18 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
         mappedTotal: cache.mapped,
         mappedPerSecond: mappedPerSecond(),
         virtualBytes: tiling.numTilesForEntireResource * TILE,
+        ...(unmappedOn ? { unmapped: { accesses: unmapped.accesses, tiles: unmapped.touched.size, maxTiles: unmapped.maxTiles, reports: unmapped.reports } } : {}),
       };
     },
   };
 }
 
-void runScene(meta, (params) => ({ localMemoryBytes: (Number(params.get('poolPages') ?? 384) + 64) * TILE, nonLocalMemoryBytes: 16 * 2 ** 20 }), createScene);
+void runScene(
+  meta,
+  (params) => ({
+    localMemoryBytes: (Number(params.get('poolPages') ?? 384) + 64) * TILE,
+    nonLocalMemoryBytes: 16 * 2 ** 20,
+    ...(params.get('unmapped') === '1' ? { gpuValidation: { unmappedAccess: true } } : {}),
+  }),
+  createScene,
+);

@@ -76,6 +76,23 @@ describe('demo: virtual texture streaming', () => {
   }
 
   browserTest(
+    'unmapped=1: the draw\'s reads of NULL tiles (residency map off) are reported and counted; off by default',
+    async ({ openPage }) => {
+      const run = await runScene<VirtualTextureSnapshot>(openPage, 'virtual-texture', { frames: 4, views: viewParam(VIEW_A), width: WIDTH, height: HEIGHT, residencyMap: 'off', unmapped: '1' }, 'virtual-texture-unmapped');
+      // The report asked for at frame 0 arrives once the GPU has run that frame: wait for it.
+      await run.page.waitForFunction(() => ((window.d3d12Demo.snapshot() as VirtualTextureSnapshot).unmapped?.reports ?? 0) >= 1, { timeout: SCENE_TIMEOUT_MS, polling: 100 });
+      const unmapped = (await run.page.evaluate(() => window.d3d12Demo.snapshot() as VirtualTextureSnapshot)).unmapped;
+      expect(unmapped?.reports).toBeGreaterThanOrEqual(1);
+      // At frame 0 the view's mip-0 tiles are NULL, and the draw samples them before falling back.
+      expect(unmapped?.accesses).toBeGreaterThan(0);
+      expect(unmapped?.maxTiles).toBeGreaterThan(0);
+      const plain = await runScene<VirtualTextureSnapshot>(openPage, 'virtual-texture', { frames: 1, views: viewParam(VIEW_A), width: WIDTH, height: HEIGHT }, 'virtual-texture-unmapped-off');
+      expect(plain.snapshot.unmapped).toBeUndefined();
+    },
+    SCENE_TIMEOUT_MS,
+  );
+
+  browserTest(
     'a pool too small for two views evicts least recently used tiles, reuses their pages and streams the first view back exactly',
     async ({ openPage }) => {
       const views = [VIEW_A, VIEW_B, VIEW_A].map(viewParam).join(';');
