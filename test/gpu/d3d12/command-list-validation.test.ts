@@ -23,18 +23,12 @@ import {
   type ResourceStates,
   type TileCopyFlag,
 } from '../../../src/index.js';
-import { gpuTest } from '../../harness/gpu-test.js';
+import { d3dTest } from '../../harness/d3d-test.js';
 import { firstDifference, flush, pattern, readBuffer, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
 import { expectD3D12Error } from '../../shared/expect-d3d12-error.js';
 
 /** A GPU-backed emulated device per test, with small pools. */
-const test = gpuTest.extend<{ d3d: Device }>({
-  d3d: async ({ device }, use) => {
-    const d3d = await createDevice({ gpuDevice: device, localMemoryBytes: 8 << 20, nonLocalMemoryBytes: 8 << 20 });
-    await use(d3d);
-    d3d.destroy();
-  },
-});
+const test = d3dTest({ localMemoryBytes: 8 << 20, nonLocalMemoryBytes: 8 << 20 });
 
 const ALL_SUBRESOURCES = 0xffffffff;
 const RESOURCE = /(committed|placed|reserved) resource #\d+/.source;

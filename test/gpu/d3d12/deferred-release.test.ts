@@ -7,17 +7,11 @@
  * says nothing.
  */
 import { describe, expect } from 'vitest';
-import { createDevice, type Device, type Resource } from '../../../src/index.js';
-import { gpuTest } from '../../harness/gpu-test.js';
+import type { Device, Resource } from '../../../src/index.js';
+import { d3dTest } from '../../harness/d3d-test.js';
 import { firstDifference, flush, pattern, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
 
-const test = gpuTest.extend<{ d3d: Device }>({
-  d3d: async ({ device }, use) => {
-    const d3d = await createDevice({ gpuDevice: device, localMemoryBytes: 8 << 20, nonLocalMemoryBytes: 8 << 20, gpuValidation: true, onPageFault: 'report' });
-    await use(d3d);
-    d3d.destroy();
-  },
-});
+const test = d3dTest({ localMemoryBytes: 8 << 20, nonLocalMemoryBytes: 8 << 20, gpuValidation: true, onPageFault: 'report' });
 
 const usage = (d3d: Device, segment: 'LOCAL' | 'NON_LOCAL'): number => d3d.queryVideoMemoryInfo(segment).currentUsage;
 const defaultBuffer = (d3d: Device, width: number): Resource => d3d.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width }, 'COMMON');

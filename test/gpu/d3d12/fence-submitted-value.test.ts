@@ -11,20 +11,14 @@
  * Every test reads the GPU's results back once the fence says the work is done.
  */
 import { describe, expect } from 'vitest';
-import { createDevice, type Device, type Fence, type GraphicsCommandList, type Resource } from '../../../src/index.js';
-import { gpuTest } from '../../harness/gpu-test.js';
+import type { Device, Fence, GraphicsCommandList, Resource } from '../../../src/index.js';
+import { d3dTest } from '../../harness/d3d-test.js';
 import { firstDifference, flush, pattern, readBuffer, uploadBuffer } from '../../shared/d3d12-helpers.js';
 import { Random } from '../../../src/validate/random.js';
 
 const MIB = 2 ** 20;
 
-const test = gpuTest.extend<{ d3d: Device }>({
-  d3d: async ({ device }, use) => {
-    const d3d = await createDevice({ gpuDevice: device, localMemoryBytes: 8 * MIB, nonLocalMemoryBytes: 8 * MIB });
-    await use(d3d);
-    d3d.destroy();
-  },
-});
+const test = d3dTest({ localMemoryBytes: 8 * MIB, nonLocalMemoryBytes: 8 * MIB });
 
 const values = (fence: Fence): { submitted: number; completed: number } => ({ submitted: fence.getSubmittedValue(), completed: fence.getCompletedValue() });
 

@@ -6,8 +6,8 @@
  * copies. getResidencyStatus: each kind of wrong argument on its own, beside valid controls.
  */
 import { describe, expect } from 'vitest';
-import { createDevice, type Device, type HeapStats, type MemoryStats, type ResourceStats } from '../../../src/index.js';
-import { gpuTest } from '../../harness/gpu-test.js';
+import { createDevice, type HeapStats, type MemoryStats, type ResourceStats } from '../../../src/index.js';
+import { d3dTest } from '../../harness/d3d-test.js';
 import { flush, TILE } from '../../shared/d3d12-helpers.js';
 import { expectD3D12Error } from '../../shared/expect-d3d12-error.js';
 
@@ -16,13 +16,7 @@ const loose = (value: unknown): never => value as never;
 const hex = (value: bigint): string => `0x${value.toString(16)}`;
 
 /** A GPU-backed device per test: 4 MiB pools, the LOCAL budget 2 MiB. */
-const test = gpuTest.extend<{ d3d: Device }>({
-  d3d: async ({ device }, use) => {
-    const d3d = await createDevice({ gpuDevice: device, localMemoryBytes: 4 * MIB, nonLocalMemoryBytes: 4 * MIB, localMemoryBudget: 2 * MIB });
-    await use(d3d);
-    d3d.destroy();
-  },
-});
+const test = d3dTest({ localMemoryBytes: 4 * MIB, nonLocalMemoryBytes: 4 * MIB, localMemoryBudget: 2 * MIB });
 
 const heapNamed = (stats: MemoryStats, name: string): HeapStats => {
   const found = stats.heaps.find((heap) => heap.name === name);

@@ -6,7 +6,7 @@
  */
 import { describe, expect } from 'vitest';
 import { createDevice, type CommandQueue, type Device, type Fence, type GraphicsCommandList, type Range, type Resource } from '../../../src/index.js';
-import { gpuTest } from '../../harness/gpu-test.js';
+import { d3dTest } from '../../harness/d3d-test.js';
 import { firstDifference, flush, pattern, readBuffer, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
 import { expectD3D12Error, expectD3D12Rejection } from '../../shared/expect-d3d12-error.js';
 
@@ -14,13 +14,7 @@ const MIB = 1 << 20;
 const POOL = 8 * MIB;
 
 /** A GPU-backed emulated device per test, with 8 MiB pools. */
-const test = gpuTest.extend<{ d3d: Device }>({
-  d3d: async ({ device }, use) => {
-    const d3d = await createDevice({ gpuDevice: device, localMemoryBytes: POOL, nonLocalMemoryBytes: POOL });
-    await use(d3d);
-    d3d.destroy();
-  },
-});
+const test = d3dTest({ localMemoryBytes: POOL, nonLocalMemoryBytes: POOL });
 
 function defaultBuffer(d3d: Device, width: number): Resource {
   return d3d.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width }, 'COMMON');

@@ -21,7 +21,7 @@ import {
   type Heap,
   type Resource,
 } from '../../../src/index.js';
-import { gpuTest } from '../../harness/gpu-test.js';
+import { d3dTest } from '../../harness/d3d-test.js';
 import { firstDifference, flush, pattern, readBuffer, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
 import { expectD3D12Error } from '../../shared/expect-d3d12-error.js';
 
@@ -29,13 +29,7 @@ const MIB = 2 ** 20;
 const loose = (value: unknown): never => value as never;
 
 /** A GPU-backed device per test: 4 MiB pools, the LOCAL budget 2 MiB. */
-const test = gpuTest.extend<{ d3d: Device }>({
-  d3d: async ({ device }, use) => {
-    const d3d = await createDevice({ gpuDevice: device, localMemoryBytes: 4 * MIB, nonLocalMemoryBytes: 4 * MIB, localMemoryBudget: 2 * MIB });
-    await use(d3d);
-    d3d.destroy();
-  },
-});
+const test = d3dTest({ localMemoryBytes: 4 * MIB, nonLocalMemoryBytes: 4 * MIB, localMemoryBudget: 2 * MIB });
 
 async function otherDevice(gpuDevice: GPUDevice, options: DeviceOptions = {}): Promise<Device> {
   return createDevice({ gpuDevice, localMemoryBytes: 4 * MIB, nonLocalMemoryBytes: 4 * MIB, ...options });

@@ -1,15 +1,9 @@
 import { describe, expect } from 'vitest';
 import { createDevice, type Device, type Resource } from '../../../src/index.js';
-import { gpuTest } from '../../harness/gpu-test.js';
+import { d3dTest } from '../../harness/d3d-test.js';
 import { flush, pattern, readBuffer, uploadBuffer } from '../../shared/d3d12-helpers.js';
 
-const test = gpuTest.extend<{ d3d: Device }>({
-  d3d: async ({ device }, use) => {
-    const d3d = await createDevice({ gpuDevice: device, localMemoryBytes: 8 << 20, nonLocalMemoryBytes: 8 << 20 });
-    await use(d3d);
-    d3d.destroy();
-  },
-});
+const test = d3dTest({ localMemoryBytes: 8 << 20, nonLocalMemoryBytes: 8 << 20 });
 
 const defaultBuffer = (d3d: Device, width: number): Resource => d3d.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width }, 'COMMON');
 

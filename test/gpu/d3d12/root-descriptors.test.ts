@@ -7,20 +7,14 @@
  * use a resource through its root descriptor is named when the resource is released under it.
  */
 import { describe, expect } from 'vitest';
-import { createDevice, ROOT_DESCRIPTOR_COUNT, type Device, type Resource } from '../../../src/index.js';
-import { gpuTest } from '../../harness/gpu-test.js';
+import { ROOT_DESCRIPTOR_COUNT, type Device, type Resource } from '../../../src/index.js';
+import { d3dTest } from '../../harness/d3d-test.js';
 import { flush, pattern, readBuffer, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
 import { expectD3D12Error } from '../../shared/expect-d3d12-error.js';
 
 const loose = (value: unknown): never => value as never;
 
-const test = gpuTest.extend<{ d3d: Device }>({
-  d3d: async ({ device }, use) => {
-    const d3d = await createDevice({ gpuDevice: device, localMemoryBytes: 4 << 20, nonLocalMemoryBytes: 4 << 20 });
-    await use(d3d);
-    d3d.destroy();
-  },
-});
+const test = d3dTest({ localMemoryBytes: 4 << 20, nonLocalMemoryBytes: 4 << 20 });
 
 const buffer = (d3d: Device, width = TILE): Resource => d3d.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width, flags: ['ALLOW_UNORDERED_ACCESS'] }, 'COMMON');
 

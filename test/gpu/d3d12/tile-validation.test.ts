@@ -8,20 +8,14 @@
  */
 import { describe, expect } from 'vitest';
 import { createDevice, MAX_DESCRIBED_MISMATCHES, type Device, type Heap, type Resource, type TileMappingValidation } from '../../../src/index.js';
-import { gpuTest } from '../../harness/gpu-test.js';
+import { d3dTest } from '../../harness/d3d-test.js';
 import { TILE } from '../../shared/d3d12-helpers.js';
 import { expectD3D12Error, expectD3D12Rejection } from '../../shared/expect-d3d12-error.js';
 
 const loose = (value: unknown): never => value as never;
 const MIB = 1 << 20;
 
-const test = gpuTest.extend<{ d3d: Device }>({
-  d3d: async ({ device }, use) => {
-    const d3d = await createDevice({ gpuDevice: device, localMemoryBytes: 8 * MIB, nonLocalMemoryBytes: 4 * MIB });
-    await use(d3d);
-    d3d.destroy();
-  },
-});
+const test = d3dTest({ localMemoryBytes: 8 * MIB, nonLocalMemoryBytes: 4 * MIB });
 
 const heapOf = (d3d: Device, tiles: number): Heap => d3d.createHeap({ sizeInBytes: tiles * TILE, properties: { type: 'DEFAULT' } });
 const reservedBuffer = (d3d: Device, tiles: number): Resource => d3d.createReservedResource({ dimension: 'BUFFER', width: tiles * TILE }, 'COMMON');

@@ -32,7 +32,7 @@ import {
   type ResourceBarrier,
   type ResourceStates,
 } from '../../../src/index.js';
-import { gpuTest } from '../../harness/gpu-test.js';
+import { d3dTest } from '../../harness/d3d-test.js';
 import { firstDifference, flush, pattern, readBuffer, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
 import { expectD3D12Error, type ExpectedD3D12Error } from '../../shared/expect-d3d12-error.js';
 import { Random } from '../../../src/validate/random.js';
@@ -40,13 +40,7 @@ import { Random } from '../../../src/validate/random.js';
 const MIB = 2 ** 20;
 
 /** A GPU-backed emulated device per test, with small pools. */
-const test = gpuTest.extend<{ d3d: Device }>({
-  d3d: async ({ device }, use) => {
-    const d3d = await createDevice({ gpuDevice: device, localMemoryBytes: 8 * MIB, nonLocalMemoryBytes: 8 * MIB });
-    await use(d3d);
-    d3d.destroy();
-  },
-});
+const test = d3dTest({ localMemoryBytes: 8 * MIB, nonLocalMemoryBytes: 8 * MIB });
 
 const loose = (value: unknown): never => value as never;
 
