@@ -5,7 +5,7 @@
 /// <reference types="@webgpu/types" />
 import { requestDeviceWithAdapterLimits } from '../gpu/request-device.js';
 import { loadDawn } from './dawn-module.js';
-import { resolveVulkanDriver, type VulkanDriver } from './vulkan-driver.js';
+import { fallbackReason, resolveVulkanDriver, type VulkanDriver } from './vulkan-driver.js';
 
 export { resolveVulkanDriver, type VulkanDriver, type VulkanDriverSource } from './vulkan-driver.js';
 export * from '../index.js';
@@ -52,6 +52,9 @@ async function requestAdapter(driver: VulkanDriver, options: NodeDeviceOptions):
 const describeDriver = (driver: VulkanDriver): string =>
   `Vulkan driver from ${driver.source}${driver.icdManifest ? ` (${driver.icdManifest})` : ''}`;
 
+/** Whether the fallback from a system driver to SwiftShader was reported (once per process). */
+let fallbackSaid = false;
+
 /**
  * Opens a WebGPU device from Dawn, with the adapter's memory limits. On Linux it first finds a
  * Vulkan driver (vulkan-driver.ts); a system driver that yields no adapter (a GPU driver installed
@@ -62,6 +65,9 @@ export async function createNodeDevice(options: NodeDeviceOptions = {}): Promise
   let driver = resolveVulkanDriver();
   let { gpu, adapter } = await requestAdapter(driver, options);
   if (!adapter && driver.source === 'system') {
+    // Said once per process: a machine without its GPU keeps working, but not silently.
+    if (!fallbackSaid) console.warn(`d3d12-webgpu: using the bundled SwiftShader (a CPU) instead of the GPU: ${fallbackReason(driver)}`);
+    fallbackSaid = true;
     driver = resolveVulkanDriver(undefined, { bundledOnly: true });
     ({ gpu, adapter } = await requestAdapter(driver, options));
   }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { icdManifestDirs, resolveVulkanDriver, type SystemProbe } from '../../src/node/vulkan-driver.js';
+import { fallbackReason, icdManifestDirs, resolveVulkanDriver, type SystemProbe } from '../../src/node/vulkan-driver.js';
 
 const BUNDLED = { folder: '/cache/ss', icdManifest: '/cache/ss/vk_swiftshader_icd.json', loaderDir: '/cache/ss' };
 
@@ -21,6 +21,7 @@ function probe({ platform = 'linux', arch = 'x64', env = { HOME: '/home/u' }, fi
     exists: (path: string) => files.includes(path),
     listDir: (dir: string) => files.filter((f) => f.startsWith(`${dir}/`)).map((f) => f.slice(dir.length + 1)),
     linkerFinds: (library: string) => systemLoader && library === 'libvulkan.so.1',
+    readFile: () => undefined,
     bundledSwiftShader: () => {
       fake.unpacked++;
       return BUNDLED;
@@ -50,8 +51,17 @@ describe('resolveVulkanDriver: the lookup order', () => {
     expect(resolveVulkanDriver(machine)).toEqual({ source: 'system', loaderDir: null });
     expect(machine.unpacked).toBe(0);
   });
-  test('2. a system ICD manifest without a loader is not a system driver', () => {
-    expect(resolveVulkanDriver(probe({ files: [SYSTEM_ICD] })).source).toBe('bundled');
+  test('2. a system ICD manifest without a loader (the GPU driver mounted into a container): the bundled loader, told where the manifest is', () => {
+    const machine = probe({ files: [SYSTEM_ICD, DEBIAN_ICD] });
+    expect(resolveVulkanDriver(machine)).toEqual({ source: 'system', icdManifest: SYSTEM_ICD, loaderDir: '/cache/ss' });
+    expect(machine.unpacked).toBe(1);
+  });
+  test("2. a manifest where NVIDIA's container runtime puts it, outside the loader's folders: named, with the system loader or the bundled one", () => {
+    const vendor = '/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json';
+    expect(resolveVulkanDriver(probe({ files: [vendor] }))).toEqual({ source: 'system', icdManifest: vendor, loaderDir: '/cache/ss' });
+    expect(resolveVulkanDriver(probe({ systemLoader: true, files: [vendor] }))).toEqual({ source: 'system', icdManifest: vendor, loaderDir: null });
+    // Both kinds of folder: every manifest, the standard ones first.
+    expect(resolveVulkanDriver(probe({ files: [vendor, SYSTEM_ICD] })).icdManifest).toBe(`${SYSTEM_ICD}:${vendor}`);
   });
   test('2. a system loader without an ICD manifest is not a system driver', () => {
     expect(resolveVulkanDriver(probe({ systemLoader: true })).source).toBe('bundled');
@@ -134,5 +144,20 @@ describe('icdManifestDirs', () => {
     expect(
       icdManifestDirs({ HOME: '/h', XDG_CONFIG_HOME: '/c', XDG_CONFIG_DIRS: '/cd1:/cd2', XDG_DATA_HOME: '/d', XDG_DATA_DIRS: '/dd' }),
     ).toEqual(['/c/vulkan/icd.d', '/cd1/vulkan/icd.d', '/cd2/vulkan/icd.d', '/etc/vulkan/icd.d', '/d/vulkan/icd.d', '/dd/vulkan/icd.d']);
+  });
+});
+
+describe('fallbackReason: why a system driver gave no adapter', () => {
+  const nvidiaManifest = '{"file_format_version": "1.0.0", "ICD": {"library_path": "libGLX_nvidia.so.0", "api_version": "1.3"}}';
+  const machine = (found: string[], manifest = nvidiaManifest) => ({ linkerFinds: (library: string) => found.includes(library), readFile: () => manifest });
+  test("NVIDIA's driver without the GL dispatch libraries: names what is missing and the packages", () => {
+    const reason = fallbackReason({ source: 'system', icdManifest: '/etc/vulkan/icd.d/vendor.json', loaderDir: '/cache/ss' }, machine(['libGLX.so.0']));
+    expect(reason).toMatch(/NVIDIA's, which needs the GL dispatch libraries libGLdispatch\.so\.0 and libGLX\.so\.0 \(libglvnd: Debian\/Ubuntu packages libglvnd0 and libglx0\), and the dynamic linker does not find libGLdispatch\.so\.0$/);
+    expect(fallbackReason({ source: 'system', icdManifest: SYSTEM_ICD, loaderDir: null }, machine([], '{}'))).toMatch(/does not find libGLdispatch\.so\.0 or libGLX\.so\.0$/);
+  });
+  test('control: with the libraries there, or another vendor, no GPU the driver can open', () => {
+    expect(fallbackReason({ source: 'system', icdManifest: SYSTEM_ICD, loaderDir: null }, machine(['libGLdispatch.so.0', 'libGLX.so.0']))).toMatch(/gave Dawn no adapter \(no GPU it can open here\)$/);
+    expect(fallbackReason({ source: 'system', icdManifest: '/usr/share/vulkan/icd.d/radeon_icd.json', loaderDir: null }, machine([], '{"ICD": {"library_path": "libvulkan_radeon.so"}}'))).toMatch(/radeon_icd\.json\) gave Dawn no adapter/);
+    expect(fallbackReason({ source: 'system', loaderDir: null }, machine([]))).toBe('the system Vulkan driver gave Dawn no adapter (no GPU it can open here)');
   });
 });
