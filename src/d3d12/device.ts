@@ -393,7 +393,8 @@ export class Device {
    */
   corruptPageTableEntryForTesting(resource: Resource, page: number, entry?: number): void {
     const memory = this.pageTableFor('corruptPageTableEntryForTesting');
-    const own = orThrow(validateCorruptEntry(this.ownResource(resource), this.ownResource(resource)?.virtualRange.pageCount, page, entry));
+    const candidate = this.ownResource(resource);
+    const own = orThrow(validateCorruptEntry(candidate, candidate?.virtualRange.pageCount, page, entry));
     corruptPageTableEntry(memory, own, page, entry, (id) => this.objects.heapById(id));
   }
 

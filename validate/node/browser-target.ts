@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatAdapter } from '../../src/gpu/request-device.js';
-import { chromiumArgs, localeEnv } from '../../test/harness/browser/launch.js';
+import { chromiumArgs, launchBrowser } from '../../test/harness/browser/launch.js';
 import { locateBrowser } from '../../test/harness/browser/locate-browser.js';
 import { pageQuery, type RunParameters } from '../../demo/validation/validation-logic.js';
 import type { TargetReport } from './report.js';
@@ -41,18 +41,10 @@ export async function runBrowserTarget(run: RunParameters, report: TargetReport,
     throw new Error(`the built validation page is missing (${join(pageDir, 'validation', 'index.html')}): npm run validate builds it (vite build -c validate/vite.config.ts --mode page)`);
   }
   const server = await serveStatic(pageDir);
-  // Loaded on first use: the Node target runs where puppeteer-core may be absent (the GPU machine).
-  const { default: puppeteer } = await import('puppeteer-core');
-  const located = locateBrowser();
-  const browser = await puppeteer.launch({
-    executablePath: located.executable,
-    headless: located.headless,
-    args: validationChromiumArgs(),
-    env: { ...process.env, ...located.env, ...localeEnv() },
-    protocolTimeout: 180_000,
-  });
+  // launchBrowser loads puppeteer-core on first use: the Node target runs where it may be absent.
+  const { browser, located, version } = await launchBrowser(locateBrowser(), validationChromiumArgs());
   try {
-    report.line(`${await browser.version()} (${located.source}: ${located.executable})`);
+    report.line(`${version} (${located.source}: ${located.executable})`);
     const page = await browser.newPage();
     page.on('pageerror', (error) => report.line(`page error: ${error instanceof Error ? error.message : String(error)}`));
     page.on('console', (message) => {

@@ -51,13 +51,14 @@ export interface LaunchedBrowser {
   version: string;
 }
 
-export async function launchBrowser(located: LocatedBrowser = locateBrowser()): Promise<LaunchedBrowser> {
+/** Launches `located` headless with WebGPU; `args` default to chromiumArgs() of this process's environment. */
+export async function launchBrowser(located: LocatedBrowser = locateBrowser(), args: string[] = chromiumArgs()): Promise<LaunchedBrowser> {
   // Loaded on first use: the benchmark bundle imports this file and runs where no puppeteer is.
   const { default: puppeteer } = await import('puppeteer-core');
   const browser = await puppeteer.launch({
     executablePath: located.executable,
     headless: located.headless,
-    args: chromiumArgs(),
+    args,
     env: { ...process.env, ...located.env, ...localeEnv() },
     // A cold SwiftShader start on a busy CI machine can take a while.
     protocolTimeout: 180_000,
