@@ -2,6 +2,8 @@
  * Bundles a benchmark runner into one ES module file in bench/dist/, so Node runs it without a
  * TypeScript loader and the H200 machine (no npm, no node_modules but Dawn's) runs the very same
  * file. One entry per build: `vite build -c bench/vite.config.ts --mode node|browser|report`.
+ * `--mode page` builds the benchmark page (demo/bench/) as a static site in bench/dist/page/, with
+ * relative paths, for the browser runner to serve where there is no vite (the GPU machine).
  * The commit (with "+dirty" for uncommitted changes outside bench/results/) is baked in.
  */
 import { execSync } from 'node:child_process';
@@ -23,8 +25,17 @@ function commit(): string {
 }
 
 export default defineConfig(({ mode }) => {
+  if (mode === 'page') {
+    return {
+      root: `${root}demo`,
+      base: './',
+      logLevel: 'warn',
+      // One page holding the suite, the library and wgsl_reflect: one large chunk is expected.
+      build: { outDir: `${root}bench/dist/page`, emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 2048, rolldownOptions: { input: { bench: `${root}demo/bench/index.html` } } },
+    };
+  }
   const entry = ENTRIES[mode];
-  if (!entry) throw new Error(`bench/vite.config.ts: --mode must be one of ${Object.keys(ENTRIES).join(', ')}`);
+  if (!entry) throw new Error(`bench/vite.config.ts: --mode must be one of ${[...Object.keys(ENTRIES), 'page'].join(', ')}`);
   return {
     root,
     logLevel: 'warn',

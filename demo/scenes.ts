@@ -1,13 +1,15 @@
 /**
  * The scenes the index page lists, in the order a newcomer should open them: paging first, then
- * growth, then residency, then the validation page (src/validate/'s suite on this GPU). Each is a
- * folder under demo/ with index.html, main.ts, meta.ts and its WGSL (the validation page has none)
+ * growth, then residency, then the validation page (src/validate/'s suite on this GPU), then the
+ * benchmark page (bench/suite/'s figures on this GPU). Each is a
+ * folder under demo/ with index.html, main.ts, meta.ts and its WGSL (the two pages that run suites have none)
  * (vite.config.ts finds the folders by their meta.ts; a unit test keeps the two lists equal).
  */
+import { meta as bench } from './bench/meta.js';
 import type { SceneMeta } from './common/scene-meta.js';
 import { meta as growableBuffer } from './growable-buffer/meta.js';
 import { meta as residencyPressure } from './residency-pressure/meta.js';
 import { meta as validation } from './validation/meta.js';
 import { meta as virtualTexture } from './virtual-texture/meta.js';
 
-export const SCENES: readonly SceneMeta[] = [virtualTexture, growableBuffer, residencyPressure, validation];
+export const SCENES: readonly SceneMeta[] = [virtualTexture, growableBuffer, residencyPressure, validation, bench];

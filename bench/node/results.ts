@@ -8,15 +8,16 @@ import { join } from 'node:path';
 import { launchBrowser } from '../../test/harness/browser/launch.js';
 import { locateBrowser } from '../../test/harness/browser/locate-browser.js';
 import { renderReportHtml } from '../report/render-report.js';
-import { resultStem, type SuiteResult } from '../suite/suite.js';
+import { checkSuiteResult, resultFileName, serializeResult, type SuiteResult } from '../suite/suite.js';
+import type { PagingParameters } from '../suite/figure.js';
 import { formatSuite } from '../suite/table.js';
 
 export const RESULTS_DIR = join(process.cwd(), 'bench', 'results');
 
 export function writeResult(result: SuiteResult, dir = RESULTS_DIR): string {
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${resultStem(result)}${result.quick ? '-quick' : ''}.json`);
-  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  const file = join(dir, resultFileName(result));
+  writeFileSync(file, serializeResult(result));
   return file;
 }
 
@@ -25,8 +26,8 @@ export function readResults(dir = RESULTS_DIR): SuiteResult[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((f) => f.endsWith('.json') && !f.endsWith('-quick.json'))
-    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Partial<SuiteResult>)
-    .filter((r): r is SuiteResult => Array.isArray(r.figures) && typeof r.runtime === 'string')
+    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as unknown)
+    .filter((r): r is SuiteResult => checkSuiteResult(r) === null)
     .sort((a, b) => a.runtime.localeCompare(b.runtime) || a.adapterText.localeCompare(b.adapterText));
 }
 
@@ -56,18 +57,27 @@ export async function writeReport(results: readonly SuiteResult[], dir = RESULTS
   }
 }
 
-/** The runners' flags: --quick, --only=id,id, --out=DIR, --no-report. */
+/** The runners' flags: --quick, --only=id,id, --paging-mib=1,16, --stream-seconds=N, --out=DIR, --no-report. */
 export interface RunnerArgs {
   quick: boolean;
   only?: string[];
+  paging: PagingParameters;
   out: string;
   report: boolean;
 }
 
+export function flagValue(args: readonly string[], name: string): string | undefined {
+  return args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+}
+
 export function parseRunnerArgs(args: readonly string[]): RunnerArgs {
-  const flag = (name: string): string | undefined => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-  const only = flag('only')?.split(',');
-  return { quick: args.includes('--quick'), ...(only ? { only } : {}), out: flag('out') ?? RESULTS_DIR, report: !args.includes('--no-report') };
+  const only = flagValue(args, 'only')?.split(',');
+  const sizes = flagValue(args, 'paging-mib');
+  const stream = flagValue(args, 'stream-seconds');
+  const paging: PagingParameters = { ...(sizes ? { sizesMiB: sizes.split(',').map(Number) } : {}), ...(stream !== undefined ? { streamSeconds: Number(stream) } : {}) };
+  if (paging.sizesMiB?.some((mib) => !(mib > 0))) throw new Error(`--paging-mib must list sizes in MiB, not "${sizes}"`);
+  if (paging.streamSeconds !== undefined && !(paging.streamSeconds >= 0)) throw new Error(`--stream-seconds must be a number of seconds, not "${stream}"`);
+  return { quick: args.includes('--quick'), ...(only ? { only } : {}), paging, out: flagValue(args, 'out') ?? RESULTS_DIR, report: !args.includes('--no-report') };
 }
 
 /** Prints the table, writes the JSON and (for a full run) the report; exits 1 if a figure failed. */

@@ -1,48 +1,86 @@
 /**
- * `npm run bench`: the suite in headless Chromium (the browser the tests use: CHROME_PATH, a system
- * Chrome/Chromium or the bundled one), driven through bench/browser/index.html on a vite server of
- * the project. Prints progress as it comes, then the table; writes the JSON and the report.
- * Flags: --quick, --only=id,id, --out=DIR (default bench/results), --no-report.
+ * `npm run bench`: the benchmark page (demo/bench/, built into bench/dist/page/) in headless
+ * Chromium, the same page people open, driven with run=1&collect=1: the page POSTs its progress and
+ * its result to the small server here (page-server.ts), which prints the one and writes the other
+ * (bench/results/browser-<vendor>-<architecture>.json, and the report). No puppeteer and no vite at
+ * run time, so the same bundle runs on the GPU machine (bench/h200/browser-h200.sh).
+ *
+ * Flags: --quick, --only=id,id, --paging-mib=1,16,64, --stream-seconds=N, --out=DIR, --no-report,
+ * and for the browser:
+ *   --page=DIR         the built page (default bench/dist/page)
+ *   --browser=PATH     the Chromium to run (default: the one the tests use, see locate-browser.ts)
+ *   --gpu=hardware     leave out the SwiftShader flags (chromiumArgs): Chromium picks its GPU
+ *   --browser-arg=ARG  one more Chromium flag (repeatable), e.g. --browser-arg=--use-angle=vulkan
+ *   --timeout=SECONDS  how long the suite may take (default 540)
  */
-import { launchBrowser } from '../../test/harness/browser/launch.js';
-import { serveProject } from '../../test/harness/browser/serve.js';
-import type { SuiteResult } from '../suite/suite.js';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { CHROMIUM_ARGS, chromiumArgs, localeEnv } from '../../test/harness/browser/launch.js';
+import { locateBrowser } from '../../test/harness/browser/locate-browser.js';
+import { checkSuiteResult, type SuiteResult } from '../suite/suite.js';
 import { BENCH_COMMIT } from './commit.js';
-import { finishRun, parseRunnerArgs } from './results.js';
+import { servePage } from './page-server.js';
+import { finishRun, flagValue, parseRunnerArgs } from './results.js';
 
-/** The whole suite must finish well inside the 10 minutes the issue allows. */
-const SUITE_TIMEOUT_MS = 9 * 60_000;
-const POLL_MS = 500;
+/** The whole suite must finish well inside the 10 minutes one GPU-machine command may run. */
+const DEFAULT_TIMEOUT_S = 540;
+/** Chromium output kept for the error message when it exits before the page reported. */
+const KEPT_OUTPUT_CHARS = 4000;
 
-const args = parseRunnerArgs(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const args = parseRunnerArgs(argv);
+const pageDir = resolve(flagValue(argv, 'page') ?? join(process.cwd(), 'bench', 'dist', 'page'));
+const timeoutS = Number(flagValue(argv, 'timeout') ?? DEFAULT_TIMEOUT_S);
+const explicit = flagValue(argv, 'browser');
+const located = explicit ? { executable: explicit, headless: true as const, env: {}, source: 'flag' } : locateBrowser();
+const extraArgs = argv.filter((a) => a.startsWith('--browser-arg=')).map((a) => a.slice('--browser-arg='.length));
+const baseArgs = flagValue(argv, 'gpu') === 'hardware' ? CHROMIUM_ARGS : chromiumArgs();
 
-const served = await serveProject();
-const { browser, version, located } = await launchBrowser();
-console.log(`${version} (${located.source}: ${located.executable})`);
-let result: SuiteResult | undefined;
+const served = await servePage(pageDir, (line) => console.log(line));
+const query = new URLSearchParams({ run: '1', collect: '1', commit: BENCH_COMMIT, ref: 'none' });
+if (args.quick) query.set('quick', '1');
+if (args.only) query.set('figures', args.only.join(','));
+if (args.paging.sizesMiB) query.set('pagingMiB', args.paging.sizesMiB.join(','));
+if (args.paging.streamSeconds !== undefined) query.set('streamSeconds', String(args.paging.streamSeconds));
+const url = `${served.origin}/bench/index.html?${query.toString()}`;
+const profile = mkdtempSync(join(tmpdir(), 'd3d12-webgpu-bench-'));
+const browserArgs = [...baseArgs, located.headless === 'shell' ? '--headless' : '--headless=new', `--user-data-dir=${profile}`, ...extraArgs, url];
+console.log(`${located.executable} (${located.source}) ${browserArgs.slice(0, -1).join(' ')}`);
+// Its own process group, so the GPU and renderer processes stop with it.
+const browser = spawn(located.executable, browserArgs, { env: { ...process.env, ...located.env, ...localeEnv() }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+let output = '';
+const keep = (chunk: Buffer): void => {
+  output = (output + chunk.toString()).slice(-KEPT_OUTPUT_CHARS);
+};
+browser.stdout.on('data', keep);
+browser.stderr.on('data', keep);
+const exited = new Promise<never>((_, reject) => {
+  browser.on('error', (error) => reject(new Error(`could not start ${located.executable}: ${error.message}`)));
+  browser.on('exit', (code, signal) => reject(new Error(`Chromium exited (${signal ?? `code ${code}`}) before the page reported a result; its last output:\n${output}`)));
+});
+let timer: NodeJS.Timeout | undefined;
+const timedOut = new Promise<never>((_, reject) => {
+  timer = setTimeout(() => reject(new Error(`the page reported no result within ${timeoutS} s`)), timeoutS * 1000);
+});
+
+let text: string;
 try {
-  const page = await browser.newPage();
-  page.on('pageerror', (error) => console.log(`page error: ${error instanceof Error ? error.message : String(error)}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') console.log(`console error: ${message.text()}`);
-  });
-  const query = new URLSearchParams({ commit: BENCH_COMMIT, ...(args.quick ? { quick: '1' } : {}), ...(args.only ? { only: args.only.join(',') } : {}) });
-  await page.goto(`${served.origin}/bench/browser/index.html?${query.toString()}`);
-  const deadline = Date.now() + SUITE_TIMEOUT_MS;
-  let shown = 0;
-  for (;;) {
-    const state = await page.evaluate(() => ({ progress: window.benchState.progress, done: Boolean(window.benchState.result), error: window.benchState.error }));
-    for (const line of state.progress.slice(shown)) console.log(line);
-    shown = state.progress.length;
-    if (state.error) throw new Error(`the benchmark page failed: ${state.error}`);
-    if (state.done) break;
-    if (Date.now() > deadline) throw new Error(`the suite did not finish within ${SUITE_TIMEOUT_MS / 60_000} minutes`);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-  result = (await page.evaluate(() => window.benchState.result));
+  text = await Promise.race([served.result, exited, timedOut]);
 } finally {
-  await browser.close();
-  await served.server.close();
+  clearTimeout(timer);
+  browser.removeAllListeners('exit');
+  try {
+    if (browser.pid) process.kill(-browser.pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+  await served.close();
+  rmSync(profile, { recursive: true, force: true });
 }
-if (!result) throw new Error('the benchmark page reported done without a result');
-await finishRun(result, args);
+const posted = JSON.parse(text) as SuiteResult | { error: string };
+if ('error' in posted) throw new Error(`the benchmark page failed: ${posted.error}`);
+const problem = checkSuiteResult(posted);
+if (problem) throw new Error(`the benchmark page posted something that is not a suite result: ${problem}`);
+await finishRun(posted, args);

@@ -3,7 +3,7 @@
  * of every result given, each row as the measured bar next to its baseline bar, with the ratio and
  * the figure's target. Pure string building, so Node writes it and Chromium screenshots it to PNG.
  */
-import type { Figure, FigureRow } from '../suite/figure.js';
+import type { Figure, FigureRow, FigureSeries } from '../suite/figure.js';
 import type { SuiteResult } from '../suite/suite.js';
 import { formatNumber, verdict } from '../suite/table.js';
 
@@ -34,10 +34,31 @@ function figureSvg(figure: Figure): string {
   return `<svg width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escape(figure.title)}">${figure.rows.map((r, i) => rowSvg(figure, r, scale, i * ROW_HEIGHT)).join('')}</svg>`;
 }
 
+const SERIES_WIDTH = 560;
+const SERIES_HEIGHT = 140;
+const SERIES_COLORS = ['#7fb4ff', '#5ad17f', '#f5c26b', '#e06c75'];
+
+/** A figure's time series as lines (x: seconds, y from 0 to the largest value), with a legend. */
+function seriesSvg(series: readonly FigureSeries[]): string {
+  const points = series.flatMap((s) => s.x.map((x, i) => [x, s.y[i] ?? NaN] as const)).filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y));
+  if (points.length === 0) return '';
+  const xMax = Math.max(...points.map(([x]) => x), 1e-9);
+  const yMax = Math.max(...points.map(([, y]) => y), 1e-9);
+  const left = 40;
+  const plotWidth = SERIES_WIDTH - left - 10;
+  const lines = series.map((s, k) => {
+    const path = s.x.map((x, i) => `${(left + (x / xMax) * plotWidth).toFixed(1)},${(SERIES_HEIGHT - 20 - ((s.y[i] ?? 0) / yMax) * (SERIES_HEIGHT - 30)).toFixed(1)}`).join(' ');
+    const color = SERIES_COLORS[k % SERIES_COLORS.length] ?? '#7fb4ff';
+    return `<polyline points="${path}" fill="none" stroke="${color}" stroke-width="1.5"><title>${escape(s.name)}</title></polyline><text x="${left + 8 + k * 200}" y="12" style="fill: ${color}">${escape(s.name)}</text>`;
+  });
+  const unit = series[0]?.unit ?? '';
+  return `<svg width="${SERIES_WIDTH}" height="${SERIES_HEIGHT}" viewBox="0 0 ${SERIES_WIDTH} ${SERIES_HEIGHT}" role="img" aria-label="time series"><text x="0" y="${SERIES_HEIGHT - 24}" class="muted">0</text><text x="0" y="20" class="muted">${formatNumber(yMax)}</text><text x="${SERIES_WIDTH - 80}" y="${SERIES_HEIGHT - 4}" class="muted">${formatNumber(xMax)} s</text><text x="${left}" y="${SERIES_HEIGHT - 4}" class="muted">${escape(unit)} over time</text>${lines.join('')}</svg>`;
+}
+
 function figureSection(figure: Figure): string {
   return `<section class="figure"><h3>${escape(figure.title)} <span class="unit">${escape(figure.unit)}</span></h3>
 <p class="muted">Bars: measured (top, coloured by the target) and baseline (grey): ${escape(figure.baselineName)}. Ratio: ${escape(figure.ratioMeaning)}.${figure.target ? ` Target: ${escape(figure.target.text)}.` : ''} Medians of ${figure.rounds} rounds after ${figure.warmup} warm-up.</p>
-${figureSvg(figure)}${(figure.notes ?? []).map((n) => `<p class="note">${escape(n)}</p>`).join('')}</section>`;
+${figureSvg(figure)}${figure.series?.length ? `<div class="series">${seriesSvg(figure.series)}</div>` : ''}${(figure.notes ?? []).map((n) => `<p class="note">${escape(n)}</p>`).join('')}</section>`;
 }
 
 export function renderReportHtml(results: readonly SuiteResult[], title = 'd3d12-webgpu benchmarks'): string {

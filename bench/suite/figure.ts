@@ -16,6 +16,47 @@ export interface BenchContext {
   quick: boolean;
   /** One line of progress, shown while the suite runs. */
   progress: (message: string) => void;
+  /** Paging sizes picked by the user (the bench page, --paging-mib); absent: the figure's own. */
+  paging?: PagingParameters;
+  /** Each sample as it is measured (the bench page charts them live); absent in runs nobody watches. */
+  live?: (event: LiveEvent) => void;
+}
+
+export interface PagingParameters {
+  /** Heap sizes of the paging-throughput rows, in MiB (each a multiple of 64 KiB). */
+  sizesMiB?: number[];
+  /** Seconds of the evict/restore stream drawn as GB/s over time; 0 leaves it out. */
+  streamSeconds?: number;
+}
+
+/** What a figure reports while it runs: one sample of a row, or one point of a time series. */
+export type LiveEvent =
+  | { kind: 'sample'; figure: string; unit: string; case: string; side: 'measured' | 'baseline'; value: number }
+  | { kind: 'series'; figure: string; series: string; unit: string; x: number; y: number };
+
+/** A figure's handle on BenchContext.live, bound to its id and unit (a no-op when nobody listens). */
+export interface LiveRecorder {
+  sample(caseName: string, side: 'measured' | 'baseline', value: number): void;
+  point(series: string, unit: string, x: number, y: number): void;
+}
+
+export function liveRecorder(context: BenchContext, figure: string, unit: string): LiveRecorder {
+  const live = context.live;
+  return {
+    sample: (caseName, side, value) => live?.({ kind: 'sample', figure, unit, case: caseName, side, value }),
+    point: (series, seriesUnit, x, y) => live?.({ kind: 'series', figure, series, unit: seriesUnit, x, y }),
+  };
+}
+
+/**
+ * A time series a figure records beside its rows (a long evict/restore stream as bytes per second
+ * over time, so stalls show): x in seconds from the series' start, y in `unit`.
+ */
+export interface FigureSeries {
+  name: string;
+  unit: string;
+  x: number[];
+  y: number[];
 }
 
 export interface FigureRow {
@@ -61,6 +102,8 @@ export interface Figure {
   /** Parameters worth recording (sizes, counts). */
   parameters: Record<string, number | string>;
   notes?: string[];
+  /** Time series beside the rows, where the figure records one. */
+  series?: FigureSeries[];
 }
 
 export type FigureRunner = (context: BenchContext) => Promise<Figure>;

@@ -25,7 +25,7 @@
  * what applications run) every submission also reads the fault log back before its fence completes.
  */
 import { createDevice, TILE_SIZE, type Resource } from '../../src/index.js';
-import { row, timeRaw, type FigureRunner } from './figure.js';
+import { liveRecorder, row, timeRaw, type FigureRunner } from './figure.js';
 import sumWgsl from './indirection-cost.wgsl?raw';
 import directWgsl from './indirection-cost-direct.wgsl?raw';
 import d3d12Wgsl from './indirection-cost-d3d12.wgsl?raw';
@@ -286,10 +286,18 @@ export const indirectionCost: FigureRunner = async (context) => {
     const lists = { placed: libraryList(placed, outputs.placed, dispatches), reserved: libraryList(reserved, outputs.reserved, dispatches) };
     context.progress(`indirection cost: ${bytes / MIB} MiB per dispatch, ${dispatches} dispatches per submission, ${rounds} rounds`);
     const samples = { direct: [] as number[], placed: [] as number[], reserved: [] as number[] };
+    const live = liveRecorder(context, 'indirection-cost', 'ms');
     const variants = [
-      { time: () => timeDirect(dispatches), into: samples.direct },
-      { time: () => timeLibrary(lists.placed, dispatches), into: samples.placed },
-      { time: () => timeLibrary(lists.reserved, dispatches), into: samples.reserved },
+      {
+        time: () => timeDirect(dispatches),
+        into: samples.direct,
+        show: (ms: number) => {
+          live.sample('placed resource', 'baseline', ms);
+          live.sample('reserved, scattered pages', 'baseline', ms);
+        },
+      },
+      { time: () => timeLibrary(lists.placed, dispatches), into: samples.placed, show: (ms: number) => live.sample('placed resource', 'measured', ms) },
+      { time: () => timeLibrary(lists.reserved, dispatches), into: samples.reserved, show: (ms: number) => live.sample('reserved, scattered pages', 'measured', ms) },
     ];
     // Every round runs all three, interleaved so drift (clock, thermal, GC) hits them alike, starting
     // from a different one each round so none always follows the same neighbour.
@@ -297,7 +305,10 @@ export const indirectionCost: FigureRunner = async (context) => {
       for (let k = 0; k < variants.length; k++) {
         const variant = variants[(i + k) % variants.length] as (typeof variants)[number];
         const ms = await variant.time();
-        if (i >= warmup) variant.into.push(ms);
+        if (i >= warmup) {
+          variant.into.push(ms);
+          variant.show(ms);
+        }
       }
     }
     if (device.getDeviceRemovedReason() !== 'S_OK') throw new Error(`indirection-cost: the library device was removed while timing: ${device.getDeviceRemovedReason()}`);

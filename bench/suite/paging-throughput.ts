@@ -25,16 +25,25 @@
  * `heap.getEvictedBytesForTesting()`, and records the fence's completion as the extra `fence GB/s`.
  * Restores run after the bytes arrived, so they measure the CPU → GPU path, not a GPU-side copy.
  *
+ * The stream: one heap (the largest size up to STREAM_MAX_MIB) evicted and restored back to back for
+ * `streamSeconds`, each operation's GB/s recorded at the second it completed (series "evict stream",
+ * "restore stream"): a stall (a slow map, a GC pause, a driver hiccup) shows as a dip the medians hide.
+ *
  * Checks, because a benchmark of the wrong work is useless: the heap is filled with a pattern first;
  * the first eviction's bytes must equal it; paging counters must show one eviction and one restore
  * per sample; after the last restore, the first, middle and last tiles are read back and compared.
  */
 import { createDevice, TILE_SIZE, type CommandQueue, type Device, type Fence, type Resource } from '../../src/index.js';
-import { median, row, timeRaw, type Figure, type FigureRow, type FigureRunner } from './figure.js';
+import { liveRecorder, median, row, timeRaw, type Figure, type FigureRow, type FigureRunner, type FigureSeries, type LiveRecorder } from './figure.js';
 
 const MIB = 2 ** 20;
 const FULL_SIZES_MIB = [1, 16, 64];
 const QUICK_SIZES_MIB = [1, 4];
+/** Stream seconds: long enough to show a stall among dozens of operations, short beside the suite. */
+const FULL_STREAM_SECONDS = 4;
+const QUICK_STREAM_SECONDS = 0.5;
+/** The stream's heap: at most 16 MiB, so an operation takes milliseconds and the line has detail. */
+const STREAM_MAX_MIB = 16;
 /** Bytes of pattern per upload while filling a heap: bounds the UPLOAD buffer in the NON_LOCAL pool. */
 const UPLOAD_CHUNK = 4 * MIB;
 /** Tiles read back after the last restore (first, middle, last). */
@@ -84,13 +93,16 @@ export const pagingThroughput: FigureRunner = async (context) => {
   const rounds = quick ? 2 : 7;
   const warmup = quick ? 1 : 2;
   const notes: string[] = [];
+  const live = liveRecorder(context, 'paging-throughput', 'GB/s');
+  const streamSeconds = context.paging?.streamSeconds ?? (quick ? QUICK_STREAM_SECONDS : FULL_STREAM_SECONDS);
 
   // A heap lives in the LOCAL pool (one storage binding) and each eviction makes heap-sized buffers:
   // sizes beyond the adapter's binding or buffer limits cannot be measured here.
   const limits = gpuDevice.limits;
   const largestPool = Math.floor(Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize) / TILE_SIZE) * TILE_SIZE;
   const sizes: number[] = [];
-  for (const mib of quick ? QUICK_SIZES_MIB : FULL_SIZES_MIB) {
+  for (const mib of context.paging?.sizesMiB ?? (quick ? QUICK_SIZES_MIB : FULL_SIZES_MIB)) {
+    if (!(Number.isInteger((mib * MIB) / TILE_SIZE) && mib > 0)) throw new Error(`paging-throughput: a heap of ${mib} MiB is not a positive multiple of 64 KiB`);
     if (mib * MIB <= largestPool) sizes.push(mib * MIB);
     else notes.push(`${mib} MiB skipped: maxStorageBufferBindingSize ${limits.maxStorageBufferBindingSize} / maxBufferSize ${limits.maxBufferSize} cannot hold it`);
   }
@@ -104,8 +116,9 @@ export const pagingThroughput: FigureRunner = async (context) => {
     rows: [],
     rounds,
     warmup,
-    parameters: { sizesMiB: sizes.map((bytes) => bytes / MIB).join(', '), seed: SEED },
+    parameters: { sizesMiB: sizes.map((bytes) => bytes / MIB).join(', '), seed: SEED, streamSeconds },
     notes,
+    series: [],
   };
   if (sizes.length === 0) return figure;
 
@@ -116,10 +129,14 @@ export const pagingThroughput: FigureRunner = async (context) => {
   const device = await createDevice({ gpuDevice, localMemoryBytes: largest, nonLocalMemoryBytes: Math.min(UPLOAD_CHUNK, largest) + CHECKED_TILES * TILE_SIZE });
   try {
     const library: Library = { device, queue: device.createCommandQueue({ type: 'DIRECT' }), fence: device.createFence(0), fenceValue: 0 };
+    const streamBytes = Math.max(...sizes.filter((b) => b <= STREAM_MAX_MIB * MIB), Math.min(...sizes));
     for (const bytes of sizes) {
-      context.progress(`paging throughput: ${bytes / MIB} MiB, ${rounds} rounds`);
-      figure.rows.push(...(await measure(library, gpuDevice, bytes, rounds, warmup)));
+      context.progress(`paging throughput: ${bytes / MIB} MiB, ${rounds} rounds${bytes === streamBytes && streamSeconds > 0 ? `, then a ${streamSeconds} s stream` : ''}`);
+      const measured = await measure(library, gpuDevice, bytes, rounds, warmup, live, bytes === streamBytes ? streamSeconds : 0);
+      figure.rows.push(...measured.rows);
+      figure.series?.push(...measured.series);
     }
+    if (streamSeconds > 0) figure.parameters.streamMiB = streamBytes / MIB;
     notes.push(
       'library evict: timed until the bytes reached CPU memory (the test hook heap.getEvictedBytesForTesting(); no D3D12 call reports it); extra "fence GB/s": until a queue fence signalled after evict completed',
       'library evict copies twice on the GPU (pages → staging buffer → MAP_READ buffer): the staging copy lets a restore issued before the map resolves copy on the GPU',
@@ -168,8 +185,8 @@ async function checkTiles(library: Library, source: Resource, data: Uint8Array, 
   });
 }
 
-/** Rows 'evict N MiB' and 'restore N MiB' for one heap size. */
-async function measure(library: Library, gpuDevice: GPUDevice, bytes: number, rounds: number, warmup: number): Promise<FigureRow[]> {
+/** Rows 'evict N MiB' and 'restore N MiB' for one heap size, and the stream where asked. */
+async function measure(library: Library, gpuDevice: GPUDevice, bytes: number, rounds: number, warmup: number, live: LiveRecorder, streamSeconds: number): Promise<{ rows: FigureRow[]; series: FigureSeries[] }> {
   const { device } = library;
   const name = `${bytes / MIB} MiB`;
   const data = pattern(bytes, SEED + bytes / MIB);
@@ -252,9 +269,33 @@ async function measure(library: Library, gpuDevice: GPUDevice, bytes: number, ro
       samples.restore.push(gbPerSecond(bytes, restored));
       samples.rawEvict.push(gbPerSecond(bytes, raw.ms));
       samples.rawRestore.push(gbPerSecond(bytes, rawRestored));
+      live.sample(`evict ${name}`, 'measured', gbPerSecond(bytes, evicted.ms));
+      live.sample(`evict ${name}`, 'baseline', gbPerSecond(bytes, raw.ms));
+      live.sample(`restore ${name}`, 'measured', gbPerSecond(bytes, restored));
+      live.sample(`restore ${name}`, 'baseline', gbPerSecond(bytes, rawRestored));
     }
-    await checkTiles(library, placed, data, `the ${name} heap after ${warmup + rounds} evict/restore cycles`);
-    return [row(`evict ${name}`, samples.evict, samples.rawEvict, { 'fence GB/s': median(samples.evictFence) }), row(`restore ${name}`, samples.restore, samples.rawRestore)];
+    const series: FigureSeries[] = [];
+    if (streamSeconds > 0) {
+      const evictLine: FigureSeries = { name: `evict stream, ${name}`, unit: 'GB/s', x: [], y: [] };
+      const restoreLine: FigureSeries = { name: `restore stream, ${name}`, unit: 'GB/s', x: [], y: [] };
+      const start = performance.now();
+      const at = () => (performance.now() - start) / 1000;
+      while (at() < streamSeconds) {
+        const evicted = await libraryEvict(false);
+        const evictAt = at();
+        evictLine.x.push(evictAt);
+        evictLine.y.push(gbPerSecond(bytes, evicted.ms));
+        live.point(evictLine.name, 'GB/s', evictAt, gbPerSecond(bytes, evicted.ms));
+        const restored = await libraryRestore();
+        const restoreAt = at();
+        restoreLine.x.push(restoreAt);
+        restoreLine.y.push(gbPerSecond(bytes, restored));
+        live.point(restoreLine.name, 'GB/s', restoreAt, gbPerSecond(bytes, restored));
+      }
+      series.push(evictLine, restoreLine);
+    }
+    await checkTiles(library, placed, data, `the ${name} heap after ${warmup + rounds} evict/restore cycles${streamSeconds > 0 ? ' and the stream' : ''}`);
+    return { rows: [row(`evict ${name}`, samples.evict, samples.rawEvict, { 'fence GB/s': median(samples.evictFence) }), row(`restore ${name}`, samples.restore, samples.rawRestore)], series };
   } finally {
     placed.release();
     heap.release();

@@ -24,7 +24,7 @@
  */
 import { createDevice, createResidencyManager, type Heap } from '../../src/index.js';
 import { beladyMin, generateCameraTrace, lru, PAGE_BYTES, workingSetBytes, type CameraTrace } from './paging-trace.js';
-import { median, row, type BenchContext, type Figure, type FigureRow, type FigureRunner } from './figure.js';
+import { liveRecorder, median, row, type BenchContext, type Figure, type FigureRow, type FigureRunner } from './figure.js';
 
 const MIB = 2 ** 20;
 /**
@@ -125,6 +125,8 @@ export const policyQuality: FigureRunner = async (context: BenchContext): Promis
       min.push(toMiB(best.pagedInBytes));
       minOut.push(toMiB(best.pagedOutBytes));
       lruMiB.push(toMiB(lru(trace, BUDGET_BYTES).pagedInBytes));
+      liveRecorder(context, 'policy-quality', 'MiB paged').sample(`manager, ${multiple}× budget`, 'measured', toMiB(replay.pagedInBytes));
+      liveRecorder(context, 'policy-quality', 'MiB paged').sample(`manager, ${multiple}× budget`, 'baseline', toMiB(best.pagedInBytes));
       trimmed += replay.trimmed;
       overBudget += replay.overBudgetBatches;
       compulsory = Math.min(compulsory, workingSetBytes(trace));

@@ -5,7 +5,7 @@
  * manager adds per submission (µs per call; ratio managed ÷ plain).
  */
 import { createDevice, createResidencyManager } from '../../src/index.js';
-import { row, type FigureRunner } from './figure.js';
+import { liveRecorder, row, type FigureRunner } from './figure.js';
 
 const TRACKED = 10_000;
 const IN_SET = 1_000;
@@ -47,6 +47,8 @@ export const residencyOverhead: FigureRunner = async (context) => {
     progress(`residency overhead: ${inSet} of ${tracked} objects, ${rounds} rounds`);
     const managed: number[] = [];
     const plain: number[] = [];
+    const name = `${inSet.toLocaleString('en')} of ${tracked.toLocaleString('en')} objects, no paging`;
+    const live = liveRecorder(context, 'residency-overhead', 'µs/call');
     // Interleaved, so drift (clock, thermal, GC) hits both sides alike.
     for (let i = 0; i < warmup + rounds; i++) {
       const m = await time(() => manager.executeCommandLists(queue, [list], [set]));
@@ -54,10 +56,12 @@ export const residencyOverhead: FigureRunner = async (context) => {
       if (i >= warmup) {
         managed.push(m);
         plain.push(p);
+        live.sample(name, 'measured', m);
+        live.sample(name, 'baseline', p);
       }
     }
     const stats = manager.getStats();
-    const measured = row(`${inSet.toLocaleString('en')} of ${tracked.toLocaleString('en')} objects, no paging`, managed, plain);
+    const measured = row(name, managed, plain);
     measured.extra = { overheadMicroseconds: measured.value - (measured.baseline ?? 0), evictions: stats.evictions };
     return {
       id: 'residency-overhead',

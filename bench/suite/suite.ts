@@ -1,7 +1,7 @@
 /**
  * The benchmark suite: the figures in order, run one after another on one raw device, into one
  * SuiteResult (the JSON written to bench/results/, with every raw sample). Runs in the browser
- * (bench/browser/) and in Node.js (bench/node/) alike.
+ * (the benchmark page, demo/bench/) and in Node.js (bench/node/) alike.
  */
 import { formatAdapter, summarizeAdapter, type AdapterSummary } from '../../src/index.js';
 import type { BenchContext, Figure, FigureRunner } from './figure.js';
@@ -39,7 +39,12 @@ export interface SuiteResult {
   seconds: number;
 }
 
-export async function runSuite(context: BenchContext & { runtime: SuiteResult['runtime']; commit: string; host: string; only?: readonly string[] }): Promise<SuiteResult> {
+/** A figure starting, finishing or failing, for pages that show the suite's progress per figure. */
+export type FigureEvent = { id: string; state: 'running' } | { id: string; state: 'done'; seconds: number; figure: Figure } | { id: string; state: 'failed'; seconds: number; error: string };
+
+export type SuiteOptions = BenchContext & { runtime: SuiteResult['runtime']; commit: string; host: string; only?: readonly string[]; onFigure?: (event: FigureEvent) => void };
+
+export async function runSuite(context: SuiteOptions): Promise<SuiteResult> {
   const start = performance.now();
   const adapter = summarizeAdapter(context.gpuDevice.adapterInfo);
   const result: SuiteResult = {
@@ -55,17 +60,24 @@ export async function runSuite(context: BenchContext & { runtime: SuiteResult['r
     failures: [],
     seconds: 0,
   };
+  const unknown = (context.only ?? []).filter((id) => !FIGURES.some((f) => f.id === id));
+  if (unknown.length > 0) throw new Error(`runSuite: unknown figure ${unknown.join(', ')} (figures: ${FIGURES.map((f) => f.id).join(', ')})`);
   const selected = FIGURES.filter((f) => !context.only || context.only.includes(f.id));
   for (const [i, figure] of selected.entries()) {
     context.progress(`[${i + 1}/${selected.length}] ${figure.id}…`);
+    context.onFigure?.({ id: figure.id, state: 'running' });
     const figureStart = performance.now();
+    const seconds = () => (performance.now() - figureStart) / 1000;
     try {
-      result.figures.push(await figure.run(context));
-      context.progress(`[${i + 1}/${selected.length}] ${figure.id} done in ${((performance.now() - figureStart) / 1000).toFixed(1)} s`);
+      const done = await figure.run(context);
+      result.figures.push(done);
+      context.progress(`[${i + 1}/${selected.length}] ${figure.id} done in ${seconds().toFixed(1)} s`);
+      context.onFigure?.({ id: figure.id, state: 'done', seconds: seconds(), figure: done });
     } catch (error) {
       const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       result.failures.push({ id: figure.id, error: message });
       context.progress(`[${i + 1}/${selected.length}] ${figure.id} FAILED: ${message}`);
+      context.onFigure?.({ id: figure.id, state: 'failed', seconds: seconds(), error: message });
     }
   }
   result.seconds = (performance.now() - start) / 1000;
@@ -82,4 +94,29 @@ export function resultStem(result: Pick<SuiteResult, 'runtime' | 'adapter'>): st
   let model = clean(result.adapter.architecture) || clean(result.adapter.device) || 'unknown';
   if (model.startsWith(`${vendor}-`)) model = model.slice(vendor.length + 1);
   return `${result.runtime}-${vendor}-${model}`;
+}
+
+/** The file a result is written to in bench/results/ (and downloaded as from the bench page). */
+export function resultFileName(result: Pick<SuiteResult, 'runtime' | 'adapter' | 'quick'>): string {
+  return `${resultStem(result)}${result.quick ? '-quick' : ''}.json`;
+}
+
+/** The bytes of a result file: the same from Node (writeResult) and the bench page's download. */
+export function serializeResult(result: SuiteResult): string {
+  return `${JSON.stringify(result, null, 2)}\n`;
+}
+
+/** Whether parsed JSON is a SuiteResult (the shape the report tool reads), with the reason if not. */
+export function checkSuiteResult(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null) return 'not an object';
+  const r = value as Partial<Record<keyof SuiteResult, unknown>>;
+  if (r.runtime !== 'browser' && r.runtime !== 'node') return 'runtime is neither "browser" nor "node"';
+  if (typeof r.adapterText !== 'string' || typeof r.adapter !== 'object' || r.adapter === null) return 'adapter missing';
+  if (!Array.isArray(r.figures)) return 'figures is not an array';
+  for (const f of r.figures as Partial<Figure>[]) {
+    if (typeof f.id !== 'string' || !Array.isArray(f.rows)) return 'a figure has no id or rows';
+    for (const row of f.rows) if (typeof row.case !== 'string' || typeof row.value !== 'number' || !Array.isArray(row.samples)) return `figure ${f.id}: a row has no case, value or samples`;
+  }
+  if (!Array.isArray(r.failures)) return 'failures is not an array';
+  return null;
 }

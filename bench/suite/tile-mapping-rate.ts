@@ -27,7 +27,7 @@
  * round trip, which is the same on both sides).
  */
 import { createDevice, type CommandQueue, type Fence, type Heap, type Resource, type TileRangeFlag, type TiledResourceCoordinate, type TileRegionSize } from '../../src/index.js';
-import { median, row, type BenchContext, type Figure, type FigureRow, type FigureRunner } from './figure.js';
+import { liveRecorder, median, row, type BenchContext, type Figure, type FigureRow, type FigureRunner } from './figure.js';
 
 const TILE_BYTES = 65536;
 /** 2 GiB of virtual address space; quick mode remaps 128 MiB of it. */
@@ -182,6 +182,8 @@ export const tileMappingRate: FigureRunner = async (context: BenchContext): Prom
         if (i >= warmup) {
           library.push(libraryTiming);
           raw.push(rawTiming);
+          liveRecorder(context, 'tile-mapping-rate', 'tiles/s').sample(granularity, 'measured', tiles / (libraryTiming.cpuMs / 1000));
+          liveRecorder(context, 'tile-mapping-rate', 'tiles/s').sample(granularity, 'baseline', tiles / (rawTiming.cpuMs / 1000));
         }
       }
       const rate = (timing: Timing): number => tiles / (timing.cpuMs / 1000);

@@ -12,7 +12,7 @@
  */
 import validateWgsl from '../../shaders/validate_tile_mappings.wgsl?raw';
 import { createDevice, type Device, type Resource } from '../../src/index.js';
-import { row, type BenchContext, type Figure, type FigureRow, type FigureRunner } from './figure.js';
+import { liveRecorder, row, type BenchContext, type Figure, type FigureRow, type FigureRunner } from './figure.js';
 
 const TILE_BYTES = 65536;
 /** 2 GiB and 64 MiB of virtual address space (quick mode: 2,048 and 256 tiles). */
@@ -116,6 +116,8 @@ export const tileValidation: FigureRunner = async (context: BenchContext): Promi
           if (i >= warmup) {
             library.push(l);
             baseline.push(r);
+            liveRecorder(context, 'tile-validation', 'ms').sample(`${tiles.toLocaleString('en-US')} tiles (${(tiles * TILE_BYTES) / 2 ** 20} MiB)`, 'measured', l);
+            liveRecorder(context, 'tile-validation', 'ms').sample(`${tiles.toLocaleString('en-US')} tiles (${(tiles * TILE_BYTES) / 2 ** 20} MiB)`, 'baseline', r);
           }
         }
       } finally {

@@ -13,8 +13,8 @@ describe('demo scenes', () => {
     expect(SCENES.map((s) => s.name).sort()).toEqual(folders.sort());
   });
 
-  /** Pages that draw nothing of their own: the validation page runs the suite of src/validate/. */
-  const WITHOUT_WGSL = ['validation'];
+  /** Pages that draw nothing of their own: they run the suites of src/validate/ and bench/suite/. */
+  const WITHOUT_WGSL = ['validation', 'bench'];
 
   for (const scene of SCENES) {
     it(`${scene.name}: has its page, entry point${WITHOUT_WGSL.includes(scene.name) ? '' : ' and WGSL'}, and a one-paragraph summary`, () => {

@@ -1,0 +1,333 @@
+/**
+ * The benchmark page: the suite of bench/suite/ on this browser's WebGPU adapter, with progress per
+ * figure, every sample charted as it arrives, the paging stream as GB/s over time, the results table
+ * (beside the ratios of committed reference results), a side-by-side report, and the run as JSON in
+ * the bench/results format. URL parameters: bench-params.ts. `npm run bench` drives this same page
+ * headless (run=1&collect=1); the state is left in `window.benchState` for puppeteer too.
+ */
+import { formatAdapter, requestWebGPUDevice, summarizeAdapter } from '../../src/index.js';
+import { renderReportHtml } from '../../bench/report/render-report.js';
+import type { LiveEvent } from '../../bench/suite/figure.js';
+import { FIGURES, resultFileName, runSuite, serializeResult, type FigureEvent, type SuiteResult } from '../../bench/suite/suite.js';
+import { section } from '../common/panel.js';
+import { benchQuery, parseBenchParameters, type BenchPageParameters } from './bench-params.js';
+import { meta } from './meta.js';
+import { committedStems, loadCommitted, parseResultFile, type Reference } from './references.js';
+import { RESULT_COLUMNS, resultLabel, resultLines } from './results-table.js';
+import { GrowingChart } from './sample-chart.js';
+
+export type FigureState = 'waiting' | 'running' | 'done' | 'failed';
+
+export interface BenchPageState {
+  progress: string[];
+  figures: Record<string, FigureState>;
+  /** Live samples and stream points charted so far. */
+  charted: number;
+  result?: SuiteResult;
+  error?: string;
+  done: boolean;
+  /** What the download button saves: the file name and its text. */
+  download?: { name: string; text: string };
+}
+
+declare global {
+  interface Window {
+    benchState: BenchPageState;
+  }
+}
+
+const FIGURE_IDS = FIGURES.map((f) => f.id);
+const state: BenchPageState = { progress: [], figures: {}, charted: 0, done: false };
+window.benchState = state;
+
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function layout() {
+  document.title = `${meta.title} · d3d12-webgpu`;
+  document.body.classList.add('scene-page');
+  const header = element('header', 'scene-header');
+  const calls = element('p', 'calls');
+  calls.append(element('span', 'calls-label', 'D3D12 calls: '));
+  for (const call of meta.calls) calls.append(element('code', undefined, call), ' ');
+  header.append(Object.assign(element('a', 'back', '← all scenes'), { href: '../' }), element('h1', undefined, meta.title), element('p', 'summary', meta.summary), calls);
+  const main = element('main', 'scene-main bench-main');
+  const report = element('div', 'bench-report');
+  const panel = element('aside', 'panel');
+  main.append(report, panel);
+  document.body.append(header, main);
+
+  const runBox = section(report, 'Run');
+  const parameters = element('p', 'bench-parameters');
+  const status = Object.assign(element('p', 'bench-status', 'Starting…'), { id: 'bench-status' });
+  const figureList = Object.assign(element('ul', 'bench-figures'), { id: 'bench-figures' });
+  runBox.append(parameters, status, figureList);
+  const charts = Object.assign(element('div', 'bench-charts'), { id: 'bench-charts' });
+  section(report, 'Samples as they arrive').append(charts);
+  const table = Object.assign(element('table', 'bench-results'), { id: 'bench-results' });
+  section(report, 'Results').append(table);
+  const iframe = Object.assign(element('iframe', 'bench-side-by-side'), { id: 'bench-side-by-side', title: 'this run beside the references' });
+  section(report, 'Beside the references').append(iframe);
+
+  const adapter = Object.assign(element('p', undefined, 'asking navigator.gpu…'), { id: 'bench-adapter' });
+  section(panel, 'Adapter and browser').append(adapter);
+  const form = section(panel, 'Run parameters');
+  const refBox = section(panel, 'References');
+  const downloadBox = section(panel, 'This run');
+  const download = Object.assign(element('button', undefined, 'Download JSON'), { id: 'bench-download', type: 'button' as const, disabled: true });
+  const link = Object.assign(element('a', undefined, 'link to this run'), { id: 'bench-link' });
+  downloadBox.append(download, element('br'), link);
+  return { parameters, status, figureList, charts, table, iframe, adapter, form, refBox, download, link };
+}
+
+const ui = layout();
+let references: Reference[] = [];
+let shownReferences = new Set<string>();
+const finished: SuiteResult['figures'] = [];
+
+function setStatus(text: string, kind: 'waiting' | 'running' | 'passed' | 'failed' | 'error'): void {
+  ui.status.textContent = text;
+  ui.status.dataset.state = kind;
+}
+
+/** Sends progress and the result to the runner that serves the page (collect=1), in order. */
+let posting: Promise<unknown> = Promise.resolve();
+function post(collect: boolean, path: 'progress' | 'result', body: string): void {
+  if (!collect) return;
+  posting = posting.then(() => fetch(`/__bench/${path}`, { method: 'POST', body, headers: { 'content-type': path === 'result' ? 'application/json' : 'text/plain' } }).catch(() => undefined));
+}
+
+function browserName(): string {
+  const match = /(HeadlessChrome|Chrome|Chromium|Edg|Firefox|Version)\/([\d.]+)/.exec(navigator.userAgent);
+  return match ? `${match[1] === 'Version' ? 'Safari' : match[1]} ${match[2]}` : navigator.userAgent;
+}
+
+function renderTable(): void {
+  const shown = references.filter((r) => shownReferences.has(r.stem));
+  ui.table.replaceChildren();
+  const head = ui.table.createTHead().insertRow();
+  for (const name of [...RESULT_COLUMNS, ...shown.map((r) => `ratio, ${resultLabel(r.result)}`)]) head.append(element('th', undefined, name));
+  const body = ui.table.createTBody();
+  for (const line of resultLines(finished, shown.map((r) => r.result))) {
+    const tr = body.insertRow();
+    tr.dataset.verdict = line.verdict;
+    for (const text of [line.figure, line.case, line.measured, line.baseline, line.ratio, line.target, line.verdict, ...line.references]) tr.insertCell().textContent = text;
+  }
+}
+
+function renderSideBySide(): void {
+  const shown = references.filter((r) => shownReferences.has(r.stem)).map((r) => r.result);
+  const results = state.result ? [state.result, ...shown] : shown;
+  ui.iframe.srcdoc = results.length > 0 ? renderReportHtml(results, state.result ? 'this run beside the references' : 'the references') : '<p style="color:#9aa5b1;font:14px system-ui">No run and no reference yet.</p>';
+}
+
+function referenceControls(params: BenchPageParameters): void {
+  const box = element('div', 'bench-reference-list');
+  ui.refBox.append(box);
+  const redraw = (): void => {
+    box.replaceChildren();
+    for (const ref of references) {
+      const label = element('label', 'control switch');
+      const input = Object.assign(element('input'), { type: 'checkbox', checked: shownReferences.has(ref.stem), value: ref.stem });
+      input.addEventListener('change', () => {
+        if (input.checked) shownReferences.add(ref.stem);
+        else shownReferences.delete(ref.stem);
+        renderTable();
+        renderSideBySide();
+      });
+      label.append(input, ` ${ref.stem} (${ref.result.commit}, ${ref.result.date.slice(0, 10)})`);
+      box.append(label);
+    }
+  };
+  const file = Object.assign(element('input'), { type: 'file', accept: '.json,application/json', id: 'bench-load' });
+  file.addEventListener('change', () => {
+    const picked = file.files?.[0];
+    if (!picked) return;
+    void picked.text().then((text) => {
+      try {
+        const ref = parseResultFile(picked.name, text);
+        references = [...references.filter((r) => r.stem !== ref.stem), ref];
+        shownReferences.add(ref.stem);
+        redraw();
+        renderTable();
+        renderSideBySide();
+      } catch (error) {
+        setStatus(error instanceof Error ? error.message : String(error), 'error');
+      }
+    });
+  });
+  const loadLabel = element('label', 'control', 'load a result file: ');
+  loadLabel.append(file);
+  ui.refBox.append(loadLabel);
+  void loadCommitted(null).then(({ references: loaded, errors }) => {
+    references = loaded;
+    shownReferences = new Set(params.references ?? loaded.map((r) => r.stem));
+    for (const stem of params.references ?? []) if (!committedStems().includes(stem)) setStatus(`ref: no committed result ${stem}`, 'error');
+    if (errors.length > 0) console.warn(errors.join('; '));
+    redraw();
+    renderTable();
+    renderSideBySide();
+  });
+}
+
+function runControls(params: BenchPageParameters): void {
+  const form = element('form', 'bench-form');
+  for (const id of FIGURE_IDS) {
+    const label = element('label', 'control switch');
+    label.append(Object.assign(element('input'), { type: 'checkbox', name: 'figure', value: id, checked: !params.figures || params.figures.includes(id) }), ` ${id}`);
+    form.append(label);
+  }
+  const quick = Object.assign(element('input'), { type: 'checkbox', name: 'quick', checked: params.quick });
+  const quickLabel = element('label', 'control switch');
+  quickLabel.append(quick, ' quick (smoke sizes, not a measurement)');
+  const field = (name: string, text: string, value: string, placeholder: string): HTMLInputElement => {
+    const label = element('label', 'control', `${text} `);
+    const input = Object.assign(element('input'), { name, value, placeholder, size: 10 });
+    label.append(input);
+    form.append(label);
+    return input;
+  };
+  form.append(quickLabel);
+  const paging = field('pagingMiB', 'paging sizes (MiB)', params.pagingMiB?.join(',') ?? '', 'default 1,16,64');
+  const stream = field('streamSeconds', 'stream (s)', params.streamSeconds === null ? '' : String(params.streamSeconds), 'default 4');
+  form.append(Object.assign(element('button', undefined, 'Run'), { type: 'submit', id: 'bench-run' }));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const picked = [...form.querySelectorAll<HTMLInputElement>('input[name="figure"]:checked')].map((i) => i.value);
+    const next = new URLSearchParams(benchQuery({ ...params, figures: picked.length === FIGURE_IDS.length ? null : picked, quick: quick.checked, pagingMiB: null, streamSeconds: null, references: [...shownReferences], autostart: true, collect: false }));
+    if (paging.value.trim()) next.set('pagingMiB', paging.value.trim());
+    if (stream.value.trim()) next.set('streamSeconds', stream.value.trim());
+    location.search = next.toString().replace(/%2C/g, ',');
+  });
+  ui.form.append(form);
+}
+
+function figureList(ids: readonly string[]): Map<string, HTMLLIElement> {
+  const items = new Map<string, HTMLLIElement>();
+  for (const id of ids) {
+    const item = element('li', undefined);
+    item.dataset.figure = id;
+    item.dataset.state = 'waiting';
+    item.append(element('span', 'mark', 'waiting'), ` ${id}`);
+    ui.figureList.append(item);
+    items.set(id, item);
+    state.figures[id] = 'waiting';
+  }
+  return items;
+}
+
+function liveCharts(): (event: LiveEvent) => void {
+  const charts = new Map<string, GrowingChart>();
+  const counts = new Map<string, number>();
+  return (event) => {
+    const key = event.kind === 'sample' ? event.figure : `${event.figure}: stream`;
+    let chart = charts.get(key);
+    if (!chart) {
+      const box = element('div', 'bench-chart');
+      box.dataset.chart = key;
+      ui.charts.append(box);
+      chart = event.kind === 'sample' ? new GrowingChart(box, `${event.figure} (${event.unit})`, event.unit, 'sample', false) : new GrowingChart(box, `${event.figure}: GB/s over time (stalls show as dips)`, event.unit, 'seconds', true);
+      charts.set(key, chart);
+    }
+    if (event.kind === 'sample') {
+      const n = (counts.get(key) ?? 0) + 1;
+      counts.set(key, n);
+      chart.add(`${event.case} · ${event.side}`, n, event.value, event.case, event.side === 'baseline');
+    } else {
+      chart.add(event.series, event.x, event.y);
+    }
+    state.charted++;
+  };
+}
+
+async function run(params: BenchPageParameters): Promise<void> {
+  const started = performance.now();
+  const items = figureList(params.figures ?? FIGURE_IDS);
+  const progress = (message: string): void => {
+    const line = `${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s  ${message}`;
+    state.progress.push(line);
+    setStatus(message, 'running');
+    post(params.collect, 'progress', line);
+  };
+  const onFigure = (event: FigureEvent): void => {
+    state.figures[event.id] = event.state;
+    const item = items.get(event.id);
+    if (item) {
+      item.dataset.state = event.state;
+      const mark = item.querySelector('.mark');
+      if (mark) mark.textContent = event.state === 'running' ? 'running' : event.state === 'done' ? `done in ${event.seconds.toFixed(1)} s` : `FAILED: ${event.error}`;
+    }
+    if (event.state === 'done') {
+      finished.push(event.figure);
+      renderTable();
+    }
+  };
+  if (!navigator.gpu) throw new Error('this browser has no WebGPU (navigator.gpu is missing); use a recent Chrome (on Linux with --enable-unsafe-webgpu)');
+  const gpuDevice = await requestWebGPUDevice(navigator.gpu);
+  ui.adapter.textContent = `${formatAdapter(summarizeAdapter(gpuDevice.adapterInfo))} · ${browserName()} · timestamp queries ${gpuDevice.features.has('timestamp-query') ? 'yes' : 'no'}`;
+  const paging = { ...(params.pagingMiB ? { sizesMiB: params.pagingMiB } : {}), ...(params.streamSeconds !== null ? { streamSeconds: params.streamSeconds } : {}) };
+  const result = await runSuite({
+    gpuDevice,
+    quick: params.quick,
+    runtime: 'browser',
+    commit: params.commit,
+    host: navigator.userAgent,
+    ...(params.figures ? { only: params.figures } : {}),
+    paging,
+    progress,
+    live: liveCharts(),
+    onFigure,
+  });
+  gpuDevice.destroy();
+  state.result = result;
+  state.download = { name: resultFileName(result), text: serializeResult(result) };
+  ui.download.disabled = false;
+  renderSideBySide();
+  const misses = resultLines(result.figures, []).filter((l) => l.verdict === 'misses').length;
+  progress('done');
+  setStatus(result.failures.length > 0 ? `done in ${result.seconds.toFixed(0)} s; ${result.failures.length} figure(s) failed` : `done in ${result.seconds.toFixed(0)} s; ${misses} row(s) miss their target`, result.failures.length > 0 ? 'failed' : 'passed');
+  post(params.collect, 'result', state.download.text);
+  state.done = true;
+}
+
+/** Ends the page's run with `error`; a runner that serves the page (collect) hears it too. */
+function fail(collect: boolean, error: unknown): void {
+  state.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  setStatus(state.error, 'error');
+  state.progress.push(`failed: ${state.error}`);
+  post(collect, 'result', JSON.stringify({ error: state.error }));
+  state.done = true;
+}
+
+ui.download.addEventListener('click', () => {
+  if (!state.download) return;
+  const url = URL.createObjectURL(new Blob([state.download.text], { type: 'application/json' }));
+  const anchor = Object.assign(element('a'), { href: url, download: state.download.name });
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+});
+
+const parsed = parseBenchParameters(location.search, FIGURE_IDS);
+if (!parsed.ok) {
+  // An invalid URL still reaches a runner that asked to collect, so it fails at once with the reason.
+  fail(new URLSearchParams(location.search).get('collect') === '1', new Error(`this page's URL is not valid: ${parsed.errors.join('; ')}`));
+} else {
+  const params = parsed.value;
+  ui.parameters.textContent = `${params.figures ? params.figures.join(', ') : 'every figure'}${params.quick ? ', quick' : ''}${params.pagingMiB ? `, paging ${params.pagingMiB.join(', ')} MiB` : ''}${params.streamSeconds !== null ? `, ${params.streamSeconds} s stream` : ''}`;
+  ui.link.href = `?${benchQuery({ ...params, autostart: true, collect: false })}`;
+  runControls(params);
+  referenceControls(params);
+  // The adapter, before any run (a run replaces this with the device it got).
+  void navigator.gpu?.requestAdapter().then((adapter) => {
+    if (adapter && !state.result && ui.adapter.textContent === 'asking navigator.gpu…') ui.adapter.textContent = `${formatAdapter(summarizeAdapter(adapter.info))} · ${browserName()}`;
+  });
+  if (!navigator.gpu) ui.adapter.textContent = `no WebGPU in this browser (${browserName()})`;
+  if (params.autostart) void run(params).catch((error: unknown) => fail(params.collect, error));
+  else setStatus('Waiting: pick figures and press Run.', 'waiting');
+}
