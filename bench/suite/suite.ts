@@ -10,6 +10,7 @@ import { pagingThroughput } from './paging-throughput.js';
 import { policyQuality } from './policy-quality.js';
 import { residencyOverhead } from './residency-overhead.js';
 import { tileMappingRate } from './tile-mapping-rate.js';
+import { tileStreaming } from './tile-streaming.js';
 import { tileValidation } from './tile-validation.js';
 
 export const FIGURES: readonly { id: string; run: FigureRunner }[] = [
@@ -19,6 +20,7 @@ export const FIGURES: readonly { id: string; run: FigureRunner }[] = [
   { id: 'residency-overhead', run: residencyOverhead },
   { id: 'policy-quality', run: policyQuality },
   { id: 'tile-validation', run: tileValidation },
+  { id: 'tile-streaming', run: tileStreaming },
 ];
 
 export interface SuiteResult {

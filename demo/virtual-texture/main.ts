@@ -1,11 +1,19 @@
 /**
  * Virtual texture streaming: see meta.ts. Per frame: read back an older frame's feedback, plan the
- * paging (TileCache), unmap and map tiles with updateTileMappings, generate the new tiles, then run
- * this frame's feedback pass, update the residency map and draw.
+ * paging (TileCache), unmap evicted tiles, fill the new ones, then run this frame's feedback pass,
+ * update the residency map and draw. New tiles are filled one of two ways (URL parameter `source`):
+ *   cpu (default)  a Web Worker produces each tile's texels (tile-worker.ts); as they come back, the
+ *                  TileStreamer (tile-streamer.ts) writes them into an UPLOAD ring, maps each tile
+ *                  (updateTileMappings) right before the copyTiles that fills it, and fences the
+ *                  copies. A tile being mapped only then, every draw that can see it mapped comes
+ *                  after its copy in queue order; the residency map counts it once that copy's fence
+ *                  completed;
+ *   gpu            map the tiles, then a compute pass generates their texels in place (vt-generate.wgsl).
  *
- * URL parameters: poolPages (heap pool in 64 KiB pages, default 384 = 24 MiB), maxNew (tiles paged
- * in per frame, default 24), views ("cx,cy,s;..." fixed views in mip-0 texels and texels per pixel,
- * each held for viewFrames frames, default 20), tint (1: tint by the mip shown), residencyMap
+ * URL parameters: source (cpu | gpu, above), ringSlots (64 KiB slots of the upload ring, default 32),
+ * poolPages (heap pool in 64 KiB pages, default 384 = 24 MiB), maxNew (tiles paged in per frame,
+ * default 24), views ("cx,cy,s;..." fixed views in mip-0 texels and texels per pixel, each held for
+ * viewFrames frames, default 20), tint (1: tint by the mip shown), residencyMap
  * (off: leave the map at mip 0 everywhere, so every fallback goes through the mapped status),
  * unmapped (1: record accesses to NULL tiles and outline them on the tile map).
  */
@@ -13,10 +21,11 @@ import type { Fence, GraphicsCommandList, Resource } from '../../src/index.js';
 import { formatBytes, LiveChart } from '../common/live-chart.js';
 import { section, StatTable, toggle } from '../common/panel.js';
 import { runScene, type SceneContext } from '../common/scene-shell.js';
+import { CpuTiles, type CpuTileStats } from './cpu-tiles.js';
 import { meta } from './meta.js';
 import { VT_MIPS, VT_SIZE, VT_STANDARD_MIPS } from './procedural.js';
 import { computeResidencyMap, REGIONS_PER_SIDE } from './residency-map.js';
-import { TileCache, type TileInfo } from './tile-cache.js';
+import { TileCache, type TileInfo, type TileState } from './tile-cache.js';
 import { TileMap } from './tile-map.js';
 import common from './vt-common.wgsl?raw';
 import drawCode from './vt-draw.wgsl?raw';
@@ -37,6 +46,8 @@ const PINNED_FROM_MIP = 5;
 const RESIDENCY_MAP_BYTES = REGIONS_PER_SIDE * REGIONS_PER_SIDE * 4;
 /** Upload buffers for the residency map: one is written while older frames may still read others. */
 const MAP_UPLOAD_SLOTS = 3;
+/** Upload ring slots (source=cpu): more than a frame's maxNew, so one frame's tiles go in one batch. */
+const DEFAULT_RING_SLOTS = 32;
 
 export interface View {
   cx: number;
@@ -57,6 +68,10 @@ export interface VirtualTextureSnapshot {
   virtualBytes: number;
   /** With unmapped=1: accesses to NULL tiles recorded so far, and the tiles of the last report. */
   unmapped?: { accesses: number; tiles: number; maxTiles: number; reports: number };
+  /** Where new tiles come from (URL parameter source). */
+  source: 'cpu' | 'gpu';
+  /** The CPU source's streaming numbers (source=cpu, or once switched to it): bytes, MB/s, latency. */
+  streaming?: CpuTileStats;
 }
 
 const f32Bits = (value: number): number => new Uint32Array(new Float32Array([value]).buffer)[0] ?? 0;
@@ -83,6 +98,10 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
   // unmapped=1: the device records accesses to NULL tiles (gpuValidation.unmappedAccess); the tile
   // map outlines the tiles the draw read while unmapped, refreshed every UNMAPPED_REPORT_FRAMES.
   const unmappedOn = params.get('unmapped') === '1';
+  const sourceParam = params.get('source') ?? 'cpu';
+  if (sourceParam !== 'cpu' && sourceParam !== 'gpu') throw new Error(`virtual-texture: source=${sourceParam}; use source=cpu or source=gpu`);
+  let source: 'cpu' | 'gpu' = sourceParam;
+  const ringSlots = Number(params.get('ringSlots') ?? DEFAULT_RING_SLOTS);
 
   const texture = device.createReservedResource({ dimension: 'TEXTURE2D', width: VT_SIZE, height: VT_SIZE, mipLevels: VT_MIPS, format: 'R8G8B8A8_UNORM', layout: '64KB_UNDEFINED_SWIZZLE' }, 'COMMON');
   texture.setName('virtual texture 16384² RGBA8');
@@ -114,17 +133,35 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
     device.createGraphicsPipelineState({ code: common + viewCode + drawCode, vertexEntryPoint: 'vs', fragmentEntryPoint: 'fs', rtvFormat: swapChain.format, label: 'virtual texture plane' }),
   ]);
 
-  /** Maps and unmaps in two updateTileMappings calls, then generates the new tiles. */
+  // source=cpu: created on first use, so source=gpu runs as it did without a worker.
+  let cpuTiles: CpuTiles | undefined;
+  const cpu = (): CpuTiles => (cpuTiles ??= new CpuTiles(device, queue, texture, heap, ringSlots));
+  /** Tiles on a page whose texels are there (generated, or streamed and fenced): what the residency map may claim. */
+  const filled = new Set<number>();
+
+  /**
+   * Unmaps in one updateTileMappings call; then, for the new tiles, source=gpu maps them and
+   * generates their texels, source=cpu asks the worker for them (stream() maps and copies them).
+   */
   const applyPaging = (unmap: number[], map: { tile: number; page: number }[]): void => {
     if (unmap.length > 0 || map.length > 0) mapDirty = true;
     const coordinate = (tile: number) => {
       const { mip, x, y } = tileCoord(tile);
       return { x, y, z: 0, subresource: mip };
     };
+    for (const tile of unmap) {
+      filled.delete(tile);
+      cpuTiles?.forget(tile);
+    }
     if (unmap.length > 0) {
       queue.updateTileMappings(texture, unmap.map(coordinate), unmap.map(() => ({ numTiles: 1 })), null, ['NULL'], null, [unmap.length]);
     }
     if (map.length === 0) return;
+    if (source === 'cpu') {
+      for (const { tile } of map) cpu().request(tile);
+      return;
+    }
+    for (const { tile } of map) filled.add(tile);
     queue.updateTileMappings(texture, map.map((m) => coordinate(m.tile)), map.map(() => ({ numTiles: 1 })), heap, map.map(() => 'NONE' as const), map.map((m) => m.page), map.map(() => 1));
     const jobs = map.flatMap(({ tile }) => {
       if (tile === TAIL_TILE) return Array.from({ length: VT_MIPS - VT_STANDARD_MIPS }, (_, k) => VT_STANDARD_MIPS + k);
@@ -161,7 +198,11 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
     }
     pinned.push({ tile: TAIL_TILE, page: 0 });
     for (const p of pinned) p.page = cache.pin(p.tile);
-    applyPaging([], pinned);
+    if (source === 'cpu') {
+      // Streamed and fenced before the first frame: every fallback needs them.
+      await cpu().fill(pinned);
+      for (const p of pinned) filled.add(p.tile);
+    } else applyPaging([], pinned);
   }
 
   // Panel.
@@ -185,14 +226,18 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
       unmapped.reading = false;
     });
   };
+  const streamStats = new StatTable(section(panel, 'Streaming'), ['tile source', 'streamed', 'MB/s', 'tile latency (median / p95)', 'upload ring']);
   const chartBox = section(panel, 'Paging');
   const chart = new LiveChart(chartBox, 'Tiles per frame', [
     { label: 'mapped', color: '#5ad17f' },
     { label: 'unmapped', color: '#a8475a' },
     { label: 'waiting', color: '#f5c26b' },
   ]);
+  const streamChart = new LiveChart(chartBox, 'Streamed MB/s (CPU source)', [{ label: 'MB/s', color: '#6bb6f5' }]);
   const controls = section(panel, 'Controls');
   toggle(controls, 'tint by the mip shown', tint, (on) => (tint = on));
+  // Switching applies to tiles requested from then on; tiles already on their way still arrive.
+  toggle(controls, 'generate tiles on the GPU', source === 'gpu', (on) => (source = on ? 'gpu' : 'cpu'));
   let auto = views.length === 0;
   const autoSwitch = toggle(controls, 'fly by itself', auto, (on) => (auto = on));
 
@@ -230,8 +275,16 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
   let mappedWindow: { time: number; count: number }[] = [];
   let lastPlan = { mapped: 0, unmapped: 0 };
 
-  const pendingTiles = (): number => [...cache.states.values()].filter((s) => s === 'requested').length;
+  /** Tiles requested and without a page yet, plus (source=cpu) those on a page whose data is on its way. */
+  const pendingTiles = (): number => [...cache.states.values()].filter((s) => s === 'requested').length + (cpuTiles?.waiting ?? 0);
   const mappedPerSecond = (): number => mappedWindow.reduce((sum, m) => sum + m.count, 0);
+  /** The tile map's states: a tile whose streamed data is still on its way shows as requested. */
+  const tileStates = (): ReadonlyMap<number, TileState> => {
+    if (!cpuTiles || cpuTiles.waiting === 0) return cache.states;
+    const states = new Map(cache.states);
+    for (const tile of states.keys()) if (cpuTiles.isWaiting(tile)) states.set(tile, 'requested');
+    return states;
+  };
 
   const readFeedback = (): TileInfo[] | null => {
     // The newest slot whose copy has completed; older ones are dropped (the view moved on).
@@ -261,6 +314,11 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
         view.cx = 8192 + 5200 * Math.sin(t * 0.13);
         view.cy = 8192 + 5200 * Math.sin(t * 0.11 + 1);
       }
+      // Tiles whose copies completed count as resident from this frame's residency map on.
+      for (const tile of cpuTiles?.collect() ?? []) {
+        filled.add(tile);
+        mapDirty = true;
+      }
       const requested = readFeedback();
       lastPlan = { mapped: 0, unmapped: 0 };
       if (requested) {
@@ -270,13 +328,15 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
         mappedWindow.push({ time: timeMs, count: plan.map.length });
       }
       mappedWindow = mappedWindow.filter((m) => timeMs - m.time < 1000);
+      // After this frame's evictions, so no tile is mapped onto a page given away since it was asked for.
+      cpuTiles?.stream((tile) => cache.pageOf(tile));
 
       // This frame: feedback, its readback (if a slot is free), the residency map (if it changed and
       // an upload buffer is free; a stale map only costs fallbacks), the draw; all in one list.
       const backBuffer = swapChain.getCurrentBackBuffer();
       const upload = mapDirty ? mapUploads.find((u) => fence.getCompletedValue() >= u.fenceValue) : undefined;
       if (upload) {
-        if (residencyMapOn) computeResidencyMap((tile) => cache.pageOf(tile) !== undefined, mapWords);
+        if (residencyMapOn) computeResidencyMap((tile) => filled.has(tile), mapWords);
         upload.buffer.map(0).set(new Uint8Array(mapWords.buffer));
         upload.buffer.unmap(0);
         mapDirty = false;
@@ -312,7 +372,7 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
       const mip = Math.min(Math.max(Math.floor(lod), 0), VT_STANDARD_MIPS - 1);
       const halfW = (backBuffer.width / 2) * view.s;
       const halfH = (backBuffer.height / 2) * view.s;
-      if (index % 4 === 0) tileMap.draw(mip, cache.states, { u0: (view.cx - halfW) / VT_SIZE, v0: (view.cy - halfH) / VT_SIZE, u1: (view.cx + halfW) / VT_SIZE, v1: (view.cy + halfH) / VT_SIZE }, unmapped.touched);
+      if (index % 4 === 0) tileMap.draw(mip, tileStates(), { u0: (view.cx - halfW) / VT_SIZE, v0: (view.cy - halfH) / VT_SIZE, u1: (view.cx + halfW) / VT_SIZE, v1: (view.cy + halfH) / VT_SIZE }, unmapped.touched);
       if (unmappedOn && index % UNMAPPED_REPORT_FRAMES === 0 && !unmapped.reading) readUnmapped();
       unmappedStats?.set({ 'accesses to NULL tiles': unmapped.accesses.toLocaleString('en'), 'tiles in the last report': `${unmapped.touched.size}` });
       stats.set({
@@ -323,6 +383,15 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
         'mappings per second': `${mappedPerSecond()}`,
         evictions: `${cache.evictions}`,
         view: `lod ${lod.toFixed(2)}, ${view.s < 1 ? `${(1 / view.s).toFixed(1)} pixels per texel` : `${view.s.toFixed(1)} texels per pixel`}`,
+      });
+      const streaming = cpuTiles?.stats();
+      streamChart.push(index, [(streaming?.bytesPerSecond ?? 0) / 1e6]);
+      streamStats.set({
+        'tile source': source === 'cpu' ? 'CPU worker → upload ring → copyTiles' : 'GPU generation (compute pass)',
+        streamed: streaming ? `${streaming.tiles.toLocaleString('en')} tiles, ${formatBytes(streaming.bytes)}` : '–',
+        'MB/s': streaming ? (streaming.bytesPerSecond / 1e6).toFixed(1) : '–',
+        'tile latency (median / p95)': streaming && streaming.tiles > 0 ? `${streaming.latencyMedianMs.toFixed(1)} / ${streaming.latencyP95Ms.toFixed(1)} ms` : '–',
+        'upload ring': streaming ? `${streaming.ringSlots} slots; ${streaming.waiting} tiles on their way, ${streaming.waitingForSlot} waiting for a slot` : '–',
       });
     },
     snapshot(): VirtualTextureSnapshot {
@@ -337,7 +406,12 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
         mappedPerSecond: mappedPerSecond(),
         virtualBytes: tiling.numTilesForEntireResource * TILE,
         ...(unmappedOn ? { unmapped: { accesses: unmapped.accesses, tiles: unmapped.touched.size, maxTiles: unmapped.maxTiles, reports: unmapped.reports } } : {}),
+        source,
+        ...(cpuTiles ? { streaming: cpuTiles.stats() } : {}),
       };
+    },
+    stop() {
+      cpuTiles?.release();
     },
   };
 }
@@ -346,7 +420,8 @@ void runScene(
   meta,
   (params) => ({
     localMemoryBytes: (Number(params.get('poolPages') ?? 384) + 64) * TILE,
-    nonLocalMemoryBytes: 16 * 2 ** 20,
+    // Readbacks and uploads of the residency map, plus the tile streamer's upload ring.
+    nonLocalMemoryBytes: 16 * 2 ** 20 + Number(params.get('ringSlots') ?? DEFAULT_RING_SLOTS) * TILE,
     ...(params.get('unmapped') === '1' ? { gpuValidation: { unmappedAccess: true } } : {}),
   }),
   createScene,

@@ -3,7 +3,9 @@
  * have streamed in, every pixel equals the procedural colour the CPU computes for the texel and mip
  * the view shows (the view puts pixel centres on texel centres, so sampling is exact); before that,
  * the view falls back to the pinned coarse mip; and a pool too small for two views evicts and
- * reuses pages, then shows the first view exactly again.
+ * reuses pages, then shows the first view exactly again. Tiles come from the CPU by default (a worker,
+ * the upload ring and copyTiles); source=gpu, the compute pass that generates them in place, keeps
+ * its own exact-texel case.
  */
 import { describe, expect } from 'vitest';
 import type { VirtualTextureSnapshot } from '../../../demo/virtual-texture/main.js';
@@ -17,6 +19,18 @@ const HEIGHT = 320;
 const VIEW_A = { cx: 5000, cy: 7000, s: 1 };
 const VIEW_B = { cx: 9216, cy: 4096, s: 8 };
 const viewParam = (v: { cx: number; cy: number; s: number }): string => `${v.cx},${v.cy},${v.s}`;
+
+/** source=cpu: tiles went through the upload ring, and their latency was measured. */
+function expectStreamed(snapshot: VirtualTextureSnapshot, name: string): void {
+  expect(snapshot.source, name).toBe('cpu');
+  const streaming = snapshot.streaming;
+  expect(streaming?.bytes, `${name}: streamed bytes`).toBeGreaterThan(0);
+  expect(streaming?.tiles, name).toBe((streaming?.bytes ?? 0) / 65536);
+  expect(Number.isFinite(streaming?.latencyMedianMs), `${name}: median latency ${streaming?.latencyMedianMs}`).toBe(true);
+  expect(Number.isFinite(streaming?.latencyP95Ms), `${name}: p95 latency ${streaming?.latencyP95Ms}`).toBe(true);
+  expect(streaming?.latencyP95Ms, name).toBeGreaterThanOrEqual(streaming?.latencyMedianMs ?? Infinity);
+  expect(streaming?.waiting, `${name}: no tile still on its way`).toBe(0);
+}
 
 /** Pixels that differ from the texels of mip log2(s) the view puts at their centres. */
 function exactMismatches(canvas: DecodedPng, view: { cx: number; cy: number; s: number }): string[] {
@@ -44,11 +58,25 @@ describe('demo: virtual texture streaming', () => {
         expect([run.canvas.width, run.canvas.height]).toEqual([WIDTH, HEIGHT]);
         expect(run.snapshot.pending, `${name}: every requested tile arrived`).toBe(0);
         expect(run.snapshot.virtualBytes).toBeGreaterThan(2 ** 30);
+        expectStreamed(run.snapshot, name);
         const mismatches = exactMismatches(run.canvas, view);
         expect(mismatches.slice(0, 5), `${name}: ${mismatches.length} pixels differ`).toEqual([]);
       }
     },
     2 * SCENE_TIMEOUT_MS,
+  );
+
+  browserTest(
+    'source=gpu: tiles generated in place by the compute pass show exactly the procedural texels too',
+    async ({ openPage }) => {
+      const run = await runScene<VirtualTextureSnapshot>(openPage, 'virtual-texture', { frames: 14, views: viewParam(VIEW_A), width: WIDTH, height: HEIGHT, poolPages: 128, source: 'gpu' }, 'virtual-texture-gpu');
+      expect(run.snapshot.source).toBe('gpu');
+      expect(run.snapshot.streaming, 'no worker, no upload ring').toBeUndefined();
+      expect(run.snapshot.pending).toBe(0);
+      const mismatches = exactMismatches(run.canvas, VIEW_A);
+      expect(mismatches.slice(0, 5), `${mismatches.length} pixels differ`).toEqual([]);
+    },
+    SCENE_TIMEOUT_MS,
   );
 
   for (const residencyMap of ['on', 'off'] as const) {
@@ -101,6 +129,7 @@ describe('demo: virtual texture streaming', () => {
       expect(run.snapshot.residentTiles).toBeLessThanOrEqual(56);
       expect(run.snapshot.mappedTotal, 'pages were reused').toBeGreaterThan(56 - 22);
       expect(run.snapshot.pending).toBe(0);
+      expectStreamed(run.snapshot, 'evict');
       const mismatches = exactMismatches(run.canvas, VIEW_A);
       expect(mismatches.slice(0, 5), `${mismatches.length} pixels differ`).toEqual([]);
       // The overlay: heap usage and evictions as the scene counted them, and the tile map drawing
@@ -111,11 +140,13 @@ describe('demo: virtual texture streaming', () => {
         const pixels = map?.getContext('2d')?.getImageData(0, 0, map.width, map.height).data ?? new Uint8ClampedArray();
         let mappedPixels = 0;
         for (let i = 0; i < pixels.length; i += 4) if (pixels[i] === 0x5a && pixels[i + 1] === 0xd1 && pixels[i + 2] === 0x7f) mappedPixels++;
-        return { pool: stat('tile pool'), evictions: stat('evictions'), perSecond: stat('mappings per second'), mappedPixels };
+        return { pool: stat('tile pool'), evictions: stat('evictions'), perSecond: stat('mappings per second'), streamedRate: stat('MB/s'), latency: stat('tile latency (median / p95)'), mappedPixels };
       });
       expect(overlay.pool).toContain('of 56 pages used');
       expect(overlay.evictions).toBe(String(run.snapshot.evictions));
       expect(overlay.perSecond).toMatch(/^\d+$/);
+      expect(overlay.streamedRate).toMatch(/^\d+\.\d$/);
+      expect(overlay.latency).toMatch(/^\d+\.\d \/ \d+\.\d ms$/);
       expect(overlay.mappedPixels, 'tile map cells in the mapped colour').toBeGreaterThan(0);
     },
     SCENE_TIMEOUT_MS,
