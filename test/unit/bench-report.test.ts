@@ -84,7 +84,7 @@ describe('bench suite helpers', () => {
   });
 
   it('parses the runners\' flags, defaults first', () => {
-    expect(parseRunnerArgs([])).toEqual({ quick: false, out: RESULTS_DIR, report: true });
-    expect(parseRunnerArgs(['--quick', '--only=paging-throughput,indirection-cost', '--out=/tmp/x', '--no-report'])).toEqual({ quick: true, only: ['paging-throughput', 'indirection-cost'], out: '/tmp/x', report: false });
+    expect(parseRunnerArgs([])).toEqual({ quick: false, paging: {}, out: RESULTS_DIR, report: true });
+    expect(parseRunnerArgs(['--quick', '--only=paging-throughput,indirection-cost', '--out=/tmp/x', '--no-report'])).toEqual({ quick: true, only: ['paging-throughput', 'indirection-cost'], paging: {}, out: '/tmp/x', report: false });
   });
 });
