@@ -65,7 +65,7 @@ export function renderReportHtml(results: readonly SuiteResult[], title = 'd3d12
   const columns = results
     .map(
       (result) => `<div class="result"><h2>${escape(result.runtime)}: ${escape(result.adapterText)}</h2>
-<p class="muted">commit ${escape(result.commit)} · ${escape(result.date)} · ${escape(result.host)} · timestamp queries ${result.timestampQuery ? 'available' : 'absent'} · ${result.seconds.toFixed(0)} s${result.quick ? ' · quick run' : ''}</p>
+<p class="muted">commit ${escape(result.commit)} · ${escape(result.date)} · ${escape(result.host)} · timestamp queries ${result.timestampQuery ? 'available' : 'absent'}${result.crossOriginIsolated === false ? ' · timers coarsened to 100 µs (page not cross-origin isolated)' : ''} · ${result.seconds.toFixed(0)} s${result.quick ? ' · quick run' : ''}</p>
 ${result.figures.map(figureSection).join('\n')}${result.failures.map((f) => `<p class="failure">${escape(f.id)} failed: ${escape(f.error)}</p>`).join('')}</div>`,
     )
     .join('\n');

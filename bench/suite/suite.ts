@@ -34,6 +34,11 @@ export interface SuiteResult {
   /** navigator.userAgent or `node <version>`. */
   host: string;
   timestampQuery: boolean;
+  /**
+   * Browser runs: whether the page was cross-origin isolated. Without isolation Chromium coarsens
+   * performance.now() to 100 µs, and sub-millisecond samples (a 1 MiB restore) are quantized.
+   */
+  crossOriginIsolated?: boolean;
   quick: boolean;
   figures: Figure[];
   /** Figures that threw, with the message: a broken figure must not hide the others. */
@@ -44,7 +49,7 @@ export interface SuiteResult {
 /** A figure starting, finishing or failing, for pages that show the suite's progress per figure. */
 export type FigureEvent = { id: string; state: 'running' } | { id: string; state: 'done'; seconds: number; figure: Figure } | { id: string; state: 'failed'; seconds: number; error: string };
 
-export type SuiteOptions = BenchContext & { runtime: SuiteResult['runtime']; commit: string; host: string; only?: readonly string[]; onFigure?: (event: FigureEvent) => void };
+export type SuiteOptions = BenchContext & { runtime: SuiteResult['runtime']; commit: string; host: string; only?: readonly string[]; crossOriginIsolated?: boolean; onFigure?: (event: FigureEvent) => void };
 
 export async function runSuite(context: SuiteOptions): Promise<SuiteResult> {
   const start = performance.now();
@@ -57,6 +62,7 @@ export async function runSuite(context: SuiteOptions): Promise<SuiteResult> {
     adapterText: formatAdapter(adapter),
     host: context.host,
     timestampQuery: context.gpuDevice.features.has('timestamp-query'),
+    ...(context.crossOriginIsolated !== undefined ? { crossOriginIsolated: context.crossOriginIsolated } : {}),
     quick: context.quick,
     figures: [],
     failures: [],

@@ -268,7 +268,7 @@ async function run(params: BenchPageParameters): Promise<void> {
   };
   if (!navigator.gpu) throw new Error('this browser has no WebGPU (navigator.gpu is missing); use a recent Chrome (on Linux with --enable-unsafe-webgpu)');
   const gpuDevice = await requestWebGPUDevice(navigator.gpu);
-  ui.adapter.textContent = `${formatAdapter(summarizeAdapter(gpuDevice.adapterInfo))} · ${browserName()} · timestamp queries ${gpuDevice.features.has('timestamp-query') ? 'yes' : 'no'}`;
+  ui.adapter.textContent = `${formatAdapter(summarizeAdapter(gpuDevice.adapterInfo))} · ${browserName()} · timestamp queries ${gpuDevice.features.has('timestamp-query') ? 'yes' : 'no'} · timers ${self.crossOriginIsolated ? '5 µs (cross-origin isolated)' : '100 µs (not cross-origin isolated: sub-millisecond samples are coarse)'}`;
   const paging = { ...(params.pagingMiB ? { sizesMiB: params.pagingMiB } : {}), ...(params.streamSeconds !== null ? { streamSeconds: params.streamSeconds } : {}) };
   const result = await runSuite({
     gpuDevice,
@@ -276,6 +276,7 @@ async function run(params: BenchPageParameters): Promise<void> {
     runtime: 'browser',
     commit: params.commit,
     host: navigator.userAgent,
+    crossOriginIsolated: self.crossOriginIsolated,
     ...(params.figures ? { only: params.figures } : {}),
     paging,
     progress,

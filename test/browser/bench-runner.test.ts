@@ -2,7 +2,7 @@
  * `npm run bench` end to end, as CI-style runs use it: the runner bundle (bench/dist/browser.mjs)
  * serves the built benchmark page (bench/dist/page/), starts headless Chromium on it with run=1 and
  * collect=1, prints the page's progress as it arrives and writes the result the page POSTed, a
- * bench/results file; a page URL the page refuses ends the runner with the page's reason.
+ * bench/results file, from a cross-origin isolated page (fine timers); a page URL the page refuses ends the runner with the page's reason.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -41,6 +41,8 @@ describe('npm run bench (the runner over the benchmark page)', () => {
       expect(result.quick).toBe(true);
       expect(result.figures.map((f) => f.id)).toEqual(['residency-overhead']);
       expect(result.host).toContain('Chrome');
+      // The page server sends COOP and COEP: the page is cross-origin isolated, with 5 µs timers.
+      expect(result.crossOriginIsolated).toBe(true);
     },
     RUN_TIMEOUT_MS,
   );

@@ -37,6 +37,7 @@ describe('the benchmark page', () => {
       expect(checkSuiteResult(result)).toBeNull();
       expect(result.figures.map((f) => f.id)).toEqual(FIGURES);
       expect(result.failures).toEqual([]);
+      expect(typeof result.crossOriginIsolated).toBe('boolean');
       expect(state.figures).toEqual(Object.fromEntries(FIGURES.map((id) => [id, 'done'])));
       const paging = result.figures[0];
       expect(paging?.rows.map((r) => r.case)).toEqual(['evict 1 MiB', 'restore 1 MiB', 'evict 2 MiB', 'restore 2 MiB']);
