@@ -1,12 +1,16 @@
 /**
  * Figure 2, indirection cost: what it costs a memory-bound shader to read through the emulated page
- * table. One kernel streams 256 MiB of u32 words (a grid-stride sum, bench/suite/indirection-cost.wgsl)
- * in three variants with the same arithmetic:
- *   - direct (the baseline): raw WebGPU, the words a plain `array<u32>` storage buffer binding;
- *   - placed resource: the library, every word a d3d12_load through a placed buffer in one heap;
- *   - reserved, scattered pages: the library, d3d12_load through a reserved buffer whose 64 KiB tiles
- *     map to the same heap's pages in a shuffled (seeded) order, so consecutive virtual pages land on
- *     physically scattered ones.
+ * table. Kernels stream 256 MiB (bench/suite/indirection-cost.wgsl), each row a library variant
+ * against a direct kernel of the same load width and order, with the same arithmetic:
+ *   - placed resource: every word a d3d12_load through a placed buffer in one heap, against a plain
+ *     `array<u32>` storage buffer binding (grid-stride sum of 4-byte words);
+ *   - reserved, scattered pages: d3d12_load through a reserved buffer whose 64 KiB tiles map to the
+ *     same heap's pages in a shuffled (seeded) order, so consecutive virtual pages land on physically
+ *     scattered ones; against the same direct kernel;
+ *   - 16-byte loads: d3d12_load4 through the reserved buffer against `array<vec4u>` (grid-stride sum
+ *     of 16-byte vectors);
+ *   - page handle: d3d12_page once per 64 KiB page of the reserved buffer, then d3d12_page_load4 by
+ *     offset, against `array<vec4u>` read page by page in the same order.
  * Milliseconds per dispatch; ratio library ÷ direct.
  *
  * Why the baseline is fair: same GPU device, same bytes (the reserved buffer maps the very pages the
@@ -54,6 +58,15 @@ const TARGET_SUBMISSION_MS = 50;
 const MAX_DISPATCHES = 1024;
 /** A timestamp query heap's result memory: one 64 KiB page of LOCAL (see QueryHeap). */
 const QUERY_HEAP_BYTES = 64 * 1024;
+/** The kernels (entry points of indirection-cost.wgsl) and the rows they make: library source, direct kernel. */
+const KERNELS = ['sum_words', 'sum_vec4s', 'sum_pages'] as const;
+type Kernel = (typeof KERNELS)[number];
+const ROWS: { name: string; kernel: Kernel; source: 'placed' | 'reserved' }[] = [
+  { name: 'placed resource', kernel: 'sum_words', source: 'placed' },
+  { name: 'reserved, scattered pages', kernel: 'sum_words', source: 'reserved' },
+  { name: '16-byte loads', kernel: 'sum_vec4s', source: 'reserved' },
+  { name: 'page handle', kernel: 'sum_pages', source: 'reserved' },
+];
 /** Bytes of pattern per upload while filling: bounds the UPLOAD buffer in the NON_LOCAL pool. */
 const UPLOAD_CHUNK = 16 * MIB;
 /** Seeds the word pattern and the tile shuffle (fixed, so every run reads and maps the same way). */
@@ -104,15 +117,15 @@ export const indirectionCost: FigureRunner = async (context) => {
   const invocations = WORKGROUPS * WORKGROUP_SIZE;
   const outputBytes = invocations * 4;
 
-  // The library's LOCAL pool holds the words' heap, two output buffers and a query heap, and is one storage
+  // The library's LOCAL pool holds the words' heap, an output buffer per row and a query heap, and is one storage
   // binding; the baseline binds its words whole. Both bounds are the adapter's binding and buffer
   // limits: halve the size until it fits (both sizes are powers of two, so tiles stay whole).
   const limits = gpuDevice.limits;
   const largestBinding = Math.floor(Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize) / TILE_SIZE) * TILE_SIZE;
   const wanted = quick ? QUICK_BYTES : FULL_BYTES;
   let bytes = wanted;
-  while (bytes > TILE_SIZE && bytes + 2 * outputBytes + QUERY_HEAP_BYTES > largestBinding) bytes /= 2;
-  if (bytes + 2 * outputBytes + QUERY_HEAP_BYTES > largestBinding) throw new Error(`indirection-cost: the adapter's largest storage binding (${largestBinding} bytes) cannot hold even one tile and the outputs`);
+  while (bytes > TILE_SIZE && bytes + ROWS.length * outputBytes + QUERY_HEAP_BYTES > largestBinding) bytes /= 2;
+  if (bytes + ROWS.length * outputBytes + QUERY_HEAP_BYTES > largestBinding) throw new Error(`indirection-cost: the adapter's largest storage binding (${largestBinding} bytes) cannot hold even one tile and the outputs`);
   if (bytes < wanted) {
     notes.push(`streamed ${bytes / MIB} MiB instead of ${wanted / MIB} MiB: maxStorageBufferBindingSize ${limits.maxStorageBufferBindingSize} / maxBufferSize ${limits.maxBufferSize} cannot hold the pool`);
   }
@@ -120,7 +133,7 @@ export const indirectionCost: FigureRunner = async (context) => {
   const tiles = bytes / TILE_SIZE;
   const chunkBytes = Math.min(UPLOAD_CHUNK, bytes);
 
-  const device = await createDevice({ gpuDevice, localMemoryBytes: bytes + 2 * outputBytes + QUERY_HEAP_BYTES, nonLocalMemoryBytes: chunkBytes + outputBytes });
+  const device = await createDevice({ gpuDevice, localMemoryBytes: bytes + ROWS.length * outputBytes + QUERY_HEAP_BYTES, nonLocalMemoryBytes: chunkBytes + outputBytes });
   // The baseline's buffers, on the same raw device.
   const words = gpuDevice.createBuffer({ label: 'indirection-cost: direct words', size: bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
   const partials = gpuDevice.createBuffer({ label: 'indirection-cost: direct partial sums', size: outputBytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
@@ -141,10 +154,9 @@ export const indirectionCost: FigureRunner = async (context) => {
     // Tile t of the reserved buffer → heap tile order[t]: one region, one single-tile range per tile.
     const order = shuffled(tiles, SEED);
     queue.updateTileMappings(reserved, [{ x: 0, y: 0, z: 0, subresource: 0 }], [{ numTiles: tiles }], heap, new Array<'NONE'>(tiles).fill('NONE'), order, new Array<number>(tiles).fill(1));
-    const outputs = {
-      placed: device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: outputBytes }, 'COMMON'),
-      reserved: device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: outputBytes }, 'COMMON'),
-    };
+    // One output buffer per row: each row's sums are checked on their own.
+    const outputs = ROWS.map(() => device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: outputBytes }, 'COMMON'));
+    const sources = { placed, reserved };
 
     // Fill both sides with the same pattern, chunk by chunk, summing it on the CPU on the way.
     context.progress(`indirection cost: filling ${bytes / MIB} MiB`);
@@ -170,17 +182,24 @@ export const indirectionCost: FigureRunner = async (context) => {
 
     // ---- pipelines ----
     const module = gpuDevice.createShaderModule({ label: 'indirection-cost: direct', code: `${directWgsl}\n${sumWgsl}` });
-    const directPipeline = await gpuDevice.createComputePipelineAsync({ label: 'indirection-cost: direct', layout: 'auto', compute: { module, entryPoint: 'sum_words' } });
-    const bindGroup = gpuDevice.createBindGroup({
-      label: 'indirection-cost: direct',
-      layout: directPipeline.getBindGroupLayout(0),
-      entries: [
-        { binding: 0, resource: { buffer: words } },
-        { binding: 1, resource: { buffer: partials } },
-        { binding: 2, resource: { buffer: params } },
-      ],
-    });
-    const pso = await device.createComputePipelineState({ label: 'indirection-cost: through d3d12_load', code: `${d3d12Wgsl}\n${sumWgsl}`, entryPoint: 'sum_words' });
+    const direct = new Map<Kernel, { pipeline: GPUComputePipeline; bindGroup: GPUBindGroup }>();
+    for (const kernel of KERNELS) {
+      const pipeline = await gpuDevice.createComputePipelineAsync({ label: `indirection-cost: direct ${kernel}`, layout: 'auto', compute: { module, entryPoint: kernel } });
+      // Each kernel's automatic layout has the bindings it uses: words as u32 (0) or as vec4u (3).
+      const wordsBinding = kernel === 'sum_words' ? 0 : 3;
+      const bindGroup = gpuDevice.createBindGroup({
+        label: `indirection-cost: direct ${kernel}`,
+        layout: pipeline.getBindGroupLayout(0),
+        entries: [
+          { binding: wordsBinding, resource: { buffer: words } },
+          { binding: 1, resource: { buffer: partials } },
+          { binding: 2, resource: { buffer: params } },
+        ],
+      });
+      direct.set(kernel, { pipeline, bindGroup });
+    }
+    const psos = new Map<Kernel, Awaited<ReturnType<typeof device.createComputePipelineState>>>();
+    for (const kernel of KERNELS) psos.set(kernel, await device.createComputePipelineState({ label: `indirection-cost: ${kernel} through the page table`, code: `${d3d12Wgsl}\n${sumWgsl}`, entryPoint: kernel }));
 
     // GPU time from timestamp queries where the adapter has them: the raw pass's timestampWrites,
     // and the library's EndQuery before and after the dispatches, resolved with ResolveQueryData.
@@ -195,10 +214,11 @@ export const indirectionCost: FigureRunner = async (context) => {
       return Number(view.getBigUint64(8, true) - view.getBigUint64(0, true)) / 1e6;
     };
 
-    const submitDirect = (dispatches: number): void => {
-      const encoder = gpuDevice.createCommandEncoder({ label: 'indirection-cost: direct' });
+    const submitDirect = (dispatches: number, kernel: Kernel = 'sum_words'): void => {
+      const { pipeline, bindGroup } = direct.get(kernel) as { pipeline: GPUComputePipeline; bindGroup: GPUBindGroup };
+      const encoder = gpuDevice.createCommandEncoder({ label: `indirection-cost: direct ${kernel}` });
       const pass = encoder.beginComputePass(rawQueries ? { timestampWrites: { querySet: rawQueries, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } } : {});
-      pass.setPipeline(directPipeline);
+      pass.setPipeline(pipeline);
       pass.setBindGroup(0, bindGroup);
       for (let i = 0; i < dispatches; i++) pass.dispatchWorkgroups(WORKGROUPS);
       pass.end();
@@ -208,9 +228,9 @@ export const indirectionCost: FigureRunner = async (context) => {
       }
       gpuDevice.queue.submit([encoder.finish()]);
     };
-    const libraryList = (source: Resource, output: Resource, dispatches: number) => {
+    const libraryList = (source: Resource, output: Resource, dispatches: number, kernel: Kernel) => {
       const list = device.createCommandList('COMPUTE');
-      list.setPipelineState(pso);
+      list.setPipelineState(psos.get(kernel) as NonNullable<ReturnType<typeof psos.get>>);
       list.setComputeRootShaderResourceView(1, source.getGPUVirtualAddress());
       list.setComputeRootUnorderedAccessView(2, output.getGPUVirtualAddress());
       list.setComputeRoot32BitConstant(0, wordCount, 4);
@@ -225,21 +245,24 @@ export const indirectionCost: FigureRunner = async (context) => {
     };
 
     // ---- check once that every variant sums the pattern ----
-    context.progress('indirection cost: checking the three sums');
-    submitDirect(1);
-    const staging = gpuDevice.createBuffer({ label: 'indirection-cost: direct sums readback', size: outputBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-    const encoder = gpuDevice.createCommandEncoder();
-    encoder.copyBufferToBuffer(partials, 0, staging, 0, outputBytes);
-    gpuDevice.queue.submit([encoder.finish()]);
-    await staging.mapAsync(GPUMapMode.READ);
-    const directSum = sumWords(new Uint32Array(staging.getMappedRange()));
-    staging.destroy();
-    const librarySum = async (source: Resource, output: Resource): Promise<number> => {
+    context.progress('indirection cost: checking every variant\'s sum');
+    const directSum = async (kernel: Kernel): Promise<number> => {
+      submitDirect(1, kernel);
+      const staging = gpuDevice.createBuffer({ label: 'indirection-cost: direct sums readback', size: outputBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+      const encoder = gpuDevice.createCommandEncoder();
+      encoder.copyBufferToBuffer(partials, 0, staging, 0, outputBytes);
+      gpuDevice.queue.submit([encoder.finish()]);
+      await staging.mapAsync(GPUMapMode.READ);
+      const sum = sumWords(new Uint32Array(staging.getMappedRange()));
+      staging.destroy();
+      return sum;
+    };
+    const librarySum = async (source: Resource, output: Resource, kernel: Kernel): Promise<number> => {
       const readback = device.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: outputBytes }, 'COPY_DEST');
       const copy = device.createCommandList('COMPUTE');
       copy.copyBufferRegion(readback, 0, output, 0, outputBytes);
       copy.close();
-      queue.executeCommandLists([libraryList(source, output, 1), copy]);
+      queue.executeCommandLists([libraryList(source, output, 1, kernel), copy]);
       await settle();
       const mapped = readback.map();
       const sum = sumWords(new Uint32Array(mapped.buffer, mapped.byteOffset, outputBytes / 4));
@@ -247,17 +270,22 @@ export const indirectionCost: FigureRunner = async (context) => {
       readback.release();
       return sum;
     };
-    const placedSum = await librarySum(placed, outputs.placed);
-    const reservedSum = await librarySum(reserved, outputs.reserved);
-    if (device.getDeviceRemovedReason() !== 'S_OK') throw new Error(`indirection-cost: the library device was removed: ${device.getPageFaultReport()?.message ?? device.getDeviceRemovedReason()}`);
     const hex = (n: number): string => `0x${n.toString(16).padStart(8, '0')}`;
-    if (directSum !== expectedSum || placedSum !== expectedSum || reservedSum !== expectedSum) {
-      throw new Error(`indirection-cost: the variants do not sum the pattern (expected ${hex(expectedSum)}): direct ${hex(directSum)}, placed ${hex(placedSum)}, reserved ${hex(reservedSum)}`);
+    const wrong: string[] = [];
+    for (const kernel of KERNELS) {
+      const sum = await directSum(kernel);
+      if (sum !== expectedSum) wrong.push(`direct ${kernel} ${hex(sum)}`);
     }
+    for (const [r, spec] of ROWS.entries()) {
+      const sum = await librarySum(sources[spec.source], outputs[r] as Resource, spec.kernel);
+      if (sum !== expectedSum) wrong.push(`${spec.name} ${hex(sum)}`);
+    }
+    if (device.getDeviceRemovedReason() !== 'S_OK') throw new Error(`indirection-cost: the library device was removed: ${device.getPageFaultReport()?.message ?? device.getDeviceRemovedReason()}`);
+    if (wrong.length > 0) throw new Error(`indirection-cost: variants do not sum the pattern (expected ${hex(expectedSum)}): ${wrong.join(', ')}`);
 
     // ---- timing ----
-    const timeDirect = async (dispatches: number): Promise<number> => {
-      const wallMs = await timeRaw(gpuDevice, () => submitDirect(dispatches));
+    const timeDirect = async (dispatches: number, kernel: Kernel): Promise<number> => {
+      const wallMs = await timeRaw(gpuDevice, () => submitDirect(dispatches, kernel));
       if (!rawQueries) return wallMs / dispatches;
       await rawTimes.mapAsync(GPUMapMode.READ);
       const ms = elapsedMs(rawTimes.getMappedRange());
@@ -283,23 +311,22 @@ export const indirectionCost: FigureRunner = async (context) => {
     while (dispatches < MAX_DISPATCHES && (await timeRaw(gpuDevice, () => submitDirect(dispatches))) < TARGET_SUBMISSION_MS) dispatches *= 2;
     dispatches = Math.min(dispatches, MAX_DISPATCHES);
     // Recorded once and executed every round, as D3D12 applications reuse bundles of work.
-    const lists = { placed: libraryList(placed, outputs.placed, dispatches), reserved: libraryList(reserved, outputs.reserved, dispatches) };
+    const lists = ROWS.map((spec, r) => libraryList(sources[spec.source], outputs[r] as Resource, dispatches, spec.kernel));
     context.progress(`indirection cost: ${bytes / MIB} MiB per dispatch, ${dispatches} dispatches per submission, ${rounds} rounds`);
-    const samples = { direct: [] as number[], placed: [] as number[], reserved: [] as number[] };
+    const directSamples = new Map<Kernel, number[]>(KERNELS.map((k) => [k, []]));
+    const librarySamples = ROWS.map(() => [] as number[]);
     const live = liveRecorder(context, 'indirection-cost', 'ms');
     const variants = [
-      {
-        time: () => timeDirect(dispatches),
-        into: samples.direct,
+      ...KERNELS.map((kernel) => ({
+        time: () => timeDirect(dispatches, kernel),
+        into: directSamples.get(kernel) as number[],
         show: (ms: number) => {
-          live.sample('placed resource', 'baseline', ms);
-          live.sample('reserved, scattered pages', 'baseline', ms);
+          for (const spec of ROWS) if (spec.kernel === kernel) live.sample(spec.name, 'baseline', ms);
         },
-      },
-      { time: () => timeLibrary(lists.placed, dispatches), into: samples.placed, show: (ms: number) => live.sample('placed resource', 'measured', ms) },
-      { time: () => timeLibrary(lists.reserved, dispatches), into: samples.reserved, show: (ms: number) => live.sample('reserved, scattered pages', 'measured', ms) },
+      })),
+      ...ROWS.map((spec, r) => ({ time: () => timeLibrary(lists[r] as (typeof lists)[number], dispatches), into: librarySamples[r] as number[], show: (ms: number) => live.sample(spec.name, 'measured', ms) })),
     ];
-    // Every round runs all three, interleaved so drift (clock, thermal, GC) hits them alike, starting
+    // Every round runs them all, interleaved so drift (clock, thermal, GC) hits them alike, starting
     // from a different one each round so none always follows the same neighbour.
     for (let i = 0; i < warmup + rounds; i++) {
       for (let k = 0; k < variants.length; k++) {
@@ -317,8 +344,8 @@ export const indirectionCost: FigureRunner = async (context) => {
     rawTimes.destroy();
 
     const gbPerSecond = (ms: number): number => bytes / (ms / 1000) / 1e9;
-    const rowFor = (name: string, library: number[]) => {
-      const measured = row(name, library, samples.direct);
+    const rowFor = (name: string, library: number[], kernel: Kernel) => {
+      const measured = row(name, library, directSamples.get(kernel) as number[]);
       measured.extra = { 'library GB/s': gbPerSecond(measured.value), 'direct GB/s': gbPerSecond(measured.baseline ?? NaN) };
       return measured;
     };
@@ -326,10 +353,10 @@ export const indirectionCost: FigureRunner = async (context) => {
       id: 'indirection-cost',
       title: 'Indirection cost of a memory-bound kernel',
       unit: 'ms',
-      baselineName: 'the same kernel in raw WebGPU, reading a plain array<u32> storage buffer binding',
+      baselineName: 'the same kernel in raw WebGPU, reading a plain storage buffer binding with loads of the same width in the same order (array<u32>; array<vec4u> for 16-byte loads and page handles)',
       ratioMeaning: 'library ms ÷ direct ms',
       target: { text: 'at most 1.10× the direct time on a real GPU', ratio: 1.1, direction: 'at-most' },
-      rows: [rowFor('placed resource', samples.placed), rowFor('reserved, scattered pages', samples.reserved)],
+      rows: ROWS.map((spec, r) => rowFor(spec.name, librarySamples[r] as number[], spec.kernel)),
       rounds,
       warmup,
       parameters: {

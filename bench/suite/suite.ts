@@ -10,6 +10,7 @@ import { pagingThroughput } from './paging-throughput.js';
 import { policyQuality } from './policy-quality.js';
 import { residencyOverhead } from './residency-overhead.js';
 import { tileMappingRate } from './tile-mapping-rate.js';
+import { submitOverhead } from './submit-overhead.js';
 import { tileStreaming } from './tile-streaming.js';
 import { tileValidation } from './tile-validation.js';
 
@@ -21,6 +22,7 @@ export const FIGURES: readonly { id: string; run: FigureRunner }[] = [
   { id: 'policy-quality', run: policyQuality },
   { id: 'tile-validation', run: tileValidation },
   { id: 'tile-streaming', run: tileStreaming },
+  { id: 'submit-overhead', run: submitOverhead },
 ];
 
 export interface SuiteResult {

@@ -4,10 +4,14 @@
 // tiled-resources tier's semantics, root constants, and texel access to tiled textures.
 //
 // It is composed from the files of shaders/prelude/ (src/gpu/prelude.ts):
-//   compute pipelines:  common, bindings-compute, unmapped-access, loads, textures, stores
-//   vertex stage:       common, bindings-vertex, unmapped-access-off, loads, textures
-//   fragment stage:     common, bindings-fragment, unmapped-access (or unmapped-access-off on a
-//                       device without gpuValidation.unmappedAccess), loads, textures
+//   compute pipelines:  common, bindings-compute, a pool view with its writes, unmapped-access,
+//                       loads, page-handle, textures, stores
+//   vertex stage:       common, bindings-vertex, a pool view, unmapped-access-off, loads,
+//                       page-handle, textures
+//   fragment stage:     common, bindings-fragment, a pool view, unmapped-access (or
+//                       unmapped-access-off on a device without gpuValidation.unmappedAccess),
+//                       loads, page-handle, textures
+// The pool view is pool-words.wgsl, or pool-vec4.wgsl for code that makes 16-byte accesses.
 // (vertex shaders cannot write storage buffers, so graphics stages read memory only; the vertex
 // stage records nothing itself, its compute replay does).
 //

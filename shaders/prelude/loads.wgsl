@@ -10,11 +10,7 @@ fn d3d12_load_checked(va: vec2u, status: ptr<function, u32>) -> u32 {
   let entry = d3d12_page_entry(va);
   if ((entry & D3D12_PTE_KIND_MASK) == D3D12_PTE_RESIDENT && (va.x & 3u) == 0u) {
     *status = D3D12_STATUS_MAPPED;
-    let word = d3d12_word_index(entry, va);
-    if (d3d12_is_non_local(entry)) {
-      return d3d12_pool_non_local[word];
-    }
-    return d3d12_pool_local[word];
+    return d3d12_pool_read(entry, d3d12_word_index(entry, va));
   }
   *status = 0u;
   return d3d12_load_unmapped(va, entry);
@@ -50,4 +46,33 @@ fn d3d12_check_access_fully_mapped(status: u32) -> bool {
 fn d3d12_load(va: vec2u) -> u32 {
   var status = 0u;
   return d3d12_load_checked(va, &status);
+}
+
+// Loads the 16 bytes at va (HLSL's ByteAddressBuffer.Load4), reporting whether all of them were
+// mapped. 16-byte aligned and resident: one 16-byte load in the vector view of the pools (a 64 KiB
+// page holds whole vectors, so an aligned access never crosses a page). Otherwise four 4-byte loads, each with its own translation,
+// page and fault: what the same access does word by word.
+fn d3d12_load4_checked(va: vec2u, status: ptr<function, u32>) -> vec4u {
+  let entry = d3d12_page_entry(va);
+  if ((entry & D3D12_PTE_KIND_MASK) == D3D12_PTE_RESIDENT && (va.x & 15u) == 0u) {
+    *status = D3D12_STATUS_MAPPED;
+    return d3d12_pool_read4(entry, d3d12_word_index(entry, va));
+  }
+  var s0 = 0u;
+  var s1 = 0u;
+  var s2 = 0u;
+  var s3 = 0u;
+  let value = vec4u(
+    d3d12_load_checked(va, &s0),
+    d3d12_load_checked(d3d12_address_add(va, 4u), &s1),
+    d3d12_load_checked(d3d12_address_add(va, 8u), &s2),
+    d3d12_load_checked(d3d12_address_add(va, 12u), &s3),
+  );
+  *status = s0 & s1 & s2 & s3;
+  return value;
+}
+
+fn d3d12_load4(va: vec2u) -> vec4u {
+  var status = 0u;
+  return d3d12_load4_checked(va, &status);
 }

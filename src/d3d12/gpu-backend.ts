@@ -9,6 +9,16 @@
  * the fence, a READBACK resource maps to what the GPU wrote).
  * A readback or fault read that fails (a lost device) reports the failure and still lets fences
  * complete, so nothing waits forever.
+ *
+ * Submissions are cheap (bench figure submit-overhead): lists with nothing to run are not submitted;
+ * constants and jobs go into reused buffers under cached bind groups (SubmissionBuffers); the fault
+ * log accumulates over submissions, each of which ends by copying it into a MAP_READ slot, and that
+ * slot is mapped once: when a fence is signalled, the device waits for its work (readFaults, settle)
+ * or a list is executed again with other commands before the read (so every record is attributed to
+ * the commands that ran); the submission after a read clears the log first, into a fresh slot. The
+ * submissions in flight are watched by one onSubmittedWorkDone at a time; fences wait on one chained
+ * promise of the reads in flight.
+ * Faults still reach the device before the fence that covers them completes.
  */
 import type { GpuMemory } from '../gpu/gpu-memory.js';
 import { copyKernel, encodeExecution, type ExecutableList } from '../gpu/executor.js';
@@ -20,6 +30,7 @@ import type { Heap } from './heap.js';
 import type { MemoryBacking } from './memory-backing.js';
 import type { Resource } from './resource.js';
 import { CpuCoherence, type Span } from './cpu-coherence.js';
+import { SubmissionBuffers } from '../gpu/submission-buffers.js';
 import { createUnmappedAccessPlaceholder, UnmappedAccessLog } from '../gpu/unmapped-access-log.js';
 import { UnmappedAccesses } from './unmapped-access.js';
 
@@ -53,9 +64,26 @@ function faultKind(value: number): FaultRecord['kind'] {
   return FAULT_KIND_CONSTANTS.find(([name]) => preludeConstant(name) === value)?.[1] ?? 'unknown';
 }
 
+/** Whether two descriptions of a command list name the same commands (a list re-recorded differs). */
+function sameList(a: SubmittedList, b: SubmittedList): boolean {
+  return a.label === b.label && a.commands.length === b.commands.length && a.commands.every((command, i) => command === b.commands[i]);
+}
+
 export class GpuBackend {
   /** Promises the next fence completion must wait for (readbacks, fault reads). */
   private readonly outstanding = new Set<Promise<void>>();
+  /** Settles once every promise tracked so far has (each tracked promise never rejects). */
+  private tracked: Promise<void> = Promise.resolve();
+  /** The lists of the submissions whose faults the log holds and nobody has read yet, by id. */
+  private unreadFaultLists = new Map<number, SubmittedList>();
+  private faultsUnread = false;
+  /** The slot the submissions since the last read copy the fault log into; whether the next one clears it first. */
+  private faultSlot: GPUBuffer | undefined;
+  private clearFaultsNext = false;
+  /** Submitted work nobody watches yet; and whether an onSubmittedWorkDone is watching some. */
+  private unwatched: WorkUse[] = [];
+  private watching = false;
+  private readonly buffers: SubmissionBuffers;
   /** CPU-accessible memory kept coherent between its CPU copy and its pages. */
   private readonly coherence: CpuCoherence;
   /** UAV-capable resources in CPU-accessible CUSTOM heaps (shaders may write them). */
@@ -78,6 +106,7 @@ export class GpuBackend {
   ) {
     this.lost = memory.device.lost.then(() => undefined);
     this.coherence = new CpuCoherence(memory);
+    this.buffers = new SubmissionBuffers(memory.device, (descriptor) => memory.createBuffer(descriptor));
     if (settings.unmappedAccessRecords > 0) {
       const log = new UnmappedAccessLog(memory, settings.unmappedAccessRecords);
       this.unmappedLog = log;
@@ -113,6 +142,40 @@ export class GpuBackend {
   private track(promise: Promise<void>): void {
     const tracked = promise.catch((error: unknown) => this.events.failed(error)).finally(() => this.outstanding.delete(tracked));
     this.outstanding.add(tracked);
+    const before = this.tracked;
+    this.tracked = before.then(() => tracked);
+  }
+
+  /** Reads the faults the log gathered since the last read (queue order), if any submission may have logged some. */
+  private collectFaults(): void {
+    if (!this.faultsUnread || !this.faultSlot) return;
+    const lists = this.unreadFaultLists;
+    const slot = this.faultSlot;
+    this.unreadFaultLists = new Map();
+    this.faultsUnread = false;
+    // The next submission clears the log first and copies it into a slot of its own.
+    this.faultSlot = undefined;
+    this.clearFaultsNext = true;
+    // Inside scopes: a slot WebGPU refused (its submission already removed the device) must not
+    // raise an error on the caller's device when it is mapped.
+    this.memory.guard('reading the fault log', () => this.readFaults(slot, lists));
+  }
+
+  /** Work submitted: it leaves `running` once the GPU has done it (one watcher at a time). */
+  private watch(work: WorkUse): void {
+    this.unwatched.push(work);
+    if (!this.watching) this.watchNext();
+  }
+
+  private watchNext(): void {
+    const batch = this.unwatched;
+    this.unwatched = [];
+    this.watching = true;
+    void Promise.race([this.memory.device.queue.onSubmittedWorkDone(), this.lost]).then(() => {
+      for (const work of batch) this.running.delete(work);
+      this.watching = false;
+      if (this.unwatched.length > 0) this.watchNext();
+    });
   }
 
   /** Reads back heap bytes the GPU may have written into the heap's CPU copy (see cpu-coherence.ts). */
@@ -121,9 +184,9 @@ export class GpuBackend {
     if (landed) this.track(landed);
   }
 
-  private readFaults(lists: ReadonlyMap<number, SubmittedList>): void {
+  private readFaults(slot: GPUBuffer, lists: ReadonlyMap<number, SubmittedList>): void {
     this.track(
-      this.memory.takeFaults().then(({ count, more, records }) => {
+      this.memory.readFaultSlot(slot).then(({ count, more, records }) => {
         const layout = preludeLayout().faultRecord;
         const words = layout.size / 4;
         const field = (record: number, name: string): number => records[record * words + memberOffset(layout, name) / 4] ?? 0;
@@ -154,14 +217,30 @@ export class GpuBackend {
 
   private submit(lists: readonly ExecutableList[], writes: readonly CpuVisibleWrite[], described: ReadonlyMap<number, SubmittedList>, uses: readonly ListUse[]): void {
     this.flushMapped();
+    // Nothing to run (closed empty lists): no submission, as nothing reaches the GPU.
+    if (!lists.some((list) => list.commands.length > 0)) return;
+    if (this.settings.validation) {
+      // A list the log may hold records of, executed again with other commands: read those first.
+      for (const [id, list] of described) {
+        const unread = this.unreadFaultLists.get(id);
+        if (unread && !sameList(unread, list)) this.collectFaults();
+      }
+    }
     const unmapped = this.unmappedAccesses?.beforeSubmit(described, this.memory.pageTable.gpuBuffer.size / 4) ?? { buffer: this.unmappedPlaceholder as GPUBuffer, recording: false, submission: 0 };
-    const { commandBuffer, transient } = encodeExecution(this.memory, this.kernel, this.settings, lists, unmapped);
-    this.memory.device.queue.submit([commandBuffer]);
+    if (this.settings.validation && !this.faultSlot) this.faultSlot = this.memory.faultSlot();
+    const faults = this.settings.validation && this.faultSlot ? { slot: this.faultSlot, clearFirst: this.clearFaultsNext } : undefined;
+    const encoded = encodeExecution(this.memory, this.kernel, this.settings, lists, unmapped, this.buffers, faults);
+    if (encoded) {
+      this.memory.device.queue.submit([encoded.commandBuffer]);
+      if (faults) this.clearFaultsNext = false;
+    }
+    // After the submission: a drain here reads what it recorded.
     this.unmappedAccesses?.afterSubmit();
+    if (!encoded) return;
     const work: WorkUse = { state: 'submitted', lists: uses };
     this.running.add(work);
-    void Promise.race([this.memory.device.queue.onSubmittedWorkDone(), this.lost]).then(() => this.running.delete(work));
-    for (const buffer of transient) buffer.destroy();
+    this.watch(work);
+    for (const buffer of encoded.transient) buffer.destroy();
     for (const write of writes) {
       if (write.resource.heap) this.readBack(write.resource.heap, GpuBackend.heapSpan(write.resource, write.offset, write.length));
     }
@@ -170,17 +249,22 @@ export class GpuBackend {
         if (resource.heap && !resource.released) this.readBack(resource.heap, GpuBackend.heapSpan(resource));
       }
     }
-    if (this.settings.validation) this.readFaults(described);
+    if (this.settings.validation) {
+      for (const [id, list] of described) this.unreadFaultLists.set(id, list);
+      this.faultsUnread = true;
+    }
   }
 
-  /** Settles once all work submitted so far, and the readbacks it started, are done (or the device is lost). */
+  /** Settles once all work submitted so far, its readbacks and its faults are done (or the device is lost). */
   workDone(): Promise<void> {
-    const done = Promise.all([this.memory.device.queue.onSubmittedWorkDone(), ...this.outstanding]).then(() => undefined);
+    this.collectFaults();
+    const done = Promise.all([this.memory.device.queue.onSubmittedWorkDone(), this.tracked]).then(() => undefined);
     return Promise.race([done, this.lost]);
   }
 
-  /** Waits until all submitted work and its readbacks are done, or the device is lost. */
+  /** Waits until all submitted work, its readbacks and its faults are done, or the device is lost. */
   async settle(): Promise<void> {
+    this.collectFaults();
     const settled = (async () => {
       await this.memory.device.queue.onSubmittedWorkDone();
       while (this.outstanding.size > 0) await Promise.all([...this.outstanding]);
@@ -189,6 +273,8 @@ export class GpuBackend {
   }
 
   destroy(): void {
+    this.buffers.destroy();
+    this.faultSlot?.destroy();
     this.memory.destroy();
     this.unmappedLog?.destroy();
     this.unmappedPlaceholder?.destroy();

@@ -6,15 +6,17 @@
  * graphics prelude's bind group. WebGPU orders passes and dispatches, so D3D12's barriers need no GPU work here: their state
  * rules were checked when they were recorded and executed.
  *
- * Per submission: one uniform buffer of per-dispatch constants (bound at a dynamic offset per
- * dispatch) and one storage buffer of copy jobs, both written with queue writes just before the
- * command buffer is submitted.
+ * Per submission: the per-dispatch constants (bound at a dynamic offset per dispatch) and the copy
+ * jobs, written with queue writes just before the command buffer is submitted into buffers every
+ * submission reuses, under bind groups made again only when those buffers change (SubmissionBuffers).
+ * Lists with nothing to run encode nothing: no command buffer, no submission.
  */
 import { COPY_JOB_BYTES, COPY_WGSL as copyWgsl, type CopyJob } from './copy-jobs.js';
 import type { GpuMemory } from './gpu-memory.js';
 import { graphicsPreludeBindGroupLayout, kernelPipeline, preludeBindGroupLayout, VERTEX_REPLAY } from './pipelines.js';
 import { memberOffset, preludeConstant, preludeLayout, requireStruct, requireWorkgroupSize } from './prelude.js';
 import { encodeResolve, encodeTimestamp, type ResultPages } from './queries.js';
+import type { SubmissionBuffers } from './submission-buffers.js';
 import type { UnmappedAccessBinding } from './unmapped-access-log.js';
 
 /** A command as the executor needs it. */
@@ -89,9 +91,10 @@ type Step = { list: number; index: number; root: Uint32Array; draw?: readonly [n
 );
 
 /**
- * Encodes `lists` into a command buffer; returns it with the buffers to destroy once submitted.
+ * Encodes `lists` into a command buffer; returns it with the buffers to destroy once submitted, or
+ * null when the lists hold nothing to run (empty lists, empty dispatches and copies).
  * `kernel` must be the device's resolved copy kernel; `unmapped` is the unmapped-access log to bind
- * (or the placeholder, not recording).
+ * (or the placeholder, not recording); `buffers` the device's reused constants and jobs buffers.
  */
 export function encodeExecution(
   memory: GpuMemory,
@@ -99,7 +102,10 @@ export function encodeExecution(
   settings: ExecutionSettings,
   lists: readonly ExecutableList[],
   unmapped: UnmappedAccessBinding,
-): { commandBuffer: GPUCommandBuffer; transient: GPUBuffer[] } {
+  buffers: SubmissionBuffers,
+  /** With validation: the slot the fault log is copied into at the end, and whether to clear it first (after a read). */
+  faults?: { slot: GPUBuffer; clearFirst: boolean },
+): { commandBuffer: GPUCommandBuffer; transient: GPUBuffer[] } | null {
   const device = memory.device;
   const layout = preludeLayout();
   const alignment = device.limits.minUniformBufferOffsetAlignment;
@@ -217,7 +223,8 @@ export function encodeExecution(
     }
   }
 
-  const info = new ArrayBuffer(Math.max(1, steps.length) * infoStride);
+  if (steps.length === 0) return null;
+  const info = new ArrayBuffer(steps.length * infoStride);
   const view = new DataView(info);
   const at = layout.dispatchInfo;
   steps.forEach((step, i) => {
@@ -235,9 +242,7 @@ export function encodeExecution(
     view.setUint32(base + memberOffset(at, 'unmapped_access'), unmapped.recording ? 1 : 0, true);
     view.setUint32(base + memberOffset(at, 'submission'), unmapped.submission, true);
   });
-  const infoBuffer = memory.createBuffer({ label: 'd3d12 dispatch constants', size: info.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-  device.queue.writeBuffer(infoBuffer, 0, info);
-  transient.push(infoBuffer);
+  const infoBuffer = buffers.writeConstants(info);
 
   if (jobs.length > 0) {
     const jobBytes = new ArrayBuffer(jobs.length * JOB.size);
@@ -249,10 +254,8 @@ export function encodeExecution(
       put64(memberOffset(JOB, 'src'), job.src);
       jobView.setUint32(base + memberOffset(JOB, 'bytes'), job.bytes, true);
     });
-    const jobBuffer = memory.createBuffer({ label: 'd3d12 copy jobs', size: jobBytes.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-    device.queue.writeBuffer(jobBuffer, 0, jobBytes);
-    transient.push(jobBuffer);
-    copyBindGroup = device.createBindGroup({ label: 'd3d12 copy jobs', layout: kernel.jobsLayout, entries: [{ binding: 0, resource: { buffer: jobBuffer } }] });
+    const jobBuffer = buffers.writeJobs(jobBytes);
+    copyBindGroup = buffers.bindGroup('d3d12 copy jobs', kernel.jobsLayout, [{ binding: 0, resource: { buffer: jobBuffer } }]);
   }
 
   // Both preludes bind the page table, the pools, the constants, the fault log and the
@@ -265,12 +268,13 @@ export function encodeExecution(
     { binding: 4, resource: { buffer: memory.faultLog } },
     { binding: 5, resource: { buffer: unmapped.buffer } },
   ];
-  const group0 = device.createBindGroup({ label: 'd3d12 prelude', layout: preludeBindGroupLayout(device), entries: memoryEntries });
+  const group0 = buffers.bindGroup('d3d12 prelude', preludeBindGroupLayout(device), memoryEntries);
 
   const hasGraphics = steps.some((step) => step.kind === 'draw');
-  const graphicsGroup0 = hasGraphics ? device.createBindGroup({ label: 'd3d12 graphics prelude', layout: graphicsPreludeBindGroupLayout(device), entries: memoryEntries }) : undefined;
+  const graphicsGroup0 = hasGraphics ? buffers.bindGroup('d3d12 graphics prelude', graphicsPreludeBindGroupLayout(device), memoryEntries) : undefined;
 
   const encoder = device.createCommandEncoder({ label: 'd3d12 executeCommandLists' });
+  if (faults?.clearFirst) memory.encodeFaultClear(encoder);
   let compute: GPUComputePassEncoder | undefined;
   let render: { pass: GPURenderPassEncoder; target: GPUTexture } | undefined;
   const endPasses = (): void => {
@@ -313,5 +317,7 @@ export function encodeExecution(
     }
   });
   endPasses();
+  // The log as this submission leaves it (records accumulate until a read): read when a fence is signalled.
+  if (faults) memory.encodeFaultCopy(encoder, faults.slot);
   return { commandBuffer: encoder.finish(), transient };
 }

@@ -40,6 +40,8 @@ export class GpuMemory {
   /** Where guarded operations report the errors their scopes caught (the device removes itself). */
   onError: (error: GuardedError) => void = () => undefined;
   private failNextAllocation = false;
+  /** MAP_READ buffers the fault log is copied into, unmapped and free. */
+  private readonly faultStaging: GPUBuffer[] = [];
 
   private constructor(
     readonly device: GPUDevice,
@@ -138,21 +140,40 @@ export class GpuMemory {
     return bytes;
   }
 
-  /**
-   * Reads the fault log and clears it for the next submissions: `count` records taken (at most
-   * FAULT_CAPACITY of them written), `more` faults counted without a record.
-   */
-  async takeFaults(): Promise<{ count: number; more: number; records: Uint32Array }> {
+  /** A MAP_READ buffer the size of the fault log, for a submission to copy the log into (reused once read). */
+  faultSlot(): GPUBuffer {
+    return this.faultStaging.pop() ?? this.createBuffer({ label: 'd3d12 fault log copy', size: this.faultLogBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  }
+
+  /** Encodes the copy of the fault log into `slot` (at the end of a submission's command buffer). */
+  encodeFaultCopy(encoder: GPUCommandEncoder, slot: GPUBuffer): void {
+    encoder.copyBufferToBuffer(this.faultLog, 0, slot, 0, this.faultLogBytes);
+  }
+
+  /** Encodes clearing the fault log's counters (at the start of the first submission after a read). */
+  encodeFaultClear(encoder: GPUCommandEncoder): void {
     const log = preludeLayout().faultLog;
-    const staging = this.createBuffer({ label: 'd3d12 fault readback', size: this.faultLogBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-    const encoder = this.device.createCommandEncoder({ label: 'd3d12 take faults' });
-    encoder.copyBufferToBuffer(this.faultLog, 0, staging, 0, this.faultLogBytes);
     encoder.clearBuffer(this.faultLog, memberOffset(log, 'count'), 4);
     encoder.clearBuffer(this.faultLog, memberOffset(log, 'more'), 4);
-    this.device.queue.submit([encoder.finish()]);
-    await staging.mapAsync(GPUMapMode.READ);
-    const words = new Uint32Array(staging.getMappedRange().slice(0));
-    staging.destroy();
+  }
+
+  /**
+   * Reads a slot a submission copied the fault log into, once that submission has run: `count`
+   * records taken (at most FAULT_CAPACITY of them written), `more` faults counted without a record.
+   * The slot is reused afterwards.
+   */
+  async readFaultSlot(slot: GPUBuffer): Promise<{ count: number; more: number; records: Uint32Array }> {
+    const log = preludeLayout().faultLog;
+    let words: Uint32Array;
+    try {
+      await slot.mapAsync(GPUMapMode.READ);
+      words = new Uint32Array(slot.getMappedRange().slice(0));
+      slot.unmap();
+      this.faultStaging.push(slot);
+    } catch (error) {
+      slot.destroy();
+      throw error;
+    }
     const count = words[memberOffset(log, 'count') / 4] ?? 0;
     const more = words[memberOffset(log, 'more') / 4] ?? 0;
     const recordWords = preludeLayout().faultRecord.size / 4;
@@ -165,6 +186,7 @@ export class GpuMemory {
     this.pools.NON_LOCAL.destroy();
     this.pageTable.destroy();
     this.faultLog.destroy();
+    for (const staging of this.faultStaging.splice(0)) staging.destroy();
   }
 }
 

@@ -6,7 +6,7 @@
 import vertexReplayWgsl from '../../shaders/vertex_replay.wgsl?raw';
 import fragmentEntryWgsl from '../../shaders/fragment_entry.wgsl?raw';
 import { demoteEntryPoint, entryPointSignature, vertexCall } from './entry-points.js';
-import { COMPUTE_UNMAPPED_ACCESS_PRELUDE_WGSL, FRAGMENT_PRELUDE_WGSL, FRAGMENT_UNMAPPED_ACCESS_PRELUDE_WGSL, PRELUDE_WGSL, VERTEX_PRELUDE_WGSL, requireConstant, requireWorkgroupSize } from './prelude.js';
+import { COMPUTE_UNMAPPED_ACCESS_PRELUDE_WGSL, computePrelude, FRAGMENT_UNMAPPED_ACCESS_PRELUDE_WGSL, fragmentPrelude, poolViewFor, PRELUDE_WGSL, requireConstant, requireWorkgroupSize, VERTEX_PRELUDE_WGSL, vertexPrelude } from './prelude.js';
 import { ResourceType, WgslReflect } from './wgsl-reflect.js';
 
 interface DeviceCache {
@@ -114,7 +114,8 @@ export async function createPreludePipeline(
   /** gpuValidation.unmappedAccess: compile over the prelude that records accesses to NULL tiles. */
   unmappedAccess = false,
 ): Promise<GPUComputePipeline> {
-  const module = await compile(device, unmappedAccess ? COMPUTE_UNMAPPED_ACCESS_PRELUDE_WGSL : PRELUDE_WGSL, code, label);
+  // The pools' view follows the code: vectors where it makes 16-byte accesses (see prelude.ts).
+  const module = await compile(device, computePrelude({ unmappedAccess, poolView: poolViewFor(code) }), code, label);
   const layout = device.createPipelineLayout({ label, bindGroupLayouts: [preludeBindGroupLayout(device), ...extraGroups] });
   try {
     return await device.createComputePipelineAsync({ label, layout, compute: { module, entryPoint } });
@@ -166,12 +167,12 @@ export interface GraphicsValidation {
  * either kind of validation, also the vertex-stage replay, which records both for the vertex stage.
  */
 export async function createGraphicsPreludePipeline(device: GPUDevice, options: GraphicsPipelineOptions, validation: GraphicsValidation): Promise<GraphicsPipelines> {
-  const vertexModule = await compile(device, VERTEX_PRELUDE_WGSL, options.code, `${options.label} (vertex stage)`);
+  const poolView = poolViewFor(options.code);
+  const vertexModule = await compile(device, vertexPrelude(poolView), options.code, `${options.label} (vertex stage)`);
   // The fragment module must not hold the vertex entry point (it would reach the writable fault
   // log); its entry point is the emulator's wrapper around the user's, which logs the faults.
   const demoted = demoteOr(options.code, options.vertexEntryPoint);
-  const fragmentPrelude = validation.unmappedAccess ? FRAGMENT_UNMAPPED_ACCESS_PRELUDE_WGSL : FRAGMENT_PRELUDE_WGSL;
-  const fragmentModule = await compile(device, fragmentPrelude, fragmentStage(demoted, options.fragmentEntryPoint), `${options.label} (fragment stage)`);
+  const fragmentModule = await compile(device, fragmentPrelude({ unmappedAccess: validation.unmappedAccess, poolView }), fragmentStage(demoted, options.fragmentEntryPoint), `${options.label} (fragment stage)`);
   const layout = device.createPipelineLayout({ label: options.label, bindGroupLayouts: [graphicsPreludeBindGroupLayout(device)] });
   const blend: GPUBlendState | undefined =
     options.blend === 'alpha'

@@ -8,32 +8,75 @@ import common from '../../shaders/prelude/common.wgsl?raw';
 import bindingsCompute from '../../shaders/prelude/bindings-compute.wgsl?raw';
 import bindingsVertex from '../../shaders/prelude/bindings-vertex.wgsl?raw';
 import bindingsFragment from '../../shaders/prelude/bindings-fragment.wgsl?raw';
+import poolWords from '../../shaders/prelude/pool-words.wgsl?raw';
+import poolWordsWrites from '../../shaders/prelude/pool-words-writes.wgsl?raw';
+import poolVec4 from '../../shaders/prelude/pool-vec4.wgsl?raw';
+import poolVec4Writes from '../../shaders/prelude/pool-vec4-writes.wgsl?raw';
 import loads from '../../shaders/prelude/loads.wgsl?raw';
+import pageHandle from '../../shaders/prelude/page-handle.wgsl?raw';
 import textures from '../../shaders/prelude/textures.wgsl?raw';
 import stores from '../../shaders/prelude/stores.wgsl?raw';
 import unmappedAccess from '../../shaders/prelude/unmapped-access.wgsl?raw';
 import unmappedAccessOff from '../../shaders/prelude/unmapped-access-off.wgsl?raw';
 import { Const, WgslParser, WgslReflect } from './wgsl-reflect.js';
 
-/** The prelude of compute pipelines: memory read and written, faults recorded. */
-export const PRELUDE_WGSL: string = [common, bindingsCompute, unmappedAccessOff, loads, textures, stores].join('\n');
+/**
+ * How a pipeline's prelude views the pools: as words (array<u32>) or as 16-byte vectors
+ * (array<vec4u>). Both give every access; each makes its own width the fast one (pool-words.wgsl,
+ * pool-vec4.wgsl say what was measured).
+ */
+export type PoolView = 'words' | 'vec4';
+
+/** The view for `code`: vectors where it makes 16-byte accesses or uses page handles, else words. */
+export function poolViewFor(code: string): PoolView {
+  return /\bd3d12_(load4|store4|page)\w*\s*\(/.test(code) ? 'vec4' : 'words';
+}
+
+function pools(view: PoolView, stage: 'compute' | 'graphics'): string {
+  const declared = (view === 'vec4' ? poolVec4 : poolWords).replaceAll('D3D12_POOL_ACCESS', stage === 'compute' ? 'read_write' : 'read');
+  return stage === 'compute' ? `${declared}\n${view === 'vec4' ? poolVec4Writes : poolWordsWrites}` : declared;
+}
+
+export interface PreludeVariant {
+  /** gpuValidation.unmappedAccess: the variant that records accesses to NULL tiles. */
+  unmappedAccess?: boolean;
+  poolView?: PoolView;
+}
+
+/** The prelude of a compute pipeline: memory read and written, faults recorded. */
+export function computePrelude({ unmappedAccess: recording = false, poolView = 'words' }: PreludeVariant = {}): string {
+  return [common, bindingsCompute, pools(poolView, 'compute'), recording ? unmappedAccess : unmappedAccessOff, loads, pageHandle, textures, stores].join('\n');
+}
+
+/** The prelude of a graphics pipeline's vertex stage: memory read only, faults and unmapped accesses recorded by its replay. */
+export function vertexPrelude(poolView: PoolView = 'words'): string {
+  return [common, bindingsVertex, pools(poolView, 'graphics'), unmappedAccessOff, loads, pageHandle, textures].join('\n');
+}
+
+/** The prelude of a graphics pipeline's fragment stage: memory read only, faults recorded. */
+export function fragmentPrelude({ unmappedAccess: recording = false, poolView = 'words' }: PreludeVariant = {}): string {
+  return [common, bindingsFragment, pools(poolView, 'graphics'), recording ? unmappedAccess : unmappedAccessOff, loads, pageHandle, textures].join('\n');
+}
+
+/** The prelude of compute pipelines (word view): memory read and written, faults recorded. */
+export const PRELUDE_WGSL: string = computePrelude();
 /**
  * The compute prelude of a device with gpuValidation.unmappedAccess: PRELUDE_WGSL that also records
  * unmapped accesses. A variant chosen when the pipeline is created, not a uniform branch alone:
  * SwiftShader runs a branch its lanes skip under a mask, and the recording code in the NULL path
  * made its memory-bound kernel 1.5x slower (bench/results/node-google-swiftshader.json at c90a656).
  */
-export const COMPUTE_UNMAPPED_ACCESS_PRELUDE_WGSL: string = [common, bindingsCompute, unmappedAccess, loads, textures, stores].join('\n');
-/** The prelude of a graphics pipeline's vertex stage: memory read only, faults and unmapped accesses recorded by its replay. */
-export const VERTEX_PRELUDE_WGSL: string = [common, bindingsVertex, unmappedAccessOff, loads, textures].join('\n');
-/** The prelude of a graphics pipeline's fragment stage: memory read only, faults recorded. */
-export const FRAGMENT_PRELUDE_WGSL: string = [common, bindingsFragment, unmappedAccessOff, loads, textures].join('\n');
+export const COMPUTE_UNMAPPED_ACCESS_PRELUDE_WGSL: string = computePrelude({ unmappedAccess: true });
+/** The prelude of a graphics pipeline's vertex stage (word view). */
+export const VERTEX_PRELUDE_WGSL: string = vertexPrelude();
+/** The prelude of a graphics pipeline's fragment stage (word view): memory read only, faults recorded. */
+export const FRAGMENT_PRELUDE_WGSL: string = fragmentPrelude();
 /**
  * The fragment prelude of a device with gpuValidation.unmappedAccess: FRAGMENT_PRELUDE_WGSL that
  * also records unmapped accesses (a variant chosen when the pipeline is created, so a device
  * without the option runs none of its code).
  */
-export const FRAGMENT_UNMAPPED_ACCESS_PRELUDE_WGSL: string = [common, bindingsFragment, unmappedAccess, loads, textures].join('\n');
+export const FRAGMENT_UNMAPPED_ACCESS_PRELUDE_WGSL: string = fragmentPrelude({ unmappedAccess: true });
 
 export interface StructLayout {
   size: number;

@@ -3,7 +3,8 @@
  * Node.js Dawn device: each returns a Figure of the promised shape (its row cases, finite positive
  * values and baselines, one sample per round, its target). Nothing about speed is asserted. Each
  * figure checks its own work as it runs (the paged bytes, the three kernels' sums) and throws when
- * the work is wrong, so a passing run also says the figures measured what they claim.
+ * the work is wrong, so a passing run also says the figures measured what they claim. The paging
+ * figure's evict/restore stream is a time series beside its rows.
  */
 import { describe, expect } from 'vitest';
 import { indirectionCost } from '../../bench/suite/indirection-cost.js';
@@ -17,6 +18,13 @@ describe('benchmark figures 1–2 (quick)', () => {
     console.log(figureReport(figure));
     // Quick mode: 1 and 4 MiB heaps (both within every adapter's limits), 2 rounds after 1 warm-up.
     expectFigureShape(figure, 'paging-throughput', 'GB/s', ['evict 1 MiB', 'restore 1 MiB', 'evict 4 MiB', 'restore 4 MiB']);
+    // The stream (quick: 0.5 s) on the largest heap up to 16 MiB: a point per operation, at increasing seconds.
+    expect(figure.series?.map((s) => s.name)).toEqual(['evict stream, 4 MiB', 'restore stream, 4 MiB']);
+    for (const line of figure.series ?? []) {
+      expect(line.x.length).toBeGreaterThan(0);
+      expect(line.y.every((v) => v > 0)).toBe(true);
+      expect(line.x.every((x, i) => i === 0 || x > (line.x[i - 1] ?? Infinity))).toBe(true);
+    }
     expect([figure.rounds, figure.warmup]).toEqual([2, 1]);
     expect(figure.target).toEqual({ text: 'at least 0.9 of the raw rate', ratio: 0.9, direction: 'at-least' });
     for (const r of figure.rows.filter((r) => r.case.startsWith('evict'))) {
@@ -28,11 +36,14 @@ describe('benchmark figures 1–2 (quick)', () => {
   gpuTest('indirection-cost', async ({ device }) => {
     const figure = await indirectionCost(quickContext(device));
     console.log(figureReport(figure));
-    expectFigureShape(figure, 'indirection-cost', 'ms', ['placed resource', 'reserved, scattered pages']);
+    expectFigureShape(figure, 'indirection-cost', 'ms', ['placed resource', 'reserved, scattered pages', '16-byte loads', 'page handle']);
     expect([figure.rounds, figure.warmup]).toEqual([2, 1]);
     expect(figure.target).toEqual({ text: 'at most 1.10× the direct time on a real GPU', ratio: 1.1, direction: 'at-most' });
-    // Both rows share the direct kernel's samples, measured interleaved with theirs.
+    // The two 4-byte rows share the direct 4-byte kernel's samples; the 16-byte rows have their own
+    // direct kernels (vectors in grid-stride order, vectors page by page).
     expect(figure.rows[0]?.baselineSamples).toEqual(figure.rows[1]?.baselineSamples);
+    expect(figure.rows[2]?.baselineSamples).not.toEqual(figure.rows[0]?.baselineSamples);
+    expect(figure.rows[3]?.baselineSamples).not.toEqual(figure.rows[2]?.baselineSamples);
     expect(figure.parameters.streamedMiB).toBe(16);
     expect(figure.parameters.dispatchesPerSubmission).toBeGreaterThanOrEqual(1);
   });

@@ -1,0 +1,130 @@
+/**
+ * Submit overhead: what one submission costs through the library against raw WebGPU, from the
+ * call to knowing on the CPU that the GPU finished it. Case `empty list`: the library's
+ * queue.executeCommandLists of one closed, empty command list plus queue.signal and the fence's
+ * completion event; raw: queue.submit of an empty command buffer plus onSubmittedWorkDone. Both on
+ * the same device, interleaved, µs per submission over CALLS_PER_SAMPLE submissions. Case `one
+ * dispatch`: the same with one tiny compute dispatch (one workgroup writing one word), the library
+ * through a pipeline over its prelude and root constants, raw through a plain pipeline and a bind
+ * group: what a submission that does work pays for the per-dispatch constants and bind groups.
+ * The device is created as createDevice makes it (gpuValidation on: faults recorded and read).
+ *
+ * Target: at most 1.5× raw. A submission through the library is one WebGPU submission; what it adds
+ * is bookkeeping (state checks, per-dispatch constants) and reading the fault log, which should cost
+ * a fraction of the submission itself.
+ */
+import { createDevice } from '../../src/index.js';
+import { liveRecorder, row, type FigureRow, type FigureRunner } from './figure.js';
+
+/** Submissions per sample: enough that 100 µs browser timers do not matter. */
+const CALLS_PER_SAMPLE = 100;
+
+const LIBRARY_KERNEL = /* wgsl */ `
+@compute @workgroup_size(1) fn main() {
+  d3d12_store(d3d12_root_descriptor(1), d3d12_root_constant(0));
+}`;
+const RAW_KERNEL = /* wgsl */ `
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@group(0) @binding(1) var<uniform> value: vec4u;
+@compute @workgroup_size(1) fn main() { out[0] = value.x; }`;
+
+export const submitOverhead: FigureRunner = async (context) => {
+  const { gpuDevice, quick } = context;
+  const rounds = quick ? 2 : 9;
+  const warmup = 1;
+  const calls = quick ? 20 : CALLS_PER_SAMPLE;
+  const live = liveRecorder(context, 'submit-overhead', 'µs/submit');
+  const device = await createDevice({ gpuDevice, localMemoryBytes: 16 << 20, nonLocalMemoryBytes: 4 << 20 });
+  const rawOut = gpuDevice.createBuffer({ label: 'submit-overhead: raw out', size: 256, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+  const rawValue = gpuDevice.createBuffer({ label: 'submit-overhead: raw value', size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+  try {
+    const queue = device.createCommandQueue({ type: 'DIRECT' });
+    const fence = device.createFence(0);
+    let fenceValue = 0;
+    const empty = device.createCommandList('DIRECT');
+    empty.close();
+    const out = device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: 65536, flags: ['ALLOW_UNORDERED_ACCESS'] }, 'UNORDERED_ACCESS');
+    const pso = await device.createComputePipelineState({ code: LIBRARY_KERNEL, entryPoint: 'main', label: 'submit-overhead' });
+    const dispatch = device.createCommandList('DIRECT');
+    dispatch.setPipelineState(pso);
+    dispatch.setComputeRoot32BitConstants(0, [7], 0);
+    dispatch.setComputeRootUnorderedAccessView(1, out.getGPUVirtualAddress());
+    dispatch.dispatch(1, 1, 1);
+    dispatch.close();
+    const rawPipeline = await gpuDevice.createComputePipelineAsync({ label: 'submit-overhead: raw', layout: 'auto', compute: { module: gpuDevice.createShaderModule({ code: RAW_KERNEL }), entryPoint: 'main' } });
+    gpuDevice.queue.writeBuffer(rawValue, 0, new Uint32Array([7, 0, 0, 0]));
+    const rawGroup = gpuDevice.createBindGroup({ layout: rawPipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: rawOut } }, { binding: 1, resource: { buffer: rawValue } }] });
+
+    const library = async (list: typeof empty): Promise<number> => {
+      const start = performance.now();
+      for (let i = 0; i < calls; i++) {
+        queue.executeCommandLists([list]);
+        queue.signal(fence, ++fenceValue);
+        await fence.setEventOnCompletion(fenceValue);
+      }
+      return ((performance.now() - start) * 1000) / calls;
+    };
+    const raw = async (withDispatch: boolean): Promise<number> => {
+      const start = performance.now();
+      for (let i = 0; i < calls; i++) {
+        const encoder = gpuDevice.createCommandEncoder();
+        if (withDispatch) {
+          const pass = encoder.beginComputePass();
+          pass.setPipeline(rawPipeline);
+          pass.setBindGroup(0, rawGroup);
+          pass.dispatchWorkgroups(1);
+          pass.end();
+        }
+        gpuDevice.queue.submit([encoder.finish()]);
+        await gpuDevice.queue.onSubmittedWorkDone();
+      }
+      return ((performance.now() - start) * 1000) / calls;
+    };
+
+    const rows: FigureRow[] = [];
+    for (const [name, list, withDispatch] of [['empty list', empty, false], ['one dispatch', dispatch, true]] as const) {
+      context.progress(`submit-overhead: ${name}, ${rounds} rounds of ${calls} submissions`);
+      const measured: number[] = [];
+      const baseline: number[] = [];
+      // Interleaved, so drift (clock, thermal, GC) hits both sides alike.
+      for (let i = 0; i < warmup + rounds; i++) {
+        const l = await library(list);
+        const r = await raw(withDispatch);
+        if (i < warmup) continue;
+        measured.push(l);
+        baseline.push(r);
+        live.sample(name, 'measured', l);
+        live.sample(name, 'baseline', r);
+      }
+      rows.push(row(name, measured, baseline));
+    }
+    if (device.getDeviceRemovedReason() !== 'S_OK') throw new Error(`submit-overhead: the device was removed: ${device.getDeviceRemovedReason()}`);
+    // The dispatch ran: the word it stores is there (read back through the library).
+    const readback = device.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: 256 }, 'COPY_DEST');
+    const copy = device.createCommandList('DIRECT');
+    copy.copyBufferRegion(readback, 0, out, 0, 4);
+    copy.close();
+    queue.executeCommandLists([copy]);
+    queue.signal(fence, ++fenceValue);
+    await fence.setEventOnCompletion(fenceValue);
+    const word = new Uint32Array(readback.map().slice(0, 4).buffer)[0];
+    readback.unmap();
+    if (word !== 7) throw new Error(`submit-overhead: the dispatch's store did not land (read ${word}, expected 7)`);
+    return {
+      id: 'submit-overhead',
+      title: 'Submit overhead: executeCommandLists + signal against queue.submit',
+      unit: 'µs/submit',
+      baselineName: 'raw WebGPU: queue.submit of the same work (an empty command buffer; one dispatch of a plain pipeline) + onSubmittedWorkDone',
+      ratioMeaning: 'library µs ÷ raw µs',
+      target: { text: 'at most 1.5× raw', ratio: 1.5, direction: 'at-most' },
+      rows,
+      rounds,
+      warmup,
+      parameters: { callsPerSample: calls },
+    };
+  } finally {
+    rawOut.destroy();
+    rawValue.destroy();
+    device.destroy();
+  }
+};

@@ -1,0 +1,26 @@
+// Prelude: the pools viewed as 4-byte words (bindings 1 and 2), and their accessors. The view of a
+// pipeline whose code makes no 16-byte access (src/gpu/prelude.ts picks it): scalar loads are one
+// plain array access. (Measured on the H200 and SwiftShader: a vec4u view made 4-byte loads 10-18%
+// slower, bench/results at 2aad0fb+dirty.) D3D12_POOL_ACCESS is read_write in compute, read in the
+// graphics stages.
+//
+// Accessors, by word index in the pool that `entry` (a RESIDENT page-table entry) names:
+//   d3d12_pool_read(entry, word), d3d12_pool_read4(entry, word) (word a multiple of 4)
+// and in compute (pool-words-writes.wgsl) d3d12_pool_write, d3d12_pool_write4.
+
+@group(0) @binding(1) var<storage, D3D12_POOL_ACCESS> d3d12_pool_local: array<u32>;
+@group(0) @binding(2) var<storage, D3D12_POOL_ACCESS> d3d12_pool_non_local: array<u32>;
+
+fn d3d12_pool_read(entry: u32, word: u32) -> u32 {
+  if (d3d12_is_non_local(entry)) {
+    return d3d12_pool_non_local[word];
+  }
+  return d3d12_pool_local[word];
+}
+
+fn d3d12_pool_read4(entry: u32, word: u32) -> vec4u {
+  if (d3d12_is_non_local(entry)) {
+    return vec4u(d3d12_pool_non_local[word], d3d12_pool_non_local[word + 1u], d3d12_pool_non_local[word + 2u], d3d12_pool_non_local[word + 3u]);
+  }
+  return vec4u(d3d12_pool_local[word], d3d12_pool_local[word + 1u], d3d12_pool_local[word + 2u], d3d12_pool_local[word + 3u]);
+}
