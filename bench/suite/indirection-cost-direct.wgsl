@@ -23,7 +23,7 @@ fn load_vec4(i: u32) -> vec4u {
 alias PageRef = u32;
 
 fn page_open(p: u32) -> PageRef {
-  return p * VEC4S_PER_PAGE;
+  return p * 4096u;
 }
 
 fn page_load4(page: PageRef, j: u32) -> vec4u {

@@ -33,6 +33,8 @@ import { liveRecorder, row, timeRaw, type FigureRunner } from './figure.js';
 import sumWgsl from './indirection-cost.wgsl?raw';
 import directWgsl from './indirection-cost-direct.wgsl?raw';
 import d3d12Wgsl from './indirection-cost-d3d12.wgsl?raw';
+import d3d12WideWgsl from './indirection-cost-d3d12-wide.wgsl?raw';
+import wideWgsl from './indirection-cost-wide.wgsl?raw';
 
 const MIB = 2 ** 20;
 /** Bytes streamed per dispatch: far past any GPU's last-level cache, so the figure measures memory. */
@@ -181,7 +183,7 @@ export const indirectionCost: FigureRunner = async (context) => {
     gpuDevice.queue.writeBuffer(params, 0, new Uint32Array([wordCount, 0, 0, 0]));
 
     // ---- pipelines ----
-    const module = gpuDevice.createShaderModule({ label: 'indirection-cost: direct', code: `${directWgsl}\n${sumWgsl}` });
+    const module = gpuDevice.createShaderModule({ label: 'indirection-cost: direct', code: `${directWgsl}\n${sumWgsl}\n${wideWgsl}` });
     const direct = new Map<Kernel, { pipeline: GPUComputePipeline; bindGroup: GPUBindGroup }>();
     for (const kernel of KERNELS) {
       const pipeline = await gpuDevice.createComputePipelineAsync({ label: `indirection-cost: direct ${kernel}`, layout: 'auto', compute: { module, entryPoint: kernel } });
@@ -199,7 +201,12 @@ export const indirectionCost: FigureRunner = async (context) => {
       direct.set(kernel, { pipeline, bindGroup });
     }
     const psos = new Map<Kernel, Awaited<ReturnType<typeof device.createComputePipelineState>>>();
-    for (const kernel of KERNELS) psos.set(kernel, await device.createComputePipelineState({ label: `indirection-cost: ${kernel} through the page table`, code: `${d3d12Wgsl}\n${sumWgsl}`, entryPoint: kernel }));
+    // The 4-byte kernel in a module of its own, as a shader making only 4-byte accesses is: the
+    // library binds its pools by the widest access in the code (src/gpu/prelude.ts, poolViewFor).
+    for (const kernel of KERNELS) {
+      const code = kernel === 'sum_words' ? `${d3d12Wgsl}\n${sumWgsl}` : `${d3d12Wgsl}\n${d3d12WideWgsl}\n${sumWgsl}\n${wideWgsl}`;
+      psos.set(kernel, await device.createComputePipelineState({ label: `indirection-cost: ${kernel} through the page table`, code, entryPoint: kernel }));
+    }
 
     // GPU time from timestamp queries where the adapter has them: the raw pass's timestampWrites,
     // and the library's EndQuery before and after the dispatches, resolved with ResolveQueryData.

@@ -1,7 +1,7 @@
 // Prelude: the pools viewed as 16-byte vectors (bindings 1 and 2), and their accessors. The view of
 // a pipeline whose code makes 16-byte accesses (d3d12_load4, d3d12_store4, page handles; see
 // src/gpu/prelude.ts): a 16-byte access is one vector access (H200: 16-byte loads through the page
-// table 1.13x direct, against 2.85x for 4-byte loads), a word is a component of its vector. One
+// table 1.10x direct, against 2.8x for 4-byte loads), a word is a component of its vector. One
 // view serves both: WebGPU forbids two writable views of one buffer in a dispatch.
 // D3D12_POOL_ACCESS is read_write in compute, read in the graphics stages. Accessors as in
 // pool-words.wgsl.

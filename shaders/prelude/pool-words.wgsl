@@ -1,8 +1,9 @@
 // Prelude: the pools viewed as 4-byte words (bindings 1 and 2), and their accessors. The view of a
 // pipeline whose code makes no 16-byte access (src/gpu/prelude.ts picks it): scalar loads are one
-// plain array access. (Measured on the H200 and SwiftShader: a vec4u view made 4-byte loads 10-18%
-// slower, bench/results at 2aad0fb+dirty.) D3D12_POOL_ACCESS is read_write in compute, read in the
-// graphics stages.
+// plain array access. (On the H200, 4-byte loads through a vec4u view took 2.81-2.85x the direct
+// kernel against 2.58x through this view, bench figure 2 at 8e355fc and 6fd4d9e; SwiftShader's
+// run-to-run spread, 15-26x, hides any difference.) D3D12_POOL_ACCESS is read_write in compute,
+// read in the graphics stages.
 //
 // Accessors, by word index in the pool that `entry` (a RESIDENT page-table entry) names:
 //   d3d12_pool_read(entry, word), d3d12_pool_read4(entry, word) (word a multiple of 4)
