@@ -27,9 +27,13 @@ import { Const, WgslParser, WgslReflect } from './wgsl-reflect.js';
  */
 export type PoolView = 'words' | 'vec4';
 
-/** The view for `code`: vectors where it makes 16-byte accesses or uses page handles, else words. */
+/**
+ * The view for `code`: vectors where it calls a 16-byte or page-handle function, else words.
+ * Comments are left out first: a comment naming d3d12_load4 (16 bytes) calls nothing.
+ */
 export function poolViewFor(code: string): PoolView {
-  return /\bd3d12_(load4|store4|page)\w*\s*\(/.test(code) ? 'vec4' : 'words';
+  const uncommented = code.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\/\/[^\n]*/g, ' ');
+  return /\bd3d12_(load4|store4|page)\w*\s*\(/.test(uncommented) ? 'vec4' : 'words';
 }
 
 function pools(view: PoolView, stage: 'compute' | 'graphics'): string {

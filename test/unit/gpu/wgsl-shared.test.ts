@@ -9,7 +9,7 @@ import { VA_PAGE_SIZE } from '../../../src/memory/virtual-address-space.js';
 import { VIRTUAL_ADDRESS_BITS } from '../../../src/d3d12/feature-support.js';
 import { memberOffset, preludeConstant, preludeLayout, requireConstant, requireStruct, requireWorkgroupSize } from '../../../src/gpu/prelude.js';
 import { preludeBindGroupEntries } from '../../../src/gpu/pipelines.js';
-import { COMPUTE_UNMAPPED_ACCESS_PRELUDE_WGSL, PRELUDE_WGSL } from '../../../src/gpu/prelude.js';
+import { COMPUTE_UNMAPPED_ACCESS_PRELUDE_WGSL, poolViewFor, PRELUDE_WGSL } from '../../../src/gpu/prelude.js';
 
 describe('constants shared with the WGSL', () => {
   test('the tile size and the virtual page are the prelude\'s page', () => {
@@ -53,5 +53,18 @@ describe('constants shared with the WGSL', () => {
     expect(shape(preludeBindGroupEntries([{ code: PRELUDE_WGSL, visibility: 4 }]))).toEqual(shape(entries).slice(0, 5));
     expect(PRELUDE_WGSL).not.toContain('d3d12_unmapped.');
     expect(COMPUTE_UNMAPPED_ACCESS_PRELUDE_WGSL).toContain('d3d12_unmapped.');
+  });
+});
+
+describe('pool views', () => {
+  test('vectors for code that calls a 16-byte or page-handle function; words otherwise, comments ignored', () => {
+    expect(poolViewFor('fn f(va: vec2u) -> u32 { return d3d12_load(va); }')).toBe('words');
+    for (const call of ['d3d12_load4(va)', 'd3d12_load4_checked(va, &s)', 'd3d12_store4(va, v)', 'd3d12_page(va)', 'd3d12_page_for_write (va)', 'd3d12_page_load4(p, 0u)']) {
+      expect(poolViewFor(`fn f() { let x = ${call}; }`), call).toBe('vec4');
+    }
+    expect(poolViewFor('// d3d12_load4 (16 bytes) is not called here\nfn f(va: vec2u) -> u32 { return d3d12_load(va); }')).toBe('words');
+    expect(poolViewFor('/* d3d12_page(va) */ fn f(va: vec2u) -> u32 { return d3d12_load(va); }')).toBe('words');
+    // A name that merely starts like one is no call of it.
+    expect(poolViewFor('fn my_d3d12_load4_like(x: u32) -> u32 { return x; }')).toBe('words');
   });
 });
