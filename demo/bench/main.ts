@@ -15,6 +15,7 @@ import { meta } from './meta.js';
 import { committedStems, loadCommitted, parseResultFile, type Reference } from './references.js';
 import { RESULT_COLUMNS, resultLabel, resultLines } from './results-table.js';
 import { GrowingChart } from './sample-chart.js';
+import { element, sceneHeader } from '../common/dom.js';
 
 export type FigureState = 'waiting' | 'running' | 'done' | 'failed';
 
@@ -40,21 +41,8 @@ const FIGURE_IDS = FIGURES.map((f) => f.id);
 const state: BenchPageState = { progress: [], figures: {}, charted: 0, done: false };
 window.benchState = state;
 
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
 function layout() {
-  document.title = `${meta.title} · d3d12-webgpu`;
-  document.body.classList.add('scene-page');
-  const header = element('header', 'scene-header');
-  const calls = element('p', 'calls');
-  calls.append(element('span', 'calls-label', 'D3D12 calls: '));
-  for (const call of meta.calls) calls.append(element('code', undefined, call), ' ');
-  header.append(Object.assign(element('a', 'back', '← all scenes'), { href: '../' }), element('h1', undefined, meta.title), element('p', 'summary', meta.summary), calls);
+  const header = sceneHeader(meta);
   const main = element('main', 'scene-main bench-main');
   const report = element('div', 'bench-report');
   const panel = element('aside', 'panel');

@@ -9,6 +9,7 @@
  */
 import { createDevice, requestWebGPUDevice, type CommandQueue, type Device, type SwapChain } from '../../src/index.js';
 import type { SceneMeta } from './scene-meta.js';
+import { element, sceneHeader } from './dom.js';
 
 export interface SceneContext {
   device: Device;
@@ -55,25 +56,8 @@ export interface SceneOptions {
   nonLocalMemoryBytes: number;
 }
 
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
 function layout(meta: SceneMeta): { canvas: HTMLCanvasElement; panel: HTMLElement; status: HTMLElement } {
-  document.title = `${meta.title} · d3d12-webgpu`;
-  document.body.classList.add('scene-page');
-  const header = element('header', 'scene-header');
-  const back = element('a', 'back', '← all scenes');
-  back.href = '../';
-  const title = element('h1', undefined, meta.title);
-  const summary = element('p', 'summary', meta.summary);
-  const calls = element('p', 'calls');
-  calls.append(element('span', 'calls-label', 'D3D12 calls: '));
-  for (const call of meta.calls) calls.append(element('code', undefined, call), ' ');
-  header.append(back, title, summary, calls);
+  const header = sceneHeader(meta);
   const main = element('main', 'scene-main');
   const stage = element('div', 'stage');
   const canvas = element('canvas');

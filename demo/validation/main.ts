@@ -9,26 +9,13 @@ import { runDifferential, runScenarios, type ValidationProgress, type Validation
 import { button, section, StatTable } from '../common/panel.js';
 import { meta } from './meta.js';
 import { DEFAULT_PARAMETERS, EMPTY_SUMMARY, formatSummaryLine, mismatchRows, pageQuery, parsePageParameters, progressFraction, summarize, type PageParameters, type ValidationState } from './validation-logic.js';
+import { element, sceneHeader } from '../common/dom.js';
 
 /** Rows the mismatch table shows; the rest stay in window.validationState. */
 const MAX_ROWS = 200;
 
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
 function layout() {
-  document.title = `${meta.title} · d3d12-webgpu`;
-  document.body.classList.add('scene-page');
-  const header = element('header', 'scene-header');
-  const back = Object.assign(element('a', 'back', '← all scenes'), { href: '../' });
-  const calls = element('p', 'calls');
-  calls.append(element('span', 'calls-label', 'D3D12 calls: '));
-  for (const call of meta.calls) calls.append(element('code', undefined, call), ' ');
-  header.append(back, element('h1', undefined, meta.title), element('p', 'summary', meta.summary), calls);
+  const header = sceneHeader(meta);
   const main = element('main', 'scene-main validation-main');
   const report = element('div', 'validation-report');
   const panel = element('aside', 'panel');
