@@ -50,6 +50,20 @@ const browserArgs = [...baseArgs, located.headless === 'shell' ? '--headless' : 
 console.log(`${located.executable} (${located.source}) ${browserArgs.slice(0, -1).join(' ')}`);
 // Its own process group, so the GPU and renderer processes stop with it.
 const browser = spawn(located.executable, browserArgs, { env: { ...process.env, ...located.env, ...localeEnv() }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+// Its group is its own, so a runner stopped from outside (a timeout's SIGTERM, Ctrl-C) stops it too.
+const stopBrowser = (): void => {
+  try {
+    if (browser.pid) process.kill(-browser.pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+};
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.once(signal, () => {
+    stopBrowser();
+    process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1));
+  });
+}
 let output = '';
 const keep = (chunk: Buffer): void => {
   output = (output + chunk.toString()).slice(-KEPT_OUTPUT_CHARS);
@@ -71,11 +85,7 @@ try {
 } finally {
   clearTimeout(timer);
   browser.removeAllListeners('exit');
-  try {
-    if (browser.pid) process.kill(-browser.pid, 'SIGKILL');
-  } catch {
-    // Already gone.
-  }
+  stopBrowser();
   await served.close();
   rmSync(profile, { recursive: true, force: true });
 }
