@@ -10,9 +10,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { ISOLATION_HEADERS } from './bench/node/page-server.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
-const ISOLATION_HEADERS = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 /** The scene folders under demo/: those with a meta.ts (demo/scenes.ts lists them on the index page). */
 const DEMO_SCENES = readdirSync(`${root}demo`).filter((name) => existsSync(`${root}demo/${name}/meta.ts`));
 

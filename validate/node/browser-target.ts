@@ -12,7 +12,7 @@ import { chromiumArgs, launchBrowser } from '../../test/harness/browser/launch.j
 import { locateBrowser } from '../../test/harness/browser/locate-browser.js';
 import { pageQuery, type RunParameters } from '../../demo/validation/validation-logic.js';
 import type { TargetReport } from './report.js';
-import { serveStatic } from './static-server.js';
+import { serveStatic } from '../../test/harness/browser/static-server.js';
 
 /** The built page, beside the bundle (validate/dist/validate.mjs → validate/dist/page/). */
 export const DEFAULT_PAGE_DIR = fileURLToPath(new URL('./page/', import.meta.url));

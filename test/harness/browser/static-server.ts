@@ -1,6 +1,8 @@
 /**
- * A small static HTTP server on 127.0.0.1 for the built validation page (validate/dist/page/), so
- * the browser target needs no dev server: the same files could be served by any web server.
+ * A small static HTTP server on 127.0.0.1 for a built page (the validation page, validate/dist/page/,
+ * for `npm run validate`; the benchmark page, bench/dist/page/, for `npm run bench`), so the runners
+ * need no dev server: the same files could be served by any web server. Optionally it adds headers
+ * to every file and takes POSTs on given paths (the benchmark page reports that way).
  */
 import { createReadStream, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -27,6 +29,16 @@ export interface StaticServer {
 
 export type StaticTarget = { file: string } | { redirect: string };
 
+export interface StaticServerOptions {
+  /** Sent with every file (e.g. cross-origin isolation). */
+  headers?: Record<string, string>;
+  /** POST handlers by URL path, called with the body as text; answered 204 (413 past MAX_POST_BYTES). */
+  post?: Record<string, (body: string) => void>;
+}
+
+/** The largest POST body taken: a benchmark result holds every raw sample, a few MB at most. */
+const MAX_POST_BYTES = 64 * 2 ** 20;
+
 /**
  * What `urlPath` names under `root`: a file, a folder's index.html (a folder without its trailing
  * slash redirects to it, so the page's relative URLs resolve), or nothing (missing or outside root).
@@ -52,8 +64,26 @@ export function resolveStaticPath(root: string, urlPath: string): StaticTarget |
   }
 }
 
-export async function serveStatic(root: string): Promise<StaticServer> {
+export async function serveStatic(root: string, options: StaticServerOptions = {}): Promise<StaticServer> {
   const server: Server = createServer((request, response) => {
+    const handler = request.method === 'POST' ? options.post?.[(request.url ?? '/').split(/[?#]/)[0] ?? '/'] : undefined;
+    if (handler) {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      request.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= MAX_POST_BYTES) chunks.push(chunk);
+      });
+      request.on('end', () => {
+        if (size > MAX_POST_BYTES) {
+          response.writeHead(413).end();
+          return;
+        }
+        handler(Buffer.concat(chunks).toString('utf8'));
+        response.writeHead(204).end();
+      });
+      return;
+    }
     const target = request.method === 'GET' || request.method === 'HEAD' ? resolveStaticPath(root, request.url ?? '/') : undefined;
     if (!target) {
       response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(`not found: ${request.url}\n`);
@@ -64,7 +94,7 @@ export async function serveStatic(root: string): Promise<StaticServer> {
       return;
     }
     const { file } = target;
-    response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+    response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store', ...options.headers });
     if (request.method === 'HEAD') response.end();
     else createReadStream(file).pipe(response);
   });
