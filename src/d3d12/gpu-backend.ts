@@ -70,9 +70,10 @@ function sameList(a: SubmittedList, b: SubmittedList): boolean {
 }
 
 export class GpuBackend {
-  /** Promises the next fence completion must wait for (readbacks, fault reads). */
-  private readonly outstanding = new Set<Promise<void>>();
-  /** Settles once every promise tracked so far has (each tracked promise never rejects). */
+  /**
+   * Settles once every readback and fault read started so far has (each never rejects): what the
+   * next fence completion waits for.
+   */
   private tracked: Promise<void> = Promise.resolve();
   /** The lists of the submissions whose faults the log holds and nobody has read yet, by id. */
   private unreadFaultLists = new Map<number, SubmittedList>();
@@ -140,8 +141,7 @@ export class GpuBackend {
   }
 
   private track(promise: Promise<void>): void {
-    const tracked = promise.catch((error: unknown) => this.events.failed(error)).finally(() => this.outstanding.delete(tracked));
-    this.outstanding.add(tracked);
+    const tracked = promise.catch((error: unknown) => this.events.failed(error));
     const before = this.tracked;
     this.tracked = before.then(() => tracked);
   }
@@ -227,8 +227,7 @@ export class GpuBackend {
       }
     }
     const unmapped = this.unmappedAccesses?.beforeSubmit(described, this.memory.pageTable.gpuBuffer.size / 4) ?? { buffer: this.unmappedPlaceholder as GPUBuffer, recording: false, submission: 0 };
-    if (this.settings.validation && !this.faultSlot) this.faultSlot = this.memory.faultSlot();
-    const faults = this.settings.validation && this.faultSlot ? { slot: this.faultSlot, clearFirst: this.clearFaultsNext } : undefined;
+    const faults = this.settings.validation ? { slot: (this.faultSlot ??= this.memory.faultSlot()), clearFirst: this.clearFaultsNext } : undefined;
     const encoded = encodeExecution(this.memory, this.kernel, this.settings, lists, unmapped, this.buffers, faults);
     if (encoded) {
       this.memory.device.queue.submit([encoded.commandBuffer]);
@@ -267,7 +266,11 @@ export class GpuBackend {
     this.collectFaults();
     const settled = (async () => {
       await this.memory.device.queue.onSubmittedWorkDone();
-      while (this.outstanding.size > 0) await Promise.all([...this.outstanding]);
+      // Reads may start while it waits (a readback's completion can start another): until none did.
+      for (let seen: Promise<void> | undefined; seen !== this.tracked; ) {
+        seen = this.tracked;
+        await seen;
+      }
     })();
     await Promise.race([settled, this.lost]);
   }

@@ -18,8 +18,7 @@ interface CachedGroup {
 }
 
 export class SubmissionBuffers {
-  private constants: GPUBuffer | undefined;
-  private jobs: GPUBuffer | undefined;
+  private readonly buffers: Record<'constants' | 'jobs', GPUBuffer | undefined> = { constants: undefined, jobs: undefined };
   private readonly groups = new Map<GPUBindGroupLayout, CachedGroup>();
 
   constructor(
@@ -28,34 +27,25 @@ export class SubmissionBuffers {
     private readonly create: (descriptor: GPUBufferDescriptor) => GPUBuffer,
   ) {}
 
-  private static grown(current: GPUBuffer | undefined, bytes: number): number | undefined {
-    if (current && current.size >= bytes) return undefined;
-    let size = Math.max(MIN_BUFFER_BYTES, current?.size ?? 0);
-    while (size < bytes) size *= 2;
-    return size;
-  }
-
-  /** The constants buffer, at least `bytes` long, holding `data` from offset 0. */
+  /** The constants buffer (uniform), holding `data` from offset 0. */
   writeConstants(data: ArrayBuffer): GPUBuffer {
-    const size = SubmissionBuffers.grown(this.constants, data.byteLength);
-    if (size !== undefined) {
-      // Submissions already made keep the old buffer alive until they have run (WebGPU defers the free).
-      this.constants?.destroy();
-      this.constants = this.create({ label: 'd3d12 dispatch constants', size, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-    }
-    const buffer = this.constants as GPUBuffer;
-    this.device.queue.writeBuffer(buffer, 0, data);
-    return buffer;
+    return this.write('constants', 'd3d12 dispatch constants', GPUBufferUsage.UNIFORM, data);
   }
 
-  /** The jobs buffer, at least `data.byteLength` long, holding `data` from offset 0. */
+  /** The jobs buffer (storage), holding `data` from offset 0. */
   writeJobs(data: ArrayBuffer): GPUBuffer {
-    const size = SubmissionBuffers.grown(this.jobs, data.byteLength);
-    if (size !== undefined) {
-      this.jobs?.destroy();
-      this.jobs = this.create({ label: 'd3d12 copy jobs', size, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    return this.write('jobs', 'd3d12 copy jobs', GPUBufferUsage.STORAGE, data);
+  }
+
+  private write(which: 'constants' | 'jobs', label: string, usage: number, data: ArrayBuffer): GPUBuffer {
+    let buffer = this.buffers[which];
+    if (!buffer || buffer.size < data.byteLength) {
+      let size = Math.max(MIN_BUFFER_BYTES, buffer?.size ?? 0);
+      while (size < data.byteLength) size *= 2;
+      // Submissions already made keep the old buffer alive until they have run (WebGPU defers the free).
+      buffer?.destroy();
+      buffer = this.buffers[which] = this.create({ label, size, usage: usage | GPUBufferUsage.COPY_DST });
     }
-    const buffer = this.jobs as GPUBuffer;
     this.device.queue.writeBuffer(buffer, 0, data);
     return buffer;
   }
@@ -71,8 +61,8 @@ export class SubmissionBuffers {
   }
 
   destroy(): void {
-    this.constants?.destroy();
-    this.jobs?.destroy();
+    this.buffers.constants?.destroy();
+    this.buffers.jobs?.destroy();
     this.groups.clear();
   }
 }
