@@ -264,15 +264,16 @@ async function measure(library: Library, gpuDevice: GPUDevice, bytes: number, ro
       const raw = await rawEvict(i === 0);
       const rawRestored = await timeRaw(gpuDevice, () => gpuDevice.queue.writeBuffer(source, 0, raw.bytes));
       if (i < warmup) continue;
-      samples.evict.push(gbPerSecond(bytes, evicted.ms));
+      const rates = { evict: gbPerSecond(bytes, evicted.ms), restore: gbPerSecond(bytes, restored), rawEvict: gbPerSecond(bytes, raw.ms), rawRestore: gbPerSecond(bytes, rawRestored) };
+      samples.evict.push(rates.evict);
       samples.evictFence.push(gbPerSecond(bytes, evicted.fenceMs));
-      samples.restore.push(gbPerSecond(bytes, restored));
-      samples.rawEvict.push(gbPerSecond(bytes, raw.ms));
-      samples.rawRestore.push(gbPerSecond(bytes, rawRestored));
-      live.sample(`evict ${name}`, 'measured', gbPerSecond(bytes, evicted.ms));
-      live.sample(`evict ${name}`, 'baseline', gbPerSecond(bytes, raw.ms));
-      live.sample(`restore ${name}`, 'measured', gbPerSecond(bytes, restored));
-      live.sample(`restore ${name}`, 'baseline', gbPerSecond(bytes, rawRestored));
+      samples.restore.push(rates.restore);
+      samples.rawEvict.push(rates.rawEvict);
+      samples.rawRestore.push(rates.rawRestore);
+      live.sample(`evict ${name}`, 'measured', rates.evict);
+      live.sample(`evict ${name}`, 'baseline', rates.rawEvict);
+      live.sample(`restore ${name}`, 'measured', rates.restore);
+      live.sample(`restore ${name}`, 'baseline', rates.rawRestore);
     }
     const series: FigureSeries[] = [];
     if (streamSeconds > 0) {
@@ -280,17 +281,16 @@ async function measure(library: Library, gpuDevice: GPUDevice, bytes: number, ro
       const restoreLine: FigureSeries = { name: `restore stream, ${name}`, unit: 'GB/s', x: [], y: [] };
       const start = performance.now();
       const at = () => (performance.now() - start) / 1000;
+      const plot = (line: FigureSeries, ms: number): void => {
+        const x = at();
+        const y = gbPerSecond(bytes, ms);
+        line.x.push(x);
+        line.y.push(y);
+        live.point(line.name, line.unit, x, y);
+      };
       while (at() < streamSeconds) {
-        const evicted = await libraryEvict(false);
-        const evictAt = at();
-        evictLine.x.push(evictAt);
-        evictLine.y.push(gbPerSecond(bytes, evicted.ms));
-        live.point(evictLine.name, 'GB/s', evictAt, gbPerSecond(bytes, evicted.ms));
-        const restored = await libraryRestore();
-        const restoreAt = at();
-        restoreLine.x.push(restoreAt);
-        restoreLine.y.push(gbPerSecond(bytes, restored));
-        live.point(restoreLine.name, 'GB/s', restoreAt, gbPerSecond(bytes, restored));
+        plot(evictLine, (await libraryEvict(false)).ms);
+        plot(restoreLine, await libraryRestore());
       }
       series.push(evictLine, restoreLine);
     }

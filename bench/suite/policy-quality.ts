@@ -104,7 +104,9 @@ export const policyQuality: FigureRunner = async (context: BenchContext): Promis
     frameMs: Number(FRAME_MS.toFixed(3)),
   };
   const notes: string[] = [];
+  const live = liveRecorder(context, 'policy-quality', 'MiB paged');
   for (const multiple of WORKING_SET_MULTIPLES) {
+    const name = `manager, ${multiple}× budget`;
     const manager: number[] = [];
     const min: number[] = [];
     const lruMiB: number[] = [];
@@ -120,20 +122,21 @@ export const policyQuality: FigureRunner = async (context: BenchContext): Promis
       parameters[`grid (${multiple}×)`] = `${trace.gridWidth}x${trace.gridHeight}`;
       const replay = await replayThroughManager(context.gpuDevice, trace);
       const best = beladyMin(trace, BUDGET_BYTES);
-      manager.push(toMiB(replay.pagedInBytes));
+      const pagedIn = { manager: toMiB(replay.pagedInBytes), min: toMiB(best.pagedInBytes) };
+      manager.push(pagedIn.manager);
       managerOut.push(toMiB(replay.pagedOutBytes));
-      min.push(toMiB(best.pagedInBytes));
+      min.push(pagedIn.min);
       minOut.push(toMiB(best.pagedOutBytes));
       lruMiB.push(toMiB(lru(trace, BUDGET_BYTES).pagedInBytes));
-      liveRecorder(context, 'policy-quality', 'MiB paged').sample(`manager, ${multiple}× budget`, 'measured', toMiB(replay.pagedInBytes));
-      liveRecorder(context, 'policy-quality', 'MiB paged').sample(`manager, ${multiple}× budget`, 'baseline', toMiB(best.pagedInBytes));
+      live.sample(name, 'measured', pagedIn.manager);
+      live.sample(name, 'baseline', pagedIn.min);
       trimmed += replay.trimmed;
       overBudget += replay.overBudgetBatches;
       compulsory = Math.min(compulsory, workingSetBytes(trace));
     }
     const minMedian = median(min);
     rows.push(
-      row(`manager, ${multiple}× budget`, manager, min, {
+      row(name, manager, min, {
         lruMiB: median(lruMiB),
         lruRatio: median(lruMiB) / minMedian,
         managerOutMiB: median(managerOut),

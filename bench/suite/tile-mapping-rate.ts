@@ -169,6 +169,8 @@ export const tileMappingRate: FigureRunner = async (context: BenchContext): Prom
       }
     }
     const rows: FigureRow[] = [];
+    const live = liveRecorder(context, 'tile-mapping-rate', 'tiles/s');
+    const rate = (timing: Timing): number => tiles / (timing.cpuMs / 1000);
     for (const { granularity, calls, writes } of plans) {
       const library: Timing[] = [];
       const raw: Timing[] = [];
@@ -182,11 +184,10 @@ export const tileMappingRate: FigureRunner = async (context: BenchContext): Prom
         if (i >= warmup) {
           library.push(libraryTiming);
           raw.push(rawTiming);
-          liveRecorder(context, 'tile-mapping-rate', 'tiles/s').sample(granularity, 'measured', tiles / (libraryTiming.cpuMs / 1000));
-          liveRecorder(context, 'tile-mapping-rate', 'tiles/s').sample(granularity, 'baseline', tiles / (rawTiming.cpuMs / 1000));
+          live.sample(granularity, 'measured', rate(libraryTiming));
+          live.sample(granularity, 'baseline', rate(rawTiming));
         }
       }
-      const rate = (timing: Timing): number => tiles / (timing.cpuMs / 1000);
       rows.push(
         row(granularity, library.map(rate), raw.map(rate), {
           calls: calls.length,

@@ -101,7 +101,9 @@ export const tileValidation: FigureRunner = async (context: BenchContext): Promi
   try {
     const heap = device.createHeap({ sizeInBytes: 16 * TILE_BYTES, properties: { type: 'DEFAULT' } });
     const queue = device.createCommandQueue({ type: 'DIRECT' });
+    const live = liveRecorder(context, 'tile-validation', 'ms');
     for (const tiles of sizes) {
+      const name = `${tiles.toLocaleString('en-US')} tiles (${(tiles * TILE_BYTES) / 2 ** 20} MiB)`;
       const buffer = device.createReservedResource({ dimension: 'BUFFER', width: tiles * TILE_BYTES }, 'COMMON');
       // Every tile mapped (16 heap tiles, reused): the check compares RESIDENT entries throughout.
       queue.updateTileMappings(buffer, null, null, heap, Array.from({ length: tiles / 16 }, () => 'NONE'), Array.from({ length: tiles / 16 }, () => 0), Array.from({ length: tiles / 16 }, () => 16));
@@ -116,14 +118,14 @@ export const tileValidation: FigureRunner = async (context: BenchContext): Promi
           if (i >= warmup) {
             library.push(l);
             baseline.push(r);
-            liveRecorder(context, 'tile-validation', 'ms').sample(`${tiles.toLocaleString('en-US')} tiles (${(tiles * TILE_BYTES) / 2 ** 20} MiB)`, 'measured', l);
-            liveRecorder(context, 'tile-validation', 'ms').sample(`${tiles.toLocaleString('en-US')} tiles (${(tiles * TILE_BYTES) / 2 ** 20} MiB)`, 'baseline', r);
+            live.sample(name, 'measured', l);
+            live.sample(name, 'baseline', r);
           }
         }
       } finally {
         for (const b of [raw.expected, raw.table, raw.log, raw.staging]) b.destroy();
       }
-      rows.push(row(`${tiles.toLocaleString('en-US')} tiles (${(tiles * TILE_BYTES) / 2 ** 20} MiB)`, library, baseline, { tiles }));
+      rows.push(row(name, library, baseline, { tiles }));
       buffer.release();
     }
   } finally {
