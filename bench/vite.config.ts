@@ -7,9 +7,9 @@
  * The commit (with "+dirty" for uncommitted changes outside bench/results/) is baked in.
  */
 import { execSync } from 'node:child_process';
-import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { nodeBundle, staticPage } from '../vite.bundles.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ENTRIES: Record<string, string> = { node: 'bench/node/run-node.ts', browser: 'bench/node/run-browser.ts', report: 'bench/node/run-report.ts' };
@@ -25,34 +25,9 @@ function commit(): string {
 }
 
 export default defineConfig(({ mode }) => {
-  if (mode === 'page') {
-    return {
-      root: `${root}demo`,
-      base: './',
-      logLevel: 'warn',
-      // One page holding the suite, the library and wgsl_reflect: one large chunk is expected.
-      build: { outDir: `${root}bench/dist/page`, emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 2048, rolldownOptions: { input: { bench: `${root}demo/bench/index.html` } } },
-    };
-  }
+  // One page holding the suite, the library and wgsl_reflect: one large chunk is expected.
+  if (mode === 'page') return staticPage(root, { page: 'bench', outDir: 'bench/dist/page', chunkSizeWarningLimit: 2048 });
   const entry = ENTRIES[mode];
   if (!entry) throw new Error(`bench/vite.config.ts: --mode must be one of ${[...Object.keys(ENTRIES), 'page'].join(', ')}`);
-  return {
-    root,
-    logLevel: 'warn',
-    define: { __BENCH_COMMIT__: JSON.stringify(commit()) },
-    build: {
-      ssr: `${root}${entry}`,
-      outDir: `${root}bench/dist`,
-      emptyOutDir: false,
-      target: 'node20',
-      minify: false,
-      rolldownOptions: {
-        // Node built-ins, the dev server and the browser driver stay imports (the node runner loads
-        // neither of the last two); Dawn is found at run time by path. Everything else is inlined.
-        external: [/^node:/, ...builtinModules, 'vite', 'puppeteer-core', 'webgpu'],
-        output: { entryFileNames: `${mode}.mjs`, format: 'es' },
-      },
-    },
-    ssr: { noExternal: true },
-  };
+  return nodeBundle(root, { entry, outDir: 'bench/dist', fileName: `${mode}.mjs`, define: { __BENCH_COMMIT__: JSON.stringify(commit()) } });
 });
