@@ -151,10 +151,11 @@ function referenceControls(params: BenchPageParameters): void {
   const loadLabel = element('label', 'control', 'load a result file: ');
   loadLabel.append(file);
   ui.refBox.append(loadLabel);
-  void loadCommitted(null).then(({ references: loaded, errors }) => {
+  void loadCommitted().then(({ references: loaded, errors }) => {
     references = loaded;
     shownReferences = new Set(params.references ?? loaded.map((r) => r.stem));
-    for (const stem of params.references ?? []) if (!committedStems().includes(stem)) setStatus(`ref: no committed result ${stem}`, 'error');
+    const known = committedStems();
+    for (const stem of params.references ?? []) if (!known.includes(stem)) setStatus(`ref: no committed result ${stem} (committed: ${known.join(', ') || 'none'})`, 'error');
     if (errors.length > 0) console.warn(errors.join('; '));
     redraw();
     renderTable();
@@ -210,7 +211,6 @@ function figureList(ids: readonly string[]): Map<string, HTMLLIElement> {
 
 function liveCharts(): (event: LiveEvent) => void {
   const charts = new Map<string, GrowingChart>();
-  const counts = new Map<string, number>();
   return (event) => {
     const key = event.kind === 'sample' ? event.figure : `${event.figure}: stream`;
     let chart = charts.get(key);
@@ -222,9 +222,8 @@ function liveCharts(): (event: LiveEvent) => void {
       charts.set(key, chart);
     }
     if (event.kind === 'sample') {
-      const n = (counts.get(key) ?? 0) + 1;
-      counts.set(key, n);
-      chart.add(`${event.case} · ${event.side}`, n, event.value, event.case, event.side === 'baseline');
+      // x: the sample's number within its figure.
+      chart.add(`${event.case} · ${event.side}`, chart.pointCount + 1, event.value, event.case, event.side === 'baseline');
     } else {
       chart.add(event.series, event.x, event.y);
     }

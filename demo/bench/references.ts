@@ -23,19 +23,19 @@ export function committedStems(): string[] {
     .sort();
 }
 
-/** Loads the committed results named (null: all); names that are not committed are reported, not fatal. */
-export async function loadCommitted(stems: readonly string[] | null): Promise<{ references: Reference[]; errors: string[] }> {
-  const known = committedStems();
-  const wanted = stems ?? known;
-  const errors = wanted.filter((s) => !known.includes(s)).map((s) => `ref: no committed result ${s} (committed: ${known.join(', ') || 'none'})`);
+/** Loads every committed full result; a file that is not a suite result is reported, not fatal. */
+export async function loadCommitted(): Promise<{ references: Reference[]; errors: string[] }> {
   const references: Reference[] = [];
-  for (const stem of wanted.filter((s) => known.includes(s))) {
-    const entry = Object.entries(FILES).find(([path]) => stemOf(path) === stem);
-    const value = await entry?.[1]();
+  const errors: string[] = [];
+  for (const [path, load] of Object.entries(FILES)) {
+    const stem = stemOf(path);
+    if (stem.endsWith('-quick')) continue;
+    const value = await load();
     const problem = checkSuiteResult(value);
     if (problem) errors.push(`bench/results/${stem}.json is not a suite result: ${problem}`);
     else references.push({ stem, result: value as SuiteResult });
   }
+  references.sort((a, b) => a.stem.localeCompare(b.stem));
   return { references, errors };
 }
 

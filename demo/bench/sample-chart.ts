@@ -43,11 +43,6 @@ export class GrowingChart {
     this.plot = new uPlot(opts, [[]], parent);
   }
 
-  /** Series drawn so far, in the order they appeared. */
-  get seriesNames(): string[] {
-    return [...this.columns.keys()];
-  }
-
   get pointCount(): number {
     return this.xs.length;
   }
