@@ -7,11 +7,10 @@
 @group(0) @binding(4) var<storage, read_write> d3d12_faults: D3D12FaultLog;
 
 fn d3d12_record_fault(va: vec2u, kind: u32, entry: u32) {
-  if (d3d12_dispatch.validation == 0u) {
-    return;
-  }
-  let slot = atomicAdd(&d3d12_faults.count, 1u);
-  if (slot < d3d12_faults.capacity) {
-    d3d12_faults.records[slot] = D3D12FaultRecord(va.x, va.y, kind, entry, d3d12_dispatch.command_list, d3d12_dispatch.command_index);
+  if (d3d12_dispatch.validation != 0u) {
+    let slot = atomicAdd(&d3d12_faults.count, 1u);
+    if (slot < d3d12_faults.capacity) {
+      d3d12_faults.records[slot] = D3D12FaultRecord(va.x, va.y, kind, entry, d3d12_dispatch.command_list, d3d12_dispatch.command_index);
+    }
   }
 }

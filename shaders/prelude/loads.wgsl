@@ -4,38 +4,38 @@
 const D3D12_STATUS_MAPPED: u32 = 1u;
 
 // Loads the 4-byte word at va (va must be 4-byte aligned), reporting in *status whether the access
-// was fully mapped, as HLSL's Load with a status argument. The common case (aligned, resident) is
-// one test and two loads, kept apart from the rest so that the compiler keeps the hot loop small.
+// was fully mapped, as HLSL's Load with a status argument. The pool is read before the entry is
+// tested, whatever the entry says (the index is garbage for an entry that is not RESIDENT, kept in
+// bounds by WebGPU, and the value is then replaced): the common case is two loads with no branch
+// between them, so the compiler can have the loads of several accesses in flight at once. Testing
+// first cost scalar loads 2.56x direct against 1.88x (H200, 256 MiB, same session).
 fn d3d12_load_checked(va: vec2u, status: ptr<function, u32>) -> u32 {
   let entry = d3d12_page_entry(va);
-  if ((entry & D3D12_PTE_KIND_MASK) == D3D12_PTE_RESIDENT && (va.x & 3u) == 0u) {
-    *status = D3D12_STATUS_MAPPED;
-    return d3d12_pool_read(entry, d3d12_word_index(entry, va));
+  var value = d3d12_pool_read(entry, d3d12_word_index(entry, va));
+  *status = D3D12_STATUS_MAPPED;
+  if (!d3d12_fast_access(entry, va, 4u)) {
+    *status = 0u;
+    value = d3d12_load_unmapped(va, entry);
   }
-  *status = 0u;
-  return d3d12_load_unmapped(va, entry);
+  return value;
 }
 
-// The rest of d3d12_load_checked: misaligned, NULL, absent and unowned accesses.
+// The rest of d3d12_load_checked: misaligned, NULL, absent and unowned accesses. One return, as the
+// pool accessors (pool-words.wgsl says why).
 fn d3d12_load_unmapped(va: vec2u, entry: u32) -> u32 {
+  let kind = entry & D3D12_PTE_KIND_MASK;
+  var value = 0u;
   if ((va.x & 3u) != 0u) {
     d3d12_record_fault(va, D3D12_FAULT_MISALIGNED, 0u);
-    return 0u;
+  } else if (kind == D3D12_PTE_NULL) {
+    d3d12_record_unmapped(va, D3D12_ACCESS_READ);
+    value = select(0u, D3D12_TIER1_NULL_READ, d3d12_dispatch.tiled_resources_tier == 1u);
+  } else if (kind == D3D12_PTE_ABSENT) {
+    d3d12_record_fault(va, D3D12_FAULT_READ_ABSENT, entry);
+  } else {
+    d3d12_record_fault(va, D3D12_FAULT_READ_UNOWNED, entry);
   }
-  switch (entry & D3D12_PTE_KIND_MASK) {
-    case D3D12_PTE_NULL: {
-      d3d12_record_unmapped(va, D3D12_ACCESS_READ);
-      return select(0u, D3D12_TIER1_NULL_READ, d3d12_dispatch.tiled_resources_tier == 1u);
-    }
-    case D3D12_PTE_ABSENT: {
-      d3d12_record_fault(va, D3D12_FAULT_READ_ABSENT, entry);
-      return 0u;
-    }
-    default: {
-      d3d12_record_fault(va, D3D12_FAULT_READ_UNOWNED, entry);
-      return 0u;
-    }
-  }
+  return value;
 }
 
 // HLSL's CheckAccessFullyMapped.
@@ -50,25 +50,26 @@ fn d3d12_load(va: vec2u) -> u32 {
 
 // Loads the 16 bytes at va (HLSL's ByteAddressBuffer.Load4), reporting whether all of them were
 // mapped. 16-byte aligned and resident: one 16-byte load in the vector view of the pools (a 64 KiB
-// page holds whole vectors, so an aligned access never crosses a page). Otherwise four 4-byte loads, each with its own translation,
+// page holds whole vectors, so an aligned access never crosses a page), made before the test as in
+// d3d12_load_checked. Otherwise four 4-byte loads, each with its own translation,
 // page and fault: what the same access does word by word.
 fn d3d12_load4_checked(va: vec2u, status: ptr<function, u32>) -> vec4u {
   let entry = d3d12_page_entry(va);
-  if ((entry & D3D12_PTE_KIND_MASK) == D3D12_PTE_RESIDENT && (va.x & 15u) == 0u) {
-    *status = D3D12_STATUS_MAPPED;
-    return d3d12_pool_read4(entry, d3d12_word_index(entry, va));
+  var value = d3d12_pool_read4(entry, d3d12_word_index(entry, va));
+  *status = D3D12_STATUS_MAPPED;
+  if (!d3d12_fast_access(entry, va, 16u)) {
+    var s0 = 0u;
+    var s1 = 0u;
+    var s2 = 0u;
+    var s3 = 0u;
+    value = vec4u(
+      d3d12_load_checked(va, &s0),
+      d3d12_load_checked(d3d12_address_add(va, 4u), &s1),
+      d3d12_load_checked(d3d12_address_add(va, 8u), &s2),
+      d3d12_load_checked(d3d12_address_add(va, 12u), &s3),
+    );
+    *status = s0 & s1 & s2 & s3;
   }
-  var s0 = 0u;
-  var s1 = 0u;
-  var s2 = 0u;
-  var s3 = 0u;
-  let value = vec4u(
-    d3d12_load_checked(va, &s0),
-    d3d12_load_checked(d3d12_address_add(va, 4u), &s1),
-    d3d12_load_checked(d3d12_address_add(va, 8u), &s2),
-    d3d12_load_checked(d3d12_address_add(va, 12u), &s3),
-  );
-  *status = s0 & s1 & s2 & s3;
   return value;
 }
 

@@ -10,26 +10,26 @@
 // d3d12_load / d3d12_load4 at the handle's address plus the offset.
 
 struct D3D12Page {
-  // The address given to d3d12_page, and the page's start.
-  va: vec2u,
+  // The page's start.
   start: vec2u,
   // The page-table entry, as translated.
   entry: u32,
   // RESIDENT: the index of the page's first word in its pool.
   base: u32,
+  // D3D12_PAGE_BYTES when RESIDENT, else 0: an access at byte `offset` takes the fast path when
+  // offset < limit, one test for "resident and inside the page".
+  limit: u32,
 }
 
 fn d3d12_page_with_fault(va: vec2u, absent_kind: u32, unowned_kind: u32) -> D3D12Page {
   let start = vec2u(va.x & ~D3D12_PAGE_OFFSET_MASK, va.y);
   let entry = d3d12_page_entry(start);
   let kind = entry & D3D12_PTE_KIND_MASK;
-  if (kind == D3D12_PTE_ABSENT) {
-    d3d12_record_fault(va, absent_kind, entry);
-  } else if (kind == D3D12_PTE_UNOWNED) {
-    d3d12_record_fault(va, unowned_kind, entry);
+  // One fault site for both kinds: less code between a handle and its first loads.
+  if (kind == D3D12_PTE_ABSENT || kind == D3D12_PTE_UNOWNED) {
+    d3d12_record_fault(va, select(unowned_kind, absent_kind, kind == D3D12_PTE_ABSENT), entry);
   }
-  let page = (entry >> D3D12_PTE_PAYLOAD_SHIFT) & D3D12_PTE_PAGE_MASK;
-  return D3D12Page(va, start, entry, page * D3D12_WORDS_PER_PAGE);
+  return D3D12Page(start, entry, entry & D3D12_PTE_WORD_BASE_MASK, select(0u, D3D12_PAGE_BYTES, kind == D3D12_PTE_RESIDENT));
 }
 
 // The handle of the page holding va, for reading.
@@ -38,33 +38,37 @@ fn d3d12_page(va: vec2u) -> D3D12Page {
 }
 
 fn d3d12_page_resident(page: D3D12Page) -> bool {
-  return (page.entry & D3D12_PTE_KIND_MASK) == D3D12_PTE_RESIDENT;
+  return page.limit != 0u;
 }
 
-// The 4-byte word at byte `offset` of the page.
+// The 4-byte word at byte `offset` of the page. The pool is read before the test, as in
+// d3d12_load_checked (loads.wgsl), so that loads through a handle keep no branch between them.
 fn d3d12_page_load(page: D3D12Page, offset: u32) -> u32 {
-  if (d3d12_page_resident(page) && (offset & 3u) == 0u && offset < D3D12_PAGE_BYTES) {
-    return d3d12_pool_read(page.entry, page.base + (offset >> 2u));
+  var value = d3d12_pool_read(page.entry, page.base + ((offset & D3D12_PAGE_OFFSET_MASK) >> 2u));
+  if (offset >= page.limit || (offset & 3u) != 0u) {
+    value = d3d12_page_load_other(page, offset);
   }
-  return d3d12_page_load_other(page, offset);
+  return value;
 }
 
 // The rest of d3d12_page_load: outside the page or misaligned (the full path), NULL, not resident.
+// One return (pool-words.wgsl says why).
 fn d3d12_page_load_other(page: D3D12Page, offset: u32) -> u32 {
+  var value = 0u;
   if ((offset & 3u) != 0u || offset >= D3D12_PAGE_BYTES) {
-    return d3d12_load(d3d12_address_add(page.start, offset));
-  }
-  if ((page.entry & D3D12_PTE_KIND_MASK) == D3D12_PTE_NULL) {
+    value = d3d12_load(d3d12_address_add(page.start, offset));
+  } else if ((page.entry & D3D12_PTE_KIND_MASK) == D3D12_PTE_NULL) {
     d3d12_record_unmapped(d3d12_address_add(page.start, offset), D3D12_ACCESS_READ);
-    return select(0u, D3D12_TIER1_NULL_READ, d3d12_dispatch.tiled_resources_tier == 1u);
+    value = select(0u, D3D12_TIER1_NULL_READ, d3d12_dispatch.tiled_resources_tier == 1u);
   }
-  return 0u;
+  return value;
 }
 
 // The 16 bytes at byte `offset` of the page (16-byte aligned: one load).
 fn d3d12_page_load4(page: D3D12Page, offset: u32) -> vec4u {
-  if (d3d12_page_resident(page) && (offset & 15u) == 0u && offset < D3D12_PAGE_BYTES) {
-    return d3d12_pool_read4(page.entry, page.base + (offset >> 2u));
+  var value = d3d12_pool_read4(page.entry, page.base + ((offset & D3D12_PAGE_OFFSET_MASK & ~15u) >> 2u));
+  if (offset >= page.limit || (offset & 15u) != 0u) {
+    value = vec4u(d3d12_page_load(page, offset), d3d12_page_load(page, offset + 4u), d3d12_page_load(page, offset + 8u), d3d12_page_load(page, offset + 12u));
   }
-  return vec4u(d3d12_page_load(page, offset), d3d12_page_load(page, offset + 4u), d3d12_page_load(page, offset + 8u), d3d12_page_load(page, offset + 12u));
+  return value;
 }

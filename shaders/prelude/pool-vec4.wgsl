@@ -4,21 +4,27 @@
 // table 1.10x direct, against 2.8x for 4-byte loads), a word is a component of its vector. One
 // view serves both: WebGPU forbids two writable views of one buffer in a dispatch.
 // D3D12_POOL_ACCESS is read_write in compute, read in the graphics stages. Accessors as in
-// pool-words.wgsl.
+// pool-words.wgsl, with one return each for the same reason.
 
 @group(0) @binding(1) var<storage, D3D12_POOL_ACCESS> d3d12_pool_local: array<vec4u>;
 @group(0) @binding(2) var<storage, D3D12_POOL_ACCESS> d3d12_pool_non_local: array<vec4u>;
 
 fn d3d12_pool_read(entry: u32, word: u32) -> u32 {
+  var value: u32;
   if (d3d12_is_non_local(entry)) {
-    return d3d12_pool_non_local[word >> 2u][word & 3u];
+    value = d3d12_pool_non_local[word >> 2u][word & 3u];
+  } else {
+    value = d3d12_pool_local[word >> 2u][word & 3u];
   }
-  return d3d12_pool_local[word >> 2u][word & 3u];
+  return value;
 }
 
 fn d3d12_pool_read4(entry: u32, word: u32) -> vec4u {
+  var value: vec4u;
   if (d3d12_is_non_local(entry)) {
-    return d3d12_pool_non_local[word >> 2u];
+    value = d3d12_pool_non_local[word >> 2u];
+  } else {
+    value = d3d12_pool_local[word >> 2u];
   }
-  return d3d12_pool_local[word >> 2u];
+  return value;
 }

@@ -1,27 +1,22 @@
-// Prelude, compute stage: stores.
+// Prelude, compute stage: stores. Each function has one exit, if/else rather than early returns
+// (pool-words.wgsl says why); the common case (resident, aligned) is tested first.
 
 // Stores value at va (4-byte aligned). Stores to NULL tiles are discarded (and recorded as
 // unmapped accesses when that is on); stores to pages no resource owns, or to absent heaps, are
 // discarded and recorded as faults.
 fn d3d12_store(va: vec2u, value: u32) {
-  if ((va.x & 3u) != 0u) {
-    d3d12_record_fault(va, D3D12_FAULT_MISALIGNED, 0u);
-    return;
-  }
   let entry = d3d12_page_entry(va);
-  switch (entry & D3D12_PTE_KIND_MASK) {
-    case D3D12_PTE_RESIDENT: {
-      d3d12_pool_write(entry, d3d12_word_index(entry, va), value);
-    }
-    case D3D12_PTE_NULL: {
-      d3d12_record_unmapped(va, D3D12_ACCESS_WRITE);
-    }
-    case D3D12_PTE_ABSENT: {
-      d3d12_record_fault(va, D3D12_FAULT_WRITE_ABSENT, entry);
-    }
-    default: {
-      d3d12_record_fault(va, D3D12_FAULT_WRITE_UNOWNED, entry);
-    }
+  let kind = entry & D3D12_PTE_KIND_MASK;
+  if (d3d12_fast_access(entry, va, 4u)) {
+    d3d12_pool_write(entry, d3d12_word_index(entry, va), value);
+  } else if ((va.x & 3u) != 0u) {
+    d3d12_record_fault(va, D3D12_FAULT_MISALIGNED, 0u);
+  } else if (kind == D3D12_PTE_NULL) {
+    d3d12_record_unmapped(va, D3D12_ACCESS_WRITE);
+  } else if (kind == D3D12_PTE_ABSENT) {
+    d3d12_record_fault(va, D3D12_FAULT_WRITE_ABSENT, entry);
+  } else {
+    d3d12_record_fault(va, D3D12_FAULT_WRITE_UNOWNED, entry);
   }
 }
 
@@ -31,26 +26,26 @@ fn d3d12_store(va: vec2u, value: u32) {
 // merge into the same word at once.
 fn d3d12_store_masked(va: vec2u, value: u32, mask: u32) {
   let entry = d3d12_page_entry(va);
-  if ((va.x & 3u) != 0u || (entry & D3D12_PTE_KIND_MASK) != D3D12_PTE_RESIDENT) {
+  if (d3d12_fast_access(entry, va, 4u)) {
+    let word = d3d12_word_index(entry, va);
+    d3d12_pool_write(entry, word, (d3d12_pool_read(entry, word) & ~mask) | (value & mask));
+  } else {
     d3d12_store(va, value);
-    return;
   }
-  let word = d3d12_word_index(entry, va);
-  d3d12_pool_write(entry, word, (d3d12_pool_read(entry, word) & ~mask) | (value & mask));
 }
 
 // Stores the 16 bytes of value at va (HLSL's RWByteAddressBuffer.Store4). 16-byte aligned and
 // resident: one 16-byte store. Otherwise four 4-byte stores, each dropped or faulting on its own.
 fn d3d12_store4(va: vec2u, value: vec4u) {
   let entry = d3d12_page_entry(va);
-  if ((entry & D3D12_PTE_KIND_MASK) == D3D12_PTE_RESIDENT && (va.x & 15u) == 0u) {
+  if (d3d12_fast_access(entry, va, 16u)) {
     d3d12_pool_write4(entry, d3d12_word_index(entry, va), value);
-    return;
+  } else {
+    d3d12_store(va, value.x);
+    d3d12_store(d3d12_address_add(va, 4u), value.y);
+    d3d12_store(d3d12_address_add(va, 8u), value.z);
+    d3d12_store(d3d12_address_add(va, 12u), value.w);
   }
-  d3d12_store(va, value.x);
-  d3d12_store(d3d12_address_add(va, 4u), value.y);
-  d3d12_store(d3d12_address_add(va, 8u), value.z);
-  d3d12_store(d3d12_address_add(va, 12u), value.w);
 }
 
 // ---- Stores through page handles (page-handle.wgsl) -------------------------------------------
@@ -62,11 +57,9 @@ fn d3d12_page_for_write(va: vec2u) -> D3D12Page {
 
 // Stores value at byte `offset` of the page (4-byte aligned); dropped on NULL and non-resident pages.
 fn d3d12_page_store(page: D3D12Page, offset: u32, value: u32) {
-  if (d3d12_page_resident(page) && (offset & 3u) == 0u && offset < D3D12_PAGE_BYTES) {
+  if (offset < page.limit && (offset & 3u) == 0u) {
     d3d12_pool_write(page.entry, page.base + (offset >> 2u), value);
-    return;
-  }
-  if ((offset & 3u) != 0u || offset >= D3D12_PAGE_BYTES) {
+  } else if ((offset & 3u) != 0u || offset >= D3D12_PAGE_BYTES) {
     d3d12_store(d3d12_address_add(page.start, offset), value);
   } else if ((page.entry & D3D12_PTE_KIND_MASK) == D3D12_PTE_NULL) {
     d3d12_record_unmapped(d3d12_address_add(page.start, offset), D3D12_ACCESS_WRITE);
@@ -75,12 +68,12 @@ fn d3d12_page_store(page: D3D12Page, offset: u32, value: u32) {
 
 // Stores the 16 bytes of value at byte `offset` of the page (16-byte aligned: one store).
 fn d3d12_page_store4(page: D3D12Page, offset: u32, value: vec4u) {
-  if (d3d12_page_resident(page) && (offset & 15u) == 0u && offset < D3D12_PAGE_BYTES) {
+  if (offset < page.limit && (offset & 15u) == 0u) {
     d3d12_pool_write4(page.entry, page.base + (offset >> 2u), value);
-    return;
+  } else {
+    d3d12_page_store(page, offset, value.x);
+    d3d12_page_store(page, offset + 4u, value.y);
+    d3d12_page_store(page, offset + 8u, value.z);
+    d3d12_page_store(page, offset + 12u, value.w);
   }
-  d3d12_page_store(page, offset, value.x);
-  d3d12_page_store(page, offset + 4u, value.y);
-  d3d12_page_store(page, offset + 8u, value.z);
-  d3d12_page_store(page, offset + 12u, value.w);
 }

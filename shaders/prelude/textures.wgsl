@@ -40,19 +40,13 @@ struct D3D12Texture2D {
   standard_tiles: u32,
 }
 
-// Reads a texture descriptor's header from memory (once per invocation; pass the result around).
+// Reads a texture descriptor's header from memory (once per invocation; pass the result around):
+// words 0-11, three 16-byte loads.
 fn d3d12_tex2d(descriptor: vec2u) -> D3D12Texture2D {
-  let word = d3d12_load_words(descriptor, D3D12_TEX2D_BASE, 10u);
-  return D3D12Texture2D(descriptor, vec2u(word[0], word[1]), vec2u(word[2], word[3]), word[4], word[5], word[6], vec2u(word[7], word[8]), word[9]);
-}
-
-// Up to 10 consecutive words from `va` + 4 * first.
-fn d3d12_load_words(va: vec2u, first: u32, count: u32) -> array<u32, 10> {
-  var words: array<u32, 10>;
-  for (var i = 0u; i < count; i++) {
-    words[i] = d3d12_load(d3d12_address_add(va, (first + i) * 4u));
-  }
-  return words;
+  let a = d3d12_load4(descriptor);
+  let b = d3d12_load4(d3d12_address_add(descriptor, 16u));
+  let c = d3d12_load4(d3d12_address_add(descriptor, 32u));
+  return D3D12Texture2D(descriptor, a.xy, a.zw, b.x, b.y, b.z, vec2u(b.w, c.x), c.y);
 }
 
 // The size in texels of a mip.
@@ -60,21 +54,30 @@ fn d3d12_tex2d_mip_size(texture: D3D12Texture2D, mip: u32) -> vec2u {
   return max(texture.size >> vec2u(mip), vec2u(1u));
 }
 
-// The address of texel (x, y) of `mip`, by the emulator's tiled layout.
-fn d3d12_tex2d_texel_address(texture: D3D12Texture2D, mip: u32, texel: vec2u) -> vec2u {
-  let entry = d3d12_address_add(texture.descriptor, (D3D12_TEX2D_MIPS + 4u * mip) * 4u);
-  let offset = d3d12_load(entry);
+// A mip's entry in the descriptor (D3D12_TEX2D_MIPS + 4 * mip): offset, width in tiles, row pitch,
+// packed flag. Read with one 16-byte load, once per sample rather than once per texel: a bilinear
+// sample then translates 5 addresses instead of 16.
+fn d3d12_tex2d_mip(texture: D3D12Texture2D, mip: u32) -> vec4u {
+  return d3d12_load4(d3d12_address_add(texture.descriptor, (D3D12_TEX2D_MIPS + 4u * mip) * 4u));
+}
+
+// The address of texel (x, y) of the mip whose entry is `mip` (d3d12_tex2d_mip), by the emulator's
+// tiled layout.
+fn d3d12_tex2d_mip_texel_address(texture: D3D12Texture2D, mip: vec4u, texel: vec2u) -> vec2u {
   var byte: u32;
-  if (d3d12_load(d3d12_address_add(entry, 12u)) == 0u) {
-    let width_in_tiles = d3d12_load(d3d12_address_add(entry, 4u));
-    let tile = offset + texel.x / texture.tile.x + (texel.y / texture.tile.y) * width_in_tiles;
+  if (mip.w == 0u) {
+    let tile = mip.x + texel.x / texture.tile.x + (texel.y / texture.tile.y) * mip.y;
     let within = ((texel.y % texture.tile.y) * texture.tile.x + texel.x % texture.tile.x) * texture.bytes_per_texel;
     byte = tile * D3D12_PAGE_BYTES + within;
   } else {
-    let row_pitch = d3d12_load(d3d12_address_add(entry, 8u));
-    byte = texture.standard_tiles * D3D12_PAGE_BYTES + offset + texel.y * row_pitch + texel.x * texture.bytes_per_texel;
+    byte = texture.standard_tiles * D3D12_PAGE_BYTES + mip.x + texel.y * mip.z + texel.x * texture.bytes_per_texel;
   }
   return d3d12_address_add(texture.base, byte);
+}
+
+// The address of texel (x, y) of `mip`, by the emulator's tiled layout.
+fn d3d12_tex2d_texel_address(texture: D3D12Texture2D, mip: u32, texel: vec2u) -> vec2u {
+  return d3d12_tex2d_mip_texel_address(texture, d3d12_tex2d_mip(texture, mip), texel);
 }
 
 fn d3d12_unpack_unorm8(word: u32) -> vec4f {
@@ -89,8 +92,13 @@ fn d3d12_srgb_to_linear(c: vec3f) -> vec3f {
 // CheckAccessFullyMapped). Coordinates outside the mip are clamped to its edge.
 fn d3d12_tex2d_load(texture: D3D12Texture2D, mip: u32, texel: vec2u, status: ptr<function, u32>) -> vec4f {
   let level = min(mip, texture.mip_levels - 1u);
+  return d3d12_tex2d_load_in(texture, level, d3d12_tex2d_mip(texture, level), texel, status);
+}
+
+// d3d12_tex2d_load of mip `level` (below mip_levels), whose entry `mip` is already read.
+fn d3d12_tex2d_load_in(texture: D3D12Texture2D, level: u32, mip: vec4u, texel: vec2u, status: ptr<function, u32>) -> vec4f {
   let clamped = min(texel, d3d12_tex2d_mip_size(texture, level) - vec2u(1u));
-  let address = d3d12_tex2d_texel_address(texture, level, clamped);
+  let address = d3d12_tex2d_mip_texel_address(texture, mip, clamped);
   var mapped = D3D12_STATUS_MAPPED;
   var word_status = 0u;
   let first = d3d12_load_checked(address, &word_status);
@@ -126,23 +134,24 @@ fn d3d12_tex2d_load(texture: D3D12Texture2D, mip: u32, texel: vec2u, status: ptr
   return color;
 }
 
-// Bilinear filtering within one mip, clamped to the edge.
-fn d3d12_tex2d_bilinear(texture: D3D12Texture2D, mip: u32, uv: vec2f, status: ptr<function, u32>) -> vec4f {
-  let size = vec2f(d3d12_tex2d_mip_size(texture, mip));
+// Bilinear filtering within one mip (below mip_levels), clamped to the edge.
+fn d3d12_tex2d_bilinear(texture: D3D12Texture2D, level: u32, uv: vec2f, status: ptr<function, u32>) -> vec4f {
+  let size = vec2f(d3d12_tex2d_mip_size(texture, level));
   let position = clamp(uv, vec2f(0.0), vec2f(1.0)) * size - 0.5;
   let base = floor(position);
   let f = position - base;
   let corner = vec2u(max(base, vec2f(0.0)));
   let next = vec2u(min(base + 1.0, size - 1.0));
+  let mip = d3d12_tex2d_mip(texture, level);
   var mapped = D3D12_STATUS_MAPPED;
   var s = 0u;
-  let c00 = d3d12_tex2d_load(texture, mip, corner, &s);
+  let c00 = d3d12_tex2d_load_in(texture, level, mip, corner, &s);
   mapped &= s;
-  let c10 = d3d12_tex2d_load(texture, mip, vec2u(next.x, corner.y), &s);
+  let c10 = d3d12_tex2d_load_in(texture, level, mip, vec2u(next.x, corner.y), &s);
   mapped &= s;
-  let c01 = d3d12_tex2d_load(texture, mip, vec2u(corner.x, next.y), &s);
+  let c01 = d3d12_tex2d_load_in(texture, level, mip, vec2u(corner.x, next.y), &s);
   mapped &= s;
-  let c11 = d3d12_tex2d_load(texture, mip, next, &s);
+  let c11 = d3d12_tex2d_load_in(texture, level, mip, next, &s);
   mapped &= s;
   *status = mapped;
   return mix(mix(c00, c10, f.x), mix(c01, c11, f.x), f.y);

@@ -81,6 +81,10 @@ export class GpuBackend {
   /** The slot the submissions since the last read copy the fault log into; whether the next one clears it first. */
   private faultSlot: GPUBuffer | undefined;
   private clearFaultsNext = false;
+  /** Fault slots mapped at least once (so known to be valid buffers). */
+  private readonly slotsRead = new WeakSet<GPUBuffer>();
+  /** Counts fault reads: a read's outcome may spare the clear only if no read started after it. */
+  private faultReads = 0;
   /** Submitted work nobody watches yet; and whether an onSubmittedWorkDone is watching some. */
   private unwatched: WorkUse[] = [];
   private watching = false;
@@ -156,9 +160,16 @@ export class GpuBackend {
     // The next submission clears the log first and copies it into a slot of its own.
     this.faultSlot = undefined;
     this.clearFaultsNext = true;
-    // Inside scopes: a slot WebGPU refused (its submission already removed the device) must not
-    // raise an error on the caller's device when it is mapped.
-    this.memory.guard('reading the fault log', () => this.readFaults(slot, lists));
+    // A new slot is mapped inside scopes: one WebGPU refused (its submission already removed the
+    // device) must not raise an error on the caller's device. A slot mapped before is known good,
+    // and mapping it needs no scopes (two pushes and pops per read, the most expensive part of it).
+    const read = ++this.faultReads;
+    if (this.slotsRead.has(slot)) {
+      this.readFaults(slot, lists, read);
+    } else {
+      this.slotsRead.add(slot);
+      this.memory.guard('reading the fault log', () => this.readFaults(slot, lists, read));
+    }
   }
 
   /** Work submitted: it leaves `running` once the GPU has done it (one watcher at a time). */
@@ -184,7 +195,7 @@ export class GpuBackend {
     if (landed) this.track(landed);
   }
 
-  private readFaults(slot: GPUBuffer, lists: ReadonlyMap<number, SubmittedList>): void {
+  private readFaults(slot: GPUBuffer, lists: ReadonlyMap<number, SubmittedList>, read: number): void {
     this.track(
       this.memory.readFaultSlot(slot).then(({ count, more, records }) => {
         const layout = preludeLayout().faultRecord;
@@ -202,6 +213,10 @@ export class GpuBackend {
           });
         }
         if (count > 0) this.events.faults(faults, Math.max(0, count - recorded) + more, lists);
+        // The log held nothing at the end of the submissions this read covers. If no read started
+        // since, no submission made since has logged anything without a clear first (the first one
+        // after a read clears): the log is clean, and the next submission need not clear it.
+        if (count === 0 && more === 0 && read === this.faultReads) this.clearFaultsNext = false;
       }),
     );
   }

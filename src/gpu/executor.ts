@@ -96,6 +96,27 @@ type Step = { list: number; index: number; root: Uint32Array; draw?: readonly [n
  * `kernel` must be the device's resolved copy kernel; `unmapped` is the unmapped-access log to bind
  * (or the placeholder, not recording); `buffers` the device's reused constants and jobs buffers.
  */
+/** Word offsets of D3D12DispatchInfo's members (read once from the prelude's layout). */
+type InfoWords = Record<'root' | 'descriptors' | 'commandList' | 'commandIndex' | 'tier' | 'validation' | 'draw' | 'unmappedAccess' | 'submission', number>;
+let infoWords: InfoWords | undefined;
+function dispatchInfoWords(): InfoWords {
+  if (infoWords) return infoWords;
+  const at = preludeLayout().dispatchInfo;
+  const word = (member: string): number => memberOffset(at, member) / 4;
+  infoWords = {
+    root: word('root'),
+    descriptors: word('descriptors'),
+    commandList: word('command_list'),
+    commandIndex: word('command_index'),
+    tier: word('tiled_resources_tier'),
+    validation: word('validation'),
+    draw: word('draw'),
+    unmappedAccess: word('unmapped_access'),
+    submission: word('submission'),
+  };
+  return infoWords;
+}
+
 export function encodeExecution(
   memory: GpuMemory,
   kernel: CopyKernel,
@@ -225,22 +246,21 @@ export function encodeExecution(
 
   if (steps.length === 0) return null;
   const info = new ArrayBuffer(steps.length * infoStride);
-  const view = new DataView(info);
-  const at = layout.dispatchInfo;
+  const words = new Uint32Array(info);
+  const at = dispatchInfoWords();
   steps.forEach((step, i) => {
-    const base = i * infoStride;
+    const base = (i * infoStride) / 4;
     // Root arguments: the constants, then (dispatches and draws) two words per root descriptor.
-    const constants = step.root.subarray(0, ROOT_CONSTANT_WORDS);
-    new Uint32Array(info, base + memberOffset(at, 'root'), constants.length).set(constants);
+    words.set(step.root.subarray(0, ROOT_CONSTANT_WORDS), base + at.root);
     const descriptors = step.root.subarray(ROOT_CONSTANT_WORDS);
-    if (descriptors.length > 0) new Uint32Array(info, base + memberOffset(at, 'descriptors'), descriptors.length).set(descriptors);
-    view.setUint32(base + memberOffset(at, 'command_list'), step.list, true);
-    view.setUint32(base + memberOffset(at, 'command_index'), step.index, true);
-    view.setUint32(base + memberOffset(at, 'tiled_resources_tier'), settings.tiledResourcesTier, true);
-    view.setUint32(base + memberOffset(at, 'validation'), settings.validation ? 1 : 0, true);
-    if (step.draw) new Uint32Array(info, base + memberOffset(at, 'draw'), 4).set(step.draw);
-    view.setUint32(base + memberOffset(at, 'unmapped_access'), unmapped.recording ? 1 : 0, true);
-    view.setUint32(base + memberOffset(at, 'submission'), unmapped.submission, true);
+    if (descriptors.length > 0) words.set(descriptors, base + at.descriptors);
+    words[base + at.commandList] = step.list;
+    words[base + at.commandIndex] = step.index;
+    words[base + at.tier] = settings.tiledResourcesTier;
+    words[base + at.validation] = settings.validation ? 1 : 0;
+    if (step.draw) words.set(step.draw, base + at.draw);
+    words[base + at.unmappedAccess] = unmapped.recording ? 1 : 0;
+    words[base + at.submission] = unmapped.submission;
   });
   const infoBuffer = buffers.writeConstants(info);
 

@@ -12,7 +12,7 @@ import type { MemorySegment } from '../api/types.js';
 import type { PageRun } from '../memory/range-allocator.js';
 import { TILE_SIZE } from '../memory/tiling.js';
 import { PageTableMirror } from './page-table.js';
-import { memberOffset, preludeLayout } from './prelude.js';
+import { memberOffset, preludeConstant, preludeLayout } from './prelude.js';
 import { checked, guard, type GuardedError } from './error-guard.js';
 
 export const PAGE_SIZE = TILE_SIZE;
@@ -27,9 +27,12 @@ export interface GpuMemoryOptions {
   virtualPages: number;
 }
 
-/** The largest pool a device allows: whole pages within both buffer limits. */
+/**
+ * The largest pool a device allows: whole pages within both buffer limits, and no more pages than a
+ * RESIDENT page-table entry holds (2^18: 16 GiB, all that a u32 word index reaches).
+ */
 export function maxPoolBytes(device: GPUDevice): number {
-  const limit = Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize);
+  const limit = Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize, (preludeConstant('D3D12_PTE_PAGE_LIMIT') + 1) * PAGE_SIZE);
   return Math.floor(limit / PAGE_SIZE) * PAGE_SIZE;
 }
 
@@ -164,22 +167,27 @@ export class GpuMemory {
    */
   async readFaultSlot(slot: GPUBuffer): Promise<{ count: number; more: number; records: Uint32Array }> {
     const log = preludeLayout().faultLog;
-    let words: Uint32Array;
+    const recordWords = preludeLayout().faultRecord.size / 4;
+    const first = memberOffset(log, 'records') / 4;
+    let count: number;
+    let more: number;
+    let records: Uint32Array;
     try {
       await slot.mapAsync(GPUMapMode.READ);
-      words = new Uint32Array(slot.getMappedRange().slice(0));
+      // The counters first; the records are copied only when there are some (rarely).
+      const words = new Uint32Array(slot.getMappedRange());
+      count = words[memberOffset(log, 'count') / 4] ?? 0;
+      more = words[memberOffset(log, 'more') / 4] ?? 0;
+      records = words.slice(first, first + Math.min(count, FAULT_CAPACITY) * recordWords);
       slot.unmap();
       this.faultStaging.push(slot);
     } catch (error) {
       slot.destroy();
       throw error;
     }
-    const count = words[memberOffset(log, 'count') / 4] ?? 0;
-    const more = words[memberOffset(log, 'more') / 4] ?? 0;
-    const recordWords = preludeLayout().faultRecord.size / 4;
-    const first = memberOffset(log, 'records') / 4;
-    return { count, more, records: words.slice(first, first + Math.min(count, FAULT_CAPACITY) * recordWords) };
+    return { count, more, records };
   }
+
 
   destroy(): void {
     this.pools.LOCAL.destroy();

@@ -21,10 +21,14 @@ export class PageTableEncoding {
   private readonly resident = preludeConstant('D3D12_PTE_RESIDENT');
   private readonly absentKind = preludeConstant('D3D12_PTE_ABSENT');
   private readonly segmentBit = preludeConstant('D3D12_PTE_SEGMENT_BIT');
-  readonly maxPage = preludeConstant('D3D12_PTE_PAGE_MASK');
+  private readonly wordBaseMask = preludeConstant('D3D12_PTE_WORD_BASE_MASK');
+  /** The largest physical page a RESIDENT entry holds. */
+  readonly maxPage = preludeConstant('D3D12_PTE_PAGE_LIMIT');
+  private readonly wordsPerPage = preludeConstant('D3D12_WORDS_PER_PAGE');
 
+  /** Backed by `page` of the segment's pool: the page's first word index, segment and kind. */
   residentPage(segment: MemorySegment, page: number): number {
-    return (((segment === 'NON_LOCAL' ? this.segmentBit : 0) | page) << this.shift | this.resident) >>> 0;
+    return ((page * this.wordsPerPage) | (segment === 'NON_LOCAL' ? this.segmentBit : 0) | this.resident) >>> 0;
   }
 
   /** Mapped to a heap that has no memory now (evicted, or released); the entry names the heap. */
@@ -35,11 +39,10 @@ export class PageTableEncoding {
   /** What an entry says, for fault reports and tests. */
   decode(entry: number): { kind: 'unowned' | 'null' | 'resident' | 'absent'; segment?: MemorySegment; page?: number; heapId?: number } {
     const kind = entry & preludeConstant('D3D12_PTE_KIND_MASK');
-    const payload = entry >>> this.shift;
     if (kind === this.resident) {
-      return { kind: 'resident', segment: payload & this.segmentBit ? 'NON_LOCAL' : 'LOCAL', page: payload & this.maxPage };
+      return { kind: 'resident', segment: entry & this.segmentBit ? 'NON_LOCAL' : 'LOCAL', page: ((entry & this.wordBaseMask) >>> 0) / this.wordsPerPage };
     }
-    if (kind === this.absentKind) return { kind: 'absent', heapId: payload };
+    if (kind === this.absentKind) return { kind: 'absent', heapId: entry >>> this.shift };
     return { kind: kind === this.null ? 'null' : 'unowned' };
   }
 }

@@ -1,0 +1,63 @@
+/**
+ * The page-table entry encoding (src/gpu/page-table.ts) against what the prelude does with an entry
+ * (shaders/prelude/common.wgsl): a RESIDENT entry is its page's first word index with the kind in
+ * bits 0-1 and the segment in bit 2, so the WGSL's word index (the entry with its low 14 bits
+ * replaced by the word's offset in the page) is the pool word the CPU model means. The WGSL rule is
+ * modelled here as written there (insertBits of va.x >> 2 into bits 0-13).
+ */
+import { describe, expect, test } from 'vitest';
+import { PageTableEncoding } from '../../../src/gpu/page-table.js';
+import { preludeConstant } from '../../../src/gpu/prelude.js';
+
+const encoding = new PageTableEncoding();
+const WORDS_PER_PAGE = preludeConstant('D3D12_WORDS_PER_PAGE');
+const OFFSET_BITS = preludeConstant('D3D12_PAGE_SHIFT') - 2;
+
+/** d3d12_word_index: insertBits(entry, va_low >> 2, 0, 14). */
+function wordIndex(entry: number, vaLow: number): number {
+  const mask = (1 << OFFSET_BITS) - 1;
+  return ((entry & ~mask) | ((vaLow >>> 2) & mask)) >>> 0;
+}
+
+/** d3d12_fast_access: RESIDENT and va a multiple of size. */
+function fastAccess(entry: number, vaLow: number, size: number): boolean {
+  return (((entry ^ preludeConstant('D3D12_PTE_RESIDENT')) & preludeConstant('D3D12_PTE_KIND_MASK')) | (vaLow & (size - 1))) === 0;
+}
+
+describe('page-table entries', () => {
+  const pages = [0, 1, 2, 0x1234, encoding.maxPage - 1, encoding.maxPage];
+  for (const segment of ['LOCAL', 'NON_LOCAL'] as const) {
+    test(`${segment}: resident pages round-trip and give the CPU model's word index, at both ends of the page`, () => {
+      for (const page of pages) {
+        const entry = encoding.residentPage(segment, page);
+        expect(encoding.decode(entry)).toEqual({ kind: 'resident', segment, page });
+        for (const offset of [0, 4, 0xfffc]) {
+          // Any virtual page: only the offset inside it matters.
+          const vaLow = (0x7 << 16) | offset;
+          expect(wordIndex(entry, vaLow)).toBe(page * WORDS_PER_PAGE + offset / 4);
+        }
+        expect((entry & preludeConstant('D3D12_PTE_SEGMENT_BIT')) !== 0).toBe(segment === 'NON_LOCAL');
+      }
+    });
+  }
+
+  test('the largest page is 2^18 - 1: every word of a 16 GiB pool has a u32 index', () => {
+    expect(encoding.maxPage).toBe(2 ** 18 - 1);
+    expect(wordIndex(encoding.residentPage('LOCAL', encoding.maxPage), 0xfffc)).toBe(2 ** 32 - 1);
+  });
+
+  test('the fast path is taken for resident, aligned accesses only', () => {
+    const resident = encoding.residentPage('NON_LOCAL', 5);
+    expect(fastAccess(resident, 0x10, 4)).toBe(true);
+    expect(fastAccess(resident, 0x10, 16)).toBe(true);
+    expect(fastAccess(resident, 0x14, 16)).toBe(false);
+    expect(fastAccess(resident, 0x12, 4)).toBe(false);
+    for (const other of [encoding.unowned, encoding.null, encoding.absent(3)]) expect(fastAccess(other, 0x10, 4)).toBe(false);
+  });
+
+  test('absent, NULL and unowned entries decode as such', () => {
+    expect(encoding.decode(encoding.absent(77))).toEqual({ kind: 'absent', heapId: 77 });
+    expect(encoding.decode(encoding.null)).toEqual({ kind: 'null' });
+    expect(encoding.decode(encoding.unowned)).toEqual({ kind: 'unowned' });
+  });
+});
