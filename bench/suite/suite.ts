@@ -11,6 +11,7 @@ import { policyQuality } from './policy-quality.js';
 import { residencyOverhead } from './residency-overhead.js';
 import { tileMappingRate } from './tile-mapping-rate.js';
 import { submitOverhead } from './submit-overhead.js';
+import { textureSample } from './texture-sample.js';
 import { tileStreaming } from './tile-streaming.js';
 import { tileValidation } from './tile-validation.js';
 
@@ -23,6 +24,7 @@ export const FIGURES: readonly { id: string; run: FigureRunner }[] = [
   { id: 'tile-validation', run: tileValidation },
   { id: 'tile-streaming', run: tileStreaming },
   { id: 'submit-overhead', run: submitOverhead },
+  { id: 'texture-sample', run: textureSample },
 ];
 
 export interface SuiteResult {
