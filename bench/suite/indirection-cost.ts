@@ -29,6 +29,7 @@
  * what applications run) every submission also reads the fault log back before its fence completes.
  */
 import { createDevice, TILE_SIZE, type Resource } from '../../src/index.js';
+import { kernelTimer } from './kernel-timer.js';
 import { liveRecorder, row, timeRaw, type FigureRunner } from './figure.js';
 import sumWgsl from './indirection-cost.wgsl?raw';
 import directWgsl from './indirection-cost-direct.wgsl?raw';
@@ -211,28 +212,17 @@ export const indirectionCost: FigureRunner = async (context) => {
     // GPU time from timestamp queries where the adapter has them: the raw pass's timestampWrites,
     // and the library's EndQuery before and after the dispatches, resolved with ResolveQueryData.
     const timestamps = gpuDevice.features.has('timestamp-query');
-    const rawQueries = timestamps ? gpuDevice.createQuerySet({ label: 'indirection-cost: direct timestamps', type: 'timestamp', count: 2 }) : undefined;
-    const rawResolved = gpuDevice.createBuffer({ label: 'indirection-cost: direct timestamps', size: 16, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
-    const rawTimes = gpuDevice.createBuffer({ label: 'indirection-cost: direct timestamps readback', size: 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-    const libraryQueries = timestamps ? device.createQueryHeap({ type: 'TIMESTAMP', count: 2 }) : undefined;
-    const libraryTimes = device.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: 16 }, 'COPY_DEST');
-    const elapsedMs = (bytes: ArrayBuffer | Uint8Array): number => {
-      const view = bytes instanceof Uint8Array ? new DataView(bytes.buffer, bytes.byteOffset, 16) : new DataView(bytes);
-      return Number(view.getBigUint64(8, true) - view.getBigUint64(0, true)) / 1e6;
-    };
+    const timer = kernelTimer(gpuDevice, device, 'indirection-cost');
 
     const submitDirect = (dispatches: number, kernel: Kernel = 'sum_words'): void => {
       const { pipeline, bindGroup } = direct.get(kernel) as { pipeline: GPUComputePipeline; bindGroup: GPUBindGroup };
       const encoder = gpuDevice.createCommandEncoder({ label: `indirection-cost: direct ${kernel}` });
-      const pass = encoder.beginComputePass(rawQueries ? { timestampWrites: { querySet: rawQueries, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } } : {});
+      const pass = encoder.beginComputePass(timer.rawPass);
       pass.setPipeline(pipeline);
       pass.setBindGroup(0, bindGroup);
       for (let i = 0; i < dispatches; i++) pass.dispatchWorkgroups(WORKGROUPS);
       pass.end();
-      if (rawQueries) {
-        encoder.resolveQuerySet(rawQueries, 0, 2, rawResolved, 0);
-        encoder.copyBufferToBuffer(rawResolved, 0, rawTimes, 0, 16);
-      }
+      timer.resolveRaw(encoder);
       gpuDevice.queue.submit([encoder.finish()]);
     };
     const libraryList = (source: Resource, output: Resource, dispatches: number, kernel: Kernel) => {
@@ -241,12 +231,9 @@ export const indirectionCost: FigureRunner = async (context) => {
       list.setComputeRootShaderResourceView(1, source.getGPUVirtualAddress());
       list.setComputeRootUnorderedAccessView(2, output.getGPUVirtualAddress());
       list.setComputeRoot32BitConstant(0, wordCount, 4);
-      if (libraryQueries) list.endQuery(libraryQueries, 'TIMESTAMP', 0);
+      timer.beginList(list);
       for (let i = 0; i < dispatches; i++) list.dispatch(WORKGROUPS);
-      if (libraryQueries) {
-        list.endQuery(libraryQueries, 'TIMESTAMP', 1);
-        list.resolveQueryData(libraryQueries, 'TIMESTAMP', 0, 2, libraryTimes, 0);
-      }
+      timer.endList(list);
       list.close();
       return list;
     };
@@ -292,24 +279,15 @@ export const indirectionCost: FigureRunner = async (context) => {
 
     // ---- timing ----
     const timeDirect = async (dispatches: number, kernel: Kernel): Promise<number> => {
-      const wallMs = await timeRaw(gpuDevice, () => submitDirect(dispatches, kernel));
-      if (!rawQueries) return wallMs / dispatches;
-      await rawTimes.mapAsync(GPUMapMode.READ);
-      const ms = elapsedMs(rawTimes.getMappedRange());
-      rawTimes.unmap();
-      return ms / dispatches;
+      return timer.rawMs(dispatches, () => submitDirect(dispatches, kernel));
     };
     const timeLibrary = async (list: ReturnType<typeof libraryList>, dispatches: number): Promise<number> => {
       await settle();
-      const start = performance.now();
-      queue.executeCommandLists([list]);
-      queue.signal(fence, ++fenceValue);
-      await fence.setEventOnCompletion(fenceValue);
-      const wallMs = performance.now() - start;
-      if (!libraryQueries) return wallMs / dispatches;
-      const ms = elapsedMs(libraryTimes.map(0).slice(0, 16));
-      libraryTimes.unmap(0, { begin: 0, end: 0 });
-      return ms / dispatches;
+      return timer.libraryMs(dispatches, async () => {
+        queue.executeCommandLists([list]);
+        queue.signal(fence, ++fenceValue);
+        await fence.setEventOnCompletion(fenceValue);
+      });
     };
     // Calibrate on the baseline (also a warm-up): enough dispatches per submission to amortize its
     // latency. Doubling until a submission lasts TARGET_SUBMISSION_MS: one cold dispatch is mostly
@@ -346,9 +324,7 @@ export const indirectionCost: FigureRunner = async (context) => {
       }
     }
     if (device.getDeviceRemovedReason() !== 'S_OK') throw new Error(`indirection-cost: the library device was removed while timing: ${device.getDeviceRemovedReason()}`);
-    rawQueries?.destroy();
-    rawResolved.destroy();
-    rawTimes.destroy();
+    timer.destroy();
 
     const gbPerSecond = (ms: number): number => bytes / (ms / 1000) / 1e9;
     const rowFor = (name: string, library: number[], kernel: Kernel) => {

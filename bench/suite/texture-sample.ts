@@ -30,6 +30,7 @@
  * reads the fault log back.
  */
 import { createDevice, TILE_SIZE } from '../../src/index.js';
+import { kernelTimer } from './kernel-timer.js';
 import { liveRecorder, row, timeRaw, type FigureRunner } from './figure.js';
 import { fullChain, mipChain, mipSide, tiledBytes } from './texture-sample-texels.js';
 import kernelsWgsl from './texture-sample.wgsl?raw';
@@ -178,30 +179,19 @@ export const textureSample: FigureRunner = async (context) => {
 
     // GPU time from timestamp queries where the adapter has them, as indirection-cost reads it.
     const timestamps = gpuDevice.features.has('timestamp-query');
-    const rawQueries = timestamps ? gpuDevice.createQuerySet({ label: 'texture-sample: native timestamps', type: 'timestamp', count: 2 }) : undefined;
-    const rawResolved = gpuDevice.createBuffer({ label: 'texture-sample: native timestamps', size: 16, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
-    const rawTimes = gpuDevice.createBuffer({ label: 'texture-sample: native timestamps readback', size: 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-    const libraryQueries = timestamps ? device.createQueryHeap({ type: 'TIMESTAMP', count: 2 }) : undefined;
-    const libraryTimes = device.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: 16 }, 'COPY_DEST');
+    const timer = kernelTimer(gpuDevice, device, 'texture-sample');
     const readback = device.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: outputBytes }, 'COPY_DEST');
-    const elapsedMs = (bytes: ArrayBuffer | Uint8Array): number => {
-      const view = bytes instanceof Uint8Array ? new DataView(bytes.buffer, bytes.byteOffset, 16) : new DataView(bytes);
-      return Number(view.getBigUint64(8, true) - view.getBigUint64(0, true)) / 1e6;
-    };
 
     // Workgroups per side of a dispatch of `mip` (timed dispatches read mip 0: the whole grid).
     const groupsFor = (mip: number): number => Math.ceil(mipSide(side, mip) / WORKGROUP_SIDE);
     const submitNative = (kernel: Kernel, group: GPUBindGroup, dispatches: number, groups = groupsFor(0)): void => {
       const encoder = gpuDevice.createCommandEncoder({ label: `texture-sample: native ${kernel}` });
-      const pass = encoder.beginComputePass(rawQueries ? { timestampWrites: { querySet: rawQueries, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } } : {});
+      const pass = encoder.beginComputePass(timer.rawPass);
       pass.setPipeline(nativePipelines.get(kernel) as GPUComputePipeline);
       pass.setBindGroup(0, group);
       for (let i = 0; i < dispatches; i++) pass.dispatchWorkgroups(groups, groups);
       pass.end();
-      if (rawQueries) {
-        encoder.resolveQuerySet(rawQueries, 0, 2, rawResolved, 0);
-        encoder.copyBufferToBuffer(rawResolved, 0, rawTimes, 0, 16);
-      }
+      timer.resolveRaw(encoder);
       gpuDevice.queue.submit([encoder.finish()]);
     };
     const libraryList = (kernel: Kernel, constants: number[], dispatches: number, groups = groupsFor(0)) => {
@@ -210,12 +200,9 @@ export const textureSample: FigureRunner = async (context) => {
       list.setComputeRootShaderResourceView(1, descriptor.getGPUVirtualAddress());
       list.setComputeRootUnorderedAccessView(2, output.getGPUVirtualAddress());
       list.setComputeRoot32BitConstants(0, constants, 0);
-      if (libraryQueries) list.endQuery(libraryQueries, 'TIMESTAMP', 0);
+      timer.beginList(list);
       for (let i = 0; i < dispatches; i++) list.dispatch(groups, groups, 1);
-      if (libraryQueries) {
-        list.endQuery(libraryQueries, 'TIMESTAMP', 1);
-        list.resolveQueryData(libraryQueries, 'TIMESTAMP', 0, 2, libraryTimes, 0);
-      }
+      timer.endList(list);
       list.close();
       return list;
     };
@@ -269,24 +256,15 @@ export const textureSample: FigureRunner = async (context) => {
     const nativeGroups = ROWS.map((spec, r) => bindGroup(spec.kernel, uniforms[r] as GPUBuffer));
     const timeNative = async (r: number, dispatches: number): Promise<number> => {
       const kernel = (ROWS[r] as (typeof ROWS)[number]).kernel;
-      const wallMs = await timeRaw(gpuDevice, () => submitNative(kernel, nativeGroups[r] as GPUBindGroup, dispatches));
-      if (!rawQueries) return wallMs / dispatches;
-      await rawTimes.mapAsync(GPUMapMode.READ);
-      const ms = elapsedMs(rawTimes.getMappedRange());
-      rawTimes.unmap();
-      return ms / dispatches;
+      return timer.rawMs(dispatches, () => submitNative(kernel, nativeGroups[r] as GPUBindGroup, dispatches));
     };
     const timeLibrary = async (list: ReturnType<typeof libraryList>, dispatches: number): Promise<number> => {
       await settle();
-      const start = performance.now();
-      queue.executeCommandLists([list]);
-      queue.signal(fence, ++fenceValue);
-      await fence.setEventOnCompletion(fenceValue);
-      const wallMs = performance.now() - start;
-      if (!libraryQueries) return wallMs / dispatches;
-      const ms = elapsedMs(libraryTimes.map(0).slice(0, 16));
-      libraryTimes.unmap(0, { begin: 0, end: 0 });
-      return ms / dispatches;
+      return timer.libraryMs(dispatches, async () => {
+        queue.executeCommandLists([list]);
+        queue.signal(fence, ++fenceValue);
+        await fence.setEventOnCompletion(fenceValue);
+      });
     };
     // Calibrate on the cheapest baseline, native loads (also a warm-up): doubling until a submission
     // lasts the target, since one cold dispatch is mostly submission latency.
@@ -324,9 +302,7 @@ export const textureSample: FigureRunner = async (context) => {
       }
     }
     if (device.getDeviceRemovedReason() !== 'S_OK') throw new Error(`texture-sample: the library device was removed while timing: ${device.getDeviceRemovedReason()}`);
-    rawQueries?.destroy();
-    rawResolved.destroy();
-    rawTimes.destroy();
+    timer.destroy();
 
     return {
       id: 'texture-sample',
