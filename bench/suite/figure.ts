@@ -132,6 +132,31 @@ export function row(name: string, samples: number[], baselineSamples: number[], 
   return { case: name, value, baseline, ratio: baseline ? value / baseline : null, samples, baselineSamples, ...(extra ? { extra } : {}) };
 }
 
+/** One side of an interleaved figure: one timed run, where its samples go, and its live plot. */
+export interface TimedVariant {
+  time: () => Promise<number>;
+  into: number[];
+  show: (value: number) => void;
+}
+
+/**
+ * Runs every variant once a round, interleaved so that drift (clock, thermal, GC) hits them alike,
+ * starting from a different one each round so that none always follows the same neighbour; the
+ * first `warmup` rounds are not kept.
+ */
+export async function interleaved(variants: readonly TimedVariant[], rounds: number, warmup: number): Promise<void> {
+  for (let i = 0; i < warmup + rounds; i++) {
+    for (let k = 0; k < variants.length; k++) {
+      const variant = variants[(i + k) % variants.length] as TimedVariant;
+      const value = await variant.time();
+      if (i >= warmup) {
+        variant.into.push(value);
+        variant.show(value);
+      }
+    }
+  }
+}
+
 /** Milliseconds of `run` (which submits work), until the raw device's queue has finished it. */
 export async function timeRaw(gpuDevice: GPUDevice, run: () => void): Promise<number> {
   await gpuDevice.queue.onSubmittedWorkDone();

@@ -30,7 +30,7 @@
  */
 import { createDevice, TILE_SIZE, type Resource } from '../../src/index.js';
 import { kernelTimer } from './kernel-timer.js';
-import { liveRecorder, row, timeRaw, type FigureRunner } from './figure.js';
+import { interleaved, liveRecorder, row, timeRaw, type FigureRunner } from './figure.js';
 import sumWgsl from './indirection-cost.wgsl?raw';
 import directWgsl from './indirection-cost-direct.wgsl?raw';
 import d3d12Wgsl from './indirection-cost-d3d12.wgsl?raw';
@@ -311,18 +311,7 @@ export const indirectionCost: FigureRunner = async (context) => {
       })),
       ...ROWS.map((spec, r) => ({ time: () => timeLibrary(lists[r] as (typeof lists)[number], dispatches), into: librarySamples[r] as number[], show: (ms: number) => live.sample(spec.name, 'measured', ms) })),
     ];
-    // Every round runs them all, interleaved so drift (clock, thermal, GC) hits them alike, starting
-    // from a different one each round so none always follows the same neighbour.
-    for (let i = 0; i < warmup + rounds; i++) {
-      for (let k = 0; k < variants.length; k++) {
-        const variant = variants[(i + k) % variants.length] as (typeof variants)[number];
-        const ms = await variant.time();
-        if (i >= warmup) {
-          variant.into.push(ms);
-          variant.show(ms);
-        }
-      }
-    }
+    await interleaved(variants, rounds, warmup);
     if (device.getDeviceRemovedReason() !== 'S_OK') throw new Error(`indirection-cost: the library device was removed while timing: ${device.getDeviceRemovedReason()}`);
     timer.destroy();
 

@@ -31,7 +31,7 @@
  */
 import { createDevice, TILE_SIZE } from '../../src/index.js';
 import { kernelTimer } from './kernel-timer.js';
-import { liveRecorder, row, timeRaw, type FigureRunner } from './figure.js';
+import { interleaved, liveRecorder, row, timeRaw, type FigureRunner } from './figure.js';
 import { fullChain, mipChain, mipSide, tiledBytes } from './texture-sample-texels.js';
 import kernelsWgsl from './texture-sample.wgsl?raw';
 import nativeWgsl from './texture-sample-native.wgsl?raw';
@@ -290,17 +290,7 @@ export const textureSample: FigureRunner = async (context) => {
       { time: () => timeNative(r, dispatches), into: nativeSamples[r] as number[], show: (ms: number) => live.sample(spec.name, 'baseline', ms) },
       { time: () => timeLibrary(lists[r] as (typeof lists)[number], dispatches), into: librarySamples[r] as number[], show: (ms: number) => live.sample(spec.name, 'measured', ms) },
     ]);
-    // Every round runs them all, interleaved, starting from a different one each round.
-    for (let i = 0; i < warmup + rounds; i++) {
-      for (let k = 0; k < variants.length; k++) {
-        const variant = variants[(i + k) % variants.length] as (typeof variants)[number];
-        const ms = await variant.time();
-        if (i >= warmup) {
-          variant.into.push(ms);
-          variant.show(ms);
-        }
-      }
-    }
+    await interleaved(variants, rounds, warmup);
     if (device.getDeviceRemovedReason() !== 'S_OK') throw new Error(`texture-sample: the library device was removed while timing: ${device.getDeviceRemovedReason()}`);
     timer.destroy();
 
