@@ -31,9 +31,9 @@ const D3D12_PTE_UNOWNED: u32 = 0u;
 const D3D12_PTE_NULL: u32 = 1u;
 // Backed by a physical page. The entry is the index of the page's first word in its pool (a multiple
 // of D3D12_WORDS_PER_PAGE, so its low 14 bits are free) with the kind in bits 0-1 and the segment in
-// bit 2: a word's index is the entry masked, or'ed with the word's offset in the page, one AND and
-// one OR (d3d12_word_index) instead of a shift, a mask and a multiply. Pages below 2^18: pools up to
-// 16 GiB, what a u32 word index reaches anyway.
+// bit 2: a word's index is the entry with its low bits replaced by the word's offset in the page,
+// one shift and one insertBits (d3d12_word_index) instead of two shifts, a mask and a multiply.
+// Pages below 2^18: pools up to 16 GiB, what a u32 word index reaches anyway.
 const D3D12_PTE_RESIDENT: u32 = 2u;
 // Mapped to a heap whose memory is not resident (evicted or released); payload: the heap id.
 // Any access is a fault naming the heap.
@@ -140,8 +140,8 @@ fn d3d12_root_descriptor(root_parameter_index: u32) -> vec2u {
 
 // va + bytes, carrying into the high word. The carry stays: without it, an offset past a 4 GiB line
 // would wrap to an address below the line, possibly inside another resource, and an out-of-bounds
-// access would read that resource instead of faulting. It costs scalar loads about 2% (H200: 1.81x
-// against 1.77x direct).
+// access would read that resource instead of faulting. It costs scalar loads about 2% (H200, a WGSL
+// harness: 1.81x against 1.77x direct).
 fn d3d12_address_add(va: vec2u, bytes: u32) -> vec2u {
   let low = va.x + bytes;
   return vec2u(low, va.y + select(0u, 1u, low < va.x));
@@ -155,9 +155,9 @@ fn d3d12_page_index(va: vec2u) -> u32 {
 
 // The entry of va's page; UNOWNED past the table's end. No branch: the load is clamped into the
 // table and always made, and select() picks UNOWNED past the end (entries past the end are
-// UNOWNED, src/gpu/page-table.ts). A branch here cost scalar loads 2.56x direct against 1.88x
-// (H200, 256 MiB, same session): the compiler cannot start the next access's loads before the
-// branch resolves. Why not a guard entry at the table's end with the index clamped by the
+// UNOWNED, src/gpu/page-table.ts). Branches here and before the pool read (loads.wgsl) cost scalar
+// loads 2.56x direct against 1.88x without either (H200, 256 MiB, a WGSL harness, one session): the
+// compiler cannot start the next access's loads before a branch resolves. Why not a guard entry at the table's end with the index clamped by the
 // robustness pass: WebGPU lets an out-of-bounds load return any value of the buffer, so only an
 // explicit clamp guarantees which entry is read.
 fn d3d12_page_entry(va: vec2u) -> u32 {

@@ -8,7 +8,8 @@ const D3D12_STATUS_MAPPED: u32 = 1u;
 // tested, whatever the entry says (the index is garbage for an entry that is not RESIDENT, kept in
 // bounds by WebGPU, and the value is then replaced): the common case is two loads with no branch
 // between them, so the compiler can have the loads of several accesses in flight at once. Testing
-// first cost scalar loads 2.56x direct against 1.88x (H200, 256 MiB, same session).
+// first, with a branching page-table read, cost scalar loads 2.56x direct against 1.88x (H200,
+// 256 MiB, a WGSL harness, one session; common.wgsl, d3d12_page_entry).
 fn d3d12_load_checked(va: vec2u, status: ptr<function, u32>) -> u32 {
   let entry = d3d12_page_entry(va);
   var value = d3d12_pool_read(entry, d3d12_word_index(entry, va));
