@@ -9,6 +9,8 @@
  * are always timed the same way. Medians over `rounds` after `warmup` unmeasured rounds.
  */
 
+import type { CommandQueue, Device } from '../../src/index.js';
+
 export interface BenchContext {
   /** The raw device: baselines use it directly; the library is created over it (createDevice({ gpuDevice })). */
   gpuDevice: GPUDevice;
@@ -130,6 +132,20 @@ export function row(name: string, samples: number[], baselineSamples: number[], 
   const value = median(samples);
   const baseline = baselineSamples.length > 0 ? median(baselineSamples) : null;
   return { case: name, value, baseline, ratio: baseline ? value / baseline : null, samples, baselineSamples, ...(extra ? { extra } : {}) };
+}
+
+/** A COMPUTE queue of `device` with a fence; `settle()` signals it and waits until all work executed on the queue so far has completed. */
+export function fencedQueue(device: Device): { queue: CommandQueue; settle: () => Promise<void> } {
+  const queue = device.createCommandQueue({ type: 'COMPUTE' });
+  const fence = device.createFence(0);
+  let fenceValue = 0;
+  return {
+    queue,
+    settle: async () => {
+      queue.signal(fence, ++fenceValue);
+      await fence.setEventOnCompletion(fenceValue);
+    },
+  };
 }
 
 /** One side of an interleaved figure: one timed run, where its samples go, and its live plot. */

@@ -30,7 +30,7 @@
  */
 import { createDevice, TILE_SIZE, type Resource } from '../../src/index.js';
 import { kernelTimer } from './kernel-timer.js';
-import { interleaved, liveRecorder, row, timeRaw, type FigureRunner } from './figure.js';
+import { fencedQueue, interleaved, liveRecorder, row, timeRaw, type FigureRunner } from './figure.js';
 import sumWgsl from './indirection-cost.wgsl?raw';
 import directWgsl from './indirection-cost-direct.wgsl?raw';
 import d3d12Wgsl from './indirection-cost-d3d12.wgsl?raw';
@@ -142,13 +142,7 @@ export const indirectionCost: FigureRunner = async (context) => {
   const partials = gpuDevice.createBuffer({ label: 'indirection-cost: direct partial sums', size: outputBytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
   const params = gpuDevice.createBuffer({ label: 'indirection-cost: direct word count', size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   try {
-    const queue = device.createCommandQueue({ type: 'COMPUTE' });
-    const fence = device.createFence(0);
-    let fenceValue = 0;
-    const settle = async (): Promise<void> => {
-      queue.signal(fence, ++fenceValue);
-      await fence.setEventOnCompletion(fenceValue);
-    };
+    const { queue, settle } = fencedQueue(device);
 
     // ---- the words: one heap behind a placed buffer and behind a reserved buffer, scattered ----
     const heap = device.createHeap({ sizeInBytes: bytes, properties: { type: 'DEFAULT' } });
@@ -285,8 +279,7 @@ export const indirectionCost: FigureRunner = async (context) => {
       await settle();
       return timer.libraryMs(dispatches, async () => {
         queue.executeCommandLists([list]);
-        queue.signal(fence, ++fenceValue);
-        await fence.setEventOnCompletion(fenceValue);
+        await settle();
       });
     };
     // Calibrate on the baseline (also a warm-up): enough dispatches per submission to amortize its

@@ -31,7 +31,7 @@
  */
 import { createDevice, TILE_SIZE } from '../../src/index.js';
 import { kernelTimer } from './kernel-timer.js';
-import { interleaved, liveRecorder, row, timeRaw, type FigureRunner } from './figure.js';
+import { fencedQueue, interleaved, liveRecorder, row, timeRaw, type FigureRunner } from './figure.js';
 import { fullChain, mipChain, mipSide, tiledBytes } from './texture-sample-texels.js';
 import kernelsWgsl from './texture-sample.wgsl?raw';
 import nativeWgsl from './texture-sample-native.wgsl?raw';
@@ -118,13 +118,7 @@ export const textureSample: FigureRunner = async (context) => {
   const uniforms = Array.from({ length: ROWS.length + 1 }, () => gpuDevice.createBuffer({ label: 'texture-sample: native params', size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST }));
   const staging = gpuDevice.createBuffer({ label: 'texture-sample: native results readback', size: outputBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
   try {
-    const queue = device.createCommandQueue({ type: 'COMPUTE' });
-    const fence = device.createFence(0);
-    let fenceValue = 0;
-    const settle = async (): Promise<void> => {
-      queue.signal(fence, ++fenceValue);
-      await fence.setEventOnCompletion(fenceValue);
-    };
+    const { queue, settle } = fencedQueue(device);
 
     // ---- the texels: a reserved texture, every tile mapped in order onto one heap, copyTiles from UPLOAD ----
     const texture = device.createReservedResource(textureDesc, 'COMMON');
@@ -262,8 +256,7 @@ export const textureSample: FigureRunner = async (context) => {
       await settle();
       return timer.libraryMs(dispatches, async () => {
         queue.executeCommandLists([list]);
-        queue.signal(fence, ++fenceValue);
-        await fence.setEventOnCompletion(fenceValue);
+        await settle();
       });
     };
     // Calibrate on the cheapest baseline, native loads (also a warm-up): doubling until a submission
