@@ -90,12 +90,6 @@ type Step = { list: number; index: number; root: Uint32Array; draw?: readonly [n
   | { kind: 'encoder'; run(encoder: GPUCommandEncoder): void }
 );
 
-/**
- * Encodes `lists` into a command buffer; returns it with the buffers to destroy once submitted, or
- * null when the lists hold nothing to run (empty lists, empty dispatches and copies).
- * `kernel` must be the device's resolved copy kernel; `unmapped` is the unmapped-access log to bind
- * (or the placeholder, not recording); `buffers` the device's reused constants and jobs buffers.
- */
 /** Word offsets of D3D12DispatchInfo's members (read once from the prelude's layout). */
 type InfoWords = Record<'root' | 'descriptors' | 'commandList' | 'commandIndex' | 'tier' | 'validation' | 'draw' | 'unmappedAccess' | 'submission', number>;
 let infoWords: InfoWords | undefined;
@@ -117,6 +111,12 @@ function dispatchInfoWords(): InfoWords {
   return infoWords;
 }
 
+/**
+ * Encodes `lists` into a command buffer; returns it with the buffers to destroy once submitted, or
+ * null when the lists hold nothing to run (empty lists, empty dispatches and copies).
+ * `kernel` must be the device's resolved copy kernel; `unmapped` is the unmapped-access log to bind
+ * (or the placeholder, not recording); `buffers` the device's reused constants and jobs buffers.
+ */
 export function encodeExecution(
   memory: GpuMemory,
   kernel: CopyKernel,

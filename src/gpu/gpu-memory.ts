@@ -188,7 +188,6 @@ export class GpuMemory {
     return { count, more, records };
   }
 
-
   destroy(): void {
     this.pools.LOCAL.destroy();
     this.pools.NON_LOCAL.destroy();
