@@ -21,6 +21,11 @@ fn d3d12_load_checked(va: vec2u, status: ptr<function, u32>) -> u32 {
   return value;
 }
 
+// What a read of a NULL tile returns: 0 under Tier 2+, the poison value under Tier 1.
+fn d3d12_null_read() -> u32 {
+  return select(0u, D3D12_TIER1_NULL_READ, d3d12_dispatch.tiled_resources_tier == 1u);
+}
+
 // The rest of d3d12_load_checked: misaligned, NULL, absent and unowned accesses. One return, as the
 // pool accessors (pool-words.wgsl says why).
 fn d3d12_load_unmapped(va: vec2u, entry: u32) -> u32 {
@@ -30,7 +35,7 @@ fn d3d12_load_unmapped(va: vec2u, entry: u32) -> u32 {
     d3d12_record_fault(va, D3D12_FAULT_MISALIGNED, 0u);
   } else if (kind == D3D12_PTE_NULL) {
     d3d12_record_unmapped(va, D3D12_ACCESS_READ);
-    value = select(0u, D3D12_TIER1_NULL_READ, d3d12_dispatch.tiled_resources_tier == 1u);
+    value = d3d12_null_read();
   } else if (kind == D3D12_PTE_ABSENT) {
     d3d12_record_fault(va, D3D12_FAULT_READ_ABSENT, entry);
   } else {

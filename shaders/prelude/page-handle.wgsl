@@ -37,10 +37,6 @@ fn d3d12_page(va: vec2u) -> D3D12Page {
   return d3d12_page_with_fault(va, D3D12_FAULT_READ_ABSENT, D3D12_FAULT_READ_UNOWNED);
 }
 
-fn d3d12_page_resident(page: D3D12Page) -> bool {
-  return page.limit != 0u;
-}
-
 // The 4-byte word at byte `offset` of the page. The pool is read before the test, as in
 // d3d12_load_checked (loads.wgsl), so that loads through a handle keep no branch between them.
 fn d3d12_page_load(page: D3D12Page, offset: u32) -> u32 {
@@ -59,7 +55,7 @@ fn d3d12_page_load_other(page: D3D12Page, offset: u32) -> u32 {
     value = d3d12_load(d3d12_address_add(page.start, offset));
   } else if ((page.entry & D3D12_PTE_KIND_MASK) == D3D12_PTE_NULL) {
     d3d12_record_unmapped(d3d12_address_add(page.start, offset), D3D12_ACCESS_READ);
-    value = select(0u, D3D12_TIER1_NULL_READ, d3d12_dispatch.tiled_resources_tier == 1u);
+    value = d3d12_null_read();
   }
   return value;
 }
