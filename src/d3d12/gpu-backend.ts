@@ -293,6 +293,7 @@ export class GpuBackend {
   destroy(): void {
     this.buffers.destroy();
     this.faultSlot?.destroy();
+    this.backing.destroy();
     this.memory.destroy();
     this.unmappedLog?.destroy();
     this.unmappedPlaceholder?.destroy();

@@ -201,7 +201,9 @@ export class Heap extends DeviceChild {
   /**
    * Test hook (benchmarks and tests): while the heap is evicted on a GPU device, its contents once
    * they reached CPU memory (the page-out's copy completes asynchronously); zeros for a heap created
-   * not resident and never made resident; undefined while resident or on a CPU-only device.
+   * not resident and never made resident; undefined while resident or on a CPU-only device. The
+   * array is the eviction's own CPU store, not a copy: it holds these bytes until the heap is made
+   * resident again, after which a later eviction may reuse it (copy it to keep it).
    */
   getEvictedBytesForTesting(): Promise<Uint8Array> | undefined {
     const evicted = this.#evicted;

@@ -8,20 +8,29 @@
  * live resources, NULL for unmapped reserved tiles, RESIDENT (segment, page) for memory, ABSENT
  * (heap id) for tiles whose heap has no memory (released). Entries are written as one queue write
  * per run of consecutive changed pages. Pages are taken before anything else changes, so running out
- * leaves no partial state.
+ * leaves no partial state. An evicted heap's old pages are held (not free, but counted by freePages)
+ * while they are the only copy of its bytes: until those reach CPU memory, or a GPU copy is made
+ * before the pages are handed to another heap.
  */
 import { RangeAllocator, pagesOf, type PageRun } from '../memory/range-allocator.js';
-import { evictPages, neverWritten, restorePages } from '../gpu/paging.js';
+import { neverWritten, Pager, type Evicted, type RestoredHeap } from '../gpu/paging.js';
 import { NULL_HEAP, type TileSpan } from '../memory/tile-mappings.js';
 import { TILE_SIZE } from '../memory/tiling.js';
 import type { GpuMemory } from '../gpu/gpu-memory.js';
 import { cpuAccessible } from '../validation/heap.js';
 import { D3D12Error } from '../api/errors.js';
-import type { Heap } from './heap.js';
+import type { Heap, HeapMemory } from './heap.js';
 import type { Resource } from './resource.js';
 import type { MemorySegment } from '../api/types.js';
 
 const MIB = 2 ** 20;
+
+/** An evicted heap's old pages, kept from reuse while they are the only copy of its bytes. */
+interface HeldPages {
+  heap: Heap;
+  evicted: Evicted;
+  memory: HeapMemory;
+}
 export const mib = (bytes: number): string => `${(bytes / MIB).toFixed(bytes % MIB === 0 ? 0 : 2)} MiB`;
 
 export class MemoryBacking {
@@ -29,6 +38,10 @@ export class MemoryBacking {
   readonly allocators: Record<MemorySegment, RangeAllocator>;
   /** Per heap, the resources whose pages point into it: its placed resources, a committed resource's own. */
   private readonly users = new Map<Heap, Set<Resource>>();
+  private readonly pager: Pager;
+  /** Evicted heaps' old pages not yet free (insertion order: oldest eviction first), and their count per segment. */
+  private readonly held = new Map<Evicted, HeldPages>();
+  private readonly heldPages: Record<MemorySegment, number> = { LOCAL: 0, NON_LOCAL: 0 };
 
   constructor(
     readonly gpu: GpuMemory,
@@ -40,12 +53,14 @@ export class MemoryBacking {
       LOCAL: new RangeAllocator(0, gpu.pageCounts.LOCAL),
       NON_LOCAL: new RangeAllocator(0, gpu.pageCounts.NON_LOCAL),
     };
+    this.pager = new Pager(gpu);
   }
 
   /** Takes pages for a heap of `sizeInBytes`; throws E_OUTOFMEMORY (naming the numbers) when the pool is short. */
   allocate(call: string, argument: string, segment: MemorySegment, sizeInBytes: number): { runs: PageRun[]; pages: Uint32Array } {
     const count = Math.max(1, Math.ceil(sizeInBytes / TILE_SIZE));
     const allocator = this.allocators[segment];
+    if (allocator.freeUnits < count && allocator.freeUnits + this.heldPages[segment] >= count) this.reclaimHeld(segment, count);
     const runs = allocator.allocateRuns(count);
     if (!runs) {
       const free = allocator.freeUnits * TILE_SIZE;
@@ -70,38 +85,119 @@ export class MemoryBacking {
     heap.holdPages({ segment: heap.segment, runs: taken.runs, pages: taken.pages });
   }
 
-  /** Pages a heap out (see src/gpu/paging.ts); every page-table entry into it becomes ABSENT. */
-  pageOut(heap: Heap, reserved: Iterable<Resource>): void {
-    const memory = heap.memory;
-    if (!memory) return;
+  /**
+   * Pages heaps out (see src/gpu/paging.ts): one submission for all of them; every page-table entry
+   * into them becomes ABSENT. Their pages count as free at once; until their bytes reach CPU memory
+   * they are handed out only when nothing else is free (allocate), after a GPU copy of them.
+   */
+  pageOut(heaps: readonly Heap[], reserved: Iterable<Resource>): void {
+    const out = heaps.filter((heap) => heap.memory);
+    if (out.length === 0) return;
+    const memories = out.map((heap) => heap.memory as HeapMemory);
     // CPU writes through map() not yet sent (no submission since) must be in the evicted copy. The
-    // staging buffers are allocated here: inside scopes of their own.
-    const evicted = this.gpu.guard(`evicting ${heap.label}`, () => {
-      this.flushCpuWrites(heap);
-      return evictPages(this.gpu, memory.segment, memory.pages);
+    // staging buffers are taken here: inside scopes of their own.
+    const evicted = this.gpu.guard(`evicting ${out.length === 1 ? (out[0] as Heap).label : `${out.length} heaps`}`, () => {
+      for (const heap of out) this.flushCpuWrites(heap);
+      return this.pager.evict(memories);
     });
-    heap.holdEvicted(evicted);
-    this.allocators[memory.segment].releaseRuns(memory.runs);
-    this.refresh(heap, reserved);
+    out.forEach((heap, i) => {
+      const contents = evicted[i] as Evicted;
+      const memory = memories[i] as HeapMemory;
+      heap.holdEvicted(contents);
+      const held: HeldPages = { heap, evicted: contents, memory };
+      this.held.set(contents, held);
+      this.heldPages[memory.segment] += memory.pages.length;
+      // Arrived in CPU memory (not failed, not cancelled): the old pages are free for anyone.
+      void contents.arrived.then(() => {
+        if (contents.bytes) this.releaseHeld(held);
+      });
+    });
+    for (const heap of out) this.refresh(heap, reserved);
   }
 
-  /** Pages a heap back in (pages must be free: see allocate); its entries become RESIDENT again. */
-  pageIn(call: string, heap: Heap, reserved: Iterable<Resource>): void {
-    const evicted = heap.evicted;
-    if (heap.memory || !evicted) return;
-    const taken = this.allocate(call, 'objects', heap.segment, heap.desc.sizeInBytes);
-    this.gpu.guard(`making ${heap.label} resident`, () => restorePages(this.gpu, heap.segment, taken.pages, taken.runs, evicted, !heap.desc.flags.includes('CREATE_NOT_ZEROED')));
-    heap.holdPages({ segment: heap.segment, runs: taken.runs, pages: taken.pages });
-    this.refresh(heap, reserved);
+  /** Pages heaps back in (their pages must be free: see freePages); their entries become RESIDENT again. One submission. */
+  pageIn(call: string, heaps: readonly Heap[], reserved: Iterable<Resource>): void {
+    const rising = heaps.filter((heap) => !heap.memory && heap.evicted);
+    if (rising.length === 0) return;
+    const restored: RestoredHeap[] = [];
+    this.gpu.guard(`making ${rising.length === 1 ? (rising[0] as Heap).label : `${rising.length} heaps`} resident`, () => {
+      // First the heaps whose old pages still hold their bytes: they take them back, no copy at all.
+      const copied: Heap[] = [];
+      for (const heap of rising) {
+        const evicted = heap.evicted as Evicted;
+        const held = this.held.get(evicted);
+        if (!held) {
+          copied.push(heap);
+          continue;
+        }
+        this.releaseHeld(held, false);
+        this.pager.release(evicted);
+        heap.holdPages(held.memory);
+      }
+      for (const heap of copied) {
+        const evicted = heap.evicted as Evicted;
+        const taken = this.allocate(call, 'objects', heap.segment, heap.desc.sizeInBytes);
+        restored.push({ segment: heap.segment, pages: taken.pages, runs: taken.runs, evicted, zero: !heap.desc.flags.includes('CREATE_NOT_ZEROED') });
+        heap.holdPages({ segment: heap.segment, runs: taken.runs, pages: taken.pages });
+      }
+      if (restored.length > 0) this.pager.restore(restored);
+    });
+    for (const heap of rising) this.refresh(heap, reserved);
   }
 
   /** Returns a heap's pages for good; tiles of reserved resources that map into it become ABSENT. */
   free(heap: Heap, reserved: Iterable<Resource>): void {
     const memory = heap.memory;
+    const evicted = heap.evicted;
+    if (evicted) {
+      const held = this.held.get(evicted);
+      if (held) this.releaseHeld(held);
+      this.pager.release(evicted);
+    }
     heap.dropMemory();
     if (!memory) return;
     this.allocators[memory.segment].releaseRuns(memory.runs);
     this.refresh(heap, reserved);
+  }
+
+  /** Pages of a segment that allocate can hand out: free ones, and evicted heaps' pages whose bytes are still on their way. */
+  freePages(segment: MemorySegment): number {
+    return this.allocators[segment].freeUnits + this.heldPages[segment];
+  }
+
+  /** An evicted heap's old pages are no longer held for it: free (`toPool`), or taken back by the heap. */
+  private releaseHeld(held: HeldPages, toPool = true): void {
+    if (this.held.get(held.evicted) !== held) return;
+    this.held.delete(held.evicted);
+    this.heldPages[held.memory.segment] -= held.memory.pages.length;
+    if (toPool) this.allocators[held.memory.segment].releaseRuns(held.memory.runs);
+  }
+
+  /**
+   * Frees held pages of `segment`, oldest first, until `count` pages are free: each heap's bytes are
+   * first copied out of them on the GPU (queued before any reuse), so a restore still finds them.
+   */
+  private reclaimHeld(segment: MemorySegment, count: number): void {
+    for (const held of [...this.held.values()]) {
+      if (this.allocators[segment].freeUnits >= count) return;
+      if (held.memory.segment !== segment) continue;
+      this.gpu.guard(`staging the evicted ${held.heap.label} before its pages are reused`, () => this.pager.stage(held.evicted, held.memory));
+      this.releaseHeld(held);
+    }
+  }
+
+  /** Test hook: bytes copied on the GPU because an evicted heap's pages were reused before its bytes reached CPU memory. */
+  get stagedBytesForTesting(): number {
+    return this.pager.stagedBytes;
+  }
+
+  /** Test hook: pages of `segment` held for evicted heaps whose bytes are on their way. */
+  heldPagesForTesting(segment: MemorySegment): number {
+    return this.heldPages[segment];
+  }
+
+  destroy(): void {
+    this.pager.destroy();
   }
 
   /** Rewrites every page-table entry that points into `heap`: its users' ranges and reserved tiles. */

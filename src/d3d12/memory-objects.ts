@@ -234,7 +234,7 @@ export class MemoryObjects {
         this.gpu?.markUnmapped(unmapped, written);
         if (!unmapped.heap) return;
         unmapped.heap.unlockResidency();
-        this.residency.pageOutIfUnused(unmapped.heap);
+        this.residency.pageOutIfUnused([unmapped.heap]);
       },
       gpuBacked: this.gpu !== undefined,
     });

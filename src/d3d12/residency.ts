@@ -179,7 +179,7 @@ export class DeviceResidency {
       }
     }
     for (const heap of heaps) heap.addResidencyReference();
-    for (const heap of rising) this.pageIn(call, heap);
+    this.pageIn(call, rising);
   }
 
   /** ID3D12Device::MakeResident. */
@@ -212,10 +212,8 @@ export class DeviceResidency {
         throw invalidArg(call, 'objects', `${heap.label} would be evicted more times than it was made resident (count ${heap.residencyReferences})`);
       }
     }
-    for (const [heap, count] of drops) {
-      heap.dropResidencyReferences(count);
-      this.pageOutIfUnused(heap);
-    }
+    for (const [heap, count] of drops) heap.dropResidencyReferences(count);
+    this.pageOutIfUnused([...drops.keys()]);
   }
 
   /**
@@ -230,32 +228,39 @@ export class DeviceResidency {
       if (heap.residentBytes > free) {
         throw new D3D12Error('E_OUTOFMEMORY', call, 'this', `${heap.label} is evicted, and paging it in to map it needs ${heap.residentBytes} bytes of ${heap.segment} memory; ${free} are free (evict something first)`);
       }
-      this.pageIn(call, heap);
+      this.pageIn(call, [heap]);
     }
     heap.lockResidency();
   }
 
   private freeBytes(segment: MemorySegment): number {
     const backing = this.owner.backing;
-    return backing ? backing.allocators[segment].freeUnits * TILE_SIZE : this.poolBytes[segment] - this.usage[segment];
+    return backing ? backing.freePages(segment) * TILE_SIZE : this.poolBytes[segment] - this.usage[segment];
   }
 
-  private pageIn(call: string, heap: Heap): void {
-    this.owner.backing?.pageIn(call, heap, this.owner.reservedResources());
-    heap.markResident();
-    this.usage[heap.segment] += heap.residentBytes;
-    this.paged.restores++;
-    this.paged.restoredBytes += heap.residentBytes;
+  /** Pages heaps back in: one paging submission for all of them. */
+  private pageIn(call: string, heaps: readonly Heap[]): void {
+    if (heaps.length === 0) return;
+    this.owner.backing?.pageIn(call, heaps, this.owner.reservedResources());
+    for (const heap of heaps) {
+      heap.markResident();
+      this.usage[heap.segment] += heap.residentBytes;
+      this.paged.restores++;
+      this.paged.restoredBytes += heap.residentBytes;
+    }
   }
 
-  /** Pages out a heap whose count is 0, unless mapped memory keeps it. */
-  pageOutIfUnused(heap: Heap): void {
-    if (heap.residencyReferences > 0 || heap.residencyLocks > 0 || !heap.resident || heap.released) return;
-    this.owner.backing?.pageOut(heap, this.owner.reservedResources());
-    heap.markNotResident();
-    this.usage[heap.segment] -= heap.residentBytes;
-    this.paged.evictions++;
-    this.paged.evictedBytes += heap.residentBytes;
+  /** Pages out every heap whose count is 0, unless mapped memory keeps it: one paging submission for all. */
+  pageOutIfUnused(heaps: readonly Heap[]): void {
+    const out = heaps.filter((heap) => heap.residencyReferences === 0 && heap.residencyLocks === 0 && heap.resident && !heap.released);
+    if (out.length === 0) return;
+    this.owner.backing?.pageOut(out, this.owner.reservedResources());
+    for (const heap of out) {
+      heap.markNotResident();
+      this.usage[heap.segment] -= heap.residentBytes;
+      this.paged.evictions++;
+      this.paged.evictedBytes += heap.residentBytes;
+    }
   }
 
   /** ID3D12Device1::SetResidencyPriority. */
