@@ -173,12 +173,17 @@ export class Pager {
     evicted.staged = undefined;
   }
 
-  /** Puts evicted contents into the heaps' new pages, in queue order: one submission. */
+  /**
+   * Puts evicted contents into the heaps' new pages, in queue order: queue writes, and one submission
+   * for the GPU copies and clears (none when there are none: an empty submission costs as much as
+   * a 1 MiB write on SwiftShader).
+   */
   restore(heaps: readonly RestoredHeap[]): void {
     const device = this.memory.device;
-    const encoder = device.createCommandEncoder({ label: 'd3d12 restore' });
+    let encoder: GPUCommandEncoder | undefined;
+    const encode = (): GPUCommandEncoder => (encoder ??= device.createCommandEncoder({ label: 'd3d12 restore' }));
     const uploaded = heaps.reduce((sum, { evicted }) => sum + (evicted.bytes ? evicted.bytes.byteLength : 0), 0);
-    const upload = uploaded > DIRECT_WRITE_MAX_BYTES ? new ChunkUpload(this.staging, encoder, device.queue) : undefined;
+    const upload = uploaded > DIRECT_WRITE_MAX_BYTES ? new ChunkUpload(this.staging, encode(), device.queue) : undefined;
     for (const { segment, pages, runs, evicted, zero } of heaps) {
       const pool = this.memory.pools[segment];
       const length = Math.min(evicted.byteLength, pages.length * PAGE_SIZE);
@@ -190,13 +195,13 @@ export class Pager {
           else device.queue.writeBuffer(pool, poolOffset, bytes, offset, spanLength);
         });
       } else if (staged) {
-        forEachPhysicalSpan(pages, 0, length, (poolOffset, offset, spanLength) => encoder.copyBufferToBuffer(staged, offset, pool, poolOffset, spanLength));
+        forEachPhysicalSpan(pages, 0, length, (poolOffset, offset, spanLength) => encode().copyBufferToBuffer(staged, offset, pool, poolOffset, spanLength));
       } else if (zero) {
-        for (const run of runs) encoder.clearBuffer(pool, run.start * PAGE_SIZE, run.count * PAGE_SIZE);
+        for (const run of runs) encode().clearBuffer(pool, run.start * PAGE_SIZE, run.count * PAGE_SIZE);
       }
     }
     upload?.finish();
-    device.queue.submit([encoder.finish()]);
+    if (encoder) device.queue.submit([encoder.finish()]);
     upload?.recycle();
     // The bytes are in the queue's hands now (writeBuffer and the mapped chunks copied them).
     for (const { evicted } of heaps) this.release(evicted);
