@@ -21,7 +21,7 @@
  * 256 tiles for '16 MiB chunks'. It writes from a prepared array, so it pays only for the upload.
  * The library batches: a call changes its CPU tile table and the CPU shadow of the page table, and
  * the dirty entries are sent (merged, one write per run) before the next submission or when a
- * fence is signalled; here the signal after the calls sends them, as one 128 KiB write.
+ * fence is signalled; here the signal after the calls sends them, as one write of 4 bytes × tiles.
  * What each side times (performance.now(), tiles/s of CPU time):
  *   - library: the calls plus the queue.signal after them, which sends their page-table writes, so
  *     every write the calls cause is inside the timed region (validation, CPU tile table, entry

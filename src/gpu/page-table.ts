@@ -112,11 +112,6 @@ export class PageTableMirror {
     return this.buffer;
   }
 
-  /** Whether changes are waiting for flush(). */
-  get hasPendingWrites(): boolean {
-    return !this.dirty.empty;
-  }
-
   private createBuffer(entries: number): GPUBuffer {
     // New buffers are zero: every entry starts UNOWNED (0).
     return this.device.createBuffer({ label: 'd3d12 page table', size: entries * 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
