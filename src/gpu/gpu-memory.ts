@@ -7,8 +7,8 @@
  * so it lands between the work submitted before and after it; nothing here waits on the GPU except
  * readBack(), which resolves once its copy has completed. Every submission of the emulator's goes
  * through submit(), which first sends the page-table changes made before it (page-table.ts), except
- * the page table's own growth copy and paging.ts's copies, which read pool pages only. Pool sizes are whole pages, within the
- * device's maxStorageBufferBindingSize and maxBufferSize.
+ * the page table's own growth copy and paging.ts's copies, which read no page-table entry. Pool
+ * sizes are whole pages, within the device's maxStorageBufferBindingSize and maxBufferSize.
  */
 import type { MemorySegment } from '../api/types.js';
 import type { PageRun } from '../memory/range-allocator.js';

@@ -5,8 +5,9 @@
  * Invariants: the CPU model is the authority. The mirror keeps a CPU shadow of the buffer; a change
  * goes into the shadow at once (in the order the model changed) and marks its entries dirty, and
  * flush() sends the dirty entries as queue writes (merged: see dirty-runs.ts). GpuMemory.submit
- * flushes before every submission, so work submitted before a change sees the old entries and work
- * submitted after sees the new ones; between two submissions nothing reads the buffer. After a
+ * flushes before every submission that can read the table, so work submitted before a change sees
+ * the old entries and work submitted after sees the new ones; between two submissions nothing reads
+ * the buffer. After a
  * flush the shadow equals the buffer (a write lost by dropNextWriteForTesting is lost from both).
  * Entries past the buffer's end read as UNOWNED (the prelude checks the length), so the buffer
  * starts small and grows (doubling, copied on the queue) as the address space fills; growth happens
