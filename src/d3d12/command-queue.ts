@@ -10,7 +10,7 @@
  * states when it is called, so its errors are thrown to the caller.
  */
 import type { TileCopyFlag } from '../validation/command-list.js';
-import { applyTileMappings, copyTileMappings, type TileSpan } from '../memory/tile-mappings.js';
+import { applyTileMappings, copyTileMappings, NULL_HEAP, type MappedSegment, type TileSpan } from '../memory/tile-mappings.js';
 import { validateCopyTileMappings, validateUpdateTileMappings } from '../validation/tile-mappings.js';
 import type { GraphicsCommandList } from './command-list.js';
 import { commandName, type CpuVisibleWrite } from './recorded-commands.js';
@@ -39,8 +39,10 @@ export interface QueueOwner {
   heapById(id: number): Heap | undefined;
   /** The GPU side; undefined on a CPU-only device. */
   readonly backend: GpuBackend | undefined;
-  /** Page-table entries of a reserved resource's tiles changed. */
+  /** Page-table entries of a reserved resource's tiles changed (read them from its tile table). */
   tilesChanged(resource: Resource, spans: readonly TileSpan[]): void;
+  /** updateTileMappings applied `segments` to a reserved resource's tiles, into heap `heapId` (or NULL_HEAP). */
+  tilesMapped(resource: Resource, heapId: number, segments: readonly MappedSegment[]): void;
   /** An operation failed while it ran (after its call had returned): the device must report it. */
   recordFailure(call: string, error: unknown): void;
   /** This queue has no held operations left. */
@@ -304,10 +306,10 @@ export class CommandQueue {
     const plan = orThrow(
       validateUpdateTileMappings(this.owner.ownResource(resource), regionStartCoordinates, regionSizes, heapView, heapGiven, rangeFlags, heapRangeStartOffsets, rangeTileCounts, flags),
     );
+    const heapId = heapView?.id ?? NULL_HEAP;
     this.enqueue('updateTileMappings', () => {
-      applyTileMappings(plan.table, plan.regions, plan.ranges, heapView?.id ?? -1);
-      // SKIP ranges change nothing, but rewriting their (unchanged) entries is harmless.
-      this.owner.tilesChanged(resource, plan.regions);
+      // SKIP ranges change nothing: neither the table nor the page table.
+      this.owner.tilesMapped(resource, heapId, applyTileMappings(plan.table, plan.regions, plan.ranges, heapId));
     });
   }
 

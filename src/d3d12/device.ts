@@ -5,7 +5,7 @@
  * so a call that throws leaves the device as it was; heap and resource ids are unique per device and
  * never reused; every live resource owns a distinct, non-zero range of the virtual address space.
  */
-import type { TileSpan } from '../memory/tile-mappings.js';
+import type { MappedSegment, TileSpan } from '../memory/tile-mappings.js';
 import { validateGetResourceAllocationInfo } from '../validation/create-resource.js';
 import { validateCheckFeatureSupport, validateCreateCommandList, validateCreateCommandQueue, type DeviceSettings } from '../validation/device.js';
 import type { QueryHeapDesc } from '../validation/query.js';
@@ -458,6 +458,11 @@ export class Device {
   /** @internal */
   tilesChanged(resource: Resource, spans: readonly TileSpan[]): void {
     this.gpu?.backing.writeTiles(resource, spans);
+  }
+
+  /** @internal */
+  tilesMapped(resource: Resource, heapId: number, segments: readonly MappedSegment[]): void {
+    this.gpu?.backing.writeSegments(resource, heapId, segments);
   }
 
   /** @internal Faults of one submission arrived; `lists` names its command lists and their commands. */

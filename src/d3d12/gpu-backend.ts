@@ -245,7 +245,8 @@ export class GpuBackend {
     const faults = this.settings.validation ? { slot: (this.faultSlot ??= this.memory.faultSlot()), clearFirst: this.clearFaultsNext } : undefined;
     const encoded = encodeExecution(this.memory, this.kernel, this.settings, lists, unmapped, this.buffers, faults);
     if (encoded) {
-      this.memory.device.queue.submit([encoded.commandBuffer]);
+      // After the page-table changes made before this execution (and only those: see page-table.ts).
+      this.memory.submit([encoded.commandBuffer]);
       if (faults) this.clearFaultsNext = false;
     }
     // After the submission: a drain here reads what it recorded.
@@ -272,6 +273,8 @@ export class GpuBackend {
   /** Settles once all work submitted so far, its readbacks and its faults are done (or the device is lost). */
   workDone(): Promise<void> {
     this.collectFaults();
+    // Mapping changes before the fence are queue work before it: their writes are sent now.
+    this.memory.flushPageTable();
     const done = Promise.all([this.memory.device.queue.onSubmittedWorkDone(), this.tracked]).then(() => undefined);
     return Promise.race([done, this.lost]);
   }
@@ -279,6 +282,7 @@ export class GpuBackend {
   /** Waits until all submitted work, its readbacks and its faults are done, or the device is lost. */
   async settle(): Promise<void> {
     this.collectFaults();
+    this.memory.flushPageTable();
     const settled = (async () => {
       await this.memory.device.queue.onSubmittedWorkDone();
       // Reads may start while it waits (a readback's completion can start another): until none did.

@@ -6,15 +6,18 @@
  *
  * Invariants: a resource's page-table entries always say what the CPU model says: UNOWNED outside
  * live resources, NULL for unmapped reserved tiles, RESIDENT (segment, page) for memory, ABSENT
- * (heap id) for tiles whose heap has no memory (released). Entries are written as one queue write
- * per run of consecutive changed pages. Pages are taken before anything else changes, so running out
- * leaves no partial state. An evicted heap's old pages are held (not free, but counted by freePages)
- * while they are the only copy of its bytes: until those reach CPU memory, or a GPU copy is made
- * before the pages are handed to another heap.
+ * (heap id) for tiles whose heap has no memory (released). Entries are computed per run of tiles
+ * (a range of consecutive heap tiles, or a run into one heap), with one heap lookup per run, and go
+ * to the page-table mirror, which sends them merged before the next submission. A heap's page event
+ * rewrites only the reserved tiles that map into it (reserved-tile-index.ts). Pages are taken before
+ * anything else changes, so running out leaves no partial state. An evicted heap's old pages are held
+ * (not free, but counted by freePages) while they are the only copy of its bytes: until those reach
+ * CPU memory, or a GPU copy is made before the pages are handed to another heap.
  */
 import { RangeAllocator, pagesOf, type PageRun } from '../memory/range-allocator.js';
 import { neverWritten, Pager, type Evicted, type RestoredHeap } from '../gpu/paging.js';
-import { NULL_HEAP, type TileSpan } from '../memory/tile-mappings.js';
+import { NULL_HEAP, type MappedSegment, type TileMappingTable, type TileSpan } from '../memory/tile-mappings.js';
+import { ReservedTileIndex } from '../memory/reserved-tile-index.js';
 import { TILE_SIZE } from '../memory/tiling.js';
 import type { GpuMemory } from '../gpu/gpu-memory.js';
 import { cpuAccessible } from '../validation/heap.js';
@@ -42,6 +45,8 @@ export class MemoryBacking {
   /** Evicted heaps' old pages not yet free (insertion order: oldest eviction first), and their count per segment. */
   private readonly held = new Map<Evicted, HeldPages>();
   private readonly heldPages: Record<MemorySegment, number> = { LOCAL: 0, NON_LOCAL: 0 };
+  /** Per heap, the reserved resources' tiles that map into it (kept as mappings change). */
+  private readonly reservedTiles = new ReservedTileIndex<Resource>((resource) => (resource.tileMappings as TileMappingTable).heapIds);
 
   constructor(
     readonly gpu: GpuMemory,
@@ -200,24 +205,16 @@ export class MemoryBacking {
     this.pager.destroy();
   }
 
-  /** Rewrites every page-table entry that points into `heap`: its users' ranges and reserved tiles. */
-  private refresh(heap: Heap, reserved: Iterable<Resource>): void {
-    // Released resources stay among the users (and the reserved) until their memory is freed: work
+  /**
+   * Rewrites every page-table entry that points into `heap`: its users' ranges and the reserved
+   * tiles the index lists under it (`_reserved`, what callers pass, is not needed: the index knows).
+   */
+  private refresh(heap: Heap, _reserved?: Iterable<Resource>): void {
+    // Released resources stay among the users (and in the index) until their memory is freed: work
     // that may still use them must see their pages move (see deferred-release.ts).
     for (const user of this.users.get(heap) ?? []) this.mapResource(user);
     if (heap.implicitFor) return; // reserved tiles map only into explicit heaps
-    for (const resource of reserved) {
-      const table = resource.tileMappings;
-      if (!table) continue;
-      const spans: TileSpan[] = [];
-      for (let tile = 0; tile < table.numTiles; tile++) {
-        if (table.heapIds[tile] !== heap.id) continue;
-        const last = spans[spans.length - 1];
-        if (last && last.first + last.count === tile) last.count++;
-        else spans.push({ first: tile, count: 1 });
-      }
-      this.writeTiles(resource, spans);
-    }
+    this.reservedTiles.forEachTile(heap.id, (resource, first, count) => this.writeHeapRun(resource, heap, heap.id, first, count));
   }
 
   /** The entry for heap page `heapPage` of `heap`. */
@@ -252,31 +249,66 @@ export class MemoryBacking {
       users?.delete(resource);
       if (users?.size === 0) this.users.delete(resource.heap);
     }
+    if (resource.tileMappings) this.reservedTiles.forget(resource);
     this.gpu.pageTable.fill(resource.virtualRange.firstPage, resource.virtualRange.pageCount, this.gpu.pageTable.encoding.unowned);
   }
 
-  /** Rewrites the entries of a reserved resource's tiles in `spans`: one write per run of adjacent tiles. */
+  /**
+   * Rewrites the entries of a reserved resource's tiles in `spans` from its tile table (after
+   * copyTileMappings): per run of tiles into one heap, one heap lookup.
+   */
   writeTiles(resource: Resource, spans: readonly TileSpan[]): void {
     const table = resource.tileMappings;
-    if (!table || spans.length === 0) return;
-    const sorted = [...spans].filter((span) => span.count > 0).sort((a, b) => a.first - b.first);
-    const encoding = this.gpu.pageTable.encoding;
-    let index = 0;
-    while (index < sorted.length) {
-      const first = (sorted[index] as TileSpan).first;
-      let end = first + (sorted[index] as TileSpan).count;
-      index++;
-      while (index < sorted.length && (sorted[index] as TileSpan).first <= end) {
-        const span = sorted[index] as TileSpan;
-        end = Math.max(end, span.first + span.count);
-        index++;
+    if (!table) return;
+    const { heapIds } = table;
+    for (const span of spans) {
+      const end = span.first + span.count;
+      for (let tile = span.first; tile < end; ) {
+        const heapId = heapIds[tile] as number;
+        const first = tile;
+        while (tile < end && heapIds[tile] === heapId) tile++;
+        if (heapId === NULL_HEAP) this.gpu.pageTable.fill(resource.virtualRange.firstPage + first, tile - first, this.gpu.pageTable.encoding.null);
+        else {
+          this.reservedTiles.add(heapId, resource, first, tile - first);
+          this.writeHeapRun(resource, this.heapById(heapId), heapId, first, tile - first);
+        }
       }
-      const entries = new Uint32Array(end - first);
-      for (let tile = first; tile < end; tile++) {
-        const heapId = table.heapIds[tile] ?? NULL_HEAP;
-        entries[tile - first] = heapId === NULL_HEAP ? encoding.null : this.entryFor(this.heapById(heapId), heapId, table.heapTiles[tile] ?? 0);
-      }
-      this.gpu.pageTable.write(resource.virtualRange.firstPage + first, entries);
     }
+  }
+
+  /**
+   * Rewrites the entries of the segments updateTileMappings just applied to `resource`'s table, all
+   * into heap `heapId` (or NULL): entries computed per segment, one heap lookup per call.
+   */
+  writeSegments(resource: Resource, heapId: number, segments: readonly MappedSegment[]): void {
+    if (segments.length === 0) return;
+    const pageTable = this.gpu.pageTable;
+    const encoding = pageTable.encoding;
+    const firstPage = resource.virtualRange.firstPage;
+    const memory = heapId === NULL_HEAP ? undefined : this.heapById(heapId)?.memory;
+    for (const segment of segments) {
+      const { first, count, flag } = segment;
+      if (flag === 'NULL') {
+        pageTable.fill(firstPage + first, count, encoding.null);
+        continue;
+      }
+      this.reservedTiles.add(heapId, resource, first, count);
+      if (!memory) pageTable.fill(firstPage + first, count, encoding.absent(heapId));
+      else if (flag === 'REUSE_SINGLE_TILE') pageTable.fill(firstPage + first, count, encoding.residentPage(memory.segment, memory.pages[segment.heapTile] as number));
+      else encoding.residentRun(pageTable.entriesAt(firstPage + first, count), memory.segment, memory.pages, segment.heapTile);
+    }
+  }
+
+  /**
+   * Rewrites tiles [first, first + count) of `resource`, which all map into heap `heapId` (`heap`, if
+   * it still exists). Changes nothing in the index: refresh calls it while visiting the index.
+   */
+  private writeHeapRun(resource: Resource, heap: Heap | undefined, heapId: number, first: number, count: number): void {
+    const table = resource.tileMappings as TileMappingTable;
+    const pageTable = this.gpu.pageTable;
+    const memory = heap?.memory;
+    const page = resource.virtualRange.firstPage + first;
+    if (!memory) pageTable.fill(page, count, pageTable.encoding.absent(heapId));
+    else pageTable.encoding.residentGather(pageTable.entriesAt(page, count), memory.segment, memory.pages, table.heapTiles, first);
   }
 }

@@ -5,8 +5,10 @@
  *
  * Invariants: every operation is queue-ordered (queue writes, or command buffers submitted at once),
  * so it lands between the work submitted before and after it; nothing here waits on the GPU except
- * readBack(), which resolves once its copy has completed. Pool sizes are whole pages, within the
- * device's maxStorageBufferBindingSize and maxBufferSize.
+ * readBack(), which resolves once its copy has completed. Every submission of the emulator's goes
+ * through submit(), which first sends the page-table changes made before it (page-table.ts), except
+ * the page table's own growth copy and paging.ts's copies, which read no page-table entry. Pool
+ * sizes are whole pages, within the device's maxStorageBufferBindingSize and maxBufferSize.
  */
 import type { MemorySegment } from '../api/types.js';
 import type { PageRun } from '../memory/range-allocator.js';
@@ -108,12 +110,26 @@ export class GpuMemory {
     return guard(this.device, what, fn, (error) => this.onError(error));
   }
 
+  /**
+   * Submits command buffers after the page-table changes made so far: the one way the emulator
+   * submits (see the header), so no submission can read entries older than the CPU model's.
+   */
+  submit(commandBuffers: GPUCommandBuffer[]): void {
+    this.pageTable.flush();
+    this.device.queue.submit(commandBuffers);
+  }
+
+  /** Sends the page-table changes made so far as queue writes (a fence signalled next covers them). */
+  flushPageTable(): void {
+    this.pageTable.flush();
+  }
+
   /** Zeroes pages (a new heap's memory, as D3D12 zeroes heaps unless CREATE_NOT_ZEROED). */
   clearPages(segment: MemorySegment, runs: readonly PageRun[]): void {
     if (runs.length === 0) return;
     const encoder = this.device.createCommandEncoder({ label: 'd3d12 clear heap pages' });
     for (const run of runs) encoder.clearBuffer(this.pools[segment], run.start * PAGE_SIZE, run.count * PAGE_SIZE);
-    this.device.queue.submit([encoder.finish()]);
+    this.submit([encoder.finish()]);
   }
 
   /**
@@ -136,7 +152,7 @@ export class GpuMemory {
     forEachPhysicalSpan(pages, heapOffset, length, (poolOffset, dataOffset, spanLength) => {
       encoder.copyBufferToBuffer(this.pools[segment], poolOffset, staging, dataOffset, spanLength);
     });
-    this.device.queue.submit([encoder.finish()]);
+    this.submit([encoder.finish()]);
     await staging.mapAsync(GPUMapMode.READ);
     const bytes = new Uint8Array(staging.getMappedRange(0, length).slice(0));
     staging.destroy();

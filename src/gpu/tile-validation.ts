@@ -98,7 +98,8 @@ async function compareOnce(memory: GpuMemory, expected: Uint32Array, capacity: n
     pass.dispatchWorkgroups(Math.min(groups, perRow), Math.ceil(groups / perRow));
     pass.end();
     encoder.copyBufferToBuffer(log, 0, staging, 0, logBytes);
-    device.queue.submit([encoder.finish()]);
+    // After the page-table changes made so far: the table compared is the one at this point in the queue.
+    memory.submit([encoder.finish()]);
     expectedBuffer.destroy();
     return { log, staging };
   });

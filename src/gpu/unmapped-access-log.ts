@@ -102,7 +102,7 @@ export class UnmappedAccessLog {
       this.memory.guard('growing the unmapped-access log', () => {
         const encoder = this.memory.device.createCommandEncoder({ label: 'd3d12 unmapped-access log growth' });
         encoder.copyBufferToBuffer(old, 0, grown, 0, old.size);
-        this.memory.device.queue.submit([encoder.finish()]);
+        this.memory.submit([encoder.finish()]);
       });
       // Work already submitted keeps the old buffer alive until it completes.
       old.destroy();
@@ -126,7 +126,7 @@ export class UnmappedAccessLog {
       encoder.clearBuffer(this.buffer, this.at.countHigh, 4);
       encoder.clearBuffer(this.buffer, this.at.records, 4);
       if (size > bitmapOffset) encoder.clearBuffer(this.buffer, bitmapOffset, size - bitmapOffset);
-      this.memory.device.queue.submit([encoder.finish()]);
+      this.memory.submit([encoder.finish()]);
       return copy;
     });
     return staging.mapAsync(GPUMapMode.READ).then(() => {

@@ -56,41 +56,67 @@ export class TileMappingTable {
 export const spanTiles = (spans: readonly TileSpan[]): number => spans.reduce((sum, span) => sum + span.count, 0);
 
 /**
- * UpdateTileMappings: walks the region tiles and the range tiles in lockstep (both lists have the
- * same total), writing each resource tile as its range says. Later tiles overwrite earlier ones,
- * so where regions overlap the later region wins.
+ * Resource tiles [first, first + count) that one range maps alike: onto consecutive heap tiles from
+ * `heapTile` (NONE), all onto heap tile `heapTile` (REUSE_SINGLE_TILE), or to nothing (NULL).
  */
-export function applyTileMappings(table: TileMappingTable, regions: readonly TileSpan[], ranges: readonly TileRange[], heapId: number): void {
+export interface MappedSegment {
+  first: number;
+  count: number;
+  flag: 'NONE' | 'REUSE_SINGLE_TILE' | 'NULL';
+  heapTile: number;
+}
+
+/**
+ * UpdateTileMappings: walks the region tiles and the range tiles in lockstep (both lists have the
+ * same total), writing each resource tile as its range says, a segment (the part of a region span
+ * one range covers) at a time. Later tiles overwrite earlier ones, so where regions overlap the
+ * later region wins. Returns the segments written, in order (SKIP ranges write none), for the page
+ * table to follow.
+ */
+export function applyTileMappings(table: TileMappingTable, regions: readonly TileSpan[], ranges: readonly TileRange[], heapId: number): MappedSegment[] {
+  const segments: MappedSegment[] = [];
   let rangeIndex = 0;
   let usedInRange = 0;
   const { heapIds, heapTiles } = table;
   for (const span of regions) {
-    for (let tile = span.first; tile < span.first + span.count; tile++) {
+    let tile = span.first;
+    let left = span.count;
+    while (left > 0) {
       let range = ranges[rangeIndex];
       while (range && usedInRange === range.count) {
         range = ranges[++rangeIndex];
         usedInRange = 0;
       }
-      if (!range) return; // totals agree after validation; nothing is left to map
+      if (!range) return segments; // totals agree after validation; nothing is left to map
+      const count = Math.min(left, range.count - usedInRange);
+      const end = tile + count;
       switch (range.flag) {
-        case 'NONE':
-          heapIds[tile] = heapId;
-          heapTiles[tile] = range.heapStart + usedInRange;
+        case 'NONE': {
+          const heapTile = range.heapStart + usedInRange;
+          heapIds.fill(heapId, tile, end);
+          for (let i = 0; i < count; i++) heapTiles[tile + i] = heapTile + i;
+          segments.push({ first: tile, count, flag: 'NONE', heapTile });
           break;
+        }
         case 'REUSE_SINGLE_TILE':
-          heapIds[tile] = heapId;
-          heapTiles[tile] = range.heapStart;
+          heapIds.fill(heapId, tile, end);
+          heapTiles.fill(range.heapStart, tile, end);
+          segments.push({ first: tile, count, flag: 'REUSE_SINGLE_TILE', heapTile: range.heapStart });
           break;
         case 'NULL':
-          heapIds[tile] = NULL_HEAP;
-          heapTiles[tile] = 0;
+          heapIds.fill(NULL_HEAP, tile, end);
+          heapTiles.fill(0, tile, end);
+          segments.push({ first: tile, count, flag: 'NULL', heapTile: 0 });
           break;
         case 'SKIP':
           break;
       }
-      usedInRange++;
+      tile = end;
+      left -= count;
+      usedInRange += count;
     }
   }
+  return segments;
 }
 
 /**

@@ -36,6 +36,18 @@ export interface ResourceView {
 
 export const heapTileCount = (heap: HeapView): number => Math.floor(heap.desc.sizeInBytes / TILE_SIZE);
 
+/*
+ * Streaming code calls updateTileMappings once per tile, so the checks below first try a fast path
+ * that accepts exactly what the checkInteger / checkName chains accept, with no closures and no
+ * argument names built; only input it does not accept goes through the chains, which name the
+ * first problem.
+ */
+
+/** What checkInteger(call, argument, value, min, max) accepts. */
+const integerIn = (value: unknown, min: number, max: number): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= min && value <= max;
+
+const U32_MAX = 0xffffffff;
+
 interface RegionSize {
   numTiles: number;
   useBox: boolean;
@@ -53,6 +65,11 @@ function checkReserved(call: string, argument: string, resource: ResourceView | 
 
 function checkCoordinate(call: string, argument: string, value: unknown): Checked<TiledResourceCoordinate> {
   if (!isObject(value)) return invalidArg(call, argument, `must be a D3D12_TILED_RESOURCE_COORDINATE {x, y, z, subresource}, got ${show(value)}`);
+  const { x } = value;
+  const y = value.y ?? 0;
+  const z = value.z ?? 0;
+  const subresource = value.subresource ?? 0;
+  if (integerIn(x, 0, U32_MAX) && integerIn(y, 0, U32_MAX) && integerIn(z, 0, U32_MAX) && integerIn(subresource, 0, U32_MAX)) return { x, y, z, subresource };
   const problem = firstProblem(
     () => checkInteger(call, `${argument}.x`, value.x, 0, 0xffffffff),
     () => checkInteger(call, `${argument}.y`, value.y ?? 0, 0, 0xffffffff),
@@ -65,6 +82,15 @@ function checkCoordinate(call: string, argument: string, value: unknown): Checke
 
 function checkRegionSize(call: string, argument: string, value: unknown): Checked<RegionSize> {
   if (!isObject(value)) return invalidArg(call, argument, `must be a D3D12_TILE_REGION_SIZE {numTiles, useBox, width, height, depth}, got ${show(value)}`);
+  const { numTiles } = value;
+  const useBox = value.useBox ?? false;
+  const width = value.width ?? 1;
+  const height = value.height ?? 1;
+  const depth = value.depth ?? 1;
+  const least = value.useBox ? 1 : 0;
+  if (integerIn(numTiles, 0, U32_MAX) && typeof useBox === 'boolean' && integerIn(width, least, U32_MAX) && integerIn(height, least, 0xffff) && integerIn(depth, least, 0xffff)) {
+    return { numTiles, useBox, width, height, depth };
+  }
   const problem = firstProblem(
     () => checkInteger(call, `${argument}.numTiles`, value.numTiles, 0, 0xffffffff),
     () => checkBoolean(call, `${argument}.useBox`, value.useBox ?? false),
@@ -118,10 +144,12 @@ function regionSpans(call: string, coordinateArg: string, sizeArg: string, layou
     start = tail.first + coordinate.x;
   } else {
     const tiling = subresourceTiling(layout, coordinate.subresource);
-    const grid: [keyof TiledResourceCoordinate, number][] = [['x', tiling.widthInTiles], ['y', tiling.heightInTiles], ['z', tiling.depthInTiles]];
-    for (const [axis, extent] of grid) {
-      if (coordinate[axis] >= extent) {
-        return invalidArg(call, `${coordinateArg}.${axis}`, `subresource ${coordinate.subresource} is ${tiling.widthInTiles}×${tiling.heightInTiles}×${tiling.depthInTiles} tiles, got ${axis}=${coordinate[axis]}`);
+    if (coordinate.x >= tiling.widthInTiles || coordinate.y >= tiling.heightInTiles || coordinate.z >= tiling.depthInTiles) {
+      const grid: [keyof TiledResourceCoordinate, number][] = [['x', tiling.widthInTiles], ['y', tiling.heightInTiles], ['z', tiling.depthInTiles]];
+      for (const [axis, extent] of grid) {
+        if (coordinate[axis] >= extent) {
+          return invalidArg(call, `${coordinateArg}.${axis}`, `subresource ${coordinate.subresource} is ${tiling.widthInTiles}×${tiling.heightInTiles}×${tiling.depthInTiles} tiles, got ${axis}=${coordinate[axis]}`);
+        }
       }
     }
     start = tiling.startTileIndexInOverallResource + coordinate.x + (coordinate.y + coordinate.z * tiling.heightInTiles) * tiling.widthInTiles;
@@ -168,10 +196,7 @@ interface Region {
 
 /** The regions of updateTileMappings, defaults applied. */
 function checkRegions(call: string, layout: ResourceLayout, coordinates: unknown, sizes: unknown): Checked<Region[]> {
-  const problem = firstProblem(
-    () => checkOptionalArray(call, 'regionStartCoordinates', coordinates),
-    () => checkOptionalArray(call, 'regionSizes', sizes),
-  );
+  const problem = checkOptionalArray(call, 'regionStartCoordinates', coordinates) ?? checkOptionalArray(call, 'regionSizes', sizes);
   if (problem) return problem;
   const coords = coordinates as unknown[] | null | undefined;
   const sizeList = sizes as unknown[] | null | undefined;
@@ -196,35 +221,36 @@ function checkRegions(call: string, layout: ResourceLayout, coordinates: unknown
 
 /** The ranges of updateTileMappings, defaults applied. */
 function checkRanges(call: string, flags: unknown, offsets: unknown, counts: unknown, regionTiles: number): Checked<TileRange[]> {
-  const problem = firstProblem(
-    () => checkOptionalArray(call, 'rangeFlags', flags),
-    () => checkOptionalArray(call, 'heapRangeStartOffsets', offsets),
-    () => checkOptionalArray(call, 'rangeTileCounts', counts),
-  );
+  const problem = checkOptionalArray(call, 'rangeFlags', flags) ?? checkOptionalArray(call, 'heapRangeStartOffsets', offsets) ?? checkOptionalArray(call, 'rangeTileCounts', counts);
   if (problem) return problem;
-  const arrays = [['rangeFlags', flags], ['heapRangeStartOffsets', offsets], ['rangeTileCounts', counts]] as const;
-  const given = arrays.filter(([, value]) => Array.isArray(value)) as [string, unknown[]][];
-  const count = given[0]?.[1].length ?? 1;
-  for (const [name, value] of given) {
-    if (value.length !== count) return invalidArg(call, name, `must have one entry per range (${count}, from ${given[0]?.[0]}), got ${value.length}`);
-  }
   const flagList = flags as unknown[] | null | undefined;
   const offsetList = offsets as unknown[] | null | undefined;
   const countList = counts as unknown[] | null | undefined;
+  const count = flagList?.length ?? offsetList?.length ?? countList?.length ?? 1;
+  if ((flagList && flagList.length !== count) || (offsetList && offsetList.length !== count) || (countList && countList.length !== count)) {
+    const arrays = [['rangeFlags', flags], ['heapRangeStartOffsets', offsets], ['rangeTileCounts', counts]] as const;
+    const given = arrays.filter(([, value]) => Array.isArray(value)) as [string, unknown[]][];
+    for (const [name, value] of given) {
+      if (value.length !== count) return invalidArg(call, name, `must have one entry per range (${count}, from ${given[0]?.[0]}), got ${value.length}`);
+    }
+  }
   const ranges: TileRange[] = [];
+  let rangeTiles = 0;
   for (let i = 0; i < count; i++) {
     const flag = flagList ? flagList[i] : 'NONE';
     const heapStart = offsetList ? offsetList[i] : 0;
     const tiles = countList ? countList[i] : count === 1 ? regionTiles : 1;
-    const rangeProblem = firstProblem(
-      () => checkName(call, `rangeFlags[${i}]`, flag, TILE_RANGE_FLAGS),
-      () => checkInteger(call, `heapRangeStartOffsets[${i}]`, heapStart, 0, 0xffffffff),
-      () => checkInteger(call, `rangeTileCounts[${i}]`, tiles, 0, 0xffffffff),
-    );
-    if (rangeProblem) return rangeProblem;
+    if (!(typeof flag === 'string' && (TILE_RANGE_FLAGS as readonly string[]).includes(flag) && integerIn(heapStart, 0, U32_MAX) && integerIn(tiles, 0, U32_MAX))) {
+      const rangeProblem = firstProblem(
+        () => checkName(call, `rangeFlags[${i}]`, flag, TILE_RANGE_FLAGS),
+        () => checkInteger(call, `heapRangeStartOffsets[${i}]`, heapStart, 0, U32_MAX),
+        () => checkInteger(call, `rangeTileCounts[${i}]`, tiles, 0, U32_MAX),
+      );
+      if (rangeProblem) return rangeProblem;
+    }
     ranges.push({ flag: flag as TileRangeFlag, heapStart: heapStart as number, count: tiles as number });
+    rangeTiles += tiles as number;
   }
-  const rangeTiles = spanTiles(ranges.map((range) => ({ first: 0, count: range.count })));
   if (rangeTiles !== regionTiles) {
     return invalidArg(call, 'rangeTileCounts', `the ranges cover ${rangeTiles} tile(s) and the regions ${regionTiles}; the totals must agree`);
   }
@@ -270,6 +296,7 @@ function checkTailsInOneRange(call: string, layout: ResourceLayout, regions: Reg
 }
 
 function checkMappingFlags(call: string, flags: unknown): Problem {
+  if (flags == null || (typeof flags === 'string' && (TILE_MAPPING_FLAGS as readonly string[]).includes(flags))) return undefined;
   const names = asNameList(flags ?? 'NONE');
   for (let i = 0; i < names.length; i++) {
     const problem = checkName(call, Array.isArray(flags) ? `flags[${i}]` : 'flags', names[i], TILE_MAPPING_FLAGS);
@@ -323,7 +350,7 @@ export function validateUpdateTileMappings(
   if (tailProblem) return tailProblem;
   const mappingProblem = checkMappingFlags(call, flags);
   if (mappingProblem) return mappingProblem;
-  return { table: reserved.tileMappings, regions: regions.flatMap((region) => region.spans), ranges };
+  return { table: reserved.tileMappings, regions: regions.length === 1 ? (regions[0] as Region).spans : regions.flatMap((region) => region.spans), ranges };
 }
 
 export interface CopyPlan {

@@ -55,6 +55,19 @@ describe('page-table entries', () => {
     for (const other of [encoding.unowned, encoding.null, encoding.absent(3)]) expect(fastAccess(other, 0x10, 4)).toBe(false);
   });
 
+  test('residentRun and residentGather write what residentPage says, page by page, up to the largest page', () => {
+    const heapPages = Uint32Array.from([7, 8, 9, 0x1234, encoding.maxPage, encoding.maxPage - 1, 0]);
+    for (const segment of ['LOCAL', 'NON_LOCAL'] as const) {
+      const run = new Uint32Array(5);
+      encoding.residentRun(run, segment, heapPages, 2);
+      expect([...run]).toEqual([...heapPages.subarray(2, 7)].map((page) => encoding.residentPage(segment, page)));
+      const order = Uint32Array.from([6, 4, 4, 0, 5, 3]);
+      const gathered = new Uint32Array(4);
+      encoding.residentGather(gathered, segment, heapPages, order, 1);
+      expect([...gathered]).toEqual([4, 4, 0, 5].map((heapPage) => encoding.residentPage(segment, heapPages[heapPage] as number)));
+    }
+  });
+
   test('absent, NULL and unowned entries decode as such', () => {
     expect(encoding.decode(encoding.absent(77))).toEqual({ kind: 'absent', heapId: 77 });
     expect(encoding.decode(encoding.null)).toEqual({ kind: 'null' });
