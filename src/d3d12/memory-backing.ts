@@ -95,7 +95,7 @@ export class MemoryBacking {
    * into them becomes ABSENT. Their pages count as free at once; until their bytes reach CPU memory
    * they are handed out only when nothing else is free (allocate), after a GPU copy of them.
    */
-  pageOut(heaps: readonly Heap[], reserved: Iterable<Resource>): void {
+  pageOut(heaps: readonly Heap[]): void {
     const out = heaps.filter((heap) => heap.memory);
     if (out.length === 0) return;
     const memories = out.map((heap) => heap.memory as HeapMemory);
@@ -117,11 +117,11 @@ export class MemoryBacking {
         if (contents.bytes) this.releaseHeld(held);
       });
     });
-    for (const heap of out) this.refresh(heap, reserved);
+    for (const heap of out) this.refresh(heap);
   }
 
   /** Pages heaps back in (their pages must be free: see freePages); their entries become RESIDENT again. One submission. */
-  pageIn(call: string, heaps: readonly Heap[], reserved: Iterable<Resource>): void {
+  pageIn(call: string, heaps: readonly Heap[]): void {
     const rising = heaps.filter((heap) => !heap.memory && heap.evicted);
     if (rising.length === 0) return;
     const restored: RestoredHeap[] = [];
@@ -147,11 +147,11 @@ export class MemoryBacking {
       }
       if (restored.length > 0) this.pager.restore(restored);
     });
-    for (const heap of rising) this.refresh(heap, reserved);
+    for (const heap of rising) this.refresh(heap);
   }
 
   /** Returns a heap's pages for good; tiles of reserved resources that map into it become ABSENT. */
-  free(heap: Heap, reserved: Iterable<Resource>): void {
+  free(heap: Heap): void {
     const memory = heap.memory;
     const evicted = heap.evicted;
     if (evicted) {
@@ -162,7 +162,7 @@ export class MemoryBacking {
     heap.dropMemory();
     if (!memory) return;
     this.allocators[memory.segment].releaseRuns(memory.runs);
-    this.refresh(heap, reserved);
+    this.refresh(heap);
   }
 
   /** Pages of a segment that allocate can hand out: free ones, and evicted heaps' pages whose bytes are still on their way. */
@@ -207,9 +207,9 @@ export class MemoryBacking {
 
   /**
    * Rewrites every page-table entry that points into `heap`: its users' ranges and the reserved
-   * tiles the index lists under it (`_reserved`, what callers pass, is not needed: the index knows).
+   * tiles the index lists under it.
    */
-  private refresh(heap: Heap, _reserved?: Iterable<Resource>): void {
+  private refresh(heap: Heap): void {
     // Released resources stay among the users (and in the index) until their memory is freed: work
     // that may still use them must see their pages move (see deferred-release.ts).
     for (const user of this.users.get(heap) ?? []) this.mapResource(user);

@@ -112,7 +112,7 @@ export class MemoryObjects {
     this.gpu?.backing.attach(heap, pages);
     this.residency.heapCreated(heap);
     const free = (): void => {
-      this.gpu?.backing.free(heap, this.reservedResources());
+      this.gpu?.backing.free(heap);
       this.residency.heapFreed(heap);
     };
     // A committed resource's heap goes with its resource, whose release already waited for the GPU.

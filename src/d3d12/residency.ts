@@ -61,8 +61,6 @@ export interface ResidencyOwner {
   /** Heaps and committed resources of this device, or undefined. */
   pageableHeap(value: unknown): Heap | undefined;
   readonly backing: MemoryBacking | undefined;
-  /** Live reserved resources (their tiles may point into a heap that pages). */
-  reservedResources(): Iterable<Resource>;
   /** Completes `value` on `fence` once the work queued so far is done. */
   completeFenceAfterWork(fence: Fence, value: number): void;
   /** Throws DXGI_ERROR_DEVICE_REMOVED once the device is removed. */
@@ -241,7 +239,7 @@ export class DeviceResidency {
   /** Pages heaps back in: one paging submission for all of them. */
   private pageIn(call: string, heaps: readonly Heap[]): void {
     if (heaps.length === 0) return;
-    this.owner.backing?.pageIn(call, heaps, this.owner.reservedResources());
+    this.owner.backing?.pageIn(call, heaps);
     for (const heap of heaps) {
       heap.markResident();
       this.usage[heap.segment] += heap.residentBytes;
@@ -254,7 +252,7 @@ export class DeviceResidency {
   pageOutIfUnused(heaps: readonly Heap[]): void {
     const out = heaps.filter((heap) => heap.residencyReferences === 0 && heap.residencyLocks === 0 && heap.resident && !heap.released);
     if (out.length === 0) return;
-    this.owner.backing?.pageOut(out, this.owner.reservedResources());
+    this.owner.backing?.pageOut(out);
     for (const heap of out) {
       heap.markNotResident();
       this.usage[heap.segment] -= heap.residentBytes;
