@@ -16,10 +16,10 @@
  */
 
 /**
- * Candidates compared per choice. Measured on the policy figure's four traces (bench/suite/
- * policy-quality.ts): 4 pages fewer bytes than LRU on all of them and stays within 0.1 % of LRU on
- * the camera walk at 4× budget; 8 and more page still fewer on scans and popular sets but up to 2.4 %
- * more than LRU on the camera walk.
+ * Candidates compared per choice. Measured on the policy figure's four traces at 2× and 4× budget
+ * (bench/suite/policy-quality.ts, SwiftShader): 4 pages 2–7 % fewer bytes than LRU on seven of the
+ * eight and 0.2 % more on the camera walk at 4×; 8 and more page still fewer on scans and popular
+ * sets but up to 2.4 % more than LRU on the camera walk.
  */
 export const WINDOW = 4;
 

@@ -370,6 +370,31 @@ describe('ResidencySet', () => {
     expect(set.size).toBe(2);
   });
 
+  test('sets filled at the same time de-duplicate exactly, however their inserts interleave', async () => {
+    const { device, manager } = await setup();
+    const [h, g, k] = [heap(device), heap(device), heap(device)];
+    for (const x of [h, g, k]) manager.beginTrackingObject(x);
+    const [a, b] = [manager.createResidencySet(), manager.createResidencySet()];
+    a.open();
+    a.insert(h);
+    b.open();
+    // b takes h's mark; a must still know it holds h.
+    b.insert(h);
+    a.insert(h);
+    a.insert(g);
+    b.insert(g);
+    for (let i = 0; i < 100; i++) (i % 2 ? a : b).insert(i % 3 ? h : g);
+    a.close();
+    b.insert(k);
+    b.close();
+    expect([a.size, b.size]).toEqual([2, 3]);
+    // A set opened alone afterwards de-duplicates by mark again.
+    a.open();
+    for (let i = 0; i < 10; i++) a.insert(k);
+    a.close();
+    expect(a.size).toBe(1);
+  });
+
   test('one object in several sets is in each of them', async () => {
     const { device, manager } = await setup();
     const h = heap(device);
