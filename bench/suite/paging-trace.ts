@@ -196,7 +196,7 @@ const SWEEP_SHARE = 0.4;
 const REVISIT_CHANCE = 0.5;
 
 /** mulberry32: a small, fast, seedable PRNG; uniform in [0, 1). */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -117,9 +117,12 @@ export class Device {
     this.residency.setResidencyPriority(objects, priorities);
   }
 
-  /** IDXGIAdapter3::QueryVideoMemoryInfo for the emulated adapter. */
-  queryVideoMemoryInfo(memorySegmentGroup: MemorySegment): VideoMemoryInfo {
-    return this.residency.queryVideoMemoryInfo(memorySegmentGroup);
+  /**
+   * IDXGIAdapter3::QueryVideoMemoryInfo for the emulated adapter. As D3D12 writes through
+   * pVideoMemoryInfo, `videoMemoryInfo` (if given) is filled and returned: polling allocates nothing.
+   */
+  queryVideoMemoryInfo(memorySegmentGroup: MemorySegment, videoMemoryInfo?: VideoMemoryInfo): VideoMemoryInfo {
+    return this.residency.queryVideoMemoryInfo(memorySegmentGroup, videoMemoryInfo);
   }
 
   /** IDXGIAdapter3::SetVideoMemoryReservation (node 0). */
@@ -152,11 +155,12 @@ export class Device {
 
   /**
    * An emulator addition (what the residency manager reads beside D3D12's own calls): a heap's or
-   * committed resource's size, segment, residency, MakeResident count and whether it is mapped, as the
-   * application knows them from its own calls. Anything MakeResident refuses is E_INVALIDARG.
+   * committed resource's size, segment, residency, MakeResident count, whether it is mapped and its
+   * residency priority, as the application knows them from its own calls. Anything MakeResident
+   * refuses is E_INVALIDARG. `status` (if given) is filled and returned instead of a new object.
    */
-  getResidencyStatus(pageable: Pageable): ResidencyStatus {
-    return this.residency.status('getResidencyStatus', pageable);
+  getResidencyStatus(pageable: Pageable, status?: ResidencyStatus): ResidencyStatus {
+    return this.residency.status('getResidencyStatus', pageable, status);
   }
 
   /** @internal */

@@ -55,6 +55,13 @@ export interface ResidencyStatus {
   residencyReferences: number;
   /** A resource in it is mapped: it stays resident whatever Evict says. */
   mapped: boolean;
+  /** Its D3D12_RESIDENCY_PRIORITY (setResidencyPriority; NORMAL unless set). */
+  priority: number;
+}
+
+/** An out-argument (as D3D12's out pointers) must be a plain object to fill, if given. */
+function checkOut(call: string, argument: string, out: unknown): void {
+  if (out !== undefined && (typeof out !== 'object' || out === null || Array.isArray(out))) throw invalidArg(call, argument, `must be an object to fill, or omitted, got ${show(out)}`);
 }
 
 export interface ResidencyOwner {
@@ -92,10 +99,18 @@ export class DeviceResidency {
     return { poolBytes: this.poolBytes[segment], budget: info.budget, currentUsage: info.currentUsage, currentReservation: info.currentReservation, freeBytes: this.freeBytes(segment) };
   }
 
-  /** Device.getResidencyStatus: a pageable object's residency, or E_INVALIDARG naming `call`. */
-  status(call: string, pageable: unknown): ResidencyStatus {
+  /** Device.getResidencyStatus: a pageable object's residency (into `out` if given), or E_INVALIDARG naming `call`. */
+  status(call: string, pageable: unknown, out?: ResidencyStatus): ResidencyStatus {
     const heap = this.heapOf(call, 'pageable', pageable);
-    return { sizeInBytes: heap.residentBytes, segment: heap.segment, resident: heap.resident, residencyReferences: heap.residencyReferences, mapped: heap.residencyLocks > 0 };
+    checkOut(call, 'status', out);
+    const status = out ?? ({} as ResidencyStatus);
+    status.sizeInBytes = heap.residentBytes;
+    status.segment = heap.segment;
+    status.resident = heap.resident;
+    status.residencyReferences = heap.residencyReferences;
+    status.mapped = heap.residencyLocks > 0;
+    status.priority = heap.residencyPriority;
+    return status;
   }
 
   /** A new heap counts against its segment while it is resident. */
@@ -115,16 +130,17 @@ export class DeviceResidency {
     return Math.max(0, debug - this.reservation[segment]);
   }
 
-  queryVideoMemoryInfo(segment: unknown): VideoMemoryInfo {
+  /** QueryVideoMemoryInfo; fills `out` (D3D12's pVideoMemoryInfo) when given, so a caller polling it allocates nothing. */
+  queryVideoMemoryInfo(segment: unknown, out?: VideoMemoryInfo): VideoMemoryInfo {
     const call = 'queryVideoMemoryInfo';
     if (segment !== 'LOCAL' && segment !== 'NON_LOCAL') throw invalidArg(call, 'memorySegmentGroup', `must be LOCAL or NON_LOCAL, got ${show(segment)}`);
-    const base = Math.min(this.configuredBudget[segment], this.poolBytes[segment]);
-    return {
-      budget: this.budget(segment),
-      currentUsage: this.usage[segment],
-      availableForReservation: base,
-      currentReservation: this.reservation[segment],
-    };
+    checkOut(call, 'videoMemoryInfo', out);
+    const info = out ?? ({} as VideoMemoryInfo);
+    info.budget = this.budget(segment);
+    info.currentUsage = this.usage[segment];
+    info.availableForReservation = Math.min(this.configuredBudget[segment], this.poolBytes[segment]);
+    info.currentReservation = this.reservation[segment];
+    return info;
   }
 
   setVideoMemoryReservation(segment: unknown, bytes: unknown): void {

@@ -3,20 +3,28 @@
  * builds on, over an emulated device.
  *
  * executeCommandLists(queue, lists, sets):
- *   1. merges the lists' residency sets (each object once);
+ *   1. gathers the lists' residency sets in one pass (each object once, by a per-object mark): the
+ *      bytes per segment they need and the bytes not resident now;
  *   2. if they need more than the local and non-local budgets together and there is more than one
  *      list, splits the batch in half and handles each half in turn;
- *   3. marks every object used now (to the LRU's tail);
- *   4. trims: objects idle for longer than the grace period (gracePeriodMs: 60 s down to 1 s as
- *      usage goes from 70 % to 100 % of the budget) whose last GPU use has completed are evicted,
- *      from the LRU's head, never below 70 % of the budget;
- *   5. makes the batch's objects resident, evicting least recently used objects outside the batch
- *      while usage would exceed the budget. The library waits for an object's last GPU use before
- *      evicting it; here eviction is queued after that use, which is the same for the GPU and never
- *      blocks the CPU. Objects whose use has completed go first. When nothing outside the batch is
- *      left, the batch goes over budget rather than fail, and the stats report it;
- *   6. executes the lists and signals the manager's fence for the queue, the sync point that
- *      records when the objects were last used.
+ *   3. stamps every object used now (LRU stamp, batch, CPU time, the sync point about to be
+ *      signalled) and tells the reuse predictor of the ones coming back after a gap;
+ *   4. trims, at most once per TRIM_INTERVAL_MS: objects idle for longer than the grace period
+ *      (gracePeriodMs: 60 s down to 1 s as usage goes from 70 % to 100 % of the budget) whose last
+ *      GPU use has completed are evicted, never below 70 % of the budget;
+ *   5. when what is missing does not fit, evicts objects outside the batch until it does, in
+ *      VictimQueue's order (lower residency priority first, then the policy). The library waits for
+ *      an object's last GPU use before evicting it; here eviction is queued after that use, which is
+ *      the same for the GPU and never blocks the CPU; an object whose use is held behind a queue wait
+ *      is never chosen. When nothing is left to evict, the batch goes over budget rather than fail,
+ *      and the stats report it. Nothing of this runs while the batch fits: the eviction order is
+ *      computed only when over budget;
+ *   6. executes the lists; the manager's fence for the queue, signalled after them, is the sync point
+ *      that records when the objects were last used. Batches less than SIGNAL_INTERVAL_MS apart share
+ *      one signal, made at the latest when the manager next chooses victims.
+ * The library's MaxLatency is not an option: it bounds the queue of paging work handed to the
+ * library's worker thread, and with a queued MakeResident (ID3D12Device3, as this device's paging
+ * is queue work) the library pages on the calling thread and never reads it.
  * The clock is injectable (options.clock) so grace periods can be tested.
  */
 import { CommandQueue } from '../d3d12/command-queue.js';
@@ -24,16 +32,15 @@ import type { GraphicsCommandList } from '../d3d12/command-list.js';
 import { Device } from '../d3d12/device.js';
 import { D3D12Error, invalidArg, show } from '../api/errors.js';
 import type { Fence } from '../d3d12/fence.js';
-import type { Pageable, ResidencyStatus } from '../d3d12/residency.js';
+import type { Pageable, ResidencyStatus, VideoMemoryInfo } from '../d3d12/residency.js';
 import type { MemorySegment } from '../api/types.js';
 import { gracePeriodMs, trimFloor } from './grace-period.js';
-import { LruList } from './lru.js';
 import { ManagedObject } from './managed-object.js';
+import { ReusePredictor } from './reuse-predictor.js';
 import { ResidencySet } from './residency-set.js';
+import { VictimQueue } from './victim-order.js';
 
 export interface ResidencyManagerOptions {
-  /** The library's MaxLatency (frames the CPU may run ahead); accepted for compatibility. */
-  maxLatency?: number;
   /** Milliseconds, monotonic; default performance.now(). */
   clock?: () => number;
 }
@@ -60,15 +67,61 @@ export interface ResidencyStats {
   executions: number;
 }
 
-const SEGMENTS: MemorySegment[] = ['LOCAL', 'NON_LOCAL'];
+const SEGMENTS: readonly MemorySegment[] = ['LOCAL', 'NON_LOCAL'];
+/**
+ * Trimming looks at the resident objects at most once a millisecond: grace periods are at least a
+ * second, so trimming up to 1 ms late changes nothing that matters, and a manager submitting every
+ * few microseconds under pressure does not scan its resident objects on every call.
+ */
+export const TRIM_INTERVAL_MS = 1;
+/**
+ * A queue's sync point is signalled at most once a millisecond (and always before the manager asks
+ * which objects' last use is done): a queue signal costs more than the rest of a small submission,
+ * and the batches between two signals share the later one, which only makes them look busy a little
+ * longer. At 60 fps every frame still gets its own.
+ */
+export const SIGNAL_INTERVAL_MS = 1;
+
+/** A queue's sync point: `value` is the last signalled; `pending`: batches since wait for value + 1. */
+interface SyncPoint {
+  fence: Fence;
+  value: number;
+  pending: boolean;
+  signalledMs: number;
+}
+
+/** What one pass over a batch's sets found: its objects (each once) and their bytes. */
+interface Gathered {
+  /** Read only: with a single set this is the set's own array. */
+  objects: readonly ManagedObject[];
+  needsLocal: number;
+  needsNonLocal: number;
+  missingLocal: number;
+  missingNonLocal: number;
+}
 
 export class ResidencyManager {
   private readonly managedObjects = new Map<Pageable, ManagedObject>();
-  private readonly lru = new LruList<ManagedObject>();
-  private readonly fences = new Map<CommandQueue, { fence: Fence; value: number }>();
+  /** The objects the manager holds resident (ManagedObject.residentIndex is the place). */
+  private readonly residentObjects: ManagedObject[] = [];
+  private readonly fences = new Map<CommandQueue, SyncPoint>();
   private readonly clock: () => number;
+  private readonly predictor = new ReusePredictor();
   private batchNumber = 0;
+  private useCounter = 0;
+  private gatherMark = 0;
   private nextSetId = 1;
+  private lastTrimMs = -Infinity;
+  /** The queue whose batch is being paged for (its pending signal must wait for the batch's lists). */
+  private executing: CommandQueue | null = null;
+  // ResidencySet fills (SetOwner).
+  private fillMark = 0;
+  private openFills = 0;
+  /** @internal */
+  overlaps = 0;
+  /** Reused for every budget read, so reading one allocates nothing. */
+  private readonly memoryInfo: VideoMemoryInfo = { budget: 0, currentUsage: 0, availableForReservation: 0, currentReservation: 0 };
+  private readonly statusScratch = {} as ResidencyStatus;
   private readonly stats: ResidencyStats = {
     tracked: 0,
     evictions: 0,
@@ -89,9 +142,13 @@ export class ResidencyManager {
     const call = 'createResidencyManager';
     if (!(device instanceof Device)) throw invalidArg(call, 'device', `must be a Device (createDevice), got ${show(device)}`);
     if (typeof options !== 'object' || options === null || Array.isArray(options)) throw invalidArg(call, 'options', `must be an object, got ${show(options)}`);
-    const maxLatency = options.maxLatency ?? 3;
-    // MaxLatency is a UINT.
-    if (!Number.isInteger(maxLatency) || maxLatency < 1 || maxLatency > 0xffffffff) throw invalidArg(call, 'options.maxLatency', `must be an integer from 1 to 0xffffffff, got ${show(maxLatency)}`);
+    if ((options as { maxLatency?: unknown }).maxLatency !== undefined) {
+      throw invalidArg(
+        call,
+        'options.maxLatency',
+        'is not supported: d3dx12residency reads MaxLatency only to bound the paging work queued for its worker thread, and with a queued MakeResident (as here) it pages on the calling thread and ignores it; leave it out',
+      );
+    }
     if (options.clock !== undefined && typeof options.clock !== 'function') throw invalidArg('createResidencyManager', 'options.clock', 'must be a function returning milliseconds');
     this.clock = options.clock ?? (() => performance.now());
   }
@@ -99,6 +156,18 @@ export class ResidencyManager {
   /** @internal */
   managed(pageable: unknown): ManagedObject | undefined {
     return this.managedObjects.get(pageable as Pageable);
+  }
+
+  /** @internal A residency set opens: a fresh de-duplication mark. */
+  openFill(): number {
+    if (this.openFills > 0) this.overlaps++;
+    this.openFills++;
+    return ++this.fillMark;
+  }
+
+  /** @internal */
+  closeFill(): void {
+    this.openFills--;
   }
 
   /** Tracks a heap or committed resource; the manager then pages it as its sets need. */
@@ -115,7 +184,7 @@ export class ResidencyManager {
     if (this.managedObjects.has(pageable)) throw invalidArg(call, 'pageable', `${pageable.label} is already tracked`);
     const managed = new ManagedObject(pageable, status);
     this.managedObjects.set(pageable, managed);
-    this.lru.push(managed);
+    if (managed.resident) this.addResident(managed);
     this.stats.tracked++;
   }
 
@@ -126,24 +195,26 @@ export class ResidencyManager {
     this.forget(managed);
   }
 
-  /**
-   * d3dx12residency requires EndTrackingObject before Release; an object released while tracked is
-   * forgotten when the manager comes to page it (its memory is the device's to free), and taken out
-   * of `candidates`.
-   */
-  private forgetReleased(candidates: ManagedObject[]): void {
-    for (let i = candidates.length - 1; i >= 0; i--) {
-      const managed = candidates[i] as ManagedObject;
-      if (!managed.released) continue;
-      this.forget(managed);
-      candidates.splice(i, 1);
-    }
-  }
-
   private forget(managed: ManagedObject): void {
-    this.lru.remove(managed);
+    if (managed.residentIndex >= 0) this.removeResident(managed);
+    managed.tracked = false;
     this.managedObjects.delete(managed.pageable);
     this.stats.tracked--;
+  }
+
+  private addResident(managed: ManagedObject): void {
+    managed.residentIndex = this.residentObjects.length;
+    this.residentObjects.push(managed);
+  }
+
+  /** O(1): the last resident object takes its place. */
+  private removeResident(managed: ManagedObject): void {
+    const last = this.residentObjects.pop() as ManagedObject;
+    if (last !== managed) {
+      this.residentObjects[managed.residentIndex] = last;
+      last.residentIndex = managed.residentIndex;
+    }
+    managed.residentIndex = -1;
   }
 
   createResidencySet(): ResidencySet {
@@ -166,16 +237,14 @@ export class ResidencyManager {
     if (!Array.isArray(sets) || sets.length !== lists.length) {
       throw invalidArg(call, 'residencySets', `must hold one residency set (or null) per command list (${lists.length}), got ${show(sets)}`);
     }
-    sets.forEach((set, i) => {
-      if (set === null) return;
+    for (let i = 0; i < sets.length; i++) {
+      const set = sets[i];
+      if (set === null) continue;
       if (!(set instanceof ResidencySet) || !set.belongsTo(this)) throw invalidArg(call, `residencySets[${i}]`, 'must be a residency set of this manager, or null');
       if (!set.closed) throw invalidArg(call, `residencySets[${i}]`, `residency set #${set.id} is still open; close() it first`);
-      for (const managed of set.objects()) {
-        if (managed.released && this.managedObjects.has(managed.pageable)) {
-          throw invalidArg(call, `residencySets[${i}]`, `holds ${managed.label}, which was released (endTrackingObject before release)`);
-        }
-      }
-    });
+    }
+    // The one pass over the sets; it refuses released objects, changing nothing but scratch marks.
+    const gathered = this.gather(sets, call);
     // Everything the queue would refuse is refused before anything pages.
     try {
       queue.validateExecuteCommandLists(lists);
@@ -184,111 +253,188 @@ export class ResidencyManager {
       if (error instanceof D3D12Error) throw new D3D12Error(error.hresult, call, error.argument, error.rule);
       throw error;
     }
-    this.executeBatch(queue, lists, sets);
+    this.executeBatch(queue, lists, sets, gathered);
   }
 
-  private executeBatch(queue: CommandQueue, lists: GraphicsCommandList[], sets: (ResidencySet | null)[]): void {
-    const batch = ++this.batchNumber;
-    const objects: ManagedObject[] = [];
-    const needs: Record<MemorySegment, number> = { LOCAL: 0, NON_LOCAL: 0 };
-    /** Bytes of the batch not resident now, per segment. */
-    const missing: Record<MemorySegment, number> = { LOCAL: 0, NON_LOCAL: 0 };
+  /** Each tracked object of `sets` once, with the bytes the batch needs and misses per segment. */
+  private gather(sets: readonly (ResidencySet | null)[], call: string | null): Gathered {
+    let only: readonly ManagedObject[] | undefined;
+    let nonEmpty = 0;
     for (const set of sets) {
-      for (const managed of set?.objects() ?? []) {
-        if (managed.batch === batch || !this.managedObjects.has(managed.pageable)) continue;
-        managed.batch = batch;
-        objects.push(managed);
-        needs[managed.segment] += managed.size;
-        if (!managed.resident) missing[managed.segment] += managed.size;
+      if (set && set.size > 0) {
+        only = set.objects();
+        nonEmpty++;
       }
     }
-    const budget = (segment: MemorySegment): number => this.device.queryVideoMemoryInfo(segment).budget;
-    if (lists.length > 1 && needs.LOCAL + needs.NON_LOCAL > budget('LOCAL') + budget('NON_LOCAL')) {
+    // One set holds each object once already: no marks, no copy (the common case: a list per call).
+    const single = nonEmpty === 1 && (only as readonly ManagedObject[]).every((managed) => managed.tracked);
+    const mark = ++this.gatherMark;
+    const objects: ManagedObject[] = [];
+    let needsLocal = 0;
+    let needsNonLocal = 0;
+    let missingLocal = 0;
+    let missingNonLocal = 0;
+    for (let i = 0; i < sets.length; i++) {
+      const members = sets[i]?.objects();
+      if (!members) continue;
+      for (let j = 0; j < members.length; j++) {
+        const managed = members[j] as ManagedObject;
+        if (!single && (managed.gathered === mark || !managed.tracked)) continue;
+        if (call !== null && managed.released) throw invalidArg(call, `residencySets[${i}]`, `holds ${managed.label}, which was released (endTrackingObject before release)`);
+        if (!single) {
+          managed.gathered = mark;
+          objects.push(managed);
+        }
+        if (managed.segment === 'LOCAL') {
+          needsLocal += managed.size;
+          if (!managed.resident) missingLocal += managed.size;
+        } else {
+          needsNonLocal += managed.size;
+          if (!managed.resident) missingNonLocal += managed.size;
+        }
+      }
+    }
+    return { objects: single ? (only as readonly ManagedObject[]) : objects, needsLocal, needsNonLocal, missingLocal, missingNonLocal };
+  }
+
+  private budget(segment: MemorySegment): number {
+    return this.device.queryVideoMemoryInfo(segment, this.memoryInfo).budget;
+  }
+
+  private usage(segment: MemorySegment): number {
+    return this.device.queryVideoMemoryInfo(segment, this.memoryInfo).currentUsage;
+  }
+
+  private executeBatch(queue: CommandQueue, lists: GraphicsCommandList[], sets: (ResidencySet | null)[], gathered: Gathered): void {
+    if (lists.length > 1 && gathered.needsLocal + gathered.needsNonLocal > this.budget('LOCAL') + this.budget('NON_LOCAL')) {
       this.stats.splits++;
       const half = Math.ceil(lists.length / 2);
-      this.executeBatch(queue, lists.slice(0, half), sets.slice(0, half));
-      this.executeBatch(queue, lists.slice(half), sets.slice(half));
+      const [firstLists, firstSets, lastLists, lastSets] = [lists.slice(0, half), sets.slice(0, half), lists.slice(half), sets.slice(half)];
+      this.executeBatch(queue, firstLists, firstSets, this.gather(firstSets, null));
+      this.executeBatch(queue, lastLists, lastSets, this.gather(lastSets, null));
       return;
     }
 
+    const batch = ++this.batchNumber;
     const now = this.clock();
-    for (const managed of objects) {
-      this.lru.touch(managed);
-      managed.lastUsedMs = now;
-    }
-    for (const segment of SEGMENTS) this.trim(segment, now, batch);
-    const over = SEGMENTS.map((segment) => this.makeRoom(segment, missing[segment], batch)).filter((o): o is OverBudget => o !== null && needs[o.segment] > 0);
-    if (over.length > 0) {
-      this.stats.overBudgetBatches++;
-      this.stats.lastOverBudget = over[0] as OverBudget;
-    }
-    if (missing.LOCAL + missing.NON_LOCAL > 0) this.makeBatchResident(objects, batch);
-
-    queue.executeCommandLists(lists);
+    const objects = gathered.objects;
     const sync = this.syncPointFor(queue);
-    queue.signal(sync.fence, ++sync.value);
-    const lastUse = { fence: sync.fence, value: sync.value };
-    for (const managed of objects) managed.lastUse = lastUse;
+    // This batch's objects wait for the queue's next signal, so earlier batches on the queue that
+    // still wait for theirs get it now if victims may be chosen (what they used may be evicted).
+    const trimDue = now - this.lastTrimMs >= TRIM_INTERVAL_MS;
+    if (sync.pending && (gathered.missingLocal + gathered.missingNonLocal > 0 || trimDue || this.overBudget())) this.signal(queue, sync, now);
+    const useValue = sync.value + 1;
+    this.executing = queue;
+    for (let i = 0; i < objects.length; i++) {
+      const managed = objects[i] as ManagedObject;
+      this.predictor.used(managed, batch);
+      managed.useStamp = ++this.useCounter;
+      managed.lastUsedMs = now;
+      managed.lastUseFence = sync.fence;
+      managed.lastUseValue = useValue;
+    }
+    if (trimDue) {
+      this.lastTrimMs = now;
+      for (const segment of SEGMENTS) this.trim(segment, now, batch);
+    }
+    // Room is made where something is missing or usage is over budget (after a batch that ran over);
+    // a segment the batch does not use is not reported over budget.
+    const local = this.makeRoom('LOCAL', gathered.missingLocal, batch);
+    const nonLocal = this.makeRoom('NON_LOCAL', gathered.missingNonLocal, batch);
+    const over = (gathered.needsLocal > 0 ? local : null) ?? (gathered.needsNonLocal > 0 ? nonLocal : null);
+    if (over) {
+      this.stats.overBudgetBatches++;
+      this.stats.lastOverBudget = over;
+    }
+    if (gathered.missingLocal + gathered.missingNonLocal > 0) this.makeBatchResident(objects, batch);
+
+    this.executing = null;
+    queue.executeCommandLists(lists);
+    sync.pending = true;
+    if (now - sync.signalledMs >= SIGNAL_INTERVAL_MS) this.signal(queue, sync, now);
     this.stats.executions++;
   }
 
-  private syncPointFor(queue: CommandQueue): { fence: Fence; value: number } {
+  private syncPointFor(queue: CommandQueue): SyncPoint {
     let sync = this.fences.get(queue);
     if (!sync) {
-      sync = { fence: this.device.createFence(0), value: 0 };
+      sync = { fence: this.device.createFence(0), value: 0, pending: false, signalledMs: -Infinity };
       this.fences.set(queue, sync);
     }
     return sync;
   }
 
-  private usage(segment: MemorySegment): number {
-    return this.device.queryVideoMemoryInfo(segment).currentUsage;
+  private signal(queue: CommandQueue, sync: SyncPoint, now: number): void {
+    queue.signal(sync.fence, ++sync.value);
+    sync.pending = false;
+    sync.signalledMs = now;
+  }
+
+  /**
+   * Signals every queue with batches since its last signal (their objects' use is then judged by it),
+   * except the one executing: its batch's objects wait for the signal after its lists.
+   */
+  private signalPending(): void {
+    for (const [queue, sync] of this.fences) if (sync.pending && queue !== this.executing) this.signal(queue, sync, this.clock());
+  }
+
+  private overBudget(): boolean {
+    return this.usage('LOCAL') > this.budget('LOCAL') || this.usage('NON_LOCAL') > this.budget('NON_LOCAL');
   }
 
   private evict(managed: ManagedObject): void {
     // The manager holds one MakeResident reference; an application that evicted a tracked object
     // itself (which d3dx12residency forbids) has already dropped it, and there is nothing to drop.
-    if (this.device.getResidencyStatus(managed.pageable).residencyReferences > 0) this.device.evict([managed.pageable]);
+    if (this.device.getResidencyStatus(managed.pageable, this.statusScratch).residencyReferences > 0) this.device.evict([managed.pageable]);
     managed.resident = false;
+    this.removeResident(managed);
     // Mapped memory (or the app's own MakeResident) keeps the heap in: only a real page-out counts.
-    if (!this.device.getResidencyStatus(managed.pageable).resident) {
+    if (!this.device.getResidencyStatus(managed.pageable, this.statusScratch).resident) {
       this.stats.evictions++;
       this.stats.evictedBytes += managed.size;
     }
   }
 
-  /** Evicts objects idle longer than the grace period, from the LRU's head, down to 70 % of the budget. */
+  /**
+   * The resident objects of `segment` outside `batch` that `eligible` accepts, as a VictimQueue.
+   * d3dx12residency requires EndTrackingObject before Release; an object released while tracked is
+   * forgotten here (its memory is the device's to free).
+   */
+  private victims(segment: MemorySegment | null, batch: number, eligible: (managed: ManagedObject) => boolean): VictimQueue<ManagedObject> {
+    this.signalPending();
+    const candidates: ManagedObject[] = [];
+    for (let i = this.residentObjects.length - 1; i >= 0; i--) {
+      const managed = this.residentObjects[i] as ManagedObject;
+      if (managed.released) {
+        this.forget(managed);
+        continue;
+      }
+      if ((segment === null || managed.segment === segment) && managed.lastBatch !== batch && eligible(managed)) candidates.push(managed);
+    }
+    const priority = (managed: ManagedObject): number => this.device.getResidencyStatus(managed.pageable, this.statusScratch).priority;
+    return new VictimQueue(candidates, priority, (managed) => this.predictor.expectedWait(managed, batch));
+  }
+
+  /** Evicts objects idle longer than the grace period, in victim order, down to 70 % of the budget. */
   private trim(segment: MemorySegment, now: number, batch: number): void {
-    const budget = this.device.queryVideoMemoryInfo(segment).budget;
+    const budget = this.budget(segment);
     const grace = gracePeriodMs(this.usage(segment), budget);
     if (grace === Infinity) return;
-    const victims: ManagedObject[] = [];
-    for (const managed of this.lru) {
-      // The LRU is ordered by use: once one is recent enough, all after it are.
-      if (now - managed.lastUsedMs <= grace) break;
-      if (managed.segment === segment && managed.resident && managed.batch !== batch && managed.idle) victims.push(managed);
-    }
-    this.forgetReleased(victims);
-    for (const managed of victims) {
-      if (this.usage(segment) <= trimFloor(budget)) break;
+    const floor = trimFloor(budget);
+    const queue = this.victims(segment, batch, (managed) => now - managed.lastUsedMs > grace && managed.idle);
+    for (let managed = queue.next(); managed && this.usage(segment) > floor; managed = queue.next()) {
       this.evict(managed);
       this.stats.trimmed++;
     }
   }
 
-  /** Evicts least recently used objects outside the batch until the batch fits; says if it cannot. */
+  /** Evicts objects outside the batch, in victim order, until the batch fits; says if it cannot. */
   private makeRoom(segment: MemorySegment, needed: number, batch: number): OverBudget | null {
-    const budget = this.device.queryVideoMemoryInfo(segment).budget;
+    const budget = this.budget(segment);
     if (this.usage(segment) + needed <= budget) return null;
-    const outside = [...this.lru].filter((managed) => managed.segment === segment && managed.resident && managed.batch !== batch);
-    this.forgetReleased(outside);
-    // Objects whose last GPU use completed first, then those whose use is at least submitted (the
-    // eviction is queued after it); never one whose use is still held behind a queue wait.
-    const order = [...outside.filter((managed) => managed.idle), ...outside.filter((managed) => !managed.idle && managed.submitted)];
-    for (const managed of order) {
-      if (this.usage(segment) + needed <= budget) break;
-      this.evict(managed);
-    }
+    // Never one whose last use is still held behind a queue wait: the eviction would overtake it.
+    const queue = this.victims(segment, batch, (managed) => managed.submitted);
+    for (let managed = queue.next(); managed && this.usage(segment) + needed > budget; managed = queue.next()) this.evict(managed);
     const usage = this.usage(segment);
     return usage + needed > budget ? { segment, usage: usage + needed, budget } : null;
   }
@@ -301,13 +447,13 @@ export class ResidencyManager {
     } catch (error) {
       if (!(error instanceof D3D12Error) || error.hresult !== 'E_OUTOFMEMORY') throw error;
       // Over budget and past the pool: evict everything else this manager may, then try again.
-      const others = [...this.lru].filter((managed) => managed.resident && managed.batch !== batch && managed.submitted);
-      this.forgetReleased(others);
-      for (const managed of others) this.evict(managed);
+      const queue = this.victims(null, batch, (managed) => managed.submitted);
+      for (let managed = queue.next(); managed; managed = queue.next()) this.evict(managed);
       this.device.makeResident(rising.map((managed) => managed.pageable));
     }
     for (const managed of rising) {
       managed.resident = true;
+      this.addResident(managed);
       this.stats.madeResident++;
       this.stats.madeResidentBytes += managed.size;
     }

@@ -6,6 +6,15 @@
  * Where the library writes past its array when a closed set is inserted into, this set refuses the
  * insert with E_INVALIDARG; an object the manager does not track is refused too (it could never be
  * paged in for the list, which is exactly the bug residency sets exist to prevent).
+ *
+ * The members are a plain array (what executeCommandLists walks, once). De-duplication is the
+ * library's per-object flag: each open() takes a new mark from the owner and an inserted object
+ * carries it, so "already in this set" is one comparison. Where sets are filled at the same time an
+ * object's mark may be another set's; a set that was open alongside another therefore confirms a
+ * mismatch against an exact Set of its members, built the first time it needs one.
+ *
+ * Invariants: `members` holds each object once; an object whose `setMark` is this fill's mark is in
+ * `members`; `exact`, when present, holds exactly the members.
  */
 import { invalidArg } from '../api/errors.js';
 import type { ManagedObject } from './managed-object.js';
@@ -13,11 +22,19 @@ import type { ManagedObject } from './managed-object.js';
 export interface SetOwner {
   /** The manager's record of `pageable`, if it tracks it. */
   managed(pageable: unknown): ManagedObject | undefined;
+  /** A mark no fill has used; counts the set as open. */
+  openFill(): number;
+  closeFill(): void;
+  /** Grows whenever a set opens while another is open (marks may then be overwritten). */
+  readonly overlaps: number;
 }
 
 export class ResidencySet {
-  private readonly members = new Set<ManagedObject>();
+  private members: ManagedObject[] = [];
   private isOpen = false;
+  private mark = 0;
+  private overlapsAtOpen = 0;
+  private exact: Set<ManagedObject> | undefined;
 
   /** @internal Created by ResidencyManager.createResidencySet. */
   constructor(
@@ -34,7 +51,10 @@ export class ResidencySet {
   /** Starts the set afresh (it forgets what it held). */
   open(): void {
     if (this.isOpen) throw invalidArg('ResidencySet.open', 'this', `residency set #${this.id} is already open`);
-    this.members.clear();
+    this.members = [];
+    this.exact = undefined;
+    this.overlapsAtOpen = this.owner.overlaps;
+    this.mark = this.owner.openFill();
     this.isOpen = true;
   }
 
@@ -45,12 +65,25 @@ export class ResidencySet {
     const managed = this.owner.managed(pageable);
     if (!managed) throw invalidArg(call, 'pageable', 'is not tracked by this residency manager (beginTrackingObject first)');
     if (managed.released) throw invalidArg(call, 'pageable', `${managed.label} was released`);
-    this.members.add(managed);
+    if (managed.setMark === this.mark) return;
+    if (this.owner.overlaps !== this.overlapsAtOpen) {
+      // Another set was open meanwhile and may have taken the mark of one of ours.
+      this.exact ??= new Set(this.members);
+      if (this.exact.has(managed)) {
+        managed.setMark = this.mark;
+        return;
+      }
+      this.exact.add(managed);
+    }
+    managed.setMark = this.mark;
+    this.members.push(managed);
   }
 
   close(): void {
     if (!this.isOpen) throw invalidArg('ResidencySet.close', 'this', `residency set #${this.id} is not open`);
     this.isOpen = false;
+    this.exact = undefined;
+    this.owner.closeFill();
   }
 
   /** @internal */
@@ -60,11 +93,11 @@ export class ResidencySet {
 
   /** Objects in the set. */
   get size(): number {
-    return this.members.size;
+    return this.members.length;
   }
 
-  /** @internal */
-  objects(): Iterable<ManagedObject> {
+  /** @internal The members, each once (the manager reads them; nobody writes them). */
+  objects(): readonly ManagedObject[] {
     return this.members;
   }
 }

@@ -27,7 +27,8 @@ describe('benchmark figures 3–5 (quick)', () => {
   gpuTest('policy-quality', async ({ device }) => {
     const figure = await policyQuality(quickContext(device));
     console.log(figureReport(figure));
-    expectFigureShape(figure, 'policy-quality', 'MiB paged', ['manager, 2× budget', 'manager, 4× budget']);
+    const shapes = ['camera walk', 'popular sets', 'phase shift', 'cyclic scan'];
+    expectFigureShape(figure, 'policy-quality', 'MiB paged', shapes.flatMap((shape) => [`${shape}, 2× budget`, `${shape}, 4× budget`]));
     for (const r of figure.rows) {
       const extra = r.extra ?? {};
       // Every heap the trace touches is paged in at least once, by any policy.
@@ -37,6 +38,9 @@ describe('benchmark figures 3–5 (quick)', () => {
       // manager far below it would point at a counting error.
       expect(r.ratio as number, r.case).toBeGreaterThan(0.5);
       expect(extra.lruRatio, r.case).toBeGreaterThan(0.5);
+      // The manager's ratio to LRU is the two medians' quotient, and LRU pages the working set too.
+      expect(extra.managerVsLru, r.case).toBeCloseTo(r.value / (extra.lruMiB ?? NaN), 10);
+      expect(extra.lruMiB, r.case).toBeGreaterThanOrEqual(extra.workingSetMiB ?? Infinity);
     }
   });
 

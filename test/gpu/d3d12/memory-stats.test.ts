@@ -6,7 +6,7 @@
  * copies. getResidencyStatus: each kind of wrong argument on its own, beside valid controls.
  */
 import { describe, expect } from 'vitest';
-import { createDevice, type HeapStats, type MemoryStats, type ResourceStats } from '../../../src/index.js';
+import { createDevice, type Device, type HeapStats, type MemoryStats, type ResourceStats } from '../../../src/index.js';
 import { d3dTest } from '../../harness/d3d-test.js';
 import { flush, TILE } from '../../shared/d3d12-helpers.js';
 import { expectD3D12Error } from '../../shared/expect-d3d12-error.js';
@@ -175,14 +175,35 @@ describe('getResidencyStatus', () => {
   test('valid controls: a heap and a committed resource, as their residency API calls left them', ({ d3d }) => {
     const heap = d3d.createHeap({ sizeInBytes: TILE + 1, properties: { type: 'DEFAULT' } });
     const committed = d3d.createCommittedResource({ type: 'UPLOAD' }, [], { dimension: 'BUFFER', width: TILE }, 'GENERIC_READ');
-    expect(d3d.getResidencyStatus(heap)).toEqual({ sizeInBytes: 2 * TILE, segment: 'LOCAL', resident: true, residencyReferences: 1, mapped: false });
+    expect(d3d.getResidencyStatus(heap)).toEqual({ sizeInBytes: 2 * TILE, segment: 'LOCAL', resident: true, residencyReferences: 1, mapped: false, priority: 0x78000000 });
     d3d.makeResident([heap]);
     committed.map();
     d3d.evict([committed]); // mapped memory stays resident
     expect(d3d.getResidencyStatus(heap)).toMatchObject({ residencyReferences: 2, resident: true });
-    expect(d3d.getResidencyStatus(committed)).toEqual({ sizeInBytes: TILE, segment: 'NON_LOCAL', resident: true, residencyReferences: 0, mapped: true });
+    expect(d3d.getResidencyStatus(committed)).toEqual({ sizeInBytes: TILE, segment: 'NON_LOCAL', resident: true, residencyReferences: 0, mapped: true, priority: 0x78000000 });
     committed.unmap();
     expect(d3d.getResidencyStatus(committed)).toMatchObject({ resident: false, mapped: false });
+  });
+
+  test('priority: what setResidencyPriority set, for a heap and for a committed resource', ({ d3d }) => {
+    const heap = d3d.createHeap({ sizeInBytes: TILE, properties: { type: 'DEFAULT' } });
+    const committed = d3d.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: TILE }, 'COMMON');
+    d3d.setResidencyPriority([heap, committed], ['HIGH', 0x1234]);
+    expect([d3d.getResidencyStatus(heap).priority, d3d.getResidencyStatus(committed).priority]).toEqual([0xa0010000, 0x1234]);
+  });
+
+  test('status: an object given is filled and returned (no allocation); anything else is refused, filling nothing', ({ d3d }) => {
+    const heap = d3d.createHeap({ sizeInBytes: TILE, properties: { type: 'DEFAULT' } });
+    const out = {} as ReturnType<Device['getResidencyStatus']>;
+    expect(d3d.getResidencyStatus(heap, out)).toBe(out);
+    expect(out).toEqual(d3d.getResidencyStatus(heap));
+    for (const bad of [null, 5, 'status', []]) {
+      expectD3D12Error(() => d3d.getResidencyStatus(heap, loose(bad)), { hresult: 'E_INVALIDARG', call: 'getResidencyStatus', argument: 'status', message: /must be an object to fill, or omitted/ });
+    }
+    // A bad pageable is reported first, and the object given is left as it was.
+    const untouched = { sizeInBytes: -1 } as ReturnType<Device['getResidencyStatus']>;
+    expectD3D12Error(() => d3d.getResidencyStatus(loose(null), untouched), { argument: 'pageable' });
+    expect(untouched).toEqual({ sizeInBytes: -1 });
   });
 
   const call = 'getResidencyStatus';

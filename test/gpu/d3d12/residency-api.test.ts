@@ -425,6 +425,20 @@ describe('queryVideoMemoryInfo / setVideoMemoryReservation', () => {
     expect([usage(d3d), usage(d3d, 'NON_LOCAL')]).toEqual([TILE, 3 * TILE]);
   });
 
+  test('videoMemoryInfo: an object given is filled and returned (D3D12\'s out pointer: polling allocates nothing); anything else is refused', ({ d3d }) => {
+    const out = { budget: -1, currentUsage: -1, availableForReservation: -1, currentReservation: -1 };
+    expect(d3d.queryVideoMemoryInfo('LOCAL', out)).toBe(out);
+    expect(out).toEqual(d3d.queryVideoMemoryInfo('LOCAL'));
+    expect(d3d.queryVideoMemoryInfo('NON_LOCAL', out)).toEqual({ budget: 4 * MIB, currentUsage: 0, availableForReservation: 4 * MIB, currentReservation: 0 });
+    for (const bad of [null, 7, 'info', []]) {
+      expectD3D12Error(() => d3d.queryVideoMemoryInfo('LOCAL', loose(bad)), { call: 'queryVideoMemoryInfo', argument: 'videoMemoryInfo', message: /must be an object to fill, or omitted/ });
+    }
+    // A bad segment is reported first; the object given is left as it was.
+    const untouched = { budget: -1, currentUsage: -1, availableForReservation: -1, currentReservation: -1 };
+    expectD3D12Error(() => d3d.queryVideoMemoryInfo(loose('SYSTEM'), untouched), { argument: 'memorySegmentGroup' });
+    expect(untouched.budget).toBe(-1);
+  });
+
   test('a configured budget above the pool is the pool', async ({ device }) => {
     const d3d = await otherDevice(device, { localMemoryBudget: 64 * MIB, nonLocalMemoryBudget: MIB });
     try {

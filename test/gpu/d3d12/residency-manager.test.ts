@@ -551,3 +551,30 @@ describe('executeCommandLists: a refused call changes nothing', () => {
     }
   });
 });
+
+describe('residency priorities order the manager\'s victims (setResidencyPriority)', () => {
+  test('lower priority goes first, whatever the recency; equal priorities go least recently used first', async ({ device }) => {
+    // Budget 32 tiles: four 8-tile heaps fill it; a fifth needs one of them to go.
+    const r = await rig(device, 2 * MIB);
+    try {
+      const heaps = ['a', 'b', 'c', 'd'].map((name) => trackedHeap(r, name, 8, true));
+      const next = ['e', 'f', 'g'].map((name) => trackedHeap(r, name, 8, true));
+      const all = [...heaps, ...next];
+      for (const h of heaps) await submit(r, [h.heap]);
+      expect(residentNames(all)).toEqual(['a', 'b', 'c', 'd']);
+      // Control, every priority NORMAL: e evicts a, the least recently used.
+      await submit(r, [(next[0] as TrackedHeap).heap]);
+      expect(residentNames(all)).toEqual(['b', 'c', 'd', 'e']);
+      // b (now least recently used) HIGH, d (most recent but e) LOW: f evicts d, not b.
+      r.d3d.setResidencyPriority([(heaps[1] as TrackedHeap).heap, (heaps[3] as TrackedHeap).heap], ['HIGH', 'LOW']);
+      await submit(r, [(next[1] as TrackedHeap).heap]);
+      expect(residentNames(all)).toEqual(['b', 'c', 'e', 'f']);
+      // g: of the NORMAL heaps c is least recently used; b stays while any NORMAL heap is left.
+      await submit(r, [(next[2] as TrackedHeap).heap]);
+      expect(residentNames(all)).toEqual(['b', 'e', 'f', 'g']);
+      expect(r.manager.getStats()).toMatchObject({ evictions: 3, overBudgetBatches: 0 });
+    } finally {
+      r.d3d.destroy();
+    }
+  });
+});

@@ -175,23 +175,25 @@ function queryHeapState(heap: QueryHeap): unknown {
 }
 
 function managerState(manager: ResidencyManager): unknown {
-  const managed = field<Map<Heap | Resource, { resident: boolean; lastUsedMs: number; lastUse?: { value: number } }>>(manager, 'managedObjects');
-  const lru = field<Iterable<{ pageable: Heap | Resource }>>(manager, 'lru');
-  const fences = field<Map<object, { value: number }>>(manager, 'fences');
+  type Managed = { resident: boolean; lastUsedMs: number; lastUseValue: number; useStamp: number; lastBatch: number; meanGap: number; pageable: Heap | Resource };
+  const managed = field<Map<Heap | Resource, Managed>>(manager, 'managedObjects');
+  const resident = field<Managed[]>(manager, 'residentObjects');
+  const fences = field<Map<object, { value: number; pending: boolean }>>(manager, 'fences');
   return {
     stats: manager.getStats(),
-    // Batch numbers are scratch marks of one execution (which objects it has seen), not state.
-    tracked: [...managed].map(([pageable, m]) => [pageable.label, m.resident, m.lastUsedMs, m.lastUse?.value ?? null]),
+    // Gather and set marks are scratch marks of one call (which objects it has seen), not state.
+    tracked: [...managed].map(([pageable, m]) => [pageable.label, m.resident, m.lastUsedMs, m.lastUseValue, m.useStamp, m.lastBatch, m.meanGap]),
     pageables: trackedBy(manager).length,
-    lru: [...lru].map((m) => m.pageable.label),
+    resident: resident.map((m) => m.pageable.label).sort(),
     nextSet: field(manager, 'nextSetId'),
-    fences: [...fences.values()].map((sync) => sync.value),
+    batch: field(manager, 'batchNumber'),
+    fences: [...fences.values()].map((sync) => [sync.value, sync.pending]),
   };
 }
 
 function setState(set: ResidencySet): unknown {
-  const members = field<Set<{ pageable: Heap | Resource }>>(set, 'members');
-  return { open: field(set, 'isOpen'), members: [...members].map((m) => m.pageable.label) };
+  const members = field<{ pageable: Heap | Resource }[]>(set, 'members');
+  return { open: field(set, 'isOpen'), members: members.map((m) => m.pageable.label) };
 }
 
 /** What changed between two snapshots, one line per changed field ("main.heap#3.count: 1 → 2"). */
