@@ -382,16 +382,27 @@ export class ResidencyManager {
     return this.usage('LOCAL') > this.budget('LOCAL') || this.usage('NON_LOCAL') > this.budget('NON_LOCAL');
   }
 
-  private evict(managed: ManagedObject): void {
+  /** Bytes evicting `managed` frees: none when mapped memory or the app's own MakeResident keeps it in. */
+  private freedBy(managed: ManagedObject): number {
+    const status = this.device.getResidencyStatus(managed.pageable, this.statusScratch);
+    return status.resident && status.residencyReferences <= 1 && !status.mapped ? status.sizeInBytes : 0;
+  }
+
+  /** Evicts the victims with one device.evict call, so their heaps page out in one submission. */
+  private evictAll(victims: readonly ManagedObject[]): void {
+    if (victims.length === 0) return;
     // The manager holds one MakeResident reference; an application that evicted a tracked object
     // itself (which d3dx12residency forbids) has already dropped it, and there is nothing to drop.
-    if (this.device.getResidencyStatus(managed.pageable, this.statusScratch).residencyReferences > 0) this.device.evict([managed.pageable]);
-    managed.resident = false;
-    this.removeResident(managed);
-    // Mapped memory (or the app's own MakeResident) keeps the heap in: only a real page-out counts.
-    if (!this.device.getResidencyStatus(managed.pageable, this.statusScratch).resident) {
-      this.stats.evictions++;
-      this.stats.evictedBytes += managed.size;
+    const held = victims.filter((managed) => this.device.getResidencyStatus(managed.pageable, this.statusScratch).residencyReferences > 0);
+    if (held.length > 0) this.device.evict(held.map((managed) => managed.pageable));
+    for (const managed of victims) {
+      managed.resident = false;
+      this.removeResident(managed);
+      // Mapped memory (or the app's own MakeResident) keeps the heap in: only a real page-out counts.
+      if (!this.device.getResidencyStatus(managed.pageable, this.statusScratch).resident) {
+        this.stats.evictions++;
+        this.stats.evictedBytes += managed.size;
+      }
     }
   }
 
@@ -422,10 +433,14 @@ export class ResidencyManager {
     if (grace === Infinity) return;
     const floor = trimFloor(budget);
     const queue = this.victims(segment, batch, (managed) => now - managed.lastUsedMs > grace && managed.idle);
-    for (let managed = queue.next(); managed && this.usage(segment) > floor; managed = queue.next()) {
-      this.evict(managed);
-      this.stats.trimmed++;
+    const chosen: ManagedObject[] = [];
+    let usage = this.usage(segment);
+    for (let managed = queue.next(); managed && usage > floor; managed = queue.next()) {
+      chosen.push(managed);
+      usage -= this.freedBy(managed);
     }
+    this.evictAll(chosen);
+    this.stats.trimmed += chosen.length;
   }
 
   /** Evicts objects outside the batch, in victim order, until the batch fits; says if it cannot. */
@@ -434,8 +449,14 @@ export class ResidencyManager {
     if (this.usage(segment) + needed <= budget) return null;
     // Never one whose last use is still held behind a queue wait: the eviction would overtake it.
     const queue = this.victims(segment, batch, (managed) => managed.submitted);
-    for (let managed = queue.next(); managed && this.usage(segment) + needed > budget; managed = queue.next()) this.evict(managed);
-    const usage = this.usage(segment);
+    const chosen: ManagedObject[] = [];
+    let usage = this.usage(segment);
+    for (let managed = queue.next(); managed && usage + needed > budget; managed = queue.next()) {
+      chosen.push(managed);
+      usage -= this.freedBy(managed);
+    }
+    this.evictAll(chosen);
+    usage = this.usage(segment);
     return usage + needed > budget ? { segment, usage: usage + needed, budget } : null;
   }
 
@@ -448,7 +469,9 @@ export class ResidencyManager {
       if (!(error instanceof D3D12Error) || error.hresult !== 'E_OUTOFMEMORY') throw error;
       // Over budget and past the pool: evict everything else this manager may, then try again.
       const queue = this.victims(null, batch, (managed) => managed.submitted);
-      for (let managed = queue.next(); managed; managed = queue.next()) this.evict(managed);
+      const all: ManagedObject[] = [];
+      for (let managed = queue.next(); managed; managed = queue.next()) all.push(managed);
+      this.evictAll(all);
       this.device.makeResident(rising.map((managed) => managed.pageable));
     }
     for (const managed of rising) {
