@@ -4,6 +4,14 @@
  */
 import { invalidArg, show } from '../api/errors.js';
 
+/** Releases of device children so far, in this process (Device.getReleaseCount). */
+let releases = 0;
+
+/** How many device children (of any device) have been released so far. */
+export function releaseCount(): number {
+  return releases;
+}
+
 export abstract class DeviceChild {
   private name = '';
   private releasedFlag = false;
@@ -43,5 +51,6 @@ export abstract class DeviceChild {
   protected markReleased(): void {
     if (this.releasedFlag) throw invalidArg(`${this.interfaceName}.release`, 'this', `${this.label} was already released`);
     this.releasedFlag = true;
+    releases++;
   }
 }

@@ -27,6 +27,7 @@ import type {
 } from '../api/types.js';
 import { GraphicsCommandList } from './command-list.js';
 import { CommandQueue } from './command-queue.js';
+import { releaseCount } from './device-child.js';
 import { DeviceResidency, type Pageable, type ResidencyPriority, type ResidencyStatus, type VideoMemoryInfo } from './residency.js';
 import { checkFenceValue, Fence } from './fence.js';
 import type { GpuBackend } from './gpu-backend.js';
@@ -133,6 +134,16 @@ export class Device {
   /** UE's D3D12.ResidencyDebugBudgetMB: lowers every budget to `bytes` (0: maximum pressure); null clears it. */
   setResidencyDebugBudget(bytes: number | null): void {
     this.residency.setDebugBudget(bytes);
+  }
+
+  /**
+   * A counter that grows whenever a heap, resource or query heap is released (of any device in this
+   * process; an emulator addition): a tool holding many objects learns from one read whether any
+   * may have been released since it last looked, without asking each (the residency manager checks
+   * its sets this way).
+   */
+  getReleaseCount(): number {
+    return releaseCount();
   }
 
   /** Paging counters (evictions, restores, bytes), for stats and benchmarks. */

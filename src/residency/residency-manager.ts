@@ -34,6 +34,7 @@ import { D3D12Error, invalidArg, show } from '../api/errors.js';
 import type { Fence } from '../d3d12/fence.js';
 import type { Pageable, ResidencyStatus, VideoMemoryInfo } from '../d3d12/residency.js';
 import type { MemorySegment } from '../api/types.js';
+import { gatherSets, type Gathered } from './gather.js';
 import { gracePeriodMs, trimFloor } from './grace-period.js';
 import { ManagedObject } from './managed-object.js';
 import { ReusePredictor } from './reuse-predictor.js';
@@ -91,14 +92,6 @@ interface SyncPoint {
 }
 
 /** What one pass over a batch's sets found: its objects (each once) and their bytes. */
-interface Gathered {
-  /** Read only: with a single set this is the set's own array. */
-  objects: readonly ManagedObject[];
-  needsLocal: number;
-  needsNonLocal: number;
-  missingLocal: number;
-  missingNonLocal: number;
-}
 
 export class ResidencyManager {
   private readonly managedObjects = new Map<Pageable, ManagedObject>();
@@ -156,6 +149,11 @@ export class ResidencyManager {
   /** @internal */
   managed(pageable: unknown): ManagedObject | undefined {
     return this.managedObjects.get(pageable as Pageable);
+  }
+
+  /** @internal */
+  releaseCount(): number {
+    return this.device.getReleaseCount();
   }
 
   /** @internal A residency set opens: a fresh de-duplication mark. */
@@ -256,45 +254,9 @@ export class ResidencyManager {
     this.executeBatch(queue, lists, sets, gathered);
   }
 
-  /** Each tracked object of `sets` once, with the bytes the batch needs and misses per segment. */
+  /** The batch's objects and bytes (gather.ts), refusing released ones when `call` names the caller. */
   private gather(sets: readonly (ResidencySet | null)[], call: string | null): Gathered {
-    let only: readonly ManagedObject[] | undefined;
-    let nonEmpty = 0;
-    for (const set of sets) {
-      if (set && set.size > 0) {
-        only = set.objects();
-        nonEmpty++;
-      }
-    }
-    // One set holds each object once already: no marks, no copy (the common case: a list per call).
-    const single = nonEmpty === 1 && (only as readonly ManagedObject[]).every((managed) => managed.tracked);
-    const mark = ++this.gatherMark;
-    const objects: ManagedObject[] = [];
-    let needsLocal = 0;
-    let needsNonLocal = 0;
-    let missingLocal = 0;
-    let missingNonLocal = 0;
-    for (let i = 0; i < sets.length; i++) {
-      const members = sets[i]?.objects();
-      if (!members) continue;
-      for (let j = 0; j < members.length; j++) {
-        const managed = members[j] as ManagedObject;
-        if (!single && (managed.gathered === mark || !managed.tracked)) continue;
-        if (call !== null && managed.released) throw invalidArg(call, `residencySets[${i}]`, `holds ${managed.label}, which was released (endTrackingObject before release)`);
-        if (!single) {
-          managed.gathered = mark;
-          objects.push(managed);
-        }
-        if (managed.segment === 'LOCAL') {
-          needsLocal += managed.size;
-          if (!managed.resident) missingLocal += managed.size;
-        } else {
-          needsNonLocal += managed.size;
-          if (!managed.resident) missingNonLocal += managed.size;
-        }
-      }
-    }
-    return { objects: single ? (only as readonly ManagedObject[]) : objects, needsLocal, needsNonLocal, missingLocal, missingNonLocal };
+    return gatherSets(sets, call, this.device.getReleaseCount(), ++this.gatherMark);
   }
 
   private budget(segment: MemorySegment): number {

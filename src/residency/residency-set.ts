@@ -20,6 +20,8 @@ import { invalidArg } from '../api/errors.js';
 import type { ManagedObject } from './managed-object.js';
 
 export interface SetOwner {
+  /** Device.getReleaseCount() of the manager's device. */
+  releaseCount(): number;
   /** The manager's record of `pageable`, if it tracks it. */
   managed(pageable: unknown): ManagedObject | undefined;
   /** A mark no fill has used; counts the set as open. */
@@ -48,9 +50,13 @@ export class ResidencySet {
     return this.owner === owner;
   }
 
+  /** @internal Device.getReleaseCount() when the set opened: members were all live then (insert refuses released ones). */
+  releasesAtOpen = 0;
+
   /** Starts the set afresh (it forgets what it held). */
   open(): void {
     if (this.isOpen) throw invalidArg('ResidencySet.open', 'this', `residency set #${this.id} is already open`);
+    this.releasesAtOpen = this.owner.releaseCount();
     this.members = [];
     this.exact = undefined;
     this.overlapsAtOpen = this.owner.overlaps;

@@ -90,7 +90,7 @@ const PUBLISHED: Record<string, { file: string; members: string[] }> = {
     members: [
       'buildStatsString', 'checkFeatureSupport', 'corruptPageTableEntryForTesting', 'createCommandList', 'createCommandQueue', 'createCommittedResource', 'createComputePipelineState', 'createFence',
       'createGraphicsPipelineState', 'createHeap', 'createPlacedResource', 'createQueryHeap', 'createReservedResource', 'createSwapChain', 'destroy', 'dropNextPageTableWriteForTesting', 'enqueueMakeResident',
-      'evict', 'failNextAllocationForTesting', 'getDeviceRemovedReason', 'getInfoQueue', 'getMemoryStats', 'getPageFaultReport', 'getPagingStats', 'getResidencyStatus',
+      'evict', 'failNextAllocationForTesting', 'getDeviceRemovedReason', 'getInfoQueue', 'getMemoryStats', 'getPageFaultReport', 'getPagingStats', 'getReleaseCount', 'getResidencyStatus',
       'getResourceAllocationInfo', 'getResourceTiling', 'gpuDevice', 'makeResident', 'queryVideoMemoryInfo', 'readFaults', 'readUnmappedAccesses', 'setResidencyDebugBudget', 'setResidencyPriority',
       'setVideoMemoryReservation', 'validateTileMappings', 'writeTextureDescriptor',
     ],

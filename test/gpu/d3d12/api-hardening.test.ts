@@ -8,7 +8,7 @@
  * object the application evicted itself.
  */
 import { describe, expect } from 'vitest';
-import { createDevice, createResidencyManager, type Device, type PipelineState, type Resource } from '../../../src/index.js';
+import { createDevice, createResidencyManager, type Device, type Heap, type PipelineState, type ResidencySet, type Resource } from '../../../src/index.js';
 import { gpuTest } from '../../harness/gpu-test.js';
 import { flush, TILE } from '../../shared/d3d12-helpers.js';
 import { expectD3D12Error } from '../../shared/expect-d3d12-error.js';
@@ -149,6 +149,46 @@ describe('released objects', () => {
     expectD3D12Error(() => manager.beginTrackingObject(committed), { call: 'ResidencyManager.beginTrackingObject', argument: 'pageable', message: released });
     expect([fence.getCompletedValue(), manager.getStats().tracked]).toEqual([0, 0]);
     await flush(d3d, queue);
+  });
+
+  test('a set is refused when a member was released after the set opened, in either of two sets; a release elsewhere, or before the set opened, changes nothing', ({ d3d: device }) => {
+    const manager = createResidencyManager(device);
+    const queue = device.createCommandQueue({ type: 'DIRECT' });
+    const list = device.createCommandList('DIRECT');
+    list.close();
+    const made = (): Heap => device.createHeap({ sizeInBytes: TILE, properties: { type: 'DEFAULT' } });
+    const [a, b, unrelated, early] = [made(), made(), made(), made()];
+    for (const object of [a, b, early]) manager.beginTrackingObject(object);
+    early.release();
+    const count = device.getReleaseCount();
+    const fill = (...objects: Heap[]): ResidencySet => {
+      const set = manager.createResidencySet();
+      set.open();
+      for (const object of objects) set.insert(object);
+      set.close();
+      return set;
+    };
+    // Released before the sets opened: nothing to refuse (it is in no set).
+    const first = fill(a);
+    const second = fill(b);
+    manager.executeCommandLists(queue, [list, list], [first, second]);
+    // A release of an object in no set moves the count and still refuses nothing.
+    unrelated.release();
+    expect(device.getReleaseCount()).toBe(count + 1);
+    manager.executeCommandLists(queue, [list, list], [first, second]);
+    // b, in the second set, released while tracked: that set is refused, and nothing ran.
+    b.release();
+    const executions = manager.getStats().executions;
+    expectD3D12Error(() => manager.executeCommandLists(queue, [list, list], [first, second]), {
+      call: 'ResidencyManager.executeCommandLists',
+      argument: 'residencySets[1]',
+      message: /holds heap #\d+, which was released/,
+    });
+    expectD3D12Error(() => manager.executeCommandLists(queue, [list], [second]), { call: 'ResidencyManager.executeCommandLists', argument: 'residencySets[0]', message: /was released/ });
+    expect(manager.getStats().executions).toBe(executions);
+    // The control: the first set alone still runs.
+    manager.executeCommandLists(queue, [list], [first]);
+    expect(manager.getStats().executions).toBe(executions + 1);
   });
 
   test('a residency set refuses a released object; a batch whose set holds one is refused before anything pages; released tracked objects are forgotten, not paged', ({ d3d }) => {
