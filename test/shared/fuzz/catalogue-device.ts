@@ -159,6 +159,7 @@ export function deviceCatalogue(): MethodSpec[] {
       plan: (ctx) => call(ctx, [ctx.rng.pick([null, null, 0, MIB, 4 * MIB, 64 * MIB])]),
     },
     { cls: 'Device', name: 'getPagingStats', certain: true, weight: 0.3, params: [], plan: (ctx) => call(ctx, []) },
+    { cls: 'Device', name: 'getReleaseCount', certain: true, weight: 0.1, params: [], plan: (ctx) => call(ctx, []) },
     { cls: 'Device', name: 'getMemoryStats', certain: true, weight: 0.2, params: [], plan: (ctx) => call(ctx, []) },
     { cls: 'Device', name: 'buildStatsString', certain: true, weight: 0.1, params: [], plan: (ctx) => call(ctx, []) },
     {
