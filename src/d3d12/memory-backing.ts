@@ -45,6 +45,8 @@ export class MemoryBacking {
   /** Evicted heaps' old pages not yet free (insertion order: oldest eviction first), and their count per segment. */
   private readonly held = new Map<Evicted, HeldPages>();
   private readonly heldPages: Record<MemorySegment, number> = { LOCAL: 0, NON_LOCAL: 0 };
+  /** Per placement of a heap's memory, its pages' RESIDENT entries (entriesOf). */
+  private readonly residentEntries = new WeakMap<HeapMemory, Uint32Array>();
   /** Per heap, the reserved resources' tiles that map into it (kept as mappings change). */
   private readonly reservedTiles = new ReservedTileIndex<Resource>((resource) => (resource.tileMappings as TileMappingTable).heapIds);
 
@@ -295,8 +297,23 @@ export class MemoryBacking {
       this.reservedTiles.add(heapId, resource, first, count);
       if (!memory) pageTable.fill(firstPage + first, count, encoding.absent(heapId));
       else if (flag === 'REUSE_SINGLE_TILE') pageTable.fill(firstPage + first, count, encoding.residentPage(memory.segment, memory.pages[segment.heapTile] as number));
-      else encoding.residentRun(pageTable.entriesAt(firstPage + first, count), memory.segment, memory.pages, segment.heapTile);
+      else pageTable.entriesAt(firstPage + first, count).set(this.entriesOf(memory).subarray(segment.heapTile, segment.heapTile + count));
     }
+  }
+
+  /**
+   * The RESIDENT entry of each page of a heap's memory, made once per placement: a range of
+   * consecutive heap tiles then copies its entries (one memcpy) instead of encoding them tile by
+   * tile, which was most of a bulk updateTileMappings call (32,768 tiles).
+   */
+  private entriesOf(memory: HeapMemory): Uint32Array {
+    let entries = this.residentEntries.get(memory);
+    if (!entries) {
+      entries = new Uint32Array(memory.pages.length);
+      this.gpu.pageTable.encoding.residentRun(entries, memory.segment, memory.pages, 0);
+      this.residentEntries.set(memory, entries);
+    }
+    return entries;
   }
 
   /**
