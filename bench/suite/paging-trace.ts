@@ -236,21 +236,7 @@ export function generateCameraTrace(options: CameraTraceOptions): CameraTrace {
   if (cells * minPages > targetPages || cells * maxPages < targetPages) {
     throw new RangeError(`${cells} heaps of ${minPages}..${maxPages} pages cannot hold ${targetPages} pages`);
   }
-  // Sizes: uniform, then nudged a page at a time (within the bounds) until they add up to the target.
-  const pages = Array.from({ length: cells }, () => int(minPages, maxPages));
-  let total = pages.reduce((sum, p) => sum + p, 0);
-  while (total !== targetPages) {
-    const i = int(0, cells - 1);
-    const p = pages[i] as number;
-    if (total < targetPages && p < maxPages) {
-      pages[i] = p + 1;
-      total++;
-    } else if (total > targetPages && p > minPages) {
-      pages[i] = p - 1;
-      total--;
-    }
-  }
-  const sizes = pages.map((p) => p * PAGE_BYTES);
+  const sizes = heapPages(cells, minPages, maxPages, targetPages, int).map((p) => p * PAGE_BYTES);
   const centre = (id: number): Point => [(id % gridWidth) + 0.5, Math.floor(id / gridWidth) + 0.5];
 
   // The view: a disc holding viewFill of the budget in heaps of the mean size, on average.
@@ -314,4 +300,25 @@ export function generateCameraTrace(options: CameraTraceOptions): CameraTrace {
     return kept.sort((a, b) => a - b);
   });
   return { sizes, frames: traceFrames, seed, budgetBytes, workingSetMultiple, gridWidth, gridHeight, viewRadius, cameraSpeed, culledFrames };
+}
+
+/**
+ * Heap sizes in pages for `count` heaps adding up to `targetPages`: uniform in [minPages, maxPages]
+ * from `int`, then nudged a page at a time (within the bounds) until they add up.
+ */
+export function heapPages(count: number, minPages: number, maxPages: number, targetPages: number, int: (lo: number, hi: number) => number): number[] {
+  const pages = Array.from({ length: count }, () => int(minPages, maxPages));
+  let total = pages.reduce((sum, p) => sum + p, 0);
+  while (total !== targetPages) {
+    const i = int(0, count - 1);
+    const p = pages[i] as number;
+    if (total < targetPages && p < maxPages) {
+      pages[i] = p + 1;
+      total++;
+    } else if (total > targetPages && p > minPages) {
+      pages[i] = p - 1;
+      total--;
+    }
+  }
+  return pages;
 }

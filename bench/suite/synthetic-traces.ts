@@ -13,7 +13,7 @@
  * workingSetMultiple × budgetBytes (to the page; popular sets may leave a rare set untouched); every
  * frame fits in budgetBytes and names each heap once.
  */
-import { PAGE_BYTES, random, type Trace } from './paging-trace.js';
+import { heapPages, PAGE_BYTES, random, type Trace } from './paging-trace.js';
 
 export interface SyntheticTraceOptions {
   seed: number;
@@ -66,20 +66,7 @@ function layout(options: SyntheticTraceOptions, count?: (heaps: number) => numbe
   const natural = Math.max(1, Math.round(targetPages / ((minPages + maxPages) / 2)));
   const heaps = count ? count(natural) : natural;
   if (heaps * minPages > targetPages || heaps * maxPages < targetPages) throw new RangeError(`${heaps} heaps of ${minPages}..${maxPages} pages cannot hold ${targetPages} pages`);
-  const pages = Array.from({ length: heaps }, () => int(minPages, maxPages));
-  let total = pages.reduce((sum, p) => sum + p, 0);
-  while (total !== targetPages) {
-    const i = int(0, heaps - 1);
-    const p = pages[i] as number;
-    if (total < targetPages && p < maxPages) {
-      pages[i] = p + 1;
-      total++;
-    } else if (total > targetPages && p > minPages) {
-      pages[i] = p - 1;
-      total--;
-    }
-  }
-  return { rng, sizes: pages.map((p) => p * PAGE_BYTES), frameBytes: (options.viewFill ?? 0.6) * budgetBytes };
+  return { rng, sizes: heapPages(heaps, minPages, maxPages, targetPages, int).map((p) => p * PAGE_BYTES), frameBytes: (options.viewFill ?? 0.6) * budgetBytes };
 }
 
 /** A seeded permutation of 0..n-1 (Fisher–Yates). */
