@@ -27,6 +27,7 @@ import type { Resource } from './resource.js';
 import type { MemorySegment } from '../api/types.js';
 
 const MIB = 2 ** 20;
+export const mib = (bytes: number): string => `${(bytes / MIB).toFixed(bytes % MIB === 0 ? 0 : 2)} MiB`;
 
 /** An evicted heap's old pages, kept from reuse while they are the only copy of its bytes. */
 interface HeldPages {
@@ -34,7 +35,6 @@ interface HeldPages {
   evicted: Evicted;
   memory: HeapMemory;
 }
-export const mib = (bytes: number): string => `${(bytes / MIB).toFixed(bytes % MIB === 0 ? 0 : 2)} MiB`;
 
 export class MemoryBacking {
   /** The physical pages of each pool. */
@@ -219,29 +219,24 @@ export class MemoryBacking {
     this.reservedTiles.forEachTile(heap.id, (resource, first, count) => this.writeHeapRun(resource, heap, heap.id, first, count));
   }
 
-  /** The entry for heap page `heapPage` of `heap`. */
-  private entryFor(heap: Heap | undefined, heapId: number, heapPage: number): number {
-    const encoding = this.gpu.pageTable.encoding;
-    const physical = heap?.memory?.pages[heapPage];
-    if (!heap?.memory || physical === undefined) return encoding.absent(heapId);
-    return encoding.residentPage(heap.memory.segment, physical);
-  }
-
   /** Writes every page-table entry of a new resource (and of one whose heap's pages moved). */
   mapResource(resource: Resource): void {
     const range = resource.virtualRange;
-    const entries = new Uint32Array(range.pageCount);
+    const encoding = this.gpu.pageTable.encoding;
+    const entries = this.gpu.pageTable.entriesAt(range.firstPage, range.pageCount);
     if (resource.tileMappings) {
-      entries.fill(this.gpu.pageTable.encoding.null);
-    } else {
-      const heap = resource.heap as Heap;
-      let users = this.users.get(heap);
-      if (!users) this.users.set(heap, (users = new Set()));
-      users.add(resource);
-      const firstHeapPage = Math.floor(resource.heapOffset / TILE_SIZE);
-      for (let page = 0; page < range.pageCount; page++) entries[page] = this.entryFor(heap, heap.id, firstHeapPage + page);
+      entries.fill(encoding.null);
+      return;
     }
-    this.gpu.pageTable.write(range.firstPage, entries);
+    const heap = resource.heap as Heap;
+    let users = this.users.get(heap);
+    if (!users) this.users.set(heap, (users = new Set()));
+    users.add(resource);
+    const firstHeapPage = Math.floor(resource.heapOffset / TILE_SIZE);
+    const resident = heap.memory ? this.entriesOf(heap.memory).subarray(firstHeapPage, firstHeapPage + range.pageCount) : new Uint32Array(0);
+    entries.set(resident);
+    // Pages the heap has no memory for (evicted or released): ABSENT, naming the heap.
+    if (resident.length < entries.length) entries.fill(encoding.absent(heap.id), resident.length);
   }
 
   /** A released resource's pages become UNOWNED: any later access is a fault. */
