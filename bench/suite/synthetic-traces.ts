@@ -13,20 +13,10 @@
  * workingSetMultiple × budgetBytes (to the page; popular sets may leave a rare set untouched); every
  * frame fits in budgetBytes and names each heap once.
  */
-import { heapPages, PAGE_BYTES, random, type Trace } from './paging-trace.js';
+import { heapPages, PAGE_BYTES, random, type CameraTraceOptions, type Trace } from './paging-trace.js';
 
-export interface SyntheticTraceOptions {
-  seed: number;
-  frames: number;
-  budgetBytes: number;
-  /** Bytes of all the heaps ÷ budgetBytes (the figure uses 2 and 4). */
-  workingSetMultiple: number;
-  /** Heap sizes, whole pages; default 1 to 8 pages, as the camera walk's. */
-  minHeapBytes?: number;
-  maxHeapBytes?: number;
-  /** The share of the budget a frame holds on average. Default 0.6, as the camera walk's view. */
-  viewFill?: number;
-}
+/** The camera walk's knobs (seed, frames, budget, working set, heap sizes, the share of the budget a frame holds). */
+export type SyntheticTraceOptions = CameraTraceOptions;
 
 export interface SyntheticTrace extends Trace {
   readonly shape: 'popular-sets' | 'phase-shift' | 'cyclic-scan';
