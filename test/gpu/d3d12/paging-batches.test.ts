@@ -10,17 +10,12 @@ import { describe, expect } from 'vitest';
 import type { CommandQueue, Device, Heap, Resource } from '../../../src/index.js';
 import type { MemoryBacking } from '../../../src/d3d12/memory-backing.js';
 import { d3dTest } from '../../harness/d3d-test.js';
-import { firstDifference, flush, pattern, readBuffer, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
+import { flush, pattern, readBuffer, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
+import { expectBytes } from '../../shared/expect-bytes.js';
 
 const MIB = 2 ** 20;
 
 const backing = (d3d: Device): MemoryBacking => d3d.backing as MemoryBacking;
-
-function expectBytes(actual: Uint8Array, expected: Uint8Array, what: string): void {
-  expect(actual.length, `${what}: length`).toBe(expected.length);
-  const at = firstDifference(actual, expected);
-  expect(at, `${what}: byte ${at} is ${actual[at]}, expected ${expected[at]}`).toBe(-1);
-}
 
 interface Paged {
   heap: Heap;

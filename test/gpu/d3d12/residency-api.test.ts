@@ -22,7 +22,8 @@ import {
   type Resource,
 } from '../../../src/index.js';
 import { d3dTest } from '../../harness/d3d-test.js';
-import { firstDifference, flush, pattern, readBuffer, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
+import { flush, pattern, readBuffer, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
+import { expectBytes } from '../../shared/expect-bytes.js';
 import { expectD3D12Error } from '../../shared/expect-d3d12-error.js';
 
 const MIB = 2 ** 20;
@@ -42,12 +43,6 @@ const placedBuffer = (d3d: Device, heap: Heap, width = heap.getDesc().sizeInByte
 const committedBuffer = (d3d: Device, tiles: number, notResident = false): Resource =>
   d3d.createCommittedResource({ type: 'DEFAULT' }, notResident ? ['CREATE_NOT_RESIDENT'] : [], { dimension: 'BUFFER', width: tiles * TILE }, 'COMMON');
 const usage = (d3d: Device, segment: 'LOCAL' | 'NON_LOCAL' = 'LOCAL'): number => d3d.queryVideoMemoryInfo(segment).currentUsage;
-
-function expectBytes(actual: Uint8Array, expected: Uint8Array, what: string): void {
-  expect(actual.length, `${what}: length`).toBe(expected.length);
-  const at = firstDifference(actual, expected);
-  expect(at, `${what}: byte ${at} is ${actual[at]}, expected ${expected[at]}`).toBe(-1);
-}
 
 async function write(d3d: Device, queue: CommandQueue, target: Resource, bytes: Uint8Array): Promise<void> {
   const list = d3d.createCommandList('DIRECT');

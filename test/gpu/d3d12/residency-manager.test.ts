@@ -23,7 +23,8 @@ import {
   type Resource,
 } from '../../../src/index.js';
 import { gpuTest as test } from '../../harness/gpu-test.js';
-import { firstDifference, flush, pattern, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
+import { flush, pattern, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
+import { expectBytes } from '../../shared/expect-bytes.js';
 import { expectD3D12Error } from '../../shared/expect-d3d12-error.js';
 
 const MIB = 2 ** 20;
@@ -80,12 +81,6 @@ async function readThroughManager(r: Rig, objects: Pageable[], buffers: Resource
     readback.release();
     return bytes;
   });
-}
-
-function expectBytes(actual: Uint8Array, expected: Uint8Array, what: string): void {
-  expect(actual.length, `${what}: length`).toBe(expected.length);
-  const at = firstDifference(actual, expected);
-  expect(at, `${what}: byte ${at} is ${actual[at]}, expected ${expected[at]}`).toBe(-1);
 }
 
 const residentNames = (heaps: TrackedHeap[]): string[] => heaps.filter((h) => h.heap.resident).map((h) => h.name);
