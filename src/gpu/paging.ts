@@ -72,7 +72,7 @@ interface ChunkPart {
 
 export class Pager {
   private readonly staging: StagingBuffers;
-  readonly stores = new CpuStores();
+  private readonly stores = new CpuStores();
   /** Bytes stage() copied on the GPU (pages reused before their bytes reached CPU memory). */
   stagedBytes = 0;
 
