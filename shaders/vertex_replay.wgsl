@@ -15,6 +15,8 @@ fn d3d12_vertex_replay(@builtin(global_invocation_id) d3d12_id: vec3u) {
       let d3d12_vertex_index = d3d12_args.z + d3d12_v;
       let d3d12_instance_index = d3d12_args.w + d3d12_i;
       _ = D3D12_VERTEX_CALL;
+      // A bad page-handle offset of this vertex (shaders/prelude/page-handle.wgsl).
+      d3d12_flush_page_misuse();
     }
   }
 }

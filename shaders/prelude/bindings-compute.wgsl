@@ -1,10 +1,10 @@
 // Prelude, compute stage: the bindings with write access, and fault recording.
-// (Composed after common.wgsl; the pools, bindings 1 and 2, are declared by pool-words.wgsl or
+// (Composed after common.wgsl; the pool, binding 1, is declared by pool-words.wgsl or
 // pool-vec4.wgsl; see src/gpu/prelude.ts.)
 
 @group(0) @binding(0) var<storage, read> d3d12_page_table: array<u32>;
-@group(0) @binding(3) var<uniform> d3d12_dispatch: D3D12DispatchInfo;
-@group(0) @binding(4) var<storage, read_write> d3d12_faults: D3D12FaultLog;
+@group(0) @binding(2) var<uniform> d3d12_dispatch: D3D12DispatchInfo;
+@group(0) @binding(3) var<storage, read_write> d3d12_faults: D3D12FaultLog;
 
 fn d3d12_record_fault(va: vec2u, kind: u32, entry: u32) {
   if (d3d12_dispatch.validation != 0u) {

@@ -5,12 +5,12 @@
 // only the fault and a count in private memory; the fragment entry point the emulator wraps around
 // the user's (shaders/fragment_entry.wgsl) logs the last fault of each fragment, and counts the
 // others, once, at its end.
-// (Composed after common.wgsl; the pools, bindings 1 and 2, are declared by pool-words.wgsl or
+// (Composed after common.wgsl; the pool, binding 1, is declared by pool-words.wgsl or
 // pool-vec4.wgsl; see src/gpu/prelude.ts.)
 
 @group(0) @binding(0) var<storage, read> d3d12_page_table: array<u32>;
-@group(0) @binding(3) var<uniform> d3d12_dispatch: D3D12DispatchInfo;
-@group(0) @binding(4) var<storage, read_write> d3d12_faults: D3D12FaultLog;
+@group(0) @binding(2) var<uniform> d3d12_dispatch: D3D12DispatchInfo;
+@group(0) @binding(3) var<storage, read_write> d3d12_faults: D3D12FaultLog;
 
 // The fragment's last fault (va low, va high, kind, entry) and how many it had.
 var<private> d3d12_fragment_fault: vec4u;
@@ -23,6 +23,7 @@ fn d3d12_record_fault(va: vec2u, kind: u32, entry: u32) {
 
 // Logs what d3d12_record_fault noted for this fragment (called once, at the end of the entry point).
 fn d3d12_flush_fragment_faults() {
+  d3d12_flush_page_misuse();
   if (d3d12_fragment_faults == 0u || d3d12_dispatch.validation == 0u) {
     return;
   }

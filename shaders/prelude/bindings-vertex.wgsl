@@ -2,11 +2,11 @@
 // shaders cannot write storage buffers); reads of pages no resource owns, or of absent heaps, return
 // 0 as in compute. With gpuValidation on, each draw's vertex shader is also replayed as a compute
 // dispatch just before the draw (shaders/vertex_replay.wgsl), and that replay records the faults.
-// (Composed after common.wgsl; the pools, bindings 1 and 2, are declared by pool-words.wgsl or
+// (Composed after common.wgsl; the pool, binding 1, is declared by pool-words.wgsl or
 // pool-vec4.wgsl; see src/gpu/prelude.ts.)
 
 @group(0) @binding(0) var<storage, read> d3d12_page_table: array<u32>;
-@group(0) @binding(3) var<uniform> d3d12_dispatch: D3D12DispatchInfo;
+@group(0) @binding(2) var<uniform> d3d12_dispatch: D3D12DispatchInfo;
 
 fn d3d12_record_fault(va: vec2u, kind: u32, entry: u32) {
 }

@@ -29,16 +29,18 @@ const D3D12_PTE_UNOWNED: u32 = 0u;
 // A NULL tile of a reserved resource: reads return 0 (Tier 2+) or D3D12_TIER1_NULL_READ, writes
 // are discarded; no fault.
 const D3D12_PTE_NULL: u32 = 1u;
-// Backed by a physical page. The entry is the index of the page's first word in its pool (a multiple
-// of D3D12_WORDS_PER_PAGE, so its low 14 bits are free) with the kind in bits 0-1 and the segment in
-// bit 2: a word's index is the entry with its low bits replaced by the word's offset in the page,
-// one shift and one insertBits (d3d12_word_index) instead of two shifts, a mask and a multiply.
-// Pages below 2^18: pools up to 16 GiB, what a u32 word index reaches anyway.
+// Backed by a physical page. The entry is the index of the page's first word in the pool (one buffer
+// for both segments; a multiple of D3D12_WORDS_PER_PAGE, so its low 14 bits are free) with the kind
+// in bits 0-1 and the segment in bit 2: a word's index is the entry with its low bits replaced by the
+// word's offset in the page, one shift and one insertBits (d3d12_word_index) instead of two shifts,
+// a mask and a multiply. Pages below 2^18: both pools together up to 16 GiB, what a u32 word index
+// reaches anyway.
 const D3D12_PTE_RESIDENT: u32 = 2u;
 // Mapped to a heap whose memory is not resident (evicted or released); payload: the heap id.
 // Any access is a fault naming the heap.
 const D3D12_PTE_ABSENT: u32 = 3u;
-// In a RESIDENT entry: set for the NON_LOCAL pool (system memory), clear for LOCAL.
+// In a RESIDENT entry: set for a NON_LOCAL page (system memory), clear for LOCAL. No access reads it
+// (the word index already says where the page is); fault reports and the tile-mapping check do.
 const D3D12_PTE_SEGMENT_BIT: u32 = 4u;
 // In a RESIDENT entry: the bits of the page's first word index, and the largest page index.
 const D3D12_PTE_WORD_BASE_MASK: u32 = 0xffffc000u;
@@ -66,6 +68,8 @@ const D3D12_FAULT_WRITE_UNOWNED: u32 = 2u;
 const D3D12_FAULT_READ_ABSENT: u32 = 3u;
 const D3D12_FAULT_WRITE_ABSENT: u32 = 4u;
 const D3D12_FAULT_MISALIGNED: u32 = 5u;
+// Through a page handle, at an offset outside its page or not aligned to the access (page-handle.wgsl).
+const D3D12_FAULT_PAGE_OFFSET: u32 = 6u;
 
 struct D3D12FaultRecord {
   va_low: u32,
@@ -178,8 +182,4 @@ fn d3d12_word_index(entry: u32, va: vec2u) -> u32 {
 // RESIDENT and va a multiple of size, tested at once (one xor, or, and and compare).
 fn d3d12_fast_access(entry: u32, va: vec2u, size: u32) -> bool {
   return (((entry ^ D3D12_PTE_RESIDENT) & D3D12_PTE_KIND_MASK) | (va.x & (size - 1u))) == 0u;
-}
-
-fn d3d12_is_non_local(entry: u32) -> bool {
-  return (entry & D3D12_PTE_SEGMENT_BIT) != 0u;
 }

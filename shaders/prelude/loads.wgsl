@@ -12,7 +12,7 @@ const D3D12_STATUS_MAPPED: u32 = 1u;
 // 256 MiB, a WGSL harness, one session; common.wgsl, d3d12_page_entry).
 fn d3d12_load_checked(va: vec2u, status: ptr<function, u32>) -> u32 {
   let entry = d3d12_page_entry(va);
-  var value = d3d12_pool_read(entry, d3d12_word_index(entry, va));
+  var value = d3d12_pool_read(d3d12_word_index(entry, va));
   *status = D3D12_STATUS_MAPPED;
   if (!d3d12_fast_access(entry, va, 4u)) {
     *status = 0u;
@@ -61,7 +61,7 @@ fn d3d12_load(va: vec2u) -> u32 {
 // page and fault: what the same access does word by word.
 fn d3d12_load4_checked(va: vec2u, status: ptr<function, u32>) -> vec4u {
   let entry = d3d12_page_entry(va);
-  var value = d3d12_pool_read4(entry, d3d12_word_index(entry, va));
+  var value = d3d12_pool_read4(d3d12_word_index(entry, va));
   *status = D3D12_STATUS_MAPPED;
   if (!d3d12_fast_access(entry, va, 16u)) {
     var s0 = 0u;

@@ -8,7 +8,7 @@ fn d3d12_store(va: vec2u, value: u32) {
   let entry = d3d12_page_entry(va);
   let kind = entry & D3D12_PTE_KIND_MASK;
   if (d3d12_fast_access(entry, va, 4u)) {
-    d3d12_pool_write(entry, d3d12_word_index(entry, va), value);
+    d3d12_pool_write(d3d12_word_index(entry, va), value);
   } else if ((va.x & 3u) != 0u) {
     d3d12_record_fault(va, D3D12_FAULT_MISALIGNED, 0u);
   } else if (kind == D3D12_PTE_NULL) {
@@ -28,7 +28,7 @@ fn d3d12_store_masked(va: vec2u, value: u32, mask: u32) {
   let entry = d3d12_page_entry(va);
   if (d3d12_fast_access(entry, va, 4u)) {
     let word = d3d12_word_index(entry, va);
-    d3d12_pool_write(entry, word, (d3d12_pool_read(entry, word) & ~mask) | (value & mask));
+    d3d12_pool_write(word, (d3d12_pool_read(word) & ~mask) | (value & mask));
   } else {
     d3d12_store(va, value);
   }
@@ -39,7 +39,7 @@ fn d3d12_store_masked(va: vec2u, value: u32, mask: u32) {
 fn d3d12_store4(va: vec2u, value: vec4u) {
   let entry = d3d12_page_entry(va);
   if (d3d12_fast_access(entry, va, 16u)) {
-    d3d12_pool_write4(entry, d3d12_word_index(entry, va), value);
+    d3d12_pool_write4(d3d12_word_index(entry, va), value);
   } else {
     d3d12_store(va, value.x);
     d3d12_store(d3d12_address_add(va, 4u), value.y);
@@ -56,24 +56,28 @@ fn d3d12_page_for_write(va: vec2u) -> D3D12Page {
 }
 
 // Stores value at byte `offset` of the page (4-byte aligned); dropped on NULL and non-resident pages.
+// A bad offset (page-handle.wgsl) drops the store and records its page-offset fault at once: a store
+// has its branch anyway, and must never land at another address.
 fn d3d12_page_store(page: D3D12Page, offset: u32, value: u32) {
-  if (offset < page.limit && (offset & 3u) == 0u) {
-    d3d12_pool_write(page.entry, page.base + (offset >> 2u), value);
-  } else if ((offset & 3u) != 0u || offset >= D3D12_PAGE_BYTES) {
-    d3d12_store(d3d12_address_add(page.start, offset), value);
-  } else if ((page.entry & D3D12_PTE_KIND_MASK) == D3D12_PTE_NULL) {
-    d3d12_record_unmapped(d3d12_address_add(page.start, offset), D3D12_ACCESS_WRITE);
-  }
+  d3d12_page_store_sized(page, offset, vec4u(value, 0u, 0u, 0u), 4u);
 }
 
 // Stores the 16 bytes of value at byte `offset` of the page (16-byte aligned: one store).
 fn d3d12_page_store4(page: D3D12Page, offset: u32, value: vec4u) {
-  if (offset < page.limit && (offset & 15u) == 0u) {
-    d3d12_pool_write4(page.entry, page.base + (offset >> 2u), value);
-  } else {
-    d3d12_page_store(page, offset, value.x);
-    d3d12_page_store(page, offset + 4u, value.y);
-    d3d12_page_store(page, offset + 8u, value.z);
-    d3d12_page_store(page, offset + 12u, value.w);
+  d3d12_page_store_sized(page, offset, value, 16u);
+}
+
+// d3d12_page_store (size 4: value.x) and d3d12_page_store4 (size 16).
+fn d3d12_page_store_sized(page: D3D12Page, offset: u32, value: vec4u, size: u32) {
+  if (!d3d12_page_offset_ok(offset, size)) {
+    d3d12_record_fault(d3d12_address_add(page.start, offset), D3D12_FAULT_PAGE_OFFSET, 0u);
+  } else if (offset < page.limit) {
+    if (size == 16u) {
+      d3d12_pool_write4(page.base + (offset >> 2u), value);
+    } else {
+      d3d12_pool_write(page.base + (offset >> 2u), value.x);
+    }
+  } else if ((page.entry & D3D12_PTE_KIND_MASK) == D3D12_PTE_NULL) {
+    d3d12_record_unmapped(d3d12_address_add(page.start, offset), D3D12_ACCESS_WRITE);
   }
 }

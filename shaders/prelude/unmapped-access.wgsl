@@ -38,7 +38,7 @@ struct D3D12UnmappedAccessLog {
   words: array<atomic<u32>>,
 }
 
-@group(0) @binding(5) var<storage, read_write> d3d12_unmapped: D3D12UnmappedAccessLog;
+@group(0) @binding(4) var<storage, read_write> d3d12_unmapped: D3D12UnmappedAccessLog;
 
 fn d3d12_record_unmapped(va: vec2u, access: u32) {
   if (d3d12_dispatch.unmapped_access == 0u) {

@@ -243,9 +243,13 @@ export interface DeviceOptions {
    * browser has it. null: no GPU memory (a CPU-only device: object model, tiling, tile mappings).
    */
   gpuDevice?: GPUDevice | null;
-  /** Bytes of the LOCAL pool (video memory); default 256 MiB, at most the adapter's largest storage binding. */
+  /**
+   * Bytes of the LOCAL pool (video memory); default 256 MiB. Both pools are ranges of one storage
+   * buffer, so LOCAL + NON_LOCAL is at most the adapter's largest storage binding (and buffer); a
+   * default shrinks to fit beside an asked size.
+   */
   localMemoryBytes?: number;
-  /** Bytes of the NON_LOCAL pool (system memory: UPLOAD, READBACK, CUSTOM L0 heaps); default 64 MiB. */
+  /** Bytes of the NON_LOCAL pool (system memory: UPLOAD, READBACK, CUSTOM L0 heaps); default 64 MiB (with LOCAL's, within one buffer's limits). */
   nonLocalMemoryBytes?: number;
   /** 1 to 4; default 3. */
   tiledResourcesTier?: TiledResourcesTier;

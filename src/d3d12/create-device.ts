@@ -1,12 +1,12 @@
 /**
- * createDevice: opens an emulated device, on a WebGPU device with its pools, page table and fault
+ * createDevice: opens an emulated device, on a WebGPU device with its pool, page table and fault
  * log allocated (each allocation checked: src/gpu/error-guard.ts), or CPU-only. The device's GPU
  * side is attached here, so Device itself never waits on WebGPU.
  */
 import { D3D12Error, invalidArg, orThrow } from '../api/errors.js';
 import type { DeviceOptions, MemorySegment } from '../api/types.js';
 import { GuardError } from '../gpu/error-guard.js';
-import { GpuMemory, maxPoolBytes } from '../gpu/gpu-memory.js';
+import { GpuMemory, maxPoolBytes, POOL_WHAT } from '../gpu/gpu-memory.js';
 import { requestWebGPUDevice } from '../gpu/request-device.js';
 import { TILE_SIZE } from '../memory/tiling.js';
 import { VA_PAGE_SIZE } from '../memory/virtual-address-space.js';
@@ -39,17 +39,8 @@ export async function createDevice(options: DeviceOptions = {}): Promise<Device>
       NON_LOCAL: settings.nonLocalMemoryBytes ?? DEFAULT_NON_LOCAL_MEMORY_BYTES,
     });
   }
-  const largest = maxPoolBytes(gpuDevice);
-  const limits = `this adapter allows ${largest} bytes per pool (maxBufferSize ${gpuDevice.limits.maxBufferSize}, maxStorageBufferBindingSize ${gpuDevice.limits.maxStorageBufferBindingSize})`;
-  const pool = (asked: number | undefined, fallback: number, name: string): number => {
-    const bytes = asked ?? Math.min(fallback, largest);
-    if (bytes > largest) throw invalidArg('createDevice', `options.${name}`, `${bytes} bytes exceed what this GPU allows for one pool: ${limits}`);
-    return Math.max(TILE_SIZE, Math.floor(bytes / TILE_SIZE) * TILE_SIZE);
-  };
-  const pools = {
-    LOCAL: pool(settings.localMemoryBytes, DEFAULT_LOCAL_MEMORY_BYTES, 'localMemoryBytes'),
-    NON_LOCAL: pool(settings.nonLocalMemoryBytes, DEFAULT_NON_LOCAL_MEMORY_BYTES, 'nonLocalMemoryBytes'),
-  };
+  const pools = poolSizes(maxPoolBytes(gpuDevice), settings.localMemoryBytes, settings.nonLocalMemoryBytes);
+  const limits = `this adapter allows ${maxPoolBytes(gpuDevice)} bytes for both pools together (maxBufferSize ${gpuDevice.limits.maxBufferSize}, maxStorageBufferBindingSize ${gpuDevice.limits.maxStorageBufferBindingSize})`;
   const memory = await allocateMemory(gpuDevice, pools, { LOCAL: settings.localMemoryBytes === undefined, NON_LOCAL: settings.nonLocalMemoryBytes === undefined }, limits);
   const device = new Device(settings, pools);
   // A lost WebGPU device (destroyed by its owner, a driver reset) removes the emulated one.
@@ -72,14 +63,42 @@ export async function createDevice(options: DeviceOptions = {}): Promise<Device>
   return device;
 }
 
+/**
+ * The pool sizes, in whole pages: what was asked, and defaults that fit beside it. Both pools are
+ * ranges of one buffer (src/gpu/gpu-memory.ts), so their sum is what the adapter's limits bound:
+ * asked sizes over it are E_INVALIDARG, defaults shrink to fit (NON_LOCAL to at most a quarter when
+ * both are defaults), and one page is the least either pool has.
+ */
+function poolSizes(largest: number, asked: number | undefined, askedNonLocal: number | undefined): Record<MemorySegment, number> {
+  const pages = (bytes: number): number => Math.max(TILE_SIZE, Math.floor(bytes / TILE_SIZE) * TILE_SIZE);
+  const limits = `this adapter allows ${largest} bytes for both pools together`;
+  const local = asked === undefined ? undefined : pages(asked);
+  const nonLocal = askedNonLocal === undefined ? undefined : pages(askedNonLocal);
+  if (local !== undefined && nonLocal !== undefined) {
+    if (local + nonLocal > largest) throw invalidArg('createDevice', 'options.localMemoryBytes', `${local} bytes and options.nonLocalMemoryBytes's ${nonLocal} exceed what this GPU allows for both pools (one buffer): ${limits}`);
+    return { LOCAL: local, NON_LOCAL: nonLocal };
+  }
+  if (local !== undefined) {
+    if (local + TILE_SIZE > largest) throw invalidArg('createDevice', 'options.localMemoryBytes', `${local} bytes leave no page of NON_LOCAL memory within what this GPU allows for both pools (one buffer): ${limits}`);
+    return { LOCAL: local, NON_LOCAL: pages(Math.min(DEFAULT_NON_LOCAL_MEMORY_BYTES, largest - local)) };
+  }
+  if (nonLocal !== undefined) {
+    if (nonLocal + TILE_SIZE > largest) throw invalidArg('createDevice', 'options.nonLocalMemoryBytes', `${nonLocal} bytes leave no page of LOCAL memory within what this GPU allows for both pools (one buffer): ${limits}`);
+    return { LOCAL: pages(Math.min(DEFAULT_LOCAL_MEMORY_BYTES, largest - nonLocal)), NON_LOCAL: nonLocal };
+  }
+  const defaultNonLocal = pages(Math.min(DEFAULT_NON_LOCAL_MEMORY_BYTES, largest / 4));
+  return { LOCAL: pages(Math.min(DEFAULT_LOCAL_MEMORY_BYTES, largest - defaultNonLocal)), NON_LOCAL: defaultNonLocal };
+}
+
 /** The smallest pool a default size falls back to when WebGPU refuses the default. */
 const SMALLEST_DEFAULT_POOL = 16 * 2 ** 20;
 
 /**
- * The pools, page table and fault log, each checked (src/gpu/error-guard.ts). A default-sized pool
- * WebGPU refuses is halved and tried again, down to SMALLEST_DEFAULT_POOL (the defaults follow what
- * the adapter can give); a size the caller asked for is refused with E_OUTOFMEMORY, naming the
- * buffer, its size and the adapter's limits. `pools` is updated to the sizes that were taken.
+ * The pool, page table and fault log, each checked (src/gpu/error-guard.ts). When WebGPU refuses the
+ * pool, the default-sized pools in it are halved and it is tried again, down to SMALLEST_DEFAULT_POOL
+ * (the defaults follow what the adapter can give); sizes the caller asked for are refused with
+ * E_OUTOFMEMORY, naming the buffer, its size and the adapter's limits. `pools` is updated to the
+ * sizes that were taken.
  */
 async function allocateMemory(gpuDevice: GPUDevice, pools: Record<MemorySegment, number>, defaulted: Record<MemorySegment, boolean>, limits: string): Promise<GpuMemory> {
   for (;;) {
@@ -87,13 +106,17 @@ async function allocateMemory(gpuDevice: GPUDevice, pools: Record<MemorySegment,
       return await GpuMemory.create(gpuDevice, { localBytes: pools.LOCAL, nonLocalBytes: pools.NON_LOCAL, virtualPages: 2 ** VIRTUAL_ADDRESS_BITS / VA_PAGE_SIZE });
     } catch (error) {
       if (!(error instanceof GuardError)) throw error;
-      const segment = (['LOCAL', 'NON_LOCAL'] as const).find((s) => error.detail.what.startsWith(`the ${s} pool`));
-      if (segment && error.detail.outOfMemory && defaulted[segment] && pools[segment] / 2 >= SMALLEST_DEFAULT_POOL) {
-        pools[segment] /= 2;
+      const pool = error.detail.what.startsWith(POOL_WHAT);
+      const shrink = SEGMENTS.filter((s) => defaulted[s] && pools[s] / 2 >= SMALLEST_DEFAULT_POOL);
+      if (pool && error.detail.outOfMemory && shrink.length > 0) {
+        for (const segment of shrink) pools[segment] /= 2;
         continue;
       }
-      const argument = segment === 'LOCAL' ? 'options.localMemoryBytes' : segment === 'NON_LOCAL' ? 'options.nonLocalMemoryBytes' : 'options';
+      const asked = SEGMENTS.find((s) => !defaulted[s]);
+      const argument = !pool || asked === undefined ? 'options' : asked === 'LOCAL' ? 'options.localMemoryBytes' : 'options.nonLocalMemoryBytes';
       throw new D3D12Error(error.detail.outOfMemory ? 'E_OUTOFMEMORY' : 'E_FAIL', 'createDevice', argument, `WebGPU refused ${error.detail.what}: ${error.detail.message.split('\n')[0] ?? ''} (${limits})`);
     }
   }
 }
+
+const SEGMENTS = ['LOCAL', 'NON_LOCAL'] as const;

@@ -22,7 +22,8 @@ export const MAX_FAULT_REPORTS = 1024;
 export interface FaultRecord {
   /** The virtual address accessed. */
   address: bigint;
-  kind: 'read-unowned' | 'write-unowned' | 'read-absent' | 'write-absent' | 'misaligned' | 'unknown';
+  /** 'page-offset': through a page handle (WGSL d3d12_page), at an offset outside its page or not aligned to the access. */
+  kind: 'read-unowned' | 'write-unowned' | 'read-absent' | 'write-absent' | 'misaligned' | 'page-offset' | 'unknown';
   commandListId: number;
   commandIndex: number;
   /** The page-table entry seen. */
@@ -93,6 +94,7 @@ const KIND_WORDS: Record<FaultKind, string> = {
   'read-absent': 'read of a page whose heap has no memory',
   'write-absent': 'write to a page whose heap has no memory',
   misaligned: 'access at an address that is not 4-byte aligned',
+  'page-offset': 'access through a page handle at an offset outside its 64 KiB page or not aligned to the access',
   unknown: 'access (of a kind this version does not know)',
 };
 

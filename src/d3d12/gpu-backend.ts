@@ -58,6 +58,7 @@ const FAULT_KIND_CONSTANTS: [string, FaultRecord['kind']][] = [
   ['D3D12_FAULT_READ_ABSENT', 'read-absent'],
   ['D3D12_FAULT_WRITE_ABSENT', 'write-absent'],
   ['D3D12_FAULT_MISALIGNED', 'misaligned'],
+  ['D3D12_FAULT_PAGE_OFFSET', 'page-offset'],
 ];
 
 function faultKind(value: number): FaultRecord['kind'] {

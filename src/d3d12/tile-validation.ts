@@ -78,7 +78,7 @@ export function corruptPageTableEntry(memory: GpuMemory, resource: Resource, pag
     const target = expectedTarget(resource, page, heapById);
     if (target.kind === 'heap') {
       const held = heapById(target.heapId)?.memory as NonNullable<Heap['memory']>;
-      corrupt = encoding.residentPage(held.segment, ((held.pages[target.heapTile] as number) + 1) % (encoding.maxPage + 1));
+      corrupt = encoding.residentPage(held.segment, ((held.pages[target.heapTile] as number) + 1) % memory.pageCounts[held.segment]);
     } else {
       corrupt = target.kind === 'null' ? encoding.residentPage('LOCAL', 0) : encoding.null;
     }

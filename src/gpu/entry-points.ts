@@ -1,9 +1,10 @@
 /**
- * Entry points of user WGSL turned into plain functions, for the graphics prelude: the fragment
+ * Entry points of user WGSL turned into plain functions, for wrapper entry points: the fragment
  * module must not keep the vertex entry point (it would reach the fragment stage's writable fault
  * log from a vertex shader), and the vertex-stage replay (shaders/vertex_replay.wgsl) calls the
- * vertex entry point from a compute shader. Both need `@vertex fn vs(@builtin(vertex_index) v: u32)
- * -> @builtin(position) vec4f {` to read `fn vs(v: u32) -> vec4f {`.
+ * vertex entry point from a compute shader, and compute code that makes page handles logs their bad
+ * offsets after its entry point returns (shaders/compute_entry.wgsl). All need `@vertex fn
+ * vs(@builtin(vertex_index) v: u32) -> @builtin(position) vec4f {` to read `fn vs(v: u32) -> vec4f {`.
  *
  * Works on the source text: comments are masked (kept in place, ignored when searching), the
  * function's header (the attributes before `fn`, the parameter list, the return type) loses its
@@ -107,6 +108,14 @@ export function demoteEntryPoint(code: string, name: string): string {
   const masked = maskComments(code);
   const { start, open } = locateHeader(masked, name);
   return code.slice(0, start) + stripAttributes(code.slice(start, open), masked.slice(start, open)) + code.slice(open);
+}
+
+/** The attributes of entry point `name` as written (`@compute @workgroup_size(64)`), comments left out. */
+export function entryPointAttributes(code: string, name: string): string {
+  const masked = maskComments(code);
+  const { start } = locateHeader(masked, name);
+  const fn = new RegExp(`\\bfn\\s+${name}\\s*\\(`).exec(masked.slice(start));
+  return masked.slice(start, start + (fn?.index ?? 0)).trim();
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Encodes executed command lists into one WebGPU command buffer: every dispatch and every copy is a
- * compute dispatch over the prelude's bind group (page table, pools, per-dispatch constants, fault
+ * compute dispatch over the prelude's bind group (page table, pool, per-dispatch constants, fault
  * log, unmapped-access log); copies run the copy kernel over their jobs. Clears and draws go to
  * render passes on their back buffer (consecutive draws into one target share a pass), with the
  * graphics prelude's bind group. WebGPU orders passes and dispatches, so D3D12's barriers need no GPU work here: their state
@@ -278,15 +278,14 @@ export function encodeExecution(
     copyBindGroup = buffers.bindGroup('d3d12 copy jobs', kernel.jobsLayout, [{ binding: 0, resource: { buffer: jobBuffer } }]);
   }
 
-  // Both preludes bind the page table, the pools, the constants, the fault log and the
+  // Both preludes bind the page table, the pool, the constants, the fault log and the
   // unmapped-access log (the graphics prelude's logs are its fragment stage's).
   const memoryEntries: GPUBindGroupEntry[] = [
     { binding: 0, resource: { buffer: memory.pageTable.gpuBuffer } },
-    { binding: 1, resource: { buffer: memory.pools.LOCAL } },
-    { binding: 2, resource: { buffer: memory.pools.NON_LOCAL } },
-    { binding: 3, resource: { buffer: infoBuffer, size: layout.dispatchInfo.size } },
-    { binding: 4, resource: { buffer: memory.faultLog } },
-    { binding: 5, resource: { buffer: unmapped.buffer } },
+    { binding: 1, resource: { buffer: memory.pool } },
+    { binding: 2, resource: { buffer: infoBuffer, size: layout.dispatchInfo.size } },
+    { binding: 3, resource: { buffer: memory.faultLog } },
+    { binding: 4, resource: { buffer: unmapped.buffer } },
   ];
   const group0 = buffers.bindGroup('d3d12 prelude', preludeBindGroupLayout(device), memoryEntries);
 

@@ -30,6 +30,11 @@ const INITIAL_ENTRIES = 1 << 18;
 const MERGE_GAP_ENTRIES = 1024;
 
 export class PageTableEncoding {
+  /**
+   * Both segments are ranges of one pool buffer (gpu-memory.ts): NON_LOCAL page p is pool page
+   * nonLocalFirstPage + p, so an entry's word index needs no segment test in WGSL.
+   */
+  constructor(private readonly nonLocalFirstPage = 0) {}
   readonly unowned = preludeConstant('D3D12_PTE_UNOWNED');
   readonly null = preludeConstant('D3D12_PTE_NULL');
   private readonly shift = preludeConstant('D3D12_PTE_PAYLOAD_SHIFT');
@@ -43,7 +48,7 @@ export class PageTableEncoding {
 
   /** Backed by `page` of the segment's pool: the page's first word index, segment and kind. */
   residentPage(segment: MemorySegment, page: number): number {
-    return ((page * this.wordsPerPage) | (segment === 'NON_LOCAL' ? this.segmentBit : 0) | this.resident) >>> 0;
+    return (((page + this.firstPage(segment)) * this.wordsPerPage) | this.tag(segment)) >>> 0;
   }
 
   /**
@@ -51,17 +56,27 @@ export class PageTableEncoding {
    * segment's pool. One typed-array read per entry: the tag is computed once.
    */
   residentRun(out: Uint32Array, segment: MemorySegment, pages: Uint32Array, firstHeapPage: number): void {
-    const tag = (segment === 'NON_LOCAL' ? this.segmentBit : 0) | this.resident;
+    const tag = this.tag(segment);
     const words = this.wordsPerPage;
-    // page * words < 2^32 (pages <= maxPage); `|` wraps it to int32 and the store back to u32.
-    for (let i = 0; i < out.length; i++) out[i] = ((pages[firstHeapPage + i] as number) * words) | tag;
+    const first = this.firstPage(segment);
+    // (page + first) * words < 2^32 (pool pages <= D3D12_PTE_PAGE_LIMIT + 1); `|` wraps it to int32 and the store back to u32.
+    for (let i = 0; i < out.length; i++) out[i] = (((pages[firstHeapPage + i] as number) + first) * words) | tag;
   }
 
   /** RESIDENT entries for scattered heap pages: out[i] says page pages[heapPages[first + i]]. */
   residentGather(out: Uint32Array, segment: MemorySegment, pages: Uint32Array, heapPages: Uint32Array, first: number): void {
-    const tag = (segment === 'NON_LOCAL' ? this.segmentBit : 0) | this.resident;
+    const tag = this.tag(segment);
     const words = this.wordsPerPage;
-    for (let i = 0; i < out.length; i++) out[i] = ((pages[heapPages[first + i] as number] as number) * words) | tag;
+    const firstPage = this.firstPage(segment);
+    for (let i = 0; i < out.length; i++) out[i] = (((pages[heapPages[first + i] as number] as number) + firstPage) * words) | tag;
+  }
+
+  private tag(segment: MemorySegment): number {
+    return (segment === 'NON_LOCAL' ? this.segmentBit : 0) | this.resident;
+  }
+
+  private firstPage(segment: MemorySegment): number {
+    return segment === 'NON_LOCAL' ? this.nonLocalFirstPage : 0;
   }
 
   /** Mapped to a heap that has no memory now (evicted, or released); the entry names the heap. */
@@ -73,7 +88,8 @@ export class PageTableEncoding {
   decode(entry: number): { kind: 'unowned' | 'null' | 'resident' | 'absent'; segment?: MemorySegment; page?: number; heapId?: number } {
     const kind = entry & preludeConstant('D3D12_PTE_KIND_MASK');
     if (kind === this.resident) {
-      return { kind: 'resident', segment: entry & this.segmentBit ? 'NON_LOCAL' : 'LOCAL', page: ((entry & this.wordBaseMask) >>> 0) / this.wordsPerPage };
+      const segment: MemorySegment = entry & this.segmentBit ? 'NON_LOCAL' : 'LOCAL';
+      return { kind: 'resident', segment, page: ((entry & this.wordBaseMask) >>> 0) / this.wordsPerPage - this.firstPage(segment) };
     }
     if (kind === this.absentKind) return { kind: 'absent', heapId: entry >>> this.shift };
     return { kind: kind === this.null ? 'null' : 'unowned' };
@@ -81,7 +97,7 @@ export class PageTableEncoding {
 }
 
 export class PageTableMirror {
-  readonly encoding = new PageTableEncoding();
+  readonly encoding: PageTableEncoding;
   private buffer: GPUBuffer;
   private entries: number;
   /** What the buffer holds once the dirty entries are sent (see the header). */
@@ -97,7 +113,10 @@ export class PageTableMirror {
     initial: GPUBuffer,
     /** Runs a growth inside error scopes (GpuMemory.guard). */
     private readonly guarded: <T>(what: string, fn: () => T) => T,
+    /** The pool page where NON_LOCAL's range starts (PageTableEncoding). */
+    nonLocalFirstPage = 0,
   ) {
+    this.encoding = new PageTableEncoding(nonLocalFirstPage);
     this.entries = initial.size / 4;
     this.buffer = initial;
     // A new buffer is zero: every entry UNOWNED (0).

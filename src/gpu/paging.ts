@@ -77,7 +77,7 @@ export class Pager {
   stagedBytes = 0;
 
   constructor(private readonly memory: GpuMemory) {
-    const largestPool = Math.max(memory.pools.LOCAL.size, memory.pools.NON_LOCAL.size);
+    const largestPool = Math.max(memory.pageCounts.LOCAL, memory.pageCounts.NON_LOCAL) * PAGE_SIZE;
     this.staging = new StagingBuffers(memory, Math.min(STAGING_CHUNK_BYTES, largestPool));
   }
 
@@ -92,7 +92,7 @@ export class Pager {
         for (let done = 0; done < length; ) {
           if (!chunk || chunk.used === chunkBytes) chunks.push((chunk = { buffer: this.staging.takeRead(), used: 0, parts: [] }));
           const take = Math.min(length - done, chunkBytes - chunk.used);
-          encoder.copyBufferToBuffer(this.memory.pools[segment], poolOffset + done, chunk.buffer, chunk.used, take);
+          encoder.copyBufferToBuffer(this.memory.pool, this.memory.poolOffset(segment, poolOffset + done), chunk.buffer, chunk.used, take);
           chunk.parts.push({ heap, heapOffset: heapOffset + done, chunkOffset: chunk.used, length: take });
           chunk.used += take;
           done += take;
@@ -156,7 +156,7 @@ export class Pager {
     const staged = this.memory.createBuffer({ label: 'd3d12 evicted heap (staged)', size: evicted.byteLength, usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
     const encoder = this.memory.device.createCommandEncoder({ label: 'd3d12 evict (staging pages about to be reused)' });
     forEachPhysicalSpan(heap.pages, 0, evicted.byteLength, (poolOffset, offset, length) => {
-      encoder.copyBufferToBuffer(this.memory.pools[heap.segment], poolOffset, staged, offset, length);
+      encoder.copyBufferToBuffer(this.memory.pool, this.memory.poolOffset(heap.segment, poolOffset), staged, offset, length);
     });
     this.memory.device.queue.submit([encoder.finish()]);
     evicted.staged = staged;
@@ -184,20 +184,21 @@ export class Pager {
     const encode = (): GPUCommandEncoder => (encoder ??= device.createCommandEncoder({ label: 'd3d12 restore' }));
     const uploaded = heaps.reduce((sum, { evicted }) => sum + (evicted.bytes ? evicted.bytes.byteLength : 0), 0);
     const upload = uploaded > DIRECT_WRITE_MAX_BYTES ? new ChunkUpload(this.staging, encode(), device.queue) : undefined;
+    const pool = this.memory.pool;
     for (const { segment, pages, runs, evicted, zero } of heaps) {
-      const pool = this.memory.pools[segment];
+      const at = (offset: number): number => this.memory.poolOffset(segment, offset);
       const length = Math.min(evicted.byteLength, pages.length * PAGE_SIZE);
       const bytes = evicted.bytes;
       const staged = evicted.staged;
       if (bytes) {
         forEachPhysicalSpan(pages, 0, length, (poolOffset, offset, spanLength) => {
-          if (upload) upload.write(pool, poolOffset, bytes.subarray(offset, offset + spanLength));
-          else device.queue.writeBuffer(pool, poolOffset, bytes, offset, spanLength);
+          if (upload) upload.write(pool, at(poolOffset), bytes.subarray(offset, offset + spanLength));
+          else device.queue.writeBuffer(pool, at(poolOffset), bytes, offset, spanLength);
         });
       } else if (staged) {
-        forEachPhysicalSpan(pages, 0, length, (poolOffset, offset, spanLength) => encode().copyBufferToBuffer(staged, offset, pool, poolOffset, spanLength));
+        forEachPhysicalSpan(pages, 0, length, (poolOffset, offset, spanLength) => encode().copyBufferToBuffer(staged, offset, pool, at(poolOffset), spanLength));
       } else if (zero) {
-        for (const run of runs) encode().clearBuffer(pool, run.start * PAGE_SIZE, run.count * PAGE_SIZE);
+        for (const run of runs) encode().clearBuffer(pool, at(run.start * PAGE_SIZE), run.count * PAGE_SIZE);
       }
     }
     upload?.finish();

@@ -1,12 +1,13 @@
 /**
  * Compute pipelines over the prelude: the bind group layout every pipeline shares (group 0: page
- * table, the two pools, per-dispatch constants, fault log, unmapped-access log), user pipelines
+ * table, the pool, per-dispatch constants, fault log, unmapped-access log), user pipelines
  * (prelude + user WGSL) and the emulator's own kernels, cached per GPUDevice in a WeakMap.
  */
 import vertexReplayWgsl from '../../shaders/vertex_replay.wgsl?raw';
 import fragmentEntryWgsl from '../../shaders/fragment_entry.wgsl?raw';
-import { demoteEntryPoint, entryPointSignature, vertexCall } from './entry-points.js';
-import { COMPUTE_UNMAPPED_ACCESS_PRELUDE_WGSL, computePrelude, FRAGMENT_UNMAPPED_ACCESS_PRELUDE_WGSL, fragmentPrelude, poolViewFor, PRELUDE_WGSL, requireConstant, requireWorkgroupSize, VERTEX_PRELUDE_WGSL, vertexPrelude } from './prelude.js';
+import computeEntryWgsl from '../../shaders/compute_entry.wgsl?raw';
+import { demoteEntryPoint, entryPointAttributes, entryPointSignature, vertexCall } from './entry-points.js';
+import { COMPUTE_UNMAPPED_ACCESS_PRELUDE_WGSL, computePrelude, FRAGMENT_UNMAPPED_ACCESS_PRELUDE_WGSL, fragmentPrelude, makesPageHandles, poolViewFor, PRELUDE_WGSL, requireConstant, requireWorkgroupSize, VERTEX_PRELUDE_WGSL, vertexPrelude } from './prelude.js';
 import { ResourceType, WgslReflect } from './wgsl-reflect.js';
 
 interface DeviceCache {
@@ -114,11 +115,12 @@ export async function createPreludePipeline(
   /** gpuValidation.unmappedAccess: compile over the prelude that records accesses to NULL tiles. */
   unmappedAccess = false,
 ): Promise<GPUComputePipeline> {
-  // The pools' view follows the code: vectors where it makes 16-byte accesses (see prelude.ts).
-  const module = await compile(device, computePrelude({ unmappedAccess, poolView: poolViewFor(code) }), code, label);
+  // The pool's view follows the code: vectors where it makes 16-byte accesses (see prelude.ts).
+  const stage = computeStage(code, entryPoint);
+  const module = await compile(device, computePrelude({ unmappedAccess, poolView: poolViewFor(code) }), stage.code, label);
   const layout = device.createPipelineLayout({ label, bindGroupLayouts: [preludeBindGroupLayout(device), ...extraGroups] });
   try {
-    return await device.createComputePipelineAsync({ label, layout, compute: { module, entryPoint } });
+    return await device.createComputePipelineAsync({ label, layout, compute: { module, entryPoint: stage.entryPoint } });
   } catch (error) {
     // A GPUPipelineError (e.g. no such entry point); createComputePipelineAsync reports it here only.
     throw new ShaderCompileError(error instanceof Error ? error.message : String(error));
@@ -216,6 +218,32 @@ function fragmentStage(code: string, name: string): string {
   const body = signature.result ? `let d3d12_result = ${call};\n  d3d12_flush_fragment_faults();\n  return d3d12_result;` : `${call};\n  d3d12_flush_fragment_faults();`;
   const wrapper = fragmentEntryWgsl.replaceAll('D3D12_FRAGMENT_PARAMS', signature.params).replaceAll('D3D12_FRAGMENT_RESULT', signature.result).replaceAll('D3D12_FRAGMENT_BODY', body);
   return `${demoteEntryPoint(code, name)}\n${wrapper}`;
+}
+
+/** The entry point of shaders/compute_entry.wgsl. */
+const COMPUTE_ENTRY = 'd3d12_compute_entry';
+
+/**
+ * The compute stage's code and entry point: for code that makes page handles, the user's entry point
+ * demoted and called from the wrapper (shaders/compute_entry.wgsl), which logs their bad offsets at
+ * its end; other code as it is. The wrapper goes after the user's code, so compiler line numbers do
+ * not move; when the entry point is not there the code goes as it is, and the compiler says why.
+ */
+function computeStage(code: string, name: string): { code: string; entryPoint: string } {
+  if (!makesPageHandles(code)) return { code, entryPoint: name };
+  let signature: ReturnType<typeof entryPointSignature>;
+  let attributes: string;
+  try {
+    signature = entryPointSignature(code, name);
+    attributes = entryPointAttributes(code, name);
+  } catch {
+    return { code, entryPoint: name };
+  }
+  const wrapper = computeEntryWgsl
+    .replaceAll('D3D12_COMPUTE_ATTRIBUTES', attributes)
+    .replaceAll('D3D12_COMPUTE_PARAMS', signature.params)
+    .replaceAll('D3D12_COMPUTE_CALL', `${name}(${signature.names.join(', ')})`);
+  return { code: `${demoteEntryPoint(code, name)}\n${wrapper}`, entryPoint: COMPUTE_ENTRY };
 }
 
 /** demoteEntryPoint, or the code as it is when the entry point is not there (the compiler says so). */

@@ -32,8 +32,19 @@ export type PoolView = 'words' | 'vec4';
  * Comments are left out first: a comment naming d3d12_load4 (16 bytes) calls nothing.
  */
 export function poolViewFor(code: string): PoolView {
-  const uncommented = code.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\/\/[^\n]*/g, ' ');
-  return /\bd3d12_(load4|store4|page)\w*\s*\(/.test(uncommented) ? 'vec4' : 'words';
+  return /\bd3d12_(load4|store4|page)\w*\s*\(/.test(uncommented(code)) ? 'vec4' : 'words';
+}
+
+/**
+ * Whether `code` makes page handles (calls d3d12_page or d3d12_page_for_write): its entry point then
+ * logs their bad offsets at its end (shaders/prelude/page-handle.wgsl).
+ */
+export function makesPageHandles(code: string): boolean {
+  return /\bd3d12_page(_for_write)?\s*\(/.test(uncommented(code));
+}
+
+function uncommented(code: string): string {
+  return code.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\/\/[^\n]*/g, ' ');
 }
 
 function pools(view: PoolView, stage: 'compute' | 'graphics'): string {

@@ -44,7 +44,7 @@ export function encodeResolve(memory: GpuMemory, encoder: GPUCommandEncoder, que
   const resolved = memory.createBuffer({ label: 'd3d12 resolved queries', size: bytes, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
   encoder.resolveQuerySet(querySet, first, count, resolved, 0);
   forEachPhysicalSpan(results.pages, results.offset + first * RESULT_BYTES, bytes, (poolOffset, rangeOffset, length) => {
-    encoder.copyBufferToBuffer(resolved, rangeOffset, memory.pools[results.segment], poolOffset, length);
+    encoder.copyBufferToBuffer(resolved, rangeOffset, memory.pool, memory.poolOffset(results.segment, poolOffset), length);
   });
   return resolved;
 }

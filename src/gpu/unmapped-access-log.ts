@@ -1,6 +1,6 @@
 /**
  * The unmapped-access log on the GPU (gpuValidation.unmappedAccess): one storage buffer, bound at
- * group 0 binding 5 of every prelude pipeline, holding a 64-bit count of accesses to NULL tiles, the
+ * group 0 binding 4 of every prelude pipeline, holding a 64-bit count of accesses to NULL tiles, the
  * first `capacity` records of them, and a bitmap of one bit per page-table entry (layout:
  * shaders/prelude/unmapped-access.wgsl, read here with wgsl_reflect).
  *

@@ -3,7 +3,7 @@
  * removes the device (or is reported under onPageFault: 'report') exactly as a dispatch does, and so
  * does a vertex shader, whose accesses its compute replay checks (WebGPU vertex shaders cannot write
  * the fault log). Controls: resident memory draws its colour with no fault; gpuValidation off records
- * nothing.
+ * nothing. A page-handle offset past its page is a page-offset fault in both stages.
  */
 import { describe, expect } from 'vitest';
 import { browserTest } from '../../harness/browser/browser-test.js';
@@ -39,7 +39,14 @@ describe('page faults in draws (headless Chromium)', () => {
       expect([resident.removedReason, resident.faultCount, resident.pixel], `${stage}: resident control`).toEqual(['S_OK', 0, [0x20, 0x80, 0xc0, 0xff]]);
       const off = find(stage, 'no-validation');
       expect([off.removedReason, off.faultCount], `${stage}: validation off records nothing`).toEqual(['S_OK', 0]);
+      // A page-handle offset past its page: a page-offset fault at the address named, attributed to
+      // the draw (the fragment stage's flush, the vertex replay's); the load read the page's own word.
+      const offset = find(stage, 'page-offset');
+      expect(offset.faultCount, `${stage}: page-offset faults`).toBeGreaterThan(0);
+      expect(offset.fault, `${stage}: page-offset`).toMatchObject({ kind: 'page-offset', command: { index: 5, name: 'drawInstanced' } });
+      expect(offset.pixel, `${stage}: page-offset pixel`).toEqual([0x20, 0x80, 0xc0, 0xff]);
     }
+    expect(find('vertex', 'page-offset').faultCount).toBe(3);
     // The vertex stage reads 3 words (one per vertex), recorded by its replay; the fragment stage
     // reads once per pixel, far more.
     expect(find('vertex', 'report').faultCount).toBe(3);

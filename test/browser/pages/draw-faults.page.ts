@@ -10,7 +10,8 @@ import { runList, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
 import { canvasSwapChain, readBackBuffer } from './read-back-buffer.js';
 
 /**
- * Root SRV 1: the colour buffer; root constant 2: which stage reads it (0 fragment, 1 vertex).
+ * Root SRV 1: the colour buffer; root constant 2: which stage reads it (0 fragment, 1 vertex); root
+ * constant 3: 1 to read it through a page handle at an offset past the page (mode 'page-offset').
  * The fragment stage reads the colour per pixel; the vertex stage reads it per vertex and passes it on.
  */
 const SHADER = `
@@ -18,7 +19,13 @@ struct VertexIn { @builtin(vertex_index) vertex: u32 }
 struct VertexOut { @builtin(position) position: vec4f, @location(0) color: vec4f }
 
 fn color_at(word: u32) -> vec4f {
-  return d3d12_unpack_unorm8(d3d12_load(d3d12_address_add(d3d12_root_descriptor(1u), word * 4u)));
+  let base = d3d12_root_descriptor(1u);
+  // Root constant 3 = 1: through a page handle, at an offset past its page (a page-offset fault; the
+  // load reads the same word of the page).
+  if (d3d12_root_constant(3u) == 1u) {
+    return d3d12_unpack_unorm8(d3d12_page_load(d3d12_page(base), D3D12_PAGE_BYTES + word * 4u));
+  }
+  return d3d12_unpack_unorm8(d3d12_load(d3d12_address_add(base, word * 4u)));
 }
 
 @vertex fn vs(input: VertexIn) -> VertexOut {
@@ -43,7 +50,8 @@ fn color_at(word: u32) -> vec4f {
 
 export interface DrawFaultCase {
   stage: 'fragment' | 'vertex';
-  mode: 'remove-device' | 'report' | 'resident' | 'no-validation';
+  /** 'page-offset': resident memory, read through a page handle at a bad offset (reported). */
+  mode: 'remove-device' | 'report' | 'resident' | 'no-validation' | 'page-offset';
   removedReason: string;
   /** Faults reported (getPageFaultReport when removed, else readFaults). */
   faultCount: number;
@@ -73,7 +81,7 @@ async function drawCase(gpuDevice: GPUDevice, stage: DrawFaultCase['stage'], mod
     const words = new Uint8Array(16);
     for (let i = 0; i < 4; i++) words.set(COLOR, i * 4);
     await runList(device, queue, (list) => list.copyBufferRegion(colors, 0, uploadBuffer(device, words), 0, 16));
-    if (mode !== 'resident') device.evict([heap]);
+    if (mode !== 'resident' && mode !== 'page-offset') device.evict([heap]);
     const pso = await device.createGraphicsPipelineState({ code: SHADER, vertexEntryPoint: 'vs', fragmentEntryPoint: 'fs', rtvFormat: swapChain.format, label: 'color reader' });
     const backBuffer = swapChain.getCurrentBackBuffer();
     const list = device.createCommandList('DIRECT');
@@ -82,7 +90,7 @@ async function drawCase(gpuDevice: GPUDevice, stage: DrawFaultCase['stage'], mod
     list.clearRenderTargetView(backBuffer, [0, 0, 0, 1]);
     list.setPipelineState(pso);
     list.setGraphicsRootShaderResourceView(1, colors.getGPUVirtualAddress());
-    list.setGraphicsRoot32BitConstant(0, stage === 'vertex' ? 1 : 0, 2);
+    list.setGraphicsRoot32BitConstants(0, [stage === 'vertex' ? 1 : 0, mode === 'page-offset' ? 1 : 0], 2);
     list.drawInstanced(3, 1);
     list.close();
     const fence = device.createFence(0);
@@ -111,7 +119,7 @@ async function drawCase(gpuDevice: GPUDevice, stage: DrawFaultCase['stage'], mod
 export default async function drawFaultsPage(gpuDevice: GPUDevice): Promise<DrawFaultCase[]> {
   const cases: DrawFaultCase[] = [];
   for (const stage of ['fragment', 'vertex'] as const) {
-    for (const mode of ['remove-device', 'report', 'resident', 'no-validation'] as const) cases.push(await drawCase(gpuDevice, stage, mode));
+    for (const mode of ['remove-device', 'report', 'resident', 'no-validation', 'page-offset'] as const) cases.push(await drawCase(gpuDevice, stage, mode));
   }
   return cases;
 }

@@ -1,6 +1,6 @@
 /**
  * The emulator's own WebGPU allocations are checked (src/gpu/error-guard.ts): createDevice rejects
- * with E_OUTOFMEMORY naming the pool, its size and the adapter's limits when WebGPU refuses a pool
+ * with E_OUTOFMEMORY naming the pool, its size and the adapter's limits when WebGPU refuses the pool
  * (SwiftShader refuses a 1 GiB pool with VK_ERROR_OUT_OF_DEVICE_MEMORY), and leaves the WebGPU device
  * usable; an allocation WebGPU refuses after a call returned (staging for an evict, for a readback)
  * removes the device with the reason in the message. Every test runs inside the harness's error
@@ -28,20 +28,20 @@ describe('createDevice checks its pools', () => {
   gpuTest('a pool WebGPU refuses: E_OUTOFMEMORY naming the pool, its size and what the adapter allows; the WebGPU device stays usable', async ({ device }) => {
     const largest = maxPoolBytes(device);
     const swiftShader = device.adapterInfo.architecture === 'swiftshader';
-    // Both pools as large as the limits allow: more than SwiftShader's memory holds.
-    const error = await rejection(createDevice({ gpuDevice: device, localMemoryBytes: largest, nonLocalMemoryBytes: largest }));
+    // Both pools together as large as the limits allow: more than SwiftShader's memory holds.
+    const error = await rejection(createDevice({ gpuDevice: device, localMemoryBytes: largest - TILE, nonLocalMemoryBytes: TILE }));
     if (!swiftShader) {
-      console.log(`[gpu] ${device.adapterInfo.vendor} gave two pools of ${largest} bytes: nothing to refuse here`);
+      console.log(`[gpu] ${device.adapterInfo.vendor} gave a pool of ${largest} bytes: nothing to refuse here`);
       if (error === undefined) return;
     }
-    expect(error, 'SwiftShader cannot hold two 1 GiB pools').toBeDefined();
+    expect(error, 'SwiftShader cannot hold a 1 GiB pool').toBeDefined();
     expectD3D12Error(() => {
       throw error;
     }, {
       hresult: 'E_OUTOFMEMORY',
       call: 'createDevice',
-      argument: /^options\.(localMemoryBytes|nonLocalMemoryBytes)$/,
-      message: new RegExp(`WebGPU refused the (LOCAL|NON_LOCAL) pool \\(${largest} bytes\\): .+ \\(this adapter allows ${largest} bytes per pool \\(maxBufferSize \\d+, maxStorageBufferBindingSize \\d+\\)\\)`),
+      argument: 'options.localMemoryBytes',
+      message: new RegExp(`WebGPU refused the pool \\(LOCAL and NON_LOCAL\\) \\(${largest} bytes\\): .+ \\(this adapter allows ${largest} bytes for both pools together \\(maxBufferSize \\d+, maxStorageBufferBindingSize \\d+\\)\\)`),
     });
     // Nothing was left behind: a device of ordinary size opens and works.
     const d3d = await createDevice({ gpuDevice: device, localMemoryBytes: 4 * MIB, nonLocalMemoryBytes: 4 * MIB });
@@ -56,12 +56,32 @@ describe('createDevice checks its pools', () => {
     d3d.destroy();
   });
 
-  gpuTest('a pool over the limits is E_INVALIDARG before WebGPU is asked', async ({ device }) => {
+  // Both pools are ranges of one buffer: their sum is what the limits bound.
+  const overLimits: [string, (largest: number) => { localMemoryBytes?: number; nonLocalMemoryBytes?: number }, string, RegExp][] = [
+    ['LOCAL alone over the limits', (largest) => ({ localMemoryBytes: largest + TILE }), 'options.localMemoryBytes', /leave no page of NON_LOCAL memory within what this GPU allows for both pools \(one buffer\): this adapter allows \d+ bytes/],
+    ['LOCAL at the limit: no page left for NON_LOCAL', (largest) => ({ localMemoryBytes: largest }), 'options.localMemoryBytes', /leave no page of NON_LOCAL memory/],
+    ['NON_LOCAL alone over the limits', (largest) => ({ nonLocalMemoryBytes: largest + TILE }), 'options.nonLocalMemoryBytes', /leave no page of LOCAL memory/],
+    ['both asked, one page over together', (largest) => ({ localMemoryBytes: largest / 2, nonLocalMemoryBytes: largest / 2 + TILE }), 'options.localMemoryBytes', /bytes and options\.nonLocalMemoryBytes's \d+ exceed what this GPU allows for both pools \(one buffer\)/],
+  ];
+  for (const [name, options, argument, message] of overLimits) {
+    gpuTest(`pools over the limits are E_INVALIDARG before WebGPU is asked: ${name}`, async ({ device }) => {
+      const error = await rejection(createDevice({ gpuDevice: device, ...options(maxPoolBytes(device)) }));
+      expectD3D12Error(() => {
+        throw error;
+      }, { hresult: 'E_INVALIDARG', call: 'createDevice', argument, message });
+    });
+  }
+
+  gpuTest('pools at the limits together pass the check; defaults fit beside an asked size', async ({ device }) => {
     const largest = maxPoolBytes(device);
-    const error = await rejection(createDevice({ gpuDevice: device, localMemoryBytes: largest + TILE }));
-    expectD3D12Error(() => {
-      throw error;
-    }, { call: 'createDevice', argument: 'options.localMemoryBytes', message: /exceed what this GPU allows for one pool: this adapter allows/ });
+    // Exactly at the limit: not refused by the check (SwiftShader's memory may still refuse it).
+    const error = await rejection(createDevice({ gpuDevice: device, localMemoryBytes: largest / 2, nonLocalMemoryBytes: largest / 2 }));
+    if (error !== undefined) expect((error as { hresult?: string }).hresult).toBe('E_OUTOFMEMORY');
+    else console.log(`[gpu] two pools of ${largest / 2} bytes in one buffer`);
+    const d3d = await createDevice({ gpuDevice: device, localMemoryBytes: 8 * MIB });
+    expect(d3d.queryVideoMemoryInfo('LOCAL').budget).toBe(8 * MIB);
+    expect(d3d.queryVideoMemoryInfo('NON_LOCAL').budget).toBe(Math.min(64 * MIB, largest - 8 * MIB));
+    d3d.destroy();
   });
 });
 

@@ -3,10 +3,12 @@
  * (d3d12_page, d3d12_page_for_write and their loads and stores by offset) against a CPU model of
  * the same memory: a reserved buffer of four tiles, tiles 0 and 2 mapped and filled with a pattern,
  * tiles 1 and 3 NULL. Each access is checked word by word, on both sides of every boundary: 16-byte
- * aligned and not, inside a tile and across a mapped/NULL edge, offsets inside the page and past it;
+ * aligned and not, inside a tile and across a mapped/NULL edge, at the page's first and last words;
  * NULL words read 0 under Tier 2 and the poison value under Tier 1, and stores to them are dropped.
  * A handle of an evicted page records one fault, attributed to its command, however many accesses
- * go through it (where four scalar loads record four).
+ * go through it (where four scalar loads record four). A page-handle offset outside the page or
+ * not aligned to the access is one page-offset fault per invocation at the address it names: loads
+ * read a word of the same page, stores are dropped.
  */
 import { describe, expect } from 'vitest';
 import { createDevice, type CommandQueue, type Device, type PipelineState, type Resource, type TiledResourcesTier } from '../../../src/index.js';
@@ -77,7 +79,7 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
   d3d12_store(d3d12_address_add(out, 16u), select(0u, 1u, d3d12_check_access_fully_mapped(status)));
 }`;
 
-/** Thread t: a handle of the page holding byte root constant 4 + t, then page loads at 0, 4 and 16 bytes past it and a page load4 at the 16-byte boundary below. */
+/** Thread t: a handle of the page holding byte root constant 4 + t, a page load there and a page load4 at the 16-byte boundary below. */
 const PAGE_LOADS = `
 @compute @workgroup_size(1)
 fn main(@builtin(global_invocation_id) id: vec3u) {
@@ -86,9 +88,32 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
   let offset = va.x - page.start.x;
   let out = d3d12_address_add(d3d12_root_descriptor(2u), id.x * 32u);
   d3d12_store(out, d3d12_page_load(page, offset));
-  d3d12_store(d3d12_address_add(out, 4u), d3d12_page_load(page, offset + 4u));
-  d3d12_store(d3d12_address_add(out, 8u), d3d12_page_load(page, offset + 16u));
   d3d12_store4(d3d12_address_add(out, 16u), d3d12_page_load4(page, offset & ~15u));
+}`;
+
+/**
+ * Thread t: a handle of the buffer's first page, then an access by `mode` (root constant 0; 0:
+ * page_load, 1: page_load4, 2: page_store4 of 0xabcdef00) at each of root constants 4 + 2t and 5 + 2t
+ * that is not 0xffffffff; loads' results at 32 t of out (4 or 16 bytes per access).
+ */
+const PAGE_OFFSETS = `
+@compute @workgroup_size(1)
+fn main(@builtin(global_invocation_id) id: vec3u) {
+  let page = d3d12_page_for_write(d3d12_root_descriptor(1u));
+  let mode = d3d12_root_constant(0u);
+  let out = d3d12_address_add(d3d12_root_descriptor(2u), id.x * 32u);
+  for (var k = 0u; k < 2u; k++) {
+    let offset = d3d12_root_constant(4u + 2u * id.x + k);
+    if (offset != 0xffffffffu) {
+      if (mode == 0u) {
+        d3d12_store(d3d12_address_add(out, 4u * k), d3d12_page_load(page, offset));
+      } else if (mode == 1u) {
+        d3d12_store4(d3d12_address_add(out, 16u * k), d3d12_page_load4(page, offset));
+      } else {
+        d3d12_page_store4(page, offset, vec4u(0xabcdef00u));
+      }
+    }
+  }
 }`;
 
 /** Offsets on both sides of each boundary: aligned and not, inside a tile, across mapped/NULL edges, the last words of the buffer's mapped tiles. */
@@ -110,15 +135,15 @@ describe('16-byte loads and page handles', () => {
       }
     });
 
-    gpuTest(`tier ${tier}: page handles read by offset what d3d12_load reads at the same address, inside the page and past it`, async ({ device }) => {
+    gpuTest(`tier ${tier}: page handles read by offset what d3d12_load reads at the same address`, async ({ device }) => {
       const s = await scene(device, tier);
       try {
         const offsets = OFFSETS.filter((o) => o % 4 === 0);
         const words = await run(s, PAGE_LOADS, offsets, 'page loads');
         offsets.forEach((offset, t) => {
           const below = offset - (offset % 16);
-          const model = [offset, offset + 4, offset + 16, below, below + 4, below + 8, below + 12].map((o) => modelWord(s, o).value);
-          expect([...words.subarray(8 * t, 8 * t + 3), ...words.subarray(8 * t + 4, 8 * t + 8)], `offset ${offset}`).toEqual(model);
+          const model = [offset, below, below + 4, below + 8, below + 12].map((o) => modelWord(s, o).value);
+          expect([words[8 * t], ...words.subarray(8 * t + 4, 8 * t + 8)], `offset ${offset}`).toEqual(model);
         });
         expect(await s.d3d.readFaults()).toEqual([]);
       } finally {
@@ -127,7 +152,66 @@ describe('16-byte loads and page handles', () => {
     });
   }
 
-  gpuTest('d3d12_store4 and page stores: aligned, unaligned and across a mapped/NULL edge; NULL words dropped', async ({ device }) => {
+  // Per mode, per thread: two offsets (NONE: no access), and the offset the thread's one fault names (-1: none).
+  const NONE = 0xffffffff;
+  const BAD_OFFSETS: { mode: number; pairs: [number, number][]; bad: number[] }[] = [
+    { mode: 0, pairs: [[8, TILE - 4], [TILE, NONE], [2, 8], [TILE - 4, TILE + 4], [4 * TILE, 6]], bad: [-1, TILE, 2, TILE + 4, 4 * TILE] },
+    { mode: 1, pairs: [[16, TILE - 16], [20, 32], [TILE, NONE], [48, 8]], bad: [-1, 20, TILE, 8] },
+    { mode: 2, pairs: [[32, NONE], [36, NONE], [TILE, NONE], [TILE + 16, 64]], bad: [-1, 36, TILE, TILE + 16] },
+  ];
+  for (const { mode, pairs, bad } of BAD_OFFSETS) {
+    gpuTest(`page-handle offsets outside the page or not aligned, mode ${mode}: one page-offset fault per invocation, at the address named; loads stay in the page, stores are dropped`, async ({ device }) => {
+      const s = await scene(device, 2);
+      try {
+        const pso = await s.d3d.createComputePipelineState({ code: PAGE_OFFSETS, entryPoint: 'main', label: `mode ${mode}` });
+        const list = s.d3d.createCommandList('DIRECT');
+        list.setName(`bad offsets, mode ${mode}`);
+        list.setPipelineState(pso);
+        list.setComputeRootUnorderedAccessView(1, s.buffer.getGPUVirtualAddress());
+        list.setComputeRootUnorderedAccessView(2, s.out.getGPUVirtualAddress());
+        list.setComputeRoot32BitConstants(0, [mode, 0, 0, 0, ...pairs.flat()], 0);
+        list.dispatch(pairs.length);
+        list.close();
+        s.queue.executeCommandLists([list]);
+        await flush(s.d3d, s.queue);
+        const faults = await s.d3d.readFaults();
+        const base = s.buffer.getGPUVirtualAddress();
+        const sorted = (values: bigint[]): bigint[] => [...values].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+        expect(sorted(faults.map((f) => BigInt(f.address)))).toEqual(sorted(bad.filter((o) => o >= 0).map((o) => base + BigInt(o))));
+        for (const fault of faults) {
+          expect(fault.kind).toBe('page-offset');
+          expect(fault.commandList).toEqual({ id: list.id, label: expect.stringContaining(`mode ${mode}`) as string });
+          expect(fault.command.name).toBe('dispatch');
+          expect(fault.message).toMatch(/page handle at an offset outside its 64 KiB page or not aligned/);
+        }
+        const word = (offset: number): number => new DataView(s.data.buffer).getUint32(offset, true);
+        if (mode !== 2) {
+          const out = new Uint32Array((await readBuffer(s.d3d, s.queue, s.out, 0, pairs.length * 32)).buffer);
+          pairs.forEach((pair, t) => {
+            pair.forEach((offset, k) => {
+              if (offset === NONE) return;
+              // Whatever the offset, a load reads inside the page: at the offset taken in the page, aligned down.
+              const inPage = offset % TILE;
+              if (mode === 0) expect(out[8 * t + k], `thread ${t}, load at ${offset}`).toBe(word(inPage - (inPage % 4)));
+              else expect([...out.subarray(8 * t + 4 * k, 8 * t + 4 * k + 4)], `thread ${t}, load4 at ${offset}`).toEqual([0, 4, 8, 12].map((d) => word(inPage - (inPage % 16) + d)));
+            });
+          });
+        } else {
+          // The good stores landed (32, and 64 after a bad one: each access stands alone); the bad ones reached no memory.
+          const model = new Uint8Array(s.data);
+          for (const offset of [32, 64]) for (let d = 0; d < 16; d += 4) new DataView(model.buffer).setUint32(offset + d, 0xabcdef00, true);
+          for (const tile of [0, 2]) {
+            const got = await readBuffer(s.d3d, s.queue, s.buffer, tile * TILE, TILE);
+            expect(Buffer.from(got).equals(Buffer.from(model.subarray(tile * TILE, (tile + 1) * TILE))), `tile ${tile}`).toBe(true);
+          }
+        }
+      } finally {
+        s.d3d.destroy();
+      }
+    });
+  }
+
+  gpuTest('d3d12_store4 (aligned, unaligned, across a mapped/NULL edge) and page stores; NULL words dropped', async ({ device }) => {
     const s = await scene(device, 2);
     try {
       // Thread t writes words 100 t + 1..4 at offset root constant 4 + t: store4 for even t, a page handle's store4 for odd t.
@@ -143,7 +227,8 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
     d3d12_page_store4(page, va.x - page.start.x, v);
   }
 }`;
-      const offsets = [32, 68, TILE - 8, TILE - 24, TILE + 64, 2 * TILE - 8, 2 * TILE + 16, 2 * TILE + 100];
+      // Odd threads' offsets (page stores) are 16-byte aligned, as d3d12_page_store4 needs.
+      const offsets = [32, 80, TILE - 8, TILE - 32, TILE + 64, 2 * TILE - 16, 2 * TILE + 16, 2 * TILE + 96];
       await run(s, code, offsets, 'stores');
       const model = new Uint8Array(s.data);
       const view = new DataView(model.buffer);

@@ -4,7 +4,8 @@
  * byte for byte (lines too), comments are never touched as code.
  */
 import { describe, expect, test } from 'vitest';
-import { demoteEntryPoint, entryPointSignature, vertexCall } from '../../../src/gpu/entry-points.js';
+import { demoteEntryPoint, entryPointAttributes, entryPointSignature, vertexCall } from '../../../src/gpu/entry-points.js';
+import { makesPageHandles } from '../../../src/gpu/prelude.js';
 
 const CODE = `// @vertex fn vs() in a comment is not code
 struct In { @builtin(instance_index) inst: u32, @builtin(vertex_index) vi: u32 }
@@ -56,5 +57,24 @@ describe('entryPointSignature', () => {
     expect(entryPointSignature(CODE, 'vs').names).toEqual(['input']);
     const generic = '@fragment fn f(@location(0) a: vec2<f32>, @builtin(position) p: vec4<f32>) { }';
     expect(entryPointSignature(generic, 'f')).toEqual({ params: '@location(0) a: vec2<f32>, @builtin(position) p: vec4<f32>', result: '', names: ['a', 'p'] });
+  });
+});
+
+describe('compute entry points wrapped for page handles (shaders/compute_entry.wgsl)', () => {
+  const compute = `const N = 8u;
+// @compute @workgroup_size(1) fn main() in a comment
+@compute /* size: */ @workgroup_size(N, 1)
+fn main(@builtin(global_invocation_id) id: vec3u) { let p = d3d12_page(d3d12_root_descriptor(1u)); }
+@compute @workgroup_size(64) fn other() { }`;
+  test('the attributes as written, comments left out; the other entry point untouched', () => {
+    expect(entryPointAttributes(compute, 'main').replace(/\s+/g, ' ')).toBe('@compute @workgroup_size(N, 1)');
+    expect(entryPointAttributes(compute, 'other')).toBe('@compute @workgroup_size(64)');
+    expect(() => entryPointAttributes(compute, 'missing')).toThrow(/no function missing/);
+  });
+  test('code makes page handles when it calls d3d12_page or d3d12_page_for_write, not in comments or other names', () => {
+    expect(makesPageHandles(compute)).toBe(true);
+    expect(makesPageHandles('fn f() { let p = d3d12_page_for_write (va); }')).toBe(true);
+    expect(makesPageHandles('// d3d12_page(va)\nfn f() { let x = d3d12_page_load(p, 0u); }')).toBe(false);
+    expect(makesPageHandles('fn f() { let x = d3d12_load4(va); }')).toBe(false);
   });
 });

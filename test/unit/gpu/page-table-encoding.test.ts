@@ -1,7 +1,7 @@
 /**
  * The page-table entry encoding (src/gpu/page-table.ts) against what the prelude does with an entry
  * (shaders/prelude/common.wgsl): a RESIDENT entry is its page's first word index with the kind in
- * bits 0-1 and the segment in bit 2, so the WGSL's word index (the entry with its low 14 bits
+ * bits 0-1 and the segment in bit 2 (NON_LOCAL pages after LOCAL's: one pool buffer), so the WGSL's word index (the entry with its low 14 bits
  * replaced by the word's offset in the page) is the pool word the CPU model means. The WGSL rule is
  * modelled here as written there (insertBits of va.x >> 2 into bits 0-13).
  */
@@ -66,6 +66,25 @@ describe('page-table entries', () => {
       encoding.residentGather(gathered, segment, heapPages, order, 1);
       expect([...gathered]).toEqual([4, 4, 0, 5].map((heapPage) => encoding.residentPage(segment, heapPages[heapPage] as number)));
     }
+  });
+
+  test('one pool buffer: NON_LOCAL pages sit after LOCAL\'s, so the word index needs no segment test', () => {
+    const localPages = 0x1000;
+    const shared = new PageTableEncoding(localPages);
+    for (const page of [0, 1, 0x321, encoding.maxPage - localPages]) {
+      const nonLocal = shared.residentPage('NON_LOCAL', page);
+      expect(shared.decode(nonLocal)).toEqual({ kind: 'resident', segment: 'NON_LOCAL', page });
+      expect(wordIndex(nonLocal, 8)).toBe((localPages + page) * WORDS_PER_PAGE + 2);
+      // LOCAL pages are where they were.
+      expect(shared.residentPage('LOCAL', page)).toBe(encoding.residentPage('LOCAL', page));
+    }
+    const heapPages = Uint32Array.from([3, 0, 9]);
+    const run = new Uint32Array(3);
+    shared.residentRun(run, 'NON_LOCAL', heapPages, 0);
+    expect([...run]).toEqual([...heapPages].map((page) => shared.residentPage('NON_LOCAL', page)));
+    const gathered = new Uint32Array(2);
+    shared.residentGather(gathered, 'NON_LOCAL', heapPages, Uint32Array.from([2, 1]), 0);
+    expect([...gathered]).toEqual([9, 0].map((page) => shared.residentPage('NON_LOCAL', page)));
   });
 
   test('absent, NULL and unowned entries decode as such', () => {

@@ -42,15 +42,14 @@ describe('constants shared with the WGSL', () => {
     expect(shape(entries)).toEqual([
       [0, 'read-only-storage', false],
       [1, 'storage', false],
-      [2, 'storage', false],
-      [3, 'uniform', true],
+      [2, 'uniform', true],
+      [3, 'storage', false],
       [4, 'storage', false],
-      [5, 'storage', false],
     ]);
-    expect(entries[3]?.buffer?.minBindingSize).toBe(preludeLayout().dispatchInfo.size);
+    expect(entries[2]?.buffer?.minBindingSize).toBe(preludeLayout().dispatchInfo.size);
     // The plain compute prelude (devices without gpuValidation.unmappedAccess) is the same less the
     // unmapped-access log: its code is left out, not only skipped by a uniform branch.
-    expect(shape(preludeBindGroupEntries([{ code: PRELUDE_WGSL, visibility: 4 }]))).toEqual(shape(entries).slice(0, 5));
+    expect(shape(preludeBindGroupEntries([{ code: PRELUDE_WGSL, visibility: 4 }]))).toEqual(shape(entries).slice(0, 4));
     expect(PRELUDE_WGSL).not.toContain('d3d12_unmapped.');
     expect(COMPUTE_UNMAPPED_ACCESS_PRELUDE_WGSL).toContain('d3d12_unmapped.');
   });
