@@ -5,8 +5,10 @@
  * texture, BC formats, d3d12_tex2d_load reads, NULL tiles at each tier and evicted-heap faults,
  * every byte against the CPU's element model.
  */
-import { describe } from 'vitest';
+import { describe, expect } from 'vitest';
+import { d3dTest } from '../../harness/d3d-test.js';
 import { gpuTest } from '../../harness/gpu-test.js';
+import { firstDifference, pattern, readBuffer, runList, TILE } from '../../shared/d3d12-helpers.js';
 import { textureCopies, textureCopyTiers } from '../../../src/validate/index.js';
 import { expectChecks } from '../../shared/expect-checks.js';
 
@@ -19,4 +21,41 @@ describe('texture data through copyTextureRegion matches the CPU model (Node.js 
       expectChecks(await textureCopyTiers(device, { tiledResourcesTier: tier }));
     });
   }
+});
+
+describe('the README\'s upload example, as written (Node.js + Dawn)', () => {
+  const test = d3dTest({ localMemoryBytes: 8 << 20, nonLocalMemoryBytes: 8 << 20 });
+  test('getCopyableFootprints + a mapped UPLOAD buffer + copyTextureRegion into a reserved texture; read back through the same footprints', async ({ d3d: device }) => {
+    const heap = device.createHeap({ sizeInBytes: 21 * TILE, properties: { type: 'DEFAULT' } });
+    const queue = device.createCommandQueue({ type: 'DIRECT' });
+    const copyQueue = device.createCommandQueue({ type: 'COPY' });
+    const texels = (mip: number, row: number): Uint8Array => pattern(512 >> mip << 2, 1000 * mip + row);
+
+    const texture = device.createReservedResource(
+      { dimension: 'TEXTURE2D', width: 512, height: 512, mipLevels: 3, format: 'R8G8B8A8_UNORM', layout: '64KB_UNDEFINED_SWIZZLE' }, 'COMMON');
+    queue.updateTileMappings(texture, null, null, heap, null, null, null);
+    const { layouts, numRows, rowSizeInBytes, totalBytes } = device.getCopyableFootprints(texture.getDesc(), 0, 3, 0);
+    const upload = device.createCommittedResource({ type: 'UPLOAD' }, [], { dimension: 'BUFFER', width: totalBytes }, 'GENERIC_READ');
+    const bytes = upload.map();
+    layouts.forEach(({ offset, footprint }, mip) => {
+      for (let row = 0; row < (numRows[mip] as number); row++) bytes.set(texels(mip, row), offset + row * footprint.rowPitch);
+    });
+    upload.unmap();
+    const copies = device.createCommandList('COPY');
+    layouts.forEach((placedFootprint, mip) =>
+      copies.copyTextureRegion({ resource: texture, type: 'SUBRESOURCE_INDEX', subresourceIndex: mip }, 0, 0, 0, { resource: upload, type: 'PLACED_FOOTPRINT', placedFootprint }));
+    copies.close();
+    copyQueue.executeCommandLists([copies]);
+
+    expect(rowSizeInBytes).toEqual([2048, 1024, 512]);
+    const out = device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: totalBytes }, 'COMMON');
+    await runList(device, copyQueue, (list) => layouts.forEach((placedFootprint, mip) => list.copyTextureRegion({ resource: out, type: 'PLACED_FOOTPRINT', placedFootprint }, 0, 0, 0, { resource: texture, type: 'SUBRESOURCE_INDEX', subresourceIndex: mip })), 'COPY');
+    const back = await readBuffer(device, copyQueue, out, 0, totalBytes);
+    layouts.forEach(({ offset, footprint }, mip) => {
+      for (let row = 0; row < (numRows[mip] as number); row++) {
+        const at = firstDifference(back.subarray(offset + row * footprint.rowPitch, offset + row * footprint.rowPitch + (rowSizeInBytes[mip] as number)), texels(mip, row));
+        expect(at, `mip ${mip} row ${row}: byte ${at}`).toBe(-1);
+      }
+    });
+  });
 });
