@@ -20,7 +20,7 @@ beforeEach(async () => {
 });
 
 const texture = (desc: Partial<ResourceDesc> = {}, device = d3d): Resource =>
-  device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'TEXTURE2D', width: 64, height: 64, mipLevels: 2, format: 'R8G8B8A8_UNORM', ...desc } as ResourceDesc, 'COMMON');
+  device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'TEXTURE2D', width: 64, height: 64, mipLevels: 2, format: 'R8G8B8A8_UNORM', ...desc }, 'COMMON');
 const upload = (width = TILE): Resource => d3d.createCommittedResource({ type: 'UPLOAD' }, [], { dimension: 'BUFFER', width }, 'GENERIC_READ');
 const readback = (width = TILE): Resource => d3d.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width }, 'COPY_DEST');
 const sub = (resource: Resource, subresourceIndex = 0): TextureCopyLocation => ({ resource, type: 'SUBRESOURCE_INDEX', subresourceIndex });
