@@ -89,6 +89,7 @@ describe('getCopyableFootprints: invalid input throws E_INVALIDARG (D3D12 fills 
     ['a buffer of height 3', () => device.getCopyableFootprints({ dimension: 'BUFFER', width: 3, height: 3 }, 0, 1, 0), 'desc.height', /must be 1 for a buffer/],
     ['a 1D texture of height 2', () => device.getCopyableFootprints({ dimension: 'TEXTURE1D', width: 4, height: 2, format: 'R32_UINT' }, 0, 1, 0), 'desc.height', /must be 1 for a 1D texture/],
     ['a BC1 texture 3 texels wide', () => device.getCopyableFootprints({ dimension: 'TEXTURE2D', width: 3, height: 4, format: 'BC1_UNORM' }, 0, 1, 0), 'desc.width', /multiple of 4/],
+    ['a multisampled description (valid in D3D12; MSAA is not emulated)', () => device.getCopyableFootprints({ ...valid, mipLevels: 1, depthOrArraySize: 1, sampleDesc: { count: 4, quality: 0 } }, 0, 1, 0), 'desc.sampleDesc.count', /not emulated/],
     ['an unknown format', () => device.getCopyableFootprints({ ...valid, format: 'R8_FUZZ' }, 0, 1, 0), 'desc.format', /not a DXGI format/],
     ['not a description', () => device.getCopyableFootprints(null as never, 0, 1, 0), 'desc', /D3D12_RESOURCE_DESC/],
     ['subresources 0..4 of 4', () => device.getCopyableFootprints(valid, 0, 5, 0), 'numSubresources', /\[0, 5\) run past the description's 4/],
