@@ -1,7 +1,7 @@
 // The emulator's copy kernel: every copy a command list records (copyBufferRegion, copyResource,
-// copyTiles) runs here, as byte-exact copies between GPU virtual addresses, through the page table.
-// So copies see exactly what shaders see: scattered physical pages, NULL tiles (reads as the tier
-// says, writes dropped), faults on pages no resource owns.
+// copyTiles, copyTextureRegion) runs here, as byte-exact copies between GPU virtual addresses,
+// through the page table. So copies see exactly what shaders see: scattered physical pages, NULL
+// tiles (reads as the tier says, writes dropped), faults on pages no resource owns.
 //
 // A copy is a list of jobs of at most D3D12_COPY_JOB_BYTES bytes. Root constants: 0, the first job;
 // 1, how many jobs this dispatch runs; 2 and 3, the stride and phase between them (job i of the
@@ -9,7 +9,8 @@
 // destination words; each invocation writes one destination word, merging with what is there when
 // the job covers only part of it. Source and destination of one job must not overlap. Two jobs that
 // share a destination word (a partial word at an unaligned boundary) must run in separate
-// dispatches: the executor then runs even jobs, then odd ones (stride 2).
+// dispatches: the executor then runs the copy in phases, job i in phase i % phases (stride = phases;
+// copyPhases in src/gpu/copy-jobs.ts picks the count).
 
 struct D3D12CopyJob {
   dst: vec2u,

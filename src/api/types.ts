@@ -301,6 +301,49 @@ export interface Rect {
   bottom: number;
 }
 
+// ---- Texture copies (GetCopyableFootprints, CopyTextureRegion, DiscardResource) -------------------
+
+/** D3D12_SUBRESOURCE_FOOTPRINT: a subresource's elements in a buffer, rows `rowPitch` bytes apart (a multiple of 256). */
+export interface SubresourceFootprint {
+  format: string;
+  width: number;
+  height: number;
+  depth: number;
+  rowPitch: number;
+}
+
+/** D3D12_PLACED_SUBRESOURCE_FOOTPRINT: a footprint at a byte offset of a buffer (a multiple of 512 for a copy). */
+export interface PlacedSubresourceFootprint {
+  offset: number;
+  footprint: SubresourceFootprint;
+}
+
+/** What getCopyableFootprints returns (GetCopyableFootprints' out-parameters, as one object). */
+export interface CopyableFootprints {
+  layouts: PlacedSubresourceFootprint[];
+  numRows: number[];
+  rowSizeInBytes: number[];
+  /** The bytes from layouts[0].offset to the end of the last subresource (baseOffset not included, as in D3D12). */
+  totalBytes: number;
+}
+
+/** D3D12_BOX: texels [left, right) × [top, bottom) × [front, back) (bytes, for a buffer). */
+export interface Box {
+  left: number;
+  top: number;
+  front: number;
+  right: number;
+  bottom: number;
+  back: number;
+}
+
+/** D3D12_DISCARD_REGION: rectangles (none: whole subresources) of subresources [firstSubresource, + numSubresources). */
+export interface DiscardRegion {
+  rects?: Rect[] | null;
+  firstSubresource: number;
+  numSubresources: number;
+}
+
 // ---- GPU-side validation of tile mappings (an emulator addition) ----------------------------------
 
 /**

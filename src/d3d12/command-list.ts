@@ -31,9 +31,11 @@ import { validateClearColor, validateDrawInstanced, validateScissorRects, valida
 
 import { ALL_SUBRESOURCES, ListStateTracker } from './resource-states.js';
 import { RootArguments } from './root-arguments.js';
+import { textureCopyCommand, type TextureCopyLocation } from './texture-copies.js';
+import { validateDiscardResource } from '../validation/texture-copies.js';
 import type { CpuVisibleWrite, RecordedCommand } from './recorded-commands.js';
 import type { Resource } from './resource.js';
-import { RESOURCE_STATE_BITS, type CommandListType, type Rect, type ResourceStates, type TiledResourceCoordinate, type TileRegionSize, type Viewport } from '../api/types.js';
+import { RESOURCE_STATE_BITS, type Box, type CommandListType, type DiscardRegion, type Rect, type ResourceStates, type TiledResourceCoordinate, type TileRegionSize, type Viewport } from '../api/types.js';
 
 /** D3D12_RESOURCE_BARRIER, by name. */
 export type ResourceBarrier =
@@ -195,7 +197,7 @@ export class GraphicsCommandList {
       ['srcBuffer', srcBuffer, 0, COPY_SOURCE],
     ]);
     const jobs = chunkCopy(dstBuffer.virtualRange.address + BigInt(dstOffset), srcBuffer.virtualRange.address + BigInt(srcOffset), numBytes);
-    this.record({ kind: 'copy', name: 'copyBufferRegion', jobs, interleave: false, writes: this.cpuVisibleWrite(dstBuffer, dstOffset, numBytes) });
+    this.record({ kind: 'copy', name: 'copyBufferRegion', jobs, phases: 1, writes: this.cpuVisibleWrite(dstBuffer, dstOffset, numBytes) });
   }
 
   copyResource(dstResource: Resource, srcResource: Resource): void {
@@ -217,7 +219,7 @@ export class GraphicsCommandList {
         jobs,
       );
     }
-    this.record({ kind: 'copy', name: 'copyResource', jobs, interleave: false, writes: this.cpuVisibleWrite(dstResource, 0, dstResource.layout.sizeInBytes) });
+    this.record({ kind: 'copy', name: 'copyResource', jobs, phases: 1, writes: this.cpuVisibleWrite(dstResource, 0, dstResource.layout.sizeInBytes) });
   }
 
   /** ID3D12GraphicsCommandList::CopyTiles, between a reserved resource's tiles and a buffer laid out tile after tile. */
@@ -237,9 +239,29 @@ export class GraphicsCommandList {
     ]);
     const jobs = tileCopyJobs(tiledResource.layout, tiledResource.virtualRange.address, plan.spans, plan.toTiles, buffer.virtualRange.address + BigInt(bufferStartOffsetInBytes));
     // Tile jobs into a buffer at an unaligned offset share a word at each tile boundary.
-    const interleave = !plan.toTiles && bufferStartOffsetInBytes % 4 !== 0;
+    const phases = !plan.toTiles && bufferStartOffsetInBytes % 4 !== 0 ? 2 : 1;
     const writes = plan.toTiles ? [] : this.cpuVisibleWrite(buffer, bufferStartOffsetInBytes, jobs.length * TILE_SIZE);
-    this.record({ kind: 'copy', name: 'copyTiles', jobs, interleave, writes });
+    this.record({ kind: 'copy', name: 'copyTiles', jobs, phases, writes });
+  }
+
+  /**
+   * ID3D12GraphicsCommandList::CopyTextureRegion: between a texture subresource and a footprint in a
+   * buffer (GetCopyableFootprints), or two subresources; `srcBox` left out copies the whole source.
+   */
+  copyTextureRegion(dst: TextureCopyLocation, dstX: number, dstY: number, dstZ: number, src: TextureCopyLocation, srcBox?: Box | null): void {
+    this.recording('copyTextureRegion');
+    const copy = textureCopyCommand((value) => this.owner.ownResource(value), dst, dstX, dstY, dstZ, src, srcBox);
+    this.copyStates('copyTextureRegion', copy.uses);
+    const { resource, offset, length } = copy.written;
+    this.record({ kind: 'copy', name: 'copyTextureRegion', jobs: copy.jobs, phases: copy.phases, writes: this.cpuVisibleWrite(resource, offset, length) });
+  }
+
+  /** ID3D12GraphicsCommandList::DiscardResource: changes no data; checks the states D3D12 requires (validation/texture-copies.ts). */
+  discardResource(resource: Resource, region?: DiscardRegion | null): void {
+    this.recording('discardResource');
+    const discard = orThrow(validateDiscardResource(this.owner.ownResource(resource), region, this.type));
+    this.copyStates('discardResource', [['resource', resource, discard.subresources, discard.state]]);
+    this.record({ kind: 'state', name: 'discardResource' });
   }
 
   resourceBarrier(barriers: ResourceBarrier[]): void {

@@ -156,7 +156,7 @@ export class CommandQueue {
       const commands: ExecutableList['commands'][number][] = [];
       list.commands.forEach((command, index) => {
         if (command.kind === 'copy') {
-          commands.push({ index, kind: 'copy', jobs: command.jobs, interleave: command.interleave });
+          commands.push({ index, kind: 'copy', jobs: command.jobs, phases: command.phases });
           writes.push(...command.writes);
         } else if (command.kind === 'dispatch') {
           commands.push({ index, kind: 'dispatch', pipeline: command.pipeline.gpuPipeline as GPUComputePipeline, root: command.root, groups: command.groups });
@@ -175,7 +175,7 @@ export class CommandQueue {
           // checkLists refused released heaps; the results resource lives as long as its heap.
           if (!memory) throw new D3D12Error('E_FAIL', call, 'commandLists', `${command.heap.label}'s result memory is gone (internal error)`);
           commands.push({ index, kind: 'resolve', querySet: command.heap.querySet, first: command.first, count: command.count, results: { segment: memory.segment, pages: memory.pages, offset: results.heapOffset } });
-          commands.push({ index, kind: 'copy', jobs: command.jobs, interleave: false });
+          commands.push({ index, kind: 'copy', jobs: command.jobs, phases: 1 });
           writes.push(...command.writes);
         }
       });

@@ -7,24 +7,13 @@
  */
 import type { MappedSegment, TileSpan } from '../memory/tile-mappings.js';
 import { validateGetResourceAllocationInfo } from '../validation/create-resource.js';
+import { validateGetCopyableFootprints } from '../validation/texture-copies.js';
 import { validateCheckFeatureSupport, validateCreateCommandList, validateCreateCommandQueue, type DeviceSettings } from '../validation/device.js';
 import type { QueryHeapDesc } from '../validation/query.js';
 import { validateCorruptEntry, validateResourceList } from '../validation/tile-validation.js';
 import { invalidArg, orThrow, type HResult } from '../api/errors.js';
-import type {
-  ClearValue,
-  CommandListType,
-  CommandQueueDesc,
-  HeapDesc,
-  HeapFlag,
-  HeapProperties,
-  MemorySegment,
-  ResourceAllocationInfo,
-  ResourceDesc,
-  ResourceStates,
-  ResourceTiling,
-  TileMappingValidation,
-} from '../api/types.js';
+import type { ClearValue, CommandListType, CommandQueueDesc, CopyableFootprints, HeapDesc, HeapFlag, HeapProperties, MemorySegment } from '../api/types.js';
+import type { ResourceAllocationInfo, ResourceDesc, ResourceStates, ResourceTiling, TileMappingValidation, UnmappedAccessReport } from '../api/types.js';
 import { GraphicsCommandList } from './command-list.js';
 import { CommandQueue } from './command-queue.js';
 import { releaseCount } from './device-child.js';
@@ -49,7 +38,6 @@ import type { FaultRecord, FaultReport, SubmittedList } from './fault-report.js'
 import { featureData, type FeatureData } from './feature-support.js';
 import { corruptPageTableEntry, validateTileMappings } from './tile-validation.js';
 import { readUnmappedAccesses } from './unmapped-access.js';
-import type { UnmappedAccessReport } from '../api/types.js';
 
 // Device is the QueueOwner, ListOwner and ResidencyOwner of its objects (checked where it is passed
 // as one); no `implements` clause, since those members are internal and stripped from the published types.
@@ -288,6 +276,15 @@ export class Device {
   /** D3D12's GetResourceTiling, its out-parameters as one object; the subresource count is clamped. */
   getResourceTiling(resource: Resource, firstSubresource?: number, numSubresources?: number): ResourceTiling {
     return this.objects.resourceTiling(resource, firstSubresource, numSubresources);
+  }
+
+  /**
+   * ID3D12Device::GetCopyableFootprints, its out-parameters as one object: where subresources
+   * [firstSubresource, + numSubresources) of `desc` go in an upload or readback buffer for
+   * copyTextureRegion. An invalid description or range throws E_INVALIDARG (D3D12 fills all-ones).
+   */
+  getCopyableFootprints(desc: ResourceDesc, firstSubresource: number, numSubresources: number, baseOffset: number): CopyableFootprints {
+    return orThrow(validateGetCopyableFootprints(this.objects.caps, desc, firstSubresource, numSubresources, baseOffset));
   }
 
   createCommandQueue(desc: CommandQueueDesc): CommandQueue {

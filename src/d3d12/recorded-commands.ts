@@ -18,7 +18,8 @@ export interface CpuVisibleWrite {
 }
 
 export type RecordedCommand =
-  | { kind: 'copy'; name: string; jobs: CopyJob[]; interleave: boolean; writes: CpuVisibleWrite[] }
+    /** phases: dispatches the jobs are spread over, so that no two of one dispatch share a destination word (copyPhases). */
+  | { kind: 'copy'; name: string; jobs: CopyJob[]; phases: number; writes: CpuVisibleWrite[] }
   | { kind: 'dispatch'; pipeline: PipelineState; root: Uint32Array; groups: [number, number, number] }
   | { kind: 'clear'; target: BackBuffer; color: [number, number, number, number] }
   | { kind: 'draw'; pipeline: PipelineState; root: Uint32Array; target: BackBuffer; viewport: Viewport | undefined; scissor: Rect | undefined; vertices: [number, number, number, number] }

@@ -21,7 +21,7 @@ import type { UnmappedAccessBinding } from './unmapped-access-log.js';
 
 /** A command as the executor needs it. */
 export type ExecutableCommand =
-  | { kind: 'copy'; jobs: readonly CopyJob[]; interleave: boolean }
+  | { kind: 'copy'; jobs: readonly CopyJob[]; phases: number }
   | { kind: 'dispatch'; pipeline: GPUComputePipeline; root: Uint32Array; groups: readonly [number, number, number] }
   | { kind: 'clear'; target: GPUTexture; color: readonly [number, number, number, number] }
   | { kind: 'timestamp'; querySet: GPUQuerySet; queryIndex: number }
@@ -221,8 +221,9 @@ export function encodeExecution(
       if (largest > COPY_JOB_BYTES) throw new RangeError(`a copy job of ${largest} bytes exceeds the kernel's ${COPY_JOB_BYTES}`);
       const first = jobs.length;
       for (const job of command.jobs) jobs.push(job);
-      const phases = command.interleave ? [0, 1] : [0];
-      const stride = phases.length;
+      // Jobs that share a destination word run in different dispatches: job i in phase i % phases.
+      const stride = command.phases;
+      const phases = Array.from({ length: stride }, (_, phase) => phase);
       for (const phase of phases) {
         const count = Math.ceil((command.jobs.length - phase) / stride);
         for (let done = 0; done < count; done += MAX_JOBS_PER_DISPATCH) {

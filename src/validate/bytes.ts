@@ -69,6 +69,11 @@ export function check(name: string, actual: Uint8Array, expected: Uint8Array): C
   return index < 0 ? { name, length: expected.length, firstDifference: -1 } : { name, length: expected.length, firstDifference: index, actual: actual[index], expected: expected[index] };
 }
 
+/** A check of a condition rather than of bytes: passes when `ok`, else fails saying `detail`. */
+export function checkThat(name: string, ok: boolean, detail: string): Check {
+  return ok ? { name, length: 0, firstDifference: -1 } : { name, length: 0, firstDifference: 0, detail };
+}
+
 /** A check's failure in words, or undefined when it passed. */
 export function describeCheck(c: Check): string | undefined {
   if (c.firstDifference < 0) return undefined;

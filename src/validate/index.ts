@@ -18,7 +18,7 @@ export { runScenarios, residencyBasicsChecks, type ScenarioOptions } from './sce
 export { runValidation, describeValidationFailure } from './run-validation.js';
 export { describeOperation, type Operation } from './differential/operations.js';
 export { Random } from './random.js';
-export { check, dataBytes, describeCheck, firstDifference, hexByte, parseSeed, pattern, roundUp, TILE, type Check } from './bytes.js';
+export { check, checkThat, dataBytes, describeCheck, firstDifference, hexByte, parseSeed, pattern, roundUp, TILE, type Check } from './bytes.js';
 export { flush, readBuffer, runList, uploadBuffer } from './d3d12-io.js';
 export { PageTableModel, TIER1_NULL_READ } from './page-table-model.js';
 export { bufferGrid, coordinateOf, regionTiles, splitsTail, textureGrid, type TileGrid } from './tile-regions.js';
@@ -31,3 +31,5 @@ export { memorySemantics } from './scenarios/memory-semantics.js';
 export { reservedBufferData, type ReservedBufferDataOptions } from './scenarios/reserved-buffer-data.js';
 export { reservedTextureData } from './scenarios/reserved-texture-data.js';
 export { residencyBasics, type ResidencyBasics } from './scenarios/residency-basics.js';
+export { textureCopies, textureCopyTiers } from './scenarios/texture-copies.js';
+export { TextureModel, footprintRows, type Triple } from './texture-model.js';

@@ -90,7 +90,7 @@ const PUBLISHED: Record<string, { file: string; members: string[] }> = {
     members: [
       'buildStatsString', 'checkFeatureSupport', 'corruptPageTableEntryForTesting', 'createCommandList', 'createCommandQueue', 'createCommittedResource', 'createComputePipelineState', 'createFence',
       'createGraphicsPipelineState', 'createHeap', 'createPlacedResource', 'createQueryHeap', 'createReservedResource', 'createSwapChain', 'destroy', 'dropNextPageTableWriteForTesting', 'enqueueMakeResident',
-      'evict', 'failNextAllocationForTesting', 'getDeviceRemovedReason', 'getInfoQueue', 'getMemoryStats', 'getPageFaultReport', 'getPagingStats', 'getReleaseCount', 'getResidencyStatus',
+      'evict', 'failNextAllocationForTesting', 'getCopyableFootprints', 'getDeviceRemovedReason', 'getInfoQueue', 'getMemoryStats', 'getPageFaultReport', 'getPagingStats', 'getReleaseCount', 'getResidencyStatus',
       'getResourceAllocationInfo', 'getResourceTiling', 'gpuDevice', 'makeResident', 'queryVideoMemoryInfo', 'readFaults', 'readUnmappedAccesses', 'setResidencyDebugBudget', 'setResidencyPriority',
       'setVideoMemoryReservation', 'validateTileMappings', 'writeTextureDescriptor',
     ],
@@ -105,7 +105,7 @@ const PUBLISHED: Record<string, { file: string; members: string[] }> = {
   GraphicsCommandList: {
     file: 'd3d12/command-list.d.ts',
     members: [
-      'clearRenderTargetView', 'close', 'copyBufferRegion', 'copyResource', 'copyTiles', 'dispatch', 'drawInstanced', 'endQuery', 'getName', 'id', 'label',
+      'clearRenderTargetView', 'close', 'copyBufferRegion', 'copyResource', 'copyTextureRegion', 'copyTiles', 'discardResource', 'dispatch', 'drawInstanced', 'endQuery', 'getName', 'id', 'label',
       'omSetRenderTargets', 'reset', 'resolveQueryData', 'resourceBarrier', 'rsSetScissorRects', 'rsSetViewports', 'setComputeRoot32BitConstant',
       'setComputeRoot32BitConstants', 'setComputeRootConstantBufferView', 'setComputeRootShaderResourceView', 'setComputeRootUnorderedAccessView',
       'setGraphicsRoot32BitConstant', 'setGraphicsRoot32BitConstants', 'setGraphicsRootConstantBufferView', 'setGraphicsRootShaderResourceView',

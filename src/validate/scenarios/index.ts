@@ -5,6 +5,7 @@ import { memorySemantics } from './memory-semantics.js';
 import { reservedBufferData } from './reserved-buffer-data.js';
 import { reservedTextureData } from './reserved-texture-data.js';
 import { residencyBasics } from './residency-basics.js';
+import { textureCopies, textureCopyTiers } from './texture-copies.js';
 
 export const SCENARIOS = {
   computeTiers,
@@ -13,6 +14,8 @@ export const SCENARIOS = {
   reservedBufferData,
   reservedTextureData,
   residencyBasics,
+  textureCopies,
+  textureCopyTiers,
 } as const;
 
 export type ScenarioName = keyof typeof SCENARIOS;

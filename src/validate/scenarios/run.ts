@@ -11,7 +11,7 @@
  * plant, the run ends after the scenario that reported it.
  */
 import { checkValidationOptions } from '../options.js';
-import { describeCheck, type Check } from '../bytes.js';
+import { checkThat, describeCheck, type Check } from '../bytes.js';
 import { Findings } from '../findings.js';
 import type { ValidationOptions, ValidationResult } from '../types.js';
 import { computeTiers } from './compute-tiers.js';
@@ -27,7 +27,7 @@ export type ScenarioOptions = Omit<ValidationOptions, 'ops' | 'seed'> & { seed?:
 /** What the residency scenario must report, as checks (the tests assert the same fields). */
 export function residencyBasicsChecks(result: ResidencyBasics): Check[] {
   const fault = result.fault;
-  const expect = (name: string, ok: boolean, detail: string): Check => (ok ? { name, length: 0, firstDifference: -1 } : { name, length: 0, firstDifference: 0, detail });
+  const expect = checkThat;
   const message = /placed resource #\d+ 'vertex data' tile 0, heap #\d+ 'mesh heap'.*command 3 \(dispatch\) of DIRECT command list #\d+ 'draw meshes'/;
   return [
     ...result.checks,

@@ -237,6 +237,88 @@ describe('released objects', () => {
   });
 });
 
+describe('texture data calls: wrong types, NaN, released and foreign objects', () => {
+  const texture = (d3d: Device, flags: ('ALLOW_UNORDERED_ACCESS' | 'NONE')[] = []): Resource =>
+    d3d.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'TEXTURE2D', width: 64, height: 64, format: 'R8G8B8A8_UNORM', flags }, 'COMMON');
+
+  test('getCopyableFootprints refuses non-descriptions, NaN, strings and bigints, one argument at a time', ({ d3d }) => {
+    const desc = { dimension: 'TEXTURE2D', width: 64, height: 64, format: 'R8G8B8A8_UNORM' } as const;
+    for (const bad of [5, 'desc', null, [desc]]) expectD3D12Error(() => d3d.getCopyableFootprints(loose(bad), 0, 1, 0), { call: 'getCopyableFootprints', argument: 'desc', message: /D3D12_RESOURCE_DESC/ });
+    // A resource is not its description (getDesc() is).
+    expectD3D12Error(() => d3d.getCopyableFootprints(loose(texture(d3d)), 0, 1, 0), { call: 'getCopyableFootprints', argument: 'desc.dimension', message: /got undefined/ });
+    for (const bad of [NaN, '0', 0n, Infinity]) {
+      expectD3D12Error(() => d3d.getCopyableFootprints(desc, loose(bad), 1, 0), { call: 'getCopyableFootprints', argument: 'firstSubresource', message: /must be an integer/ });
+      expectD3D12Error(() => d3d.getCopyableFootprints(desc, 0, loose(bad), 0), { call: 'getCopyableFootprints', argument: 'numSubresources', message: /must be an integer/ });
+      expectD3D12Error(() => d3d.getCopyableFootprints(desc, 0, 1, loose(bad)), { call: 'getCopyableFootprints', argument: 'baseOffset', message: /must be an integer/ });
+    }
+    expect(d3d.getCopyableFootprints(desc, 0, 1, 0).totalBytes).toBe(63 * 256 + 256);
+  });
+
+  test('copyTextureRegion: released, foreign and non-resource objects, NaN and bigint coordinates record nothing', async ({ d3d }) => {
+    const other = await createDevice({ gpuDevice: d3d.gpuDevice, localMemoryBytes: 4 * MIB, nonLocalMemoryBytes: 4 * MIB });
+    try {
+      const tex = texture(d3d);
+      const upload = d3d.createCommittedResource({ type: 'UPLOAD' }, [], { dimension: 'BUFFER', width: TILE }, 'GENERIC_READ');
+      const [layout] = d3d.getCopyableFootprints(tex.getDesc(), 0, 1, 0).layouts;
+      const src = { resource: upload, type: 'PLACED_FOOTPRINT' as const, placedFootprint: layout as NonNullable<typeof layout> };
+      const dst = { resource: tex, type: 'SUBRESOURCE_INDEX' as const, subresourceIndex: 0 };
+      const list = d3d.createCommandList('DIRECT');
+      const gone = texture(d3d);
+      gone.release();
+      const cases: [() => void, string, RegExp][] = [
+        [() => list.copyTextureRegion({ ...dst, resource: gone }, 0, 0, 0, src), 'dst.resource', /was released/],
+        [() => list.copyTextureRegion({ ...dst, resource: texture(other) }, 0, 0, 0, src), 'dst.resource', /created by this device/],
+        [() => list.copyTextureRegion(loose(tex), 0, 0, 0, src), 'dst.resource', /created by this device/],
+        [() => list.copyTextureRegion(dst, NaN, 0, 0, src), 'dstX', /must be an integer/],
+        [() => list.copyTextureRegion(dst, 0, loose(0n), 0, src), 'dstY', /must be an integer/],
+        [() => list.copyTextureRegion(dst, 0, 0, loose('0'), src), 'dstZ', /must be an integer/],
+        [() => list.copyTextureRegion(dst, 0, 0, 0, { ...src, placedFootprint: { ...src.placedFootprint, footprint: { ...src.placedFootprint.footprint, rowPitch: NaN } } }), 'src.placedFootprint.footprint.rowPitch', /must be an integer/],
+        [() => list.copyTextureRegion(dst, 0, 0, 0, { ...src, placedFootprint: { ...src.placedFootprint, offset: loose(0n) } }), 'src.placedFootprint.offset', /must be an integer/],
+        [() => list.copyTextureRegion(dst, 0, 0, 0, src, loose({ left: 0n, top: 0, front: 0, right: 1, bottom: 1, back: 1 })), 'srcBox.left', /must be an integer/],
+        [() => list.copyTextureRegion(dst, 0, 0, 0, { ...dst, subresourceIndex: loose(undefined) }), 'src.subresourceIndex', /must be an integer/],
+      ];
+      for (const [call, argument, message] of cases) {
+        expectD3D12Error(call, { call: 'copyTextureRegion', argument, message });
+        expect(list.commands).toHaveLength(0);
+      }
+      // Control, then a texture released after recording: the list is refused when it executes.
+      list.copyTextureRegion(dst, 0, 0, 0, src);
+      list.close();
+      tex.release();
+      expectD3D12Error(() => d3d.createCommandQueue({ type: 'DIRECT' }).executeCommandLists([list]), { call: 'executeCommandLists', argument: 'commandLists[0]', message: /was released/ });
+    } finally {
+      other.destroy();
+    }
+  });
+
+  test('discardResource: released, foreign and non-resource objects, NaN and bigint regions record nothing', async ({ d3d }) => {
+    const other = await createDevice({ gpuDevice: d3d.gpuDevice, localMemoryBytes: 4 * MIB, nonLocalMemoryBytes: 4 * MIB });
+    try {
+      const uav = texture(d3d, ['ALLOW_UNORDERED_ACCESS']);
+      const list = d3d.createCommandList('COMPUTE');
+      const gone = texture(d3d, ['ALLOW_UNORDERED_ACCESS']);
+      gone.release();
+      const cases: [() => void, string, RegExp][] = [
+        [() => list.discardResource(gone), 'resource', /was released/],
+        [() => list.discardResource(texture(other, ['ALLOW_UNORDERED_ACCESS'])), 'resource', /created by this device/],
+        [() => list.discardResource(loose({ resource: uav })), 'resource', /created by this device/],
+        [() => list.discardResource(uav, loose({ firstSubresource: NaN, numSubresources: 1 })), 'region.firstSubresource', /must be an integer/],
+        [() => list.discardResource(uav, loose({ firstSubresource: 0, numSubresources: 1n })), 'region.numSubresources', /must be an integer/],
+        [() => list.discardResource(uav, loose({ firstSubresource: 0, numSubresources: 1, rects: [{ left: 0, top: 0, right: '8', bottom: 8 }] })), 'region.rects[0].right', /must be an integer/],
+      ];
+      for (const [call, argument, message] of cases) {
+        expectD3D12Error(call, { call: 'discardResource', argument, message });
+        expect(list.commands).toHaveLength(0);
+      }
+      list.resourceBarrier([{ type: 'TRANSITION', transition: { resource: uav, stateBefore: 'COMMON', stateAfter: 'UNORDERED_ACCESS' } }]);
+      list.discardResource(uav, { firstSubresource: 0, numSubresources: 1, rects: [{ left: 0, top: 0, right: 8, bottom: 8 }] });
+      expect(list.commands).toHaveLength(2);
+    } finally {
+      other.destroy();
+    }
+  });
+});
+
 describe('heaps larger than their pool', () => {
   test('created not resident or resident, a heap larger than its whole pool is E_OUTOFMEMORY and registers nothing', ({ d3d }) => {
     const usage = d3d.queryVideoMemoryInfo('NON_LOCAL').currentUsage;

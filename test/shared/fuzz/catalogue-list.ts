@@ -22,8 +22,8 @@ import { param, type CallPlan, type MethodSpec, type Param, type Receiver } from
 import { badCoordinate, badRegionSize, tileRegion } from './tiles.js';
 import { badEnum, badField, badUint, invalid, maybe, notAnArray, oddString, type Arg } from './values.js';
 
-const ALL = ['DIRECT', 'COMPUTE', 'COPY'] as const;
-const SHADER = ['DIRECT', 'COMPUTE'] as const;
+export const ALL = ['DIRECT', 'COMPUTE', 'COPY'] as const;
+export const SHADER = ['DIRECT', 'COMPUTE'] as const;
 const GRAPHICS = ['DIRECT'] as const;
 const ALL_SUBRESOURCES = 0xffffffff;
 
@@ -37,7 +37,7 @@ function unfitList(ctx: FuzzContext, types: readonly CommandListType[]): Receive
   return list && { target: list, validity: 'invalid' };
 }
 
-function recording(name: string, types: readonly CommandListType[], params: readonly Param[], args: (ctx: FuzzContext, list: GraphicsCommandList) => unknown[] | undefined, extra: Partial<MethodSpec> = {}): MethodSpec {
+export function recording(name: string, types: readonly CommandListType[], params: readonly Param[], args: (ctx: FuzzContext, list: GraphicsCommandList) => unknown[] | undefined, extra: Partial<MethodSpec> = {}): MethodSpec {
   return {
     cls: 'GraphicsCommandList',
     name,
@@ -59,8 +59,8 @@ function knownState(list: GraphicsCommandList, resource: Resource, sub: number):
 }
 
 /** Buffers a copy may write (not UPLOAD, whose state is GENERIC_READ for good) and read (not READBACK). */
-const writable = (ctx: FuzzContext): Resource[] => ctx.main.buffers().filter((r) => r.heap?.desc.properties.type !== 'UPLOAD');
-const readable = (ctx: FuzzContext): Resource[] => ctx.main.buffers().filter((r) => r.heap?.desc.properties.type !== 'READBACK');
+export const writable = (ctx: FuzzContext): Resource[] => ctx.main.buffers().filter((r) => r.heap?.desc.properties.type !== 'UPLOAD');
+export const readable = (ctx: FuzzContext): Resource[] => ctx.main.buffers().filter((r) => r.heap?.desc.properties.type !== 'READBACK');
 
 function offsetInto(rng: Random, width: number): Arg {
   return rng.chance(0.5) ? invalid(width + rng.int(1, 4096)) : badUint(rng, { wide: true });

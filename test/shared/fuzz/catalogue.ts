@@ -12,11 +12,12 @@ import { COMPUTE_WGSL, deviceCatalogue, GRAPHICS_WGSL } from './catalogue-device
 import { listCatalogue } from './catalogue-list.js';
 import { objectCatalogue } from './catalogue-objects.js';
 import { residencyCatalogue } from './catalogue-residency.js';
+import { textureCopyCatalogue } from './catalogue-texture-copies.js';
 import { TILE, type DeviceWorld } from './pool.js';
 import type { MethodSpec } from './spec.js';
 
 export function fullCatalogue(): MethodSpec[] {
-  return [...deviceCatalogue(), ...objectCatalogue(), ...listCatalogue(), ...residencyCatalogue()];
+  return [...deviceCatalogue(), ...objectCatalogue(), ...listCatalogue(), ...residencyCatalogue(), ...textureCopyCatalogue()];
 }
 
 /**
