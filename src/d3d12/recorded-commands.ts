@@ -4,6 +4,7 @@
  * snapshot of their root arguments).
  */
 import type { CopyJob } from '../gpu/copy-jobs.js';
+import type { ClearDispatch } from '../gpu/uav-clear.js';
 import type { Rect, Viewport } from '../api/types.js';
 import type { PipelineState } from './pipeline-state.js';
 import type { QueryHeap } from './query-heap.js';
@@ -20,6 +21,8 @@ export interface CpuVisibleWrite {
 export type RecordedCommand =
   | { kind: 'copy'; name: string; jobs: CopyJob[]; interleave: boolean; writes: CpuVisibleWrite[] }
   | { kind: 'dispatch'; pipeline: PipelineState; root: Uint32Array; groups: [number, number, number] }
+  /** ClearUnorderedAccessView{Uint,Float}: dispatches of the emulator's clear kernel. */
+  | { kind: 'uavClear'; name: string; dispatches: ClearDispatch[]; writes: CpuVisibleWrite[] }
   | { kind: 'clear'; target: BackBuffer; color: [number, number, number, number] }
   | { kind: 'draw'; pipeline: PipelineState; root: Uint32Array; target: BackBuffer; viewport: Viewport | undefined; scissor: Rect | undefined; vertices: [number, number, number, number] }
   | { kind: 'timestamp'; heap: QueryHeap; index: number }
@@ -33,6 +36,7 @@ export function commandName(command: RecordedCommand): string {
   switch (command.kind) {
     case 'copy':
     case 'state':
+    case 'uavClear':
       return command.name;
     case 'dispatch':
       return 'dispatch';
