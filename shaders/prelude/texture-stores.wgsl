@@ -53,25 +53,20 @@ fn d3d12_tex2d_encode(format: u32, value: vec4f) -> vec4u {
 // Writes the texel bits at `address` (bytes_per_texel bytes, laid out as d3d12_tex2d_array_load_bits
 // returns them) through the prelude's stores; *status: whether the texel's page was mapped and
 // resident. A texel never straddles a page (texels are at most 16 bytes and aligned to their size).
+// Word by word in a loop, one store call site: SwiftShader inlines every call, and a site per texel
+// size (a 16-byte store, two, one, a masked one) made a shader storing texels in five forms take
+// seconds to compile.
 fn d3d12_tex2d_write_bits(texture: D3D12Texture2D, address: vec2u, bits: vec4u, status: ptr<function, u32>) {
   let aligned = vec2u(address.x & ~3u, address.y);
   *status = select(0u, D3D12_STATUS_MAPPED, d3d12_fast_access(d3d12_page_entry(aligned), aligned, 4u));
-  switch (texture.bytes_per_texel) {
-    case 16u: {
-      d3d12_store4(address, bits);
+  if (texture.bytes_per_texel >= 4u) {
+    for (var i = 0u; i < texture.bytes_per_texel / 4u; i++) {
+      d3d12_store(d3d12_address_add(aligned, 4u * i), bits[i]);
     }
-    case 8u: {
-      d3d12_store(address, bits.x);
-      d3d12_store(d3d12_address_add(address, 4u), bits.y);
-    }
-    case 4u: {
-      d3d12_store(address, bits.x);
-    }
-    default: {
-      let shift = (address.x & 3u) * 8u;
-      let mask = ((1u << (texture.bytes_per_texel * 8u)) - 1u) << shift;
-      d3d12_store_masked(aligned, bits.x << shift, mask);
-    }
+  } else {
+    let shift = (address.x & 3u) * 8u;
+    let mask = ((1u << (texture.bytes_per_texel * 8u)) - 1u) << shift;
+    d3d12_store_masked(aligned, bits.x << shift, mask);
   }
 }
 

@@ -20,6 +20,7 @@ export { describeOperation, type Operation } from './differential/operations.js'
 export { Random } from './random.js';
 export { check, dataBytes, describeCheck, firstDifference, hexByte, parseSeed, pattern, roundUp, TILE, type Check } from './bytes.js';
 export { flush, readBuffer, runList, uploadBuffer } from './d3d12-io.js';
+export { dispatchOnce, readTiles, writeTiles } from './texture-io.js';
 export { PageTableModel, TIER1_NULL_READ } from './page-table-model.js';
 export { bufferGrid, coordinateOf, regionTiles, splitsTail, textureGrid, type TileGrid } from './tile-regions.js';
 export { describeTileValidation } from './findings.js';

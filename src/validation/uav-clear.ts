@@ -190,12 +190,12 @@ export function validateClearUnorderedAccessView(call: string, kind: UavClearKin
   const list = checkRects(call, rects);
   if (list instanceof Error) return list;
   if (view !== null && view !== undefined && !isObject(view)) return invalidArg(call, 'view', `must be a D3D12_UNORDERED_ACCESS_VIEW_DESC subset {format, mipSlice, firstArraySlice, arraySize, firstElement, numElements, structureByteStride, flags}, or null; got ${show(view)}`);
-  const fields = (view ?? {}) as Record<string, unknown>;
+  const fields = (view ?? {});
   const unknown = Object.keys(fields).find((key) => !(VIEW_FIELDS as readonly string[]).includes(key));
   if (unknown !== undefined) return invalidArg(call, `view.${unknown}`, `is not a field of the view (${VIEW_FIELDS.join(', ')})`);
   if (fields.format !== undefined && typeof fields.format !== 'string') return invalidArg(call, 'view.format', `must be a DXGI format name, got ${show(fields.format)}`);
   const buffer = resource.desc.dimension === 'BUFFER';
   const misplaced = Object.keys(fields).find((key) => fields[key] !== undefined && (buffer ? TEXTURE_FIELDS : BUFFER_FIELDS).includes(key));
   if (misplaced !== undefined) return invalidArg(call, `view.${misplaced}`, `is a field of ${buffer ? 'texture' : 'buffer'} views; ${resource.label} is a ${resource.desc.dimension}`);
-  return buffer ? bufferPlan(call, kind, resource, checked, list, fields as UnorderedAccessViewDesc) : texturePlan(call, kind, resource, checked, list, fields as UnorderedAccessViewDesc);
+  return buffer ? bufferPlan(call, kind, resource, checked, list, fields) : texturePlan(call, kind, resource, checked, list, fields);
 }
