@@ -190,7 +190,7 @@ export function validateClearUnorderedAccessView(call: string, kind: UavClearKin
   const list = checkRects(call, rects);
   if (list instanceof Error) return list;
   if (view !== null && view !== undefined && !isObject(view)) return invalidArg(call, 'view', `must be a D3D12_UNORDERED_ACCESS_VIEW_DESC subset {format, mipSlice, firstArraySlice, arraySize, firstElement, numElements, structureByteStride, flags}, or null; got ${show(view)}`);
-  const fields = (view ?? {});
+  const fields = view ?? {};
   const unknown = Object.keys(fields).find((key) => !(VIEW_FIELDS as readonly string[]).includes(key));
   if (unknown !== undefined) return invalidArg(call, `view.${unknown}`, `is not a field of the view (${VIEW_FIELDS.join(', ')})`);
   if (fields.format !== undefined && typeof fields.format !== 'string') return invalidArg(call, 'view.format', `must be a DXGI format name, got ${show(fields.format)}`);
