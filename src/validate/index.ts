@@ -32,3 +32,5 @@ export { memorySemantics } from './scenarios/memory-semantics.js';
 export { reservedBufferData, type ReservedBufferDataOptions } from './scenarios/reserved-buffer-data.js';
 export { reservedTextureData } from './scenarios/reserved-texture-data.js';
 export { residencyBasics, type ResidencyBasics } from './scenarios/residency-basics.js';
+export { uavClearBuffers } from './scenarios/uav-clear-buffers.js';
+export { uavClearTextures } from './scenarios/uav-clear-textures.js';

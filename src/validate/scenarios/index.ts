@@ -5,6 +5,8 @@ import { memorySemantics } from './memory-semantics.js';
 import { reservedBufferData } from './reserved-buffer-data.js';
 import { reservedTextureData } from './reserved-texture-data.js';
 import { residencyBasics } from './residency-basics.js';
+import { uavClearBuffers } from './uav-clear-buffers.js';
+import { uavClearTextures } from './uav-clear-textures.js';
 
 export const SCENARIOS = {
   computeTiers,
@@ -13,6 +15,8 @@ export const SCENARIOS = {
   reservedBufferData,
   reservedTextureData,
   residencyBasics,
+  uavClearBuffers,
+  uavClearTextures,
 } as const;
 
 export type ScenarioName = keyof typeof SCENARIOS;

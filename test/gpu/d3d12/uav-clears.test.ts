@@ -1,16 +1,29 @@
-import { describe, expect } from 'vitest';
-import { d3dTest } from '../../harness/d3d-test.js';
-import { readBuffer, runList } from '../../shared/d3d12-helpers.js';
+/**
+ * ClearUnorderedAccessViewUint / Float on Node.js + Dawn, through the shared scenarios
+ * (src/validate/scenarios/uav-clear-buffers.ts, uav-clear-textures.ts): buffer views of every kind,
+ * NULL tiles at Tiers 1 and 2 (dropped writes, recorded as unmapped writes of the clear), a fault
+ * attributed to the clear, and at Tier 4 every (mip, slice) of a 256² × 4 array with 9 mips.
+ */
+import { describe } from 'vitest';
+import { gpuTest } from '../../harness/gpu-test.js';
+import { uavClearBuffers, uavClearTextures } from '../../../src/validate/index.js';
+import { expectChecks } from '../../shared/expect-checks.js';
 
-const test = d3dTest({ tiledResourcesTier: 2 });
+describe('UAV clears of buffers (Node.js + Dawn)', () => {
+  for (const tier of [1, 2] as const) {
+    gpuTest(`tier ${tier}: raw, typed and structured views, rectangles, NULL tiles, a fault attributed to the clear`, async ({ device }) => {
+      expectChecks(await uavClearBuffers(device, { tiledResourcesTier: tier }));
+    });
+  }
+});
 
-describe('smoke', () => {
-  test('a raw buffer clear', async ({ d3d }) => {
-    const queue = d3d.createCommandQueue({ type: 'DIRECT' });
-    const buffer = d3d.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: 1024, flags: ['ALLOW_UNORDERED_ACCESS'] }, 'COMMON');
-    await runList(d3d, queue, (list) => list.clearUnorderedAccessViewUint(buffer, [0x11223344, 0, 0, 0], [{ left: 3, top: 0, right: 10, bottom: 1 }]));
-    const bytes = await readBuffer(d3d, queue, buffer, 0, 64);
-    console.log(Array.from(new Uint32Array(bytes.buffer)).map((x) => x.toString(16)));
-    expect(await d3d.readFaults()).toEqual([]);
+describe('UAV clears of reserved textures (Node.js + Dawn)', () => {
+  for (const tier of [1, 2] as const) {
+    gpuTest(`tier ${tier}: whole and partial clears over NULL tiles, texel by texel`, async ({ device }) => {
+      expectChecks(await uavClearTextures(device, { tiledResourcesTier: tier }));
+    });
+  }
+  gpuTest('tier 4: every (mip, slice) of a 256² array of 4 slices with 9 mips holds its own value; each slice\'s tail its own', async ({ device }) => {
+    expectChecks(await uavClearTextures(device, { tiledResourcesTier: 4 }));
   });
 });
