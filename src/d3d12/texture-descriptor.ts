@@ -1,7 +1,7 @@
 /**
- * Texture descriptors: what a shader needs to read a 2D texture through the prelude's
- * d3d12_tex2d_* functions (shaders/prelude/textures.wgsl): its address, size, format and the tiled
- * layout of each mip. The offsets and format codes are the WGSL's constants, read by reflection.
+ * Texture descriptors: what a shader needs to read (and, in compute, write) a 2D texture or texture
+ * array through the prelude's d3d12_tex2d_* functions (shaders/prelude/textures.wgsl,
+ * texture-stores.wgsl): its address, size, format, slices and the tiled layout of each mip. The offsets and format codes are the WGSL's constants, read by reflection.
  * The emulator's stand-in for a shader resource view in a descriptor heap: write the words into any
  * buffer and pass that buffer's address to the shader.
  */

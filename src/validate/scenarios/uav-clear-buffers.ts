@@ -2,8 +2,8 @@
  * ClearUnorderedAccessViewUint / Float on buffers, through the public API: raw, typed and structured
  * views, whole and in rectangles (clipped), over a pattern, with every byte read back and compared
  * with a CPU model; a reserved buffer partly NULL (the clear's writes to NULL tiles are dropped, and
- * recorded as unmapped writes of the clear); and a clear of an evicted heap's buffer, which faults
- * and names the clear. The expected element bytes are written out here, from D3D12's rules and
+ * recorded as unmapped writes of the clear); a clear longer than one dispatch of the clear kernel;
+ * and a clear of an evicted heap's buffer, which faults and names the clear. The expected element bytes are written out here, from D3D12's rules and
  * vkd3d-proton's tests of native drivers (tests/d3d12_clear.c), not computed by the library.
  */
 import { createDevice } from '../../d3d12/create-device.js';
@@ -126,6 +126,27 @@ async function reservedClears(device: Device, tier: TiledResourcesTier): Promise
   return checks;
 }
 
+/**
+ * A raw clear of a 17 MiB reserved buffer, more than one dispatch of the clear kernel covers (16 MiB
+ * less 256 bytes): the tiles mapped at both ends and on either side of the first run's end hold the
+ * value; the other tiles are NULL and drop theirs.
+ */
+async function longClear(device: Device): Promise<Check[]> {
+  const queue = device.createCommandQueue({ type: 'DIRECT' });
+  const tiles = 272;
+  const reserved = device.createReservedResource({ dimension: 'BUFFER', width: tiles * TILE, flags: ['ALLOW_UNORDERED_ACCESS'] }, 'COMMON');
+  const heap = device.createHeap({ sizeInBytes: 4 * TILE, properties: { type: 'DEFAULT' } });
+  const mapped = [0, 255, 256, tiles - 1];
+  queue.updateTileMappings(reserved, mapped.map((x) => ({ x, y: 0, z: 0, subresource: 0 })), null, heap, mapped.map(() => 'NONE' as const), [0, 1, 2, 3], null);
+  await runList(device, queue, (list) => list.clearUnorderedAccessViewUint(reserved, [0x600df00d, 0, 0, 0]));
+  const expected = new Uint8Array(new Uint32Array(TILE / 4).fill(0x600df00d).buffer);
+  const checks: Check[] = [];
+  for (const tile of mapped) checks.push(check(`a 17 MiB raw clear (two runs of the kernel): tile ${tile} holds the value`, await readBuffer(device, queue, reserved, tile * TILE, TILE), expected));
+  reserved.release();
+  heap.release();
+  return checks;
+}
+
 /** A buffer placed in a heap that is then evicted: its clear faults, and the fault names the clear. */
 async function evictedClear(device: Device): Promise<Check[]> {
   const queue = device.createCommandQueue({ type: 'DIRECT' });
@@ -156,7 +177,7 @@ export async function uavClearBuffers(gpuDevice: GPUDevice, options: { tiledReso
   const tier = options.tiledResourcesTier;
   const device = await createDevice({ gpuDevice, tiledResourcesTier: tier, localMemoryBytes: 8 << 20, nonLocalMemoryBytes: 8 << 20, onPageFault: 'report', gpuValidation: { unmappedAccess: true } });
   try {
-    return [...(await committedClears(device)), ...(await reservedClears(device, tier)), ...(await evictedClear(device))];
+    return [...(await committedClears(device)), ...(await reservedClears(device, tier)), ...(await longClear(device)), ...(await evictedClear(device))];
   } finally {
     device.destroy();
   }
