@@ -2,8 +2,9 @@
  * ClearUnorderedAccessViewUint / Float on buffers, through the public API: raw, typed and structured
  * views, whole and in rectangles (clipped), over a pattern, with every byte read back and compared
  * with a CPU model; a reserved buffer partly NULL (the clear's writes to NULL tiles are dropped, and
- * recorded as unmapped writes of the clear); a clear longer than one dispatch of the clear kernel;
- * and a clear of an evicted heap's buffer, which faults and names the clear. The expected element bytes are written out here, from D3D12's rules and
+ * recorded as unmapped writes of the clear); a clear longer than one dispatch of the clear kernel; a
+ * clear of CPU-visible memory, seen through map(); and a clear of an evicted heap's buffer, which
+ * faults and names the clear. The expected element bytes are written out here, from D3D12's rules and
  * vkd3d-proton's tests of native drivers (tests/d3d12_clear.c), not computed by the library.
  */
 import { createDevice } from '../../d3d12/create-device.js';
@@ -147,6 +148,22 @@ async function longClear(device: Device): Promise<Check[]> {
   return checks;
 }
 
+/** A clear of a buffer in CPU-visible memory (a CUSTOM write-back heap): map() shows the cleared bytes once the fence completes. */
+async function cpuVisibleClear(device: Device): Promise<Check[]> {
+  const queue = device.createCommandQueue({ type: 'DIRECT' });
+  const buffer = device.createCommittedResource({ type: 'CUSTOM', cpuPageProperty: 'WRITE_BACK', memoryPoolPreference: 'L0' }, [], { dimension: 'BUFFER', width: 256, flags: ['ALLOW_UNORDERED_ACCESS'] }, 'COMMON');
+  const model = pattern(256, 93);
+  buffer.map().set(model);
+  buffer.unmap();
+  const typed: BufferClear = { name: 'typed', kind: 'Uint', values: [0x1234, 0x5678, 0, 0], view: { format: 'R16G16_UINT' }, rects: [{ left: 5, right: 20 }], element: le(0x56781234) };
+  await runList(device, queue, (list) => clear(list, buffer, typed));
+  applyClear(model, typed);
+  const mapped = buffer.map().slice();
+  buffer.unmap();
+  buffer.release();
+  return [check('a clear of a buffer in a CUSTOM write-back heap: map() shows it after the fence', mapped, model)];
+}
+
 /** A buffer placed in a heap that is then evicted: its clear faults, and the fault names the clear. */
 async function evictedClear(device: Device): Promise<Check[]> {
   const queue = device.createCommandQueue({ type: 'DIRECT' });
@@ -177,7 +194,7 @@ export async function uavClearBuffers(gpuDevice: GPUDevice, options: { tiledReso
   const tier = options.tiledResourcesTier;
   const device = await createDevice({ gpuDevice, tiledResourcesTier: tier, localMemoryBytes: 8 << 20, nonLocalMemoryBytes: 8 << 20, onPageFault: 'report', gpuValidation: { unmappedAccess: true } });
   try {
-    return [...(await committedClears(device)), ...(await reservedClears(device, tier)), ...(await longClear(device)), ...(await evictedClear(device))];
+    return [...(await committedClears(device)), ...(await reservedClears(device, tier)), ...(await longClear(device)), ...(await cpuVisibleClear(device)), ...(await evictedClear(device))];
   } finally {
     device.destroy();
   }
