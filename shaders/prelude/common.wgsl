@@ -5,7 +5,7 @@
 //
 // It is composed from the files of shaders/prelude/ (src/gpu/prelude.ts):
 //   compute pipelines:  common, bindings-compute, a pool view with its writes, unmapped-access,
-//                       loads, page-handle, textures, stores
+//                       loads, page-handle, textures, stores, texture-stores
 //   vertex stage:       common, bindings-vertex, a pool view, unmapped-access-off, loads,
 //                       page-handle, textures
 //   fragment stage:     common, bindings-fragment, a pool view, unmapped-access (or

@@ -4,7 +4,9 @@
 // copy it into any buffer and pass that buffer's address): the texture's address, size, format and
 // the emulator's 64KB_UNDEFINED_SWIZZLE layout of each mip. Standard mips are grids of 64 KiB tiles,
 // each holding one tile shape of texels row-major; packed mips sit in the mip tail after them,
-// row-major. Array slice 0 only.
+// row-major. Array slices follow each other slice_pitch bytes apart, each with its own standard
+// tiles and its own tail. Loads (here, every stage) and stores (texture-stores.wgsl, compute) reach
+// a texel through one address formula, d3d12_tex2d_texel_address_in.
 
 // Word offsets in the descriptor.
 const D3D12_TEX2D_BASE: u32 = 0u;
@@ -16,6 +18,12 @@ const D3D12_TEX2D_BYTES_PER_TEXEL: u32 = 6u;
 const D3D12_TEX2D_TILE_WIDTH: u32 = 7u;
 const D3D12_TEX2D_TILE_HEIGHT: u32 = 8u;
 const D3D12_TEX2D_STANDARD_TILES: u32 = 9u;
+const D3D12_TEX2D_ARRAY_SIZE: u32 = 10u;
+// Bytes from one array slice to the next, in units of 1 << D3D12_TEX2D_SLICE_PITCH_SHIFT bytes (slices
+// start on 4 KiB boundaries: a slice's tail is rounded to 4 KiB or to whole tiles), so that a pitch
+// of 4 GiB or more fits in a word.
+const D3D12_TEX2D_SLICE_PITCH: u32 = 11u;
+const D3D12_TEX2D_SLICE_PITCH_SHIFT: u32 = 12u;
 // Per mip, from D3D12_TEX2D_MIPS + 4 * mip: offset (standard: first tile; packed: byte offset in
 // the tail), width in tiles (standard), row pitch in bytes (packed), 1 if packed.
 const D3D12_TEX2D_MIPS: u32 = 12u;
@@ -38,6 +46,9 @@ struct D3D12Texture2D {
   bytes_per_texel: u32,
   tile: vec2u,
   standard_tiles: u32,
+  array_size: u32,
+  // In units of 1 << D3D12_TEX2D_SLICE_PITCH_SHIFT bytes.
+  slice_pitch: u32,
 }
 
 // Reads a texture descriptor's header from memory (once per invocation; pass the result around):
@@ -46,7 +57,7 @@ fn d3d12_tex2d(descriptor: vec2u) -> D3D12Texture2D {
   let a = d3d12_load4(descriptor);
   let b = d3d12_load4(d3d12_address_add(descriptor, 16u));
   let c = d3d12_load4(d3d12_address_add(descriptor, 32u));
-  return D3D12Texture2D(descriptor, a.xy, a.zw, b.x, b.y, b.z, vec2u(b.w, c.x), c.y);
+  return D3D12Texture2D(descriptor, a.xy, a.zw, b.x, b.y, b.z, vec2u(b.w, c.x), c.y, c.z, c.w);
 }
 
 // The size in texels of a mip.
@@ -61,9 +72,17 @@ fn d3d12_tex2d_mip(texture: D3D12Texture2D, mip: u32) -> vec4u {
   return d3d12_load4(d3d12_address_add(texture.descriptor, (D3D12_TEX2D_MIPS + 4u * mip) * 4u));
 }
 
-// The address of texel (x, y) of the mip whose entry is `mip` (d3d12_tex2d_mip), by the emulator's
-// tiled layout.
-fn d3d12_tex2d_mip_texel_address(texture: D3D12Texture2D, mip: vec4u, texel: vec2u) -> vec2u {
+// The first byte of array slice `slice`. The offset is carried into the high word: slices past
+// 4 GiB stay inside the texture.
+fn d3d12_tex2d_slice_base(texture: D3D12Texture2D, slice: u32) -> vec2u {
+  let units = slice * texture.slice_pitch;
+  let low = texture.base.x + (units << D3D12_TEX2D_SLICE_PITCH_SHIFT);
+  return vec2u(low, texture.base.y + (units >> (32u - D3D12_TEX2D_SLICE_PITCH_SHIFT)) + select(0u, 1u, low < texture.base.x));
+}
+
+// The address of texel (x, y) of array slice `slice` of the mip whose entry is `mip`
+// (d3d12_tex2d_mip), by the emulator's tiled layout: the one formula loads and stores share.
+fn d3d12_tex2d_texel_address_in(texture: D3D12Texture2D, mip: vec4u, slice: u32, texel: vec2u) -> vec2u {
   var byte: u32;
   if (mip.w == 0u) {
     let tile = mip.x + texel.x / texture.tile.x + (texel.y / texture.tile.y) * mip.y;
@@ -72,12 +91,22 @@ fn d3d12_tex2d_mip_texel_address(texture: D3D12Texture2D, mip: vec4u, texel: vec
   } else {
     byte = texture.standard_tiles * D3D12_PAGE_BYTES + mip.x + texel.y * mip.z + texel.x * texture.bytes_per_texel;
   }
-  return d3d12_address_add(texture.base, byte);
+  return d3d12_address_add(d3d12_tex2d_slice_base(texture, slice), byte);
 }
 
-// The address of texel (x, y) of `mip`, by the emulator's tiled layout.
+// The address of texel (x, y) of array slice 0 of the mip whose entry is `mip`.
+fn d3d12_tex2d_mip_texel_address(texture: D3D12Texture2D, mip: vec4u, texel: vec2u) -> vec2u {
+  return d3d12_tex2d_texel_address_in(texture, mip, 0u, texel);
+}
+
+// The address of texel (x, y) of `mip` (array slice 0), by the emulator's tiled layout.
 fn d3d12_tex2d_texel_address(texture: D3D12Texture2D, mip: u32, texel: vec2u) -> vec2u {
   return d3d12_tex2d_mip_texel_address(texture, d3d12_tex2d_mip(texture, mip), texel);
+}
+
+// The last array slice (a descriptor written before arrays were described says 0 slices: slice 0).
+fn d3d12_tex2d_last_slice(texture: D3D12Texture2D) -> u32 {
+  return max(texture.array_size, 1u) - 1u;
 }
 
 fn d3d12_unpack_unorm8(word: u32) -> vec4f {
@@ -95,10 +124,47 @@ fn d3d12_tex2d_load(texture: D3D12Texture2D, mip: u32, texel: vec2u, status: ptr
   return d3d12_tex2d_load_in(texture, level, d3d12_tex2d_mip(texture, level), texel, status);
 }
 
+// Texel (x, y) of `mip` of array slice `slice` (Texture2DArray.Load), as d3d12_tex2d_load; the mip
+// and slice are clamped to the texture's, the coordinates to the mip's edge.
+fn d3d12_tex2d_array_load(texture: D3D12Texture2D, mip: u32, slice: u32, texel: vec2u, status: ptr<function, u32>) -> vec4f {
+  let level = min(mip, texture.mip_levels - 1u);
+  let clamped = min(texel, d3d12_tex2d_mip_size(texture, level) - vec2u(1u));
+  let address = d3d12_tex2d_texel_address_in(texture, d3d12_tex2d_mip(texture, level), min(slice, d3d12_tex2d_last_slice(texture)), clamped);
+  return d3d12_tex2d_load_at(texture, address, status);
+}
+
+// The raw bits of texel (x, y) of `mip` of array slice `slice`, clamped as d3d12_tex2d_array_load:
+// bytes_per_texel bytes, little-endian from .x (a 1- or 2-byte texel in the low bits of .x), as
+// HLSL's Load of a UINT view of the format; *status as d3d12_tex2d_load.
+fn d3d12_tex2d_array_load_bits(texture: D3D12Texture2D, mip: u32, slice: u32, texel: vec2u, status: ptr<function, u32>) -> vec4u {
+  let level = min(mip, texture.mip_levels - 1u);
+  let clamped = min(texel, d3d12_tex2d_mip_size(texture, level) - vec2u(1u));
+  let address = d3d12_tex2d_texel_address_in(texture, d3d12_tex2d_mip(texture, level), min(slice, d3d12_tex2d_last_slice(texture)), clamped);
+  // A texel lies in one aligned word, or fills whole words from an aligned one.
+  let aligned = vec2u(address.x & ~3u, address.y);
+  var bits = vec4u(0u);
+  var mapped = D3D12_STATUS_MAPPED;
+  var word_status = 0u;
+  let words = max(texture.bytes_per_texel / 4u, 1u);
+  for (var i = 0u; i < words; i++) {
+    bits[i] = d3d12_load_checked(d3d12_address_add(aligned, 4u * i), &word_status);
+    mapped &= word_status;
+  }
+  if (texture.bytes_per_texel < 4u) {
+    bits.x = extractBits(bits.x, (address.x & 3u) * 8u, texture.bytes_per_texel * 8u);
+  }
+  *status = mapped;
+  return bits;
+}
+
 // d3d12_tex2d_load of mip `level` (below mip_levels), whose entry `mip` is already read.
 fn d3d12_tex2d_load_in(texture: D3D12Texture2D, level: u32, mip: vec4u, texel: vec2u, status: ptr<function, u32>) -> vec4f {
   let clamped = min(texel, d3d12_tex2d_mip_size(texture, level) - vec2u(1u));
-  let address = d3d12_tex2d_mip_texel_address(texture, mip, clamped);
+  return d3d12_tex2d_load_at(texture, d3d12_tex2d_mip_texel_address(texture, mip, clamped), status);
+}
+
+// The texel at `address` as RGBA, decoded from the texture's format.
+fn d3d12_tex2d_load_at(texture: D3D12Texture2D, address: vec2u, status: ptr<function, u32>) -> vec4f {
   var mapped = D3D12_STATUS_MAPPED;
   var word_status = 0u;
   let first = d3d12_load_checked(address, &word_status);

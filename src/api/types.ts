@@ -344,6 +344,26 @@ export interface DiscardRegion {
   numSubresources: number;
 }
 
+/**
+ * The part of a D3D12_UNORDERED_ACCESS_VIEW_DESC that ClearUnorderedAccessViewUint / Float need to
+ * know what they clear (no descriptor heaps here: the view is given with the call). Buffers: a raw
+ * view (flags 'RAW', format R32_TYPELESS; the default), a typed view (a format) or a structured one
+ * (structureByteStride), over elements [firstElement, firstElement + numElements) (default: all).
+ * Textures (1D, 2D and their arrays): mip `mipSlice` of slices [firstArraySlice, firstArraySlice +
+ * arraySize) (default: mip 0 of every slice), read as `format` (default: the resource's; required
+ * for a TYPELESS resource, and of its family).
+ */
+export interface UnorderedAccessViewDesc {
+  format?: string;
+  mipSlice?: number;
+  firstArraySlice?: number;
+  arraySize?: number;
+  firstElement?: number;
+  numElements?: number;
+  structureByteStride?: number;
+  flags?: 'NONE' | 'RAW';
+}
+
 // ---- GPU-side validation of tile mappings (an emulator addition) ----------------------------------
 
 /**

@@ -35,7 +35,9 @@ import { textureCopyCommand, type TextureCopyLocation } from './texture-copies.j
 import { validateDiscardResource } from '../validation/texture-copies.js';
 import type { CpuVisibleWrite, RecordedCommand } from './recorded-commands.js';
 import type { Resource } from './resource.js';
-import { RESOURCE_STATE_BITS, type Box, type CommandListType, type DiscardRegion, type Rect, type ResourceStates, type TiledResourceCoordinate, type TileRegionSize, type Viewport } from '../api/types.js';
+import { RESOURCE_STATE_BITS, type Box, type CommandListType, type DiscardRegion, type Rect, type ResourceStates, type TiledResourceCoordinate, type TileRegionSize, type UnorderedAccessViewDesc, type Viewport } from '../api/types.js';
+import { validateClearUnorderedAccessView, type UavClearKind } from '../validation/uav-clear.js';
+import { uavClearCommand } from './uav-clears.js';
 
 /** D3D12_RESOURCE_BARRIER, by name. */
 export type ResourceBarrier =
@@ -51,7 +53,7 @@ export interface ListOwner {
   readonly maxThreadGroupsPerDimension: number;
 }
 
-const { COPY_SOURCE, COPY_DEST } = RESOURCE_STATE_BITS;
+const { COPY_SOURCE, COPY_DEST, UNORDERED_ACCESS } = RESOURCE_STATE_BITS;
 
 export class GraphicsCommandList {
   private open = true;
@@ -262,6 +264,28 @@ export class GraphicsCommandList {
     const discard = orThrow(validateDiscardResource(this.owner.ownResource(resource), region, this.type));
     this.copyStates('discardResource', [['resource', resource, discard.subresources, discard.state]]);
     this.record({ kind: 'state', name: 'discardResource' });
+  }
+
+  /**
+   * ID3D12GraphicsCommandList::ClearUnorderedAccessViewUint: the low bits of values[i] into channel i
+   * of every element of the view (raw and structured buffer views: values[0] into every 32-bit
+   * word), or of the rectangles given. D3D12's descriptor handles become `view`.
+   */
+  clearUnorderedAccessViewUint(resource: Resource, values: readonly [number, number, number, number], rects?: readonly Rect[] | null, view?: UnorderedAccessViewDesc | null): void {
+    this.clearUav('clearUnorderedAccessViewUint', 'Uint', resource, values, rects, view);
+  }
+
+  /** ID3D12GraphicsCommandList::ClearUnorderedAccessViewFloat: the values converted to the view's FLOAT, UNORM or SNORM format. */
+  clearUnorderedAccessViewFloat(resource: Resource, values: readonly [number, number, number, number], rects?: readonly Rect[] | null, view?: UnorderedAccessViewDesc | null): void {
+    this.clearUav('clearUnorderedAccessViewFloat', 'Float', resource, values, rects, view);
+  }
+
+  private clearUav(call: string, kind: UavClearKind, resource: Resource, values: unknown, rects: unknown, view: unknown): void {
+    this.recording(call);
+    if (this.type === 'COPY') throw invalidArg(call, 'this', `${this.label} is a COPY list; UAV clears run on DIRECT and COMPUTE lists`);
+    const plan = orThrow(validateClearUnorderedAccessView(call, kind, this.owner.ownResource(resource), values, rects, view));
+    this.copyStates(call, [['resource', resource, plan.subresources, UNORDERED_ACCESS]]);
+    this.record(uavClearCommand(call, resource, plan, (offset, length) => this.cpuVisibleWrite(resource, offset, length)));
   }
 
   resourceBarrier(barriers: ResourceBarrier[]): void {

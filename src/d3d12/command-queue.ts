@@ -160,6 +160,10 @@ export class CommandQueue {
           writes.push(...command.writes);
         } else if (command.kind === 'dispatch') {
           commands.push({ index, kind: 'dispatch', pipeline: command.pipeline.gpuPipeline as GPUComputePipeline, root: command.root, groups: command.groups });
+        } else if (command.kind === 'uavClear') {
+          const pipeline = backend.uavClearPipeline();
+          for (const { root, groups } of command.dispatches) commands.push({ index, kind: 'dispatch', pipeline, root, groups });
+          writes.push(...command.writes);
         } else if (command.kind === 'clear') {
           commands.push({ index, kind: 'clear', target: command.target.texture, color: command.color });
         } else if (command.kind === 'draw') {

@@ -22,6 +22,7 @@
  */
 import type { GpuMemory } from '../gpu/gpu-memory.js';
 import { copyKernel, encodeExecution, type ExecutableList } from '../gpu/executor.js';
+import { uavClearKernel } from '../gpu/uav-clear.js';
 import { memberOffset, preludeConstant, preludeLayout } from '../gpu/prelude.js';
 import type { CpuVisibleWrite } from './recorded-commands.js';
 import type { FaultRecord, SubmittedList } from './fault-report.js';
@@ -128,6 +129,11 @@ export class GpuBackend {
 
   private static heapSpan(resource: Resource, offset = 0, length = resource.desc.width): Span {
     return { start: resource.heapOffset + offset, end: resource.heapOffset + offset + length };
+  }
+
+  /** The UAV clear kernel (created at the first clear executed), over this device's prelude variant. */
+  uavClearPipeline(): GPUComputePipeline {
+    return uavClearKernel(this.memory.device, this.settings.unmappedAccessRecords > 0);
   }
 
   /** A resource was mapped: the CPU may write all of it, until it is unmapped. */

@@ -4,6 +4,7 @@
  * snapshot of their root arguments).
  */
 import type { CopyJob } from '../gpu/copy-jobs.js';
+import type { ClearDispatch } from '../gpu/uav-clear.js';
 import type { Rect, Viewport } from '../api/types.js';
 import type { PipelineState } from './pipeline-state.js';
 import type { QueryHeap } from './query-heap.js';
@@ -21,6 +22,8 @@ export type RecordedCommand =
     /** phases: dispatches the jobs are spread over, so that no two of one dispatch share a destination word (copyPhases). */
   | { kind: 'copy'; name: string; jobs: CopyJob[]; phases: number; writes: CpuVisibleWrite[] }
   | { kind: 'dispatch'; pipeline: PipelineState; root: Uint32Array; groups: [number, number, number] }
+  /** ClearUnorderedAccessView{Uint,Float}: dispatches of the emulator's clear kernel. */
+  | { kind: 'uavClear'; name: string; dispatches: ClearDispatch[]; writes: CpuVisibleWrite[] }
   | { kind: 'clear'; target: BackBuffer; color: [number, number, number, number] }
   | { kind: 'draw'; pipeline: PipelineState; root: Uint32Array; target: BackBuffer; viewport: Viewport | undefined; scissor: Rect | undefined; vertices: [number, number, number, number] }
   | { kind: 'timestamp'; heap: QueryHeap; index: number }
@@ -34,6 +37,7 @@ export function commandName(command: RecordedCommand): string {
   switch (command.kind) {
     case 'copy':
     case 'state':
+    case 'uavClear':
       return command.name;
     case 'dispatch':
       return 'dispatch';

@@ -1,11 +1,12 @@
 /**
- * Texture descriptors: what a shader needs to read a 2D texture through the prelude's
- * d3d12_tex2d_* functions (shaders/prelude/textures.wgsl): its address, size, format and the tiled
- * layout of each mip. The offsets and format codes are the WGSL's constants, read by reflection.
+ * Texture descriptors: what a shader needs to read (and, in compute, write) a 2D texture or texture
+ * array through the prelude's d3d12_tex2d_* functions (shaders/prelude/textures.wgsl,
+ * texture-stores.wgsl): its address, size, format, slices and the tiled layout of each mip. The offsets and format codes are the WGSL's constants, read by reflection.
  * The emulator's stand-in for a shader resource view in a descriptor heap: write the words into any
  * buffer and pass that buffer's address to the shader.
  */
 import { preludeConstant } from '../gpu/prelude.js';
+import { mipEntry, slicePitchUnits } from '../gpu/texture-words.js';
 import { formatInfo } from '../memory/formats.js';
 import { invalidArg } from '../api/errors.js';
 import type { Resource } from './resource.js';
@@ -22,7 +23,7 @@ const TEXEL_FORMATS: Record<string, string> = {
 
 export const TEXTURE_DESCRIPTOR_FORMATS = Object.keys(TEXEL_FORMATS);
 
-/** The descriptor words of a 2D texture (slice 0): `resource` is the device's own (undefined if not), and live. */
+/** The descriptor words of a 2D texture or texture array: `resource` is the device's own (undefined if not), and live. */
 export function textureDescriptor(call: string, resource: Resource | undefined): Uint32Array {
   if (!resource) throw invalidArg(call, 'resource', 'must be a resource created by this device');
   if (resource.released) throw invalidArg(call, 'resource', `${resource.label} was released`);
@@ -43,12 +44,8 @@ export function textureDescriptor(call: string, resource: Resource | undefined):
   words[c('D3D12_TEX2D_TILE_WIDTH')] = layout.tileShape.widthInTexels;
   words[c('D3D12_TEX2D_TILE_HEIGHT')] = layout.tileShape.heightInTexels;
   words[c('D3D12_TEX2D_STANDARD_TILES')] = layout.standardTilesPerSlice;
-  layout.mips.forEach((mip, level) => {
-    const at = c('D3D12_TEX2D_MIPS') + 4 * level;
-    words[at] = mip.packed ? mip.tailByteOffset : mip.firstTileInSlice;
-    words[at + 1] = mip.widthInTiles;
-    words[at + 2] = mip.rowPitch;
-    words[at + 3] = mip.packed ? 1 : 0;
-  });
+  words[c('D3D12_TEX2D_ARRAY_SIZE')] = layout.arraySize;
+  words[c('D3D12_TEX2D_SLICE_PITCH')] = slicePitchUnits(layout);
+  layout.mips.forEach((mip, level) => words.set(mipEntry(mip), c('D3D12_TEX2D_MIPS') + 4 * level));
   return words;
 }

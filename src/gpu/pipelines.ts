@@ -14,6 +14,8 @@ interface DeviceCache {
   group0: GPUBindGroupLayout;
   graphicsGroup0: GPUBindGroupLayout;
   kernels: Map<string, Promise<GPUComputePipeline>>;
+  /** Kernels created synchronously (kernelPipelineNow). */
+  immediateKernels: Map<string, GPUComputePipeline>;
 }
 
 const caches = new WeakMap<GPUDevice, DeviceCache>();
@@ -56,7 +58,7 @@ function cacheFor(device: GPUDevice): DeviceCache {
         { code: FRAGMENT_UNMAPPED_ACCESS_PRELUDE_WGSL, visibility: GPUShaderStage.FRAGMENT },
       ]),
     });
-    cache = { group0, graphicsGroup0, kernels: new Map() };
+    cache = { group0, graphicsGroup0, kernels: new Map(), immediateKernels: new Map() };
     caches.set(device, cache);
   }
   return cache;
@@ -135,6 +137,25 @@ export function kernelPipeline(device: GPUDevice, name: string, code: string, en
   if (!pipeline) {
     pipeline = createPreludePipeline(device, code, entryPoint, `d3d12 ${key}`, extraGroups, unmappedAccess);
     cache.kernels.set(key, pipeline);
+  }
+  return pipeline;
+}
+
+/**
+ * One of the emulator's own kernels, created at once (createComputePipeline), once per device and
+ * prelude variant: for commands encoded at executeCommandLists, which cannot wait for an asynchronous
+ * compile. Only for the emulator's tested kernels: a compile error would surface as a WebGPU error.
+ */
+export function kernelPipelineNow(device: GPUDevice, name: string, code: string, entryPoint: string, unmappedAccess = false): GPUComputePipeline {
+  const cache = cacheFor(device);
+  const key = unmappedAccess ? `${name} (unmapped access)` : name;
+  let pipeline = cache.immediateKernels.get(key);
+  if (!pipeline) {
+    const label = `d3d12 ${key}`;
+    const module = device.createShaderModule({ label, code: `${computePrelude({ unmappedAccess, poolView: poolViewFor(code) })}\n${code}` });
+    const layout = device.createPipelineLayout({ label, bindGroupLayouts: [preludeBindGroupLayout(device)] });
+    pipeline = device.createComputePipeline({ label, layout, compute: { module, entryPoint } });
+    cache.immediateKernels.set(key, pipeline);
   }
   return pipeline;
 }

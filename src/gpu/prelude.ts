@@ -16,6 +16,7 @@ import loads from '../../shaders/prelude/loads.wgsl?raw';
 import pageHandle from '../../shaders/prelude/page-handle.wgsl?raw';
 import textures from '../../shaders/prelude/textures.wgsl?raw';
 import stores from '../../shaders/prelude/stores.wgsl?raw';
+import textureStores from '../../shaders/prelude/texture-stores.wgsl?raw';
 import unmappedAccess from '../../shaders/prelude/unmapped-access.wgsl?raw';
 import unmappedAccessOff from '../../shaders/prelude/unmapped-access-off.wgsl?raw';
 import { Const, WgslParser, WgslReflect } from './wgsl-reflect.js';
@@ -60,7 +61,7 @@ export interface PreludeVariant {
 
 /** The prelude of a compute pipeline: memory read and written, faults recorded. */
 export function computePrelude({ unmappedAccess: recording = false, poolView = 'words' }: PreludeVariant = {}): string {
-  return [common, bindingsCompute, pools(poolView, 'compute'), recording ? unmappedAccess : unmappedAccessOff, loads, pageHandle, textures, stores].join('\n');
+  return [common, bindingsCompute, pools(poolView, 'compute'), recording ? unmappedAccess : unmappedAccessOff, loads, pageHandle, textures, stores, textureStores].join('\n');
 }
 
 /** The prelude of a graphics pipeline's vertex stage: memory read only, faults and unmapped accesses recorded by its replay. */

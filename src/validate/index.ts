@@ -20,6 +20,7 @@ export { describeOperation, type Operation } from './differential/operations.js'
 export { Random } from './random.js';
 export { check, checkThat, dataBytes, describeCheck, firstDifference, hexByte, parseSeed, pattern, roundUp, TILE, type Check } from './bytes.js';
 export { flush, readBuffer, runList, uploadBuffer } from './d3d12-io.js';
+export { dispatchOnce, readTiles, writeTiles } from './texture-io.js';
 export { PageTableModel, TIER1_NULL_READ } from './page-table-model.js';
 export { bufferGrid, coordinateOf, regionTiles, splitsTail, textureGrid, type TileGrid } from './tile-regions.js';
 export { describeTileValidation } from './findings.js';
@@ -33,3 +34,5 @@ export { reservedTextureData } from './scenarios/reserved-texture-data.js';
 export { residencyBasics, type ResidencyBasics } from './scenarios/residency-basics.js';
 export { textureCopies, textureCopyTiers } from './scenarios/texture-copies.js';
 export { TextureModel, footprintRows, type Triple } from './texture-model.js';
+export { uavClearBuffers } from './scenarios/uav-clear-buffers.js';
+export { uavClearTextures } from './scenarios/uav-clear-textures.js';

@@ -105,7 +105,7 @@ const PUBLISHED: Record<string, { file: string; members: string[] }> = {
   GraphicsCommandList: {
     file: 'd3d12/command-list.d.ts',
     members: [
-      'clearRenderTargetView', 'close', 'copyBufferRegion', 'copyResource', 'copyTextureRegion', 'copyTiles', 'discardResource', 'dispatch', 'drawInstanced', 'endQuery', 'getName', 'id', 'label',
+      'clearRenderTargetView', 'clearUnorderedAccessViewFloat', 'clearUnorderedAccessViewUint', 'close', 'copyBufferRegion', 'copyResource', 'copyTextureRegion', 'copyTiles', 'discardResource', 'dispatch', 'drawInstanced', 'endQuery', 'getName', 'id', 'label',
       'omSetRenderTargets', 'reset', 'resolveQueryData', 'resourceBarrier', 'rsSetScissorRects', 'rsSetViewports', 'setComputeRoot32BitConstant',
       'setComputeRoot32BitConstants', 'setComputeRootConstantBufferView', 'setComputeRootShaderResourceView', 'setComputeRootUnorderedAccessView',
       'setGraphicsRoot32BitConstant', 'setGraphicsRoot32BitConstants', 'setGraphicsRootConstantBufferView', 'setGraphicsRootShaderResourceView',

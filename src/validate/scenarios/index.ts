@@ -6,6 +6,8 @@ import { reservedBufferData } from './reserved-buffer-data.js';
 import { reservedTextureData } from './reserved-texture-data.js';
 import { residencyBasics } from './residency-basics.js';
 import { textureCopies, textureCopyTiers } from './texture-copies.js';
+import { uavClearBuffers } from './uav-clear-buffers.js';
+import { uavClearTextures } from './uav-clear-textures.js';
 
 export const SCENARIOS = {
   computeTiers,
@@ -16,6 +18,8 @@ export const SCENARIOS = {
   residencyBasics,
   textureCopies,
   textureCopyTiers,
+  uavClearBuffers,
+  uavClearTextures,
 } as const;
 
 export type ScenarioName = keyof typeof SCENARIOS;

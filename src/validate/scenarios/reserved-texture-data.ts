@@ -8,7 +8,7 @@ import { createDevice } from '../../d3d12/create-device.js';
 import type { Device } from '../../d3d12/device.js';
 import type { Resource } from '../../d3d12/resource.js';
 import { check, pattern, TILE, type Check } from '../bytes.js';
-import { readBuffer, runList, uploadBuffer } from '../d3d12-io.js';
+import { readTiles, writeTiles } from '../texture-io.js';
 import { PageTableModel } from '../page-table-model.js';
 import { ScenarioContext } from './context.js';
 
@@ -17,21 +17,11 @@ async function roundTrip(device: Device, texture: Resource, model: PageTableMode
   const queue = device.createCommandQueue({ type: 'DIRECT' });
   const tiles = device.getResourceTiling(texture).numTilesForEntireResource;
   const linear = pattern(tiles * TILE, seed);
-  const upload = uploadBuffer(device, linear);
-  // A texture promoted to COPY_DEST stays there (only read-only promotions decay): back to COMMON.
-  await runList(device, queue, (list) => {
-    list.copyTiles(texture, { x: 0, y: 0, z: 0, subresource: 0 }, { numTiles: tiles }, upload, 0, 'LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE');
-    list.resourceBarrier([{ type: 'TRANSITION', transition: { resource: texture, stateBefore: 'COPY_DEST', stateAfter: 'COMMON' } }]);
-  });
+  await writeTiles(device, queue, texture, linear);
   for (let tile = 0; tile < tiles; tile++) model.writeTile(texture, tile, linear.subarray(tile * TILE, (tile + 1) * TILE));
-  const out = device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: tiles * TILE }, 'COMMON');
-  await runList(device, queue, (list) => list.copyTiles(texture, { x: 0, y: 0, z: 0, subresource: 0 }, { numTiles: tiles }, out, 0, 'SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER'));
   const expected = new Uint8Array(tiles * TILE);
   for (let tile = 0; tile < tiles; tile++) expected.set(model.readTile(texture, tile), tile * TILE);
-  const result = check(name, await readBuffer(device, queue, out, 0, tiles * TILE), expected);
-  out.release();
-  upload.release();
-  return result;
+  return check(name, await readTiles(device, queue, texture, tiles), expected);
 }
 
 export async function reservedTextureData(gpuDevice: GPUDevice, context = new ScenarioContext()): Promise<Check[]> {
@@ -66,9 +56,7 @@ export async function reservedTextureData(gpuDevice: GPUDevice, context = new Sc
     checks.push(...(await context.tileMappings(device, '2D after a remap, SKIP and a box copyTileMappings')));
     const afterRemap = new Uint8Array(22 * TILE);
     for (let tile = 0; tile < 22; tile++) afterRemap.set(model.readTile(texture, tile), tile * TILE);
-    const out = device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: 22 * TILE }, 'COMMON');
-    await runList(device, queue, (list) => list.copyTiles(texture, { x: 0, y: 0, z: 0, subresource: 0 }, { numTiles: 22 }, out, 0, 'SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER'));
-    checks.push(check('2D after a remap, SKIP and copyTileMappings: the data stays with the heap page', await readBuffer(device, queue, out, 0, 22 * TILE), afterRemap));
+    checks.push(check('2D after a remap, SKIP and copyTileMappings: the data stays with the heap page', await readTiles(device, queue, texture, 22), afterRemap));
 
     // 64×64×64 RGBA32F, 3 mips: mip 0 is 4×4×4 tiles (0..63), mip 1 2×2×2 (64..71), mip 2 one (72).
     const volume = device.createReservedResource({ dimension: 'TEXTURE3D', width: 64, height: 64, depthOrArraySize: 64, mipLevels: 3, format: 'R32G32B32A32_FLOAT', layout: '64KB_UNDEFINED_SWIZZLE' }, 'COMMON');

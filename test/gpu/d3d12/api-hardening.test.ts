@@ -4,8 +4,8 @@
  * reset / createCommandList initial states, graphics pipeline states on compute lists, split flags on
  * UAV and aliasing barriers, SetName's string, priority names, released objects in residency calls
  * (a committed resource whose memory is still kept for the GPU included) and in residency sets, the
- * singular root-constant setters' names, heaps larger than their pool, and a manager whose tracked
- * object the application evicted itself.
+ * singular root-constant setters' names, heaps larger than their pool, a manager whose tracked
+ * object the application evicted itself, and UAV clears' argument types.
  */
 import { describe, expect } from 'vitest';
 import { createDevice, createResidencyManager, type Device, type Heap, type PipelineState, type ResidencySet, type Resource } from '../../../src/index.js';
@@ -333,5 +333,39 @@ describe('heaps larger than their pool', () => {
     // Control: exactly the pool fits, not resident.
     const whole = d3d.createHeap({ sizeInBytes: 4 * MIB, properties: { type: 'UPLOAD' }, flags: ['CREATE_NOT_RESIDENT'] });
     expect(whole.resident).toBe(false);
+  });
+});
+
+describe('UAV clears', () => {
+  test('wrong types, NaN, released and foreign resources are refused naming the argument, and the list keeps what it had; a released resource of a recorded clear stops its list', async ({ d3d, device }) => {
+    const queue = d3d.createCommandQueue({ type: 'DIRECT' });
+    const uav = (): Resource => d3d.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: 256, flags: ['ALLOW_UNORDERED_ACCESS'] }, 'COMMON');
+    const target = uav();
+    const list = d3d.createCommandList('DIRECT');
+    const other = await createDevice({ gpuDevice: device });
+    const released = uav();
+    released.release();
+    const cases: [() => void, string, string, RegExp][] = [
+      [() => list.clearUnorderedAccessViewUint(target, loose([NaN, 0, 0, 0])), 'clearUnorderedAccessViewUint', 'values[0]', /must be a 32-bit integer/],
+      [() => list.clearUnorderedAccessViewUint(target, loose('1234')), 'clearUnorderedAccessViewUint', 'values', /must be an array of 4/],
+      [() => list.clearUnorderedAccessViewFloat(target, [1, 0, 0, 0], loose({ left: 0 }), { format: 'R32_FLOAT' }), 'clearUnorderedAccessViewFloat', 'rects', /must be an array of D3D12_RECT/],
+      [() => list.clearUnorderedAccessViewFloat(target, [1, 0, 0, 0], [loose({ left: NaN, top: 0, right: 1, bottom: 1 })], { format: 'R32_FLOAT' }), 'clearUnorderedAccessViewFloat', 'rects[0].left', /must be a 32-bit integer/],
+      [() => list.clearUnorderedAccessViewUint(target, [1, 0, 0, 0], null, loose('RAW')), 'clearUnorderedAccessViewUint', 'view', /must be a D3D12_UNORDERED_ACCESS_VIEW_DESC subset/],
+      [() => list.clearUnorderedAccessViewUint(target, [1, 0, 0, 0], null, loose({ firstElement: NaN })), 'clearUnorderedAccessViewUint', 'view.firstElement', /must be an integer/],
+      [() => list.clearUnorderedAccessViewUint(released, [1, 0, 0, 0]), 'clearUnorderedAccessViewUint', 'resource', /was released/],
+      [() => list.clearUnorderedAccessViewUint(other.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: 256, flags: ['ALLOW_UNORDERED_ACCESS'] }, 'COMMON'), [1, 0, 0, 0]), 'clearUnorderedAccessViewUint', 'resource', /created by this device/],
+    ];
+    for (const [attempt, call, argument, message] of cases) {
+      expectD3D12Error(attempt, { call, argument, message });
+      expect(list.commands).toHaveLength(0);
+    }
+    other.destroy();
+    // Controls: NaN is a Float clear's value (D3D12 keeps NaNs); then the cleared buffer is released
+    // before the list runs: executeCommandLists refuses the list.
+    list.clearUnorderedAccessViewFloat(target, [NaN, 0, 0, 0], null, { format: 'R32_FLOAT' });
+    list.close();
+    target.release();
+    expectD3D12Error(() => queue.executeCommandLists([list]), { call: 'executeCommandLists', argument: 'commandLists[0]', message: /uses committed resource #\d+, which was released/ });
+    await flush(d3d, queue);
   });
 });

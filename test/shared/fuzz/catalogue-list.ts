@@ -21,6 +21,7 @@ import { field } from './snapshot.js';
 import { param, type CallPlan, type MethodSpec, type Param, type Receiver } from './spec.js';
 import { badCoordinate, badRegionSize, tileRegion } from './tiles.js';
 import { badEnum, badField, badUint, invalid, maybe, notAnArray, oddString, type Arg } from './values.js';
+import { clearChannels, takesFloatClear } from '../../../src/memory/clear-values.js';
 
 export const ALL = ['DIRECT', 'COMPUTE', 'COPY'] as const;
 export const SHADER = ['DIRECT', 'COMPUTE'] as const;
@@ -377,6 +378,7 @@ function listMethods(): MethodSpec[] {
         return [tiled, region.coordinate, region.size, buffer, offset, ctx.rng.chance(0.3) ? [direction, 'NO_HAZARD'] : direction];
       },
     ),
+    ...uavClearMethods(),
     recording(
       'resourceBarrier',
       ALL,
@@ -482,6 +484,39 @@ function listMethods(): MethodSpec[] {
       { weight: 0.4 },
     ),
   ];
+}
+
+/**
+ * clearUnorderedAccessViewUint / Float's valid plans: a resource with ALLOW_UNORDERED_ACCESS (a
+ * buffer with a raw, typed or structured view inside it; a 1D or 2D texture of a format the clear
+ * writes, one of its mips and slices), 4 values, no rectangles or a few (clipped ones included). A
+ * texture not in UNORDERED_ACCESS makes the list fail at execution, as in D3D12.
+ */
+function uavClearMethods(): MethodSpec[] {
+  const clearable = (ctx: FuzzContext): Resource[] =>
+    ctx.main.resources.filter((r) => !r.released && r.desc.flags.includes('ALLOW_UNORDERED_ACCESS') && r.desc.dimension !== 'TEXTURE3D' && (r.desc.dimension === 'BUFFER' ? r.desc.width >= 16 : clearChannels(r.desc.format) !== undefined));
+  const plan = (kind: 'Uint' | 'Float') => (ctx: FuzzContext): unknown[] | undefined => {
+    const { rng } = ctx;
+    const resource = pickOf(rng, clearable(ctx).filter((r) => kind === 'Uint' || r.desc.dimension === 'BUFFER' || takesFloatClear(clearChannels(r.desc.format) ?? [])));
+    if (!resource) return undefined;
+    const values = kind === 'Uint' ? [rng.next(), 0, 1, -1] : [rng.float(), -1, 2, 0.5];
+    const rects = rng.chance(0.5) ? null : [{ left: rng.int(-4, 8), top: rng.int(-4, 8), right: rng.int(0, 64), bottom: rng.int(0, 64) }];
+    if (resource.desc.dimension === 'BUFFER') {
+      const elements = Math.floor(resource.desc.width / 4);
+      const first = rng.int(0, elements - 1);
+      const view = kind === 'Float' ? { format: 'R32_FLOAT', firstElement: first } : rng.pick<unknown>([null, { flags: 'RAW' }, { format: 'R8_UINT' }, { structureByteStride: 4, firstElement: first }]);
+      return [resource, values, rects, view];
+    }
+    const layout = resource.layout;
+    return [resource, values, rects, rng.chance(0.3) ? null : { mipSlice: rng.int(0, layout.mipLevels - 1), firstArraySlice: rng.int(0, layout.arraySize - 1), arraySize: 1 }];
+  };
+  const params: Param[] = [
+    param('resource', (ctx) => badRef(ctx, 'resource')),
+    param('values', (ctx) => invalid(ctx.rng.pick<unknown>([[1, 2, 3], '1234', null, [1, 2, 3, '4'], [1, 2, 3, {}], [undefined, 0, 0, 0]]))),
+    param('rects', (ctx) => invalid(ctx.rng.pick<unknown>([{}, 5, [null], [{ left: 0.5, top: 0, right: 1, bottom: 1 }], [{ left: 0, top: 0, right: 2 ** 31, bottom: 1 }]]))),
+    param('view', (ctx) => invalid(ctx.rng.pick<unknown>([5, 'RAW', { bogus: 1 }, { format: 'BC1_UNORM' }, { mipSlice: 99, firstElement: 0 }, { format: 7 }]))),
+  ];
+  return (['Uint', 'Float'] as const).map((kind) => recording(`clearUnorderedAccessView${kind}`, SHADER, params, plan(kind), { weight: 0.8 }));
 }
 
 function badRefArray4(ctx: FuzzContext): Arg {
