@@ -5,13 +5,17 @@
  *
  *   library: the virtual texture scene's TileStreamer (demo/virtual-texture/tile-streamer.ts): a ring
  *            of RING_SLOTS 64 KiB slots in one UPLOAD committed buffer, each tile written into a free
- *            slot and copied by copyTiles (LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE) into a reserved
- *            2048² RGBA8 texture (quick: 1024²) whose tiles are all mapped onto one heap, BATCH_TILES
- *            copies to a command list, one fence signal each. Three rows: the ring mapped around each
- *            write with its written range, and mapped persistently (tile-streamer.ts says what that
- *            costs in the emulator), both on a device as createDevice makes it (GPU fault logging
- *            on); then per write again on a device with gpuValidation: false, since fault logging
- *            reads a log back after every submission and a streamer submits often;
+ *            slot and copied into a reserved 2048² RGBA8 texture (quick: 768²) whose tiles are all
+ *            mapped onto one heap, BATCH_TILES copies to a command list, one fence signal each. Each
+ *            tile is copied by either path of the streamer, each with its own rows: copyTiles
+ *            (LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE, the 64 KiB as they are), and
+ *            copyTextureRegion from a placed footprint of getCopyableFootprints (rows of 512 bytes at
+ *            a 512-byte pitch) into the tile's 128 × 128 box, as a D3D12 engine's streamer does.
+ *            Per path three rows: the ring mapped around each write with its written range, and
+ *            mapped persistently (tile-streamer.ts says what that costs in the emulator), both on a
+ *            device as createDevice makes it (GPU fault logging on); then per write again on a
+ *            device with gpuValidation: false, since fault logging reads a log back after every
+ *            submission and a streamer submits often;
  *   raw:     a ring of RING_SLOTS MAP_WRITE | COPY_SRC staging buffers, each tile written into the
  *            mapped range of the oldest one once its mapAsync(WRITE) resolved, unmapped and copied
  *            with copyBufferToTexture into a native rgba8unorm texture of the same size, BATCH_TILES
@@ -30,7 +34,7 @@
  * table, which a streamer should not feel. Below 0.9, the emulated path itself slows streaming.
  */
 import { tileTexels, TILE_BYTES } from '../../demo/virtual-texture/tile-texels.js';
-import { quantile, TileStreamer } from '../../demo/virtual-texture/tile-streamer.js';
+import { quantile, TileStreamer, type CopyPath } from '../../demo/virtual-texture/tile-streamer.js';
 import { tileIndex } from '../../demo/virtual-texture/vt-layout.js';
 import { createDevice, type CommandQueue, type Device, type Resource } from '../../src/index.js';
 import { liveRecorder, median, row, type BenchContext, type Figure, type FigureRow, type FigureRunner, type LiveRecorder } from './figure.js';
@@ -48,12 +52,16 @@ const BATCH_TILES = 8;
 const CHECKED = (tiles: number): number[] => [0, 1, Math.floor(tiles / 2) + 3, tiles - 1];
 
 type Mapping = 'per-write' | 'persistent';
-/** The last row leaves GPU fault logging off (gpuValidation: false): what its per-submission readback costs. */
-const CASES: { name: string; mapping: Mapping; gpuValidation: boolean }[] = [
+/** The last one leaves GPU fault logging off (gpuValidation: false): what its per-submission readback costs. */
+const VARIANTS: { name: string; mapping: Mapping; gpuValidation: boolean }[] = [
   { name: 'ring mapped per write (written ranges)', mapping: 'per-write', gpuValidation: true },
   { name: 'ring mapped persistently', mapping: 'persistent', gpuValidation: true },
   { name: 'mapped per write, gpuValidation off', mapping: 'per-write', gpuValidation: false },
 ];
+/** The copyTextureRegion rows carry a prefix; the copyTiles rows keep the names their committed results have (references match rows by name). */
+const COPY_PREFIX: Record<CopyPath, string> = { copyTiles: '', copyTextureRegion: 'copyTextureRegion: ' };
+/** Each variant on copyTiles, then on copyTextureRegion: the two paths side by side. */
+const CASES = VARIANTS.flatMap((variant) => (['copyTiles', 'copyTextureRegion'] as const).map((copy) => ({ ...variant, copy, name: `${COPY_PREFIX[copy]}${variant.name}` })));
 
 interface Round {
   ms: number;
@@ -95,7 +103,7 @@ const mbPerSecond = (bytes: number, ms: number): number => bytes / (ms / 1000) /
 /** The source tile streamed into texture tile `i` in round `round`: every round moves other bytes. */
 const sourceOf = (i: number, round: number, tiles: number): number => (i + round) % tiles;
 
-async function libraryRound(mapping: Mapping, sources: readonly Uint8Array[], side: number, round: number, streamer: TileStreamer<number>): Promise<Round> {
+async function libraryRound(name: string, sources: readonly Uint8Array[], side: number, round: number, streamer: TileStreamer<number>): Promise<Round> {
   await streamer.drain();
   streamer.takeCompleted();
   const tiles = side * side;
@@ -113,7 +121,7 @@ async function libraryRound(mapping: Mapping, sources: readonly Uint8Array[], si
   await streamer.drain();
   const ms = performance.now() - start;
   const done = streamer.takeCompleted();
-  if (done.length !== tiles) throw new Error(`tile-streaming (${mapping}): ${done.length} of ${tiles} tiles completed`);
+  if (done.length !== tiles) throw new Error(`tile-streaming (${name}): ${done.length} of ${tiles} tiles completed`);
   return { ms, latencies: done.map((d) => d.latencyMs) };
 }
 
@@ -161,7 +169,7 @@ async function rawRound(gpuDevice: GPUDevice, raw: Raw, sources: readonly Uint8A
 }
 
 /** Throws unless the library's texture holds the last round's bytes at the checked tiles. */
-async function checkLibrary(library: Library, sources: readonly Uint8Array[], side: number, round: number, mapping: Mapping): Promise<void> {
+async function checkLibrary(library: Library, sources: readonly Uint8Array[], side: number, round: number, name: string): Promise<void> {
   const { device, queue, texture } = library;
   const tiles = side * side;
   const checked = CHECKED(tiles);
@@ -178,7 +186,7 @@ async function checkLibrary(library: Library, sources: readonly Uint8Array[], si
   await fence.setEventOnCompletion(1);
   const bytes = readback.map();
   try {
-    checked.forEach((i, k) => compare(bytes.subarray(k * TILE_BYTES, (k + 1) * TILE_BYTES), sources[sourceOf(i, round, tiles)] as Uint8Array, `library (${mapping}) tile ${i}`));
+    checked.forEach((i, k) => compare(bytes.subarray(k * TILE_BYTES, (k + 1) * TILE_BYTES), sources[sourceOf(i, round, tiles)] as Uint8Array, `library (${name}) tile ${i}`));
   } finally {
     readback.unmap();
     readback.release();
@@ -208,9 +216,9 @@ function compare(got: Uint8Array, want: Uint8Array, what: string): void {
   }
 }
 
-async function measureCase(context: BenchContext, library: Library, raw: Raw, mapping: Mapping, name: string, sources: readonly Uint8Array[], side: number, rounds: number, warmup: number, live: LiveRecorder): Promise<{ row: FigureRow; lastRound: number }> {
+async function measureCase(context: BenchContext, library: Library, raw: Raw, { name, mapping, copy }: (typeof CASES)[number], sources: readonly Uint8Array[], side: number, rounds: number, warmup: number, live: LiveRecorder): Promise<{ row: FigureRow; lastRound: number }> {
   const { gpuDevice } = context;
-  const streamer = new TileStreamer<number>(library.device, library.queue, library.texture, { slots: RING_SLOTS, mapping, name: 'tile-streaming' });
+  const streamer = new TileStreamer<number>(library.device, library.queue, library.texture, { slots: RING_SLOTS, mapping, copy, name: 'tile-streaming' });
   const bytes = side * side * TILE_BYTES;
   const measured: Round[] = [];
   const baseline: Round[] = [];
@@ -218,7 +226,7 @@ async function measureCase(context: BenchContext, library: Library, raw: Raw, ma
   try {
     for (let i = 0; i < warmup + rounds; i++, round++) {
       context.progress(`tile-streaming: ${name}, ${i < warmup ? 'warm-up' : `round ${i - warmup + 1}/${rounds}`}`);
-      const l = await libraryRound(mapping, sources, side, round, streamer);
+      const l = await libraryRound(name, sources, side, round, streamer);
       const r = await rawRound(gpuDevice, raw, sources, side, round);
       if (i < warmup) continue;
       measured.push(l);
@@ -231,7 +239,7 @@ async function measureCase(context: BenchContext, library: Library, raw: Raw, ma
     streamer.release();
   }
   const lastRound = round - 1;
-  await checkLibrary(library, sources, side, lastRound, mapping);
+  await checkLibrary(library, sources, side, lastRound, name);
   const latency = (set: Round[]) => set.flatMap((r) => r.latencies);
   return {
     lastRound,
@@ -268,10 +276,10 @@ export const tileStreaming: FigureRunner = async (context: BenchContext): Promis
   const rows: FigureRow[] = [];
   try {
     let lastRound = 0;
-    for (const { name, mapping, gpuValidation } of CASES) {
-      const library = await createLibrary(gpuDevice, side, gpuValidation);
+    for (const testCase of CASES) {
+      const library = await createLibrary(gpuDevice, side, testCase.gpuValidation);
       try {
-        const measured = await measureCase(context, library, raw, mapping, name, sources, side, rounds, warmup, live);
+        const measured = await measureCase(context, library, raw, testCase, sources, side, rounds, warmup, live);
         rows.push(measured.row);
         lastRound = measured.lastRound;
       } finally {
@@ -299,6 +307,7 @@ export const tileStreaming: FigureRunner = async (context: BenchContext): Promis
     warmup,
     parameters: { tiles, tileBytes: TILE_BYTES, textureSide: side * TILE_TEXELS, ringSlots: RING_SLOTS, batchTiles: BATCH_TILES, bytesPerRound: tiles * TILE_BYTES },
     notes: [
+      "Rows without a prefix copy each tile with copyTiles; 'copyTextureRegion:' rows copy it from a placed footprint (getCopyableFootprints) into its box with copyTextureRegion.",
       'A round streams every tile once; MB/s is its bytes over the time from the first write until the last copy is known complete on the CPU.',
       'Latency (extras, ms): from handing a tile to the streamer (waiting for a free slot included) to its completion: library fence event, raw onSubmittedWorkDone.',
       'Tiles are produced on the CPU before the rounds, out of the timed path; extra cpuProduceMsPerTile is what producing one cost.',

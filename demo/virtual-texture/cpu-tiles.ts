@@ -1,7 +1,8 @@
 /**
  * The scene's CPU tile source (source=cpu): tiles the cache placed on a page are produced by the
  * worker (WorkerTileProducer), streamed through the UPLOAD ring (TileStreamer), mapped right before
- * their copy, and reported as arrived once that copy's fence completed.
+ * their copy (copyTiles, or copyTextureRegion per box: the `copy` field), and reported as arrived once
+ * that copy's fence completed.
  *
  * Invariants:
  *   - a tile is waiting from request() until it arrives or is forgotten (evicted); only the latest
@@ -12,8 +13,9 @@
  *   - a produced tile waits in the worker's ready queue while the ring is full (backpressure).
  */
 import type { CommandQueue, Device, Heap, Resource } from '../../src/index.js';
-import { WorkerTileProducer } from './tile-producer.js';
-import { TileStreamer, type StreamingStats } from './tile-streamer.js';
+import { WorkerTileProducer, type ProducedTile } from './tile-producer.js';
+import { TAIL_REGIONS } from './tile-texels.js';
+import { TileStreamer, type CopyPath, type StreamingStats, type TileUpload } from './tile-streamer.js';
 import { TAIL_TILE, tileCoord } from './vt-layout.js';
 import { VT_STANDARD_MIPS } from './procedural.js';
 
@@ -45,8 +47,17 @@ export class CpuTiles {
   /** Tile → id of its latest request, while waiting. */
   private readonly requests = new Map<number, number>();
 
-  constructor(device: Device, queue: CommandQueue, texture: Resource, private readonly heap: Heap, ringSlots: number) {
-    this.streamer = new TileStreamer<Key>(device, queue, texture, { slots: ringSlots, name: 'virtual texture' });
+  constructor(device: Device, queue: CommandQueue, texture: Resource, private readonly heap: Heap, ringSlots: number, copy: CopyPath) {
+    this.streamer = new TileStreamer<Key>(device, queue, texture, { slots: ringSlots, copy, name: 'virtual texture' });
+  }
+
+  /** How tiles go from the ring into the texture; a switch applies to tiles not yet in the ring. */
+  get copy(): CopyPath {
+    return this.streamer.copy;
+  }
+
+  set copy(path: CopyPath) {
+    this.streamer.copy = path;
   }
 
   get waiting(): number {
@@ -86,7 +97,7 @@ export class CpuTiles {
       if (!next) break;
       const page = pageOf(next.tile);
       if (this.requests.get(next.tile) === next.id && page !== undefined) {
-        this.streamer.tryWrite({ coordinate: tileCoordinate(next.tile), data: new Uint8Array(next.buffer), requestedAt: next.requestedAt, mapTo: { heap: this.heap, heapTile: page }, key: { tile: next.tile, id: next.id } });
+        this.streamer.tryWrite(this.upload(next, page));
       }
       // Copied into the ring (or not wanted): the buffer goes back to the worker.
       this.producer.recycle(next.buffer);
@@ -106,12 +117,17 @@ export class CpuTiles {
       await this.producer.waitForReady(1);
       const next = this.producer.ready.shift();
       if (!next) continue;
-      await this.streamer.write({ coordinate: tileCoordinate(next.tile), data: new Uint8Array(next.buffer), requestedAt: next.requestedAt, mapTo: { heap: this.heap, heapTile: pages.get(next.tile) ?? 0 }, key: { tile: next.tile, id: next.id } });
+      await this.streamer.write(this.upload(next, pages.get(next.tile) ?? 0));
       this.producer.recycle(next.buffer);
       streamed++;
     }
     await this.streamer.drain();
     this.collect();
+  }
+
+  /** A produced tile as the streamer takes it: mapped onto `page`; the tail names its packed mips' boxes. */
+  private upload(tile: ProducedTile, page: number): TileUpload<Key> {
+    return { coordinate: tileCoordinate(tile.tile), data: new Uint8Array(tile.buffer), requestedAt: tile.requestedAt, mapTo: { heap: this.heap, heapTile: page }, key: { tile: tile.tile, id: tile.id }, ...(tile.tile === TAIL_TILE ? { regions: TAIL_REGIONS } : {}) };
   }
 
   stats(): CpuTileStats {

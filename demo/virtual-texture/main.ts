@@ -4,13 +4,14 @@
  * update the residency map and draw. New tiles are filled one of two ways (URL parameter `source`):
  *   cpu (default)  a Web Worker produces each tile's texels (tile-worker.ts); as they come back, the
  *                  TileStreamer (tile-streamer.ts) writes them into an UPLOAD ring, maps each tile
- *                  (updateTileMappings) right before the copyTiles that fills it, and fences the
- *                  copies. A tile being mapped only then, every draw that can see it mapped comes
- *                  after its copy in queue order; the residency map counts it once that copy's fence
- *                  completed;
+ *                  (updateTileMappings) right before the copy that fills it (URL parameter copy:
+ *                  copyTiles, the default, or copyTextureRegion from a placed footprint per box:
+ *                  the tile's texels, or each packed mip), and fences the copies. A tile being mapped
+ *                  only then, every draw that can see it mapped comes after its copy in queue order;
+ *                  the residency map counts it once that copy's fence completed;
  *   gpu            map the tiles, then a compute pass generates their texels in place (vt-generate.wgsl).
  *
- * URL parameters: source (cpu | gpu, above), ringSlots (64 KiB slots of the upload ring, default 32),
+ * URL parameters: source (cpu | gpu, above), copy (copyTiles | copyTextureRegion, above), ringSlots (64 KiB slots of the upload ring, default 32),
  * poolPages (heap pool in 64 KiB pages, default 384 = 24 MiB), maxNew (tiles paged in per frame,
  * default 24), views ("cx,cy,s;..." fixed views in mip-0 texels and texels per pixel, each held for
  * viewFrames frames, default 20), tint (1: tint by the mip shown), residencyMap
@@ -22,6 +23,7 @@ import { formatBytes, LiveChart } from '../common/live-chart.js';
 import { section, StatTable, toggle } from '../common/panel.js';
 import { runScene, type SceneContext } from '../common/scene-shell.js';
 import { CpuTiles, type CpuTileStats } from './cpu-tiles.js';
+import type { CopyPath } from './tile-streamer.js';
 import { meta } from './meta.js';
 import { VT_MIPS, VT_SIZE, VT_STANDARD_MIPS } from './procedural.js';
 import { computeResidencyMap, REGIONS_PER_SIDE } from './residency-map.js';
@@ -70,6 +72,8 @@ export interface VirtualTextureSnapshot {
   unmapped?: { accesses: number; tiles: number; maxTiles: number; reports: number };
   /** Where new tiles come from (URL parameter source). */
   source: 'cpu' | 'gpu';
+  /** How the CPU source copies tiles from the ring (URL parameter copy). */
+  copy: CopyPath;
   /** The CPU source's streaming numbers (source=cpu, or once switched to it): bytes, MB/s, latency. */
   streaming?: CpuTileStats;
 }
@@ -101,6 +105,9 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
   const sourceParam = params.get('source') ?? 'cpu';
   if (sourceParam !== 'cpu' && sourceParam !== 'gpu') throw new Error(`virtual-texture: source=${sourceParam}; use source=cpu or source=gpu`);
   let source: 'cpu' | 'gpu' = sourceParam;
+  const copyParam = params.get('copy') ?? 'copyTiles';
+  if (copyParam !== 'copyTiles' && copyParam !== 'copyTextureRegion') throw new Error(`virtual-texture: copy=${copyParam}; use copy=copyTiles or copy=copyTextureRegion`);
+  let copy: CopyPath = copyParam;
   const ringSlots = Number(params.get('ringSlots') ?? DEFAULT_RING_SLOTS);
 
   const texture = device.createReservedResource({ dimension: 'TEXTURE2D', width: VT_SIZE, height: VT_SIZE, mipLevels: VT_MIPS, format: 'R8G8B8A8_UNORM', layout: '64KB_UNDEFINED_SWIZZLE' }, 'COMMON');
@@ -135,7 +142,7 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
 
   // source=cpu: created on first use, so source=gpu runs as it did without a worker.
   let cpuTiles: CpuTiles | undefined;
-  const cpu = (): CpuTiles => (cpuTiles ??= new CpuTiles(device, queue, texture, heap, ringSlots));
+  const cpu = (): CpuTiles => (cpuTiles ??= new CpuTiles(device, queue, texture, heap, ringSlots, copy));
   /** Tiles on a page whose texels are there (generated, or streamed and fenced): what the residency map may claim. */
   const filled = new Set<number>();
 
@@ -238,6 +245,11 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
   toggle(controls, 'tint by the mip shown', tint, (on) => (tint = on));
   // Switching applies to tiles requested from then on; tiles already on their way still arrive.
   toggle(controls, 'generate tiles on the GPU', source === 'gpu', (on) => (source = on ? 'gpu' : 'cpu'));
+  // Applies to tiles not yet in the ring; the texels that land are the same either way.
+  toggle(controls, 'stream through copyTextureRegion (not copyTiles)', copy === 'copyTextureRegion', (on) => {
+    copy = on ? 'copyTextureRegion' : 'copyTiles';
+    if (cpuTiles) cpuTiles.copy = copy;
+  });
   let auto = views.length === 0;
   const autoSwitch = toggle(controls, 'fly by itself', auto, (on) => (auto = on));
 
@@ -387,7 +399,7 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
       const streaming = cpuTiles?.stats();
       streamChart.push(index, [(streaming?.bytesPerSecond ?? 0) / 1e6]);
       streamStats.set({
-        'tile source': source === 'cpu' ? 'CPU worker → upload ring → copyTiles' : 'GPU generation (compute pass)',
+        'tile source': source === 'cpu' ? `CPU worker → upload ring → ${copy}` : 'GPU generation (compute pass)',
         streamed: streaming ? `${streaming.tiles.toLocaleString('en')} tiles, ${formatBytes(streaming.bytes)}` : '–',
         'MB/s': streaming ? (streaming.bytesPerSecond / 1e6).toFixed(1) : '–',
         'tile latency (median / p95)': streaming && streaming.tiles > 0 ? `${streaming.latencyMedianMs.toFixed(1)} / ${streaming.latencyP95Ms.toFixed(1)} ms` : '–',
@@ -407,6 +419,7 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
         virtualBytes: tiling.numTilesForEntireResource * TILE,
         ...(unmappedOn ? { unmapped: { accesses: unmapped.accesses, tiles: unmapped.touched.size, maxTiles: unmapped.maxTiles, reports: unmapped.reports } } : {}),
         source,
+        copy,
         ...(cpuTiles ? { streaming: cpuTiles.stats() } : {}),
       };
     },

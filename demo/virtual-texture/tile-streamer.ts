@@ -1,9 +1,17 @@
 /**
  * TileStreamer: tiles produced on the CPU reach a reserved texture the way a D3D12 texture streamer
  * moves them: each is written into a 64 KiB slot of one UPLOAD committed buffer (the ring), copied
- * into its tile by copyTiles (LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE), the copies of a batch
- * recorded into one command list, executed, and fenced. Only the library's public API; no DOM, so
- * the virtual texture scene, the bench (bench/suite/tile-streaming.ts) and the GPU tests share it.
+ * into the texture, the copies of a batch recorded into one command list, executed, and fenced. Only
+ * the library's public API; no DOM, so the virtual texture scene, the bench
+ * (bench/suite/tile-streaming.ts) and the GPU tests share it.
+ *
+ * Two copy paths (options.copy, or the `copy` field, which applies to tiles written from then on):
+ *   'copyTiles' (default)  the slot holds the tile's 64 KiB in copyTiles' linear layout, copied by one
+ *                          copyTiles (LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE);
+ *   'copyTextureRegion'    the slot holds a placed footprint per box of the tile (getCopyableFootprints,
+ *                          rows at its 256-byte row pitch), each copied by copyTextureRegion into its
+ *                          box of its subresource: a standard tile's texels, or each packed mip whole
+ *                          (tile-regions.ts). The texels that land are the same.
  *
  * Invariants:
  *   - a slot is written only while free: before its first use, or once the fence value signalled
@@ -28,6 +36,7 @@
  *                          (src/d3d12/cpu-coherence.ts); the bench measures what that costs.
  */
 import type { CommandQueue, Device, Fence, Heap, Resource, TiledResourceCoordinate } from '../../src/index.js';
+import { TileRegionCopier, type PlacedRegion, type TileRegion } from './tile-regions.js';
 
 /** D3D12_TILED_RESOURCE_TILE_SIZE_IN_BYTES: one slot holds one tile. */
 export const SLOT_BYTES = 65536;
@@ -38,10 +47,18 @@ const RATE_WINDOW_MS = 1000;
 
 export interface TileUpload<K> {
   coordinate: TiledResourceCoordinate;
-  /** The tile's bytes in copyTiles' linear layout, at most 64 KiB (the rest of the slot is zeroed). */
+  /**
+   * The tile's bytes, at most 64 KiB, in copyTiles' linear layout (on that path the rest of the slot
+   * is zeroed); on the copyTextureRegion path, laid out as `regions` say.
+   */
   data: Uint8Array;
   /** When the tile was asked for (performance.now() time base): its latency counts from here. */
   requestedAt: number;
+  /**
+   * copyTextureRegion path: the boxes `data` fills and where their rows lie in it; absent: the standard
+   * tile at `coordinate`, its rows as copyTiles' linear layout has them. Packed mips must be named.
+   */
+  regions?: readonly TileRegion[];
   /** Map the tile onto this heap tile just before its copy; absent: the mapping is left as it is. */
   mapTo?: { heap: Heap; heapTile: number };
   /** Handed back with the completion. */
@@ -60,13 +77,17 @@ export interface TileStreamerOptions {
   /** Slots in the ring (64 KiB each). */
   slots: number;
   mapping?: 'per-write' | 'persistent';
+  copy?: CopyPath;
   name?: string;
   /** The clock (default performance.now). */
   now?: () => number;
 }
 
+export type CopyPath = 'copyTiles' | 'copyTextureRegion';
+
 export interface StreamingStats {
   tiles: number;
+  /** 64 KiB a tile, whichever path copied it. */
   bytes: number;
   /** Over the latest LATENCY_WINDOW tiles; NaN before the first. */
   latencyMedianMs: number;
@@ -78,6 +99,8 @@ export interface StreamingStats {
 interface Slot<K> {
   state: 'free' | 'written' | 'in-flight';
   upload?: TileUpload<K>;
+  /** Written for copyTextureRegion: its footprints; absent: copyTiles. */
+  placed?: PlacedRegion[];
 }
 
 /** The q-quantile (0..1) of `values`, by nearest rank; NaN when empty. */
@@ -90,6 +113,8 @@ export function quantile(values: readonly number[], q: number): number {
 export class TileStreamer<K = unknown> {
   readonly ring: Resource;
   readonly slotCount: number;
+  /** How tiles written from now on are copied; tiles already written keep the path they were written for. */
+  copy: CopyPath;
   private readonly slots: Slot<K>[];
   /** Written slots in write order, not yet submitted. */
   private written: number[] = [];
@@ -106,6 +131,7 @@ export class TileStreamer<K = unknown> {
   private totalTiles = 0;
   private totalBytes = 0;
   private released = false;
+  private regionCopier: TileRegionCopier | undefined;
 
   constructor(
     private readonly device: Device,
@@ -117,6 +143,7 @@ export class TileStreamer<K = unknown> {
     this.slotCount = options.slots;
     this.slots = Array.from({ length: options.slots }, () => ({ state: 'free' }));
     this.now = options.now ?? (() => performance.now());
+    this.copy = options.copy ?? 'copyTiles';
     this.ring = device.createCommittedResource({ type: 'UPLOAD' }, [], { dimension: 'BUFFER', width: options.slots * SLOT_BYTES }, 'GENERIC_READ');
     this.ring.setName(`${options.name ?? 'tile streamer'} upload ring (${options.slots} slots)`);
     this.fence = device.createFence(0);
@@ -141,12 +168,19 @@ export class TileStreamer<K = unknown> {
     const slot = this.slots[index];
     if (!slot) return false;
     const offset = index * SLOT_BYTES;
+    // Placed (and checked) before the ring is mapped, so a refused tile leaves nothing mapped.
+    const copier = this.copy === 'copyTextureRegion' ? (this.regionCopier ??= new TileRegionCopier(this.device, this.texture)) : undefined;
+    const regions = copier?.place(upload.regions ?? [copier.standardRegion(upload.coordinate)], offset, SLOT_BYTES, upload.data.byteLength);
     const view = this.persistentView ?? this.ring.map(0, { begin: 0, end: 0 });
-    view.set(upload.data, offset);
-    if (upload.data.byteLength < SLOT_BYTES) view.fill(0, offset + upload.data.byteLength, offset + SLOT_BYTES);
-    if (!this.persistentView) this.ring.unmap(0, { begin: offset, end: offset + SLOT_BYTES });
+    if (copier && regions) copier.writeRows(view, upload.data, regions.placed);
+    else {
+      view.set(upload.data, offset);
+      if (upload.data.byteLength < SLOT_BYTES) view.fill(0, offset + upload.data.byteLength, offset + SLOT_BYTES);
+    }
+    if (!this.persistentView) this.ring.unmap(0, { begin: offset, end: offset + (regions?.bytes ?? SLOT_BYTES) });
     slot.state = 'written';
     slot.upload = upload;
+    slot.placed = regions?.placed;
     this.written.push(index);
     return true;
   }
@@ -190,8 +224,9 @@ export class TileStreamer<K = unknown> {
     const list = this.device.createCommandList('DIRECT');
     list.setName(`stream ${batch.length} tiles`);
     for (const index of batch) {
-      const upload = this.slots[index]?.upload as TileUpload<K>;
-      list.copyTiles(this.texture, upload.coordinate, { numTiles: 1 }, this.ring, index * SLOT_BYTES, 'LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE');
+      const slot = this.slots[index] as Slot<K>;
+      if (slot.placed && this.regionCopier) this.regionCopier.record(list, this.ring, slot.placed);
+      else list.copyTiles(this.texture, (slot.upload as TileUpload<K>).coordinate, { numTiles: 1 }, this.ring, index * SLOT_BYTES, 'LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE');
     }
     list.close();
     this.queue.executeCommandLists([list]);
@@ -215,6 +250,7 @@ export class TileStreamer<K = unknown> {
       this.recent.push({ time, bytes: SLOT_BYTES });
       slot.state = 'free';
       slot.upload = undefined;
+      slot.placed = undefined;
     }
     this.inFlight -= batch.length;
     this.totalTiles += batch.length;

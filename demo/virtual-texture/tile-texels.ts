@@ -11,6 +11,7 @@
  *     bytes after the last mip are zero.
  */
 import { proceduralTexel, TILE_TEXELS, VT_MIPS, VT_SIZE, VT_STANDARD_MIPS } from './procedural.js';
+import type { TileRegion } from './tile-regions.js';
 import { TAIL_TILE, tileCoord } from './vt-layout.js';
 
 export const TILE_BYTES = 65536;
@@ -29,6 +30,15 @@ export const TAIL_MIP_OFFSETS: readonly number[] = (() => {
   }
   return offsets;
 })();
+
+/**
+ * The packed mips in the tail's bytes, as boxes for the copyTextureRegion path (tile-streamer.ts):
+ * each mip whole, its tight rows at its TAIL_MIP_OFFSETS offset.
+ */
+export const TAIL_REGIONS: readonly TileRegion[] = TAIL_MIP_OFFSETS.map((dataOffset, k) => {
+  const size = VT_SIZE >> (VT_STANDARD_MIPS + k);
+  return { subresource: VT_STANDARD_MIPS + k, left: 0, top: 0, width: size, height: size, dataOffset, dataRowPitch: size * TEXEL_BYTES };
+});
 
 function put(out: Uint8Array, at: number, mip: number, x: number, y: number): void {
   const [r, g, b, a] = proceduralTexel(mip, x, y);

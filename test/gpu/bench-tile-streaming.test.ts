@@ -1,7 +1,8 @@
 /**
  * The tile-streaming benchmark figure (bench/suite/tile-streaming.ts) in quick mode on the Node.js
  * Dawn device: its rows (the ring mapped per write and persistently, and per write without GPU
- * fault logging, each against the raw WebGPU streamer), one sample per round on both sides, finite latencies (p95 at least the median), the
+ * fault logging, each through copyTiles and then through copyTextureRegion, all against the raw
+ * WebGPU streamer), one sample per round on both sides, finite latencies (p95 at least the median), the
  * CPU production time kept as an extra, and a live sample per round and side. The figure itself
  * throws if a tile it read back differs from the CPU reference. Nothing about speed is asserted.
  */
@@ -12,7 +13,9 @@ import { tileStreaming } from '../../bench/suite/tile-streaming.js';
 import { gpuTest } from '../harness/gpu-test.js';
 import { expectFigureShape, figureReport, quickContext } from '../shared/bench-figures.js';
 
-const CASES = ['ring mapped per write (written ranges)', 'ring mapped persistently', 'mapped per write, gpuValidation off'];
+const VARIANTS = ['ring mapped per write (written ranges)', 'ring mapped persistently', 'mapped per write, gpuValidation off'];
+/** Each variant through copyTiles (the names results were first recorded under), then through copyTextureRegion. */
+const CASES = VARIANTS.flatMap((name) => [name, `copyTextureRegion: ${name}`]);
 
 gpuTest('tile-streaming (quick): rows, latencies, live samples; registered after tile-validation', async ({ device }) => {
   const events: LiveEvent[] = [];

@@ -2,11 +2,11 @@
  * The virtual texture's CPU tile generator (demo/virtual-texture/tile-texels.ts): every byte of a
  * standard tile and of the packed tail against proceduralTexel, placed where the emulator's tiling
  * rule (src/memory/tiling.ts, computeLayout of the scene's texture) says copyTiles' linear buffer
- * holds it.
+ * holds it; and the boxes the copyTextureRegion path reads out of the tail.
  */
 import { describe, expect, it } from 'vitest';
 import { proceduralTexel, VT_MIPS, VT_SIZE, VT_STANDARD_MIPS } from '../../demo/virtual-texture/procedural.js';
-import { TAIL_MIP_OFFSETS, TILE_BYTES, tileTexels } from '../../demo/virtual-texture/tile-texels.js';
+import { TAIL_MIP_OFFSETS, TAIL_REGIONS, TILE_BYTES, tileTexels } from '../../demo/virtual-texture/tile-texels.js';
 import { TAIL_TILE, tileIndex } from '../../demo/virtual-texture/vt-layout.js';
 import { formatInfo } from '../../src/memory/formats.js';
 import { computeLayout, TILE_SIZE } from '../../src/memory/tiling.js';
@@ -69,6 +69,16 @@ describe('tileTexels', () => {
     }
     expect(end).toBe(layouts[0]?.packedBytesPerSlice);
     expect(bytes.subarray(end).every((b) => b === 0)).toBe(true);
+  });
+
+  it("TAIL_REGIONS (the copyTextureRegion path's boxes) name each packed mip whole, where the tail holds its rows", () => {
+    const bytes = tileTexels(TAIL_TILE);
+    expect(TAIL_REGIONS.map((r) => r.subresource)).toEqual(Array.from({ length: VT_MIPS - VT_STANDARD_MIPS }, (_, k) => VT_STANDARD_MIPS + k));
+    for (const r of TAIL_REGIONS) {
+      expect([r.left, r.top, r.width, r.height], `mip ${r.subresource}`).toEqual([0, 0, VT_SIZE >> r.subresource, VT_SIZE >> r.subresource]);
+      const wrong = differences(bytes, r.dataOffset, r.subresource, r.width, r.height, 0, 0, r.dataRowPitch);
+      expect(wrong.slice(0, 4), `mip ${r.subresource}: ${wrong.length} texels differ`).toEqual([]);
+    }
   });
 
   it('fills a given buffer in place and refuses a wrong size or tile', () => {

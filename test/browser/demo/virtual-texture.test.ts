@@ -4,12 +4,13 @@
  * the view shows (the view puts pixel centres on texel centres, so sampling is exact); before that,
  * the view falls back to the pinned coarse mip; and a pool too small for two views evicts and
  * reuses pages, then shows the first view exactly again. Tiles come from the CPU by default (a worker,
- * the upload ring and copyTiles); source=gpu, the compute pass that generates them in place, keeps
- * its own exact-texel case.
+ * the upload ring and copyTiles); copy=copyTextureRegion streams them through placed footprints
+ * instead, and both paths show mips 0 and 3 and every packed mip (the tail) exactly; source=gpu, the
+ * compute pass that generates them in place, keeps its own exact-texel case.
  */
 import { describe, expect } from 'vitest';
 import type { VirtualTextureSnapshot } from '../../../demo/virtual-texture/main.js';
-import { proceduralBilinear, proceduralTexel, VT_SIZE } from '../../../demo/virtual-texture/procedural.js';
+import { proceduralBilinear, proceduralTexel, VT_MIPS, VT_SIZE, VT_STANDARD_MIPS } from '../../../demo/virtual-texture/procedural.js';
 import { browserTest } from '../../harness/browser/browser-test.js';
 import type { DecodedPng } from '../../harness/png.js';
 import { runScene, SCENE_TIMEOUT_MS } from './open-scene.js';
@@ -19,10 +20,17 @@ const HEIGHT = 320;
 const VIEW_A = { cx: 5000, cy: 7000, s: 1 };
 const VIEW_B = { cx: 9216, cy: 4096, s: 8 };
 const viewParam = (v: { cx: number; cy: number; s: number }): string => `${v.cx},${v.cy},${v.s}`;
+/** The CPU source's two copy paths: the default (copyTiles) and copyTextureRegion. */
+const COPY_PATHS = ['copyTiles', 'copyTextureRegion'] as const;
+/** A canvas whose lower right quadrant holds a whole packed mip (mip 8: 64 × 64 texels, one a pixel). */
+const TAIL_CANVAS = 128;
+/** Packed mip `mip` one texel a pixel, texel (0, 0) at the canvas's centre pixel. */
+const tailView = (mip: number) => ({ cx: 0, cy: 0, s: 2 ** mip });
 
-/** source=cpu: tiles went through the upload ring, and their latency was measured. */
-function expectStreamed(snapshot: VirtualTextureSnapshot, name: string): void {
+/** source=cpu: tiles went through the upload ring (by `copy`), and their latency was measured. */
+function expectStreamed(snapshot: VirtualTextureSnapshot, name: string, copy: (typeof COPY_PATHS)[number] = 'copyTiles'): void {
   expect(snapshot.source, name).toBe('cpu');
+  expect(snapshot.copy, name).toBe(copy);
   const streaming = snapshot.streaming;
   expect(streaming?.bytes, `${name}: streamed bytes`).toBeGreaterThan(0);
   expect(streaming?.tiles, name).toBe((streaming?.bytes ?? 0) / 65536);
@@ -32,14 +40,20 @@ function expectStreamed(snapshot: VirtualTextureSnapshot, name: string): void {
   expect(streaming?.waiting, `${name}: no tile still on its way`).toBe(0);
 }
 
-/** Pixels that differ from the texels of mip log2(s) the view puts at their centres. */
-function exactMismatches(canvas: DecodedPng, view: { cx: number; cy: number; s: number }): string[] {
+/**
+ * Pixels that differ from the texels of mip log2(s) the view puts at their centres; pixels beside the
+ * texture are not checked (`checked` counts those that are).
+ */
+function exactMismatches(canvas: DecodedPng, view: { cx: number; cy: number; s: number }): string[] & { checked: number } {
   const mip = Math.log2(view.s);
-  const out: string[] = [];
+  const size = VT_SIZE >> mip;
+  const out = Object.assign([] as string[], { checked: 0 });
   for (let py = 0; py < canvas.height; py++) {
     for (let px = 0; px < canvas.width; px++) {
       const x = view.cx / view.s - canvas.width / 2 + px;
       const y = view.cy / view.s - canvas.height / 2 + py;
+      if (x < 0 || y < 0 || x >= size || y >= size) continue;
+      out.checked++;
       const want = proceduralTexel(mip, x, y);
       const at = (py * canvas.width + px) * 4;
       const got = [canvas.pixels[at], canvas.pixels[at + 1], canvas.pixels[at + 2]];
@@ -50,21 +64,47 @@ function exactMismatches(canvas: DecodedPng, view: { cx: number; cy: number; s: 
 }
 
 describe('demo: virtual texture streaming', () => {
-  browserTest(
-    'a streamed-in view at lod 0 and at lod 3 shows exactly the procedural texels of that mip',
-    async ({ openPage }) => {
-      for (const [name, view] of [['lod0', VIEW_A], ['lod3', VIEW_B]] as const) {
-        const run = await runScene<VirtualTextureSnapshot>(openPage, 'virtual-texture', { frames: 14, views: viewParam(view), width: WIDTH, height: HEIGHT, poolPages: 128 }, `virtual-texture-${name}`);
-        expect([run.canvas.width, run.canvas.height]).toEqual([WIDTH, HEIGHT]);
-        expect(run.snapshot.pending, `${name}: every requested tile arrived`).toBe(0);
-        expect(run.snapshot.virtualBytes).toBeGreaterThan(2 ** 30);
-        expectStreamed(run.snapshot, name);
-        const mismatches = exactMismatches(run.canvas, view);
-        expect(mismatches.slice(0, 5), `${name}: ${mismatches.length} pixels differ`).toEqual([]);
-      }
-    },
-    2 * SCENE_TIMEOUT_MS,
-  );
+  for (const copy of COPY_PATHS) {
+    // copyTiles is the default: its runs leave the parameter out.
+    const copyParam: Record<string, string> = copy === 'copyTiles' ? {} : { copy };
+    browserTest(
+      `copy=${copy}: a streamed-in view at lod 0 and at lod 3 shows exactly the procedural texels of that mip`,
+      async ({ openPage }) => {
+        for (const [name, view] of [['lod0', VIEW_A], ['lod3', VIEW_B]] as const) {
+          const run = await runScene<VirtualTextureSnapshot>(openPage, 'virtual-texture', { frames: 14, views: viewParam(view), width: WIDTH, height: HEIGHT, poolPages: 128, ...copyParam }, `virtual-texture-${copy}-${name}`);
+          expect([run.canvas.width, run.canvas.height]).toEqual([WIDTH, HEIGHT]);
+          expect(run.snapshot.pending, `${name}: every requested tile arrived`).toBe(0);
+          expect(run.snapshot.virtualBytes).toBeGreaterThan(2 ** 30);
+          expectStreamed(run.snapshot, name, copy);
+          const mismatches = exactMismatches(run.canvas, view);
+          expect(mismatches.checked, name).toBe(WIDTH * HEIGHT);
+          expect(mismatches.slice(0, 5), `${name}: ${mismatches.length} pixels differ`).toEqual([]);
+          // The panel names the path, and its switch shows it.
+          const shown = await run.page.evaluate(() => ({
+            source: document.querySelector('td[data-stat="tile source"]')?.textContent ?? '',
+            switched: [...document.querySelectorAll('label.switch')].find((l) => l.textContent?.includes('copyTextureRegion'))?.querySelector('input')?.checked,
+          }));
+          expect(shown).toEqual({ source: `CPU worker → upload ring → ${copy}`, switched: copy === 'copyTextureRegion' });
+        }
+      },
+      2 * SCENE_TIMEOUT_MS,
+    );
+
+    browserTest(
+      `copy=${copy}: every packed mip (8..14, streamed before the first frame) shows exactly its procedural texels`,
+      async ({ openPage }) => {
+        for (let mip = VT_STANDARD_MIPS; mip < VT_MIPS; mip++) {
+          const view = tailView(mip);
+          const run = await runScene<VirtualTextureSnapshot>(openPage, 'virtual-texture', { frames: 2, views: viewParam(view), width: TAIL_CANVAS, height: TAIL_CANVAS, ...copyParam }, `virtual-texture-${copy}-mip${mip}`);
+          expectStreamed(run.snapshot, `mip ${mip}`, copy);
+          const mismatches = exactMismatches(run.canvas, view);
+          expect(mismatches.checked, `mip ${mip}: its texels on the canvas`).toBe(Math.min(VT_SIZE >> mip, TAIL_CANVAS / 2) ** 2);
+          expect(mismatches.slice(0, 5), `mip ${mip}: ${mismatches.length} pixels differ`).toEqual([]);
+        }
+      },
+      2 * SCENE_TIMEOUT_MS,
+    );
+  }
 
   browserTest(
     'source=gpu: tiles generated in place by the compute pass show exactly the procedural texels too',

@@ -4,12 +4,13 @@
  * slots), copied into a reserved texture by copyTiles, then read back through copyTiles into a
  * READBACK buffer and compared byte for byte with the CPU reference (tile-texels.ts). Tiles mapped by
  * the streamer, tiles left NULL, tiles unmapped after their copy and a tile re-mapped onto another
- * page and streamed again are all covered.
+ * page and streamed again are all covered; so is the copyTextureRegion path (a placed footprint per
+ * box: standard tiles and each packed mip), which must land the same texels, switched mid-stream too.
  */
 import { describe, expect } from 'vitest';
 import { VT_MIPS, VT_SIZE, VT_STANDARD_MIPS } from '../../../demo/virtual-texture/procedural.js';
 import { tileCoordinate } from '../../../demo/virtual-texture/cpu-tiles.js';
-import { TILE_BYTES, tileTexels } from '../../../demo/virtual-texture/tile-texels.js';
+import { TAIL_MIP_OFFSETS, TAIL_REGIONS, TILE_BYTES, tileTexels } from '../../../demo/virtual-texture/tile-texels.js';
 import { quantile, SLOT_BYTES, TileStreamer, type TileUpload } from '../../../demo/virtual-texture/tile-streamer.js';
 import { TAIL_TILE, tileIndex } from '../../../demo/virtual-texture/vt-layout.js';
 import type { CommandQueue, Device, Resource, TiledResourceCoordinate } from '../../../src/index.js';
@@ -45,7 +46,9 @@ async function readTiles(d3d: Device, queue: CommandQueue, texture: Resource, co
   return coordinates.map((_, i) => bytes.subarray(i * TILE_BYTES, (i + 1) * TILE_BYTES));
 }
 
-const upload = (tile: number, mapTo: TileUpload<number>['mapTo'], data = tileTexels(tile)): TileUpload<number> => ({ coordinate: tileCoordinate(tile), data, requestedAt: performance.now(), key: tile, ...(mapTo ? { mapTo } : {}) });
+const upload = (tile: number, mapTo: TileUpload<number>['mapTo'], data = tileTexels(tile)): TileUpload<number> => ({ coordinate: tileCoordinate(tile), data, requestedAt: performance.now(), key: tile, ...(mapTo ? { mapTo } : {}), ...(tile === TAIL_TILE ? { regions: TAIL_REGIONS } : {}) });
+/** The tail's bytes that hold texels: copyTextureRegion writes those only (a new heap's other bytes are not cleared). */
+const TAIL_TEXEL_BYTES = (TAIL_MIP_OFFSETS.at(-1) ?? 0) + 4;
 
 describe('TileStreamer', () => {
   test('streams more tiles than the ring holds, waiting for slots, and every texel lands where copyTiles puts it', async ({ d3d }) => {
@@ -122,6 +125,42 @@ describe('TileStreamer', () => {
     await streamer.drain();
     const read = await readTiles(d3d, queue, texture, tiles.map(tileCoordinate), [2]);
     tiles.forEach((tile, i) => expect(firstDifference(read[i] as Uint8Array, tileTexels(tile)), `tile ${tile}`).toBe(-1));
+    streamer.release();
+  });
+
+  test('copyTextureRegion, switched to mid-stream: standard tiles and every packed mip hold the texels copyTiles puts there', async ({ d3d }) => {
+    const { queue, texture, heap } = setup(d3d);
+    const streamer = new TileStreamer<number>(d3d, queue, texture, { slots: RING_SLOTS });
+    const before = [tileIndex(0, 7, 7), tileIndex(4, 2, 3)];
+    const after = [tileIndex(0, 8, 7), tileIndex(0, 127, 127), tileIndex(4, 3, 3), tileIndex(6, 1, 0), tileIndex(7, 0, 0), TAIL_TILE];
+    for (const [page, tile] of before.entries()) await streamer.write(upload(tile, { heap, heapTile: page }));
+    // Written and not yet submitted: these keep copyTiles; the switch takes the tiles written after it.
+    streamer.copy = 'copyTextureRegion';
+    for (const [page, tile] of after.entries()) await streamer.write(upload(tile, { heap, heapTile: before.length + page }));
+    await streamer.drain();
+    expect(streamer.takeCompleted().map((d) => d.key)).toEqual([...before, ...after]);
+    const tiles = [...before, ...after];
+    const read = await readTiles(d3d, queue, texture, tiles.map(tileCoordinate), [0, 4, 6, 7, ...PACKED_SUBRESOURCES]);
+    tiles.forEach((tile, i) => {
+      const bytes = tile === TAIL_TILE ? TAIL_TEXEL_BYTES : TILE_BYTES;
+      expect(firstDifference((read[i] as Uint8Array).subarray(0, bytes), tileTexels(tile).subarray(0, bytes)), `tile ${tile}`).toBe(-1);
+    });
+    streamer.release();
+  });
+
+  test('copyTextureRegion refuses a packed mip without its boxes and boxes beyond the data, leaving the ring usable', async ({ d3d }) => {
+    const { queue, texture, heap } = setup(d3d);
+    const streamer = new TileStreamer<number>(d3d, queue, texture, { slots: 1, copy: 'copyTextureRegion' });
+    const { regions: _, ...unnamed } = upload(TAIL_TILE, undefined);
+    expect(() => streamer.tryWrite(unnamed)).toThrow(/packed mip/);
+    const region = { subresource: 0, left: 0, top: 0, width: 128, height: 128, dataOffset: 4, dataRowPitch: 512 };
+    expect(() => streamer.tryWrite({ ...upload(0, undefined), regions: [region] })).toThrow(RangeError);
+    expect(streamer.freeSlots).toBe(1);
+    const tile = tileIndex(0, 9, 9);
+    await streamer.write(upload(tile, { heap, heapTile: 0 }));
+    await streamer.drain();
+    const [bytes] = await readTiles(d3d, queue, texture, [tileCoordinate(tile)], [0]);
+    expect(firstDifference(bytes as Uint8Array, tileTexels(tile))).toBe(-1);
     streamer.release();
   });
 
