@@ -11,7 +11,8 @@
  *      signalled) and tells the reuse predictor of the ones coming back after a gap;
  *   4. trims, at most once per TRIM_INTERVAL_MS: objects idle for longer than the grace period
  *      (gracePeriodMs: 60 s down to 1 s as usage goes from 70 % to 100 % of the budget) whose last
- *      GPU use has completed are evicted, never below 70 % of the budget;
+ *      GPU use has completed are evicted, never below 70 % of the budget; the resident objects are
+ *      looked through only when TrimGate says one of them may be that old (or one was released);
  *   5. when what is missing does not fit, evicts objects outside the batch until it does, in
  *      VictimQueue's order (lower residency priority first, then the policy). The library waits for
  *      an object's last GPU use before evicting it; here eviction is queued after that use, which is
@@ -40,6 +41,7 @@ import { ManagedObject } from './managed-object.js';
 import { ObjectTable } from './object-table.js';
 import { ReusePredictor } from './reuse-predictor.js';
 import { ResidencySet } from './residency-set.js';
+import { TrimGate } from './trim-gate.js';
 import { VictimQueue } from './victim-order.js';
 
 export interface ResidencyManagerOptions {
@@ -104,6 +106,7 @@ export class ResidencyManager {
   private readonly byIndex: (ManagedObject | undefined)[] = [];
   /** Refilled by every gather (valid until the next). */
   private readonly gathered = new Gathered();
+  private readonly trimGate = new TrimGate();
   /** The objects the manager holds resident (ManagedObject.residentIndex is the place). */
   private readonly residentObjects: ManagedObject[] = [];
   private readonly fences = new Map<CommandQueue, SyncPoint>();
@@ -218,6 +221,7 @@ export class ResidencyManager {
   }
 
   private addResident(managed: ManagedObject): void {
+    this.trimGate.admit(managed.segment, managed.lastUsedMs);
     managed.residentIndex = this.residentObjects.length;
     this.residentObjects.push(managed);
   }
@@ -296,6 +300,7 @@ export class ResidencyManager {
 
     const batch = ++this.batchNumber;
     const now = this.clock();
+    this.trimGate.tick(now);
     const sync = this.syncPointFor(queue);
     // This batch's objects wait for the queue's next signal, so earlier batches on the queue that
     // still wait for theirs get it now if victims may be chosen (what they used may be evicted).
@@ -386,15 +391,23 @@ export class ResidencyManager {
    */
   private victims(segment: MemorySegment | null, batch: number, eligible: (managed: ManagedObject) => boolean): VictimQueue<ManagedObject> {
     this.signalPending();
+    const releases = this.device.getReleaseCount();
     const candidates: ManagedObject[] = [];
+    // The oldest last use per segment, for the trim gate.
+    let oldestLocal = Infinity;
+    let oldestNonLocal = Infinity;
     for (let i = this.residentObjects.length - 1; i >= 0; i--) {
       const managed = this.residentObjects[i] as ManagedObject;
       if (managed.released) {
         this.forget(managed);
         continue;
       }
-      if ((segment === null || managed.segment === segment) && managed.lastBatch !== batch && eligible(managed)) candidates.push(managed);
+      const objectSegment = managed.segment;
+      if (objectSegment === 'LOCAL') oldestLocal = Math.min(oldestLocal, managed.lastUsedMs);
+      else oldestNonLocal = Math.min(oldestNonLocal, managed.lastUsedMs);
+      if ((segment === null || objectSegment === segment) && managed.lastBatch !== batch && eligible(managed)) candidates.push(managed);
     }
+    this.trimGate.scanned(releases, oldestLocal, oldestNonLocal);
     const priority = (managed: ManagedObject): number => this.device.getResidencyStatus(managed.pageable, this.statusScratch).priority;
     return new VictimQueue(candidates, priority, (managed) => this.predictor.expectedWait(managed, batch));
   }
@@ -404,6 +417,12 @@ export class ResidencyManager {
     const budget = this.budget(segment);
     const grace = gracePeriodMs(this.usage(segment), budget);
     if (grace === Infinity) return;
+    // No resident object can be past the grace period and none was released since the last scan:
+    // the scan would find nothing, so only its signalling of pending batches is done.
+    if (this.trimGate.canSkip(segment, now, grace, this.device.getReleaseCount())) {
+      this.signalPending();
+      return;
+    }
     const floor = trimFloor(budget);
     const queue = this.victims(segment, batch, (managed) => now - managed.lastUsedMs > grace && managed.idle);
     const chosen: ManagedObject[] = [];
