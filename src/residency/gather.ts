@@ -8,12 +8,12 @@
  * A set's sums are kept on it while nothing is evicted: a set that was all resident and still is
  * needs no pass at all (the steady state of a frame loop within budget).
  *
- * Invariants: nothing but the records' GATHERED marks, the sets' `untracksChecked`, `residentAsOf`
- * and sums (ResidencySet's invariants) and the Gathered it fills changes, so a refusal leaves the manager as it was; a set is looked through for released
- * objects only when Device.getReleaseCount() moved since it opened (insert refuses objects released
- * before), and for objects no longer tracked only when the manager's untrack count moved since it
- * was last looked through (after which, if all its members are still tracked, it is not again until
- * the count moves).
+ * Invariants: nothing but the records' GATHERED marks, the sets' cached checks (`releasesChecked`,
+ * `untracksChecked`, `residentAsOf` and sums: ResidencySet's invariants) and the Gathered it fills
+ * changes, so a refusal leaves the manager as it was. A set is looked through for released objects
+ * only when Device.getReleaseCount() moved since it opened (insert refuses objects released before)
+ * or since it was last looked through and held none, and for objects no longer tracked only when the
+ * manager's untrack count moved since it was last found all tracked.
  */
 import { invalidArg } from '../api/errors.js';
 import { FLAGS, GATHERED, LAST_BATCH, LAST_USE_VALUE, LAST_USED_MS, MEAN_GAP, NON_LOCAL_BIT, ObjectTable, RECORD, RESIDENT, SIZE, USE_STAMP } from './object-table.js';
@@ -138,17 +138,19 @@ export class Gathered {
    * Fills this with each tracked object of `sets` once and the bytes the batch needs and misses per
    * segment. With `call`, refuses a set holding a released object, changing nothing but scratch
    * marks; a set is looked through for released objects only when something was released since it
-   * opened. `untracks` and `evictions` are the manager's counts of objects it stopped tracking and of
+   * opened or was last looked through. `untracks` and `evictions` are the manager's counts of objects it stopped tracking and of
    * objects it stopped holding resident; `mark` is new for every gather.
    */
   gather(table: ObjectTable, sets: readonly (ResidencySet | null)[], call: string | null, releases: number, untracks: number, evictions: number, mark: number): this {
     if (call !== null) {
       for (let i = 0; i < sets.length; i++) {
         const set = sets[i];
-        if (!set || set.releasesAtOpen === releases) continue;
+        if (!set || set.releasesChecked === releases) continue;
         for (const managed of set.objects()) {
           if (managed.tracked && managed.released) throw invalidArg(call, `residencySets[${i}]`, `holds ${managed.label}, which was released (endTrackingObject before release)`);
         }
+        // None is: the set needs no look until the next release (a member released later moves the count).
+        set.releasesChecked = releases;
       }
     }
     let only: ResidencySet | undefined;

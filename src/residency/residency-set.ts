@@ -21,7 +21,8 @@
  * present, holds exactly the members; every member was tracked when the owner's untrack count was
  * `untracksChecked` (so while the count is unchanged, no member's index can have been reused);
  * while `residentAsOf` equals the owner's eviction count, every member is resident and
- * `needsLocal` / `needsNonLocal` are the members' bytes per segment.
+ * `needsLocal` / `needsNonLocal` are the members' bytes per segment; no member was both tracked and
+ * released when the device's release count was `releasesChecked`.
  */
 import { invalidArg } from '../api/errors.js';
 import type { ManagedObject } from './managed-object.js';
@@ -61,8 +62,11 @@ export class ResidencySet {
     return this.owner === owner;
   }
 
-  /** @internal Device.getReleaseCount() when the set opened: members were all live then (insert refuses released ones). */
-  releasesAtOpen = 0;
+  /**
+   * @internal A Device.getReleaseCount() at which no tracked member was released: when the set
+   * opened (insert refuses released objects), or when gather.ts last looked through it.
+   */
+  releasesChecked = 0;
 
   /** @internal The owner's untrack count when every member was last known tracked (gather.ts moves it on). */
   untracksChecked = 0;
@@ -80,7 +84,7 @@ export class ResidencySet {
   /** Starts the set afresh (it forgets what it held). */
   open(): void {
     if (this.isOpen) throw invalidArg('ResidencySet.open', 'this', `residency set #${this.id} is already open`);
-    this.releasesAtOpen = this.owner.releaseCount();
+    this.releasesChecked = this.owner.releaseCount();
     this.members = [];
     this.untracksChecked = this.owner.untracks;
     this.residentAsOf = -1;

@@ -145,6 +145,22 @@ describe('Gathered.gather', () => {
     r.untrack(b);
     expect(batchOf(r.gather([set], 'call'))).toEqual([a.index]);
   });
+
+  test('a set looked through with no released member is not looked through again until the next release', () => {
+    const r = new Rig();
+    const [a, b] = [r.track('a', 1), r.track('b', 1)];
+    const set = r.set(a, b);
+    r.releases++; // something else was released
+    r.gather([set], 'call');
+    expect(set.releasesChecked).toBe(1);
+    // Planted: b released with the count unchanged (the device always moves it): not looked at.
+    (b.pageable as { released: boolean }).released = true;
+    expect(batchOf(r.gather([set], 'call'))).toEqual([a.index, b.index]);
+    // As on the device: the release moves the count, and the set is refused.
+    r.releases++;
+    expectD3D12Error(() => r.gather([set], 'call'), { call: 'call', argument: 'residencySets[0]', message: /holds b/ });
+    expect(set.releasesChecked).toBe(1);
+  });
 });
 
 describe('Gathered.stamp', () => {
