@@ -1,93 +1,181 @@
 /**
- * The one pass over a batch's residency sets (ResidencyManager.executeCommandLists): each tracked
- * object once, and the bytes the batch needs and misses per segment. A single non-empty set is used
- * as it is (its members are unique already); several are de-duplicated with a per-object mark.
+ * A batch's objects (ResidencyManager.executeCommandLists) and the passes over them: the gather of
+ * its residency sets, each tracked object once, as ObjectTable indices, with the bytes the batch
+ * needs and misses per segment, read from the table's records (the member objects themselves are
+ * not visited), and the stamp that marks them used. A single non-empty set is used as it is (its
+ * members are unique already); several are de-duplicated with a per-record mark.
  *
- * Invariants: nothing but the objects' `gathered` marks changes, so a refusal leaves the manager as
- * it was; a set is looked through for released objects only when Device.getReleaseCount() moved
- * since it opened (insert refuses objects released before).
+ * A set's sums are kept on it while nothing is evicted: a set that was all resident and still is
+ * needs no pass at all (the steady state of a frame loop within budget).
+ *
+ * Invariants: nothing but the records' GATHERED marks, the sets' cached checks (`releasesChecked`,
+ * `untracksChecked`, `residentAsOf` and sums: ResidencySet's invariants) and the Gathered it fills
+ * changes, so a refusal leaves the manager as it was. A set is looked through for released objects
+ * only when Device.getReleaseCount() moved since it opened (insert refuses objects released before)
+ * or since it was last looked through and held none, and for objects no longer tracked only when the
+ * manager's untrack count moved since it was last found all tracked.
  */
 import { invalidArg } from '../api/errors.js';
-import type { ManagedObject } from './managed-object.js';
+import { FLAGS, GATHERED, LAST_BATCH, LAST_USE_VALUE, LAST_USED_MS, MEAN_GAP, NON_LOCAL_BIT, ObjectTable, RECORD, RESIDENT, SIZE, USE_STAMP } from './object-table.js';
 import type { ResidencySet } from './residency-set.js';
+import type { ReusePredictor } from './reuse-predictor.js';
 
-export interface Gathered {
-  /** Read only: with a single set this is the set's own array. */
-  objects: readonly ManagedObject[];
-  needsLocal: number;
-  needsNonLocal: number;
-  missingLocal: number;
-  missingNonLocal: number;
+/**
+ * A batch's objects and bytes. The manager keeps one and refills it for every batch, so a gather
+ * allocates nothing once the scratch array is large enough; it is valid until the next gather.
+ */
+export class Gathered {
+  /** The batch's ObjectTable indices, the first `count` entries: with a single set, the set's own array (read only). */
+  indices: Int32Array = new Int32Array(0);
+  count = 0;
+  needsLocal = 0;
+  needsNonLocal = 0;
+  missingLocal = 0;
+  missingNonLocal = 0;
+  /** The de-duplicated indices of a batch of several sets. */
+  private scratch = new Int32Array(64);
+
+  /** Adds the record at `index` (the caller has checked it is tracked and not yet gathered). */
+  private add(data: Float64Array, index: number): void {
+    const at = index * RECORD;
+    const flags = data[at + FLAGS] as number;
+    const size = data[at + SIZE] as number;
+    if ((flags & NON_LOCAL_BIT) === 0) {
+      this.needsLocal += size;
+      if ((flags & RESIDENT) === 0) this.missingLocal += size;
+    } else {
+      this.needsNonLocal += size;
+      if ((flags & RESIDENT) === 0) this.missingNonLocal += size;
+    }
+  }
+
+  /** Starts a batch. */
+  private reset(): void {
+    this.count = 0;
+    this.needsLocal = 0;
+    this.needsNonLocal = 0;
+    this.missingLocal = 0;
+    this.missingNonLocal = 0;
+  }
+
+  /**
+   * The set's members as the batch (one set: already unique, all tracked). When nothing was evicted
+   * since a gather found them all resident, their sums are the set's and no record is read.
+   */
+  private takeSet(data: Float64Array, set: ResidencySet, evictions: number): void {
+    this.reset();
+    const indices = set.indices();
+    const count = set.size;
+    this.indices = indices;
+    this.count = count;
+    if (set.residentAsOf === evictions) {
+      this.needsLocal = set.needsLocal;
+      this.needsNonLocal = set.needsNonLocal;
+      return;
+    }
+    for (let j = 0; j < count; j++) this.add(data, indices[j] as number);
+    if (this.missingLocal + this.missingNonLocal === 0) {
+      set.residentAsOf = evictions;
+      set.needsLocal = this.needsLocal;
+      set.needsNonLocal = this.needsNonLocal;
+    }
+  }
+
+  /** Each tracked member of `sets` once, by the mark. */
+  private takeSets(data: Float64Array, sets: readonly (ResidencySet | null)[], untracks: number, mark: number): void {
+    this.reset();
+    for (const set of sets) {
+      if (!set || set.size === 0) continue;
+      const allTracked = confirmTracked(set, untracks);
+      const members = set.objects();
+      const indices = set.indices();
+      const count = set.size;
+      if (this.scratch.length < this.count + count) this.growScratch(this.count + count);
+      const scratch = this.scratch;
+      for (let j = 0; j < count; j++) {
+        if (!allTracked && !members[j]?.tracked) continue;
+        const index = indices[j] as number;
+        const at = index * RECORD + GATHERED;
+        if (data[at] === mark) continue;
+        data[at] = mark;
+        scratch[this.count++] = index;
+        this.add(data, index);
+      }
+    }
+    this.indices = this.scratch;
+  }
+
+  /**
+   * Marks every object of the batch used now, in batch order (so LRU stamps rise along it): the
+   * reuse predictor sees each gap first, as ReusePredictor.used does; the last use becomes (batch,
+   * now, the fence `fenceId` at `useValue`). `counter` is the manager's use counter; returns it advanced.
+   */
+  stamp(table: ObjectTable, predictor: ReusePredictor, counter: number, batch: number, now: number, fenceId: number, useValue: number): number {
+    const { indices, count } = this;
+    const data = table.data;
+    for (let j = 0; j < count; j++) {
+      const at = (indices[j] as number) * RECORD;
+      const last = data[at + LAST_BATCH] as number;
+      data[at + LAST_BATCH] = batch;
+      if (last >= 0 && last < batch - 1) data[at + MEAN_GAP] = predictor.gap(batch - last, data[at + MEAN_GAP] as number);
+      data[at + USE_STAMP] = ++counter;
+      data[at + LAST_USED_MS] = now;
+      data[at + LAST_USE_VALUE] = useValue;
+      data[at + FLAGS] = ObjectTable.withFence(data[at + FLAGS] as number, fenceId);
+    }
+    return counter;
+  }
+
+  private growScratch(atLeast: number): void {
+    let length = this.scratch.length * 2;
+    while (length < atLeast) length *= 2;
+    const grown = new Int32Array(length);
+    grown.set(this.scratch.subarray(0, this.count));
+    this.scratch = grown;
+  }
+
+  /**
+   * Fills this with each tracked object of `sets` once and the bytes the batch needs and misses per
+   * segment. With `call`, refuses a set holding a released object, changing nothing but scratch
+   * marks; a set is looked through for released objects only when something was released since it
+   * opened or was last looked through. `untracks` and `evictions` are the manager's counts of objects it stopped tracking and of
+   * objects it stopped holding resident; `mark` is new for every gather.
+   */
+  gather(table: ObjectTable, sets: readonly (ResidencySet | null)[], call: string | null, releases: number, untracks: number, evictions: number, mark: number): this {
+    if (call !== null) {
+      for (let i = 0; i < sets.length; i++) {
+        const set = sets[i];
+        if (!set || set.releasesChecked === releases) continue;
+        for (const managed of set.objects()) {
+          if (managed.tracked && managed.released) throw invalidArg(call, `residencySets[${i}]`, `holds ${managed.label}, which was released (endTrackingObject before release)`);
+        }
+        // None is: the set needs no look until the next release (a member released later moves the count).
+        set.releasesChecked = releases;
+      }
+    }
+    let only: ResidencySet | undefined;
+    let nonEmpty = 0;
+    for (const set of sets) {
+      if (set && set.size > 0) {
+        only = set;
+        nonEmpty++;
+      }
+    }
+    // One set holds each object once already: no marks, no copy (the common case: a list per call),
+    // unless it holds an object no longer tracked.
+    if (nonEmpty === 1 && confirmTracked(only as ResidencySet, untracks)) this.takeSet(table.data, only as ResidencySet, evictions);
+    else this.takeSets(table.data, sets, untracks, mark);
+    return this;
+  }
 }
 
 /**
- * Each tracked object of `sets` once, with the bytes the batch needs and misses per segment. With
- * `call`, refuses a set holding a released object, changing nothing but scratch marks; a set is
- * looked through for released objects only when something was released since it opened.
+ * Whether every member of `set` is still tracked; looks at the members only when the manager
+ * stopped tracking something since the set was last confirmed, and confirms it when they all are.
  */
-export function gatherSets(sets: readonly (ResidencySet | null)[], call: string | null, releases: number, mark: number): Gathered {
-  if (call !== null) {
-    for (let i = 0; i < sets.length; i++) {
-      const set = sets[i];
-      if (!set || set.releasesAtOpen === releases) continue;
-      for (const managed of set.objects()) {
-        if (managed.tracked && managed.released) throw invalidArg(call, `residencySets[${i}]`, `holds ${managed.label}, which was released (endTrackingObject before release)`);
-      }
-    }
-  }
-  let only: ResidencySet | undefined;
-  let nonEmpty = 0;
-  for (const set of sets) {
-    if (set && set.size > 0) {
-      only = set;
-      nonEmpty++;
-    }
-  }
-  // One set holds each object once already: no marks, no copy (the common case: a list per call),
-  // unless it holds an object no longer tracked.
-  if (nonEmpty === 1) {
-    const single = sumSingle((only as ResidencySet).objects());
-    if (single) return single;
-  }
-  const objects: ManagedObject[] = [];
-  const sums = { needsLocal: 0, needsNonLocal: 0, missingLocal: 0, missingNonLocal: 0 };
-  for (const set of sets) {
-    const members = set?.objects();
-    if (!members) continue;
-    for (let j = 0; j < members.length; j++) {
-      const managed = members[j] as ManagedObject;
-      if (managed.gathered === mark || !managed.tracked) continue;
-      managed.gathered = mark;
-      objects.push(managed);
-      if (managed.segment === 'LOCAL') {
-        sums.needsLocal += managed.size;
-        if (!managed.resident) sums.missingLocal += managed.size;
-      } else {
-        sums.needsNonLocal += managed.size;
-        if (!managed.resident) sums.missingNonLocal += managed.size;
-      }
-    }
-  }
-  return { objects, ...sums };
+function confirmTracked(set: ResidencySet, untracks: number): boolean {
+  if (set.untracksChecked === untracks) return true;
+  for (const managed of set.objects()) if (!managed.tracked) return false;
+  set.untracksChecked = untracks;
+  return true;
 }
-
-/** gather for one set: its members as they are, or undefined if one is no longer tracked. */
-function sumSingle(members: readonly ManagedObject[]): Gathered | undefined {
-  let needsLocal = 0;
-  let needsNonLocal = 0;
-  let missingLocal = 0;
-  let missingNonLocal = 0;
-  for (let j = 0; j < members.length; j++) {
-    const managed = members[j] as ManagedObject;
-    if (!managed.tracked) return undefined;
-    if (managed.segment === 'LOCAL') {
-      needsLocal += managed.size;
-      if (!managed.resident) missingLocal += managed.size;
-    } else {
-      needsNonLocal += managed.size;
-      if (!managed.resident) missingNonLocal += managed.size;
-    }
-  }
-  return { objects: members, needsLocal, needsNonLocal, missingLocal, missingNonLocal };
-}
-

@@ -1,55 +1,96 @@
 /**
- * The residency manager's record of one tracked pageable object (d3dx12residency.h's
- * ManagedObject): its size and segment, whether the manager holds it resident, when it was last used
- * (CPU time, LRU stamp, batch, GPU sync point) and its reuse history for the victim order.
+ * The residency manager's handle on one tracked pageable object (d3dx12residency.h's
+ * ManagedObject): the object, its place in the manager's lists, and its numbers (size, segment,
+ * resident flag, when it was last used: CPU time, LRU stamp, batch, GPU sync point; its reuse
+ * history for the victim order), which live in the manager's ObjectTable at `index` so the
+ * per-batch pass reaches them without visiting this object. The accessors are for the paths that
+ * run per eviction, not per batch.
  *
  * Invariants: `residentIndex` is its place in the manager's resident list exactly while `resident`
- * (else -1); `tracked` is false once the manager forgot it (sets still holding it skip it); the GPU
- * sync point is (`lastUseFence`, `lastUseValue`), none while `lastUseFence` is undefined. The fields
- * are plain, not getters or objects, so the per-batch pass writes numbers and allocates nothing.
+ * (else -1); `tracked` is false once the manager forgot it (sets still holding it skip it), and
+ * from then on `index` may belong to another object, so nothing reads the numbers of an object no
+ * longer tracked; the GPU sync point is (`lastUseFence`, `lastUseValue`), none while `lastUseFence`
+ * is undefined.
  */
 import type { Fence } from '../d3d12/fence.js';
-import type { Pageable, ResidencyStatus } from '../d3d12/residency.js';
+import type { Pageable } from '../d3d12/residency.js';
 import type { MemorySegment } from '../api/types.js';
+import { LAST_BATCH, LAST_USE_VALUE, LAST_USED_MS, MEAN_GAP, RECORD, SIZE, USE_STAMP, type ObjectTable } from './object-table.js';
 import type { ReuseRecord } from './reuse-predictor.js';
 import type { VictimCandidate } from './victim-order.js';
 
 export class ManagedObject implements ReuseRecord, VictimCandidate {
-  /** The manager holds one MakeResident reference on the object while this is true. */
-  resident: boolean;
   /** Index in the manager's list of resident objects, -1 when not resident. */
   residentIndex = -1;
   tracked = true;
-  /** CPU time of the last executeCommandLists that used it (the manager's clock, ms). */
-  lastUsedMs = -Infinity;
-  /** LRU order: the manager's use counter at the last use (higher: more recent). */
-  useStamp = 0;
-  /** The batch of the last use (ReuseRecord), -1 before the first. */
-  lastBatch = -1;
-  meanGap = 0;
-  /** The GPU work that last used it: complete once the fence reaches the value. */
-  lastUseFence: Fence | undefined = undefined;
-  lastUseValue = 0;
-  /** Scratch: the gather pass of the batch being formed (de-duplicates across sets). */
-  gathered = 0;
   /** Scratch: the residency set fill that last inserted it (ResidencySet's O(1) de-duplication). */
   setMark = 0;
-  /** Bytes against the budget, and the segment (fixed for the object's life; read on every execute). */
-  readonly size: number;
-  readonly segment: MemorySegment;
 
   constructor(
     readonly pageable: Pageable,
-    status: ResidencyStatus,
-  ) {
-    this.resident = status.resident;
-    this.size = status.sizeInBytes;
-    this.segment = status.segment;
+    private readonly table: ObjectTable,
+    /** The record in `table` (valid while tracked). */
+    readonly index: number,
+  ) {}
+
+  /** The manager holds one MakeResident reference on the object while this is true. */
+  get resident(): boolean {
+    return this.table.isResident(this.index);
+  }
+
+  set resident(resident: boolean) {
+    this.table.setResident(this.index, resident);
+  }
+
+  /** Bytes against the budget (fixed for the object's life). */
+  get size(): number {
+    return this.table.data[this.index * RECORD + SIZE] as number;
+  }
+
+  get segment(): MemorySegment {
+    return this.table.isNonLocal(this.index) ? 'NON_LOCAL' : 'LOCAL';
+  }
+
+  /** CPU time of the last executeCommandLists that used it (the manager's clock, ms). */
+  get lastUsedMs(): number {
+    return this.table.data[this.index * RECORD + LAST_USED_MS] as number;
+  }
+
+  /** LRU order: the manager's use counter at the last use (higher: more recent). */
+  get useStamp(): number {
+    return this.table.data[this.index * RECORD + USE_STAMP] as number;
+  }
+
+  /** The batch of the last use (ReuseRecord), -1 before the first. */
+  get lastBatch(): number {
+    return this.table.data[this.index * RECORD + LAST_BATCH] as number;
+  }
+
+  set lastBatch(batch: number) {
+    this.table.data[this.index * RECORD + LAST_BATCH] = batch;
+  }
+
+  get meanGap(): number {
+    return this.table.data[this.index * RECORD + MEAN_GAP] as number;
+  }
+
+  set meanGap(gap: number) {
+    this.table.data[this.index * RECORD + MEAN_GAP] = gap;
+  }
+
+  /** The GPU work that last used it: complete once the fence reaches `lastUseValue`. */
+  get lastUseFence(): Fence | undefined {
+    return this.table.lastUseFence(this.index);
+  }
+
+  get lastUseValue(): number {
+    return this.table.data[this.index * RECORD + LAST_USE_VALUE] as number;
   }
 
   /** Whether the GPU work that last used the object has completed. */
   get idle(): boolean {
-    return this.lastUseFence === undefined || this.lastUseFence.getCompletedValue() >= this.lastUseValue;
+    const fence = this.lastUseFence;
+    return fence === undefined || fence.getCompletedValue() >= this.lastUseValue;
   }
 
   /**
@@ -57,7 +98,8 @@ export class ManagedObject implements ReuseRecord, VictimCandidate {
    * eviction queued now runs after it, which is as safe as waiting for it.
    */
   get submitted(): boolean {
-    return this.lastUseFence === undefined || this.lastUseFence.getSubmittedValue() >= this.lastUseValue;
+    const fence = this.lastUseFence;
+    return fence === undefined || fence.getSubmittedValue() >= this.lastUseValue;
   }
 
   /** Released by the application (it should have ended tracking first). */

@@ -11,7 +11,8 @@
  *      signalled) and tells the reuse predictor of the ones coming back after a gap;
  *   4. trims, at most once per TRIM_INTERVAL_MS: objects idle for longer than the grace period
  *      (gracePeriodMs: 60 s down to 1 s as usage goes from 70 % to 100 % of the budget) whose last
- *      GPU use has completed are evicted, never below 70 % of the budget;
+ *      GPU use has completed are evicted, never below 70 % of the budget; the resident objects are
+ *      looked through only when TrimGate says one of them may be that old (or one was released);
  *   5. when what is missing does not fit, evicts objects outside the batch until it does, in
  *      VictimQueue's order (lower residency priority first, then the policy). The library waits for
  *      an object's last GPU use before evicting it; here eviction is queued after that use, which is
@@ -34,11 +35,13 @@ import { D3D12Error, invalidArg, show } from '../api/errors.js';
 import type { Fence } from '../d3d12/fence.js';
 import type { Pageable, ResidencyStatus, VideoMemoryInfo } from '../d3d12/residency.js';
 import type { MemorySegment } from '../api/types.js';
-import { gatherSets, type Gathered } from './gather.js';
+import { Gathered } from './gather.js';
 import { gracePeriodMs, trimFloor } from './grace-period.js';
 import { ManagedObject } from './managed-object.js';
+import { ObjectTable } from './object-table.js';
 import { ReusePredictor } from './reuse-predictor.js';
 import { ResidencySet } from './residency-set.js';
+import { TrimGate } from './trim-gate.js';
 import { VictimQueue } from './victim-order.js';
 
 export interface ResidencyManagerOptions {
@@ -83,18 +86,27 @@ export const TRIM_INTERVAL_MS = 1;
  */
 export const SIGNAL_INTERVAL_MS = 1;
 
-/** A queue's sync point: `value` is the last signalled; `pending`: batches since wait for value + 1. */
+/**
+ * A queue's sync point: `value` is the last signalled; `pending`: batches since wait for value + 1;
+ * `fenceId`: the fence's id in the ObjectTable.
+ */
 interface SyncPoint {
   fence: Fence;
+  fenceId: number;
   value: number;
   pending: boolean;
   signalledMs: number;
 }
 
-/** What one pass over a batch's sets found: its objects (each once) and their bytes. */
-
 export class ResidencyManager {
   private readonly managedObjects = new Map<Pageable, ManagedObject>();
+  /** The tracked objects' numbers (ManagedObject.index is the record). */
+  private readonly table = new ObjectTable();
+  /** The tracked object at each ObjectTable index in use. */
+  private readonly byIndex: (ManagedObject | undefined)[] = [];
+  /** Refilled by every gather (valid until the next). */
+  private readonly gathered = new Gathered();
+  private readonly trimGate = new TrimGate();
   /** The objects the manager holds resident (ManagedObject.residentIndex is the place). */
   private readonly residentObjects: ManagedObject[] = [];
   private readonly fences = new Map<CommandQueue, SyncPoint>();
@@ -112,6 +124,10 @@ export class ResidencyManager {
   private openFills = 0;
   /** @internal */
   overlaps = 0;
+  /** @internal Grows whenever an object stops being tracked (SetOwner). */
+  untracks = 0;
+  /** Grows whenever the manager stops holding a tracked object resident (gather.ts's set sums). */
+  private evictions = 0;
   /** Reused for every budget read, so reading one allocates nothing. */
   private readonly memoryInfo: VideoMemoryInfo = { budget: 0, currentUsage: 0, availableForReservation: 0, currentReservation: 0 };
   private readonly statusScratch = {} as ResidencyStatus;
@@ -180,7 +196,8 @@ export class ResidencyManager {
       throw invalidArg(call, 'pageable', error.rule);
     }
     if (this.managedObjects.has(pageable)) throw invalidArg(call, 'pageable', `${pageable.label} is already tracked`);
-    const managed = new ManagedObject(pageable, status);
+    const managed = new ManagedObject(pageable, this.table, this.table.alloc(status.sizeInBytes, status.segment === 'NON_LOCAL', status.resident));
+    this.byIndex[managed.index] = managed;
     this.managedObjects.set(pageable, managed);
     if (managed.resident) this.addResident(managed);
     this.stats.tracked++;
@@ -196,11 +213,15 @@ export class ResidencyManager {
   private forget(managed: ManagedObject): void {
     if (managed.residentIndex >= 0) this.removeResident(managed);
     managed.tracked = false;
+    this.untracks++;
+    this.byIndex[managed.index] = undefined;
+    this.table.release(managed.index);
     this.managedObjects.delete(managed.pageable);
     this.stats.tracked--;
   }
 
   private addResident(managed: ManagedObject): void {
+    this.trimGate.admit(managed.segment, managed.lastUsedMs);
     managed.residentIndex = this.residentObjects.length;
     this.residentObjects.push(managed);
   }
@@ -256,7 +277,7 @@ export class ResidencyManager {
 
   /** The batch's objects and bytes (gather.ts), refusing released ones when `call` names the caller. */
   private gather(sets: readonly (ResidencySet | null)[], call: string | null): Gathered {
-    return gatherSets(sets, call, this.device.getReleaseCount(), ++this.gatherMark);
+    return this.gathered.gather(this.table, sets, call, this.device.getReleaseCount(), this.untracks, this.evictions, ++this.gatherMark);
   }
 
   private budget(segment: MemorySegment): number {
@@ -279,7 +300,7 @@ export class ResidencyManager {
 
     const batch = ++this.batchNumber;
     const now = this.clock();
-    const objects = gathered.objects;
+    this.trimGate.tick(now);
     const sync = this.syncPointFor(queue);
     // This batch's objects wait for the queue's next signal, so earlier batches on the queue that
     // still wait for theirs get it now if victims may be chosen (what they used may be evicted).
@@ -287,14 +308,7 @@ export class ResidencyManager {
     if (sync.pending && (gathered.missingLocal + gathered.missingNonLocal > 0 || trimDue || this.overBudget())) this.signal(queue, sync, now);
     const useValue = sync.value + 1;
     this.executing = queue;
-    for (let i = 0; i < objects.length; i++) {
-      const managed = objects[i] as ManagedObject;
-      this.predictor.used(managed, batch);
-      managed.useStamp = ++this.useCounter;
-      managed.lastUsedMs = now;
-      managed.lastUseFence = sync.fence;
-      managed.lastUseValue = useValue;
-    }
+    this.useCounter = gathered.stamp(this.table, this.predictor, this.useCounter, batch, now, sync.fenceId, useValue);
     if (trimDue) {
       this.lastTrimMs = now;
       for (const segment of SEGMENTS) this.trim(segment, now, batch);
@@ -308,7 +322,7 @@ export class ResidencyManager {
       this.stats.overBudgetBatches++;
       this.stats.lastOverBudget = over;
     }
-    if (gathered.missingLocal + gathered.missingNonLocal > 0) this.makeBatchResident(objects, batch);
+    if (gathered.missingLocal + gathered.missingNonLocal > 0) this.makeBatchResident(gathered, batch);
 
     this.executing = null;
     queue.executeCommandLists(lists);
@@ -320,7 +334,8 @@ export class ResidencyManager {
   private syncPointFor(queue: CommandQueue): SyncPoint {
     let sync = this.fences.get(queue);
     if (!sync) {
-      sync = { fence: this.device.createFence(0), value: 0, pending: false, signalledMs: -Infinity };
+      const fence = this.device.createFence(0);
+      sync = { fence, fenceId: this.table.addFence(fence), value: 0, pending: false, signalledMs: -Infinity };
       this.fences.set(queue, sync);
     }
     return sync;
@@ -353,6 +368,7 @@ export class ResidencyManager {
   /** Evicts the victims with one device.evict call, so their heaps page out in one submission. */
   private evictAll(victims: readonly ManagedObject[]): void {
     if (victims.length === 0) return;
+    this.evictions++;
     // The manager holds one MakeResident reference; an application that evicted a tracked object
     // itself (which d3dx12residency forbids) has already dropped it, and there is nothing to drop.
     const held = victims.filter((managed) => this.device.getResidencyStatus(managed.pageable, this.statusScratch).residencyReferences > 0);
@@ -375,15 +391,23 @@ export class ResidencyManager {
    */
   private victims(segment: MemorySegment | null, batch: number, eligible: (managed: ManagedObject) => boolean): VictimQueue<ManagedObject> {
     this.signalPending();
+    const releases = this.device.getReleaseCount();
     const candidates: ManagedObject[] = [];
+    // The oldest last use per segment, for the trim gate.
+    let oldestLocal = Infinity;
+    let oldestNonLocal = Infinity;
     for (let i = this.residentObjects.length - 1; i >= 0; i--) {
       const managed = this.residentObjects[i] as ManagedObject;
       if (managed.released) {
         this.forget(managed);
         continue;
       }
-      if ((segment === null || managed.segment === segment) && managed.lastBatch !== batch && eligible(managed)) candidates.push(managed);
+      const objectSegment = managed.segment;
+      if (objectSegment === 'LOCAL') oldestLocal = Math.min(oldestLocal, managed.lastUsedMs);
+      else oldestNonLocal = Math.min(oldestNonLocal, managed.lastUsedMs);
+      if ((segment === null || objectSegment === segment) && managed.lastBatch !== batch && eligible(managed)) candidates.push(managed);
     }
+    this.trimGate.scanned(releases, oldestLocal, oldestNonLocal);
     const priority = (managed: ManagedObject): number => this.device.getResidencyStatus(managed.pageable, this.statusScratch).priority;
     return new VictimQueue(candidates, priority, (managed) => this.predictor.expectedWait(managed, batch));
   }
@@ -393,6 +417,12 @@ export class ResidencyManager {
     const budget = this.budget(segment);
     const grace = gracePeriodMs(this.usage(segment), budget);
     if (grace === Infinity) return;
+    // No resident object can be past the grace period and none was released since the last scan:
+    // the scan would find nothing, so only its signalling of pending batches is done.
+    if (this.trimGate.canSkip(segment, now, grace, this.device.getReleaseCount())) {
+      this.signalPending();
+      return;
+    }
     const floor = trimFloor(budget);
     const queue = this.victims(segment, batch, (managed) => now - managed.lastUsedMs > grace && managed.idle);
     const chosen: ManagedObject[] = [];
@@ -422,8 +452,12 @@ export class ResidencyManager {
     return usage + needed > budget ? { segment, usage: usage + needed, budget } : null;
   }
 
-  private makeBatchResident(objects: readonly ManagedObject[], batch: number): void {
-    const rising = objects.filter((managed) => !managed.resident);
+  private makeBatchResident(gathered: Gathered, batch: number): void {
+    const rising: ManagedObject[] = [];
+    for (let j = 0; j < gathered.count; j++) {
+      const index = gathered.indices[j] as number;
+      if (!this.table.isResident(index)) rising.push(this.byIndex[index] as ManagedObject);
+    }
     if (rising.length === 0) return;
     try {
       this.device.makeResident(rising.map((managed) => managed.pageable));

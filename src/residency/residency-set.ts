@@ -13,8 +13,16 @@
  * object's mark may be another set's; a set that was open alongside another therefore confirms a
  * mismatch against an exact Set of its members, built the first time it needs one.
  *
- * Invariants: `members` holds each object once; an object whose `setMark` is this fill's mark is in
- * `members`; `exact`, when present, holds exactly the members.
+ * Next to the members the set keeps their ObjectTable indices in an Int32Array, in the same order:
+ * the manager's per-batch pass walks that and never visits the member objects.
+ *
+ * Invariants: `members` holds each object once; `indexList[i]` is `members[i].index` for every i
+ * below `size`; an object whose `setMark` is this fill's mark is in `members`; `exact`, when
+ * present, holds exactly the members; every member was tracked when the owner's untrack count was
+ * `untracksChecked` (so while the count is unchanged, no member's index can have been reused);
+ * while `residentAsOf` equals the owner's eviction count, every member is resident and
+ * `needsLocal` / `needsNonLocal` are the members' bytes per segment; no member was both tracked and
+ * released when the device's release count was `releasesChecked`.
  */
 import { invalidArg } from '../api/errors.js';
 import type { ManagedObject } from './managed-object.js';
@@ -22,6 +30,8 @@ import type { ManagedObject } from './managed-object.js';
 export interface SetOwner {
   /** Device.getReleaseCount() of the manager's device. */
   releaseCount(): number;
+  /** Grows whenever the manager stops tracking an object. */
+  readonly untracks: number;
   /** The manager's record of `pageable`, if it tracks it. */
   managed(pageable: unknown): ManagedObject | undefined;
   /** A mark no fill has used; counts the set as open. */
@@ -33,6 +43,8 @@ export interface SetOwner {
 
 export class ResidencySet {
   private members: ManagedObject[] = [];
+  /** The members' ObjectTable indices (the first `size` entries); kept across fills. */
+  private indexList = new Int32Array(16);
   private isOpen = false;
   private mark = 0;
   private overlapsAtOpen = 0;
@@ -50,14 +62,32 @@ export class ResidencySet {
     return this.owner === owner;
   }
 
-  /** @internal Device.getReleaseCount() when the set opened: members were all live then (insert refuses released ones). */
-  releasesAtOpen = 0;
+  /**
+   * @internal A Device.getReleaseCount() at which no tracked member was released: when the set
+   * opened (insert refuses released objects), or when gather.ts last looked through it.
+   */
+  releasesChecked = 0;
+
+  /** @internal The owner's untrack count when every member was last known tracked (gather.ts moves it on). */
+  untracksChecked = 0;
+
+  /**
+   * @internal The owner's eviction count when a gather found every member resident (-1: not since
+   * open), and the members' bytes per segment then: the batch's sums while nothing was evicted since.
+   */
+  residentAsOf = -1;
+  /** @internal */
+  needsLocal = 0;
+  /** @internal */
+  needsNonLocal = 0;
 
   /** Starts the set afresh (it forgets what it held). */
   open(): void {
     if (this.isOpen) throw invalidArg('ResidencySet.open', 'this', `residency set #${this.id} is already open`);
-    this.releasesAtOpen = this.owner.releaseCount();
+    this.releasesChecked = this.owner.releaseCount();
     this.members = [];
+    this.untracksChecked = this.owner.untracks;
+    this.residentAsOf = -1;
     this.exact = undefined;
     this.overlapsAtOpen = this.owner.overlaps;
     this.mark = this.owner.openFill();
@@ -82,6 +112,13 @@ export class ResidencySet {
       this.exact.add(managed);
     }
     managed.setMark = this.mark;
+    const at = this.members.length;
+    if (at === this.indexList.length) {
+      const grown = new Int32Array(at * 2);
+      grown.set(this.indexList);
+      this.indexList = grown;
+    }
+    this.indexList[at] = managed.index;
     this.members.push(managed);
   }
 
@@ -105,5 +142,10 @@ export class ResidencySet {
   /** @internal The members, each once (the manager reads them; nobody writes them). */
   objects(): readonly ManagedObject[] {
     return this.members;
+  }
+
+  /** @internal The members' ObjectTable indices, in member order: the first `size` entries count. */
+  indices(): Int32Array {
+    return this.indexList;
   }
 }

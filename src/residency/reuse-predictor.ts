@@ -92,14 +92,20 @@ export class ReusePredictor {
     record.lastBatch = batch;
     // Never used, or used in the batch before: no gap.
     if (last < 0 || last >= batch - 1) return;
-    const gap = batch - last;
-    if (record.meanGap > 0) {
-      this.normalized.add(gap / record.meanGap);
-      record.meanGap += MEAN_WEIGHT * (gap - record.meanGap);
-    } else {
-      this.first.add(gap);
-      record.meanGap = gap;
+    record.meanGap = this.gap(batch - last, record.meanGap);
+  }
+
+  /**
+   * Records a reuse gap of an object whose mean gap was `meanGap` (0: its first gap); returns its
+   * new mean. `used` without the record: the manager's per-batch pass keeps records in a table.
+   */
+  gap(gap: number, meanGap: number): number {
+    if (meanGap > 0) {
+      this.normalized.add(gap / meanGap);
+      return meanGap + MEAN_WEIGHT * (gap - meanGap);
     }
+    this.first.add(gap);
+    return gap;
   }
 
   /** Batches until `record` is expected to be used again, seen from `batch` (larger: evict sooner). */

@@ -1,0 +1,101 @@
+/**
+ * ObjectTable (src/residency/object-table.ts): the residency manager's per-object records in one
+ * Float64Array. A record starts in the never-used state, an index given back is handed out again
+ * with a fresh record, growing keeps every record, and the flags word keeps the resident bit, the
+ * segment and the last use's fence apart.
+ */
+import { describe, expect, test } from 'vitest';
+import type { Fence } from '../../../src/d3d12/fence.js';
+import {
+  FENCE_UNIT,
+  FLAGS,
+  GATHERED,
+  LAST_BATCH,
+  LAST_USE_VALUE,
+  LAST_USED_MS,
+  MEAN_GAP,
+  NON_LOCAL_BIT,
+  ObjectTable,
+  RECORD,
+  RESIDENT,
+  SIZE,
+  USE_STAMP,
+} from '../../../src/residency/object-table.js';
+
+const record = (table: ObjectTable, index: number): number[] => Array.from(table.data.subarray(index * RECORD, (index + 1) * RECORD));
+const fakeFence = (name: string): Fence => ({ name }) as unknown as Fence;
+
+describe('ObjectTable', () => {
+  test('the slots are eight distinct places in one 64-byte record', () => {
+    const slots = [SIZE, FLAGS, LAST_BATCH, MEAN_GAP, USE_STAMP, LAST_USED_MS, LAST_USE_VALUE, GATHERED];
+    expect(new Set(slots).size).toBe(RECORD);
+    expect(Math.max(...slots)).toBe(RECORD - 1);
+    expect(RECORD * Float64Array.BYTES_PER_ELEMENT).toBe(64);
+  });
+
+  test('alloc: dense indices from 0, each record in the never-used state', () => {
+    const table = new ObjectTable();
+    expect([table.alloc(65536, false, true), table.alloc(131072, true, false)]).toEqual([0, 1]);
+    // size, flags, last batch -1, mean gap 0, stamp 0, last used -Infinity, value 0, mark 0
+    expect(record(table, 0)).toEqual([65536, RESIDENT, -1, 0, 0, -Infinity, 0, 0]);
+    expect(record(table, 1)).toEqual([131072, NON_LOCAL_BIT, -1, 0, 0, -Infinity, 0, 0]);
+    expect([table.isResident(0), table.isNonLocal(0), table.isResident(1), table.isNonLocal(1)]).toEqual([true, false, false, true]);
+    expect(table.lastUseFence(0)).toBeUndefined();
+  });
+
+  test('release: the index is handed out again, with its record reset', () => {
+    const table = new ObjectTable();
+    const a = table.alloc(1, false, true);
+    table.alloc(2, false, true);
+    table.data.fill(7, a * RECORD, (a + 1) * RECORD);
+    table.release(a);
+    expect(table.alloc(3, true, false)).toBe(a);
+    expect(record(table, a)).toEqual([3, NON_LOCAL_BIT, -1, 0, 0, -Infinity, 0, 0]);
+    // Nothing free: a new index.
+    expect(table.alloc(4, false, false)).toBe(2);
+  });
+
+  test('growing keeps every record (past the first capacity, several times)', () => {
+    const table = new ObjectTable();
+    const first = table.capacity;
+    const n = first * 5 + 3;
+    for (let i = 0; i < n; i++) {
+      const index = table.alloc(i, i % 2 === 1, i % 3 === 0);
+      table.data[index * RECORD + USE_STAMP] = 1000 + i;
+    }
+    expect(table.capacity).toBeGreaterThanOrEqual(n);
+    expect(table.data.length).toBe(table.capacity * RECORD);
+    for (let i = 0; i < n; i++) {
+      expect([table.data[i * RECORD + SIZE], table.data[i * RECORD + USE_STAMP], table.isNonLocal(i), table.isResident(i)]).toEqual([i, 1000 + i, i % 2 === 1, i % 3 === 0]);
+    }
+  });
+
+  test('flags: the resident bit, the segment and the fence change independently', () => {
+    const table = new ObjectTable();
+    const fences = [fakeFence('a'), fakeFence('b')];
+    const ids = fences.map((fence) => table.addFence(fence));
+    expect(ids).toEqual([1, 2]);
+    const i = table.alloc(1, true, false);
+    const at = i * RECORD + FLAGS;
+    table.data[at] = ObjectTable.withFence(table.data[at] as number, 2);
+    expect([table.lastUseFence(i), table.isResident(i), table.isNonLocal(i)]).toEqual([fences[1], false, true]);
+    table.setResident(i, true);
+    expect([table.lastUseFence(i), table.isResident(i), table.isNonLocal(i)]).toEqual([fences[1], true, true]);
+    table.data[at] = ObjectTable.withFence(table.data[at], 1);
+    expect([table.lastUseFence(i), table.isResident(i), table.isNonLocal(i)]).toEqual([fences[0], true, true]);
+    table.setResident(i, false);
+    table.setResident(i, false);
+    expect([table.lastUseFence(i), table.isResident(i), table.isNonLocal(i)]).toEqual([fences[0], false, true]);
+    expect(table.data[at]).toBe(1 * FENCE_UNIT + NON_LOCAL_BIT);
+  });
+
+  test('a large fence id stays exact under the flags\' bit operations', () => {
+    const table = new ObjectTable();
+    const i = table.alloc(1, false, true);
+    const id = 2 ** 28 + 5;
+    const at = i * RECORD + FLAGS;
+    table.data[at] = ObjectTable.withFence(table.data[at] as number, id);
+    table.setResident(i, false);
+    expect(table.data[at]).toBe(id * FENCE_UNIT);
+  });
+});
