@@ -22,7 +22,7 @@ export interface ElementRun {
 }
 
 /** Element (x, y, z) of subresource `subresource` (x, y in elements: blocks for BC formats). */
-export function textureElementRun(layout: ResourceLayout, format: FormatInfo, subresource: number, x: number, y: number, z: number): ElementRun {
+export function textureElementRun(layout: ResourceLayout, format: Pick<FormatInfo, 'bytesPerElement' | 'blockWidth' | 'blockHeight'>, subresource: number, x: number, y: number, z: number): ElementRun {
   const mip = subresource % layout.mipLevels;
   const slice = Math.floor(subresource / layout.mipLevels);
   const m = layout.mips[mip] as MipLayout;
@@ -36,6 +36,17 @@ export function textureElementRun(layout: ResourceLayout, format: FormatInfo, su
   const tile = m.firstTileInSlice + Math.floor(x / tw) + Math.floor(y / th) * m.widthInTiles + Math.floor(z / td) * m.widthInTiles * m.heightInTiles;
   const within = ((z % td) * th + (y % th)) * tw + (x % tw);
   return { offset: sliceStart + tile * TILE_SIZE + within * format.bytesPerElement, run: tw - (x % tw) };
+}
+
+/**
+ * Byte offset, within the resource, of texel (x, y) of mip `mip` of array slice `slice` of a 1D or
+ * 2D texture of an uncompressed format (elements of `bytesPerElement` bytes): the CPU model of the
+ * prelude's texel address (d3d12_tex2d_texel_address_in, shaders/prelude/textures.wgsl) that the
+ * texel-store and clear tests compare with.
+ */
+export function texelByteOffset(layout: ResourceLayout, bytesPerElement: number, mip: number, slice: number, x: number, y: number): number {
+  if (!layout.mips[mip]) throw new RangeError(`mip ${mip} is not in the layout`);
+  return textureElementRun(layout, { bytesPerElement, blockWidth: 1, blockHeight: 1 }, slice * layout.mipLevels + mip, x, y, 0).offset;
 }
 
 /** Element (x, y, z) of a footprint at `offset` in a buffer: rows rowPitch apart, depth slices rowPitch × numRows apart. */

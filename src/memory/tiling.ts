@@ -307,18 +307,3 @@ export function tileCoordinate(layout: ResourceLayout, tile: number): TileCoordi
   }
   return { x: inSlice, y: 0, z: 0, subresource: slice * layout.mipLevels };
 }
-
-/**
- * Byte offset, within the resource, of texel (x, y) of mip `mip` of array slice `slice` of a 1D or
- * 2D texture (elements of `bytesPerElement` bytes): the CPU model of the prelude's texel address
- * (d3d12_tex2d_texel_address_in, shaders/prelude/textures.wgsl), which the GPU tests compare with.
- */
-export function texelByteOffset(layout: ResourceLayout, bytesPerElement: number, mip: number, slice: number, x: number, y: number): number {
-  const m = layout.mips[mip];
-  if (!m) throw new RangeError(`mip ${mip} is not in the layout`);
-  const sliceStart = slice * layout.slicePitch;
-  if (m.packed) return sliceStart + layout.standardTilesPerSlice * TILE_SIZE + m.tailByteOffset + y * m.rowPitch + x * bytesPerElement;
-  const { widthInTexels: tw, heightInTexels: th } = layout.tileShape;
-  const tile = m.firstTileInSlice + Math.floor(x / tw) + Math.floor(y / th) * m.widthInTiles;
-  return sliceStart + tile * TILE_SIZE + ((y % th) * tw + (x % tw)) * bytesPerElement;
-}

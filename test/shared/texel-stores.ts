@@ -1,6 +1,6 @@
 /**
  * Texel stores (shaders/prelude/texture-stores.wgsl) against the CPU model of the emulator's layout
- * (texelByteOffset, src/memory/tiling.ts), run by the gpu and browser projects alike: for each
+ * (texelByteOffset, src/memory/texel-layout.ts), run by the gpu and browser projects alike: for each
  * format the prelude decodes, a reserved texture (at Tier 4 an array of 3 slices with packed mips)
  * partly NULL is filled with a pattern, texels are stored with every form of the store
  * (shaders/validate_texel_stores.wgsl) at tile edges, in the packed mip tail, in array slices, on NULL
@@ -13,7 +13,7 @@ import { createDevice, type Device, type PipelineState, type Resource, type Tile
 import { check, dispatchOnce, readTiles, TILE, TIER1_NULL_READ, pattern, readBuffer, uploadBuffer, writeTiles, type Check } from '../../src/validate/index.js';
 import { toUnorm } from '../../src/memory/clear-values.js';
 import { formatInfo } from '../../src/memory/formats.js';
-import { texelByteOffset } from '../../src/memory/tiling.js';
+import { texelByteOffset } from '../../src/memory/texel-layout.js';
 import STORES from '../../shaders/validate_texel_stores.wgsl?raw';
 
 /** The forms of the store (D3D12_TEST_STORE_* in the shader): those without a status report 0xffffffff. */

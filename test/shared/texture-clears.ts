@@ -1,6 +1,6 @@
 /**
  * UAV clears of textures against the CPU model of the emulator's layout (texelByteOffset,
- * src/memory/tiling.ts), byte for byte, run by the gpu and browser projects alike: every way the
+ * src/memory/texel-layout.ts), byte for byte, run by the gpu and browser projects alike: every way the
  * clear kernel places texels (one per invocation for texels of 4, 8 and 16 bytes; a word's worth
  * for 1- and 2-byte texels in standard tiles, and in packed mips whose rows share words), partial,
  * overlapping, clipped and empty rectangles, array slices with packed mips (Tier 4), 1D arrays and
@@ -10,7 +10,8 @@
 import { createDevice, type Device, type Rect, type Resource, type ResourceDesc } from '../../src/index.js';
 import { check, pattern, readBuffer, readTiles, runList, TILE, uploadBuffer, writeTiles, type Check } from '../../src/validate/index.js';
 import { formatInfo } from '../../src/memory/formats.js';
-import { mipSize, texelByteOffset } from '../../src/memory/tiling.js';
+import { mipSize } from '../../src/memory/tiling.js';
+import { texelByteOffset } from '../../src/memory/texel-layout.js';
 
 interface Clear {
   mip: number;
