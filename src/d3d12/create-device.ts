@@ -39,8 +39,9 @@ export async function createDevice(options: DeviceOptions = {}): Promise<Device>
       NON_LOCAL: settings.nonLocalMemoryBytes ?? DEFAULT_NON_LOCAL_MEMORY_BYTES,
     });
   }
-  const pools = poolSizes(maxPoolBytes(gpuDevice), settings.localMemoryBytes, settings.nonLocalMemoryBytes);
-  const limits = `this adapter allows ${maxPoolBytes(gpuDevice)} bytes for both pools together (maxBufferSize ${gpuDevice.limits.maxBufferSize}, maxStorageBufferBindingSize ${gpuDevice.limits.maxStorageBufferBindingSize})`;
+  const largest = maxPoolBytes(gpuDevice);
+  const limits = `this adapter allows ${largest} bytes for both pools together (maxBufferSize ${gpuDevice.limits.maxBufferSize}, maxStorageBufferBindingSize ${gpuDevice.limits.maxStorageBufferBindingSize})`;
+  const pools = poolSizes(largest, limits, settings.localMemoryBytes, settings.nonLocalMemoryBytes);
   const memory = await allocateMemory(gpuDevice, pools, { LOCAL: settings.localMemoryBytes === undefined, NON_LOCAL: settings.nonLocalMemoryBytes === undefined }, limits);
   const device = new Device(settings, pools);
   // A lost WebGPU device (destroyed by its owner, a driver reset) removes the emulated one.
@@ -69,9 +70,8 @@ export async function createDevice(options: DeviceOptions = {}): Promise<Device>
  * asked sizes over it are E_INVALIDARG, defaults shrink to fit (NON_LOCAL to at most a quarter when
  * both are defaults), and one page is the least either pool has.
  */
-function poolSizes(largest: number, asked: number | undefined, askedNonLocal: number | undefined): Record<MemorySegment, number> {
+function poolSizes(largest: number, limits: string, asked: number | undefined, askedNonLocal: number | undefined): Record<MemorySegment, number> {
   const pages = (bytes: number): number => Math.max(TILE_SIZE, Math.floor(bytes / TILE_SIZE) * TILE_SIZE);
-  const limits = `this adapter allows ${largest} bytes for both pools together`;
   const local = asked === undefined ? undefined : pages(asked);
   const nonLocal = askedNonLocal === undefined ? undefined : pages(askedNonLocal);
   if (local !== undefined && nonLocal !== undefined) {
