@@ -10,8 +10,8 @@
  * states when it is called, so its errors are thrown to the caller.
  */
 import type { TileCopyFlag } from '../validation/command-list.js';
-import { applyTileMappings, copyTileMappings, NULL_HEAP, type MappedSegment, type TileSpan } from '../memory/tile-mappings.js';
-import { validateCopyTileMappings, validateUpdateTileMappings } from '../validation/tile-mappings.js';
+import { applyTileMappings, copyTileMappings, mapTileRange, NULL_HEAP, type MappedSegment, type TileMappingTable, type TileSpan } from '../memory/tile-mappings.js';
+import { singleRangeStart, validateCopyTileMappings, validateUpdateTileMappings } from '../validation/tile-mappings.js';
 import type { GraphicsCommandList } from './command-list.js';
 import { commandName, type CpuVisibleWrite } from './recorded-commands.js';
 import { rootDescriptorAddresses } from './root-arguments.js';
@@ -43,6 +43,8 @@ export interface QueueOwner {
   tilesChanged(resource: Resource, spans: readonly TileSpan[]): void;
   /** updateTileMappings applied `segments` to a reserved resource's tiles, into heap `heapId` (or NULL_HEAP). */
   tilesMapped(resource: Resource, heapId: number, segments: readonly MappedSegment[]): void;
+  /** The same for one NONE segment: resource tiles [first, first + count) onto heap tiles from heapTile. */
+  tileRangeMapped(resource: Resource, heap: Heap, first: number, count: number, heapTile: number): void;
   /** An operation failed while it ran (after its call had returned): the device must report it. */
   recordFailure(call: string, error: unknown): void;
   /** This queue has no held operations left. */
@@ -307,8 +309,22 @@ export class CommandQueue {
     this.owner.checkNotRemoved('updateTileMappings');
     const heapGiven = heap !== null && heap !== undefined;
     const heapView = heapGiven ? this.owner.ownHeap(heap) : undefined;
+    const own = this.owner.ownResource(resource);
+    // A streamer's per-tile call, applied at once when no earlier operation waits (see singleRangeStart).
+    const start = singleRangeStart(own, regionStartCoordinates, regionSizes, heapView, rangeFlags, heapRangeStartOffsets, rangeTileCounts, flags);
+    if (start >= 0 && !this.blockedBy && this.pending.length === 0) {
+      const count = (regionSizes as TileRegionSize[])[0]?.numTiles as number;
+      const heapTile = (heapRangeStartOffsets as number[])[0] as number;
+      try {
+        mapTileRange(resource.tileMappings as TileMappingTable, start, count, (heapView as Heap).id, heapTile);
+        this.owner.tileRangeMapped(resource, heapView as Heap, start, count, heapTile);
+      } catch (error) {
+        this.owner.recordFailure('updateTileMappings', error);
+      }
+      return;
+    }
     const plan = orThrow(
-      validateUpdateTileMappings(this.owner.ownResource(resource), regionStartCoordinates, regionSizes, heapView, heapGiven, rangeFlags, heapRangeStartOffsets, rangeTileCounts, flags),
+      validateUpdateTileMappings(own, regionStartCoordinates, regionSizes, heapView, heapGiven, rangeFlags, heapRangeStartOffsets, rangeTileCounts, flags),
     );
     const heapId = heapView?.id ?? NULL_HEAP;
     this.enqueue('updateTileMappings', () => {

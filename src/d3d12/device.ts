@@ -477,6 +477,11 @@ export class Device {
     this.gpu?.backing.writeSegments(resource, heapId, segments);
   }
 
+  /** @internal tilesMapped for one NONE segment into `heap`, with no segment list (per-tile calls). */
+  tileRangeMapped(resource: Resource, heap: Heap, first: number, count: number, heapTile: number): void {
+    this.gpu?.backing.writeSegment(resource, heap.id, heap.memory, first, count, 'NONE', heapTile);
+  }
+
   /** @internal Faults of one submission arrived; `lists` names its command lists and their commands. */
   recordFaults(records: FaultRecord[], lost: number, lists: ReadonlyMap<number, SubmittedList>): void {
     this.removal.recordFaults(records, lost, lists);

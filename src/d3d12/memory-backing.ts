@@ -279,21 +279,23 @@ export class MemoryBacking {
    */
   writeSegments(resource: Resource, heapId: number, segments: readonly MappedSegment[]): void {
     if (segments.length === 0) return;
-    const pageTable = this.gpu.pageTable;
-    const encoding = pageTable.encoding;
-    const firstPage = resource.virtualRange.firstPage;
     const memory = heapId === NULL_HEAP ? undefined : this.heapById(heapId)?.memory;
-    for (const segment of segments) {
-      const { first, count, flag } = segment;
-      if (flag === 'NULL') {
-        pageTable.fill(firstPage + first, count, encoding.null);
-        continue;
-      }
-      this.reservedTiles.add(heapId, resource, first, count);
-      if (!memory) pageTable.fill(firstPage + first, count, encoding.absent(heapId));
-      else if (flag === 'REUSE_SINGLE_TILE') pageTable.fill(firstPage + first, count, encoding.residentPage(memory.segment, memory.pages[segment.heapTile] as number));
-      else pageTable.entriesAt(firstPage + first, count).set(this.entriesOf(memory).subarray(segment.heapTile, segment.heapTile + count));
+    for (const { first, count, flag, heapTile } of segments) this.writeSegment(resource, heapId, memory, first, count, flag, heapTile);
+  }
+
+  /** writeSegments for one segment, `memory` being heap `heapId`'s (undefined: NULL, or no memory). */
+  writeSegment(resource: Resource, heapId: number, memory: HeapMemory | undefined, first: number, count: number, flag: MappedSegment['flag'], heapTile: number): void {
+    const pageTable = this.gpu.pageTable;
+    const page = resource.virtualRange.firstPage + first;
+    if (flag === 'NULL') {
+      pageTable.fill(page, count, pageTable.encoding.null);
+      return;
     }
+    this.reservedTiles.add(heapId, resource, first, count);
+    if (!memory) pageTable.fill(page, count, pageTable.encoding.absent(heapId));
+    else if (flag === 'REUSE_SINGLE_TILE') pageTable.fill(page, count, pageTable.encoding.residentPage(memory.segment, memory.pages[heapTile] as number));
+    else if (count === 1) pageTable.writeOne(page, this.entriesOf(memory)[heapTile] as number);
+    else pageTable.entriesAt(page, count).set(this.entriesOf(memory).subarray(heapTile, heapTile + count));
   }
 
   /**

@@ -180,6 +180,17 @@ export class PageTableMirror {
     if (values.length > 0) this.entriesAt(firstPage, values.length).set(values);
   }
 
+  /** Writes one entry (sent at the next flush): entriesAt without its view, for per-tile callers. */
+  writeOne(page: number, value: number): void {
+    if (this.dropNextWrite) {
+      this.dropNextWrite = false;
+      return;
+    }
+    this.growTo(page);
+    this.dirty.add(page, 1);
+    this.shadow[page] = value;
+  }
+
   /** Writes one value to `count` entries from `firstPage` on (sent at the next flush). */
   fill(firstPage: number, count: number, value: number): void {
     if (count > 0) this.entriesAt(firstPage, count).fill(value);

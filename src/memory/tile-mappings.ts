@@ -66,6 +66,15 @@ export interface MappedSegment {
   heapTile: number;
 }
 
+/** Resource tiles [first, first + count) onto heap tiles heapTile, heapTile + 1, ... of heap `heapId`. */
+export function mapTileRange(table: TileMappingTable, first: number, count: number, heapId: number, heapTile: number): void {
+  const { heapIds, heapTiles } = table;
+  for (let i = 0; i < count; i++) {
+    heapIds[first + i] = heapId;
+    heapTiles[first + i] = heapTile + i;
+  }
+}
+
 /**
  * UpdateTileMappings: walks the region tiles and the range tiles in lockstep (both lists have the
  * same total), writing each resource tile as its range says, a segment (the part of a region span
@@ -93,8 +102,7 @@ export function applyTileMappings(table: TileMappingTable, regions: readonly Til
       switch (range.flag) {
         case 'NONE': {
           const heapTile = range.heapStart + usedInRange;
-          heapIds.fill(heapId, tile, end);
-          for (let i = 0; i < count; i++) heapTiles[tile + i] = heapTile + i;
+          mapTileRange(table, tile, count, heapId, heapTile);
           segments.push({ first: tile, count, flag: 'NONE', heapTile });
           break;
         }
