@@ -69,10 +69,10 @@ export interface MappedSegment {
 /** Resource tiles [first, first + count) onto heap tiles heapTile, heapTile + 1, ... of heap `heapId`. */
 export function mapTileRange(table: TileMappingTable, first: number, count: number, heapId: number, heapTile: number): void {
   const { heapIds, heapTiles } = table;
-  for (let i = 0; i < count; i++) {
-    heapIds[first + i] = heapId;
-    heapTiles[first + i] = heapTile + i;
-  }
+  // fill() is a native loop, but a call: a single tile (the per-tile fast path) is written directly.
+  if (count === 1) heapIds[first] = heapId;
+  else heapIds.fill(heapId, first, first + count);
+  for (let i = 0; i < count; i++) heapTiles[first + i] = heapTile + i;
 }
 
 /**
