@@ -66,13 +66,30 @@ export interface MappedSegment {
   heapTile: number;
 }
 
+/**
+ * 0, 1, 2, ...: a run of consecutive heap tiles is a slice of it, copied natively (a bulk call's
+ * 32,768 tiles took most of its time as a JavaScript loop). Grown by doubling, never past the
+ * largest heap tile a range has named.
+ */
+let iota = new Uint32Array(0);
+
 /** Resource tiles [first, first + count) onto heap tiles heapTile, heapTile + 1, ... of heap `heapId`. */
 export function mapTileRange(table: TileMappingTable, first: number, count: number, heapId: number, heapTile: number): void {
   const { heapIds, heapTiles } = table;
-  // fill() is a native loop, but a call: a single tile (the per-tile fast path) is written directly.
-  if (count === 1) heapIds[first] = heapId;
-  else heapIds.fill(heapId, first, first + count);
-  for (let i = 0; i < count; i++) heapTiles[first + i] = heapTile + i;
+  // fill() and set() are native loops, but calls: a single tile (the per-tile fast path) is written directly.
+  if (count === 1) {
+    heapIds[first] = heapId;
+    heapTiles[first] = heapTile;
+    return;
+  }
+  heapIds.fill(heapId, first, first + count);
+  const end = heapTile + count;
+  if (iota.length < end) {
+    let length = Math.max(1024, iota.length);
+    while (length < end) length *= 2;
+    iota = new Uint32Array(length).map((_, i) => i);
+  }
+  heapTiles.set(iota.subarray(heapTile, end), first);
 }
 
 /**
