@@ -5,8 +5,11 @@
 // The values arrive converted to the format's bits (src/memory/clear-values.ts); the kernel only
 // places them.
 //
-// Root constants, by the indices below. One dispatch clears one rectangle of one mip over
-// D3D12_CLEAR_SLICES slices (workgroup z), or a run of a buffer's words. Every destination word is
+// Root constants, by the indices below. One dispatch clears one rectangle of one mip over its
+// slices (workgroup z: array slices, or a 3D texture's depth slices), or a run of a buffer's words.
+// 1D and 2D texels are addressed by the prelude's formula (d3d12_tex2d_texel_address_in); the
+// prelude has no 3D textures, so 3D texels are addressed here (d3d12_clear_volume_address), by the
+// same tiled layout with a tile depth (src/memory/texel-layout.ts). Every destination word is
 // written by one invocation: texels of 4 bytes and more are one invocation each; smaller texels
 // (which share words) go a word's worth per invocation, so that no two invocations merge into the
 // same word.
@@ -21,7 +24,8 @@ const D3D12_CLEAR_MODE_TEXELS: u32 = 0u;
 const D3D12_CLEAR_MODE_WORD_TEXELS: u32 = 1u;
 // One 4-byte word of a packed mip (1- and 2-byte texels; rows are tightly pitched, so a word may hold
 // the end of one row and the start of the next): word (first word + id.x) of the mip, counted from
-// its first byte, and those of its texels that lie in the rectangle.
+// its first byte, and those of its texels that lie in the rectangle. A 3D mip's depth slices follow
+// each other just as tightly, so its words run over all the depth slices cleared (workgroup z 1).
 const D3D12_CLEAR_MODE_TAIL_WORDS: u32 = 2u;
 // One 4-byte word of a buffer: word id.x from D3D12_CLEAR_BASE (16-byte aligned), its bytes in
 // [first byte, end byte) written with the pattern's word (id.x % 4).
@@ -44,7 +48,10 @@ const D3D12_CLEAR_MIP: u32 = 16u;
 // The texture: width, height, mip levels, bytes per texel, tile width, tile height, standard tiles
 // per slice, array size, slice pitch (in D3D12_TEX2D_SLICE_PITCH_SHIFT units).
 const D3D12_CLEAR_TEXTURE: u32 = 20u;
-const D3D12_CLEAR_CONSTANTS: u32 = 29u;
+// A 3D texture: its tile depth (0 for 1D and 2D textures), the mip's height in tiles (standard
+// mips), the mip's depth pitch in bytes (packed mips), and the end of the depth slices cleared.
+const D3D12_CLEAR_VOLUME: u32 = 29u;
+const D3D12_CLEAR_CONSTANTS: u32 = 33u;
 
 fn d3d12_clear_constant4(index: u32) -> vec4u {
   return vec4u(d3d12_root_constant(index), d3d12_root_constant(index + 1u), d3d12_root_constant(index + 2u), d3d12_root_constant(index + 3u));
@@ -64,6 +71,58 @@ fn d3d12_clear_texel(texture: D3D12Texture2D, level: u32, mip: vec4u, slice: u32
   if (all(texel >= rect.xy) && all(texel < rect.zw)) {
     var status = 0u;
     d3d12_tex2d_store_bits_in(texture, level, mip, slice, texel, bits, &status);
+  }
+}
+
+// base + tiles × 64 KiB, the carry into the high word kept: a volume's tiles may lie past 4 GiB.
+fn d3d12_clear_add_tiles(base: vec2u, tiles: u32) -> vec2u {
+  let low = base.x + (tiles << D3D12_PAGE_SHIFT);
+  return vec2u(low, base.y + (tiles >> (32u - D3D12_PAGE_SHIFT)) + select(0u, 1u, low < base.x));
+}
+
+// The address of texel (x, y, z) of a 3D texture's mip whose entry is `mip`, `volume` the
+// D3D12_CLEAR_VOLUME words: a standard mip's texel is in tile (x / tw, y / th, z / td) of the mip's
+// grid (x fastest, then y, then z), at ((z % td) × th + y % th) × tw + x % tw texels into it; a
+// packed mip's at the tail + its offset + z × depth pitch + y × row pitch + x × bytes.
+fn d3d12_clear_volume_address(texture: D3D12Texture2D, mip: vec4u, volume: vec4u, texel: vec3u) -> vec2u {
+  if (mip.w == 0u) {
+    let tile = mip.x + texel.x / texture.tile.x + (texel.y / texture.tile.y) * mip.y + (texel.z / volume.x) * mip.y * volume.y;
+    let within = (((texel.z % volume.x) * texture.tile.y + texel.y % texture.tile.y) * texture.tile.x + texel.x % texture.tile.x) * texture.bytes_per_texel;
+    return d3d12_address_add(d3d12_clear_add_tiles(texture.base, tile), within);
+  }
+  let tail = d3d12_clear_add_tiles(texture.base, texture.standard_tiles);
+  return d3d12_address_add(tail, mip.x + texel.z * volume.z + texel.y * mip.z + texel.x * texture.bytes_per_texel);
+}
+
+// Stores the texel of a 3D mip if it lies in the rectangle (x, y) and in the depth slices [first, end).
+fn d3d12_clear_volume_texel(texture: D3D12Texture2D, level: u32, mip: vec4u, volume: vec4u, first: u32, texel: vec3u, rect: vec4u, bits: vec4u) {
+  let size = d3d12_tex2d_mip_size(texture, level);
+  if (all(texel.xy >= rect.xy) && all(texel.xy < min(rect.zw, size)) && texel.z >= first && texel.z < volume.w) {
+    var status = 0u;
+    d3d12_tex2d_write_bits(texture, d3d12_clear_volume_address(texture, mip, volume, texel), bits, &status);
+  }
+}
+
+// A 3D texture's clear, by mode as for 2D: depth slice first + id.z, or (TAIL_WORDS) the depth slice
+// the word's byte lies in.
+fn d3d12_clear_volume(id: vec3u, mode: u32, texture: D3D12Texture2D, level: u32, mip: vec4u, volume: vec4u, rect: vec4u, bits: vec4u) {
+  let first = d3d12_root_constant(D3D12_CLEAR_FIRST_SLICE);
+  let per_word = 4u / max(texture.bytes_per_texel, 1u);
+  if (mode == D3D12_CLEAR_MODE_TEXELS) {
+    d3d12_clear_volume_texel(texture, level, mip, volume, first, vec3u(rect.xy + id.xy, first + id.z), rect, bits);
+  } else if (mode == D3D12_CLEAR_MODE_WORD_TEXELS) {
+    let x = (rect.x / per_word) * per_word + id.x * per_word;
+    for (var i = 0u; i < per_word; i++) {
+      d3d12_clear_volume_texel(texture, level, mip, volume, first, vec3u(x + i, rect.y + id.y, first + id.z), rect, bits);
+    }
+  } else {
+    // mip.z is the packed mip's row pitch, volume.z its depth pitch.
+    let word = d3d12_root_constant(D3D12_CLEAR_FIRST_WORD) + id.x;
+    for (var i = 0u; i < per_word; i++) {
+      let byte = word * 4u + i * texture.bytes_per_texel;
+      let rest = byte % volume.z;
+      d3d12_clear_volume_texel(texture, level, mip, volume, first, vec3u((rest % mip.z) / texture.bytes_per_texel, rest / mip.z, byte / volume.z), rect, bits);
+    }
   }
 }
 
@@ -98,6 +157,11 @@ fn d3d12_clear(@builtin(global_invocation_id) id: vec3u) {
   let texture = d3d12_clear_texture();
   let level = d3d12_root_constant(D3D12_CLEAR_LEVEL);
   let mip = d3d12_clear_constant4(D3D12_CLEAR_MIP);
+  let volume = d3d12_clear_constant4(D3D12_CLEAR_VOLUME);
+  if (volume.x != 0u) {
+    d3d12_clear_volume(id, mode, texture, level, mip, volume, rect, bits);
+    return;
+  }
   let slice = d3d12_root_constant(D3D12_CLEAR_FIRST_SLICE) + id.z;
   let per_word = 4u / max(texture.bytes_per_texel, 1u);
   if (mode == D3D12_CLEAR_MODE_TEXELS) {

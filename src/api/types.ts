@@ -351,13 +351,17 @@ export interface DiscardRegion {
  * (structureByteStride), over elements [firstElement, firstElement + numElements) (default: all).
  * Textures (1D, 2D and their arrays): mip `mipSlice` of slices [firstArraySlice, firstArraySlice +
  * arraySize) (default: mip 0 of every slice), read as `format` (default: the resource's; required
- * for a TYPELESS resource, and of its family).
+ * for a TYPELESS resource, and of its family). 3D textures (D3D12_TEX3D_UAV): depth slices
+ * [firstWSlice, firstWSlice + wSize) of mip `mipSlice`, wSize -1 meaning every slice from
+ * firstWSlice on (default: every depth slice of mip 0).
  */
 export interface UnorderedAccessViewDesc {
   format?: string;
   mipSlice?: number;
   firstArraySlice?: number;
   arraySize?: number;
+  firstWSlice?: number;
+  wSize?: number;
   firstElement?: number;
   numElements?: number;
   structureByteStride?: number;

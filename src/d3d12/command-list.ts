@@ -8,7 +8,6 @@
  * executing an open list is an error (CommandQueue); reset() reopens a list, even one that was
  * executed and may still be running (as D3D12 allows, the recorded commands were handed over).
  */
-import { formatInfo } from '../memory/formats.js';
 import { chunkCopy, tileCopyJobs, type CopyJob } from '../gpu/copy-jobs.js';
 import { TILE_SIZE } from '../memory/tiling.js';
 import {
@@ -206,7 +205,7 @@ export class GraphicsCommandList {
     this.recording('copyResource');
     const dst = this.owner.ownResource(dstResource);
     const src = this.owner.ownResource(srcResource);
-    throwIf(validateCopyResource(dst, src, (format) => formatInfo(format)?.family ?? format));
+    throwIf(validateCopyResource(dst, src));
     this.copyStates('copyResource', [
       ['dstResource', dstResource, ALL_SUBRESOURCES, COPY_DEST],
       ['srcResource', srcResource, ALL_SUBRESOURCES, COPY_SOURCE],

@@ -5,8 +5,9 @@
  *
  * Invariants: every destination word of a clear is written by exactly one invocation of one
  * dispatch (texels of 4 bytes and more one each; smaller texels, and buffer bytes, a word's worth
- * each), so partial words merge without races; no dispatch exceeds WebGPU's 65535 workgroups per
- * dimension; buffer runs start 16-byte aligned, so the pattern's word i lands on words i mod 4.
+ * each; a 3D packed mip's depth slices share words, so its words run over all of them in one
+ * dispatch), so partial words merge without races; no dispatch exceeds WebGPU's 65535 workgroups
+ * per dimension; buffer runs start 16-byte aligned, so the pattern's word i lands on words i mod 4.
  */
 import clearWgsl from '../../shaders/uav_clear.wgsl?raw';
 import type { Rect } from '../api/types.js';
@@ -29,6 +30,7 @@ const AT = {
   firstWord: constant('D3D12_CLEAR_FIRST_WORD'),
   mip: constant('D3D12_CLEAR_MIP'),
   texture: constant('D3D12_CLEAR_TEXTURE'),
+  volume: constant('D3D12_CLEAR_VOLUME'),
 };
 /** WebGPU's floor for maxComputeWorkgroupsPerDimension. */
 const MAX_GROUPS = 65535;
@@ -49,6 +51,7 @@ export interface TextureClear {
   height: number;
   bytesPerTexel: number;
   mip: number;
+  /** Array slices; for a 3D texture (a TEXTURE3D layout), depth slices of the mip. */
   firstSlice: number;
   sliceCount: number;
   /** Inside the mip, none empty. */
@@ -88,6 +91,7 @@ export function textureClearDispatches(clear: TextureClear): ClearDispatch[] {
   if (!mip) throw new RangeError(`mip ${clear.mip} is not in the layout`);
   const bits = words(clear.element);
   const perWord = Math.max(1, 4 / bpt);
+  const volume = layout.dimension === 'TEXTURE3D';
   const dispatches: ClearDispatch[] = [];
   const add = (mode: number, rect: Rect, groups: [number, number, number], firstWord = 0): void => {
     const root = rootWith(mode, clear.address, bits);
@@ -97,6 +101,7 @@ export function textureClearDispatches(clear: TextureClear): ClearDispatch[] {
     root[AT.firstWord] = firstWord;
     root.set(mipEntry(mip), AT.mip);
     root.set([clear.width, clear.height, layout.mipLevels, bpt, layout.tileShape.widthInTexels, layout.tileShape.heightInTexels, layout.standardTilesPerSlice, layout.arraySize, slicePitchUnits(layout)], AT.texture);
+    if (volume) root.set([layout.tileShape.depthInTexels, mip.heightInTiles, mip.depthPitch, clear.firstSlice + clear.sliceCount], AT.volume);
     dispatches.push({ root, groups });
   };
   for (const rect of clear.rects) {
@@ -107,11 +112,13 @@ export function textureClearDispatches(clear: TextureClear): ClearDispatch[] {
       const groupsOfWord = Math.floor((rect.right - 1) / perWord) - Math.floor(rect.left / perWord) + 1;
       add(MODE.wordTexels, rect, [Math.ceil(groupsOfWord / WORKGROUP), rows, clear.sliceCount]);
     } else {
-      // The words holding the rectangle's rows, counted from the packed mip's first byte.
-      const first = Math.floor((rect.top * mip.rowPitch + rect.left * bpt) / 4);
-      const end = Math.ceil(((rect.bottom - 1) * mip.rowPitch + rect.right * bpt) / 4);
+      // The words holding the rectangle's rows, counted from the packed mip's first byte; in a 3D
+      // mip, from the first depth slice's to the last's, one run over them all.
+      const [firstDepth, lastDepth] = volume ? [clear.firstSlice * mip.depthPitch, (clear.firstSlice + clear.sliceCount - 1) * mip.depthPitch] : [0, 0];
+      const first = Math.floor((firstDepth + rect.top * mip.rowPitch + rect.left * bpt) / 4);
+      const end = Math.ceil((lastDepth + (rect.bottom - 1) * mip.rowPitch + rect.right * bpt) / 4);
       for (let word = first; word < end; word += WORDS_PER_DISPATCH) {
-        add(MODE.tailWords, rect, [Math.ceil(Math.min(WORDS_PER_DISPATCH, end - word) / WORKGROUP), 1, clear.sliceCount], word);
+        add(MODE.tailWords, rect, [Math.ceil(Math.min(WORDS_PER_DISPATCH, end - word) / WORKGROUP), 1, volume ? 1 : clear.sliceCount], word);
       }
     }
   }

@@ -103,3 +103,27 @@ export const FORMAT_NAMES: readonly string[] = ['UNKNOWN', ...Object.keys(table)
 export function formatInfo(format: string): FormatInfo | undefined {
   return Object.hasOwn(table, format) ? table[format] : undefined;
 }
+
+/**
+ * Families whose bytes a copy moves between though they differ: a block-compressed format and the
+ * uncompressed ones whose texel is as large as its block (each texel one 4×4 block), and
+ * R9G9B9E5_SHAREDEXP and R32 (1:1), as the D3D12 debug layer's CopyTextureRegion check accepts them
+ * ("Some non-obvious formats are considered equivalent: BC[1|4] ~= R16G16B16A16|R32G32,
+ * BC[2|3|5|6|7] ~= R32G32B32A32, and R9G9B9E5_SHAREDEXP ~= R32", comparing TYPELESS parents) and
+ * CopyResource's "Reinterpret copy" documents (ID3D12GraphicsCommandList::CopyResource; "Format
+ * Conversion using Direct3D 10.1", whose table lists the UINT and SINT members of these families).
+ */
+const REINTERPRETABLE: readonly (readonly [readonly string[], readonly string[]])[] = [
+  [['R16G16B16A16_TYPELESS', 'R32G32_TYPELESS'], ['BC1_TYPELESS', 'BC4_TYPELESS']],
+  [['R32G32B32A32_TYPELESS'], ['BC2_TYPELESS', 'BC3_TYPELESS', 'BC5_TYPELESS', 'BC6H_TYPELESS', 'BC7_TYPELESS']],
+  [['R32_TYPELESS'], ['R9G9B9E5_SHAREDEXP']],
+];
+
+/** Whether a copy may move bytes between the two formats: one family, or a reinterpreting pair (REINTERPRETABLE). */
+export function copyCompatible(a: FormatInfo, b: FormatInfo): boolean {
+  if (a.family === b.family) return true;
+  return REINTERPRETABLE.some(([plain, other]) => (plain.includes(a.family) && other.includes(b.family)) || (plain.includes(b.family) && other.includes(a.family)));
+}
+
+/** The equivalences of copyCompatible, for messages. */
+export const REINTERPRET_RULE = 'BC1, BC4 ~ R16G16B16A16, R32G32; BC2, BC3, BC5, BC6H, BC7 ~ R32G32B32A32; R9G9B9E5_SHAREDEXP ~ R32, each uncompressed texel one block';

@@ -39,14 +39,15 @@ export function textureElementRun(layout: ResourceLayout, format: Pick<FormatInf
 }
 
 /**
- * Byte offset, within the resource, of texel (x, y) of mip `mip` of array slice `slice` of a 1D or
- * 2D texture of an uncompressed format (elements of `bytesPerElement` bytes): the CPU model of the
- * prelude's texel address (d3d12_tex2d_texel_address_in, shaders/prelude/textures.wgsl) that the
- * texel-store and clear tests compare with.
+ * Byte offset, within the resource, of texel (x, y, z) of mip `mip` of array slice `slice` of a
+ * texture of an uncompressed format (elements of `bytesPerElement` bytes; z a 3D texture's depth
+ * slice, 0 otherwise): the CPU model of the prelude's texel address (d3d12_tex2d_texel_address_in,
+ * shaders/prelude/textures.wgsl) and of the clear kernel's 3D one (d3d12_clear_volume_address,
+ * shaders/uav_clear.wgsl) that the texel-store and clear tests compare with.
  */
-export function texelByteOffset(layout: ResourceLayout, bytesPerElement: number, mip: number, slice: number, x: number, y: number): number {
+export function texelByteOffset(layout: ResourceLayout, bytesPerElement: number, mip: number, slice: number, x: number, y: number, z = 0): number {
   if (!layout.mips[mip]) throw new RangeError(`mip ${mip} is not in the layout`);
-  return textureElementRun(layout, { bytesPerElement, blockWidth: 1, blockHeight: 1 }, slice * layout.mipLevels + mip, x, y, 0).offset;
+  return textureElementRun(layout, { bytesPerElement, blockWidth: 1, blockHeight: 1 }, slice * layout.mipLevels + mip, x, y, z).offset;
 }
 
 /** Element (x, y, z) of a footprint at `offset` in a buffer: rows rowPitch apart, depth slices rowPitch × numRows apart. */

@@ -29,6 +29,7 @@ export { ScenarioContext } from './scenarios/context.js';
 export { computeTiers } from './scenarios/compute-tiers.js';
 export { mapCoherence } from './scenarios/map-coherence.js';
 export { memorySemantics } from './scenarios/memory-semantics.js';
+export { reinterpretCopies } from './scenarios/reinterpret-copies.js';
 export { reservedBufferData, type ReservedBufferDataOptions } from './scenarios/reserved-buffer-data.js';
 export { reservedTextureData } from './scenarios/reserved-texture-data.js';
 export { residencyBasics, type ResidencyBasics } from './scenarios/residency-basics.js';

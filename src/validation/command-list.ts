@@ -4,6 +4,7 @@
  * GPU virtual addresses, which the copy kernel runs through the page table.
  */
 import { D3D12Error, invalidArg, show, type Checked } from '../api/errors.js';
+import { copyCompatible, formatInfo, REINTERPRET_RULE } from '../memory/formats.js';
 import { spanTiles, type TileSpan } from '../memory/tile-mappings.js';
 import { TILE_SIZE, type ResourceLayout } from '../memory/tiling.js';
 import { asNameList, checkInteger, checkName, isObject, type Problem } from './common.js';
@@ -45,20 +46,54 @@ export function validateCopyBufferRegion(dst: ResourceView | undefined, dstOffse
 export const sliceBytes = (layout: ResourceLayout): number =>
   layout.dimension === 'BUFFER' ? layout.sizeInBytes : layout.standardTilesPerSlice * TILE_SIZE + layout.packedBytesPerSlice;
 
-/** copyResource(dst, src): the same kind, size, format family and subresources. */
-export function validateCopyResource(dst: ResourceView | undefined, src: ResourceView | undefined, familyOf: (format: string) => string | undefined): Problem {
+/**
+ * copyResource(dst, src): the same kind, size, format family and subresources; or a Reinterpret
+ * Copy (ID3D12GraphicsCommandList::CopyResource): a block-compressed and an uncompressed format of
+ * its block's size (memory/formats.ts copyCompatible), the block-compressed resource 4 times as wide
+ * and high as the uncompressed one ("16 texels per block"; R9G9B9E5_SHAREDEXP and R32 1:1), the same
+ * depth or array size and mips, and "the same total size (bytes)": here, every mip the same
+ * elements laid out alike, so the copy moves the bytes as they lie.
+ */
+export function validateCopyResource(dst: ResourceView | undefined, src: ResourceView | undefined): Problem {
   const call = 'copyResource';
   const problem = checkLive(call, 'dstResource', dst) ?? checkLive(call, 'srcResource', src);
   if (problem) return problem;
   const [a, b] = [dst as ResourceView, src as ResourceView];
   if (a === b) return invalidArg(call, 'srcResource', 'a resource cannot be copied onto itself');
-  const fields = ['dimension', 'width', 'height', 'depthOrArraySize', 'mipLevels'] as const;
-  for (const field of fields) {
-    if (a.desc[field] !== b.desc[field]) return invalidArg(call, 'srcResource', `${field} differs: ${show(b.desc[field])} in the source, ${show(a.desc[field])} in the destination`);
+  const [fa, fb] = [formatInfo(a.desc.format), formatInfo(b.desc.format)];
+  const reinterpret = fa !== undefined && fb !== undefined && fa.family !== fb.family && a.desc.dimension === b.desc.dimension;
+  if (reinterpret && !copyCompatible(fa, fb)) {
+    return invalidArg(call, 'srcResource', `formats ${b.desc.format} and ${a.desc.format} are not of one family, nor a reinterpreting pair (${REINTERPRET_RULE})`);
   }
-  if (familyOf(a.desc.format) !== familyOf(b.desc.format)) {
+  for (const field of ['dimension', 'width', 'height', 'depthOrArraySize', 'mipLevels'] as const) {
+    // A reinterpreting copy's width and height scale by the blocks: one uncompressed texel per block.
+    const scale = reinterpret && (field === 'width' || field === 'height') ? (field === 'width' ? fb.blockWidth / fa.blockWidth : fb.blockHeight / fa.blockHeight) : 1;
+    const expected = typeof a.desc[field] === 'number' ? a.desc[field] * scale : a.desc[field];
+    if (b.desc[field] !== expected) {
+      const why = scale === 1 ? '' : `: a reinterpreting copy needs the block-compressed resource ${Math.max(scale, 1 / scale)} times as ${field === 'width' ? 'wide' : 'high'} as the uncompressed one (one texel per block), so ${show(expected)} in the source`;
+      return invalidArg(call, 'srcResource', `${field} differs: ${show(b.desc[field])} in the source, ${show(a.desc[field])} in the destination${why}`);
+    }
+  }
+  if (!reinterpret && (fa?.family ?? a.desc.format) !== (fb?.family ?? b.desc.format)) {
     return invalidArg(call, 'srcResource', `formats ${b.desc.format} and ${a.desc.format} are not of one family`);
   }
+  return reinterpret ? checkSameLayout(call, a, b) : undefined;
+}
+
+/** A reinterpreting copy's "same total size": every mip the same elements, in the same tiles and tail places. */
+function checkSameLayout(call: string, dst: ResourceView, src: ResourceView): Problem {
+  const [a, b] = [dst.layout, src.layout];
+  for (let mip = 0; mip < a.mipLevels; mip++) {
+    const [ma, mb] = [a.mips[mip], b.mips[mip]];
+    if (!ma || !mb) break;
+    const keys = ['packed', 'widthInTiles', 'heightInTiles', 'depthInTiles', 'firstTileInSlice', 'tailByteOffset', 'rowPitch', 'depthPitch'] as const;
+    if (keys.some((key) => ma[key] !== mb[key])) {
+      const elements = (m: typeof ma, bytes: number): string => `${m.rowPitch / bytes}×${m.depthPitch / m.rowPitch}`;
+      const bytes = formatInfo(dst.desc.format)?.bytesPerElement ?? 1;
+      return invalidArg(call, 'srcResource', `mip ${mip} is ${elements(mb, bytes)} elements in the source and ${elements(ma, bytes)} in the destination; a reinterpreting copy needs the same total size (bytes), every mip the same elements (one uncompressed texel per block)`);
+    }
+  }
+  if (a.sizeInBytes !== b.sizeInBytes) return invalidArg(call, 'srcResource', `the source is ${b.sizeInBytes} bytes and the destination ${a.sizeInBytes}; a reinterpreting copy needs the same total size (bytes)`);
   return undefined;
 }
 

@@ -14,11 +14,17 @@
  *     referenced by the footprint structure must fit within the bounds of the parent resource".
  *   - CopyTextureRegion remarks: the source box lies within the source subresource, the destination
  *     region within the destination's; source and destination are different subresources; formats
- *     are identical or of one type group (here: one TYPELESS family, so the element size is equal);
- *     depth-stencil copies are whole subresources (DstX/Y/Z 0 and no box). Block-compressed regions
- *     are whole blocks: box and destination corners at multiples of 4, except a box edge at the
- *     mip's own edge; bounds are the subresource's footprint (its mip rounded up to whole blocks),
- *     as GetCopyableFootprints gives it, so an upload of a footprint into a 2×2 BC mip works.
+ *     are identical or of one type group (here: one TYPELESS family, so the element size is equal),
+ *     or a reinterpreting pair (memory/formats.ts copyCompatible: a block-compressed format and an
+ *     uncompressed one whose texel is its block, as the D3D12 debug layer's ValidateCopyTextureRegion
+ *     accepts them, "BC[1|4] ~= R16G16B16A16|R32G32, BC[2|3|5|6|7] ~= R32G32B32A32, and
+ *     R9G9B9E5_SHAREDEXP ~= R32"); depth-stencil copies are whole subresources (DstX/Y/Z 0 and no
+ *     box). Each side's coordinates are in its own format's texels, as that check reads them: DstX
+ *     and DstY multiples of the destination format's block, the box's edges of the source's (except
+ *     an edge at the mip's own edge), and the region in elements (the box's, by the source block)
+ *     inside the destination's elements, so one uncompressed texel is one 4×4 block. Bounds are the
+ *     subresource's footprint (its mip rounded up to whole blocks), as GetCopyableFootprints gives
+ *     it, so an upload of a footprint into a 2×2 BC mip works.
  *   - **Chosen**: texture to texture copies need one dimension (2D to 2D...); an empty box (right <=
  *     left ...) is refused rather than copying nothing.
  *   - DiscardResource remarks: not on COPY lists; on DIRECT lists a render target must be in
@@ -35,7 +41,7 @@
 import { D3D12Error, invalidArg, show, type Checked } from '../api/errors.js';
 import { RESOURCE_STATE_BITS, type CommandListType, type CopyableFootprints, type SubresourceFootprint } from '../api/types.js';
 import { copyableFootprints, footprintBytes, subresourceCopyShape, TEXTURE_DATA_PITCH_ALIGNMENT, TEXTURE_DATA_PLACEMENT_ALIGNMENT, type FootprintInput } from '../memory/footprints.js';
-import { formatInfo, type FormatInfo } from '../memory/formats.js';
+import { copyCompatible, formatInfo, REINTERPRET_RULE, type FormatInfo } from '../memory/formats.js';
 import { mipSize } from '../memory/tiling.js';
 import { checkInteger, checkName, isObject, type Problem } from './common.js';
 import { checkResourceDesc, type ResourceCaps } from './resource-desc.js';
@@ -191,12 +197,12 @@ function checkPair(call: string, dst: CopySide, src: CopySide): Problem {
       return invalidArg(call, 'src.resource', `${src.resource.label} is a ${src.resource.desc.dimension} and dst's ${dst.resource.label} a ${dst.resource.desc.dimension}; a texture-to-texture copy needs one dimension`);
     }
   }
-  if (dst.format.family !== src.format.family) {
+  if (!copyCompatible(dst.format, src.format)) {
     const [texture, other, otherArgument] = dst.kind === 'subresource' ? [dst, src, 'src'] : [src, dst, 'dst'];
     const argument = other.kind === 'footprint' ? `${otherArgument}.placedFootprint.footprint.format` : `${otherArgument}.resource`;
     const otherFormat = other.kind === 'footprint' ? other.footprint.format : other.resource.desc.format;
     const textureFormat = texture.kind === 'subresource' ? texture.resource.desc.format : '';
-    return invalidArg(call, argument, `${otherFormat} is not of ${textureFormat}'s format group (${texture.format.family}); copies keep the bytes, so both sides need one format, or formats of one TYPELESS group`);
+    return invalidArg(call, argument, `${otherFormat} is not of ${textureFormat}'s format group (${texture.format.family}), nor a format it reinterprets to; copies keep the bytes, so both sides need one format, formats of one TYPELESS group, or a reinterpreting pair (${REINTERPRET_RULE})`);
   }
   return undefined;
 }
@@ -208,10 +214,11 @@ export function validateCopyTextureRegion(own: (value: unknown) => ResourceView 
   if (to instanceof D3D12Error) return to;
   const from = checkLocation(call, 'src', src, own);
   if (from instanceof D3D12Error) return from;
+  // Each side in its own format's texels; `block` is the destination's, `srcBlock` the source's.
   const axes = [
-    { name: 'dstX', at: dstX, size: 'width', block: to.format.blockWidth },
-    { name: 'dstY', at: dstY, size: 'height', block: to.format.blockHeight },
-    { name: 'dstZ', at: dstZ, size: 'depth', block: 1 },
+    { name: 'dstX', at: dstX, size: 'width', block: to.format.blockWidth, srcBlock: from.format.blockWidth },
+    { name: 'dstY', at: dstY, size: 'height', block: to.format.blockHeight, srcBlock: from.format.blockHeight },
+    { name: 'dstZ', at: dstZ, size: 'depth', block: 1, srcBlock: 1 },
   ] as const;
   for (const axis of axes) {
     const problem = checkInteger(call, axis.name, axis.at, 0, U32_MAX);
@@ -232,12 +239,17 @@ export function validateCopyTextureRegion(own: (value: unknown) => ResourceView 
     const at = axis.at as number;
     const [start, end] = ranges[i] as [number, number];
     if (at % axis.block !== 0) return invalidArg(call, axis.name, `must be a multiple of the ${axis.block}-texel block of a block-compressed format, got ${at}`);
+    // In elements: a block-compressed box may end inside a block (at a small mip's edge); between a
+    // block-compressed and an uncompressed format, each texel of the one is a block of the other.
+    const count = Math.ceil((end - start) / axis.srcBlock);
     const room = to.extent[axis.size];
-    if (at + end - start > room) return invalidArg(call, axis.name, `the region [${at}, ${at + end - start}) runs past the destination's ${axis.size} (${room})`);
-    // In elements: a block-compressed box may end inside a block (at a small mip's edge).
+    if (at + count * axis.block > room) {
+      const reinterpreted = axis.block === axis.srcBlock ? '' : ` (${count} source ${axis.srcBlock > 1 ? 'blocks' : 'texels'}, each ${axis.block > 1 ? `a ${axis.block}-texel block` : 'one texel'} here)`;
+      return invalidArg(call, axis.name, `the region [${at}, ${at + (axis.block === axis.srcBlock ? end - start : count * axis.block)}) runs past the destination's ${axis.size} (${room})${reinterpreted}`);
+    }
     dstStart.push(at / axis.block);
-    srcStart.push(start / axis.block);
-    size.push(Math.ceil((end - start) / axis.block));
+    srcStart.push(start / axis.srcBlock);
+    size.push(count);
   }
   return {
     dst: to,

@@ -9,7 +9,10 @@
  * UnorderedAccessViewDesc); a Float clear needs a FLOAT, UNORM or SNORM format (D3D11's rule: "on
  * other UAVs, the operation is invalid"); rectangles are D3D12_RECTs (32-bit LONGs), clipped to the
  * view (a buffer view is numElements × 1), and one empty after clipping clears nothing, as
- * vkd3d-proton does. Texture3D views are not emulated (the prelude's texel functions are 2D).
+ * vkd3d-proton does. A Texture3D view (D3D12_TEX3D_UAV) names a mip and depth slices [firstWSlice,
+ * firstWSlice + wSize) of it, wSize -1 (UINT(-1)) meaning all from firstWSlice on, as
+ * D3D12_TEX3D_UAV's WSize documents; its rectangles apply to every depth slice (x, y). Array fields
+ * belong to 1D and 2D views, W fields to 3D views: a field of the other kind is refused.
  */
 import { invalidArg, show, type Checked, type D3D12Error } from '../api/errors.js';
 import type { Rect, UnorderedAccessViewDesc } from '../api/types.js';
@@ -32,8 +35,10 @@ export type UavClearPlan = { subresources: number[] } & (
   | {
       kind: 'texture';
       mip: number;
+      /** Array slices; for a 3D texture (`volume`), depth (W) slices of the mip. */
       firstSlice: number;
       sliceCount: number;
+      volume: boolean;
       /** Clipped to the mip, none empty. */
       rects: Rect[];
       /** One texel's bits. */
@@ -41,9 +46,13 @@ export type UavClearPlan = { subresources: number[] } & (
     }
 );
 
-const VIEW_FIELDS = ['format', 'mipSlice', 'firstArraySlice', 'arraySize', 'firstElement', 'numElements', 'structureByteStride', 'flags'] as const;
+const VIEW_FIELDS = ['format', 'mipSlice', 'firstArraySlice', 'arraySize', 'firstWSlice', 'wSize', 'firstElement', 'numElements', 'structureByteStride', 'flags'] as const;
 const BUFFER_FIELDS = ['firstElement', 'numElements', 'structureByteStride', 'flags'];
-const TEXTURE_FIELDS = ['mipSlice', 'firstArraySlice', 'arraySize'];
+const ARRAY_FIELDS = ['firstArraySlice', 'arraySize'];
+const W_FIELDS = ['firstWSlice', 'wSize'];
+const TEXTURE_FIELDS = ['mipSlice', ...ARRAY_FIELDS, ...W_FIELDS];
+/** D3D12_TEX3D_UAV's WSize of -1 (UINT(-1), as written in C or as a JS -1): every depth slice from FirstWSlice on. */
+const ALL_W_SLICES = [-1, 0xffffffff];
 /** D3D12's largest structured-buffer stride (D3D12_REQ_MULTI_ELEMENT_STRUCTURE_SIZE_IN_BYTES). */
 const MAX_STRUCTURE_STRIDE = 2048;
 const LONG_MIN = -(2 ** 31);
@@ -160,24 +169,41 @@ function bufferPlan(call: string, kind: UavClearKind, resource: ResourceView, va
   return { kind: 'buffer', subresources: [0], ranges, pattern };
 }
 
+/** The slices a texture view names: array slices of a 1D or 2D texture, depth (W) slices of a 3D texture's mip. */
+function viewSlices(call: string, resource: ResourceView, mip: number, view: UnorderedAccessViewDesc): Checked<{ first: number; count: number }> {
+  const volume = resource.desc.dimension === 'TEXTURE3D';
+  const other = Object.keys(view).find((key) => view[key as keyof UnorderedAccessViewDesc] !== undefined && (volume ? ARRAY_FIELDS : W_FIELDS).includes(key));
+  if (other !== undefined) {
+    return invalidArg(call, `view.${other}`, volume ? `is a field of 1D and 2D texture views; ${resource.label} is a TEXTURE3D, whose view (D3D12_TEX3D_UAV) takes firstWSlice and wSize` : `is a field of Texture3D views (D3D12_TEX3D_UAV); ${resource.label} is a ${resource.desc.dimension}, whose view takes firstArraySlice and arraySize`);
+  }
+  const [firstName, sizeName] = volume ? ['view.firstWSlice', 'view.wSize'] : ['view.firstArraySlice', 'view.arraySize'];
+  const slices = volume ? mipSize(resource.desc.depthOrArraySize, mip) : resource.layout.arraySize;
+  const first = optionalInteger(call, firstName, volume ? view.firstWSlice : view.firstArraySlice, 0, slices - 1, 0);
+  if (typeof first !== 'number') return first;
+  const size = volume ? view.wSize : view.arraySize;
+  if (volume && ALL_W_SLICES.includes(size as number)) return { first, count: slices - first };
+  const count = optionalInteger(call, sizeName, size, 1, slices - first, slices - first);
+  if (typeof count !== 'number') return count;
+  return { first, count };
+}
+
 function texturePlan(call: string, kind: UavClearKind, resource: ResourceView, values: number[], rects: Rect[] | null, view: UnorderedAccessViewDesc): Checked<UavClearPlan> {
   const { desc, layout } = resource;
-  if (desc.dimension === 'TEXTURE3D') return invalidArg(call, 'resource', `${resource.label} is a TEXTURE3D; clears of Texture3D views are not emulated (1D and 2D textures and arrays are)`);
   const format = view.format ?? desc.format;
   if (view.format === undefined && formatInfo(format)?.typeless) return invalidArg(call, 'view.format', `${resource.label} is ${format}: a view of a TYPELESS resource names its format`);
   const formatProblem = checkViewFormat(call, 'view.format', format, desc.format);
   if (formatProblem) return formatProblem;
   const mip = optionalInteger(call, 'view.mipSlice', view.mipSlice, 0, layout.mipLevels - 1, 0);
   if (typeof mip !== 'number') return mip;
-  const firstSlice = optionalInteger(call, 'view.firstArraySlice', view.firstArraySlice, 0, layout.arraySize - 1, 0);
-  if (typeof firstSlice !== 'number') return firstSlice;
-  const sliceCount = optionalInteger(call, 'view.arraySize', view.arraySize, 1, layout.arraySize - firstSlice, layout.arraySize - firstSlice);
-  if (typeof sliceCount !== 'number') return sliceCount;
+  const slices = viewSlices(call, resource, mip, view);
+  if (slices instanceof Error) return slices;
   const element = elementOf(call, kind, format, values);
   if (element instanceof Error) return element;
+  const volume = desc.dimension === 'TEXTURE3D';
   const height = desc.dimension === 'TEXTURE1D' ? 1 : mipSize(desc.height, mip);
-  const subresources = Array.from({ length: sliceCount }, (_, i) => mip + (firstSlice + i) * layout.mipLevels);
-  return { kind: 'texture', subresources, mip, firstSlice, sliceCount, rects: clip(rects, mipSize(desc.width, mip), height), element };
+  // A 3D texture has one subresource per mip, holding every depth slice.
+  const subresources = volume ? [mip] : Array.from({ length: slices.count }, (_, i) => mip + (slices.first + i) * layout.mipLevels);
+  return { kind: 'texture', subresources, mip, firstSlice: slices.first, sliceCount: slices.count, volume, rects: clip(rects, mipSize(desc.width, mip), height), element };
 }
 
 /** clearUnorderedAccessView{Uint,Float}(resource, values, rects, view) on a resource of this device (undefined if not). */
@@ -189,7 +215,7 @@ export function validateClearUnorderedAccessView(call: string, kind: UavClearKin
   if (checked instanceof Error) return checked;
   const list = checkRects(call, rects);
   if (list instanceof Error) return list;
-  if (view !== null && view !== undefined && !isObject(view)) return invalidArg(call, 'view', `must be a D3D12_UNORDERED_ACCESS_VIEW_DESC subset {format, mipSlice, firstArraySlice, arraySize, firstElement, numElements, structureByteStride, flags}, or null; got ${show(view)}`);
+  if (view !== null && view !== undefined && !isObject(view)) return invalidArg(call, 'view', `must be a D3D12_UNORDERED_ACCESS_VIEW_DESC subset {${VIEW_FIELDS.join(', ')}}, or null; got ${show(view)}`);
   const fields = view ?? {};
   const unknown = Object.keys(fields).find((key) => !(VIEW_FIELDS as readonly string[]).includes(key));
   if (unknown !== undefined) return invalidArg(call, `view.${unknown}`, `is not a field of the view (${VIEW_FIELDS.join(', ')})`);

@@ -3,9 +3,12 @@
  * src/memory/texel-layout.ts), byte for byte, run by the gpu and browser projects alike: every way the
  * clear kernel places texels (one per invocation for texels of 4, 8 and 16 bytes; a word's worth
  * for 1- and 2-byte texels in standard tiles, and in packed mips whose rows share words), partial,
- * overlapping, clipped and empty rectangles, array slices with packed mips (Tier 4), 1D arrays and
- * a committed texture. The expected element bytes are written out here (from D3D12's conversion
- * rules and vkd3d-proton's tests of native drivers), not computed by the code under test.
+ * overlapping, clipped and empty rectangles, array slices with packed mips (Tier 4), 1D arrays, a
+ * committed texture, and Texture3D views (D3D12_TEX3D_UAV: a mip's depth slices [firstWSlice, +
+ * wSize), -1 for all; rectangles per depth slice) across 3D tile boundaries, into packed 3D mips
+ * whose rows and depth slices share words, and over NULL tiles (writes dropped). The expected element
+ * bytes are written out here (from D3D12's conversion rules and vkd3d-proton's tests of native
+ * drivers), not computed by the code under test.
  */
 import { createDevice, type Device, type Rect, type Resource, type ResourceDesc } from '../../src/index.js';
 import { check, pattern, readBuffer, readTiles, runList, TILE, uploadBuffer, writeTiles, type Check } from '../../src/validate/index.js';
@@ -15,6 +18,7 @@ import { texelByteOffset } from '../../src/memory/texel-layout.js';
 
 interface Clear {
   mip: number;
+  /** Array slices; for a 3D texture, depth slices of the mip (firstWSlice, wSize: -1 for all). */
   firstSlice: number;
   slices: number;
   /** null: the whole mip. */
@@ -29,9 +33,12 @@ interface Case {
   /** One element's bytes, as D3D12 writes them. */
   element: number[];
   clears: Clear[];
+  /** Reserved cases: tiles left NULL (their writes dropped, read back as 0 at Tier 4). */
+  nullTiles?: { x: number; y: number; z: number; subresource: number }[];
 }
 
 const texture2D = (format: string, width: number, height: number, slices: number, mipLevels: number): ResourceDesc => ({ dimension: 'TEXTURE2D', width, height, depthOrArraySize: slices, mipLevels, format, layout: '64KB_UNDEFINED_SWIZZLE', flags: ['ALLOW_UNORDERED_ACCESS'] });
+const texture3D = (format: string, width: number, height: number, depth: number, mipLevels: number): ResourceDesc => ({ dimension: 'TEXTURE3D', width, height, depthOrArraySize: depth, mipLevels, format, layout: '64KB_UNDEFINED_SWIZZLE', flags: ['ALLOW_UNORDERED_ACCESS'] });
 
 /** 300² × 2 slices, 9 mips: mip 0 in standard tiles (its last tiles partly used), mip 1 (150²) packed for 1-byte texels and standard for 16-byte ones, rows of odd pitch in the tail. */
 const CLEARS_300: Clear[] = [
@@ -49,6 +56,49 @@ export const TEXTURE_CLEAR_CASES: Case[] = [
   { name: 'R8G8B8A8_SNORM (Float: -1, 1, 0.5, -0.5)', desc: texture2D('R8G8B8A8_SNORM', 300, 300, 2, 9), kind: 'Float', values: [-1, 1, 0.5, -0.5], element: [0x81, 0x7f, 0x40, 0xc0], clears: CLEARS_300 },
   { name: 'R16G16B16A16_FLOAT (Float: 0.5, 1, -2, 65504)', desc: texture2D('R16G16B16A16_FLOAT', 300, 300, 2, 9), kind: 'Float', values: [0.5, 1, -2, 65504], element: [0x00, 0x38, 0x00, 0x3c, 0x00, 0xc0, 0xff, 0x7b], clears: CLEARS_300 },
   { name: 'R32G32B32A32_UINT (Uint)', desc: texture2D('R32G32B32A32_UINT', 300, 300, 2, 9), kind: 'Uint', values: [1, 2, 0xffffffff, -2], element: [1, 0, 0, 0, 2, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xfe, 0xff, 0xff, 0xff], clears: CLEARS_300 },
+  {
+    // 64×32×32 tiles: mip 0 is 2×3×2 tiles (tile 7, x 64-99 y 0-31 z 32-39, NULL); mips 1-3 packed
+    // (Tier 2+: 50 < 64), rows of 50 bytes and depth slices of 1750: words span rows and slices.
+    name: 'TEXTURE3D R8_UINT (Uint; W slices, rectangles across 3D tiles, a NULL tile, packed 3D mips)',
+    desc: texture3D('R8_UINT', 100, 70, 40, 4),
+    kind: 'Uint',
+    values: [0x3c5, 0, 0, 0],
+    element: [0xc5],
+    clears: [
+      { mip: 0, firstSlice: 5, slices: 30, rects: [{ left: 3, top: 5, right: 90, bottom: 69 }, { left: 60, top: -4, right: 200, bottom: 10 }] },
+      { mip: 1, firstSlice: 3, slices: -1, rects: [{ left: 1, top: 1, right: 49, bottom: 34 }] },
+      { mip: 2, firstSlice: 0, slices: -1, rects: null },
+      { mip: 3, firstSlice: 2, slices: 1, rects: null },
+    ],
+    nullTiles: [{ x: 1, y: 0, z: 1, subresource: 0 }],
+  },
+  {
+    // 32×32×32 tiles: mip 0 is 3×2×2 tiles, a word's worth of texels per invocation; mip 1 (33×21×18)
+    // packed, depth slices of 1386 bytes (not whole words).
+    name: 'TEXTURE3D R16_UNORM (Float; W slices, packed 3D mip)',
+    desc: texture3D('R16_UNORM', 66, 42, 36, 2),
+    kind: 'Float',
+    values: [0.50000762951, 0, 0, 0],
+    element: [0x00, 0x80],
+    clears: [
+      { mip: 0, firstSlice: 31, slices: 2, rects: [{ left: 1, top: 30, right: 65, bottom: 34 }] },
+      { mip: 0, firstSlice: 0, slices: 1, rects: null },
+      { mip: 1, firstSlice: 1, slices: 16, rects: [{ left: 0, top: 3, right: 31, bottom: 21 }] },
+    ],
+  },
+  {
+    // 32×16×16 tiles: mip 0 is 2×3×2 tiles; mip 1 (20×20×10) packed.
+    name: 'TEXTURE3D R16G16B16A16_FLOAT (Float; W slices, packed 3D mip)',
+    desc: texture3D('R16G16B16A16_FLOAT', 40, 40, 20, 2),
+    kind: 'Float',
+    values: [0.5, 1, -2, 65504],
+    element: [0x00, 0x38, 0x00, 0x3c, 0x00, 0xc0, 0xff, 0x7b],
+    clears: [
+      { mip: 0, firstSlice: 1, slices: 18, rects: [{ left: 30, top: 10, right: 34, bottom: 40 }, { left: 0, top: 0, right: 5, bottom: 5 }] },
+      { mip: 1, firstSlice: 0, slices: -1, rects: [{ left: 2, top: 2, right: 19, bottom: 20 }] },
+    ],
+    nullTiles: [{ x: 0, y: 2, z: 1, subresource: 0 }],
+  },
 ];
 
 /** 1D textures cannot be reserved: these are placed in a heap and read back through a buffer placed over the same memory. */
@@ -76,6 +126,18 @@ export const PLACED_CLEAR_CASES: Case[] = [
       { mip: 2, firstSlice: 1, slices: 1, rects: [{ left: 5, top: 0, right: 6, bottom: 1 }, { left: 200, top: 0, right: 249, bottom: 1 }] },
     ],
   },
+  {
+    // 32×32×16 tiles: mip 0 is 2×2×2 tiles; mip 1 (20×20×10) packed.
+    name: 'TEXTURE3D R32_FLOAT (placed; Float; W slices)',
+    desc: { dimension: 'TEXTURE3D', width: 40, height: 40, depthOrArraySize: 20, mipLevels: 2, format: 'R32_FLOAT', flags: ['ALLOW_UNORDERED_ACCESS'] },
+    kind: 'Float',
+    values: [-0.25, 9, 9, 9],
+    element: [0x00, 0x00, 0x80, 0xbe],
+    clears: [
+      { mip: 0, firstSlice: 15, slices: -1, rects: [{ left: 31, top: 0, right: 33, bottom: 40 }] },
+      { mip: 1, firstSlice: 4, slices: 3, rects: null },
+    ],
+  },
 ];
 
 interface Texel {
@@ -83,22 +145,28 @@ interface Texel {
   slice: number;
   x: number;
   y: number;
+  /** A 3D texture's depth slice (slice is then 0). */
+  z: number;
 }
 
-/** Every texel a clear writes: the union of its rectangles clipped to the mip, in each of its slices. */
+/** Every texel a clear writes: the union of its rectangles clipped to the mip, in each of its slices (a 3D mip's depth slices). */
 function clearedTexels(desc: ResourceDesc, clear: Clear): Texel[] {
   const width = mipSize(desc.width, clear.mip);
   const height = desc.dimension === 'TEXTURE1D' ? 1 : mipSize(desc.height ?? 1, clear.mip);
+  const volume = desc.dimension === 'TEXTURE3D';
+  const end = volume && clear.slices === -1 ? mipSize(desc.depthOrArraySize ?? 1, clear.mip) : clear.firstSlice + clear.slices;
   const inside = (x: number, y: number): boolean => clear.rects === null || clear.rects.some((r) => x >= r.left && x < r.right && y >= r.top && y < r.bottom);
   const texels: Texel[] = [];
-  for (let slice = clear.firstSlice; slice < clear.firstSlice + clear.slices; slice++) {
-    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) if (inside(x, y)) texels.push({ mip: clear.mip, slice, x, y });
+  for (let slice = clear.firstSlice; slice < end; slice++) {
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) if (inside(x, y)) texels.push(volume ? { mip: clear.mip, slice: 0, x, y, z: slice } : { mip: clear.mip, slice, x, y, z: 0 });
+    }
   }
   return texels;
 }
 
 function record(list: ReturnType<Device['createCommandList']>, resource: Resource, c: Case, clear: Clear): void {
-  const view = { mipSlice: clear.mip, firstArraySlice: clear.firstSlice, arraySize: clear.slices };
+  const view = c.desc.dimension === 'TEXTURE3D' ? { mipSlice: clear.mip, firstWSlice: clear.firstSlice, wSize: clear.slices } : { mipSlice: clear.mip, firstArraySlice: clear.firstSlice, arraySize: clear.slices };
   if (c.kind === 'Uint') list.clearUnorderedAccessViewUint(resource, c.values, clear.rects, view);
   else list.clearUnorderedAccessViewFloat(resource, c.values, clear.rects, view);
 }
@@ -110,6 +178,8 @@ async function reservedCase(device: Device, c: Case, seed: number): Promise<Chec
   const tiles = device.getResourceTiling(texture).numTilesForEntireResource;
   const heap = device.createHeap({ sizeInBytes: tiles * TILE, properties: { type: 'DEFAULT' } });
   queue.updateTileMappings(texture, null, null, heap, null, null, null);
+  const nullTiles = c.nullTiles ?? [];
+  if (nullTiles.length > 0) queue.updateTileMappings(texture, nullTiles, null, null, nullTiles.map(() => 'NULL' as const), null, null);
   const model = pattern(tiles * TILE, seed);
   await writeTiles(device, queue, texture, model);
   await runList(device, queue, (list) => {
@@ -119,9 +189,17 @@ async function reservedCase(device: Device, c: Case, seed: number): Promise<Chec
   });
   const bytes = formatInfo(c.desc.format ?? '')?.bytesPerElement ?? 1;
   for (const clear of c.clears) {
-    for (const t of clearedTexels(c.desc, clear)) model.set(c.element, texelByteOffset(texture.layout, bytes, t.mip, t.slice, t.x, t.y));
+    for (const t of clearedTexels(c.desc, clear)) model.set(c.element, texelByteOffset(texture.layout, bytes, t.mip, t.slice, t.x, t.y, t.z));
   }
-  const result = check(`${c.name}: every byte after the clears (partial, clipped, empty rects; slices; the packed tail)`, await readTiles(device, queue, texture, tiles), model);
+  // A NULL tile kept neither the pattern nor the clears' writes, and reads as 0 (Tier 4), by its index in GetResourceTiling's order.
+  const tiling = device.getResourceTiling(texture, 0, c.desc.mipLevels ?? 1);
+  for (const t of nullTiles) {
+    const sub = tiling.subresourceTilings[t.subresource];
+    if (!sub) throw new Error(`${c.name}: no subresource ${t.subresource}`);
+    const tile = sub.startTileIndexInOverallResource + t.x + (t.y + t.z * sub.heightInTiles) * sub.widthInTiles;
+    model.fill(0, tile * TILE, (tile + 1) * TILE);
+  }
+  const result = check(`${c.name}: every byte after the clears (partial, clipped, empty rects; slices; the packed tail${nullTiles.length > 0 ? '; NULL tiles' : ''})`, await readTiles(device, queue, texture, tiles), model);
   texture.release();
   heap.release();
   return result;
@@ -144,7 +222,7 @@ async function placedCase(device: Device, c: Case, seed: number): Promise<Check>
   });
   const bytes = formatInfo(c.desc.format ?? '')?.bytesPerElement ?? 1;
   for (const clear of c.clears) {
-    for (const t of clearedTexels(c.desc, clear)) model.set(c.element, texelByteOffset(texture.layout, bytes, t.mip, t.slice, t.x, t.y));
+    for (const t of clearedTexels(c.desc, clear)) model.set(c.element, texelByteOffset(texture.layout, bytes, t.mip, t.slice, t.x, t.y, t.z));
   }
   const result = check(`${c.name}: every byte after the clears (read through an aliasing buffer)`, await readBuffer(device, queue, alias, 0, sizeInBytes), model);
   for (const r of [texture, alias, upload, heap]) r.release();

@@ -2,6 +2,7 @@
 import { computeTiers } from './compute-tiers.js';
 import { mapCoherence } from './map-coherence.js';
 import { memorySemantics } from './memory-semantics.js';
+import { reinterpretCopies } from './reinterpret-copies.js';
 import { reservedBufferData } from './reserved-buffer-data.js';
 import { reservedTextureData } from './reserved-texture-data.js';
 import { residencyBasics } from './residency-basics.js';
@@ -13,6 +14,7 @@ export const SCENARIOS = {
   computeTiers,
   mapCoherence,
   memorySemantics,
+  reinterpretCopies,
   reservedBufferData,
   reservedTextureData,
   residencyBasics,

@@ -28,13 +28,14 @@ import { readBuffer, runList, uploadBuffer } from '../d3d12-io.js';
 import { footprintRows, TextureModel, type Triple } from '../texture-model.js';
 import { ScenarioContext } from './context.js';
 
-interface Texture {
+/** A texture of a scenario and its CPU model. */
+export interface Texture {
   name: string;
   resource: Resource;
   model: TextureModel;
 }
 
-const at = (resource: Resource, subresourceIndex: number): TextureCopyLocation => ({ resource, type: 'SUBRESOURCE_INDEX', subresourceIndex });
+export const at = (resource: Resource, subresourceIndex: number): TextureCopyLocation => ({ resource, type: 'SUBRESOURCE_INDEX', subresourceIndex });
 const placed = (resource: Resource, placedFootprint: PlacedSubresourceFootprint): TextureCopyLocation => ({ resource, type: 'PLACED_FOOTPRINT', placedFootprint });
 const defaultBuffer = (device: Device, bytes: number): Resource => device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: roundUp(Math.max(bytes, 4), 4) }, 'COMMON');
 
@@ -42,7 +43,7 @@ const defaultBuffer = (device: Device, bytes: number): Resource => device.create
 const elements = (t: Texture, [x, y, z]: Triple): Triple => [Math.ceil(x / t.model.block.width), Math.ceil(y / t.model.block.height), z];
 
 /** Every subresource from one UPLOAD buffer laid out by GetCopyableFootprints, one copy each (as d3dx12's UpdateSubresources does). */
-async function uploadAll(device: Device, queue: CommandQueue, t: Texture, seed: number): Promise<void> {
+export async function uploadAll(device: Device, queue: CommandQueue, t: Texture, seed: number): Promise<void> {
   const { footprints } = t.model;
   const data = pattern(footprints.totalBytes, seed);
   const upload = uploadBuffer(device, data);
@@ -55,7 +56,7 @@ async function uploadAll(device: Device, queue: CommandQueue, t: Texture, seed: 
 }
 
 /** Every subresource copied out into footprints, each compared with the model. */
-async function readAll(device: Device, queue: CommandQueue, t: Texture, what: string): Promise<Check[]> {
+export async function readAll(device: Device, queue: CommandQueue, t: Texture, what: string): Promise<Check[]> {
   const { footprints } = t.model;
   const out = defaultBuffer(device, footprints.totalBytes);
   await runList(device, queue, (list) => footprints.layouts.forEach((layout, sub) => list.copyTextureRegion(placed(out, layout), 0, 0, 0, at(t.resource, sub))), queue.type);
@@ -98,7 +99,7 @@ async function uploadBox(device: Device, queue: CommandQueue, t: Texture, sub: n
 }
 
 /** A texture-to-texture copy of `box` (texels) of src's subresource into dst's at `dstAt`. */
-async function copyBetween(device: Device, queue: CommandQueue, dst: Texture, dstSub: number, dstAt: Triple, src: Texture, srcSub: number, box: Box): Promise<void> {
+export async function copyBetween(device: Device, queue: CommandQueue, dst: Texture, dstSub: number, dstAt: Triple, src: Texture, srcSub: number, box: Box): Promise<void> {
   await runList(device, queue, (list) => list.copyTextureRegion(at(dst.resource, dstSub), dstAt[0], dstAt[1], dstAt[2], at(src.resource, srcSub), box), queue.type);
   const size = elements(src, [box.right - box.left, box.bottom - box.top, box.back - box.front]);
   dst.model.writeRegion(dstSub, elements(dst, dstAt), size, src.model.readRegion(srcSub, elements(src, [box.left, box.top, box.front]), size));
@@ -178,7 +179,7 @@ async function standardTiles(device: Device, queue: CommandQueue, t: Texture): P
 }
 
 /** Maps the listed tiles of a reserved texture, each to its own heap tile (from `next`); returns the next free heap tile. */
-function mapTiles(device: Device, queue: CommandQueue, texture: Resource, heap: Heap, tiles: number[], next: number): number {
+export function mapTiles(device: Device, queue: CommandQueue, texture: Resource, heap: Heap, tiles: number[], next: number): number {
   for (const tile of tiles) queue.updateTileMappings(texture, [coordinateOfTile(device, texture, tile)], [{ numTiles: 1 }], heap, ['NONE'], [next++], [1]);
   return next;
 }

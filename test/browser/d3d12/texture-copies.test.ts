@@ -1,7 +1,7 @@
 /**
  * copyTextureRegion, getCopyableFootprints and discardResource moving real data in headless
  * Chromium, through the same shared scenarios the gpu project runs
- * (src/validate/scenarios/texture-copies.ts), every byte against the CPU's element model.
+ * (src/validate/scenarios/texture-copies.ts, reinterpret-copies.ts), every byte against the CPU's element model.
  */
 import { describe } from 'vitest';
 import { browserTest } from '../../harness/browser/browser-test.js';
@@ -17,6 +17,9 @@ describe('texture data through copyTextureRegion matches the CPU model (headless
   for (const tier of [1, 2] as const) {
     browserTest(`tier ${tier}: NULL tiles drop writes and read as the tier says; an evicted heap faults, named after the copy`, async ({ runPage }) => {
       expectChecks(await runPage<Check[]>(PAGE, { scenario: 'textureCopyTiers', options: { tiledResourcesTier: tier } }));
+    });
+    browserTest(`tier ${tier}: block-compressed ↔ uncompressed copies (copyTextureRegion, copyResource), committed, placed and reserved`, async ({ runPage }) => {
+      expectChecks(await runPage<Check[]>(PAGE, { scenario: 'reinterpretCopies', options: { tiledResourcesTier: tier } }));
     });
   }
 });

@@ -20,7 +20,7 @@ describe('texel stores match the CPU layout model (headless Chromium)', () => {
 });
 
 describe('UAV clears (headless Chromium)', () => {
-  browserTest('textures against the CPU layout model: every texel size, standard tiles and packed tails, rectangles, slices, 1D, committed', async ({ runPage }) => {
+  browserTest('textures against the CPU layout model: every texel size, standard tiles and packed tails, rectangles, slices, 1D, committed, Texture3D views', async ({ runPage }) => {
     expectChecks(await runPage<Check[]>(TEXTURE_DATA, { scenario: 'textureClears' }));
   });
   for (const tier of [1, 2] as const) {

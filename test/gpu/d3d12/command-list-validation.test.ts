@@ -445,6 +445,40 @@ describe('copyResource', () => {
     await expectState(d3d, queue, tex, 'COMMON');
     await expectState(d3d, queue, sameFamily, 'COPY_DEST');
   });
+
+  test('a Reinterpret Copy: block-compressed ↔ uncompressed of the block\'s size, 4 times as wide and high, the same mips and total size (one field off at a time)', ({ d3d }) => {
+    const list = d3d.createCommandList('DIRECT');
+    // BC1 64×64, 3 mips (16×16, 8×8, 4×4 blocks of 8 bytes) ↔ R16G16B16A16_UINT 16×16, 3 mips.
+    const bc1 = (desc: Partial<ResourceDesc> = {}): Resource => texture(d3d, { format: 'BC1_UNORM', mipLevels: 3, ...desc });
+    const rgba16 = (desc: Partial<ResourceDesc> = {}): Resource => texture(d3d, { width: 16, height: 16, format: 'R16G16B16A16_UINT', mipLevels: 3, ...desc });
+    const cases: [string, Resource, Resource, RegExp][] = [
+      ['BC width', rgba16(), bc1({ width: 68 }), /width differs: 68 in the source, 16 in the destination: a reinterpreting copy needs the block-compressed resource 4 times as wide as the uncompressed one \(one texel per block\), so 64 in the source/],
+      ['BC height', rgba16(), bc1({ height: 60 }), /height differs: 60 in the source, 16 in the destination: .*4 times as high .*so 64 in the source/],
+      ['uncompressed width', bc1(), rgba16({ width: 17 }), /width differs: 17 in the source, 64 in the destination: .*4 times as wide .*so 16 in the source/],
+      ['array sizes', rgba16(), bc1({ depthOrArraySize: 2 }), /depthOrArraySize differs: 2 in the source, 1 in the destination/],
+      ['mip levels', rgba16(), bc1({ mipLevels: 2 }), /mipLevels differs: 2 in the source, 3 in the destination/],
+      ['16-byte texels for 8-byte blocks', texture(d3d, { width: 16, height: 16, format: 'R32G32B32A32_UINT', mipLevels: 3 }), bc1(), /formats BC1_UNORM and R32G32B32A32_UINT are not of one family, nor a reinterpreting pair/],
+      ['two block-compressed families', bc1({ format: 'BC4_UNORM' }), bc1(), /formats BC1_UNORM and BC4_UNORM are not of one family, nor a reinterpreting pair/],
+      // 12×12 BC1 has 2×2 blocks at mip 1 (6×6 texels); a 3×3 uncompressed texture has a 1×1 mip 1.
+      ['total size', rgba16({ width: 3, height: 3, mipLevels: 2 }), bc1({ width: 12, height: 12, mipLevels: 2 }), /mip 1 is 2×2 elements in the source and 1×1 in the destination; a reinterpreting copy needs the same total size \(bytes\)/],
+    ];
+    for (const [what, to, from, message] of cases) {
+      try {
+        expectD3D12Error(() => list.copyResource(to, from), { call: 'copyResource', argument: 'srcResource', message });
+      } catch (error) {
+        throw new Error(`${what}: ${String(error)}`, { cause: error });
+      }
+    }
+    expect(list.commands).toHaveLength(0);
+    // The controls: both directions, every pair of the debug layer's equivalences, TYPELESS members included.
+    list.copyResource(rgba16(), bc1());
+    list.copyResource(bc1({ format: 'BC4_SNORM' }), rgba16({ format: 'R32G32_FLOAT' }));
+    list.copyResource(texture(d3d, { width: 32, height: 16, format: 'R32G32B32A32_TYPELESS', mipLevels: 2 }), texture(d3d, { width: 128, height: 64, format: 'BC7_UNORM_SRGB', mipLevels: 2 }));
+    list.copyResource(texture(d3d, { format: 'BC6H_UF16' }), texture(d3d, { width: 16, height: 16, format: 'R32G32B32A32_FLOAT' }));
+    list.copyResource(texture(d3d, { format: 'R9G9B9E5_SHAREDEXP' }), texture(d3d, { format: 'R32_UINT' }));
+    list.copyResource(texture(d3d, { dimension: 'TEXTURE3D', width: 16, height: 8, depthOrArraySize: 4, format: 'BC3_UNORM' }), texture(d3d, { dimension: 'TEXTURE3D', width: 4, height: 2, depthOrArraySize: 4, format: 'R32G32B32A32_SINT' }));
+    expect(list.commands).toHaveLength(6);
+  });
 });
 
 describe('copyTiles', () => {

@@ -3,13 +3,14 @@
  * through the shared scenarios (src/validate/scenarios/texture-copies.ts; the browser project runs
  * the same ones): every mip and slice of committed, placed and reserved textures, boxes, texture to
  * texture, BC formats, d3d12_tex2d_load reads, NULL tiles at each tier and evicted-heap faults,
+ * copies between block-compressed and uncompressed formats (src/validate/scenarios/reinterpret-copies.ts),
  * every byte against the CPU's element model.
  */
 import { describe, expect } from 'vitest';
 import { d3dTest } from '../../harness/d3d-test.js';
 import { gpuTest } from '../../harness/gpu-test.js';
 import { firstDifference, pattern, readBuffer, runList, TILE } from '../../shared/d3d12-helpers.js';
-import { textureCopies, textureCopyTiers } from '../../../src/validate/index.js';
+import { reinterpretCopies, textureCopies, textureCopyTiers } from '../../../src/validate/index.js';
 import { expectChecks } from '../../shared/expect-checks.js';
 
 describe('texture data through copyTextureRegion matches the CPU model (Node.js + Dawn)', () => {
@@ -19,6 +20,14 @@ describe('texture data through copyTextureRegion matches the CPU model (Node.js 
   for (const tier of [1, 2] as const) {
     gpuTest(`tier ${tier}: NULL tiles drop writes and read as the tier says; an evicted heap faults, named after the copy`, async ({ device }) => {
       expectChecks(await textureCopyTiers(device, { tiledResourcesTier: tier }));
+    });
+  }
+});
+
+describe('copies between block-compressed and uncompressed formats of the block\'s size match the CPU model (Node.js + Dawn)', () => {
+  for (const tier of [1, 2] as const) {
+    gpuTest(`tier ${tier}: copyTextureRegion both ways, each side in its own texels; copyResource with mips; committed, placed and reserved (NULL tiles drop writes, read as the tier says)`, async ({ device }) => {
+      expectChecks(await reinterpretCopies(device, { tiledResourcesTier: tier }));
     });
   }
 });

@@ -72,7 +72,6 @@ describe('clearUnorderedAccessView*: the list and the resource', () => {
       expectRefused(list, good, { resource: released }, 'resource', /was released/);
       for (const notOne of [null, undefined, {}, 5, 'buffer']) expectRefused(list, good, { resource: notOne }, 'resource', /must be a resource created by this device/);
       expectRefused(list, good, { resource: uavBuffer(d3d, 256, []) }, 'resource', /without ALLOW_UNORDERED_ACCESS/);
-      expectRefused(list, good, { resource: uavTexture(d3d, { dimension: 'TEXTURE3D', depthOrArraySize: 4, mipLevels: 1 }) }, 'resource', /TEXTURE3D; clears of Texture3D views are not emulated/);
     }
   });
 });
@@ -174,6 +173,31 @@ describe('clearUnorderedAccessView*: texture views', () => {
     clear(list, { kind: 'Uint', resource: texture, values: [1, 2, 3, 4], view: { format: 'R8G8B8A8_UINT' } });
     const oneD = d3d.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'TEXTURE1D', width: 100, depthOrArraySize: 2, format: 'R16_FLOAT', flags: ['ALLOW_UNORDERED_ACCESS'] }, 'UNORDERED_ACCESS');
     clear(list, { kind: 'Float', resource: oneD, values: [1, 0, 0, 0], rects: [{ left: 3, top: 0, right: 50, bottom: 9 }], view: { firstArraySlice: 1 } });
+  });
+});
+
+describe('clearUnorderedAccessView*: Texture3D views (D3D12_TEX3D_UAV)', () => {
+  test('mipSlice, firstWSlice and wSize (-1: every depth slice from firstWSlice on) within the mip\'s depth; array fields on 3D views and W fields on 2D views are refused', ({ d3d }) => {
+    const list = d3d.createCommandList('DIRECT');
+    // 32×16×8, 3 mips: depths 8, 4, 2.
+    const volume = uavTexture(d3d, { dimension: 'TEXTURE3D', width: 32, height: 16, depthOrArraySize: 8, mipLevels: 3 });
+    const good: Call = { kind: 'Uint', resource: volume, values: [1, 2, 3, 4], view: { mipSlice: 1, firstWSlice: 1, wSize: 3 } };
+    const view = (fields: Record<string, unknown>): Partial<Call> => ({ view: { ...(good.view as object), ...fields } });
+    expectRefused(list, good, view({ mipSlice: 3 }), 'view.mipSlice', /must be at most 2/);
+    expectRefused(list, good, view({ firstWSlice: 4, wSize: 1 }), 'view.firstWSlice', /must be at most 3, got 4/);
+    expectRefused(list, good, view({ wSize: 4 }), 'view.wSize', /must be at most 3, got 4/);
+    expectRefused(list, good, view({ wSize: 0 }), 'view.wSize', /must be at least 1, got 0/);
+    for (const bad of [-2, 1.5, '1', NaN, 2 ** 32]) expectRefused(list, good, view({ wSize: bad }), 'view.wSize', /must be/);
+    for (const bad of [-1, 0.5, '0']) expectRefused(list, good, view({ firstWSlice: bad }), 'view.firstWSlice', /must be/);
+    for (const field of ['firstArraySlice', 'arraySize']) expectRefused(list, good, view({ [field]: 0 }), `view.${field}`, /is a field of 1D and 2D texture views; .* is a TEXTURE3D, whose view \(D3D12_TEX3D_UAV\) takes firstWSlice and wSize/);
+    for (const field of ['firstElement', 'numElements']) expectRefused(list, good, view({ [field]: 1 }), `view.${field}`, /is a field of buffer views/);
+    expectRefused(list, good, view({ format: 'R32_UINT' }), 'view.format', /not of the family of the resource's format R8G8B8A8_UNORM/);
+    // The controls: the defaults (mip 0, every depth slice), wSize -1 as JS writes it and as the UINT, the last depth slice of the last mip.
+    for (const ok of [null, {}, { wSize: -1 }, { mipSlice: 1, firstWSlice: 3, wSize: 0xffffffff }, { mipSlice: 2, firstWSlice: 1, wSize: 1 }, { firstWSlice: 7 }, { format: 'R8G8B8A8_UINT', mipSlice: 0, firstWSlice: 0, wSize: 8 }]) {
+      clear(list, { ...good, view: ok });
+    }
+    const flat: Call = { kind: 'Uint', resource: uavTexture(d3d), values: [1, 2, 3, 4], view: { mipSlice: 0 } };
+    for (const field of ['firstWSlice', 'wSize']) expectRefused(list, flat, { view: { mipSlice: 0, [field]: 0 } }, `view.${field}`, /is a field of Texture3D views \(D3D12_TEX3D_UAV\); .* is a TEXTURE2D, whose view takes firstArraySlice and arraySize/);
   });
 });
 

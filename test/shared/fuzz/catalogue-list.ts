@@ -488,13 +488,13 @@ function listMethods(): MethodSpec[] {
 
 /**
  * clearUnorderedAccessViewUint / Float's valid plans: a resource with ALLOW_UNORDERED_ACCESS (a
- * buffer with a raw, typed or structured view inside it; a 1D or 2D texture of a format the clear
- * writes, one of its mips and slices), 4 values, no rectangles or a few (clipped ones included). A
+ * buffer with a raw, typed or structured view inside it; a texture of a format the clear writes, one
+ * of its mips and slices: array slices, or a 3D mip's depth slices), 4 values, no rectangles or a few (clipped ones included). A
  * texture not in UNORDERED_ACCESS makes the list fail at execution, as in D3D12.
  */
 function uavClearMethods(): MethodSpec[] {
   const clearable = (ctx: FuzzContext): Resource[] =>
-    ctx.main.resources.filter((r) => !r.released && r.desc.flags.includes('ALLOW_UNORDERED_ACCESS') && r.desc.dimension !== 'TEXTURE3D' && (r.desc.dimension === 'BUFFER' ? r.desc.width >= 16 : clearChannels(r.desc.format) !== undefined));
+    ctx.main.resources.filter((r) => !r.released && r.desc.flags.includes('ALLOW_UNORDERED_ACCESS') && (r.desc.dimension === 'BUFFER' ? r.desc.width >= 16 : clearChannels(r.desc.format) !== undefined));
   const plan = (kind: 'Uint' | 'Float') => (ctx: FuzzContext): unknown[] | undefined => {
     const { rng } = ctx;
     const resource = pickOf(rng, clearable(ctx).filter((r) => kind === 'Uint' || r.desc.dimension === 'BUFFER' || takesFloatClear(clearChannels(r.desc.format) ?? [])));
@@ -508,7 +508,13 @@ function uavClearMethods(): MethodSpec[] {
       return [resource, values, rects, view];
     }
     const layout = resource.layout;
-    return [resource, values, rects, rng.chance(0.3) ? null : { mipSlice: rng.int(0, layout.mipLevels - 1), firstArraySlice: rng.int(0, layout.arraySize - 1), arraySize: 1 }];
+    const mipSlice = rng.int(0, layout.mipLevels - 1);
+    if (rng.chance(0.3)) return [resource, values, rects, null];
+    if (resource.desc.dimension === 'TEXTURE3D') {
+      const depth = Math.max(1, resource.desc.depthOrArraySize >> mipSlice);
+      return [resource, values, rects, { mipSlice, firstWSlice: rng.int(0, depth - 1), wSize: rng.pick([1, -1]) }];
+    }
+    return [resource, values, rects, { mipSlice, firstArraySlice: rng.int(0, layout.arraySize - 1), arraySize: 1 }];
   };
   const params: Param[] = [
     param('resource', (ctx) => badRef(ctx, 'resource')),

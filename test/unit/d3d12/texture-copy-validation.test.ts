@@ -137,7 +137,7 @@ describe('copyTextureRegion: each rule, one field at a time', () => {
     const volume = d3d.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'TEXTURE3D', width: 64, height: 64, depthOrArraySize: 1, format: 'R8G8B8A8_UNORM' }, 'COMMON');
     refused(list, copy(sub(tex2), sub(volume)), 'src.resource', /is a TEXTURE3D and dst's .* a TEXTURE2D; a texture-to-texture copy needs one dimension/);
     refused(list, copy(sub(tex2), sub(texture({ format: 'R32_FLOAT' }))), 'src.resource', /R32_FLOAT is not of R8G8B8A8_UNORM's format group/);
-    refused(list, copy(sub(texture({ format: 'BC1_UNORM' })), sub(texture({ format: 'R16G16B16A16_FLOAT' }))), 'src.resource', /format group/);
+    refused(list, copy(sub(texture({ format: 'BC1_UNORM' })), sub(texture({ format: 'R32G32B32A32_FLOAT' }))), 'src.resource', /R32G32B32A32_FLOAT is not of BC1_UNORM's format group \(BC1_TYPELESS\), nor a format it reinterprets to/);
     copy(sub(tex2), sub(texture({ format: 'R8G8B8A8_UINT' })))();
     expect(list.commands).toHaveLength(2);
   });
@@ -188,6 +188,46 @@ describe('copyTextureRegion: each rule, one field at a time', () => {
     copy(sub(small, 5), sub(bc, 5), 0, 0, 0, box(0, 0, 4, 4))();
     refused(list, copy(sub(small, 5), sub(bc, 5), 0, 0, 0, box(0, 0, 3, 2)), 'srcBox.right', /or the mip's edge \(2\)/);
     expect(list.commands).toHaveLength(3);
+  });
+
+  test('block-compressed ↔ uncompressed of the block\'s size (the debug layer\'s equivalences): each side in its own texels, one texel per block', () => {
+    // BC1 64×64, 2 mips (16×16 and 8×8 blocks of 8 bytes); R16G16B16A16_UINT 16×16, 2 mips (16×16, 8×8).
+    // bc1 and rgba16 are copied from, toBc1 and toRgba16 into (a list tracks each subresource's state).
+    const [bc1, toBc1] = [texture({ format: 'BC1_UNORM' }), texture({ format: 'BC1_UNORM' })];
+    const [rgba16, toRgba16] = [0, 1].map(() => texture({ width: 16, height: 16, format: 'R16G16B16A16_UINT' })) as [Resource, Resource];
+    // The controls: whole subresources both ways; a box of BC texels (8×4 blocks) at uncompressed texel
+    // (1, 2); 5×6 texels into blocks (3, 2)-(8, 8), up to mip 1's edge; any uncompressed texel onto a block.
+    copy(sub(toRgba16), sub(bc1))();
+    copy(sub(toBc1, 1), sub(rgba16, 1))();
+    copy(sub(toRgba16), sub(bc1), 1, 2, 0, box(8, 4, 40, 20))();
+    copy(sub(toBc1, 1), sub(rgba16), 12, 8, 0, box(0, 0, 5, 6))();
+    copy(sub(toBc1), sub(rgba16), 4, 4, 0, box(1, 1, 2, 2))();
+    // Every equivalence: BC1, BC4 ~ R16G16B16A16, R32G32; BC2, BC3, BC5, BC6H, BC7 ~ R32G32B32A32; R9G9B9E5 ~ R32; TYPELESS members too; 3D.
+    copy(sub(texture({ width: 16, height: 16, format: 'R32G32_SINT' })), sub(texture({ format: 'BC4_SNORM' })))();
+    copy(sub(texture({ format: 'BC1_TYPELESS' })), sub(texture({ width: 16, height: 16, format: 'R16G16B16A16_TYPELESS' })))();
+    for (const format of ['BC2_UNORM_SRGB', 'BC3_UNORM', 'BC5_SNORM', 'BC6H_SF16', 'BC7_UNORM']) copy(sub(texture({ width: 16, height: 16, format: 'R32G32B32A32_FLOAT' })), sub(texture({ format })))();
+    copy(sub(texture({ format: 'R9G9B9E5_SHAREDEXP' })), sub(texture({ format: 'R32_UINT' })))();
+    const volume = (desc: Partial<ResourceDesc>): Resource => texture({ dimension: 'TEXTURE3D', depthOrArraySize: 4, mipLevels: 1, ...desc });
+    copy(sub(volume({ width: 4, height: 4, format: 'R32G32B32A32_UINT' })), sub(volume({ width: 16, height: 16, format: 'BC3_UNORM' })))();
+    // A footprint of the uncompressed format into a BC texture: the same rule for either location.
+    const rowsFp: PlacedSubresourceFootprint = { offset: 0, footprint: { format: 'R16G16B16A16_UINT', width: 16, height: 16, depth: 1, rowPitch: 256 } };
+    const rows = placed(up, rowsFp);
+    copy(sub(toBc1), rows, 0, 0, 0)();
+    const recorded = list.commands.length;
+    expect(recorded).toBe(15);
+    // Refused, one field at a time: pairs D3D12 does not equate; the region, in elements, past the destination; corners off each side's blocks.
+    refused(list, copy(sub(toBc1), sub(texture({ width: 16, height: 16, format: 'R32G32B32A32_UINT' }))), 'src.resource', /R32G32B32A32_UINT is not of BC1_UNORM's format group .*BC1, BC4 ~ R16G16B16A16, R32G32/);
+    refused(list, copy(sub(toBc1), sub(texture({ format: 'BC4_UNORM' }))), 'src.resource', /BC4_UNORM is not of BC1_UNORM's format group/);
+    refused(list, copy(sub(toRgba16), sub(texture({ format: 'R8G8B8A8_UNORM' }))), 'src.resource', /R8G8B8A8_UNORM is not of R16G16B16A16_UINT's format group/);
+    refused(list, copy(sub(texture({ format: 'R9G9B9E5_SHAREDEXP' })), sub(texture({ format: 'R32G32_UINT' }))), 'src.resource', /format group/);
+    refused(list, copy(sub(toBc1, 1), sub(rgba16), 12, 8, 0, box(0, 0, 5, 7)), 'dstY', /the region \[8, 36\) runs past the destination's height \(32\) \(7 source texels, each a 4-texel block here\)/);
+    refused(list, copy(sub(toBc1, 1), sub(rgba16), 16, 0, 0, box(0, 0, 5, 6)), 'dstX', /the region \[16, 36\) runs past the destination's width \(32\)/);
+    refused(list, copy(sub(toRgba16, 1), sub(bc1)), 'dstX', /the region \[0, 16\) runs past the destination's width \(8\) \(16 source blocks, each one texel here\)/);
+    refused(list, copy(sub(toRgba16), sub(bc1), 1, 0, 0, box(0, 0, 64, 4)), 'dstX', /the region \[1, 17\) runs past the destination's width \(16\)/);
+    refused(list, copy(sub(toBc1), sub(rgba16), 2, 0, 0, box(0, 0, 1, 1)), 'dstX', /multiple of the 4-texel block/);
+    refused(list, copy(sub(toRgba16), sub(bc1), 0, 0, 0, box(2, 0, 6, 4)), 'srcBox.left', /multiple of the 4-texel block/);
+    refused(list, copy(sub(toBc1), placed(up, withFootprint(rowsFp, { format: 'R32G32B32A32_UINT' }))), 'src.placedFootprint.footprint.format', /R32G32B32A32_UINT is not of BC1_UNORM's format group/);
+    expect(list.commands).toHaveLength(recorded);
   });
 
   test('depth-stencil textures copy whole subresources', () => {

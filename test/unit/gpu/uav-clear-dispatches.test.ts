@@ -46,8 +46,36 @@ describe('texture clears', () => {
     expect([root[c('D3D12_CLEAR_FIRST_SLICE')], root[c('D3D12_CLEAR_LEVEL')]]).toEqual([1, 1]);
     const mip = clear.layout.mips[1];
     expect(Array.from(root.subarray(c('D3D12_CLEAR_MIP'), c('D3D12_CLEAR_MIP') + 4))).toEqual([mip?.firstTileInSlice, mip?.widthInTiles, mip?.rowPitch, 0]);
-    expect(Array.from(root.subarray(c('D3D12_CLEAR_TEXTURE'), c('D3D12_CLEAR_CONSTANTS')))).toEqual([256, 256, 9, 8, 128, 64, clear.layout.standardTilesPerSlice, 4, clear.layout.slicePitch / 4096]);
+    expect(Array.from(root.subarray(c('D3D12_CLEAR_TEXTURE'), c('D3D12_CLEAR_VOLUME')))).toEqual([256, 256, 9, 8, 128, 64, clear.layout.standardTilesPerSlice, 4, clear.layout.slicePitch / 4096]);
+    // Not a volume: tile depth 0 sends the kernel down the 1D / 2D path.
+    expect(Array.from(root.subarray(c('D3D12_CLEAR_VOLUME'), c('D3D12_CLEAR_CONSTANTS')))).toEqual([0, 0, 0, 0]);
     expect(d?.groups).toEqual([1, 38, 3]);
+  });
+
+  test('3D textures: depth slices in workgroup z; the volume words; a packed mip\'s words run over every depth slice in one dispatch', () => {
+    const volume = (format: string, mip: number, firstSlice: number, sliceCount: number, rect: TextureClear['rects'][number]): TextureClear => {
+      const info = formatInfo(format);
+      const layout = computeLayout({ dimension: 'TEXTURE3D', width: 100, height: 70, depth: 40, arraySize: 1, mipLevels: 4, format: info }, 4);
+      return { address: 0x2_0000_0000n, layout, width: 100, height: 70, bytesPerTexel: info?.bytesPerElement ?? 4, mip, firstSlice, sliceCount, rects: [rect], element: new Uint8Array(info?.bytesPerElement ?? 4) };
+    };
+    const [texels] = textureClearDispatches(volume('R32_UINT', 0, 5, 30, { left: 0, top: 2, right: 100, bottom: 9 }));
+    const root = texels?.root as Uint32Array;
+    const mip0 = volume('R32_UINT', 0, 5, 30, { left: 0, top: 0, right: 1, bottom: 1 }).layout.mips[0];
+    // 32×32×16 tiles: the tile depth, mip 0's height in tiles (70 / 32 → 3), its depth pitch, the end of the depth slices.
+    expect(Array.from(root.subarray(c('D3D12_CLEAR_VOLUME'), c('D3D12_CLEAR_CONSTANTS')))).toEqual([16, 3, mip0?.depthPitch, 35]);
+    expect(root[c('D3D12_CLEAR_FIRST_SLICE')]).toBe(5);
+    expect(texels?.groups).toEqual([2, 7, 30]);
+    const [words] = textureClearDispatches(volume('R8_UINT', 0, 0, 40, { left: 3, top: 0, right: 9, bottom: 70 }));
+    expect(words?.root[c('D3D12_CLEAR_MODE')]).toBe(c('D3D12_CLEAR_MODE_WORD_TEXELS'));
+    expect(words?.groups).toEqual([1, 70, 40]);
+    // R8 mip 1 (50×35×20) is packed: rows of 50 bytes, depth slices of 1750; depth slices 3..19, rows 1..33, texels 1..48.
+    const [tail] = textureClearDispatches(volume('R8_UINT', 1, 3, 17, { left: 1, top: 1, right: 49, bottom: 34 }));
+    expect(tail?.root[c('D3D12_CLEAR_MODE')]).toBe(c('D3D12_CLEAR_MODE_TAIL_WORDS'));
+    const first = Math.floor((3 * 1750 + 50 + 1) / 4);
+    const end = Math.ceil((19 * 1750 + 33 * 50 + 49) / 4);
+    expect(tail?.root[c('D3D12_CLEAR_FIRST_WORD')]).toBe(first);
+    expect(tail?.groups).toEqual([Math.ceil((end - first) / 64), 1, 1]);
+    expect(tail?.root[c('D3D12_CLEAR_VOLUME') + 2]).toBe(1750);
   });
 
   test('one dispatch per rectangle', () => {
