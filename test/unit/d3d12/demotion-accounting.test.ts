@@ -33,16 +33,19 @@ describe('demotion accounting without a GPU', () => {
     expect(d3d.getResidencyStatus(a)).toMatchObject({ segment: 'LOCAL', resident: true, demoted: true });
     expect(d3d.getPagingStats()).toMatchObject({ demotions: 1, demotedBytes: 3 * TILE, promotions: 0, restores: 2 });
     // A MINIMUM heap made resident lands demoted.
-    const m = heap(d3d, 'm', 2, true);
+    const m = heap(d3d, 'm', 3, true);
     d3d.setResidencyPriority([m], ['MINIMUM']);
     d3d.makeResident([m]);
-    expect([demoted(d3d), usage(d3d)]).toEqual([['a', 'm'], [6, 5]]);
-    // Evicting c makes room: a (NORMAL) is promoted before m (MINIMUM), which then fits too (3 + 3 + 2).
+    expect([demoted(d3d), usage(d3d)]).toEqual([['a', 'm'], [6, 6]]);
+    // Evicting c makes room for one: a (NORMAL) is promoted, not m (MINIMUM).
     d3d.evict([c]);
-    expect([demoted(d3d), usage(d3d)]).toEqual([[], [8, 0]]);
-    expect(d3d.getPagingStats()).toMatchObject({ demotions: 1, promotions: 2, promotedBytes: 5 * TILE });
+    expect([demoted(d3d), usage(d3d)]).toEqual([['m'], [6, 3]]);
+    // Evicting b: m fits now.
+    d3d.evict([b]);
+    expect([demoted(d3d), usage(d3d)]).toEqual([[], [6, 0]]);
+    expect(d3d.getPagingStats()).toMatchObject({ demotions: 1, promotions: 2, promotedBytes: 6 * TILE });
     const stats = d3d.getMemoryStats();
-    expect([stats.segments.LOCAL.currentUsage, stats.segments.NON_LOCAL.currentUsage]).toEqual([8 * TILE, 0]);
+    expect([stats.segments.LOCAL.currentUsage, stats.segments.NON_LOCAL.currentUsage]).toEqual([6 * TILE, 0]);
     d3d.destroy();
   });
 
