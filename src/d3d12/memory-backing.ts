@@ -12,7 +12,10 @@
  * rewrites only the reserved tiles that map into it (reserved-tile-index.ts). Pages are taken before
  * anything else changes, so running out leaves no partial state. An evicted heap's old pages are held
  * (not free, but counted by freePages) while they are the only copy of its bytes: until those reach
- * CPU memory, or a GPU copy is made before the pages are handed to another heap.
+ * CPU memory, or a GPU copy is made before the pages are handed to another heap. A resident heap's
+ * pages are in the segment it lives in now (HeapMemory.segment: NON_LOCAL for a demoted heap); a
+ * move between segments (demotion, promotion) is one queue operation, after which its entries are
+ * rewritten like those of any page event.
  */
 import { RangeAllocator, pagesOf } from '../memory/range-allocator.js';
 import { neverWritten, Pager, type Evicted, type RestoredHeap } from '../gpu/paging.js';
