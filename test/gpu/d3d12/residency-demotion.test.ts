@@ -196,6 +196,35 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
   d3d12_store(address, d3d12_load(address) + 1u);
 }`;
 
+describe('evicted while demoted', () => {
+  test('paged back in at once, it lands in LOCAL when there is room: its bytes, still on their way to the CPU, are staged first', async ({ d3d }) => {
+    const queue = d3d.createCommandQueue({ type: 'DIRECT' });
+    const heaps = ['P1', 'P2', 'P3', 'P4', 'P5'].map((name) => tracked(d3d, name, 'NORMAL'));
+    heaps.forEach((t, i) => fill(d3d, queue, t, 120 + i));
+    expect(demoted(d3d, heaps)).toEqual(['P1']);
+    const staged = (): number => d3d.backend?.backing.stagedBytesForTesting ?? 0;
+    const stagedBefore = staged();
+    // No wait: P1's evicted bytes have not reached CPU memory, its old NON_LOCAL pages still hold them.
+    d3d.evict([heaps[0]?.heap as Heap, heaps[1]?.heap as Heap]);
+    d3d.makeResident([heaps[0]?.heap as Heap]);
+    expect(demoted(d3d, heaps)).toEqual([]);
+    expect(staged() - stagedBefore).toBe(HEAP_TILES * TILE);
+    // P3 evicted, LOCAL filled again by P6, P3 made resident: the newest, it takes its old LOCAL
+    // pages back and the least recently made resident (P4; P1 was made resident again above) is demoted.
+    d3d.evict([heaps[2]?.heap as Heap]);
+    const p6 = tracked(d3d, 'P6', 'NORMAL');
+    heaps.push(p6);
+    d3d.makeResident([heaps[2]?.heap as Heap]);
+    expect(demoted(d3d, heaps)).toEqual(['P4']);
+    await expectContents(
+      d3d,
+      queue,
+      heaps.filter((t) => t.name !== 'P2'),
+      'after evictions of demoted heaps',
+    );
+  });
+});
+
 describe('demotion is queue work', () => {
   test('GPU work queued before the move writes the old pages and its result moves; work after it finds the new ones', async ({ d3d }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
