@@ -134,7 +134,7 @@ export class Device {
     return releaseCount();
   }
 
-  /** Paging counters (evictions, restores, bytes), for stats and benchmarks. */
+  /** Paging counters (evictions, restores, demotions, promotions and their bytes), for stats and benchmarks. */
   getPagingStats(): PagingStats {
     return { ...this.residency.paged };
   }

@@ -42,6 +42,8 @@ export class Heap extends DeviceChild {
   #residencyLocks = 0;
   /** Whether the heap's memory is in its pool (CPU-only device: bookkeeping only). */
   #resident: boolean;
+  /** Resident in NON_LOCAL although it prefers LOCAL (demoted by the emulated OS: heap-placement.ts). */
+  #demoted = false;
   #onMemoryFreed?: (heap: Heap) => void;
   /** Placed resources that hold a reference on this heap. */
   #placedResources = 0;
@@ -81,6 +83,19 @@ export class Heap extends DeviceChild {
   /** @internal Whether the heap's memory is in its pool. */
   get resident(): boolean {
     return this.#resident;
+  }
+
+  /**
+   * @internal Resident, and demoted: its bytes live in NON_LOCAL memory though its heap type prefers
+   * LOCAL (the OS moved it there while the process was over its LOCAL budget). False when evicted.
+   */
+  get demoted(): boolean {
+    return this.#demoted;
+  }
+
+  /** @internal The segment its memory is in now (while resident): NON_LOCAL when demoted, else its own. */
+  get currentSegment(): MemorySegment {
+    return this.#demoted ? 'NON_LOCAL' : this.segment;
   }
 
   /** @internal MakeResident minus Evict calls. */
@@ -151,6 +166,12 @@ export class Heap extends DeviceChild {
   /** @internal Its memory left the pool. */
   markNotResident(): void {
     this.#resident = false;
+    this.#demoted = false;
+  }
+
+  /** @internal Its memory is (or, on a CPU-only device, counts as) in NON_LOCAL although it prefers LOCAL, or back in its own segment. */
+  markDemoted(demoted: boolean): void {
+    this.#demoted = demoted;
   }
 
   /** @internal SetResidencyPriority (validated by the caller). */

@@ -12,10 +12,14 @@
  * rewrites only the reserved tiles that map into it (reserved-tile-index.ts). Pages are taken before
  * anything else changes, so running out leaves no partial state. An evicted heap's old pages are held
  * (not free, but counted by freePages) while they are the only copy of its bytes: until those reach
- * CPU memory, or a GPU copy is made before the pages are handed to another heap.
+ * CPU memory, or a GPU copy is made before the pages are handed to another heap. A resident heap's
+ * pages are in the segment it lives in now (HeapMemory.segment: NON_LOCAL for a demoted heap); a
+ * move between segments (demotion, promotion) is one queue operation, after which its entries are
+ * rewritten like those of any page event.
  */
-import { RangeAllocator, pagesOf, type PageRun } from '../memory/range-allocator.js';
+import { RangeAllocator, pagesOf } from '../memory/range-allocator.js';
 import { neverWritten, Pager, type Evicted, type RestoredHeap } from '../gpu/paging.js';
+import { movePages } from '../gpu/page-moves.js';
 import { NULL_HEAP, type MappedSegment, type TileMappingTable, type TileSpan } from '../memory/tile-mappings.js';
 import { ReservedTileIndex } from '../memory/reserved-tile-index.js';
 import { TILE_SIZE } from '../memory/tiling.js';
@@ -63,8 +67,8 @@ export class MemoryBacking {
     this.pager = new Pager(gpu);
   }
 
-  /** Takes pages for a heap of `sizeInBytes`; throws E_OUTOFMEMORY (naming the numbers) when the pool is short. */
-  allocate(call: string, argument: string, segment: MemorySegment, sizeInBytes: number): { runs: PageRun[]; pages: Uint32Array } {
+  /** Takes pages of `segment` for a heap of `sizeInBytes`; throws E_OUTOFMEMORY (naming the numbers) when the pool is short. */
+  allocate(call: string, argument: string, segment: MemorySegment, sizeInBytes: number): HeapMemory {
     const count = Math.max(1, Math.ceil(sizeInBytes / TILE_SIZE));
     const allocator = this.allocators[segment];
     if (allocator.freeUnits < count && allocator.freeUnits + this.heldPages[segment] >= count) this.reclaimHeld(segment, count);
@@ -74,7 +78,7 @@ export class MemoryBacking {
       const total = allocator.unitCount * TILE_SIZE;
       throw new D3D12Error('E_OUTOFMEMORY', call, argument, `needs ${mib(count * TILE_SIZE)} of ${segment} memory, and ${mib(free)} of the pool's ${mib(total)} are free`);
     }
-    return { runs, pages: pagesOf(runs) };
+    return { segment, runs, pages: pagesOf(runs) };
   }
 
   /**
@@ -82,14 +86,14 @@ export class MemoryBacking {
    * created not resident gets none (its contents are "never written" until it is made resident).
    * CPU-accessible heaps also get their CPU copy.
    */
-  attach(heap: Heap, taken: { runs: PageRun[]; pages: Uint32Array } | undefined): void {
+  attach(heap: Heap, taken: HeapMemory | undefined): void {
     if (cpuAccessible(heap.desc.properties)) heap.attachCpuCopy(new Uint8Array(heap.residentBytes));
     if (!taken) {
       heap.holdEvicted(neverWritten(heap.residentBytes));
       return;
     }
-    if (!heap.desc.flags.includes('CREATE_NOT_ZEROED')) this.gpu.guard(`clearing ${heap.label}`, () => this.gpu.clearPages(heap.segment, taken.runs));
-    heap.holdPages({ segment: heap.segment, runs: taken.runs, pages: taken.pages });
+    if (!heap.desc.flags.includes('CREATE_NOT_ZEROED')) this.gpu.guard(`clearing ${heap.label}`, () => this.gpu.clearPages(taken.segment, taken.runs));
+    heap.holdPages(taken);
   }
 
   /**
@@ -122,18 +126,26 @@ export class MemoryBacking {
     for (const heap of out) this.refresh(heap);
   }
 
-  /** Pages heaps back in (their pages must be free: see freePages); their entries become RESIDENT again. One submission. */
-  pageIn(call: string, heaps: readonly Heap[]): void {
+  /**
+   * Pages heaps back in, each into the segment `segmentOf` names (its own unless the heap lands
+   * demoted; the pages must be free: see freePages); their entries become RESIDENT again. One submission.
+   */
+  pageIn(call: string, heaps: readonly Heap[], segmentOf: (heap: Heap) => MemorySegment = (heap) => heap.segment): void {
     const rising = heaps.filter((heap) => !heap.memory && heap.evicted);
     if (rising.length === 0) return;
     const restored: RestoredHeap[] = [];
     this.gpu.guard(`making ${rising.length === 1 ? (rising[0] as Heap).label : `${rising.length} heaps`} resident`, () => {
-      // First the heaps whose old pages still hold their bytes: they take them back, no copy at all.
+      // First the heaps whose old pages still hold their bytes: they take them back, no copy at all
+      // (unless those pages are in the other segment: then the bytes are staged and the pages freed).
       const copied: Heap[] = [];
       for (const heap of rising) {
         const evicted = heap.evicted as Evicted;
         const held = this.held.get(evicted);
-        if (!held) {
+        if (held && held.memory.segment !== segmentOf(heap)) {
+          this.pager.stage(evicted, held.memory);
+          this.releaseHeld(held);
+        }
+        if (!held || held.memory.segment !== segmentOf(heap)) {
           copied.push(heap);
           continue;
         }
@@ -143,13 +155,51 @@ export class MemoryBacking {
       }
       for (const heap of copied) {
         const evicted = heap.evicted as Evicted;
-        const taken = this.allocate(call, 'objects', heap.segment, heap.desc.sizeInBytes);
-        restored.push({ segment: heap.segment, pages: taken.pages, runs: taken.runs, evicted, zero: !heap.desc.flags.includes('CREATE_NOT_ZEROED') });
-        heap.holdPages({ segment: heap.segment, runs: taken.runs, pages: taken.pages });
+        const taken = this.allocate(call, 'objects', segmentOf(heap), heap.desc.sizeInBytes);
+        restored.push({ segment: taken.segment, pages: taken.pages, runs: taken.runs, evicted, zero: !heap.desc.flags.includes('CREATE_NOT_ZEROED') });
+        heap.holdPages(taken);
       }
       if (restored.length > 0) this.pager.restore(restored);
     });
     for (const heap of rising) this.refresh(heap);
+  }
+
+  /**
+   * Moves resident heaps to new pages of the segment each move names (demotion, promotion: see
+   * heap-placement.ts), as one queue operation (src/gpu/page-moves.ts): the old pages are free at
+   * once, since every copy out of them is queued before any later use of them. Every page-table
+   * entry into a moved heap is rewritten (its placed and committed resources, reserved tiles mapping
+   * into it), so work submitted later finds the bytes at the same GPU virtual addresses. Throws
+   * E_OUTOFMEMORY, moving nothing, when a segment cannot take what moves into it.
+   */
+  move(call: string, moves: readonly { heap: Heap; to: MemorySegment }[]): void {
+    if (moves.length === 0) return;
+    const old = moves.map(({ heap }) => heap.memory as HeapMemory);
+    // The moved heaps' own pages count as free: all copies out of them come before any copy in.
+    const needed: Record<MemorySegment, number> = { LOCAL: 0, NON_LOCAL: 0 };
+    const freed: Record<MemorySegment, number> = { LOCAL: 0, NON_LOCAL: 0 };
+    moves.forEach(({ to }, i) => {
+      const memory = old[i] as HeapMemory;
+      needed[to] += memory.pages.length;
+      freed[memory.segment] += memory.pages.length;
+    });
+    for (const segment of ['LOCAL', 'NON_LOCAL'] as const) {
+      const free = this.freePages(segment) + freed[segment];
+      if (needed[segment] > free) throw new D3D12Error('E_OUTOFMEMORY', call, 'objects', `moving heaps into ${segment} memory needs ${mib(needed[segment] * TILE_SIZE)} and ${mib(free * TILE_SIZE)} are free`);
+    }
+    for (const memory of old) this.allocators[memory.segment].releaseRuns(memory.runs);
+    const taken = moves.map(({ heap, to }) => this.allocate(call, 'objects', to, heap.desc.sizeInBytes));
+    this.gpu.guard(`moving ${moves.length === 1 ? (moves[0] as { heap: Heap }).heap.label : `${moves.length} heaps`} between segments`, () => {
+      for (const { heap } of moves) this.flushCpuWrites(heap);
+      movePages(
+        this.gpu,
+        moves.map((_, i) => ({ from: old[i] as HeapMemory, to: taken[i] as HeapMemory })),
+      );
+    });
+    moves.forEach(({ heap }, i) => {
+      heap.holdPages(taken[i] as HeapMemory);
+      this.refresh(heap);
+    });
   }
 
   /** Returns a heap's pages for good; tiles of reserved resources that map into it become ABSENT. */

@@ -24,8 +24,9 @@ import { cpuAccessible, heapFlagNames, validateCreateHeap, type FullHeapDesc } f
 import type { ResourceCaps } from '../validation/resource-desc.js';
 import { VIRTUAL_ADDRESS_BITS } from './feature-support.js';
 import type { GpuBackend } from './gpu-backend.js';
-import { Heap } from './heap.js';
-import { mib, type MemoryBacking } from './memory-backing.js';
+import { Heap, type HeapMemory } from './heap.js';
+import { mib } from './memory-backing.js';
+import type { PlacementPlan } from './heap-placement.js';
 import { memoryStats, type MemoryStats } from './memory-stats.js';
 import type { DeviceResidency } from './residency.js';
 import { Resource, type ResourceKind } from './resource.js';
@@ -95,8 +96,8 @@ export class MemoryObjects {
     return [...this.live].filter((resource) => resource.tileMappings);
   }
 
-  /** Physical pages for a new heap, unless it starts not resident (nothing else changes before they are taken). */
-  private takePages(call: string, argument: string, heap: Heap): ReturnType<MemoryBacking['allocate']> | undefined {
+  /** Throws E_OUTOFMEMORY for a heap no pool could ever hold (nothing changes). */
+  private checkFitsPool(call: string, argument: string, heap: Heap): void {
     // On a GPU, even created not resident, a heap must fit its pool: it could never be made resident
     // otherwise (and CPU-accessible heaps take a CPU copy of their size at once). A CPU-only device
     // keeps the object model only, of any size.
@@ -104,10 +105,21 @@ export class MemoryObjects {
     if (this.gpu && !heap.resident && heap.residentBytes > pool) {
       throw new D3D12Error('E_OUTOFMEMORY', call, argument, `needs ${mib(heap.residentBytes)} of ${heap.segment} memory to be made resident, more than the whole ${mib(pool)} pool holds`);
     }
-    return heap.resident ? this.gpu?.backing.allocate(call, argument, heap.segment, heap.desc.sizeInBytes) : undefined;
   }
 
-  private registerHeap(heap: Heap, pages: ReturnType<MemoryBacking['allocate']> | undefined): Heap {
+  /**
+   * Physical pages for a new heap, unless it starts not resident: in its segment, or demoted to
+   * NON_LOCAL (after other heaps moved) when LOCAL would go over budget (`plan`: planCreation's).
+   * Throws E_OUTOFMEMORY before anything changes when the pool is short.
+   */
+  private takePages(call: string, argument: string, heap: Heap, plan: PlacementPlan | undefined): HeapMemory | undefined {
+    if (!heap.resident) return undefined;
+    // No plan: the heap fits nowhere, and the allocation below says so (a CPU-only device goes over).
+    if (plan) this.residency.applyCreation(call, heap, plan);
+    return this.gpu?.backing.allocate(call, argument, heap.currentSegment, heap.desc.sizeInBytes);
+  }
+
+  private registerHeap(heap: Heap, pages: HeapMemory | undefined): Heap {
     this.heaps.set(heap.id, heap);
     this.gpu?.backing.attach(heap, pages);
     this.residency.heapCreated(heap);
@@ -124,7 +136,8 @@ export class MemoryObjects {
     const checked = orThrow(validateCreateHeap(desc, { resourceHeapTier: this.settings.resourceHeapTier }));
     const { flagBits, ...full } = checked;
     const heap = new Heap(this.nextHeapId, full, flagBits);
-    const pages = this.takePages('createHeap', 'desc.sizeInBytes', heap);
+    this.checkFitsPool('createHeap', 'desc.sizeInBytes', heap);
+    const pages = this.takePages('createHeap', 'desc.sizeInBytes', heap, this.residency.planCreation(heap));
     this.nextHeapId++;
     return this.registerHeap(heap, pages);
   }
@@ -145,12 +158,15 @@ export class MemoryObjects {
     };
     const id = this.nextResourceId;
     const heap = new Heap(this.nextHeapId, heapDesc, plan.heapFlagBits, `committed resource #${id}`);
-    const pages = this.takePages('createCommittedResource', 'desc', heap);
-    let virtualRange: VirtualRange;
+    this.checkFitsPool('createCommittedResource', 'desc', heap);
+    // Planned (changing nothing) before the addresses, which may fail; carried out after them.
+    const placement = this.residency.planCreation(heap);
+    const virtualRange = this.reserveAddresses('createCommittedResource', plan.layout.sizeInBytes, 0);
+    let pages: HeapMemory | undefined;
     try {
-      virtualRange = this.reserveAddresses('createCommittedResource', plan.layout.sizeInBytes, 0);
+      pages = this.takePages('createCommittedResource', 'desc', heap, placement);
     } catch (error) {
-      if (pages) this.gpu?.backing.allocators[heap.segment].releaseRuns(pages.runs);
+      this.addressSpace.release(virtualRange);
       throw error;
     }
     this.nextHeapId++;
@@ -234,7 +250,7 @@ export class MemoryObjects {
         this.gpu?.markUnmapped(unmapped, written);
         if (!unmapped.heap) return;
         unmapped.heap.unlockResidency();
-        this.residency.pageOutIfUnused([unmapped.heap]);
+        this.residency.pageOutIfUnused([unmapped.heap], 'Resource.unmap');
       },
       gpuBacked: this.gpu !== undefined,
     });

@@ -3,10 +3,11 @@
  * resource holds, as plain data (JSON-serializable: addresses as '0x…' hex strings) that a tool can
  * draw or a test can compare. Demos and benchmarks read this instead of the objects' internals.
  *
- * Per segment: the pool, the budget and usage (QueryVideoMemoryInfo's numbers), free pool bytes, and
- * heap counts. Per heap (explicit heaps, and the implicit heap of each committed resource): size,
- * whether it is resident or evicted, its MakeResident reference count, priority, mapped resources,
- * and the resources in it. Per resource: kind, size, address range, heap and offset (committed and
+ * Per segment: the pool, the budget and usage (QueryVideoMemoryInfo's numbers: a demoted heap counts
+ * in NON_LOCAL), free pool bytes, and heap counts (by the segment a heap prefers). Per heap (explicit
+ * heaps, and the implicit heap of each committed resource): size, its preferred segment, whether it
+ * is resident or evicted and, resident, whether it is demoted (its memory in NON_LOCAL though it
+ * prefers LOCAL), its MakeResident reference count, priority, mapped resources, and the resources in it. Per resource: kind, size, address range, heap and offset (committed and
  * placed) or tiles mapped (reserved), maps, and whether it was released with GPU work still using it.
  */
 import type { MemorySegment, ResourceDimension } from '../api/types.js';
@@ -34,11 +35,14 @@ export interface HeapStats {
   kind: 'heap' | 'implicit';
   committedResource?: number;
   type: string;
+  /** The segment its heap type prefers. */
   segment: MemorySegment;
   sizeInBytes: number;
   /** Whole pages against the budget. */
   residentBytes: number;
   resident: boolean;
+  /** Resident in NON_LOCAL memory although `segment` is LOCAL (demoted over the LOCAL budget); false while evicted. */
+  demoted: boolean;
   /** MakeResident minus Evict (D3D12's residency reference count). */
   residencyReferences: number;
   residencyPriority: number;
@@ -68,12 +72,20 @@ export interface ResourceStats {
   released: boolean;
 }
 
-/** Device.getPagingStats: heaps paged out and in since the device was created, and their bytes. */
+/**
+ * Device.getPagingStats: heaps paged out and in since the device was created, and their bytes; and
+ * resident heaps moved between segments by demotion (LOCAL to NON_LOCAL) and promotion (back). A
+ * heap made resident straight into NON_LOCAL is a restore, not a demotion: nothing moved.
+ */
 export interface PagingStats {
   evictions: number;
   evictedBytes: number;
   restores: number;
   restoredBytes: number;
+  demotions: number;
+  demotedBytes: number;
+  promotions: number;
+  promotedBytes: number;
 }
 
 export interface MemoryStats {
@@ -133,6 +145,7 @@ export function memoryStats(source: StatsSource): MemoryStats {
     sizeInBytes: heap.desc.sizeInBytes,
     residentBytes: heap.residentBytes,
     resident: heap.resident,
+    demoted: heap.demoted,
     residencyReferences: heap.residencyReferences,
     residencyPriority: heap.residencyPriority,
     mappedResources: heap.residencyLocks,

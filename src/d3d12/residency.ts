@@ -13,7 +13,10 @@
  * Budget per segment: the pool (or `options.localMemoryBudget` / `nonLocalMemoryBudget`, at most the
  * pool), lowered by the debug budget override (UE's D3D12.ResidencyDebugBudgetMB) and, **Chosen**, by
  * the reservation: memory reserved with SetVideoMemoryReservation is set aside for others, as Dawn
- * treats external reservations. Usage counts resident heaps in whole pages.
+ * treats external reservations. Usage counts resident heaps in whole pages, in the segment their
+ * memory is in now: when LOCAL would go over its budget the emulated OS demotes heaps that prefer
+ * LOCAL to NON_LOCAL, lowest residency priority first, and promotes them back when room returns
+ * (heap-placement.ts); every change below that can cross the budget ends with that rebalancing.
  */
 import type { PagingStats, SegmentStats } from './memory-stats.js';
 import type { MemoryBacking } from './memory-backing.js';
@@ -24,6 +27,7 @@ import type { Heap } from './heap.js';
 import { Resource } from './resource.js';
 import type { MemorySegment } from '../api/types.js';
 import { TILE_SIZE } from '../memory/tiling.js';
+import { HeapPlacement, type PlacementPlan } from './heap-placement.js';
 
 export type Pageable = Heap | Resource;
 
@@ -49,8 +53,15 @@ export interface VideoMemoryInfo {
 export interface ResidencyStatus {
   /** Bytes against the segment's budget: the heap's whole pages. */
   sizeInBytes: number;
+  /** The segment its heap type prefers (DEFAULT: LOCAL; UPLOAD, READBACK: NON_LOCAL). */
   segment: MemorySegment;
   resident: boolean;
+  /**
+   * Resident in NON_LOCAL memory although `segment` is LOCAL: the emulated OS demoted it while the
+   * process was over its LOCAL budget (its bytes and GPU virtual addresses are unchanged; it counts
+   * in NON_LOCAL usage). False while evicted.
+   */
+  demoted: boolean;
   /** MakeResident minus Evict calls. */
   residencyReferences: number;
   /** A resource in it is mapped: it stays resident whatever Evict says. */
@@ -72,6 +83,8 @@ export interface ResidencyOwner {
   completeFenceAfterWork(fence: Fence, value: number): void;
   /** Throws DXGI_ERROR_DEVICE_REMOVED once the device is removed. */
   checkNotRemoved(call: string): void;
+  /** S_OK while the device works (a removed device moves no memory). */
+  getDeviceRemovedReason(): string;
 }
 
 export class DeviceResidency {
@@ -79,14 +92,36 @@ export class DeviceResidency {
   private readonly usage: Record<MemorySegment, number> = { LOCAL: 0, NON_LOCAL: 0 };
   private debugBudget: number | null = null;
   /** Bytes paged, for stats and benchmarks. */
-  readonly paged: PagingStats = { evictions: 0, evictedBytes: 0, restores: 0, restoredBytes: 0 };
+  readonly paged: PagingStats = { evictions: 0, evictedBytes: 0, restores: 0, restoredBytes: 0, demotions: 0, demotedBytes: 0, promotions: 0, promotedBytes: 0 };
+  /** Where resident heaps that prefer LOCAL live now (demotion). */
+  private readonly placement: HeapPlacement;
 
   constructor(
     private readonly owner: ResidencyOwner,
     /** The pool size of each segment (its upper bound for the budget). */
     private readonly poolBytes: Record<MemorySegment, number>,
     private readonly configuredBudget: Record<MemorySegment, number>,
-  ) {}
+  ) {
+    this.placement = new HeapPlacement({
+      budget: (segment) => this.budget(segment),
+      usage: (segment) => this.usage[segment],
+      freeBytes: (segment) => this.freeBytes(segment),
+      get backing() {
+        return owner.backing;
+      },
+      moved: (heap, from, to) => {
+        this.usage[from] -= heap.residentBytes;
+        this.usage[to] += heap.residentBytes;
+        if (to === 'NON_LOCAL') {
+          this.paged.demotions++;
+          this.paged.demotedBytes += heap.residentBytes;
+        } else {
+          this.paged.promotions++;
+          this.paged.promotedBytes += heap.residentBytes;
+        }
+      },
+    });
+  }
 
   /** The size of a segment's pool. */
   poolSize(segment: MemorySegment): number {
@@ -107,21 +142,49 @@ export class DeviceResidency {
     status.sizeInBytes = heap.residentBytes;
     status.segment = heap.segment;
     status.resident = heap.resident;
+    status.demoted = heap.demoted;
     status.residencyReferences = heap.residencyReferences;
     status.mapped = heap.residencyLocks > 0;
     status.priority = heap.residencyPriority;
     return status;
   }
 
-  /** A new heap counts against its segment while it is resident. */
-  heapCreated(heap: Heap): void {
-    if (heap.resident) this.usage[heap.segment] += heap.residentBytes;
+  /**
+   * Where a new resident heap goes (its segment, or NON_LOCAL demoted) and what moves first to make
+   * room; undefined for a heap created not resident, or when it fits nowhere (the pool allocation
+   * then fails as it always did). Changes nothing.
+   */
+  planCreation(heap: Heap): PlacementPlan | undefined {
+    return heap.resident ? this.placement.plan([heap]) : undefined;
   }
 
-  /** A heap's memory was freed for good. */
+  /** Carries out planCreation's moves for a heap about to be created (its pages are taken next). */
+  applyCreation(call: string, heap: Heap, plan: PlacementPlan): void {
+    this.placement.apply(call, plan);
+    heap.markDemoted(plan.segmentOf(heap) !== heap.segment);
+  }
+
+  /** A new heap counts against the segment it is in while it is resident. */
+  heapCreated(heap: Heap): void {
+    if (!heap.resident) return;
+    this.usage[heap.currentSegment] += heap.residentBytes;
+    this.placement.admitted(heap);
+  }
+
+  /** A heap's memory was freed for good: heaps demoted for want of room may move back. */
   heapFreed(heap: Heap): void {
-    if (heap.resident) this.usage[heap.segment] -= heap.residentBytes;
+    if (heap.resident) {
+      this.usage[heap.currentSegment] -= heap.residentBytes;
+      this.placement.left(heap);
+    }
     heap.markNotResident();
+    this.rebalance('Heap.release');
+  }
+
+  /** Demotes or promotes heaps as the budget, usage and priorities now ask (not on a removed device). */
+  private rebalance(call: string): void {
+    if (this.owner.getDeviceRemovedReason() !== 'S_OK') return;
+    this.placement.rebalance(call);
   }
 
   budget(segment: MemorySegment): number {
@@ -151,6 +214,7 @@ export class DeviceResidency {
       throw invalidArg(call, 'reservation', `must be an integer from 0 to availableForReservation (${available}), got ${show(bytes)}`);
     }
     this.reservation[segment] = bytes;
+    this.rebalance(call);
   }
 
   /** UE's D3D12.ResidencyDebugBudgetMB: a smaller budget (0 = maximum pressure), or null to clear it. */
@@ -159,6 +223,7 @@ export class DeviceResidency {
       throw invalidArg('setResidencyDebugBudget', 'bytes', `must be a non-negative integer or null, got ${show(bytes)}`);
     }
     this.debugBudget = bytes;
+    this.rebalance('setResidencyDebugBudget');
   }
 
   private heapsOf(call: string, objects: unknown): Heap[] {
@@ -177,23 +242,34 @@ export class DeviceResidency {
     return heap;
   }
 
-  /** Pages every heap that goes from 0 to 1 back in, or throws E_OUTOFMEMORY changing nothing. */
+  /**
+   * Pages every heap that goes from 0 to 1 back in (demoting others, or landing demoted, when LOCAL
+   * would go over budget), or throws E_OUTOFMEMORY changing nothing.
+   */
   private raise(call: string, heaps: readonly Heap[], denyOverBudget: boolean): void {
     const rising = [...new Set(heaps.filter((heap) => !heap.resident))];
     const needed: Record<MemorySegment, number> = { LOCAL: 0, NON_LOCAL: 0 };
     for (const heap of rising) needed[heap.segment] += heap.residentBytes;
     for (const segment of ['LOCAL', 'NON_LOCAL'] as const) {
-      if (needed[segment] === 0) continue;
-      if (denyOverBudget && this.usage[segment] + needed[segment] > this.budget(segment)) {
+      if (denyOverBudget && needed[segment] > 0 && this.usage[segment] + needed[segment] > this.budget(segment)) {
         throw new D3D12Error('E_OUTOFMEMORY', call, 'flags', `DENY_OVERBUDGET: making these objects resident needs ${needed[segment]} bytes of ${segment} memory; usage is ${this.usage[segment]} of a ${this.budget(segment)}-byte budget`);
       }
-      const free = this.freeBytes(segment);
-      if (needed[segment] > free) {
-        throw new D3D12Error('E_OUTOFMEMORY', call, 'objects', `making these objects resident needs ${needed[segment]} bytes of ${segment} memory and ${free} are free (evict something first)`);
-      }
+    }
+    const plan = this.placement.plan(rising);
+    if (!plan) {
+      // Some segment is short of pages even after demotion (D3D12: "only when there is no memory available").
+      const segment = needed.LOCAL > this.freeBytes('LOCAL') ? 'LOCAL' : 'NON_LOCAL';
+      const demotion = segment === 'LOCAL' ? `; demotion cannot make the room either (${this.demotionRoom()} bytes of NON_LOCAL memory are free within its budget)` : '';
+      throw new D3D12Error('E_OUTOFMEMORY', call, 'objects', `making these objects resident needs ${needed[segment]} bytes of ${segment} memory and ${this.freeBytes(segment)} are free (evict something first)${demotion}`);
     }
     for (const heap of heaps) heap.addResidencyReference();
-    this.pageIn(call, rising);
+    this.placement.apply(call, plan);
+    this.pageIn(call, rising, plan.segmentOf);
+  }
+
+  /** NON_LOCAL bytes demoted heaps could take now: its free pool within its budget. */
+  private demotionRoom(): number {
+    return Math.max(0, Math.min(this.freeBytes('NON_LOCAL'), this.budget('NON_LOCAL') - this.usage.NON_LOCAL));
   }
 
   /** ID3D12Device::MakeResident. */
@@ -227,7 +303,7 @@ export class DeviceResidency {
       }
     }
     for (const [heap, count] of drops) heap.dropResidencyReferences(count);
-    this.pageOutIfUnused([...drops.keys()]);
+    this.pageOutIfUnused([...drops.keys()], call);
   }
 
   /**
@@ -238,11 +314,12 @@ export class DeviceResidency {
    */
   lockForMap(call: string, heap: Heap): void {
     if (!heap.resident) {
-      const free = this.freeBytes(heap.segment);
-      if (heap.residentBytes > free) {
-        throw new D3D12Error('E_OUTOFMEMORY', call, 'this', `${heap.label} is evicted, and paging it in to map it needs ${heap.residentBytes} bytes of ${heap.segment} memory; ${free} are free (evict something first)`);
+      const plan = this.placement.plan([heap]);
+      if (!plan) {
+        throw new D3D12Error('E_OUTOFMEMORY', call, 'this', `${heap.label} is evicted, and paging it in to map it needs ${heap.residentBytes} bytes of ${heap.segment} memory; ${this.freeBytes(heap.segment)} are free (evict something first)`);
       }
-      this.pageIn(call, [heap]);
+      this.placement.apply(call, plan);
+      this.pageIn(call, [heap], plan.segmentOf);
     }
     heap.lockResidency();
   }
@@ -252,29 +329,36 @@ export class DeviceResidency {
     return backing ? backing.freePages(segment) * TILE_SIZE : this.poolBytes[segment] - this.usage[segment];
   }
 
-  /** Pages heaps back in: one paging submission for all of them. */
-  private pageIn(call: string, heaps: readonly Heap[]): void {
+  /** Pages heaps back in, each into the segment the placement chose: one paging submission for all of them. */
+  private pageIn(call: string, heaps: readonly Heap[], segmentOf: PlacementPlan['segmentOf']): void {
     if (heaps.length === 0) return;
-    this.owner.backing?.pageIn(call, heaps);
+    this.owner.backing?.pageIn(call, heaps, segmentOf);
     for (const heap of heaps) {
       heap.markResident();
-      this.usage[heap.segment] += heap.residentBytes;
+      heap.markDemoted(segmentOf(heap) !== heap.segment);
+      this.usage[heap.currentSegment] += heap.residentBytes;
+      this.placement.admitted(heap);
       this.paged.restores++;
       this.paged.restoredBytes += heap.residentBytes;
     }
   }
 
-  /** Pages out every heap whose count is 0, unless mapped memory keeps it: one paging submission for all. */
-  pageOutIfUnused(heaps: readonly Heap[]): void {
+  /**
+   * Pages out every heap whose count is 0, unless mapped memory keeps it: one paging submission for
+   * all; then demoted heaps may move back into the room.
+   */
+  pageOutIfUnused(heaps: readonly Heap[], call = 'evict'): void {
     const out = heaps.filter((heap) => heap.residencyReferences === 0 && heap.residencyLocks === 0 && heap.resident && !heap.released);
     if (out.length === 0) return;
     this.owner.backing?.pageOut(out);
     for (const heap of out) {
+      this.usage[heap.currentSegment] -= heap.residentBytes;
+      this.placement.left(heap);
       heap.markNotResident();
-      this.usage[heap.segment] -= heap.residentBytes;
       this.paged.evictions++;
       this.paged.evictedBytes += heap.residentBytes;
     }
+    this.rebalance(call);
   }
 
   /** ID3D12Device1::SetResidencyPriority. */
@@ -290,5 +374,7 @@ export class DeviceResidency {
       throw invalidArg(call, `priorities[${i}]`, `must be MINIMUM, LOW, NORMAL, HIGH, MAXIMUM or a 32-bit value, got ${show(priority)}`);
     });
     heaps.forEach((heap, i) => heap.setResidencyPriority(values[i] as number));
+    // A new order may swap a demoted heap with a LOCAL one.
+    this.rebalance(call);
   }
 }

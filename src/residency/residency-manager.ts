@@ -19,7 +19,8 @@
  *      the same for the GPU and never blocks the CPU; an object whose use is held behind a queue wait
  *      is never chosen. When nothing is left to evict, the batch goes over budget rather than fail,
  *      and the stats report it. Nothing of this runs while the batch fits: the eviction order is
- *      computed only when over budget;
+ *      computed only when over budget. An object the device demoted to NON_LOCAL
+ *      (getResidencyStatus().demoted) is evicted in its turn but frees no LOCAL bytes;
  *   6. executes the lists; the manager's fence for the queue, signalled after them, is the sync point
  *      that records when the objects were last used. Batches less than SIGNAL_INTERVAL_MS apart share
  *      one signal, made at the latest when the manager next chooses victims.
@@ -359,9 +360,13 @@ export class ResidencyManager {
     return this.usage('LOCAL') > this.budget('LOCAL') || this.usage('NON_LOCAL') > this.budget('NON_LOCAL');
   }
 
-  /** Bytes evicting `managed` frees: none when mapped memory or the app's own MakeResident keeps it in. */
-  private freedBy(managed: ManagedObject): number {
+  /**
+   * Bytes of `segment` evicting `managed` frees: none when mapped memory or the app's own
+   * MakeResident keeps it in, or when the OS demoted it (its bytes are in NON_LOCAL, not LOCAL).
+   */
+  private freedBy(managed: ManagedObject, segment: MemorySegment): number {
     const status = this.device.getResidencyStatus(managed.pageable, this.statusScratch);
+    if (status.demoted && segment === 'LOCAL') return 0;
     return status.resident && status.residencyReferences <= 1 && !status.mapped ? status.sizeInBytes : 0;
   }
 
@@ -429,7 +434,7 @@ export class ResidencyManager {
     let usage = this.usage(segment);
     for (let managed = queue.next(); managed && usage > floor; managed = queue.next()) {
       chosen.push(managed);
-      usage -= this.freedBy(managed);
+      usage -= this.freedBy(managed, segment);
     }
     this.evictAll(chosen);
     this.stats.trimmed += chosen.length;
@@ -445,7 +450,7 @@ export class ResidencyManager {
     let usage = this.usage(segment);
     for (let managed = queue.next(); managed && usage + needed > budget; managed = queue.next()) {
       chosen.push(managed);
-      usage -= this.freedBy(managed);
+      usage -= this.freedBy(managed, segment);
     }
     this.evictAll(chosen);
     usage = this.usage(segment);

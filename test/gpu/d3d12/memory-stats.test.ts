@@ -35,7 +35,7 @@ describe('getMemoryStats: segments', () => {
     expect(stats.segments.LOCAL).toEqual({ poolBytes: 4 * MIB, budget: 2 * MIB, currentUsage: 0, currentReservation: 0, freeBytes: 4 * MIB, heaps: 0, residentHeaps: 0 });
     expect(stats.segments.NON_LOCAL).toEqual({ poolBytes: 4 * MIB, budget: 4 * MIB, currentUsage: 0, currentReservation: 0, freeBytes: 4 * MIB, heaps: 0, residentHeaps: 0 });
     expect([stats.heaps, stats.resources]).toEqual([[], []]);
-    expect(stats.paging).toEqual({ evictions: 0, evictedBytes: 0, restores: 0, restoredBytes: 0 });
+    expect(stats.paging).toEqual({ evictions: 0, evictedBytes: 0, restores: 0, restoredBytes: 0, demotions: 0, demotedBytes: 0, promotions: 0, promotedBytes: 0 });
   });
 
   test('usage, free bytes and the reservation follow heaps and QueryVideoMemoryInfo', ({ d3d }) => {
@@ -65,7 +65,7 @@ describe('getMemoryStats: heaps and resources', () => {
     const stats = d3d.getMemoryStats();
 
     expect(heapNamed(stats, 'pool')).toMatchObject({
-      kind: 'heap', type: 'DEFAULT', segment: 'LOCAL', sizeInBytes: 4 * TILE, residentBytes: 4 * TILE, resident: true,
+      kind: 'heap', type: 'DEFAULT', segment: 'LOCAL', sizeInBytes: 4 * TILE, residentBytes: 4 * TILE, resident: true, demoted: false,
       residencyReferences: 1, residencyPriority: 0x78000000, mappedResources: 0, released: false,
     });
     const placedStats = resourceNamed(stats, 'placed');
@@ -106,13 +106,13 @@ describe('getMemoryStats: heaps and resources', () => {
     let stats = d3d.getMemoryStats();
     expect(heapNamed(stats, 'paged')).toMatchObject({ resident: false, residencyReferences: 0 });
     expect(stats.segments.LOCAL).toMatchObject({ currentUsage: 0, freeBytes: 4 * MIB, heaps: 1, residentHeaps: 0 });
-    expect(stats.paging).toEqual({ evictions: 1, evictedBytes: 2 * TILE, restores: 0, restoredBytes: 0 });
+    expect(stats.paging).toEqual({ evictions: 1, evictedBytes: 2 * TILE, restores: 0, restoredBytes: 0, demotions: 0, demotedBytes: 0, promotions: 0, promotedBytes: 0 });
     d3d.makeResident([heap]);
     d3d.makeResident([heap]);
     stats = d3d.getMemoryStats();
     expect(heapNamed(stats, 'paged')).toMatchObject({ resident: true, residencyReferences: 2 });
     expect(stats.segments.LOCAL).toMatchObject({ currentUsage: 2 * TILE, residentHeaps: 1 });
-    expect(stats.paging).toEqual({ evictions: 1, evictedBytes: 2 * TILE, restores: 1, restoredBytes: 2 * TILE });
+    expect(stats.paging).toEqual({ evictions: 1, evictedBytes: 2 * TILE, restores: 1, restoredBytes: 2 * TILE, demotions: 0, demotedBytes: 0, promotions: 0, promotedBytes: 0 });
     expect(d3d.getMemoryStats().paging).toEqual(d3d.getPagingStats());
   });
 
@@ -175,12 +175,12 @@ describe('getResidencyStatus', () => {
   test('valid controls: a heap and a committed resource, as their residency API calls left them', ({ d3d }) => {
     const heap = d3d.createHeap({ sizeInBytes: TILE + 1, properties: { type: 'DEFAULT' } });
     const committed = d3d.createCommittedResource({ type: 'UPLOAD' }, [], { dimension: 'BUFFER', width: TILE }, 'GENERIC_READ');
-    expect(d3d.getResidencyStatus(heap)).toEqual({ sizeInBytes: 2 * TILE, segment: 'LOCAL', resident: true, residencyReferences: 1, mapped: false, priority: 0x78000000 });
+    expect(d3d.getResidencyStatus(heap)).toEqual({ sizeInBytes: 2 * TILE, segment: 'LOCAL', resident: true, demoted: false, residencyReferences: 1, mapped: false, priority: 0x78000000 });
     d3d.makeResident([heap]);
     committed.map();
     d3d.evict([committed]); // mapped memory stays resident
     expect(d3d.getResidencyStatus(heap)).toMatchObject({ residencyReferences: 2, resident: true });
-    expect(d3d.getResidencyStatus(committed)).toEqual({ sizeInBytes: TILE, segment: 'NON_LOCAL', resident: true, residencyReferences: 0, mapped: true, priority: 0x78000000 });
+    expect(d3d.getResidencyStatus(committed)).toEqual({ sizeInBytes: TILE, segment: 'NON_LOCAL', resident: true, demoted: false, residencyReferences: 0, mapped: true, priority: 0x78000000 });
     committed.unmap();
     expect(d3d.getResidencyStatus(committed)).toMatchObject({ resident: false, mapped: false });
   });

@@ -229,6 +229,9 @@ describe('makeResident: out of memory', () => {
   test('E_OUTOFMEMORY with the numbers when the pool cannot hold the objects; nothing changes', async ({ device }) => {
     const d3d = await otherDevice(device, { localMemoryBytes: 1 * MIB });
     try {
+      // NON_LOCAL set aside for others: nothing can be demoted there, so LOCAL's pool is all there is
+      // (with room in NON_LOCAL the OS demotes instead: residency-demotion.test.ts).
+      d3d.setVideoMemoryReservation('NON_LOCAL', 4 * MIB);
       const a = defaultHeap(d3d, 12);
       const b = defaultHeap(d3d, 8, true);
       const c = defaultHeap(d3d, 2, true);
@@ -236,7 +239,7 @@ describe('makeResident: out of memory', () => {
         hresult: 'E_OUTOFMEMORY',
         call: 'makeResident',
         argument: 'objects',
-        message: /making these objects resident needs 524288 bytes of LOCAL memory and 262144 are free \(evict something first\)/,
+        message: /making these objects resident needs 524288 bytes of LOCAL memory and 262144 are free \(evict something first\); demotion cannot make the room either \(0 bytes of NON_LOCAL memory are free within its budget\)/,
       });
       // All or nothing: c would fit alone, but is not made resident with b.
       expectD3D12Error(() => d3d.makeResident([c, b]), { hresult: 'E_OUTOFMEMORY', call: 'makeResident', argument: 'objects', message: /needs 655360 bytes .* 262144 are free/ });
@@ -338,19 +341,23 @@ describe('enqueueMakeResident', () => {
     d3d.enqueueMakeResident('DENY_OVERBUDGET', [c], fence, 1);
     await fence.setEventOnCompletion(1);
     expect([c.resident, usage(d3d), d3d.queryVideoMemoryInfo('LOCAL').budget]).toEqual([true, 32 * TILE, 32 * TILE]);
-    // NONE goes over budget.
+    // NONE succeeds "regardless of the application's current memory budget": the process is over
+    // its LOCAL budget (44 tiles of 32), so the OS demotes, within one priority the least recently
+    // made resident first: a (24 tiles) moves to NON_LOCAL, still resident.
     d3d.enqueueMakeResident('NONE', [b], fence, 2);
     await fence.setEventOnCompletion(2);
-    expect([b.resident, usage(d3d)]).toEqual([true, 44 * TILE]);
-    expect(usage(d3d)).toBeGreaterThan(d3d.queryVideoMemoryInfo('LOCAL').budget);
+    expect([b.resident, a.resident, d3d.getResidencyStatus(a).demoted, d3d.getResidencyStatus(b).demoted]).toEqual([true, true, true, false]);
+    expect([usage(d3d), usage(d3d, 'NON_LOCAL')]).toEqual([20 * TILE, 24 * TILE]);
   });
 
   test('with nothing to page in, DENY_OVERBUDGET succeeds even over budget (no new memory) and signals', async ({ d3d }) => {
+    // 40 tiles over a 32-tile LOCAL budget: created demoted (resident in NON_LOCAL).
     const a = defaultHeap(d3d, 40);
+    expect([a.resident, d3d.getResidencyStatus(a).demoted, usage(d3d), usage(d3d, 'NON_LOCAL')]).toEqual([true, true, 0, 40 * TILE]);
     const fence = d3d.createFence(0);
     d3d.enqueueMakeResident('DENY_OVERBUDGET', [a], fence, 4);
     await fence.setEventOnCompletion(4);
-    expect([a.resident, usage(d3d)]).toEqual([true, 40 * TILE]);
+    expect([a.resident, usage(d3d), usage(d3d, 'NON_LOCAL')]).toEqual([true, 0, 40 * TILE]);
     // The call counted: two evicts now page it out.
     d3d.evict([a]);
     expect(a.resident).toBe(true);

@@ -126,6 +126,7 @@ function heapState(heap: Heap, users: number): unknown {
   return {
     count: heap.residencyReferences,
     resident: heap.resident,
+    demoted: heap.demoted,
     released: heap.released,
     priority: heap.residencyPriority,
     mapped: heap.residencyLocks,
@@ -241,7 +242,8 @@ export function checkInvariants(world: DeviceWorld): Violation[] {
   const allocators = inner.backend?.backing.allocators;
   const heaps = [...inner.heaps.values()];
   for (const segment of SEGMENTS) {
-    const resident = heaps.filter((h) => h.resident && h.segment === segment).reduce((sum, h) => sum + h.residentBytes, 0);
+    // A demoted heap (a LOCAL heap the OS moved to NON_LOCAL over budget) counts where it is.
+    const resident = heaps.filter((h) => h.resident && h.currentSegment === segment).reduce((sum, h) => sum + h.residentBytes, 0);
     if (resident !== inner.usage[segment]) {
       violations.push({ key: `${p}device usage ${segment}`, detail: `currentUsage is ${inner.usage[segment]} but the resident heaps hold ${resident} bytes` });
     }
@@ -257,6 +259,10 @@ export function checkInvariants(world: DeviceWorld): Violation[] {
     if (allocators && !heap.memoryFreed && heap.resident !== (heap.memory !== undefined)) {
       violations.push({ key: `${p}heap#${heap.id} resident memory`, detail: `resident is ${heap.resident} but the heap ${heap.memory ? 'has' : 'has no'} pages` });
     }
+    if (heap.memory && heap.memory.segment !== heap.currentSegment) {
+      violations.push({ key: `${p}heap#${heap.id} segment`, detail: `its pages are in ${heap.memory.segment} but it says ${heap.currentSegment} (demoted: ${heap.demoted})` });
+    }
+    if (heap.demoted && (heap.segment !== 'LOCAL' || !heap.resident)) violations.push({ key: `${p}heap#${heap.id} demoted`, detail: `demoted, but its segment is ${heap.segment} and resident is ${heap.resident}` });
     const mapped = [...inner.live].filter((r) => r.heap === heap).reduce((sum, r) => sum + r.mapCount, 0);
     if (!heap.released && heap.residencyLocks !== mapped) {
       violations.push({ key: `${p}heap#${heap.id} mapped count`, detail: `mappedResources is ${heap.residencyLocks} but its live resources hold ${mapped} maps` });
