@@ -92,7 +92,7 @@ export class MemoryBacking {
       heap.holdEvicted(neverWritten(heap.residentBytes));
       return;
     }
-    if (!heap.desc.flags.includes('CREATE_NOT_ZEROED')) this.gpu.guard(`clearing ${heap.label}`, () => this.gpu.clearPages(taken.segment, taken.runs));
+    if (!heap.desc.flags.includes('CREATE_NOT_ZEROED')) this.gpu.guard(() => `clearing ${heap.label}`, () => this.gpu.clearPages(taken.segment, taken.runs));
     heap.holdPages(taken);
   }
 
@@ -107,7 +107,7 @@ export class MemoryBacking {
     const memories = out.map((heap) => heap.memory as HeapMemory);
     // CPU writes through map() not yet sent (no submission since) must be in the evicted copy. The
     // staging buffers are taken here: inside scopes of their own.
-    const evicted = this.gpu.guard(`evicting ${out.length === 1 ? (out[0] as Heap).label : `${out.length} heaps`}`, () => {
+    const evicted = this.gpu.guard(() => `evicting ${out.length === 1 ? (out[0] as Heap).label : `${out.length} heaps`}`, () => {
       for (const heap of out) this.flushCpuWrites(heap);
       return this.pager.evict(memories);
     });
@@ -134,7 +134,7 @@ export class MemoryBacking {
     const rising = heaps.filter((heap) => !heap.memory && heap.evicted);
     if (rising.length === 0) return;
     const restored: RestoredHeap[] = [];
-    this.gpu.guard(`making ${rising.length === 1 ? (rising[0] as Heap).label : `${rising.length} heaps`} resident`, () => {
+    this.gpu.guard(() => `making ${rising.length === 1 ? (rising[0] as Heap).label : `${rising.length} heaps`} resident`, () => {
       // First the heaps whose old pages still hold their bytes: they take them back, no copy at all
       // (unless those pages are in the other segment: then the bytes are staged and the pages freed).
       const copied: Heap[] = [];
@@ -189,7 +189,7 @@ export class MemoryBacking {
     }
     for (const memory of old) this.allocators[memory.segment].releaseRuns(memory.runs);
     const taken = moves.map(({ heap, to }) => this.allocate(call, 'objects', to, heap.desc.sizeInBytes));
-    this.gpu.guard(`moving ${moves.length === 1 ? (moves[0] as { heap: Heap }).heap.label : `${moves.length} heaps`} between segments`, () => {
+    this.gpu.guard(() => `moving ${moves.length === 1 ? (moves[0] as { heap: Heap }).heap.label : `${moves.length} heaps`} between segments`, () => {
       for (const { heap } of moves) this.flushCpuWrites(heap);
       movePages(
         this.gpu,
@@ -238,7 +238,7 @@ export class MemoryBacking {
     for (const held of [...this.held.values()]) {
       if (this.allocators[segment].freeUnits >= count) return;
       if (held.memory.segment !== segment) continue;
-      this.gpu.guard(`staging the evicted ${held.heap.label} before its pages are reused`, () => this.pager.stage(held.evicted, held.memory));
+      this.gpu.guard(() => `staging the evicted ${held.heap.label} before its pages are reused`, () => this.pager.stage(held.evicted, held.memory));
       this.releaseHeld(held);
     }
   }
@@ -282,11 +282,13 @@ export class MemoryBacking {
     let users = this.users.get(heap);
     if (!users) this.users.set(heap, (users = new Set()));
     users.add(resource);
+    const memory = heap.memory;
+    // Encoded straight into the table: the heap's cached entries (entriesOf) serve tile mappings.
     const firstHeapPage = Math.floor(resource.heapOffset / TILE_SIZE);
-    const resident = heap.memory ? this.entriesOf(heap.memory).subarray(firstHeapPage, firstHeapPage + range.pageCount) : new Uint32Array(0);
-    entries.set(resident);
+    const resident = memory ? Math.max(0, Math.min(entries.length, memory.pages.length - firstHeapPage)) : 0;
+    if (memory) encoding.residentRun(resident === entries.length ? entries : entries.subarray(0, resident), memory.segment, memory.pages, firstHeapPage);
     // Pages the heap has no memory for (evicted or released): ABSENT, naming the heap.
-    if (resident.length < entries.length) entries.fill(encoding.absent(heap.id), resident.length);
+    if (resident < entries.length) entries.fill(encoding.absent(heap.id), resident);
   }
 
   /** A released resource's pages become UNOWNED: any later access is a fault. */

@@ -228,18 +228,26 @@ export class DeviceResidency {
 
   private heapsOf(call: string, objects: unknown): Heap[] {
     if (!Array.isArray(objects)) throw invalidArg(call, 'objects', `must be an array of heaps and committed resources, got ${show(objects)}`);
-    return objects.map((object: unknown, i) => this.heapOf(call, `objects[${i}]`, object));
+    // The argument's name is built only for a message: a per-call string costs a small call's bookkeeping.
+    return objects.map((object: unknown, i) => this.heapOf(call, i, object));
   }
 
   /** The heap behind a pageable object (a live heap or committed resource of this device), or throws. */
-  heapOf(call: string, argument: string, object: unknown): Heap {
+  heapOf(call: string, at: string | number, object: unknown): Heap {
+    const heap = this.owner.pageableHeap(object);
+    if (heap && !heap.released && !(object instanceof Resource && object.released)) return heap;
+    return this.refusedPageable(call, typeof at === 'number' ? `objects[${at}]` : at, object);
+  }
+
+  /** Why `object` is not a pageable heapOf accepts (it throws, naming `argument`). */
+  private refusedPageable(call: string, argument: string, object: unknown): never {
     if (object instanceof Resource && object.kind !== 'committed') {
       throw invalidArg(call, argument, `${object.label} is not pageable: a ${object.kind} resource pages with ${object.kind === 'placed' ? 'its heap' : 'the heaps its tiles map to'}`);
     }
     const heap = this.owner.pageableHeap(object);
     if (!heap) throw invalidArg(call, argument, 'must be a heap or committed resource of this device');
-    if (heap.released || (object instanceof Resource && object.released)) throw invalidArg(call, argument, `${object instanceof Resource ? object.label : heap.label} was released`);
-    return heap;
+    // heapOf refuses only these: a released heap, or a released committed resource.
+    throw invalidArg(call, argument, `${object instanceof Resource ? object.label : heap.label} was released`);
   }
 
   /**
@@ -247,7 +255,8 @@ export class DeviceResidency {
    * would go over budget), or throws E_OUTOFMEMORY changing nothing.
    */
   private raise(call: string, heaps: readonly Heap[], denyOverBudget: boolean): void {
-    const rising = [...new Set(heaps.filter((heap) => !heap.resident))];
+    const only = heaps.length === 1 ? (heaps[0] as Heap) : undefined;
+    const rising = only ? (only.resident ? [] : [only]) : [...new Set(heaps.filter((heap) => !heap.resident))];
     const needed: Record<MemorySegment, number> = { LOCAL: 0, NON_LOCAL: 0 };
     for (const heap of rising) needed[heap.segment] += heap.residentBytes;
     for (const segment of ['LOCAL', 'NON_LOCAL'] as const) {

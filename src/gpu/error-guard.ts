@@ -19,7 +19,7 @@ export interface GuardedError {
 }
 
 /** Runs `fn` inside fresh 'validation' and 'out-of-memory' scopes; reports what they caught to `onError`. */
-export function guard<T>(device: GPUDevice, what: string, fn: () => T, onError: (error: GuardedError) => void): T {
+export function guard<T>(device: GPUDevice, what: string | (() => string), fn: () => T, onError: (error: GuardedError) => void): T {
   device.pushErrorScope('out-of-memory');
   device.pushErrorScope('validation');
   try {
@@ -30,7 +30,8 @@ export function guard<T>(device: GPUDevice, what: string, fn: () => T, onError: 
     void Promise.all([validation, outOfMemory]).then(
       ([v, o]) => {
         const error = o ?? v;
-        if (error) onError({ what, outOfMemory: o !== null, message: error.message });
+        // A label built per call costs as much as a small paging call's bookkeeping: built only when needed.
+        if (error) onError({ what: typeof what === 'string' ? what : what(), outOfMemory: o !== null, message: error.message });
       },
       // A lost device rejects pops: the loss itself is reported elsewhere.
       () => undefined,

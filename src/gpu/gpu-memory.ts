@@ -121,7 +121,7 @@ export class GpuMemory {
   }
 
   /** Runs WebGPU work inside error scopes of its own; what they catch goes to `onError`. */
-  guard<T>(what: string, fn: () => T): T {
+  guard<T>(what: string | (() => string), fn: () => T): T {
     return guard(this.device, what, fn, (error) => this.onError(error));
   }
 
