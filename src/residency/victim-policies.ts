@@ -7,7 +7,9 @@
  *              previous stretch of use overlapped the candidate's last stretch, i.e. were in use with
  *              it the last time it was (the issue's affinity: what was used alongside the batch's
  *              objects is likely near what comes next, as a camera that returns to a place sees its
- *              neighbours again). Recency first, as LRU, with a few old candidates compared.
+ *              neighbours again). Recency first, as LRU, with a few old candidates compared. On
+ *              the policy figure's camera walk (seeds 1–15) the co-use divisor takes the manager
+ *              from 0.994 to 0.989 of LRU's bytes at 4× the budget, its worst seed from 1.014 to 1.001.
  *   PREDICTED  the one the reuse predictor expects back last, over all candidates: for gaps of one
  *              length (a cyclic scan) that is the object used most recently, so a stable part of
  *              the ring stays resident instead of the part needed next (LRU's worst case); for
@@ -32,13 +34,12 @@ export const RECENT = 0;
 export const PREDICTED = 1;
 export const FREQUENT = 2;
 export const POLICY_COUNT = 3;
-export const POLICY_NAMES = ['recent', 'predicted', 'frequent'] as const;
 
 /**
- * Batches for an arrival's weight to halve. Measured on the policy figure (seeds 1–15, CPU mirror of
- * the manager): 300 and 1,000 page the same within 1 % on popular sets and phase shifts; 50 is
- * 3 % better on the phase shift and 3 % worse on stationary popular sets. The longer one keeps a
- * popular set's history over pauses of hundreds of frames; the shadow caches, not this, adapt.
+ * Batches for an arrival's weight to halve. Measured on the policy figure (seeds 1–15): 300 and
+ * 1,000 page within 0.5 % of each other on every trace; 50 pages 1–1.5 % fewer on the phase shift
+ * and 2.3 % more on popular sets at 2× the budget. A long memory keeps a popular set's history over
+ * long pauses; after a shift of popularity the shadow caches move to another policy meanwhile.
  */
 export const FREQUENCY_HALF_LIFE = 1000;
 

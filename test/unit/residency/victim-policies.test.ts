@@ -9,7 +9,7 @@
 import { describe, expect, test } from 'vitest';
 import { Gathered } from '../../../src/residency/gather.js';
 import { FREQUENCY, LAST_BATCH, ObjectTable, POLICY_RECORD, PREV_END, PREV_START, RECORD, SHADOWS, SIZE, STRETCH_START, USE_STAMP } from '../../../src/residency/object-table.js';
-import { MISS_HALF_LIFE, PolicySelector, SWITCH_MARGIN } from '../../../src/residency/policy-selector.js';
+import { MISS_HALF_LIFE, nextChoice, PolicySelector, SWITCH_MARGIN } from '../../../src/residency/policy-selector.js';
 import { ReusePredictor } from '../../../src/residency/reuse-predictor.js';
 import { CoUse, FREQUENCY_HALF_LIFE, FREQUENT, POLICY_COUNT, PREDICTED, RECENT, policyQueue, recordArrival, type PolicyContext } from '../../../src/residency/victim-policies.js';
 import { WINDOW } from '../../../src/residency/victim-order.js';
@@ -266,17 +266,14 @@ describe('PolicySelector', () => {
   });
 
   test(`the choice moves only to a policy that missed ${SWITCH_MARGIN} × budget bytes fewer`, () => {
-    const table = new ObjectTable();
-    const selector = new PolicySelector(false);
-    const misses = (selector as unknown as { misses: Float64Array }).misses;
-    const context: PolicyContext = { table, predictor: new ReusePredictor(), batch: 0, coUse: new CoUse(table.policy, new Int32Array(0), 0) };
-    misses.set([1000, 1000 - 0.2 * 1000, 1000]);
-    expect(selector.update(context, 1000)).toBe(RECENT);
-    misses.set([1000, 1000 - 0.3 * 1000, 1000 - 0.29 * 1000]);
-    expect(selector.update(context, 1000)).toBe(PREDICTED);
-    // From PREDICTED, FREQUENT is not far enough ahead.
-    misses.set([1000, 700, 690]);
-    expect(selector.update(context, 1000)).toBe(PREDICTED);
+    // Budget 1000: a lead of 250 bytes is needed.
+    expect(nextChoice([1000, 800, 1000], RECENT, 1000)).toBe(RECENT);
+    expect(nextChoice([1000, 700, 710], RECENT, 1000)).toBe(PREDICTED);
+    // From PREDICTED, FREQUENT is not far enough ahead; from RECENT it would be.
+    expect(nextChoice([1000, 700, 690], PREDICTED, 1000)).toBe(PREDICTED);
+    expect(nextChoice([1000, 700, 690], RECENT, 1000)).toBe(FREQUENT);
+    // Equal misses: stay.
+    expect(nextChoice([5, 5, 5], FREQUENT, 0)).toBe(FREQUENT);
   });
 });
 
