@@ -417,13 +417,12 @@ export class ResidencyManager {
     this.trimGate.scanned(releases, oldestLocal, oldestNonLocal);
     const indices = Int32Array.from(candidates, (managed) => managed.index);
     const priorities = Float64Array.from(candidates, (managed) => this.device.getResidencyStatus(managed.pageable, this.statusScratch).priority);
-    // The batch being paged for is the last gathered (a split batch's half, too).
+    // Co-use with the batch being paged for: the last gathered (a split batch's half, too).
     const context: PolicyContext = { table: this.table, predictor: this.predictor, batch, coUse: new CoUse(this.table.policy, this.gathered.indices, this.gathered.count) };
     const selector = this.selectors[segment === 'NON_LOCAL' ? 1 : 0] as PolicySelector;
     if (choose && segment !== null) selector.update(context, this.budget(segment));
     const queue = policyQueue(selector.chosen, indices, indices.length, priorities, context);
-    // Position -1 (none left) reads as undefined.
-    return { next: () => candidates[queue.next()] };
+    return { next: () => candidates[queue.next()] }; // (position -1, none left, reads as undefined)
   }
 
   /** Evicts objects idle longer than the grace period, in victim order, down to 70 % of the budget. */
