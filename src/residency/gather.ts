@@ -19,6 +19,7 @@ import { invalidArg } from '../api/errors.js';
 import { FLAGS, GATHERED, LAST_BATCH, LAST_USE_VALUE, LAST_USED_MS, MEAN_GAP, NON_LOCAL_BIT, ObjectTable, RECORD, RESIDENT, SIZE, USE_STAMP } from './object-table.js';
 import type { ResidencySet } from './residency-set.js';
 import type { ReusePredictor } from './reuse-predictor.js';
+import { recordArrival } from './victim-policies.js';
 
 /**
  * A batch's objects and bytes. The manager keeps one and refills it for every batch, so a gather
@@ -107,17 +108,23 @@ export class Gathered {
 
   /**
    * Marks every object of the batch used now, in batch order (so LRU stamps rise along it): the
-   * reuse predictor sees each gap first, as ReusePredictor.used does; the last use becomes (batch,
-   * now, the fence `fenceId` at `useValue`). `counter` is the manager's use counter; returns it advanced.
+   * reuse predictor sees each gap first, as ReusePredictor.used does, and an arrival (a first use or
+   * a return after a gap) reaches the victim policies' records (recordArrival); the last use becomes
+   * (batch, now, the fence `fenceId` at `useValue`). `counter` is the manager's use counter; returns
+   * it advanced. A use in consecutive batches touches the object's main record only.
    */
   stamp(table: ObjectTable, predictor: ReusePredictor, counter: number, batch: number, now: number, fenceId: number, useValue: number): number {
     const { indices, count } = this;
     const data = table.data;
     for (let j = 0; j < count; j++) {
-      const at = (indices[j] as number) * RECORD;
+      const index = indices[j] as number;
+      const at = index * RECORD;
       const last = data[at + LAST_BATCH] as number;
       data[at + LAST_BATCH] = batch;
-      if (last >= 0 && last < batch - 1) data[at + MEAN_GAP] = predictor.gap(batch - last, data[at + MEAN_GAP] as number);
+      if (last < batch - 1) {
+        if (last >= 0) data[at + MEAN_GAP] = predictor.gap(batch - last, data[at + MEAN_GAP] as number);
+        recordArrival(table.policy, index, last, batch);
+      }
       data[at + USE_STAMP] = ++counter;
       data[at + LAST_USED_MS] = now;
       data[at + LAST_USE_VALUE] = useValue;

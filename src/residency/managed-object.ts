@@ -17,9 +17,8 @@ import type { Pageable } from '../d3d12/residency.js';
 import type { MemorySegment } from '../api/types.js';
 import { LAST_BATCH, LAST_USE_VALUE, LAST_USED_MS, MEAN_GAP, RECORD, SIZE, USE_STAMP, type ObjectTable } from './object-table.js';
 import type { ReuseRecord } from './reuse-predictor.js';
-import type { VictimCandidate } from './victim-order.js';
 
-export class ManagedObject implements ReuseRecord, VictimCandidate {
+export class ManagedObject implements ReuseRecord {
   /** Index in the manager's list of resident objects, -1 when not resident. */
   residentIndex = -1;
   tracked = true;

@@ -8,11 +8,17 @@
  * objects each visit was a cache and TLB miss in a heap of 100,000 objects; here it is one 64-byte
  * record in a compact array, reached from the set's Int32Array of indices.
  *
+ * Beside it, `policy` holds POLICY_RECORD float64s per object for the victim policies
+ * (victim-policies.ts): the use history they read and the shadow caches' bits (policy-selector.ts).
+ * They are written when an object comes back after a gap and when victims are chosen, never on a
+ * use in consecutive batches, so they stay out of the hot record.
+ *
  * Invariants: an index below `capacity` is either free (on the free list) or held by one tracked
  * object; `alloc` returns a record set to the never-used state; `data` holds `capacity` records and
- * is replaced (records copied) only by `alloc`, so a caller may hold it across a pass that allocates
- * nothing; FLAGS is RESIDENT + NON_LOCAL_BIT + 4 × the fence id of the last use (0: none), and fence
- * ids are small integers (< 2^29), so the flags stay exact under int32 bit operations.
+ * `policy` `capacity` policy records, both replaced (records copied) only by `alloc`, so a caller may
+ * hold them across a pass that allocates nothing; FLAGS is RESIDENT + NON_LOCAL_BIT + 4 × the fence
+ * id of the last use (0: none), and fence ids are small integers (< 2^29), so the flags stay exact
+ * under int32 bit operations; SHADOWS is -1 exactly while the index is free (below `highWater`).
  */
 import type { Fence } from '../d3d12/fence.js';
 
@@ -35,6 +41,18 @@ export const LAST_USE_VALUE = 6;
 /** Scratch: the gather pass that last took the object (de-duplicates across a batch's sets). */
 export const GATHERED = 7;
 
+/** Float64s per policy record. */
+export const POLICY_RECORD = 5;
+/** The batch the current (or last) stretch of consecutive uses began, -1 before the first use. */
+export const STRETCH_START = 0;
+/** The stretch before it: first and last batch, -1 while there was none. */
+export const PREV_START = 1;
+export const PREV_END = 2;
+/** The decayed count of arrivals (first uses and returns after a gap) as a log2 key (victim-policies.ts). */
+export const FREQUENCY = 3;
+/** Bit p: the object is in policy p's shadow cache (policy-selector.ts); -1 while the index is free. */
+export const SHADOWS = 4;
+
 export const RESIDENT = 1;
 export const NON_LOCAL_BIT = 2;
 /** FLAGS = fenceId × FENCE_UNIT + the two bits above. */
@@ -44,6 +62,8 @@ const BITS = RESIDENT | NON_LOCAL_BIT;
 export class ObjectTable {
   /** The records; replaced when the table grows. */
   data = new Float64Array(64 * RECORD);
+  /** The policy records; replaced when the table grows. */
+  policy = new Float64Array(64 * POLICY_RECORD).fill(-1);
   private readonly free: number[] = [];
   /** Indices handed out at least once: the next new one. */
   private used = 0;
@@ -52,6 +72,11 @@ export class ObjectTable {
 
   get capacity(): number {
     return this.data.length / RECORD;
+  }
+
+  /** Indices handed out at least once: every tracked object's index is below it. */
+  get highWater(): number {
+    return this.used;
   }
 
   /** A record for a newly tracked object, in the never-used state. */
@@ -71,11 +96,19 @@ export class ObjectTable {
     data[at + LAST_USED_MS] = -Infinity;
     data[at + LAST_USE_VALUE] = 0;
     data[at + GATHERED] = 0;
+    const policy = this.policy;
+    const p = index * POLICY_RECORD;
+    policy[p + STRETCH_START] = -1;
+    policy[p + PREV_START] = -1;
+    policy[p + PREV_END] = -1;
+    policy[p + FREQUENCY] = -Infinity;
+    policy[p + SHADOWS] = 0;
     return index;
   }
 
   /** The object no longer tracked: its index may be handed out again. */
   release(index: number): void {
+    this.policy[index * POLICY_RECORD + SHADOWS] = -1;
     this.free.push(index);
   }
 
@@ -113,5 +146,8 @@ export class ObjectTable {
     const data = new Float64Array(this.data.length * 2);
     data.set(this.data);
     this.data = data;
+    const policy = new Float64Array(this.policy.length * 2).fill(-1);
+    policy.set(this.policy);
+    this.policy = policy;
   }
 }

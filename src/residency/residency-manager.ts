@@ -8,13 +8,16 @@
  *   2. if they need more than the local and non-local budgets together and there is more than one
  *      list, splits the batch in half and handles each half in turn;
  *   3. stamps every object used now (LRU stamp, batch, CPU time, the sync point about to be
- *      signalled) and tells the reuse predictor of the ones coming back after a gap;
+ *      signalled) and tells the reuse predictor and the victim policies of the ones arriving (first
+ *      used, or back after a gap);
  *   4. trims, at most once per TRIM_INTERVAL_MS: objects idle for longer than the grace period
  *      (gracePeriodMs: 60 s down to 1 s as usage goes from 70 % to 100 % of the budget) whose last
  *      GPU use has completed are evicted, never below 70 % of the budget; the resident objects are
  *      looked through only when TrimGate says one of them may be that old (or one was released);
  *   5. when what is missing does not fit, evicts objects outside the batch until it does, in
- *      VictimQueue's order (lower residency priority first, then the policy). The library waits for
+ *      VictimQueue's order: lower residency priority first, then the segment's victim policy, the
+ *      one of three (recency, reuse prediction, frequency: victim-policies.ts) whose shadow cache
+ *      paged least lately (policy-selector.ts; d3dx12residency has plain LRU). The library waits for
  *      an object's last GPU use before evicting it; here eviction is queued after that use, which is
  *      the same for the GPU and never blocks the CPU; an object whose use is held behind a queue wait
  *      is never chosen. When nothing is left to evict, the batch goes over budget rather than fail,
@@ -40,10 +43,11 @@ import { Gathered } from './gather.js';
 import { gracePeriodMs, trimFloor } from './grace-period.js';
 import { ManagedObject } from './managed-object.js';
 import { ObjectTable } from './object-table.js';
+import { PolicySelector } from './policy-selector.js';
 import { ReusePredictor } from './reuse-predictor.js';
 import { ResidencySet } from './residency-set.js';
 import { TrimGate } from './trim-gate.js';
-import { VictimQueue } from './victim-order.js';
+import { CoUse, policyQueue, type PolicyContext } from './victim-policies.js';
 
 export interface ResidencyManagerOptions {
   /** Milliseconds, monotonic; default performance.now(). */
@@ -113,6 +117,8 @@ export class ResidencyManager {
   private readonly fences = new Map<CommandQueue, SyncPoint>();
   private readonly clock: () => number;
   private readonly predictor = new ReusePredictor();
+  /** The victim policy of each segment, LOCAL and NON_LOCAL (policy-selector.ts). */
+  private readonly selectors = [new PolicySelector(false), new PolicySelector(true)];
   private batchNumber = 0;
   private useCounter = 0;
   private gatherMark = 0;
@@ -213,6 +219,7 @@ export class ResidencyManager {
 
   private forget(managed: ManagedObject): void {
     if (managed.residentIndex >= 0) this.removeResident(managed);
+    for (const selector of this.selectors) selector.forget(this.table, managed.index);
     managed.tracked = false;
     this.untracks++;
     this.byIndex[managed.index] = undefined;
@@ -390,11 +397,11 @@ export class ResidencyManager {
   }
 
   /**
-   * The resident objects of `segment` outside `batch` that `eligible` accepts, as a VictimQueue.
-   * d3dx12residency requires EndTrackingObject before Release; an object released while tracked is
-   * forgotten here (its memory is the device's to free).
+   * The resident objects of `segment` outside `batch` that `eligible` accepts, in victim order (the
+   * segment's policy; with `choose`, the shadows first bring that choice up to date). d3dx12residency
+   * requires EndTrackingObject before Release; an object released while tracked is forgotten here.
    */
-  private victims(segment: MemorySegment | null, batch: number, eligible: (managed: ManagedObject) => boolean): VictimQueue<ManagedObject> {
+  private victims(segment: MemorySegment | null, batch: number, eligible: (managed: ManagedObject) => boolean, choose = false): { next(): ManagedObject | undefined } {
     this.signalPending();
     const releases = this.device.getReleaseCount();
     const candidates: ManagedObject[] = [];
@@ -413,8 +420,14 @@ export class ResidencyManager {
       if ((segment === null || objectSegment === segment) && managed.lastBatch !== batch && eligible(managed)) candidates.push(managed);
     }
     this.trimGate.scanned(releases, oldestLocal, oldestNonLocal);
-    const priority = (managed: ManagedObject): number => this.device.getResidencyStatus(managed.pageable, this.statusScratch).priority;
-    return new VictimQueue(candidates, priority, (managed) => this.predictor.expectedWait(managed, batch));
+    const indices = Int32Array.from(candidates, (managed) => managed.index);
+    const priorities = Float64Array.from(candidates, (managed) => this.device.getResidencyStatus(managed.pageable, this.statusScratch).priority);
+    // Co-use with the batch being paged for: the last gathered (a split batch's half, too).
+    const context: PolicyContext = { table: this.table, predictor: this.predictor, batch, coUse: new CoUse(this.table.policy, this.gathered.indices, this.gathered.count) };
+    const selector = this.selectors[segment === 'NON_LOCAL' ? 1 : 0] as PolicySelector;
+    if (choose && segment !== null) selector.update(context, this.budget(segment));
+    const queue = policyQueue(selector.chosen, indices, indices.length, priorities, context);
+    return { next: () => candidates[queue.next()] }; // (position -1, none left, reads as undefined)
   }
 
   /** Evicts objects idle longer than the grace period, in victim order, down to 70 % of the budget. */
@@ -445,7 +458,7 @@ export class ResidencyManager {
     const budget = this.budget(segment);
     if (this.usage(segment) + needed <= budget) return null;
     // Never one whose last use is still held behind a queue wait: the eviction would overtake it.
-    const queue = this.victims(segment, batch, (managed) => managed.submitted);
+    const queue = this.victims(segment, batch, (managed) => managed.submitted, true);
     const chosen: ManagedObject[] = [];
     let usage = this.usage(segment);
     for (let managed = queue.next(); managed && usage + needed > budget; managed = queue.next()) {

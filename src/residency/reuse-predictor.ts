@@ -110,9 +110,14 @@ export class ReusePredictor {
 
   /** Batches until `record` is expected to be used again, seen from `batch` (larger: evict sooner). */
   expectedWait(record: ReuseRecord, batch: number): number {
-    const age = batch - record.lastBatch;
-    if (record.lastBatch < 0) return STALE + batch;
-    const residual = record.meanGap > 0 ? this.normalized.meanResidual(age / record.meanGap) * record.meanGap : this.first.meanResidual(age);
+    return this.waitAt(record.lastBatch, record.meanGap, batch);
+  }
+
+  /** expectedWait of a record's two numbers (the manager's keys read them from its table). */
+  waitAt(lastBatch: number, meanGap: number, batch: number): number {
+    if (lastBatch < 0) return STALE + batch;
+    const age = batch - lastBatch;
+    const residual = meanGap > 0 ? this.normalized.meanResidual(age / meanGap) * meanGap : this.first.meanResidual(age);
     return residual < 0 ? STALE + age : residual;
   }
 }

@@ -8,9 +8,10 @@ import { describe, expect, test } from 'vitest';
 import type { Pageable } from '../../../src/d3d12/residency.js';
 import { Gathered } from '../../../src/residency/gather.js';
 import { ManagedObject } from '../../../src/residency/managed-object.js';
-import { LAST_BATCH, LAST_USE_VALUE, LAST_USED_MS, MEAN_GAP, ObjectTable, RECORD, USE_STAMP } from '../../../src/residency/object-table.js';
+import { FREQUENCY, LAST_BATCH, LAST_USE_VALUE, LAST_USED_MS, MEAN_GAP, ObjectTable, POLICY_RECORD, PREV_END, PREV_START, RECORD, STRETCH_START, USE_STAMP } from '../../../src/residency/object-table.js';
 import { ResidencySet, type SetOwner } from '../../../src/residency/residency-set.js';
 import { ReusePredictor, type ReuseRecord } from '../../../src/residency/reuse-predictor.js';
+import { FREQUENCY_HALF_LIFE } from '../../../src/residency/victim-policies.js';
 import { expectD3D12Error } from '../../shared/expect-d3d12-error.js';
 
 const TILE = 65536;
@@ -191,5 +192,14 @@ describe('Gathered.stamp', () => {
     expect((objects[5] as ManagedObject).lastBatch).toBe(36);
     expect((objects[5] as ManagedObject).useStamp).toBeLessThan(counter - 3);
     expect(r.table.data[(objects[0] as ManagedObject).index * RECORD + USE_STAMP]).toBe(counter - 3);
+    // Arrivals reach the policy records: o1 (every 2nd batch) came back at 40 after its use at 38;
+    // o0 (every batch) has had one stretch since batch 1.
+    const stretch = (m: ManagedObject): number[] => [STRETCH_START, PREV_START, PREV_END].map((f) => r.table.policy[m.index * POLICY_RECORD + f] as number);
+    expect(stretch(objects[1] as ManagedObject)).toEqual([40, 38, 38]);
+    expect(stretch(objects[0] as ManagedObject)).toEqual([1, -1, -1]);
+    // o5 (every 6th): 6 arrivals, at 6..36.
+    const h = FREQUENCY_HALF_LIFE;
+    const count = [6, 12, 18, 24, 30, 36].reduce((sum, b) => sum + 2 ** ((b - 36) / h), 0);
+    expect(r.table.policy[(objects[5] as ManagedObject).index * POLICY_RECORD + FREQUENCY]).toBeCloseTo(36 / h + Math.log2(count), 10);
   });
 });

@@ -14,15 +14,24 @@ import {
   LAST_USE_VALUE,
   LAST_USED_MS,
   MEAN_GAP,
+  FREQUENCY,
   NON_LOCAL_BIT,
   ObjectTable,
+  POLICY_RECORD,
+  PREV_END,
+  PREV_START,
   RECORD,
   RESIDENT,
+  SHADOWS,
   SIZE,
+  STRETCH_START,
   USE_STAMP,
 } from '../../../src/residency/object-table.js';
 
 const record = (table: ObjectTable, index: number): number[] => Array.from(table.data.subarray(index * RECORD, (index + 1) * RECORD));
+const policyRecord = (table: ObjectTable, index: number): number[] => Array.from(table.policy.subarray(index * POLICY_RECORD, (index + 1) * POLICY_RECORD));
+/** A policy record in the never-used state: no stretches, no arrivals, in no shadow. */
+const FRESH_POLICY = [-1, -1, -1, -Infinity, 0];
 const fakeFence = (name: string): Fence => ({ name }) as unknown as Fence;
 
 describe('ObjectTable', () => {
@@ -33,12 +42,20 @@ describe('ObjectTable', () => {
     expect(RECORD * Float64Array.BYTES_PER_ELEMENT).toBe(64);
   });
 
+  test('the policy slots are five distinct places in their own record', () => {
+    const slots = [STRETCH_START, PREV_START, PREV_END, FREQUENCY, SHADOWS];
+    expect(new Set(slots).size).toBe(POLICY_RECORD);
+    expect(Math.max(...slots)).toBe(POLICY_RECORD - 1);
+  });
+
   test('alloc: dense indices from 0, each record in the never-used state', () => {
     const table = new ObjectTable();
     expect([table.alloc(65536, false, true), table.alloc(131072, true, false)]).toEqual([0, 1]);
     // size, flags, last batch -1, mean gap 0, stamp 0, last used -Infinity, value 0, mark 0
     expect(record(table, 0)).toEqual([65536, RESIDENT, -1, 0, 0, -Infinity, 0, 0]);
     expect(record(table, 1)).toEqual([131072, NON_LOCAL_BIT, -1, 0, 0, -Infinity, 0, 0]);
+    expect([policyRecord(table, 0), policyRecord(table, 1)]).toEqual([FRESH_POLICY, FRESH_POLICY]);
+    expect(table.highWater).toBe(2);
     expect([table.isResident(0), table.isNonLocal(0), table.isResident(1), table.isNonLocal(1)]).toEqual([true, false, false, true]);
     expect(table.lastUseFence(0)).toBeUndefined();
   });
@@ -48,9 +65,14 @@ describe('ObjectTable', () => {
     const a = table.alloc(1, false, true);
     table.alloc(2, false, true);
     table.data.fill(7, a * RECORD, (a + 1) * RECORD);
+    table.policy.fill(7, a * POLICY_RECORD, (a + 1) * POLICY_RECORD);
     table.release(a);
+    // Free: its shadow bits say so (the shadow caches skip it).
+    expect(table.policy[a * POLICY_RECORD + SHADOWS]).toBe(-1);
     expect(table.alloc(3, true, false)).toBe(a);
     expect(record(table, a)).toEqual([3, NON_LOCAL_BIT, -1, 0, 0, -Infinity, 0, 0]);
+    expect(policyRecord(table, a)).toEqual(FRESH_POLICY);
+    expect(table.highWater).toBe(2);
     // Nothing free: a new index.
     expect(table.alloc(4, false, false)).toBe(2);
   });
@@ -62,11 +84,16 @@ describe('ObjectTable', () => {
     for (let i = 0; i < n; i++) {
       const index = table.alloc(i, i % 2 === 1, i % 3 === 0);
       table.data[index * RECORD + USE_STAMP] = 1000 + i;
+      table.policy[index * POLICY_RECORD + FREQUENCY] = 2000 + i;
     }
     expect(table.capacity).toBeGreaterThanOrEqual(n);
     expect(table.data.length).toBe(table.capacity * RECORD);
+    expect(table.policy.length).toBe(table.capacity * POLICY_RECORD);
+    // Indices never handed out are free: -1 shadow bits.
+    expect(table.policy[n * POLICY_RECORD + SHADOWS]).toBe(-1);
     for (let i = 0; i < n; i++) {
       expect([table.data[i * RECORD + SIZE], table.data[i * RECORD + USE_STAMP], table.isNonLocal(i), table.isResident(i)]).toEqual([i, 1000 + i, i % 2 === 1, i % 3 === 0]);
+      expect([table.policy[i * POLICY_RECORD + FREQUENCY], table.policy[i * POLICY_RECORD + SHADOWS]]).toEqual([2000 + i, 0]);
     }
   });
 

@@ -1,6 +1,7 @@
 /**
  * VictimQueue (src/residency/victim-order.ts) and ReusePredictor (reuse-predictor.ts): the manager's
- * eviction order, on hand-made candidates whose answers are worked out in the comments.
+ * eviction order, on hand-made candidates whose answers are worked out in the comments, and a
+ * heap-against-sort check on seeded random ones.
  */
 import { describe, expect, test } from 'vitest';
 import { MIN_OBSERVATIONS, ReusePredictor, STALE, type ReuseRecord } from '../../../src/residency/reuse-predictor.js';
@@ -8,50 +9,96 @@ import { VictimQueue, WINDOW } from '../../../src/residency/victim-order.js';
 
 interface Candidate {
   name: string;
-  useStamp: number;
+  stamp: number;
+  key: number;
+  score: number;
   priority: number;
-  wait: number;
 }
 
-const drain = (candidates: Candidate[]): string[] => {
-  const queue = new VictimQueue(candidates, (c) => c.priority, (c) => c.wait);
+const NORMAL = 0x78000000;
+const candidate = (name: string, stamp: number, key = 0, score = 0, priority = NORMAL): Candidate => ({ name, stamp, key, score, priority });
+
+/** Every victim of a queue over `candidates`, by name. */
+const drain = (candidates: Candidate[], width = 1, withPriorities = true): string[] => {
+  const queue = new VictimQueue(
+    candidates.length,
+    withPriorities ? Float64Array.from(candidates, (c) => c.priority) : null,
+    Float64Array.from(candidates, (c) => c.key),
+    Float64Array.from(candidates, (c) => c.stamp),
+    width,
+    (position) => (candidates[position] as Candidate).score,
+  );
   const order: string[] = [];
-  for (let c = queue.next(); c; c = queue.next()) order.push(c.name);
+  for (let at = queue.next(); at >= 0; at = queue.next()) order.push((candidates[at] as Candidate).name);
   return order;
 };
 
-const candidate = (name: string, useStamp: number, wait = 0, priority = 0x78000000): Candidate => ({ name, useStamp, priority, wait });
+/** mulberry32, as the benchmark traces use: deterministic test inputs. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 describe('VictimQueue', () => {
-  test('equal waits: plain LRU order (least recently used first)', () => {
+  test('equal keys: plain LRU order (least recently used first)', () => {
     expect(drain([candidate('c', 3), candidate('a', 1), candidate('d', 4), candidate('b', 2)])).toEqual(['a', 'b', 'c', 'd']);
   });
 
-  test(`of the ${WINDOW} least recently used, the one expected back last goes first`, () => {
-    // LRU order a b c d e; waits 1 5 2 9 100. Window {a,b,c,d}: d (9). Then {a,b,c,e}: e (100).
-    // Then {a,b,c}: b (5), then c (2), then a.
-    const order = drain([candidate('a', 1, 1), candidate('b', 2, 5), candidate('c', 3, 2), candidate('d', 4, 9), candidate('e', 5, 100)]);
+  test('lowest key first; equal keys by LRU stamp', () => {
+    // keys: a 5, b 1, c 1, d -2, e 9 → d, then b and c (b older), then a, then e.
+    expect(drain([candidate('a', 1, 5), candidate('b', 2, 1), candidate('c', 3, 1), candidate('d', 4, -2), candidate('e', 5, 9)])).toEqual(['d', 'b', 'c', 'a', 'e']);
+  });
+
+  test(`with a window of ${WINDOW}: of the next ${WINDOW} in key order, the highest score goes first`, () => {
+    // Key order a b c d e (by stamp); scores 1 5 2 9 100. Window {a,b,c,d}: d (9). Then {a,b,c,e}:
+    // e (100). Then {a,b,c}: b (5), then c (2), then a.
+    const order = drain([candidate('a', 1, 0, 1), candidate('b', 2, 0, 5), candidate('c', 3, 0, 2), candidate('d', 4, 0, 9), candidate('e', 5, 0, 100)], WINDOW);
     expect(order).toEqual(['d', 'e', 'b', 'c', 'a']);
+    // Equal scores: the first in key order.
+    expect(drain([candidate('a', 2, 0, 7), candidate('b', 1, 0, 7)], WINDOW)).toEqual(['b', 'a']);
   });
 
-  test('a victim is never far from LRU: the k-th is among the first k + WINDOW - 1 in LRU order', () => {
-    const candidates = Array.from({ length: 40 }, (_, i) => candidate(`o${i}`, i, (i * 7919) % 97));
-    drain(candidates).forEach((name, k) => expect(Number(name.slice(1))).toBeLessThan(k + WINDOW));
+  test('a victim is never far from key order: the k-th is among the first k + WINDOW - 1', () => {
+    const candidates = Array.from({ length: 40 }, (_, i) => candidate(`o${i}`, i, 0, (i * 7919) % 97));
+    drain(candidates, WINDOW).forEach((name, k) => expect(Number(name.slice(1))).toBeLessThan(k + WINDOW));
   });
 
-  test('lower residency priority first, whatever the recency or the wait; the policy within a priority', () => {
-    const order = drain([
-      candidate('high-old', 1, 1000, 0xa0010000),
-      candidate('normal-a', 2, 1),
-      candidate('min-new', 9, 0, 0x28000000),
-      candidate('normal-b', 3, 50),
-      candidate('min-old', 4, 0, 0x28000000),
-    ]);
-    expect(order).toEqual(['min-old', 'min-new', 'normal-b', 'normal-a', 'high-old']);
+  test('lower residency priority first, whatever the key, the stamp or the score; the policy within a priority', () => {
+    const candidates = [
+      candidate('high-old', 1, -100, 1000, 0xa0010000),
+      candidate('normal-a', 2, 3, 1),
+      candidate('min-new', 9, 50, 0, 0x28000000),
+      candidate('normal-b', 3, 1, 50),
+      candidate('min-old', 4, 60, 0, 0x28000000),
+    ];
+    // By key within a priority: min-new (50) before min-old (60); normal-b (1) before normal-a (3).
+    expect(drain(candidates)).toEqual(['min-new', 'min-old', 'normal-b', 'normal-a', 'high-old']);
+    // With a window the priorities still come first, and the window never mixes them.
+    expect(drain(candidates, WINDOW)).toEqual(['min-new', 'min-old', 'normal-b', 'normal-a', 'high-old']);
+    // Without priorities: key order.
+    expect(drain(candidates, 1, false)).toEqual(['high-old', 'normal-b', 'normal-a', 'min-new', 'min-old']);
   });
 
-  test('no candidates: nothing', () => {
-    expect(drain([])).toEqual([]);
+  test('the heap gives what a full sort by (priority, key, stamp) gives, on seeded random candidates', () => {
+    const rng = random(7);
+    for (let round = 0; round < 20; round++) {
+      const n = Math.floor(rng() * 200);
+      const candidates = Array.from({ length: n }, (_, i) => candidate(`o${i}`, i + 1, Math.floor(rng() * 10), 0, rng() < 0.2 ? 0x28000000 : NORMAL));
+      const sorted = [...candidates].sort((a, b) => a.priority - b.priority || a.key - b.key || a.stamp - b.stamp).map((c) => c.name);
+      expect(drain(candidates)).toEqual(sorted);
+    }
+  });
+
+  test('no candidates: nothing, at once and again', () => {
+    const queue = new VictimQueue(0, null, new Float64Array(0), new Float64Array(0));
+    expect([queue.next(), queue.next()]).toEqual([-1, -1]);
+    expect(drain([], WINDOW)).toEqual([]);
   });
 });
 
@@ -85,6 +132,8 @@ describe('ReusePredictor', () => {
     expect(predictor.expectedWait(a, 10)).toBe(STALE + 5);
     expect(predictor.expectedWait(b, 10)).toBe(STALE + 4);
     expect(predictor.expectedWait(record(), 10)).toBeGreaterThan(STALE);
+    // waitAt is expectedWait on the record's two numbers.
+    expect(predictor.waitAt(a.lastBatch, a.meanGap, 10)).toBe(STALE + 5);
   });
 
   test('periodic reuse (a cyclic scan): the object due soonest is expected back first, past the period it is stale', () => {
