@@ -138,18 +138,7 @@ export class ResidencyManager {
   /** Reused for every budget read, so reading one allocates nothing. */
   private readonly memoryInfo: VideoMemoryInfo = { budget: 0, currentUsage: 0, availableForReservation: 0, currentReservation: 0 };
   private readonly statusScratch = {} as ResidencyStatus;
-  private readonly stats: ResidencyStats = {
-    tracked: 0,
-    evictions: 0,
-    evictedBytes: 0,
-    trimmed: 0,
-    madeResident: 0,
-    madeResidentBytes: 0,
-    splits: 0,
-    overBudgetBatches: 0,
-    lastOverBudget: null,
-    executions: 0,
-  };
+  private readonly stats: ResidencyStats = { tracked: 0, evictions: 0, evictedBytes: 0, trimmed: 0, madeResident: 0, madeResidentBytes: 0, splits: 0, overBudgetBatches: 0, lastOverBudget: null, executions: 0 };
 
   constructor(
     readonly device: Device,
@@ -158,13 +147,8 @@ export class ResidencyManager {
     const call = 'createResidencyManager';
     if (!(device instanceof Device)) throw invalidArg(call, 'device', `must be a Device (createDevice), got ${show(device)}`);
     if (typeof options !== 'object' || options === null || Array.isArray(options)) throw invalidArg(call, 'options', `must be an object, got ${show(options)}`);
-    if ((options as { maxLatency?: unknown }).maxLatency !== undefined) {
-      throw invalidArg(
-        call,
-        'options.maxLatency',
-        'is not supported: d3dx12residency reads MaxLatency only to bound the paging work queued for its worker thread, and with a queued MakeResident (as here) it pages on the calling thread and ignores it; leave it out',
-      );
-    }
+    const latencyRule = 'is not supported: d3dx12residency reads MaxLatency only to bound the paging work queued for its worker thread, and with a queued MakeResident (as here) it pages on the calling thread and ignores it; leave it out';
+    if ((options as { maxLatency?: unknown }).maxLatency !== undefined) throw invalidArg(call, 'options.maxLatency', latencyRule);
     if (options.clock !== undefined && typeof options.clock !== 'function') throw invalidArg('createResidencyManager', 'options.clock', 'must be a function returning milliseconds');
     this.clock = options.clock ?? (() => performance.now());
   }
