@@ -346,7 +346,7 @@ export class MemoryBacking {
     this.reservedTiles.add(heapId, resource, first, count);
     if (!memory) pageTable.fill(page, count, pageTable.encoding.absent(heapId));
     else if (flag === 'REUSE_SINGLE_TILE') pageTable.fill(page, count, pageTable.encoding.residentPage(memory.segment, memory.pages[heapTile] as number));
-    else if (count === 1) pageTable.writeOne(page, this.entriesOf(memory)[heapTile] as number);
+    else if (count === 1) pageTable.writeOne(page, pageTable.encoding.residentPage(memory.segment, memory.pages[heapTile] as number));
     else pageTable.entriesAt(page, count).set(this.entriesOf(memory).subarray(heapTile, heapTile + count));
   }
 

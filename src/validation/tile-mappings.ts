@@ -354,6 +354,14 @@ export function validateUpdateTileMappings(
 }
 
 /**
+ * integerIn(value, 0, 2^32 - 1), cheaper: only such numbers survive a round trip through uint32.
+ * The typeof comes first: a bigint would throw, and an object's valueOf would run.
+ */
+const isU32 = (value: unknown): value is number => typeof value === 'number' && value >>> 0 === value;
+/** integerIn(value, 0, 0xffff) likewise. */
+const isU16 = (value: unknown): value is number => typeof value === 'number' && (value & 0xffff) === value;
+
+/**
  * The call a streamer makes per tile (or per run of tiles), checked with no allocation: one region
  * of a non-packed subresource without a box, one NONE range into `heap`, every array given, at
  * least one tile. Returns the first resource tile of the region, or -1 when the call has another
@@ -384,13 +392,13 @@ export function singleRangeStart(
   const y = coordinate.y ?? 0;
   const z = coordinate.z ?? 0;
   const subresource = coordinate.subresource ?? 0;
-  if (!integerIn(x, 0, U32_MAX) || !integerIn(y, 0, U32_MAX) || !integerIn(z, 0, U32_MAX) || !integerIn(subresource, 0, U32_MAX)) return -1;
+  if (!isU32(x) || !isU32(y) || !isU32(z) || !isU32(subresource)) return -1;
   // Without a box width, height and depth are checked but unused (checkRegionSize).
   const { numTiles } = size;
-  if ((size.useBox ?? false) !== false || !integerIn(numTiles, 1, U32_MAX)) return -1;
-  if (!integerIn(size.width ?? 1, 0, U32_MAX) || !integerIn(size.height ?? 1, 0, 0xffff) || !integerIn(size.depth ?? 1, 0, 0xffff)) return -1;
+  if ((size.useBox ?? false) !== false || !isU32(numTiles) || numTiles === 0) return -1;
+  if (!isU32(size.width ?? 1) || !isU16(size.height ?? 1) || !isU16(size.depth ?? 1)) return -1;
   const heapStart: unknown = heapRangeStartOffsets[0];
-  if (rangeTileCounts[0] !== numTiles || !integerIn(heapStart, 0, U32_MAX) || heapStart + numTiles > heapTileCount(heap)) return -1;
+  if (rangeTileCounts[0] !== numTiles || !isU32(heapStart) || heapStart + numTiles > heapTileCount(heap)) return -1;
   const layout = resource.layout;
   if (subresource >= layout.mipLevels * layout.arraySize) return -1;
   const mip = layout.mips[subresource % layout.mipLevels];
@@ -401,7 +409,8 @@ export function singleRangeStart(
   if (end > layout.numTiles) return -1;
   // A region that stays in its (non-packed) subresource touches no mip tail; one that runs on may.
   if (layout.packedTilesPerSlice !== 0 && end > subresourceStart + mip.widthInTiles * mip.heightInTiles * mip.depthInTiles) return -1;
-  if (heapSegment(heap.desc.properties) !== 'LOCAL' || !heapAllows(heap.flagBits, resource.category)) return -1;
+  // A DEFAULT heap is LOCAL without working out its CUSTOM equivalent.
+  if ((heap.desc.properties.type !== 'DEFAULT' && heapSegment(heap.desc.properties) !== 'LOCAL') || !heapAllows(heap.flagBits, resource.category)) return -1;
   return start;
 }
 

@@ -46,10 +46,10 @@ interface Call {
 }
 
 /** Each field's values: valid ones and both sides of every boundary, plus wrong types. */
-const X = [0, 1, 3, 4, 7, 8, -1, 1.5, Number.NaN, '0'];
+const X = [0, 1, 3, 4, 7, 8, -1, -0, 1.5, Number.NaN, 2 ** 32, '0', 1n, { valueOf: () => 1 }, null];
 const SUBRESOURCE = [0, 1, 2, 3, 9, 10, 11, 12, 30];
 const NUM_TILES = [0, 1, 2, 4, 8, 9, 16, 17, 22, 0xffffffff + 1];
-const HEAP_START = [0, 15, 16, 12, -1];
+const HEAP_START = [0, 15, 16, 12, -1, 0.5, 2 ** 32 - 1, 3n];
 
 function* calls(): Generator<Call> {
   for (const x of X) {
@@ -84,6 +84,10 @@ function* calls(): Generator<Call> {
     { sizes: [{ numTiles: 1, height: 0x10000 }] },
     { sizes: [{ numTiles: 1, depth: 0x10000 }] },
     { sizes: [{ numTiles: 1, width: 0x100000000 }] },
+    { sizes: [{ numTiles: 1, width: 0xffffffff, height: 0xffff, depth: 0xffff }] },
+    { sizes: [{ numTiles: 1, height: -0, depth: 1.5 }] },
+    { sizes: [{ numTiles: 1n }] },
+    { sizes: [{ numTiles: { valueOf: () => 1 } }] },
     { sizes: [null] },
     { sizes: null },
     { flags: ['NULL'] },
