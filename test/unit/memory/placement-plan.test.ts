@@ -6,6 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { planPlacement, type Place, type PlacementCandidate, type PlacementRoom } from '../../../src/memory/placement-plan.js';
+import { random } from '../../../bench/suite/paging-trace.js';
 
 const P = { MINIMUM: 0x28000000, LOW: 0x50000000, NORMAL: 0x78000000, HIGH: 0xa0010000 } as const;
 /** One page: sizes are in pages here. */
@@ -77,17 +78,6 @@ describe('planPlacement: hand-made cases', () => {
   });
 });
 
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 describe('planPlacement: invariants on random cases', () => {
   test('re-planning the result moves nothing; pools hold; over budget only without NON_LOCAL room; no improving swap', () => {

@@ -6,6 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { MIN_OBSERVATIONS, ReusePredictor, STALE, type ReuseRecord } from '../../../src/residency/reuse-predictor.js';
 import { VictimQueue, WINDOW } from '../../../src/residency/victim-order.js';
+import { random } from '../../../bench/suite/paging-trace.js';
 
 interface Candidate {
   name: string;
@@ -33,17 +34,6 @@ const drain = (candidates: Candidate[], width = 1, withPriorities = true): strin
   return order;
 };
 
-/** mulberry32, as the benchmark traces use: deterministic test inputs. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('VictimQueue', () => {
   test('equal keys: plain LRU order (least recently used first)', () => {

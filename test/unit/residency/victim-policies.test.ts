@@ -13,20 +13,10 @@ import { MISS_HALF_LIFE, nextChoice, PolicySelector, SWITCH_MARGIN } from '../..
 import { ReusePredictor } from '../../../src/residency/reuse-predictor.js';
 import { CoUse, FREQUENCY_HALF_LIFE, FREQUENT, POLICY_COUNT, PREDICTED, RECENT, policyQueue, recordArrival, type PolicyContext } from '../../../src/residency/victim-policies.js';
 import { WINDOW } from '../../../src/residency/victim-order.js';
+import { random } from '../../../bench/suite/paging-trace.js';
 
 const policyOf = (table: ObjectTable, index: number, field: number): number => table.policy[index * POLICY_RECORD + field] as number;
 
-/** mulberry32: deterministic traces. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * A CPU replay of ResidencyManager's paging: per batch, stamp its objects (Gathered.stamp, as the
