@@ -141,11 +141,11 @@ export class MemoryBacking {
       for (const heap of rising) {
         const evicted = heap.evicted as Evicted;
         const held = this.held.get(evicted);
-        if (held && held.memory.segment !== segmentOf(heap)) {
-          this.pager.stage(evicted, held.memory);
-          this.releaseHeld(held);
-        }
         if (!held || held.memory.segment !== segmentOf(heap)) {
+          if (held) {
+            this.pager.stage(evicted, held.memory);
+            this.releaseHeld(held);
+          }
           copied.push(heap);
           continue;
         }
