@@ -16,7 +16,7 @@
  * manager's untrack count moved since it was last found all tracked.
  */
 import { invalidArg } from '../api/errors.js';
-import { FLAGS, GATHERED, LAST_BATCH, LAST_USE_VALUE, LAST_USED_MS, MEAN_GAP, NON_LOCAL_BIT, ObjectTable, RECORD, RESIDENT, SIZE, USE_STAMP } from './object-table.js';
+import { FLAGS, GATHERED, LAST_BATCH, MEAN_GAP, NON_LOCAL_BIT, RECORD, RESIDENT, SIZE, USE_STAMP, type ObjectTable } from './object-table.js';
 import type { ResidencySet } from './residency-set.js';
 import type { ReusePredictor } from './reuse-predictor.js';
 import { recordArrival } from './victim-policies.js';
@@ -115,6 +115,8 @@ export class Gathered {
    */
   stamp(table: ObjectTable, predictor: ReusePredictor, counter: number, batch: number, now: number, fenceId: number, useValue: number): number {
     const { indices, count } = this;
+    // The time and the sync point are the batch's: logged once (ObjectTable.logBatch), not per object.
+    table.logBatch(batch, now, fenceId, useValue);
     const data = table.data;
     for (let j = 0; j < count; j++) {
       const index = indices[j] as number;
@@ -126,9 +128,6 @@ export class Gathered {
         recordArrival(table.policy, index, last, batch);
       }
       data[at + USE_STAMP] = ++counter;
-      data[at + LAST_USED_MS] = now;
-      data[at + LAST_USE_VALUE] = useValue;
-      data[at + FLAGS] = ObjectTable.withFence(data[at + FLAGS] as number, fenceId);
     }
     return counter;
   }

@@ -15,7 +15,7 @@
 import type { Fence } from '../d3d12/fence.js';
 import type { Pageable } from '../d3d12/residency.js';
 import type { MemorySegment } from '../api/types.js';
-import { LAST_BATCH, LAST_USE_VALUE, LAST_USED_MS, MEAN_GAP, RECORD, SIZE, USE_STAMP, type ObjectTable } from './object-table.js';
+import { LAST_BATCH, MEAN_GAP, RECORD, SIZE, USE_STAMP, type ObjectTable } from './object-table.js';
 import type { ReuseRecord } from './reuse-predictor.js';
 
 export class ManagedObject implements ReuseRecord {
@@ -52,7 +52,7 @@ export class ManagedObject implements ReuseRecord {
 
   /** CPU time of the last executeCommandLists that used it (the manager's clock, ms). */
   get lastUsedMs(): number {
-    return this.table.data[this.index * RECORD + LAST_USED_MS] as number;
+    return this.table.lastUsedMs(this.index);
   }
 
   /** LRU order: the manager's use counter at the last use (higher: more recent). */
@@ -83,7 +83,7 @@ export class ManagedObject implements ReuseRecord {
   }
 
   get lastUseValue(): number {
-    return this.table.data[this.index * RECORD + LAST_USE_VALUE] as number;
+    return this.table.lastUseValue(this.index);
   }
 
   /** Whether the GPU work that last used the object has completed. */

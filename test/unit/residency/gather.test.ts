@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import type { Pageable } from '../../../src/d3d12/residency.js';
 import { Gathered } from '../../../src/residency/gather.js';
 import { ManagedObject } from '../../../src/residency/managed-object.js';
-import { FREQUENCY, LAST_BATCH, LAST_USE_VALUE, LAST_USED_MS, MEAN_GAP, ObjectTable, POLICY_RECORD, PREV_END, PREV_START, RECORD, STRETCH_START, USE_STAMP } from '../../../src/residency/object-table.js';
+import { FREQUENCY, LAST_BATCH, MEAN_GAP, ObjectTable, POLICY_RECORD, PREV_END, PREV_START, RECORD, STRETCH_START, USE_STAMP } from '../../../src/residency/object-table.js';
 import { ResidencySet, type SetOwner } from '../../../src/residency/residency-set.js';
 import { ReusePredictor, type ReuseRecord } from '../../../src/residency/reuse-predictor.js';
 import { FREQUENCY_HALF_LIFE } from '../../../src/residency/victim-policies.js';
@@ -188,7 +188,9 @@ describe('Gathered.stamp', () => {
     // Batch 40 used o0, o1, o3, o4 (40 % (i + 1) === 0), stamped in that order.
     const last = [0, 1, 3, 4].map((i) => objects[i] as ManagedObject);
     expect(last.map((m) => m.useStamp)).toEqual([counter - 3, counter - 2, counter - 1, counter]);
-    for (const m of last) expect([r.table.data[m.index * RECORD + LAST_USED_MS], r.table.data[m.index * RECORD + LAST_USE_VALUE], m.lastUseFence]).toEqual([400, 140, {}]);
+    for (const m of last) expect([m.lastUsedMs, m.lastUseValue, m.lastUseFence]).toEqual([400, 140, {}]);
+    // o5 was last used in batch 36.
+    expect([(objects[5] as ManagedObject).lastUsedMs, (objects[5] as ManagedObject).lastUseValue]).toEqual([360, 136]);
     expect((objects[5] as ManagedObject).lastBatch).toBe(36);
     expect((objects[5] as ManagedObject).useStamp).toBeLessThan(counter - 3);
     expect(r.table.data[(objects[0] as ManagedObject).index * RECORD + USE_STAMP]).toBe(counter - 3);

@@ -7,6 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Fence } from '../../../src/d3d12/fence.js';
 import {
+  BATCH_LOG,
   FENCE_UNIT,
   FLAGS,
   GATHERED,
@@ -124,5 +125,60 @@ describe('ObjectTable', () => {
     table.data[at] = ObjectTable.withFence(table.data[at] as number, id);
     table.setResident(i, false);
     expect(table.data[at]).toBe(id * FENCE_UNIT);
+  });
+});
+
+describe('ObjectTable: the last uses through the batch ring', () => {
+  /** Uses `index` in `batch` as Gathered.stamp does: the batch logged once, the record given the batch. */
+  const use = (table: ObjectTable, indices: number[], batch: number, fenceId: number): void => {
+    table.logBatch(batch, batch * 10 + 0.5, fenceId, batch + 7);
+    for (const index of indices) table.data[index * RECORD + LAST_BATCH] = batch;
+  };
+
+  test('before any use: no time, no value, no fence', () => {
+    const table = new ObjectTable();
+    const i = table.alloc(1, false, true);
+    expect([table.lastUsedMs(i), table.lastUseValue(i), table.lastUseFence(i)]).toEqual([-Infinity, 0, undefined]);
+  });
+
+  // Both sides of the ring's reach: a last use still in the ring, one spilled to the record, one
+  // exactly a ring's length old, one many rings old, with batches skipped and not.
+  test.each([
+    { name: 'consecutive batches, 3 rings', batches: 3 * BATCH_LOG, step: 1 },
+    { name: 'every 3rd batch number', batches: 3 * BATCH_LOG, step: 3 },
+    { name: 'a gap of 5 rings between batches', batches: 12 * BATCH_LOG, step: 5 * BATCH_LOG + 1 },
+  ])('$name: every record reads its own last use (time, value, fence), against a plain model', ({ batches, step }) => {
+    const table = new ObjectTable();
+    const fences = [fakeFence('a'), fakeFence('b'), fakeFence('c')];
+    const ids = fences.map((fence) => table.addFence(fence));
+    const count = 40;
+    const indices = Array.from({ length: count }, (_, i) => table.alloc(i, false, true));
+    table.setResident(indices[3] as number, false);
+    const model = indices.map(() => ({ ms: -Infinity, value: 0, fence: undefined as Fence | undefined }));
+    for (let batch = 1, k = 0; batch <= batches; batch += step, k++) {
+      // Object i is used every (i + 1)th logged batch; objects 30.. only in the first few.
+      const members = indices.filter((_, i) => k % (i + 1) === 0 && (i < 30 || k < 3));
+      const fenceId = ids[k % 3] as number;
+      use(table, members, batch, fenceId);
+      for (const index of members) model[index] = { ms: batch * 10 + 0.5, value: batch + 7, fence: fences[k % 3] };
+      if (k % 97 === 0 || batch + step > batches) {
+        for (const index of indices) {
+          expect([table.lastUsedMs(index), table.lastUseValue(index), table.lastUseFence(index)]).toEqual([model[index]?.ms, model[index]?.value, model[index]?.fence]);
+        }
+      }
+    }
+    // The spill leaves the other flags alone.
+    expect(indices.map((index) => [table.isResident(index), table.isNonLocal(index)])).toEqual(indices.map((_, i) => [i !== 3, false]));
+  });
+
+  test('an index handed out again starts unused, though its old batch is still in the ring', () => {
+    const table = new ObjectTable();
+    const fence = table.addFence(fakeFence('a'));
+    const i = table.alloc(1, false, true);
+    use(table, [i], 5, fence);
+    expect(table.lastUsedMs(i)).toBe(50.5);
+    table.release(i);
+    expect(table.alloc(2, false, true)).toBe(i);
+    expect([table.lastUsedMs(i), table.lastUseValue(i), table.lastUseFence(i)]).toEqual([-Infinity, 0, undefined]);
   });
 });
