@@ -52,7 +52,7 @@ export const LAST_USE_VALUE = 6;
 export const GATHERED = 7;
 
 /** Float64s per policy record. */
-export const POLICY_RECORD = 5;
+export const POLICY_RECORD = 6;
 /** The batch the current (or last) stretch of consecutive uses began, -1 before the first use. */
 export const STRETCH_START = 0;
 /** The stretch before it: first and last batch, -1 while there was none. */
@@ -62,6 +62,8 @@ export const PREV_END = 2;
 export const FREQUENCY = 3;
 /** Bit p: the object is in policy p's shadow cache (policy-selector.ts); -1 while the index is free. */
 export const SHADOWS = 4;
+/** FREQUENCY with the short half-life of FAST_FREQUENT (victim-policies.ts), as a log2 key. */
+export const FAST_FREQUENCY = 5;
 
 export const RESIDENT = 1;
 export const NON_LOCAL_BIT = 2;
@@ -130,6 +132,7 @@ export class ObjectTable {
     policy[p + PREV_END] = -1;
     policy[p + FREQUENCY] = -Infinity;
     policy[p + SHADOWS] = 0;
+    policy[p + FAST_FREQUENCY] = -Infinity;
     return index;
   }
 

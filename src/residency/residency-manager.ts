@@ -16,13 +16,13 @@
  *      looked through only when TrimGate says one of them may be that old (or one was released);
  *   5. when what is missing does not fit, evicts objects outside the batch until it does, in
  *      VictimQueue's order: lower residency priority first, then the segment's victim policy, the
- *      one of three (recency, reuse prediction, frequency: victim-policies.ts) whose shadow cache
- *      paged least lately (policy-selector.ts; d3dx12residency has plain LRU). The library waits for
- *      an object's last GPU use before evicting it; here eviction is queued after that use, which is
- *      the same for the GPU and never blocks the CPU; an object whose use is held behind a queue wait
- *      is never chosen. When nothing is left to evict, the batch goes over budget rather than fail,
- *      and the stats report it. Nothing of this runs while the batch fits: the eviction order is
- *      computed only when over budget. An object the device demoted to NON_LOCAL
+ *      one of four (recency, reuse prediction, long- and short-memory frequency: victim-policies.ts)
+ *      whose shadow cache paged least lately (policy-selector.ts; d3dx12residency has plain LRU).
+ *      The library waits for an object's last GPU use before evicting it; here eviction is queued
+ *      after that use, the same for the GPU and never blocking the CPU; an object whose use is held
+ *      behind a queue wait is never chosen. When nothing is left to evict, the batch goes over
+ *      budget rather than fail, and the stats report it. Nothing of this runs while the batch fits:
+ *      the eviction order is computed only when over budget. An object the device demoted to NON_LOCAL
  *      (getResidencyStatus().demoted) is evicted in its turn but frees no LOCAL bytes;
  *   6. executes the lists; the manager's fence for the queue, signalled after them, is the sync point
  *      that records when the objects were last used. Batches less than SIGNAL_INTERVAL_MS apart share

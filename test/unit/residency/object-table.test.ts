@@ -15,6 +15,7 @@ import {
   LAST_USE_VALUE,
   LAST_USED_MS,
   MEAN_GAP,
+  FAST_FREQUENCY,
   FREQUENCY,
   NON_LOCAL_BIT,
   ObjectTable,
@@ -31,8 +32,8 @@ import {
 
 const record = (table: ObjectTable, index: number): number[] => Array.from(table.data.subarray(index * RECORD, (index + 1) * RECORD));
 const policyRecord = (table: ObjectTable, index: number): number[] => Array.from(table.policy.subarray(index * POLICY_RECORD, (index + 1) * POLICY_RECORD));
-/** A policy record in the never-used state: no stretches, no arrivals, in no shadow. */
-const FRESH_POLICY = [-1, -1, -1, -Infinity, 0];
+/** A policy record in the never-used state: no stretches, no arrivals (either count), in no shadow. */
+const FRESH_POLICY = [-1, -1, -1, -Infinity, 0, -Infinity];
 const fakeFence = (name: string): Fence => ({ name }) as unknown as Fence;
 
 describe('ObjectTable', () => {
@@ -43,8 +44,8 @@ describe('ObjectTable', () => {
     expect(RECORD * Float64Array.BYTES_PER_ELEMENT).toBe(64);
   });
 
-  test('the policy slots are five distinct places in their own record', () => {
-    const slots = [STRETCH_START, PREV_START, PREV_END, FREQUENCY, SHADOWS];
+  test('the policy slots are six distinct places in their own record', () => {
+    const slots = [STRETCH_START, PREV_START, PREV_END, FREQUENCY, SHADOWS, FAST_FREQUENCY];
     expect(new Set(slots).size).toBe(POLICY_RECORD);
     expect(Math.max(...slots)).toBe(POLICY_RECORD - 1);
   });

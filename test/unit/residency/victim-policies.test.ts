@@ -4,14 +4,15 @@
  * order on hand-made records whose answers are worked out in the comments; the shadows' accounting;
  * and small traces replayed the way ResidencyManager pages (stamp the batch, evict outside it in
  * the chosen order until the missing bytes fit), where the manager's choice pages fewer bytes than
- * plain LRU (d3dx12residency's policy) on a cyclic scan and on a popularity-skewed trace.
+ * plain LRU (d3dx12residency's policy) on a cyclic scan, on a popularity-skewed trace and on one
+ * whose popularity shifts.
  */
 import { describe, expect, test } from 'vitest';
 import { Gathered } from '../../../src/residency/gather.js';
-import { FREQUENCY, LAST_BATCH, ObjectTable, POLICY_RECORD, PREV_END, PREV_START, RECORD, SHADOWS, SIZE, STRETCH_START, USE_STAMP } from '../../../src/residency/object-table.js';
+import { FAST_FREQUENCY, FREQUENCY, LAST_BATCH, ObjectTable, POLICY_RECORD, PREV_END, PREV_START, RECORD, SHADOWS, SIZE, STRETCH_START, USE_STAMP } from '../../../src/residency/object-table.js';
 import { MISS_HALF_LIFE, nextChoice, PolicySelector, SWITCH_MARGIN } from '../../../src/residency/policy-selector.js';
 import { ReusePredictor } from '../../../src/residency/reuse-predictor.js';
-import { CoUse, FREQUENCY_HALF_LIFE, FREQUENT, POLICY_COUNT, PREDICTED, RECENT, policyQueue, recordArrival, type PolicyContext } from '../../../src/residency/victim-policies.js';
+import { CoUse, FAST_FREQUENCY_HALF_LIFE, FAST_FREQUENT, FREQUENCY_HALF_LIFE, FREQUENT, POLICY_COUNT, PREDICTED, RECENT, policyQueue, recordArrival, type PolicyContext } from '../../../src/residency/victim-policies.js';
 import { WINDOW } from '../../../src/residency/victim-order.js';
 import { random } from '../../../bench/suite/paging-trace.js';
 
@@ -21,7 +22,8 @@ const policyOf = (table: ObjectTable, index: number, field: number): number => t
 /**
  * A CPU replay of ResidencyManager's paging: per batch, stamp its objects (Gathered.stamp, as the
  * manager does), and while the missing bytes do not fit, evict resident objects outside the batch
- * in the order of `order` (the manager's: its shadows choose a policy; or plain LRU).
+ * in the order of `order` (the manager's: its shadows choose a policy; a policy of its own, the
+ * shadows still kept; or plain LRU).
  */
 class Replay {
   readonly table = new ObjectTable();
@@ -38,7 +40,7 @@ class Replay {
   constructor(
     sizes: readonly number[],
     private readonly budget: number,
-    private readonly order: 'manager' | 'lru',
+    private readonly order: 'manager' | 'lru' | number,
   ) {
     for (const size of sizes) this.table.alloc(size, false, false);
   }
@@ -60,7 +62,8 @@ class Replay {
         next = () => (at < byAge.length ? (byAge[at++] as number) : -1);
       } else {
         const context: PolicyContext = { table, predictor: this.predictor, batch, coUse: new CoUse(table.policy, this.gathered.indices, this.gathered.count) };
-        const policy = this.selector.update(context, this.budget);
+        const chosen = this.selector.update(context, this.budget);
+        const policy = typeof this.order === 'number' ? this.order : chosen;
         this.choices.push(policy);
         const queue = policyQueue(policy, candidates, candidates.length, null, context);
         next = () => {
@@ -83,7 +86,7 @@ class Replay {
   }
 }
 
-const replay = (sizes: readonly number[], budget: number, frames: readonly (readonly number[])[], order: 'manager' | 'lru'): Replay => {
+const replay = (sizes: readonly number[], budget: number, frames: readonly (readonly number[])[], order: 'manager' | 'lru' | number): Replay => {
   const r = new Replay(sizes, budget, order);
   for (const ids of frames) r.run(ids);
   return r;
@@ -93,7 +96,7 @@ describe('recordArrival', () => {
   test('stretches: the current one begins at each arrival, the one before is kept', () => {
     const table = new ObjectTable();
     const i = table.alloc(1, false, false);
-    expect([STRETCH_START, PREV_START, PREV_END, FREQUENCY, SHADOWS].map((f) => policyOf(table, i, f))).toEqual([-1, -1, -1, -Infinity, 0]);
+    expect([STRETCH_START, PREV_START, PREV_END, FREQUENCY, SHADOWS, FAST_FREQUENCY].map((f) => policyOf(table, i, f))).toEqual([-1, -1, -1, -Infinity, 0, -Infinity]);
     recordArrival(table.policy, i, -1, 3);
     expect([policyOf(table, i, STRETCH_START), policyOf(table, i, PREV_START), policyOf(table, i, PREV_END)]).toEqual([3, -1, -1]);
     // Used 3..7 (consecutive uses are not arrivals), back at 12.
@@ -120,6 +123,22 @@ describe('recordArrival', () => {
     recordArrival(table.policy, single, -1, 2 * h);
     expect(policyOf(table, j, FREQUENCY)).toBeCloseTo(2 + Math.log2(3), 12);
     expect(policyOf(table, single, FREQUENCY)).toBeLessThan(policyOf(table, i, FREQUENCY));
+  });
+
+  test(`the fast frequency key halves each arrival per ${FAST_FREQUENCY_HALF_LIFE} batches: a recent arrival outweighs many old ones`, () => {
+    const table = new ObjectTable();
+    const h = FAST_FREQUENCY_HALF_LIFE;
+    const old = table.alloc(1, false, false);
+    const recent = table.alloc(1, false, false);
+    // Four arrivals at t = 1 (batch h), then none; one arrival at t = 4.
+    for (let k = 0; k < 4; k++) recordArrival(table.policy, old, k === 0 ? -1 : h, h);
+    recordArrival(table.policy, recent, -1, 4 * h);
+    // At t = 1: count 4, key 1 + 2; the recent one: count 1 at t = 4, key 4 + 0. At t = 4 the old
+    // count is 4 / 8 = 0.5: the recent one goes later.
+    expect(policyOf(table, old, FAST_FREQUENCY)).toBeCloseTo(3, 12);
+    expect(policyOf(table, recent, FAST_FREQUENCY)).toBeCloseTo(4, 12);
+    // The slow key still ranks the four old arrivals higher (4 × 2^(-3h / FREQUENCY_HALF_LIFE) > 1).
+    expect(policyOf(table, old, FREQUENCY)).toBeGreaterThan(policyOf(table, recent, FREQUENCY));
   });
 });
 
@@ -182,6 +201,19 @@ describe('policyQueue', () => {
     expect(drain(FREQUENT, candidates, context)).toEqual([1, 2, 4, 0, 3]);
   });
 
+  test('FAST_FREQUENT: the same order over the fast count, which FREQUENT does not read', () => {
+    const { table, context, candidates } = rig();
+    const slow = [3, 1, 1, 5, 2];
+    const fast = [0, 4, 2, 2, -Infinity];
+    candidates.forEach((i, k) => {
+      table.policy[i * POLICY_RECORD + FREQUENCY] = slow[k] as number;
+      table.policy[i * POLICY_RECORD + FAST_FREQUENCY] = fast[k] as number;
+    });
+    // Fast keys: 4 (never counted) first, then 0; 2 and 3 tie, 2 is older; then 1.
+    expect(drain(FAST_FREQUENT, candidates, context)).toEqual([4, 0, 2, 3, 1]);
+    expect(drain(FREQUENT, candidates, context)).toEqual([1, 2, 4, 0, 3]);
+  });
+
   test(`RECENT: of the ${WINDOW} least recently used, the one least co-used with the batch goes first among equal waits`, () => {
     const { table, candidates } = rig();
     // Each candidate's last stretch is its last batch (10..14); batch members' previous stretches
@@ -214,9 +246,9 @@ describe('PolicySelector', () => {
     const context = (batch: number): PolicyContext => ({ table, predictor: new ReusePredictor(), batch, coUse: new CoUse(table.policy, new Int32Array(0), 0) });
     for (const i of [a, b, nonLocal]) table.data[i * RECORD + LAST_BATCH] = 1;
     selector.update(context(1), 1000);
-    // Both LOCAL objects missed in all three shadows; the NON_LOCAL one is another selector's.
-    expect(selector.missedBytes()).toEqual([400, 400, 400]);
-    expect(selector.shadowBytes()).toEqual([400, 400, 400]);
+    // Both LOCAL objects missed in all four shadows; the NON_LOCAL one is another selector's.
+    expect(selector.missedBytes()).toEqual([400, 400, 400, 400]);
+    expect(selector.shadowBytes()).toEqual([400, 400, 400, 400]);
     expect([policyOf(table, a, SHADOWS), policyOf(table, nonLocal, SHADOWS)]).toEqual([(1 << POLICY_COUNT) - 1, 0]);
     // Used again without an eviction between: in every shadow, no miss (misses have decayed by one batch).
     table.data[a * RECORD + LAST_BATCH] = 2;
@@ -224,35 +256,38 @@ describe('PolicySelector', () => {
     const decay = 2 ** (-1 / MISS_HALF_LIFE);
     selector.missedBytes().forEach((m) => expect(m).toBeCloseTo(400 * decay, 9));
     selector.forget(table, b);
-    expect(selector.shadowBytes()).toEqual([100, 100, 100]);
+    expect(selector.shadowBytes()).toEqual([100, 100, 100, 100]);
     expect(policyOf(table, b, SHADOWS)).toBe(0);
     // A free index is skipped (its SHADOWS is -1).
     table.release(b);
     table.data[b * RECORD + LAST_BATCH] = 3;
     selector.update(context(3), 1000);
-    expect(selector.shadowBytes()).toEqual([100, 100, 100]);
+    expect(selector.shadowBytes()).toEqual([100, 100, 100, 100]);
   });
 
   test('a shadow over budget evicts in its own order, outside the batch, until it fits', () => {
     const table = new ObjectTable();
     const ids = Array.from({ length: 4 }, () => table.alloc(10, false, false));
     const selector = new PolicySelector(false);
-    // FREQUENT's order: id 2 has the fewest arrivals, then 0; RECENT/PREDICTED (untrained): LRU.
+    // FREQUENT's order: id 2 has the fewest arrivals, then 0; FAST_FREQUENT's: 1, then 2;
+    // RECENT/PREDICTED (untrained): LRU.
     ids.forEach((i, k) => {
       table.data[i * RECORD + LAST_BATCH] = 5;
       table.data[i * RECORD + USE_STAMP] = k + 1;
       table.policy[i * POLICY_RECORD + FREQUENCY] = [2, 3, 1, 4][k] as number;
+      table.policy[i * POLICY_RECORD + FAST_FREQUENCY] = [3, 1, 2, 0][k] as number;
     });
     const context = (batch: number): PolicyContext => ({ table, predictor: new ReusePredictor(), batch, coUse: new CoUse(table.policy, new Int32Array(0), 0) });
     // Id 3 is in batch 6 (not a shadow victim there); the budget holds two objects.
     table.data[(ids[3] as number) * RECORD + LAST_BATCH] = 6;
     selector.update(context(6), 20);
-    expect(selector.shadowBytes()).toEqual([20, 20, 20]);
+    expect(selector.shadowBytes()).toEqual([20, 20, 20, 20]);
     const inShadow = (policy: number): number[] => ids.filter((i) => (policyOf(table, i, SHADOWS) & (1 << policy)) !== 0);
-    // LRU-like: 0 and 1 went; FREQUENT: 2 then 0.
+    // LRU-like: 0 and 1 went; FREQUENT: 2 then 0; FAST_FREQUENT: 1 then 2 (3, the lowest, is in the batch).
     expect(inShadow(RECENT)).toEqual([2, 3]);
     expect(inShadow(PREDICTED)).toEqual([2, 3]);
     expect(inShadow(FREQUENT)).toEqual([1, 3]);
+    expect(inShadow(FAST_FREQUENT)).toEqual([0, 3]);
   });
 
   test(`the choice moves only to a policy that missed ${SWITCH_MARGIN} × budget bytes fewer`, () => {
@@ -264,6 +299,9 @@ describe('PolicySelector', () => {
     expect(nextChoice([1000, 700, 690], RECENT, 1000)).toBe(FREQUENT);
     // Equal misses: stay.
     expect(nextChoice([5, 5, 5], FREQUENT, 0)).toBe(FREQUENT);
+    // Four policies: the fewest of all, here the fourth.
+    expect(nextChoice([1000, 900, 800, 700], FREQUENT, 1000)).toBe(FREQUENT);
+    expect(nextChoice([1000, 900, 800, 540], FREQUENT, 1000)).toBe(FAST_FREQUENT);
   });
 });
 
@@ -302,5 +340,43 @@ describe("the manager's victims against plain LRU, on small traces", () => {
     // (Measured: 388 against LRU's 498.)
     expect(manager.choices.at(-1)).toBe(FREQUENT);
     expect(manager.pagedIn).toBeLessThan(0.85 * lru.pagedIn);
+  });
+
+  test('a shift of popularity: Zipf draws as above, the ranking reversed halfway. FREQUENT keeps the old favourites for its long half-life; FAST_FREQUENT lets them go, and the shadows move to it after the shift', () => {
+    const rng = random(5);
+    const weights = Array.from({ length: 24 }, (_, rank) => 1 / (rank + 1));
+    const total = weights.reduce((sum, w) => sum + w, 0);
+    const draw = (): number => {
+      let pick = rng() * total;
+      let rank = 0;
+      while (rank < weights.length - 1 && pick >= (weights[rank] as number)) pick -= weights[rank++] as number;
+      return rank;
+    };
+    const frames = Array.from({ length: 1200 }, (_, f) => {
+      const a = draw();
+      let b = draw();
+      while (b === a) b = draw();
+      return f < 600 ? [a, b] : [23 - a, 23 - b];
+    });
+    const sizes = Array.from({ length: 24 }, () => 1);
+    /** Bytes paged in the first and the second half, and the evictions of the first half. */
+    const halves = (order: 'manager' | 'lru' | number): { first: number; second: number; firstEvictions: number; replay: Replay } => {
+      const r = new Replay(sizes, 8, order);
+      frames.slice(0, 600).forEach((ids) => r.run(ids));
+      const first = r.pagedIn;
+      const firstEvictions = r.choices.length;
+      frames.slice(600).forEach((ids) => r.run(ids));
+      return { first, second: r.pagedIn - first, firstEvictions, replay: r };
+    };
+    const slow = halves(FREQUENT);
+    const fast = halves(FAST_FREQUENT);
+    const manager = halves('manager');
+    const lru = halves('lru');
+    // (Measured: FREQUENT 365 then 642, FAST_FREQUENT 374 then 436, the manager 369 then 432, LRU 475 then 524.)
+    expect(fast.first).toBeLessThan(1.05 * slow.first);
+    expect(fast.second).toBeLessThan(0.75 * slow.second);
+    expect(manager.replay.choices.indexOf(FAST_FREQUENT)).toBeGreaterThanOrEqual(manager.firstEvictions);
+    expect(manager.second).toBeLessThan(0.75 * slow.second);
+    expect(manager.first + manager.second).toBeLessThan(0.85 * (lru.first + lru.second));
   });
 });
