@@ -28,6 +28,8 @@
  * copies are done, possibly before the maps resolve), so the figure waits for the test hook
  * `heap.getEvictedBytesForTesting()`, and records the fence's completion as the extra `fence GB/s`.
  * Restores run after the bytes arrived, so they measure the CPU → GPU path, not a GPU-side copy.
+ * Restore rows also record how long the call itself took (makeResident; raw: writeBuffer): the
+ * CPU side, so a gap to raw reads as bookkeeping before the submission or as GPU time after it.
  *
  * The stream: one heap (the largest size up to STREAM_MAX_MIB) evicted and restored back to back for
  * `streamSeconds`, each operation's GB/s recorded at the second it completed (series "evict stream",
@@ -243,6 +245,7 @@ export const pagingThroughput: FigureRunner = async (context) => {
     notes.push(
       'library evict: timed until the bytes reached CPU memory (the test hook heap.getEvictedBytesForTesting(); no D3D12 call reports it); extra "fence GB/s": until a queue fence signalled after evict completed',
       'extras "tuned raw GB/s" and "÷ tuned raw": the library against the best plain-WebGPU transfer this project could write (kept 16 MiB chunks, overlapped maps, a kept CPU store; queue.writeBuffer up to 4 MiB)',
+      'restore extras "makeResident µs" and "raw writeBuffer µs": medians of the time until the call returned (the CPU side: bookkeeping, error scopes, the queue writes); the rest of a sample is the wait for the GPU',
     );
     return figure;
   } finally {
@@ -361,15 +364,25 @@ async function measure(library: Library, gpuDevice: GPUDevice, bytes: number, ro
       }
       return { ms, fenceMs };
     };
-    const libraryRestore = async (): Promise<number> => {
+    const libraryRestore = async (): Promise<{ ms: number; callMs: number }> => {
       await signal(library);
       const before = device.getPagingStats().restores;
       const start = performance.now();
       device.makeResident([heap]);
+      const callMs = performance.now() - start;
       await signal(library);
       const ms = performance.now() - start;
       if (device.getPagingStats().restores !== before + 1) throw new Error(`paging-throughput: makeResident did not page the ${name} heap in`);
-      return ms;
+      return { ms, callMs };
+    };
+    // The raw restore, timed as timeRaw does, with the moment writeBuffer returned as well.
+    const rawRestore = async (bytesIn: Uint8Array): Promise<{ ms: number; callMs: number }> => {
+      await gpuDevice.queue.onSubmittedWorkDone();
+      const start = performance.now();
+      gpuDevice.queue.writeBuffer(source, 0, bytesIn);
+      const callMs = performance.now() - start;
+      await gpuDevice.queue.onSubmittedWorkDone();
+      return { ms: performance.now() - start, callMs };
     };
     const rawEvict = async (check: boolean): Promise<{ ms: number; bytes: Uint8Array }> => {
       await gpuDevice.queue.onSubmittedWorkDone();
@@ -409,19 +422,21 @@ async function measure(library: Library, gpuDevice: GPUDevice, bytes: number, ro
       return performance.now() - start;
     };
 
-    const samples = { evict: [] as number[], evictFence: [] as number[], restore: [] as number[], rawEvict: [] as number[], rawRestore: [] as number[], tunedEvict: [] as number[], tunedRestore: [] as number[] };
+    const samples = { evict: [] as number[], evictFence: [] as number[], restore: [] as number[], restoreCall: [] as number[], rawEvict: [] as number[], rawRestore: [] as number[], rawRestoreCall: [] as number[], tunedEvict: [] as number[], tunedRestore: [] as number[] };
     // Interleaved, so drift (clock, thermal, GC) hits both sides alike.
     for (let i = 0; i < warmup + rounds; i++) {
       const evicted = await libraryEvict(i === 0);
       const restored = await libraryRestore();
       const raw = await rawEvict(i === 0);
-      const rawRestored = await timeRaw(gpuDevice, () => gpuDevice.queue.writeBuffer(source, 0, raw.bytes));
+      const rawRestored = await rawRestore(raw.bytes);
       const tunedOut = await tunedEvict(i === 0);
       const tunedIn = await tunedRestore(tunedOut.bytes);
       if (i < warmup) continue;
       samples.tunedEvict.push(gbPerSecond(bytes, tunedOut.ms));
       samples.tunedRestore.push(gbPerSecond(bytes, tunedIn));
-      const rates = { evict: gbPerSecond(bytes, evicted.ms), restore: gbPerSecond(bytes, restored), rawEvict: gbPerSecond(bytes, raw.ms), rawRestore: gbPerSecond(bytes, rawRestored) };
+      const rates = { evict: gbPerSecond(bytes, evicted.ms), restore: gbPerSecond(bytes, restored.ms), rawEvict: gbPerSecond(bytes, raw.ms), rawRestore: gbPerSecond(bytes, rawRestored.ms) };
+      samples.restoreCall.push(restored.callMs * 1000);
+      samples.rawRestoreCall.push(rawRestored.callMs * 1000);
       samples.evict.push(rates.evict);
       samples.evictFence.push(gbPerSecond(bytes, evicted.fenceMs));
       samples.restore.push(rates.restore);
@@ -447,7 +462,7 @@ async function measure(library: Library, gpuDevice: GPUDevice, bytes: number, ro
       };
       while (at() < streamSeconds) {
         plot(evictLine, (await libraryEvict(false)).ms);
-        plot(restoreLine, await libraryRestore());
+        plot(restoreLine, (await libraryRestore()).ms);
       }
       series.push(evictLine, restoreLine);
     }
@@ -456,7 +471,11 @@ async function measure(library: Library, gpuDevice: GPUDevice, bytes: number, ro
     return {
       rows: [
         row(`evict ${name}`, samples.evict, samples.rawEvict, { 'fence GB/s': median(samples.evictFence), ...againstTuned(samples.evict, samples.tunedEvict) }),
-        row(`restore ${name}`, samples.restore, samples.rawRestore, againstTuned(samples.restore, samples.tunedRestore)),
+        row(`restore ${name}`, samples.restore, samples.rawRestore, {
+          ...againstTuned(samples.restore, samples.tunedRestore),
+          'makeResident µs': median(samples.restoreCall),
+          'raw writeBuffer µs': median(samples.rawRestoreCall),
+        }),
       ],
       series,
     };

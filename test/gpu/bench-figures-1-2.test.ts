@@ -31,6 +31,17 @@ describe('benchmark figures 1–2 (quick)', () => {
       expect(Number.isFinite(r.extra?.['fence GB/s']), r.case).toBe(true);
       expect(r.extra?.['fence GB/s'], r.case).toBeGreaterThan(0);
     }
+    // A restore's call returns before its sample ends: the call time is a positive part of it.
+    for (const r of figure.rows.filter((r) => r.case.startsWith('restore'))) {
+      const mib = Number(r.case.split(' ')[1]);
+      for (const key of ['makeResident µs', 'raw writeBuffer µs']) {
+        const us = r.extra?.[key] as number;
+        expect(us, `${r.case}: ${key}`).toBeGreaterThan(0);
+        const slowest = (key === 'makeResident µs' ? Math.min(...r.samples) : Math.min(...r.baselineSamples)) as number;
+        // GB/s → µs per sample: the call cannot take longer than the slowest sample it is part of.
+        expect(us, `${r.case}: ${key}`).toBeLessThanOrEqual(((mib * 2 ** 20) / (slowest * 1e9)) * 1e6 * 1.0001);
+      }
+    }
   });
 
   gpuTest('indirection-cost', async ({ device }) => {
