@@ -37,7 +37,7 @@ describe('benchmark figures 1–2 (quick)', () => {
       for (const key of ['makeResident µs', 'raw writeBuffer µs']) {
         const us = r.extra?.[key] as number;
         expect(us, `${r.case}: ${key}`).toBeGreaterThan(0);
-        const slowest = (key === 'makeResident µs' ? Math.min(...r.samples) : Math.min(...r.baselineSamples)) as number;
+        const slowest = key === 'makeResident µs' ? Math.min(...r.samples) : Math.min(...r.baselineSamples);
         // GB/s → µs per sample: the call cannot take longer than the slowest sample it is part of.
         expect(us, `${r.case}: ${key}`).toBeLessThanOrEqual(((mib * 2 ** 20) / (slowest * 1e9)) * 1e6 * 1.0001);
       }
