@@ -175,9 +175,15 @@ export async function interleaved(variants: readonly TimedVariant[], rounds: num
 
 /** Milliseconds of `run` (which submits work), until the raw device's queue has finished it. */
 export async function timeRaw(gpuDevice: GPUDevice, run: () => void): Promise<number> {
+  return (await timeRawCall(gpuDevice, run)).ms;
+}
+
+/** timeRaw, with the milliseconds until `run` itself returned (its CPU side) as well. */
+export async function timeRawCall(gpuDevice: GPUDevice, run: () => void): Promise<{ ms: number; callMs: number }> {
   await gpuDevice.queue.onSubmittedWorkDone();
   const start = performance.now();
   run();
+  const callMs = performance.now() - start;
   await gpuDevice.queue.onSubmittedWorkDone();
-  return performance.now() - start;
+  return { ms: performance.now() - start, callMs };
 }

@@ -41,7 +41,7 @@
  * compared.
  */
 import { createDevice, TILE_SIZE, type CommandQueue, type Device, type Fence, type Resource } from '../../src/index.js';
-import { liveRecorder, median, row, timeRaw, type Figure, type FigureRow, type FigureRunner, type FigureSeries, type LiveRecorder } from './figure.js';
+import { liveRecorder, median, row, timeRaw, timeRawCall, type Figure, type FigureRow, type FigureRunner, type FigureSeries, type LiveRecorder } from './figure.js';
 
 const MIB = 2 ** 20;
 const FULL_SIZES_MIB = [1, 16, 64];
@@ -375,15 +375,6 @@ async function measure(library: Library, gpuDevice: GPUDevice, bytes: number, ro
       if (device.getPagingStats().restores !== before + 1) throw new Error(`paging-throughput: makeResident did not page the ${name} heap in`);
       return { ms, callMs };
     };
-    // The raw restore, timed as timeRaw does, with the moment writeBuffer returned as well.
-    const rawRestore = async (bytesIn: Uint8Array): Promise<{ ms: number; callMs: number }> => {
-      await gpuDevice.queue.onSubmittedWorkDone();
-      const start = performance.now();
-      gpuDevice.queue.writeBuffer(source, 0, bytesIn);
-      const callMs = performance.now() - start;
-      await gpuDevice.queue.onSubmittedWorkDone();
-      return { ms: performance.now() - start, callMs };
-    };
     const rawEvict = async (check: boolean): Promise<{ ms: number; bytes: Uint8Array }> => {
       await gpuDevice.queue.onSubmittedWorkDone();
       const start = performance.now();
@@ -428,7 +419,7 @@ async function measure(library: Library, gpuDevice: GPUDevice, bytes: number, ro
       const evicted = await libraryEvict(i === 0);
       const restored = await libraryRestore();
       const raw = await rawEvict(i === 0);
-      const rawRestored = await rawRestore(raw.bytes);
+      const rawRestored = await timeRawCall(gpuDevice, () => gpuDevice.queue.writeBuffer(source, 0, raw.bytes));
       const tunedOut = await tunedEvict(i === 0);
       const tunedIn = await tunedRestore(tunedOut.bytes);
       if (i < warmup) continue;

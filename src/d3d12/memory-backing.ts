@@ -160,7 +160,8 @@ export class MemoryBacking {
         heap.holdPages(taken);
       }
       // Entries first, then the bytes: sent before the pool writes, a 1 MiB restore reached its fence
-      // 18-23 us sooner on the H200 (Node, 3 rounds of 300 in one process, a harness alternating blocks of each build) than with the entries sent at the fence.
+      // 18-23 us sooner on the H200 than with the entries sent at the fence (Node, 3 rounds of 300
+      // in one process, a harness alternating blocks of each build).
       for (const heap of rising) this.refresh(heap);
       if (restored.length > 0) {
         this.gpu.flushPageTable();
