@@ -45,7 +45,6 @@ export class MemoryObjects {
   private readonly heaps = new Map<number, Heap>();
   /** Live resources (released ones leave once freed). */
   readonly live = new Set<Resource>();
-  private readonly resources = new WeakSet<Resource>();
   private nextHeapId = 1;
   private nextResourceId = 1;
 
@@ -135,7 +134,7 @@ export class MemoryObjects {
   createHeap(desc: HeapDesc): Heap {
     const checked = orThrow(validateCreateHeap(desc, { resourceHeapTier: this.settings.resourceHeapTier }));
     const { flagBits, ...full } = checked;
-    const heap = new Heap(this.nextHeapId, full, flagBits);
+    const heap = new Heap(this.nextHeapId, full, flagBits, this);
     this.checkFitsPool('createHeap', 'desc.sizeInBytes', heap);
     const pages = this.takePages('createHeap', 'desc.sizeInBytes', heap, this.residency.planCreation(heap));
     this.nextHeapId++;
@@ -157,7 +156,7 @@ export class MemoryObjects {
       flags: heapFlagNames(plan.heapFlagBits),
     };
     const id = this.nextResourceId;
-    const heap = new Heap(this.nextHeapId, heapDesc, plan.heapFlagBits, `committed resource #${id}`);
+    const heap = new Heap(this.nextHeapId, heapDesc, plan.heapFlagBits, this, `committed resource #${id}`);
     this.checkFitsPool('createCommittedResource', 'desc', heap);
     // Planned (changing nothing) before the addresses, which may fail; carried out after them.
     const placement = this.residency.planCreation(heap);
@@ -191,12 +190,12 @@ export class MemoryObjects {
 
   /** The heap if it is one of this device's (implicit heaps of committed resources are not). */
   ownHeap(value: unknown): Heap | undefined {
-    return value instanceof Heap && this.heaps.get(value.id) === value && !value.implicitFor ? value : undefined;
+    return Heap.ownedBy(value, this) && !value.implicitFor ? value : undefined;
   }
 
   /** The resource if this device created it. */
   ownResource(value: unknown): Resource | undefined {
-    return value instanceof Resource && this.resources.has(value) ? value : undefined;
+    return Resource.ownedBy(value, this) ? value : undefined;
   }
 
   /** The live resources whose address ranges hold any of `addresses`. */
@@ -253,8 +252,8 @@ export class MemoryObjects {
         this.residency.pageOutIfUnused([unmapped.heap], 'Resource.unmap');
       },
       gpuBacked: this.gpu !== undefined,
+      creator: this,
     });
-    this.resources.add(resource);
     this.live.add(resource);
     this.gpu?.backing.mapResource(resource);
     // Shaders may write UAV-capable resources in CPU-visible CUSTOM memory: read them back after dispatches.

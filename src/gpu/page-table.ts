@@ -186,7 +186,8 @@ export class PageTableMirror {
       this.dropNextWrite = false;
       return;
     }
-    this.growTo(page);
+    // growTo's own test, inline: per-tile callers almost never grow the table.
+    if (page >= this.entries) this.growTo(page);
     this.dirty.add(page, 1);
     this.shadow[page] = value;
   }

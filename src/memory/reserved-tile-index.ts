@@ -39,7 +39,9 @@ export class ReservedTileIndex<K> {
   /** Tiles [first, first + count) of `key` now map into heap `heapId`. */
   add(heapId: number, key: K, first: number, count: number): void {
     if (count <= 0) return;
-    const list = this.listFor(heapId, key);
+    // The last list's check inline: a streamer's 1-tile calls hit it every time.
+    const last = this.last;
+    const list = last !== undefined && last.heapId === heapId && last.key === key ? last.list : this.listFor(heapId, key);
     const runs = list.runs;
     const n = runs.length;
     const end = first + count;

@@ -385,9 +385,13 @@ export function singleRangeStart(
   if (!Array.isArray(rangeFlags) || rangeFlags.length !== 1 || rangeFlags[0] !== 'NONE') return -1;
   if (!Array.isArray(heapRangeStartOffsets) || heapRangeStartOffsets.length !== 1 || !Array.isArray(rangeTileCounts) || rangeTileCounts.length !== 1) return -1;
   if (flags != null && flags !== 'NONE' && flags !== 'NO_HAZARD') return -1;
-  const coordinate: unknown = coordinates[0];
-  const size: unknown = sizes[0];
-  if (!isObject(coordinate) || !isObject(size)) return -1;
+  const first: unknown = coordinates[0];
+  const region: unknown = sizes[0];
+  // isObject's checks, written out: this runs once per tile of a streamer.
+  if (typeof first !== 'object' || first === null || Array.isArray(first)) return -1;
+  if (typeof region !== 'object' || region === null || Array.isArray(region)) return -1;
+  const coordinate = first as Record<string, unknown>;
+  const size = region as Record<string, unknown>;
   const { x } = coordinate;
   const y = coordinate.y ?? 0;
   const z = coordinate.z ?? 0;
@@ -400,10 +404,13 @@ export function singleRangeStart(
   const heapStart: unknown = heapRangeStartOffsets[0];
   if (rangeTileCounts[0] !== numTiles || !isU32(heapStart) || heapStart + numTiles > heapTileCount(heap)) return -1;
   const layout = resource.layout;
-  if (subresource >= layout.mipLevels * layout.arraySize) return -1;
-  const mip = layout.mips[subresource % layout.mipLevels];
+  const mipLevels = layout.mipLevels;
+  if (subresource >= mipLevels * layout.arraySize) return -1;
+  // A subresource of the first slice (every buffer's 0) needs no division.
+  const slice = subresource < mipLevels ? 0 : Math.floor(subresource / mipLevels);
+  const mip = layout.mips[subresource - slice * mipLevels];
   if (!mip || mip.packed || x >= mip.widthInTiles || y >= mip.heightInTiles || z >= mip.depthInTiles) return -1;
-  const subresourceStart = Math.floor(subresource / layout.mipLevels) * layout.tilesPerSlice + mip.firstTileInSlice;
+  const subresourceStart = slice * layout.tilesPerSlice + mip.firstTileInSlice;
   const start = subresourceStart + x + (y + z * mip.heightInTiles) * mip.widthInTiles;
   const end = start + numTiles;
   if (end > layout.numTiles) return -1;

@@ -94,6 +94,12 @@ function rejects(valid: Update, change: Partial<Update>, argument: string, messa
   expect(call(valid)).not.toThrow();
 }
 
+/** Objects that pass for `real` by shape or prototype and are not it: an object on its prototype, one with its fields copied, a Proxy of it. */
+function lookAlikes<T extends object>(real: T): T[] {
+  const onPrototype = (): T => Object.create(Object.getPrototypeOf(real) as object | null) as T;
+  return [onPrototype(), Object.assign(onPrototype(), real), new Proxy(real, {})];
+}
+
 /** One NONE range from heap tile 0 over `tiles` tiles of one region. */
 const one = (resource: Resource, coordinate: TiledResourceCoordinate, size: TileRegionSize, tiles = size.numTiles): Update => ({
   resource,
@@ -127,6 +133,10 @@ describe('the resource', () => {
     const otherDevice = await createDevice({ tiledResourcesTier: 4 });
     const foreign = otherDevice.createReservedResource({ dimension: 'BUFFER', width: 65536 }, 'COMMON');
     rejects(one(c.buf, at(0), n(1)), { resource: foreign }, 'resource', /created by this device/);
+  });
+
+  test('look-alikes of a resource: its prototype, a copy of its fields, a Proxy of it', () => {
+    for (const fake of lookAlikes(c.buf)) rejects(one(c.buf, at(0), n(1)), { resource: fake }, 'resource', /created by this device/);
   });
 });
 
@@ -343,6 +353,10 @@ describe('the heap', () => {
     const otherDevice = await createDevice();
     const foreign = otherDevice.createHeap({ sizeInBytes: 16 * 65536, properties: { type: 'DEFAULT' } });
     rejects(one(c.buf, at(0), n(1)), { heap: foreign }, 'heap', /created by this device/);
+  });
+
+  test('look-alikes of a heap: its prototype, a copy of its fields, a Proxy of it', () => {
+    for (const fake of lookAlikes(c.heap)) rejects(one(c.buf, at(0), n(1)), { heap: fake }, 'heap', /created by this device/);
   });
 
   test('UPLOAD, READBACK and CUSTOM L0 heaps are in system memory; CUSTOM L1 passes', () => {
