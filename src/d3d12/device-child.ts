@@ -15,6 +15,21 @@ export function releaseCount(): number {
 export abstract class DeviceChild {
   private name = '';
   private releasedFlag = false;
+  /** What created it (its device's registry), set once: a look-alike (an object on the prototype, copied fields, a Proxy) has none. */
+  readonly #creator: object;
+
+  /** @internal Made by the device's registries only. */
+  constructor(creator: object) {
+    this.#creator = creator;
+  }
+
+  /**
+   * @internal Whether `value` is a device child `creator` made: a brand check, a few nanoseconds
+   * where a WeakSet or Map lookup cost a third of a 1-tile updateTileMappings call's checks.
+   */
+  static createdBy(value: unknown, creator: object): value is DeviceChild {
+    return typeof value === 'object' && value !== null && #creator in value && value.#creator === creator;
+  }
 
   /** How messages name the object, e.g. "heap #3 'terrain'". */
   abstract get label(): string;

@@ -8,6 +8,7 @@
  * released heap keeps naming that heap); every live resource owns a distinct, non-zero range of the
  * virtual address space; a call that throws has taken no pages, addresses or ids.
  */
+import { DeviceChild } from './device-child.js';
 import { D3D12Error, orThrow } from '../api/errors.js';
 import type { ClearValue, HeapDesc, HeapFlag, HeapProperties, ResourceDesc, ResourceStates, ResourceTiling } from '../api/types.js';
 import { packedMipInfo, subresourceTiling, TILE_SIZE } from '../memory/tiling.js';
@@ -190,12 +191,12 @@ export class MemoryObjects {
 
   /** The heap if it is one of this device's (implicit heaps of committed resources are not). */
   ownHeap(value: unknown): Heap | undefined {
-    return Heap.ownedBy(value, this) && !value.implicitFor ? value : undefined;
+    return value instanceof Heap && DeviceChild.createdBy(value, this) && !value.implicitFor ? value : undefined;
   }
 
   /** The resource if this device created it. */
   ownResource(value: unknown): Resource | undefined {
-    return Resource.ownedBy(value, this) ? value : undefined;
+    return value instanceof Resource && DeviceChild.createdBy(value, this) ? value : undefined;
   }
 
   /** The live resources whose address ranges hold any of `addresses`. */

@@ -26,8 +26,10 @@ export class QueryHeap extends DeviceChild {
     readonly results: Resource,
     /** Frees the query set and the staging memory once no held queue work can use them. */
     private readonly onRelease: (heap: QueryHeap) => void,
+    /** What created it (its device's QueryHeaps): DeviceChild.createdBy compares against it. */
+    creator: object,
   ) {
-    super();
+    super(creator);
   }
 
   get label(): string {

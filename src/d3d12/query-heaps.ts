@@ -8,6 +8,7 @@
  * resolve into them has been submitted and completed (see deferred-release.ts); destroyAll() frees
  * every query set the device still holds.
  */
+import { DeviceChild } from './device-child.js';
 import { D3D12Error } from '../api/errors.js';
 import { TILE_SIZE } from '../memory/tiling.js';
 import { createTimestampQuerySet, timestampsSupported } from '../gpu/queries.js';
@@ -25,7 +26,6 @@ export interface QueryHeapOwner {
 }
 
 export class QueryHeaps {
-  private readonly created = new WeakSet<QueryHeap>();
   /** Heaps not yet released, and released ones waiting for held queue work. */
   private readonly live = new Set<QueryHeap>();
 
@@ -59,15 +59,14 @@ export class QueryHeaps {
       results.release();
       throw new D3D12Error('E_OUTOFMEMORY', call, 'desc.count', `WebGPU could not create a query set of ${desc.count}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const heap = new QueryHeap(id, full, querySet, results, (released) => this.releases.release(released, () => this.free(released)));
-    this.created.add(heap);
+    const heap = new QueryHeap(id, full, querySet, results, (released) => this.releases.release(released, () => this.free(released)), this);
     this.live.add(heap);
     return heap;
   }
 
   /** The heap if this device created it. */
   own(value: unknown): QueryHeap | undefined {
-    return value instanceof QueryHeap && this.created.has(value) ? value : undefined;
+    return value instanceof QueryHeap && DeviceChild.createdBy(value, this) ? value : undefined;
   }
 
   /** The device is destroyed: every query set goes now. */
