@@ -6,6 +6,8 @@
  *   - the paging stream: x in seconds, GB/s of each evict and restore as it completed.
  * Redraws at most once per animation frame, so charting stays out of the timings it shows.
  */
+// First: uPlot formats with navigator.language as its module loads.
+import '../common/locale-guard.js';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { formatNumber } from '../common/live-chart.js';

@@ -2,6 +2,8 @@
  * A rolling time-series chart (uPlot) for the scene panels: a fixed window of the latest samples,
  * redrawn at most a few times a second so charting never shows up in the frame time it plots.
  */
+// First: uPlot formats with navigator.language as its module loads.
+import './locale-guard.js';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 
