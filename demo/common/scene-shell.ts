@@ -2,14 +2,23 @@
  * The frame around every scene: header (title, summary, D3D12 calls), a canvas with a swap chain, a
  * side panel for the scene's overlay, controls and charts, and the frame loop.
  *
+ * The canvas fills the width the layout gives its stage and follows resizes (canvas-size.ts). When
+ * WebGPU is missing, gives no adapter or loses its device, the stage shows why (webgpu-access.ts).
+ *
  * URL parameters every scene takes: `frames=N` renders N frames and stops (the browser tests do),
- * `width`/`height` fix the canvas size in CSS pixels. For tests, `window.d3d12Demo` reports the
- * loop's state ('loading' | 'running' | 'done' | 'failed'), the frame count and the scene's
- * snapshot(); a failure is also logged with console.error so no test misses it.
+ * `width`/`height` fix the canvas size in CSS pixels, `dpr` the device pixels per CSS pixel;
+ * `bench=N` runs the frame-time benchmark instead of the animation loop (scene-bench.ts: `warmup`
+ * frames, then N measured). For tests, `window.d3d12Demo` reports the loop's state ('loading' |
+ * 'running' | 'done' | 'failed'), the frame count, the scene's snapshot() and a benchmark's result;
+ * a failure is also logged with console.error so no test misses it.
  */
-import { createDevice, requestWebGPUDevice, type CommandQueue, type Device, type SwapChain } from '../../src/index.js';
+import { createDevice, type CommandQueue, type Device, type SwapChain } from '../../src/index.js';
+import { CanvasSizer, canvasSizeParams } from './canvas-size.js';
+import type { FrameTimer } from './frame-timer.js';
+import { createFrameTimer, DEFAULT_WARMUP_FRAMES, runSceneBench, type SceneBenchResult } from './scene-bench.js';
 import type { SceneMeta } from './scene-meta.js';
 import { element, sceneHeader } from './dom.js';
+import { openWebGPU, watchDeviceLoss } from './webgpu-access.js';
 
 export interface SceneContext {
   device: Device;
@@ -20,6 +29,8 @@ export interface SceneContext {
   /** The side panel: scenes append their overlay, controls and charts. */
   panel: HTMLElement;
   params: URLSearchParams;
+  /** Under `bench=N` only: the frame timer, for raw WebGPU passes' timestamps (rawPass()). */
+  frameTimer?: FrameTimer;
 }
 
 export interface Scene {
@@ -42,6 +53,8 @@ export interface DemoStatus {
   error?: string;
   snapshot(): unknown;
   forTesting: Record<string, (...args: never[]) => unknown>;
+  /** Under `bench=N`, once done: the measured frames. */
+  bench?: SceneBenchResult;
 }
 
 declare global {
@@ -82,46 +95,57 @@ function nextFrame(): Promise<number> {
 export async function runScene(meta: SceneMeta, options: SceneOptions | ((params: URLSearchParams) => SceneOptions), create: (context: SceneContext) => Promise<Scene>): Promise<void> {
   const params = new URLSearchParams(location.search);
   const frameLimit = params.has('frames') ? Number(params.get('frames')) : Infinity;
+  const benchFrames = params.has('bench') ? Number(params.get('bench')) : undefined;
   let scene: Scene | undefined;
+  let sizer: CanvasSizer | undefined;
   const status: DemoStatus = { state: 'loading', frames: 0, snapshot: () => scene?.snapshot() ?? null, forTesting: {} };
   window.d3d12Demo = status;
   const { canvas, panel, status: statusLine } = layout(meta);
   const fail = (error: unknown): void => {
+    if (status.state === 'failed') return;
     status.state = 'failed';
     status.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    statusLine.textContent = status.error;
+    // The page shows the sentence; the state keeps the error's name for logs and tests.
+    statusLine.textContent = error instanceof Error ? error.message : String(error);
     statusLine.dataset.state = 'failed';
+    sizer?.disconnect();
     console.error(`${meta.name}: ${status.error}`);
   };
   try {
-    if (!navigator.gpu) throw new Error('this browser has no WebGPU (navigator.gpu is missing); use a recent Chrome (on Linux with --enable-unsafe-webgpu)');
-    const gpuDevice = await requestWebGPUDevice(navigator.gpu);
-    gpuDevice.addEventListener('uncapturederror', (event) => fail((event).error.message));
-    void gpuDevice.lost.then((info) => {
-      if (info.reason !== 'destroyed') fail(new Error(`WebGPU device lost: ${info.message}`));
-    });
-    const cssWidth = Number(params.get('width') ?? 0) || Math.min(960, canvas.parentElement?.clientWidth ?? 960);
-    const cssHeight = Number(params.get('height') ?? 0) || Math.round(cssWidth * 0.625);
-    canvas.style.width = `${cssWidth}px`;
-    canvas.style.height = `${cssHeight}px`;
-    canvas.width = Math.round(cssWidth * devicePixelRatio);
-    canvas.height = Math.round(cssHeight * devicePixelRatio);
+    const gpuDevice = await openWebGPU();
+    gpuDevice.addEventListener('uncapturederror', (event) => fail(new Error(`WebGPU error: ${event.error.message}`)));
+    watchDeviceLoss(gpuDevice, (message) => fail(new Error(message)));
+    sizer = new CanvasSizer(canvas, { ...canvasSizeParams(params), maxDimension: gpuDevice.limits.maxTextureDimension2D });
+    sizer.apply();
     const device = await createDevice({ gpuDevice, ...(typeof options === 'function' ? options(params) : options) });
     const context = canvas.getContext('webgpu');
     if (!context) throw new Error('canvas.getContext("webgpu") returned null');
     const swapChain = device.createSwapChain(context);
     const queue = device.createCommandQueue({ type: 'DIRECT' });
-    scene = await create({ device, gpuDevice, queue, swapChain, canvas, panel, params });
+    const frameTimer = benchFrames !== undefined ? createFrameTimer(device, gpuDevice, queue) : undefined;
+    scene = await create({ device, gpuDevice, queue, swapChain, canvas, panel, params, ...(frameTimer ? { frameTimer } : {}) });
     status.forTesting = scene.forTesting ?? {};
+    if (status.state !== 'loading') return;
     status.state = 'running';
     statusLine.textContent = '';
-    while (status.state === 'running' && status.frames < frameLimit) {
-      const time = await nextFrame();
-      const goOn = await scene.frame(status.frames, time);
+    const current = scene;
+    const frame = async (index: number, time: number): Promise<boolean | void> => {
+      sizer?.apply();
+      const goOn = await current.frame(index, time);
       // A scene may have presented already; a second present of the same frame is harmless.
       swapChain.present();
       status.frames++;
-      if (goOn === false) break;
+      return goOn;
+    };
+    if (frameTimer && benchFrames !== undefined) {
+      const warmup = params.has('warmup') ? Number(params.get('warmup')) : DEFAULT_WARMUP_FRAMES;
+      const result = await runSceneBench({ timer: frameTimer, canvas, frame }, benchFrames, warmup, () => undefined);
+      if (status.state === 'running') status.bench = result;
+    } else {
+      while (status.state === 'running' && status.frames < frameLimit) {
+        const time = await nextFrame();
+        if ((await frame(status.frames, time)) === false) break;
+      }
     }
     if (status.state === 'running') status.state = 'done';
     scene.stop?.();

@@ -4,7 +4,8 @@
  * the adapter, and each mismatch with a replay link. URL parameters and the state left in
  * `window.validationState` for headless drivers: validation-logic.ts.
  */
-import { formatAdapter, requestWebGPUDevice, summarizeAdapter } from '../../src/index.js';
+import { formatAdapter, summarizeAdapter } from '../../src/index.js';
+import { openWebGPU, watchDeviceLoss } from '../common/webgpu-access.js';
 import { runDifferential, runScenarios, type ValidationProgress, type ValidationResult } from '../../src/validate/index.js';
 import { button, section, StatTable } from '../common/panel.js';
 import { meta } from './meta.js';
@@ -99,10 +100,9 @@ function showProgress(run: PageParameters, seedIndex: number, progress: Validati
 async function run(params: PageParameters): Promise<void> {
   const started = performance.now();
   setStatus('Running…', 'running');
-  if (!navigator.gpu) throw new Error('this browser has no WebGPU (navigator.gpu is missing); use a recent Chrome (on Linux with --enable-unsafe-webgpu)');
-  const gpuDevice = await requestWebGPUDevice(navigator.gpu);
+  const gpuDevice = await openWebGPU();
   gpuDevice.addEventListener('uncapturederror', (event) => fail(new Error(`WebGPU error: ${event.error.message}`)));
-  void gpuDevice.lost.then((info) => info.reason !== 'destroyed' && fail(new Error(`WebGPU device lost: ${info.message}`)));
+  watchDeviceLoss(gpuDevice, (message) => fail(new Error(message)));
   state.adapter = summarizeAdapter(gpuDevice.adapterInfo);
   ui.adapter.textContent = formatAdapter(state.adapter);
   const plant = params.plant ? { plant: params.plant } : {};

@@ -30,7 +30,8 @@ interface PageSession {
   report(message: string): void;
 }
 
-function watch(page: Page, problems: string[]): void {
+/** Collects what `page` reports that fails a test: console errors, uncaught exceptions, failed requests, crashes. */
+export function watchPage(page: Page, problems: string[]): void {
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
   });
@@ -58,7 +59,7 @@ export const browserTest = test.extend<{
       context,
       async open(url) {
         const page = await context.newPage();
-        watch(page, problems);
+        watchPage(page, problems);
         await page.goto(url);
         return page;
       },

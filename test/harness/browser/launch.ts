@@ -51,15 +51,18 @@ export interface LaunchedBrowser {
   version: string;
 }
 
-/** Launches `located` headless with WebGPU; `args` default to chromiumArgs() of this process's environment. */
-export async function launchBrowser(located: LocatedBrowser = locateBrowser(), args: string[] = chromiumArgs()): Promise<LaunchedBrowser> {
+/**
+ * Launches `located` headless with WebGPU; `args` default to chromiumArgs() of this process's
+ * environment, `locale` to localeEnv()'s (tests of pages under LANG=C pass their own).
+ */
+export async function launchBrowser(located: LocatedBrowser = locateBrowser(), args: string[] = chromiumArgs(), locale: Record<string, string> = localeEnv()): Promise<LaunchedBrowser> {
   // Loaded on first use: the benchmark bundle imports this file and runs where no puppeteer is.
   const { default: puppeteer } = await import('puppeteer-core');
   const browser = await puppeteer.launch({
     executablePath: located.executable,
     headless: located.headless,
     args,
-    env: { ...process.env, ...located.env, ...localeEnv() },
+    env: { ...process.env, ...located.env, ...locale },
     // A cold SwiftShader start on a busy CI machine can take a while.
     protocolTimeout: 180_000,
   });

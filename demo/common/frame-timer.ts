@@ -1,0 +1,151 @@
+/**
+ * GPU time per frame for the scene benchmark (scene-bench.ts), from timestamp queries, summed over
+ * every piece of GPU work the frame submits:
+ *   - library work: each `CommandQueue.executeCommandLists` call of the frame is bracketed by two
+ *     one-query lists (EndQuery(TIMESTAMP) before the scene's lists, after them), in the same call,
+ *     so the pair spans exactly that submission's passes, as a GPU profiler's hook around
+ *     ExecuteCommandLists does; the queries are resolved with ResolveQueryData into a READBACK buffer;
+ *   - raw WebGPU work (the virtual texture's native-texture baseline): `rawPass()` hands out a pass's
+ *     `timestampWrites`, resolved with resolveQuerySet.
+ * Pairs are summed, never the span from the first to the last: the CPU time between two submissions
+ * of a frame is not GPU time.
+ *
+ * Invariants: one frame is timed at a time (begin → work → end → read); a frame that submits more
+ * than MAX_PAIRS pairs on a side is marked `overflow` rather than timed wrong.
+ */
+import type { CommandQueue, Device, Fence, GraphicsCommandList, QueryHeap, Resource } from '../../src/index.js';
+
+/** Timestamp pairs per side and frame: the scenes submit a handful of times a frame (tile batches, the frame). */
+const MAX_PAIRS = 64;
+const BYTES = MAX_PAIRS * 2 * 8;
+
+export interface FrameGpuTime {
+  /** Sum of the frame's timestamp pairs, in ms; null without timestamp queries or on overflow. */
+  gpuMs: number | null;
+  /** Pairs summed (library and raw). */
+  pairs: number;
+  overflow: boolean;
+}
+
+/** Sum of (end - begin) over `pairs` consecutive begin/end u64 nanosecond timestamps, in ms. */
+export function sumPairsMs(words: BigUint64Array, pairs: number): number {
+  let total = 0n;
+  for (let i = 0; i < pairs; i++) {
+    const begin = words[2 * i] ?? 0n;
+    const end = words[2 * i + 1] ?? 0n;
+    // A pair whose end reads before its begin (a wrapped or unwritten query) counts as zero.
+    if (end > begin) total += end - begin;
+  }
+  return Number(total) / 1e6;
+}
+
+export class FrameTimer {
+  readonly supported: boolean;
+  private readonly heap: QueryHeap | undefined;
+  private readonly readback: Resource | undefined;
+  private readonly rawQueries: GPUQuerySet | undefined;
+  private readonly rawResolve: GPUBuffer | undefined;
+  private readonly rawRead: GPUBuffer | undefined;
+  private libraryPairs = 0;
+  private rawPairs = 0;
+  private overflow = false;
+  private timing = false;
+
+  constructor(
+    private readonly device: Device,
+    private readonly gpuDevice: GPUDevice,
+    private readonly queue: CommandQueue,
+    private readonly fence: Fence,
+  ) {
+    this.supported = gpuDevice.features.has('timestamp-query');
+    if (!this.supported) return;
+    this.heap = device.createQueryHeap({ type: 'TIMESTAMP', count: 2 * MAX_PAIRS });
+    this.heap.setName('frame timer');
+    this.readback = device.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: BYTES }, 'COPY_DEST');
+    this.readback.setName('frame timer readback');
+    this.rawQueries = gpuDevice.createQuerySet({ label: 'frame timer (raw passes)', type: 'timestamp', count: 2 * MAX_PAIRS });
+    this.rawResolve = gpuDevice.createBuffer({ label: 'frame timer (raw resolve)', size: BYTES, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
+    this.rawRead = gpuDevice.createBuffer({ label: 'frame timer (raw readback)', size: BYTES, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    this.instrument();
+  }
+
+  /** Wraps the queue's executeCommandLists so every call of a timed frame is bracketed (see the header). */
+  private instrument(): void {
+    const queue = this.queue;
+    const execute = queue.executeCommandLists.bind(queue);
+    queue.executeCommandLists = (lists: GraphicsCommandList[]): void => {
+      if (!this.timing || !this.heap) return execute(lists);
+      if (this.libraryPairs >= MAX_PAIRS) {
+        this.overflow = true;
+        return execute(lists);
+      }
+      const index = 2 * this.libraryPairs++;
+      execute([this.marker(index), ...lists, this.marker(index + 1)]);
+    };
+  }
+
+  private marker(index: number): GraphicsCommandList {
+    const list = this.device.createCommandList('DIRECT');
+    list.setName(`frame timer query ${index}`);
+    if (this.heap) list.endQuery(this.heap, 'TIMESTAMP', index);
+    list.close();
+    return list;
+  }
+
+  /** Starts timing a frame: the frame's submissions from now on are bracketed. */
+  begin(): void {
+    this.libraryPairs = 0;
+    this.rawPairs = 0;
+    this.overflow = false;
+    this.timing = this.supported;
+  }
+
+  /** A raw pass's timestampWrites for this frame (undefined without timestamps or when the frame has used them all). */
+  rawPass(): GPURenderPassTimestampWrites | undefined {
+    if (!this.timing || !this.rawQueries) return undefined;
+    if (this.rawPairs >= MAX_PAIRS) {
+      this.overflow = true;
+      return undefined;
+    }
+    const index = 2 * this.rawPairs++;
+    return { querySet: this.rawQueries, beginningOfPassWriteIndex: index, endOfPassWriteIndex: index + 1 };
+  }
+
+  /**
+   * Ends the frame: resolves its queries behind its work and signals the fence with `fenceValue`;
+   * the promise gives the frame's GPU time once the fence has passed it.
+   */
+  async end(fenceValue: number): Promise<FrameGpuTime> {
+    this.timing = false;
+    const libraryPairs = this.libraryPairs;
+    const rawPairs = this.rawPairs;
+    const overflow = this.overflow;
+    if (this.heap && this.readback && libraryPairs > 0) {
+      const list = this.device.createCommandList('DIRECT');
+      list.setName('frame timer resolve');
+      list.resolveQueryData(this.heap, 'TIMESTAMP', 0, 2 * libraryPairs, this.readback, 0);
+      list.close();
+      this.queue.executeCommandLists([list]);
+    }
+    if (this.rawQueries && this.rawResolve && this.rawRead && rawPairs > 0) {
+      const encoder = this.gpuDevice.createCommandEncoder({ label: 'frame timer resolve (raw)' });
+      encoder.resolveQuerySet(this.rawQueries, 0, 2 * rawPairs, this.rawResolve, 0);
+      encoder.copyBufferToBuffer(this.rawResolve, 0, this.rawRead, 0, 2 * rawPairs * 8);
+      this.gpuDevice.queue.submit([encoder.finish()]);
+    }
+    this.queue.signal(this.fence, fenceValue);
+    await this.fence.setEventOnCompletion(fenceValue);
+    if (!this.supported || overflow) return { gpuMs: null, pairs: libraryPairs + rawPairs, overflow };
+    let gpuMs = 0;
+    if (this.readback && libraryPairs > 0) {
+      gpuMs += sumPairsMs(new BigUint64Array(this.readback.map(0).slice(0, 2 * libraryPairs * 8).buffer), libraryPairs);
+      this.readback.unmap(0, { begin: 0, end: 0 });
+    }
+    if (this.rawRead && rawPairs > 0) {
+      await this.rawRead.mapAsync(GPUMapMode.READ, 0, 2 * rawPairs * 8);
+      gpuMs += sumPairsMs(new BigUint64Array(this.rawRead.getMappedRange(0, 2 * rawPairs * 8).slice(0)), rawPairs);
+      this.rawRead.unmap();
+    }
+    return { gpuMs, pairs: libraryPairs + rawPairs, overflow };
+  }
+}
