@@ -3,8 +3,8 @@
  *   nodeBundle   one ES module file for Node, every dependency inlined but Node's built-ins, the dev
  *                server, the browser driver and Dawn (found at run time by path), so a machine with
  *                no npm (the H200) runs the very same file
- *   staticPage   a demo page (demo/<name>/index.html) as static files with relative URLs, for a
- *                runner to serve where there is no vite
+ *   staticPage   a demo page (demo/<name>/index.html), and the pages it opens, as static files with
+ *                relative URLs, for a runner to serve where there is no vite
  */
 import { builtinModules } from 'node:module';
 import type { UserConfig } from 'vite';
@@ -30,7 +30,8 @@ export function nodeBundle(root: string, options: { entry: string; outDir: strin
   };
 }
 
-export function staticPage(root: string, options: { page: string; outDir: string; chunkSizeWarningLimit?: number }): UserConfig {
+/** `alsoPages`: other demo pages the page opens (the scene-frame-time figure runs the scenes in iframes). */
+export function staticPage(root: string, options: { page: string; outDir: string; chunkSizeWarningLimit?: number; alsoPages?: readonly string[] }): UserConfig {
   return {
     root: `${root}demo`,
     base: './',
@@ -40,7 +41,7 @@ export function staticPage(root: string, options: { page: string; outDir: string
       emptyOutDir: true,
       target: 'es2022',
       ...(options.chunkSizeWarningLimit ? { chunkSizeWarningLimit: options.chunkSizeWarningLimit } : {}),
-      rolldownOptions: { input: { [options.page]: `${root}demo/${options.page}/index.html` } },
+      rolldownOptions: { input: Object.fromEntries([options.page, ...(options.alsoPages ?? [])].map((page) => [page, `${root}demo/${page}/index.html`])) },
     },
   };
 }

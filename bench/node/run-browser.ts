@@ -26,6 +26,11 @@ import { finishRun, flagValue, parseRunnerArgs } from './results.js';
 
 /** The whole suite must finish well inside the 10 minutes one GPU-machine command may run. */
 const DEFAULT_TIMEOUT_S = 540;
+/**
+ * Unquantized timestamp queries: Chromium rounds them to 100 µs otherwise (a timing-attack guard),
+ * coarser than a scene frame's GPU time on a fast GPU (scene-frame-time).
+ */
+const BENCH_ARGS = ['--enable-webgpu-developer-features'];
 /** Chromium output kept for the error message when it exits before the page reported. */
 const KEPT_OUTPUT_CHARS = 4000;
 
@@ -46,7 +51,7 @@ if (args.paging.sizesMiB) query.set('pagingMiB', args.paging.sizesMiB.join(','))
 if (args.paging.streamSeconds !== undefined) query.set('streamSeconds', String(args.paging.streamSeconds));
 const url = `${served.origin}/bench/index.html?${query.toString()}`;
 const profile = mkdtempSync(join(tmpdir(), 'd3d12-webgpu-bench-'));
-const browserArgs = [...baseArgs, located.headless === 'shell' ? '--headless' : '--headless=new', `--user-data-dir=${profile}`, ...extraArgs, url];
+const browserArgs = [...baseArgs, ...BENCH_ARGS, located.headless === 'shell' ? '--headless' : '--headless=new', `--user-data-dir=${profile}`, ...extraArgs, url];
 console.log(`${located.executable} (${located.source}) ${browserArgs.slice(0, -1).join(' ')}`);
 // Its own process group, so the GPU and renderer processes stop with it.
 const browser = spawn(located.executable, browserArgs, { env: { ...process.env, ...located.env, ...localeEnv() }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });

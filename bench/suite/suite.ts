@@ -9,13 +9,15 @@ import { indirectionCost } from './indirection-cost.js';
 import { pagingThroughput } from './paging-throughput.js';
 import { policyQuality } from './policy-quality.js';
 import { residencyOverhead } from './residency-overhead.js';
+import { sceneFrameTime } from './scene-frame-time.js';
 import { tileMappingRate } from './tile-mapping-rate.js';
 import { submitOverhead } from './submit-overhead.js';
 import { textureSample } from './texture-sample.js';
 import { tileStreaming } from './tile-streaming.js';
 import { tileValidation } from './tile-validation.js';
 
-export const FIGURES: readonly { id: string; run: FigureRunner }[] = [
+/** `browserOnly`: left out of Node runs unless named (the figure runs the demo's pages). */
+export const FIGURES: readonly { id: string; run: FigureRunner; browserOnly?: boolean }[] = [
   { id: 'paging-throughput', run: pagingThroughput },
   { id: 'indirection-cost', run: indirectionCost },
   { id: 'tile-mapping-rate', run: tileMappingRate },
@@ -25,6 +27,7 @@ export const FIGURES: readonly { id: string; run: FigureRunner }[] = [
   { id: 'tile-streaming', run: tileStreaming },
   { id: 'submit-overhead', run: submitOverhead },
   { id: 'texture-sample', run: textureSample },
+  { id: 'scene-frame-time', run: sceneFrameTime, browserOnly: true },
 ];
 
 export interface SuiteResult {
@@ -74,7 +77,7 @@ export async function runSuite(context: SuiteOptions): Promise<SuiteResult> {
   };
   const unknown = (context.only ?? []).filter((id) => !FIGURES.some((f) => f.id === id));
   if (unknown.length > 0) throw new Error(`runSuite: unknown figure ${unknown.join(', ')} (figures: ${FIGURES.map((f) => f.id).join(', ')})`);
-  const selected = FIGURES.filter((f) => !context.only || context.only.includes(f.id));
+  const selected = FIGURES.filter((f) => (context.only ? context.only.includes(f.id) : !(f.browserOnly && context.runtime === 'node')));
   for (const [i, figure] of selected.entries()) {
     context.progress(`[${i + 1}/${selected.length}] ${figure.id}…`);
     context.onFigure?.({ id: figure.id, state: 'running' });

@@ -12,23 +12,15 @@
  */
 import { FrameTimer, type FrameGpuTime } from './frame-timer.js';
 import type { CommandQueue, Device } from '../../src/index.js';
+// The figure that reads the result defines its shape.
+import type { SceneBenchResult } from '../../bench/suite/scene-frame-time.js';
+
+export type { SceneBenchResult };
 
 /** Frames before the measured ones: pipelines compiled, caches and the scene's streaming warm. */
 export const DEFAULT_WARMUP_FRAMES = 30;
 /** The scene's clock: frame i is at i × 1000 / 60 ms. */
 export const BENCH_FRAME_MS = 1000 / 60;
-
-export interface SceneBenchResult {
-  warmup: number;
-  /** Per measured frame: wall ms from frame() to the frame's fence. */
-  frameMs: number[];
-  /** Per measured frame: GPU ms of its timestamp pairs (null without timestamp queries). */
-  gpuMs: (number | null)[];
-  timestampQuery: boolean;
-  /** The canvas's size in device pixels. */
-  width: number;
-  height: number;
-}
 
 /** The frame timer a benchmarked scene's frames run under (created before the scene, so it wraps the queue the scene gets). */
 export function createFrameTimer(device: Device, gpuDevice: GPUDevice, queue: CommandQueue): FrameTimer {

@@ -16,12 +16,14 @@
  * default 24), views ("cx,cy,s;..." fixed views in mip-0 texels and texels per pixel, each held for
  * viewFrames frames, default 20), tint (1: tint by the mip shown), residencyMap
  * (off: leave the map at mip 0 everywhere, so every fallback goes through the mapped status),
- * unmapped (1: record accesses to NULL tiles and outline them on the tile map).
+ * unmapped (1: record accesses to NULL tiles and outline them on the tile map), texture (native: the
+ * same camera path drawn from a native texture with every mip resident, the benchmark's baseline).
  */
 import type { Fence, GraphicsCommandList, Resource } from '../../src/index.js';
 import { formatBytes, LiveChart } from '../common/live-chart.js';
 import { section, StatTable, toggle } from '../common/panel.js';
 import { runScene, type SceneContext } from '../common/scene-shell.js';
+import { f32Bits, flightView, parseViews, type View } from './camera-path.js';
 import { CpuTiles, type CpuTileStats } from './cpu-tiles.js';
 import type { CopyPath } from './tile-streamer.js';
 import { meta } from './meta.js';
@@ -29,6 +31,7 @@ import { VT_MIPS, VT_SIZE, VT_STANDARD_MIPS } from './procedural.js';
 import { computeResidencyMap, REGIONS_PER_SIDE } from './residency-map.js';
 import { TileCache, type TileInfo, type TileState } from './tile-cache.js';
 import { TileMap } from './tile-map.js';
+import { createNativeScene } from './native-scene.js';
 import common from './vt-common.wgsl?raw';
 import drawCode from './vt-draw.wgsl?raw';
 import feedbackCode from './vt-feedback.wgsl?raw';
@@ -51,13 +54,6 @@ const MAP_UPLOAD_SLOTS = 3;
 /** Upload ring slots (source=cpu): more than a frame's maxNew, so one frame's tiles go in one batch. */
 const DEFAULT_RING_SLOTS = 32;
 
-export interface View {
-  cx: number;
-  cy: number;
-  /** Mip-0 texels per pixel. */
-  s: number;
-}
-
 export interface VirtualTextureSnapshot {
   frame: number;
   view: View & { lod: number };
@@ -78,18 +74,8 @@ export interface VirtualTextureSnapshot {
   streaming?: CpuTileStats;
 }
 
-const f32Bits = (value: number): number => new Uint32Array(new Float32Array([value]).buffer)[0] ?? 0;
-
 /** Frames between unmapped-access reports (each waits for the GPU and reads the log back). */
 const UNMAPPED_REPORT_FRAMES = 30;
-
-function parseViews(text: string | null): View[] {
-  if (!text) return [];
-  return text.split(';').map((part) => {
-    const [cx = 8192, cy = 8192, s = 1] = part.split(',').map(Number);
-    return { cx, cy, s };
-  });
-}
 
 async function createScene({ device, queue, swapChain, canvas, panel, params }: SceneContext) {
   const poolPages = Number(params.get('poolPages') ?? 384);
@@ -320,12 +306,7 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
     frame(index: number, timeMs: number) {
       frameNumber = index;
       if (views.length > 0) Object.assign(view, views[Math.min(Math.floor(index / viewFrames), views.length - 1)]);
-      else if (auto) {
-        const t = timeMs / 1000;
-        view.s = 2 ** (3.5 + 3.5 * Math.sin(t * 0.23));
-        view.cx = 8192 + 5200 * Math.sin(t * 0.13);
-        view.cy = 8192 + 5200 * Math.sin(t * 0.11 + 1);
-      }
+      else if (auto) Object.assign(view, flightView(timeMs));
       // Tiles whose copies completed count as resident from this frame's residency map on.
       for (const tile of cpuTiles?.collect() ?? []) {
         filled.add(tile);
@@ -429,13 +410,19 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
   };
 }
 
+/** texture=native: the baseline drawn from a native texture (native-scene.ts); otherwise the virtual texture. */
+const native = new URLSearchParams(location.search).get('texture') === 'native';
 void runScene(
   meta,
-  (params) => ({
-    localMemoryBytes: (Number(params.get('poolPages') ?? 384) + 64) * TILE,
-    // Readbacks and uploads of the residency map, plus the tile streamer's upload ring.
-    nonLocalMemoryBytes: 16 * 2 ** 20 + Number(params.get('ringSlots') ?? DEFAULT_RING_SLOTS) * TILE,
-    ...(params.get('unmapped') === '1' ? { gpuValidation: { unmappedAccess: true } } : {}),
-  }),
-  createScene,
+  (params) =>
+    native
+      ? // The shell's device only: the baseline holds its texture outside the emulated memory.
+        { localMemoryBytes: 64 * TILE, nonLocalMemoryBytes: 64 * TILE }
+      : {
+          localMemoryBytes: (Number(params.get('poolPages') ?? 384) + 64) * TILE,
+          // Readbacks and uploads of the residency map, plus the tile streamer's upload ring.
+          nonLocalMemoryBytes: 16 * 2 ** 20 + Number(params.get('ringSlots') ?? DEFAULT_RING_SLOTS) * TILE,
+          ...(params.get('unmapped') === '1' ? { gpuValidation: { unmappedAccess: true } } : {}),
+        },
+  native ? createNativeScene : createScene,
 );
