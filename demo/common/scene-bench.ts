@@ -1,6 +1,7 @@
 /**
  * A scene's frame-time benchmark (URL parameter `bench=N`, run by the bench suite's scene-frame-time
- * figure in an iframe, or by hand): `warmup` frames, then N measured frames, back to back with no
+ * figure in an iframe, or by hand): `warmup` frames, then N measured frames (`benchSeconds` and
+ * `warmupSeconds` cut either phase short: benchLength), back to back with no
  * requestAnimationFrame, so the display's refresh rate caps nothing. The scene's clock is the
  * frame's index at 60 frames per second (frame i sees time i × 1000/60 ms), so its camera path and
  * animation are the same on every machine, however fast each frame is.
@@ -34,21 +35,57 @@ export interface BenchTarget {
   frame(index: number, timeMs: number): Promise<boolean | void> | boolean | void;
 }
 
-export async function runSceneBench(target: BenchTarget, frames: number, warmup: number, onFrame: (done: number) => void): Promise<SceneBenchResult> {
+/**
+ * How long a benchmark may take: `frames` measured frames after `warmup`, each phase cut short after
+ * its seconds (a software rasterizer draws a 1080p frame in seconds, not milliseconds), but never
+ * below MIN_MEASURED_FRAMES measured frames.
+ */
+export interface BenchLength {
+  frames: number;
+  warmup: number;
+  /** Seconds the measured frames may take (Infinity: no limit). */
+  seconds: number;
+  warmupSeconds: number;
+}
+
+/** Fewest measured frames a time limit leaves: enough for a median and a p95 to mean something. */
+export const MIN_MEASURED_FRAMES = 10;
+
+/** The benchmark's length from the URL: bench=N frames, warmup, benchSeconds, warmupSeconds. */
+export function benchLength(params: URLSearchParams): BenchLength {
+  const read = (name: string, fallback: number): number => {
+    const value = params.has(name) ? Number(params.get(name)) : fallback;
+    return Number.isFinite(value) && value >= 0 ? value : fallback;
+  };
+  return { frames: Math.floor(read('bench', 0)), warmup: Math.floor(read('warmup', DEFAULT_WARMUP_FRAMES)), seconds: read('benchSeconds', Infinity), warmupSeconds: read('warmupSeconds', Infinity) };
+}
+
+export async function runSceneBench(target: BenchTarget, length: BenchLength): Promise<SceneBenchResult> {
   const { timer } = target;
-  const result: SceneBenchResult = { warmup, frameMs: [], gpuMs: [], timestampQuery: timer.supported, width: target.canvas.width, height: target.canvas.height };
-  for (let index = 0; index < warmup + frames; index++) {
+  const { frames, warmup } = length;
+  const result: SceneBenchResult = { warmup: 0, frameMs: [], gpuMs: [], timestampQuery: timer.supported, width: target.canvas.width, height: target.canvas.height };
+  const begun = performance.now();
+  let measuring: number | undefined;
+  for (let index = 0; ; index++) {
     const start = performance.now();
+    if (measuring === undefined && (index >= warmup || (start - begun) / 1000 > length.warmupSeconds)) {
+      measuring = start;
+      result.warmup = index;
+    }
+    const measured = result.frameMs.length;
+    if (measuring !== undefined && (measured >= frames || (measured >= Math.min(MIN_MEASURED_FRAMES, frames) && (start - measuring) / 1000 > length.seconds))) break;
     timer.begin();
     const goOn = await target.frame(index, index * BENCH_FRAME_MS);
     const gpu: FrameGpuTime = await timer.end(index + 1);
     const wall = performance.now() - start;
-    if (index >= warmup) {
+    if (measuring !== undefined) {
       result.frameMs.push(wall);
       result.gpuMs.push(gpu.gpuMs);
     }
-    onFrame(index + 1);
     if (goOn === false) break;
   }
+  // As drawn: the canvas may have taken its size from the layout during the first frame.
+  result.width = target.canvas.width;
+  result.height = target.canvas.height;
   return result;
 }

@@ -8,14 +8,14 @@
  * URL parameters every scene takes: `frames=N` renders N frames and stops (the browser tests do),
  * `width`/`height` fix the canvas size in CSS pixels, `dpr` the device pixels per CSS pixel;
  * `bench=N` runs the frame-time benchmark instead of the animation loop (scene-bench.ts: `warmup`
- * frames, then N measured). For tests, `window.d3d12Demo` reports the loop's state ('loading' |
+ * frames, then N measured; `benchSeconds`, `warmupSeconds`). For tests, `window.d3d12Demo` reports the loop's state ('loading' |
  * 'running' | 'done' | 'failed'), the frame count, the scene's snapshot() and a benchmark's result;
  * a failure is also logged with console.error so no test misses it.
  */
 import { createDevice, type CommandQueue, type Device, type SwapChain } from '../../src/index.js';
 import { CanvasSizer, canvasSizeParams } from './canvas-size.js';
 import type { FrameTimer } from './frame-timer.js';
-import { createFrameTimer, DEFAULT_WARMUP_FRAMES, runSceneBench, type SceneBenchResult } from './scene-bench.js';
+import { benchLength, createFrameTimer, runSceneBench, type SceneBenchResult } from './scene-bench.js';
 import type { SceneMeta } from './scene-meta.js';
 import { element, sceneHeader } from './dom.js';
 import { openWebGPU, watchDeviceLoss } from './webgpu-access.js';
@@ -95,7 +95,7 @@ function nextFrame(): Promise<number> {
 export async function runScene(meta: SceneMeta, options: SceneOptions | ((params: URLSearchParams) => SceneOptions), create: (context: SceneContext) => Promise<Scene>): Promise<void> {
   const params = new URLSearchParams(location.search);
   const frameLimit = params.has('frames') ? Number(params.get('frames')) : Infinity;
-  const benchFrames = params.has('bench') ? Number(params.get('bench')) : undefined;
+  const benchmark = params.has('bench');
   let scene: Scene | undefined;
   let sizer: CanvasSizer | undefined;
   const status: DemoStatus = { state: 'loading', frames: 0, snapshot: () => scene?.snapshot() ?? null, forTesting: {} };
@@ -122,7 +122,7 @@ export async function runScene(meta: SceneMeta, options: SceneOptions | ((params
     if (!context) throw new Error('canvas.getContext("webgpu") returned null');
     const swapChain = device.createSwapChain(context);
     const queue = device.createCommandQueue({ type: 'DIRECT' });
-    const frameTimer = benchFrames !== undefined ? createFrameTimer(device, gpuDevice, queue) : undefined;
+    const frameTimer = benchmark ? createFrameTimer(device, gpuDevice, queue) : undefined;
     scene = await create({ device, gpuDevice, queue, swapChain, canvas, panel, params, ...(frameTimer ? { frameTimer } : {}) });
     status.forTesting = scene.forTesting ?? {};
     if (status.state !== 'loading') return;
@@ -137,9 +137,8 @@ export async function runScene(meta: SceneMeta, options: SceneOptions | ((params
       status.frames++;
       return goOn;
     };
-    if (frameTimer && benchFrames !== undefined) {
-      const warmup = params.has('warmup') ? Number(params.get('warmup')) : DEFAULT_WARMUP_FRAMES;
-      const result = await runSceneBench({ timer: frameTimer, canvas, frame }, benchFrames, warmup, () => undefined);
+    if (frameTimer) {
+      const result = await runSceneBench({ timer: frameTimer, canvas, frame }, benchLength(params));
       if (status.state === 'running') status.bench = result;
     } else {
       while (status.state === 'running' && status.frames < frameLimit) {
