@@ -1,7 +1,8 @@
 /**
  * Opens a WebGPU device the way the emulator needs it, in the browser and in Node.js alike: with the
  * adapter's maxima for the limits that bound emulated memory (pool and page-table buffers are as large
- * as the adapter allows) and with timestamp queries where the adapter has them (benchmarks).
+ * as the adapter allows) and the largest 2D texture (the demos' native baselines), and with timestamp
+ * queries where the adapter has them (benchmarks).
  */
 
 /** Limits requested at the adapter's maximum rather than WebGPU's defaults. */
@@ -13,6 +14,7 @@ const MAXIMIZED_LIMITS = [
   'maxComputeInvocationsPerWorkgroup',
   'maxComputeWorkgroupSizeX',
   'maxComputeWorkgroupsPerDimension',
+  'maxTextureDimension2D',
 ] as const;
 
 /** Features used when present; none is required. */
