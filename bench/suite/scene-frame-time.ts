@@ -71,7 +71,8 @@ async function runInFrame(url: string): Promise<SceneBenchResult> {
   try {
     const deadline = performance.now() + SCENE_TIMEOUT_MS;
     for (;;) {
-      const status = (frame.contentWindow as (Window & { d3d12Demo?: SceneFrameStatus }) | null)?.d3d12Demo;
+      // Undefined until the scene's script has started.
+      const status: SceneFrameStatus | undefined = frame.contentWindow?.d3d12Demo;
       if (status?.state === 'failed') throw new Error(`${url}: ${status.error ?? 'failed'}`);
       if (status?.state === 'done') {
         if (!status.bench) throw new Error(`${url}: done without a benchmark result`);

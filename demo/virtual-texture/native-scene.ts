@@ -30,7 +30,7 @@ export async function createNativeScene({ gpuDevice, canvas, panel, params, fram
       texture.draw(encoder, target.createView(), { ...view, lod, width: target.width, height: target.height }, tint, frameTimer?.rawPass());
       gpuDevice.queue.submit([encoder.finish()]);
       stats.set({
-        texture: `${texture.size}² RGBA8, ${texture.mipLevels} mips (${formatBytes(texture.bytes)}), all resident${texture.mipOffset > 0 ? `; the ${texture.mipOffset} finest mips left out (the adapter's largest texture is ${texture.size})` : ''}`,
+        texture: `${texture.size}² RGBA8, ${texture.mipLevels} mips (${formatBytes((texture.size * texture.size * 4 * 4) / 3)}), all resident${texture.mipOffset > 0 ? `; the ${texture.mipOffset} finest mips left out (the adapter's largest texture is ${texture.size})` : ''}`,
         view: `lod ${lod.toFixed(2)}`,
       });
     },
