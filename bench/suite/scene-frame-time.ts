@@ -25,6 +25,8 @@ export interface SceneBenchResult {
   frameMs: number[];
   /** Per measured frame: GPU ms of its timestamp pairs (null without timestamp queries, or on overflow). */
   gpuMs: (number | null)[];
+  /** GPU ms summed over the measured frames by kind of submission (frame-timer.ts's labels). */
+  gpuParts: Record<string, number>;
   timestampQuery: boolean;
   /** The canvas's size in device pixels. */
   width: number;
@@ -96,6 +98,8 @@ function summary(result: SceneBenchResult): Record<string, number> {
     p95FrameMs: p95(result.frameMs),
     fps: 1000 / median(result.frameMs),
     ...(gpu.length > 0 ? { gpuMedianMs: median(gpu), gpuP95Ms: p95(gpu) } : {}),
+    // Where the GPU time goes: mean ms per frame of each kind of submission (they add up to the mean).
+    ...Object.fromEntries(Object.entries(result.gpuParts).map(([label, ms]) => [`gpu mean ms: ${label}`, ms / result.frameMs.length])),
     width: result.width,
     height: result.height,
   };

@@ -22,21 +22,28 @@ const BYTES = MAX_PAIRS * 2 * 8;
 export interface FrameGpuTime {
   /** Sum of the frame's timestamp pairs, in ms; null without timestamp queries or on overflow. */
   gpuMs: number | null;
+  /**
+   * The same time by what was submitted: the first list's name of each call with its numbers
+   * replaced by N ('frame N', 'stream N tiles'), or 'raw pass'; ms per label, summing to gpuMs.
+   */
+  parts: Record<string, number>;
   /** Pairs summed (library and raw). */
   pairs: number;
   overflow: boolean;
 }
 
-/** Sum of (end - begin) over `pairs` consecutive begin/end u64 nanosecond timestamps, in ms. */
-export function sumPairsMs(words: BigUint64Array, pairs: number): number {
-  let total = 0n;
-  for (let i = 0; i < pairs; i++) {
+/** Per pair, end - begin of consecutive begin/end u64 nanosecond timestamps, in ms; a pair that runs backwards (unwritten) is 0. */
+export function pairsMs(words: BigUint64Array, pairs: number): number[] {
+  return Array.from({ length: pairs }, (_, i) => {
     const begin = words[2 * i] ?? 0n;
     const end = words[2 * i + 1] ?? 0n;
-    // A pair whose end reads before its begin (a wrapped or unwritten query) counts as zero.
-    if (end > begin) total += end - begin;
-  }
-  return Number(total) / 1e6;
+    return end > begin ? Number(end - begin) / 1e6 : 0;
+  });
+}
+
+/** A submission's label: its first list's name, numbers as N, so one kind of work adds up across frames. */
+export function submissionLabel(name: string): string {
+  return name === '' ? 'unnamed list' : name.replace(/\d+/g, 'N');
 }
 
 export class FrameTimer {
@@ -48,6 +55,7 @@ export class FrameTimer {
   private readonly rawRead: GPUBuffer | undefined;
   private libraryPairs = 0;
   private rawPairs = 0;
+  private labels: string[] = [];
   private overflow = false;
   private timing = false;
 
@@ -80,6 +88,7 @@ export class FrameTimer {
         return execute(lists);
       }
       const index = 2 * this.libraryPairs++;
+      this.labels.push(submissionLabel(lists[0]?.getName() ?? ''));
       execute([this.marker(index), ...lists, this.marker(index + 1)]);
     };
   }
@@ -96,6 +105,7 @@ export class FrameTimer {
   begin(): void {
     this.libraryPairs = 0;
     this.rawPairs = 0;
+    this.labels = [];
     this.overflow = false;
     this.timing = this.supported;
   }
@@ -112,40 +122,46 @@ export class FrameTimer {
   }
 
   /**
-   * Ends the frame: resolves its queries behind its work and signals the fence with `fenceValue`;
-   * the promise gives the frame's GPU time once the fence has passed it.
+   * Ends the frame: resolves its queries behind its work, signals the fence with `fenceValue` and
+   * resolves once the fence has passed it, that is once the frame's GPU work has completed.
    */
-  async end(fenceValue: number): Promise<FrameGpuTime> {
+  async finish(fenceValue: number): Promise<void> {
     this.timing = false;
-    const libraryPairs = this.libraryPairs;
-    const rawPairs = this.rawPairs;
-    const overflow = this.overflow;
-    if (this.heap && this.readback && libraryPairs > 0) {
+    if (this.heap && this.readback && this.libraryPairs > 0) {
       const list = this.device.createCommandList('DIRECT');
       list.setName('frame timer resolve');
-      list.resolveQueryData(this.heap, 'TIMESTAMP', 0, 2 * libraryPairs, this.readback, 0);
+      list.resolveQueryData(this.heap, 'TIMESTAMP', 0, 2 * this.libraryPairs, this.readback, 0);
       list.close();
       this.queue.executeCommandLists([list]);
     }
-    if (this.rawQueries && this.rawResolve && this.rawRead && rawPairs > 0) {
+    if (this.rawQueries && this.rawResolve && this.rawRead && this.rawPairs > 0) {
       const encoder = this.gpuDevice.createCommandEncoder({ label: 'frame timer resolve (raw)' });
-      encoder.resolveQuerySet(this.rawQueries, 0, 2 * rawPairs, this.rawResolve, 0);
-      encoder.copyBufferToBuffer(this.rawResolve, 0, this.rawRead, 0, 2 * rawPairs * 8);
+      encoder.resolveQuerySet(this.rawQueries, 0, 2 * this.rawPairs, this.rawResolve, 0);
+      encoder.copyBufferToBuffer(this.rawResolve, 0, this.rawRead, 0, 2 * this.rawPairs * 8);
       this.gpuDevice.queue.submit([encoder.finish()]);
     }
     this.queue.signal(this.fence, fenceValue);
     await this.fence.setEventOnCompletion(fenceValue);
-    if (!this.supported || overflow) return { gpuMs: null, pairs: libraryPairs + rawPairs, overflow };
-    let gpuMs = 0;
-    if (this.readback && libraryPairs > 0) {
-      gpuMs += sumPairsMs(new BigUint64Array(this.readback.map(0).slice(0, 2 * libraryPairs * 8).buffer), libraryPairs);
+  }
+
+  /** The finished frame's GPU time (after finish()). */
+  async read(): Promise<FrameGpuTime> {
+    const pairs = this.libraryPairs + this.rawPairs;
+    if (!this.supported || this.overflow) return { gpuMs: null, parts: {}, pairs, overflow: this.overflow };
+    const parts: Record<string, number> = {};
+    const add = (label: string, ms: number): void => {
+      parts[label] = (parts[label] ?? 0) + ms;
+    };
+    if (this.readback && this.libraryPairs > 0) {
+      const ms = pairsMs(new BigUint64Array(this.readback.map(0).slice(0, 2 * this.libraryPairs * 8).buffer), this.libraryPairs);
       this.readback.unmap(0, { begin: 0, end: 0 });
+      ms.forEach((value, i) => add(this.labels[i] ?? 'unnamed list', value));
     }
-    if (this.rawRead && rawPairs > 0) {
-      await this.rawRead.mapAsync(GPUMapMode.READ, 0, 2 * rawPairs * 8);
-      gpuMs += sumPairsMs(new BigUint64Array(this.rawRead.getMappedRange(0, 2 * rawPairs * 8).slice(0)), rawPairs);
+    if (this.rawRead && this.rawPairs > 0) {
+      await this.rawRead.mapAsync(GPUMapMode.READ, 0, 2 * this.rawPairs * 8);
+      for (const value of pairsMs(new BigUint64Array(this.rawRead.getMappedRange(0, 2 * this.rawPairs * 8).slice(0)), this.rawPairs)) add('raw pass', value);
       this.rawRead.unmap();
     }
-    return { gpuMs, pairs: libraryPairs + rawPairs, overflow };
+    return { gpuMs: Object.values(parts).reduce((sum, ms) => sum + ms, 0), parts, pairs, overflow: false };
   }
 }

@@ -63,7 +63,7 @@ export function benchLength(params: URLSearchParams): BenchLength {
 export async function runSceneBench(target: BenchTarget, length: BenchLength): Promise<SceneBenchResult> {
   const { timer } = target;
   const { frames, warmup } = length;
-  const result: SceneBenchResult = { warmup: 0, frameMs: [], gpuMs: [], timestampQuery: timer.supported, width: target.canvas.width, height: target.canvas.height };
+  const result: SceneBenchResult = { warmup: 0, frameMs: [], gpuMs: [], gpuParts: {}, timestampQuery: timer.supported, width: target.canvas.width, height: target.canvas.height };
   const begun = performance.now();
   let measuring: number | undefined;
   for (let index = 0; ; index++) {
@@ -76,11 +76,14 @@ export async function runSceneBench(target: BenchTarget, length: BenchLength): P
     if (measuring !== undefined && (measured >= frames || (measured >= Math.min(MIN_MEASURED_FRAMES, frames) && (start - measuring) / 1000 > length.seconds))) break;
     timer.begin();
     const goOn = await target.frame(index, index * BENCH_FRAME_MS);
-    const gpu: FrameGpuTime = await timer.end(index + 1);
+    await timer.finish(index + 1);
+    // The frame ends when its GPU work has: reading its timestamps back is the benchmark's, not the frame's.
     const wall = performance.now() - start;
+    const gpu: FrameGpuTime = await timer.read();
     if (measuring !== undefined) {
       result.frameMs.push(wall);
       result.gpuMs.push(gpu.gpuMs);
+      for (const [label, ms] of Object.entries(gpu.parts)) result.gpuParts[label] = (result.gpuParts[label] ?? 0) + ms;
     }
     if (goOn === false) break;
   }

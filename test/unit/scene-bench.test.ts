@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { canvasSizeParams, devicePixels } from '../../demo/common/canvas-size.js';
 import type { FrameTimer } from '../../demo/common/frame-timer.js';
-import { sumPairsMs } from '../../demo/common/frame-timer.js';
+import { pairsMs, submissionLabel } from '../../demo/common/frame-timer.js';
 import { BENCH_FRAME_MS, benchLength, DEFAULT_WARMUP_FRAMES, MIN_MEASURED_FRAMES, runSceneBench } from '../../demo/common/scene-bench.js';
 
 describe('benchLength', () => {
@@ -30,7 +30,8 @@ describe('runSceneBench', () => {
     let now = 0;
     vi.spyOn(performance, 'now').mockImplementation(() => now);
     const times: number[] = [];
-    const timer = { supported: gpuMs !== null, begin: () => undefined, end: () => Promise.resolve({ gpuMs, pairs: 1, overflow: false }) } as unknown as FrameTimer;
+    const parts = gpuMs === null ? {} : { 'frame N': gpuMs };
+    const timer = { supported: gpuMs !== null, begin: () => undefined, finish: () => Promise.resolve(), read: () => Promise.resolve({ gpuMs, parts, pairs: 1, overflow: false }) } as unknown as FrameTimer;
     const canvas = { width: 64, height: 36 } as HTMLCanvasElement;
     const frame = (_index: number, timeMs: number): void => {
       times.push(timeMs);
@@ -45,6 +46,7 @@ describe('runSceneBench', () => {
     expect(result.warmup).toBe(3);
     expect(result.frameMs).toEqual([5, 5, 5, 5]);
     expect(result.gpuMs).toEqual([0.5, 0.5, 0.5, 0.5]);
+    expect(result.gpuParts).toEqual({ 'frame N': 2 });
     expect(h.times).toEqual([0, 1, 2, 3, 4, 5, 6].map((i) => i * BENCH_FRAME_MS));
     expect([result.width, result.height]).toEqual([64, 36]);
   });
@@ -80,11 +82,19 @@ describe('canvas sizes', () => {
   });
 });
 
-describe('sumPairsMs', () => {
-  it('sums end - begin over the pairs, in ms, ignoring pairs that run backwards', () => {
+describe('timestamp pairs', () => {
+  it('pairsMs: end - begin per pair, in ms; a pair that runs backwards is 0', () => {
     const words = new BigUint64Array([1_000_000n, 3_000_000n, 10_000_000n, 10_500_000n, 9n, 5n, 0n, 0n]);
-    expect(sumPairsMs(words, 2)).toBe(2.5);
-    expect(sumPairsMs(words, 3)).toBe(2.5);
-    expect(sumPairsMs(words, 0)).toBe(0);
+    expect(pairsMs(words, 2)).toEqual([2, 0.5]);
+    expect(pairsMs(words, 4)).toEqual([2, 0.5, 0, 0]);
+    expect(pairsMs(words, 0)).toEqual([]);
+  });
+  it.each([
+    ['frame 17', 'frame N'],
+    ['stream 8 tiles', 'stream N tiles'],
+    ['frame 3: shade visible objects', 'frame N: shade visible objects'],
+    ['', 'unnamed list'],
+  ])('submissionLabel(%j) = %j', (name, label) => {
+    expect(submissionLabel(name)).toBe(label);
   });
 });
