@@ -38,14 +38,17 @@ export function ratioText(ratios: FigureVerdict['ratios']): string {
   return min === max ? min : `${min}–${max}`;
 }
 
-/** Missing cases named in the words; more than this and only their count is (the table has them all). */
-const NAMED_MISSES = 2;
+/** Missing cases named in the words; more than this and only their count is (the table has them all): one line a figure. */
+const NAMED_MISSES = 1;
 
-/** The verdict in words: "met, 4 of 4 rows", "missed, 1 of 4 rows: restore 2 MiB", "no target". */
-export function verdictText(figure: Pick<Figure, 'target'>, v: FigureVerdict): string {
-  if (v.kind === 'met') return `met, ${v.judged} of ${v.judged} rows`;
-  if (v.kind === 'missed') return `missed, ${v.missedCases.length} of ${v.judged} rows${v.missedCases.length <= NAMED_MISSES ? `: ${v.missedCases.join(', ')}` : ''}`;
-  return figure.target ? 'no ratio to judge' : 'no target';
+/**
+ * The verdict in words, as a badge and its detail: met "4 of 4 rows"; missed "1 of 4 rows:
+ * restore 2 MiB" or "2 of 4 rows"; "no target"; "no ratio" (a target, but no row has a ratio to judge).
+ */
+export function verdictWords(figure: Pick<Figure, 'target'>, v: FigureVerdict): { badge: string; detail: string } {
+  if (v.kind === 'met') return { badge: 'met', detail: `${v.judged} of ${v.judged} rows` };
+  if (v.kind === 'missed') return { badge: 'missed', detail: `${v.missedCases.length} of ${v.judged} rows${v.missedCases.length <= NAMED_MISSES ? `: ${v.missedCases.join(', ')}` : ''}` };
+  return { badge: figure.target ? 'no ratio' : 'no target', detail: '' };
 }
 
 /** The target's bound as a comparison on the ratio: "≥ 0.9", "≤ 1.1"; '' without a target. */

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Figure, FigureTarget } from '../../bench/suite/figure.js';
 import { verdict as tableVerdict } from '../../bench/suite/table.js';
-import { figureVerdict, ratioText, targetBound, verdictText } from '../../demo/bench/verdict.js';
+import { figureVerdict, ratioText, targetBound, verdictWords } from '../../demo/bench/verdict.js';
 
 const AT_LEAST: FigureTarget = { text: 'at least 0.9 of the raw rate', ratio: 0.9, direction: 'at-least' };
 const AT_MOST: FigureTarget = { text: 'at most 1.10× the direct time', ratio: 1.1, direction: 'at-most' };
@@ -73,17 +73,13 @@ describe('verdict strings', () => {
     expect(ratioText(null)).toBe('–');
   });
 
-  it('the verdict in words; misses named up to two', () => {
-    const f = figure(AT_LEAST, [1, 1]);
-    expect(verdictText(f, figureVerdict(f))).toBe('met, 2 of 2 rows');
-    const one = figure(AT_LEAST, [1, 0.5]);
-    expect(verdictText(one, figureVerdict(one))).toBe('missed, 1 of 2 rows: case 1');
-    const three = figure(AT_LEAST, [0.1, 0.2, 0.3, 1]);
-    expect(verdictText(three, figureVerdict(three))).toBe('missed, 3 of 4 rows');
-    const untargeted = figure(undefined, [1]);
-    expect(verdictText(untargeted, figureVerdict(untargeted))).toBe('no target');
-    const unjudged = figure(AT_LEAST, [null]);
-    expect(verdictText(unjudged, figureVerdict(unjudged))).toBe('no ratio to judge');
+  it('the verdict in words; a single miss named', () => {
+    const words = (f: Figure) => verdictWords(f, figureVerdict(f));
+    expect(words(figure(AT_LEAST, [1, 1]))).toEqual({ badge: 'met', detail: '2 of 2 rows' });
+    expect(words(figure(AT_LEAST, [1, 0.5]))).toEqual({ badge: 'missed', detail: '1 of 2 rows: case 1' });
+    expect(words(figure(AT_LEAST, [0.1, 0.2, 1]))).toEqual({ badge: 'missed', detail: '2 of 3 rows' });
+    expect(words(figure(undefined, [1]))).toEqual({ badge: 'no target', detail: '' });
+    expect(words(figure(AT_LEAST, [null]))).toEqual({ badge: 'no ratio', detail: '' });
   });
 
   it('the bound: at least, at most, none', () => {
