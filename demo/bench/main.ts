@@ -55,7 +55,10 @@ function layout() {
   const figureList = Object.assign(element('ul', 'bench-figures'), { id: 'bench-figures' });
   runBox.append(parameters, status, figureList);
   const charts = Object.assign(element('div', 'bench-charts'), { id: 'bench-charts' });
-  section(report, 'Samples as they arrive').append(charts);
+  const chartsBox = section(report, 'Samples as they arrive');
+  // The chart legends name each case's colour once: how its two sides are drawn is said here.
+  chartsBox.querySelector('h2')?.append(element('span', 'bench-heading-note', 'each figure\'s samples in the order measured; solid: measured, dashed: baseline'));
+  chartsBox.append(charts);
   const table = Object.assign(element('table', 'bench-results'), { id: 'bench-results' });
   section(report, 'Results').append(table);
   const iframe = Object.assign(element('iframe', 'bench-side-by-side'), { id: 'bench-side-by-side', title: 'this run beside the references' });
