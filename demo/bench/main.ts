@@ -1,8 +1,9 @@
 /**
- * The benchmark page: the suite of bench/suite/ on this browser's WebGPU adapter, with progress per
- * figure, every sample charted as it arrives, the paging stream as GB/s over time, the results table
- * (beside the ratios of committed reference results), a side-by-side report, and the run as JSON in
- * the bench/results format. URL parameters: bench-params.ts. `npm run bench` drives this same page
+ * The benchmark page: the suite of bench/suite/ on this browser's WebGPU adapter. From the top: the
+ * verdict (each figure's progress, then its ratios against its target), every sample charted as it
+ * arrives in a grid of charts (the paging stream as GB/s over time), the results table (beside the
+ * ratios of committed reference results), a side-by-side report, and the run as JSON in the
+ * bench/results format. URL parameters: bench-params.ts. `npm run bench` drives this same page
  * headless (run=1&collect=1); the state is left in `window.benchState` for puppeteer too.
  */
 import { formatAdapter, requestWebGPUDevice, summarizeAdapter } from '../../src/index.js';
@@ -15,6 +16,7 @@ import { meta } from './meta.js';
 import { committedStems, loadCommitted, parseResultFile, type Reference } from './references.js';
 import { RESULT_COLUMNS, resultLabel, resultLines } from './results-table.js';
 import { GrowingChart } from './sample-chart.js';
+import { VerdictList } from './verdict-list.js';
 import { element, sceneHeader } from '../common/dom.js';
 
 export type FigureState = 'waiting' | 'running' | 'done' | 'failed';
@@ -41,35 +43,64 @@ const FIGURE_IDS = FIGURES.map((f) => f.id);
 const state: BenchPageState = { progress: [], figures: {}, charted: 0, done: false };
 window.benchState = state;
 
+/**
+ * The page's parts, in reading order: the verdict (with what ran, where, the status and the run's
+ * actions) beside the run parameters, then the charts and the results (the references that give
+ * its ratio columns, the table, the side-by-side report) across the full width; bench.css lays it out.
+ */
 function layout() {
   const header = sceneHeader(meta);
   const main = element('main', 'scene-main bench-main');
-  const report = element('div', 'bench-report');
-  const panel = element('aside', 'panel');
-  main.append(report, panel);
   document.body.append(header, main);
 
-  const runBox = section(report, 'Run');
-  const parameters = element('p', 'bench-parameters');
+  const verdictBox = Object.assign(section(main, 'Verdict'), { id: 'bench-verdict' });
+  verdictBox.classList.add('bench-verdict');
+  // What ran, on the heading's line.
+  const parameters = element('span', 'bench-parameters');
+  verdictBox.querySelector('h2')?.append(parameters);
+  const adapter = Object.assign(element('p', 'bench-adapter', 'asking navigator.gpu…'), { id: 'bench-adapter' });
   const status = Object.assign(element('p', 'bench-status', 'Starting…'), { id: 'bench-status' });
-  const figureList = Object.assign(element('ul', 'bench-figures'), { id: 'bench-figures' });
-  runBox.append(parameters, status, figureList);
-  const charts = Object.assign(element('div', 'bench-charts'), { id: 'bench-charts' });
-  section(report, 'Samples as they arrive').append(charts);
-  const table = Object.assign(element('table', 'bench-results'), { id: 'bench-results' });
-  section(report, 'Results').append(table);
-  const iframe = Object.assign(element('iframe', 'bench-side-by-side'), { id: 'bench-side-by-side', title: 'this run beside the references' });
-  section(report, 'Beside the references').append(iframe);
-
-  const adapter = Object.assign(element('p', undefined, 'asking navigator.gpu…'), { id: 'bench-adapter' });
-  section(panel, 'Adapter and browser').append(adapter);
-  const form = section(panel, 'Run parameters');
-  const refBox = section(panel, 'References');
-  const downloadBox = section(panel, 'This run');
   const download = Object.assign(element('button', undefined, 'Download JSON'), { id: 'bench-download', type: 'button' as const, disabled: true });
   const link = Object.assign(element('a', undefined, 'link to this run'), { id: 'bench-link' });
-  downloadBox.append(download, element('br'), link);
-  return { parameters, status, figureList, charts, table, iframe, adapter, form, refBox, download, link };
+  const runLine = element('div', 'bench-run-line');
+  runLine.append(status, download, link);
+  const figureList = Object.assign(element('ul', 'bench-figures'), { id: 'bench-figures' });
+  verdictBox.append(adapter, runLine, figureList);
+
+  const panel = element('aside', 'panel bench-panel');
+  main.append(panel);
+  const form = section(panel, 'Run parameters');
+
+  const chartsBox = section(main, 'Samples as they arrive');
+  chartsBox.classList.add('bench-charts-box');
+  // The chart legends name each case's colour once: how its two sides are drawn is said here.
+  chartsBox.querySelector('h2')?.append(element('span', 'bench-heading-note', 'each figure\'s samples in the order measured; solid: measured, dashed: baseline'));
+  const charts = Object.assign(element('div', 'bench-charts'), { id: 'bench-charts' });
+  chartsBox.append(charts);
+
+  const resultsBox = section(main, 'Results');
+  resultsBox.classList.add('bench-results-box');
+  // The references choose the table's ratio columns and the side-by-side report's columns: on the heading's line.
+  const refBox = element('span', 'bench-references');
+  refBox.append(element('span', 'bench-references-label', 'beside the references'));
+  resultsBox.querySelector('h2')?.append(refBox);
+  // Wide tables scroll sideways in their box rather than wrapping their numbers.
+  const scroll = element('div', 'bench-table-scroll');
+  const table = Object.assign(element('table', 'bench-results'), { id: 'bench-results' });
+  scroll.append(table);
+  const iframe = Object.assign(element('iframe', 'bench-side-by-side'), { id: 'bench-side-by-side', title: 'this run beside the references' });
+  resultsBox.append(scroll, sideBySide(iframe));
+  return { parameters, status, figures: new VerdictList(figureList), charts, table, iframe, adapter, form, refBox, download, link };
+}
+
+/**
+ * The side-by-side report, folded: it is as tall as most of the page, and the table above already
+ * has every reference's ratio; opened, it draws each result in full.
+ */
+function sideBySide(iframe: HTMLIFrameElement): HTMLElement {
+  const box = element('details', 'bench-side');
+  box.append(element('summary', undefined, 'Beside the references, drawn: this run and each reference checked above, as the report tool draws them'), iframe);
+  return box;
 }
 
 const ui = layout();
@@ -100,10 +131,30 @@ function renderTable(): void {
   const head = ui.table.createTHead().insertRow();
   for (const name of [...RESULT_COLUMNS, ...shown.map((r) => `ratio, ${resultLabel(r.result)}`)]) head.append(element('th', undefined, name));
   const body = ui.table.createTBody();
+  let previous = '';
   for (const line of resultLines(finished, shown.map((r) => r.result))) {
     const tr = body.insertRow();
     tr.dataset.verdict = line.verdict;
-    for (const text of [line.figure, line.case, line.measured, line.baseline, line.ratio, line.target, line.verdict, ...line.references]) tr.insertCell().textContent = text;
+    // A figure's rows read as one group: a rule above its first row, its name dimmed below that.
+    tr.classList.add(line.figureId === previous ? 'same-figure' : 'new-figure');
+    previous = line.figureId;
+    const cells: [string, string][] = [
+      [line.figure, 'figure'],
+      [line.case, 'case'],
+      [line.measured, 'num'],
+      [line.baseline, 'num'],
+      [line.ratio, 'num'],
+      [line.target, 'target'],
+      [line.verdict, 'met'],
+      ...line.references.map((text): [string, string] => [text, 'num']),
+    ];
+    for (const [text, kind] of cells) {
+      const td = tr.insertCell();
+      td.textContent = text;
+      td.className = kind;
+      // The figure and target cells are cut to their column: the whole text on hover.
+      if (kind === 'figure' || kind === 'target') td.title = text;
+    }
   }
 }
 
@@ -114,7 +165,7 @@ function renderSideBySide(): void {
 }
 
 function referenceControls(params: BenchPageParameters): void {
-  const box = element('div', 'bench-reference-list');
+  const box = element('span', 'bench-reference-list');
   ui.refBox.append(box);
   const redraw = (): void => {
     box.replaceChildren();
@@ -127,7 +178,8 @@ function referenceControls(params: BenchPageParameters): void {
         renderTable();
         renderSideBySide();
       });
-      label.append(input, ` ${ref.stem} (${ref.result.commit}, ${ref.result.date.slice(0, 10)})`);
+      label.append(input, ` ${ref.stem}`);
+      label.title = `${ref.stem}: commit ${ref.result.commit}, ${ref.result.date.slice(0, 10)}`;
       box.append(label);
     }
   };
@@ -148,7 +200,7 @@ function referenceControls(params: BenchPageParameters): void {
       }
     });
   });
-  const loadLabel = element('label', 'control', 'load a result file: ');
+  const loadLabel = element('label', 'control bench-load', 'load a result file: ');
   loadLabel.append(file);
   ui.refBox.append(loadLabel);
   void loadCommitted().then(({ references: loaded, errors }) => {
@@ -165,11 +217,13 @@ function referenceControls(params: BenchPageParameters): void {
 
 function runControls(params: BenchPageParameters): void {
   const form = element('form', 'bench-form');
+  const choices = element('div', 'bench-figure-choices');
   for (const id of FIGURE_IDS) {
     const label = element('label', 'control switch');
     label.append(Object.assign(element('input'), { type: 'checkbox', name: 'figure', value: id, checked: !params.figures || params.figures.includes(id) }), ` ${id}`);
-    form.append(label);
+    choices.append(label);
   }
+  form.append(choices);
   const quick = Object.assign(element('input'), { type: 'checkbox', name: 'quick', checked: params.quick });
   const quickLabel = element('label', 'control switch');
   quickLabel.append(quick, ' quick (smoke sizes, not a measurement)');
@@ -193,20 +247,6 @@ function runControls(params: BenchPageParameters): void {
     location.search = next.toString().replace(/%2C/g, ',');
   });
   ui.form.append(form);
-}
-
-function figureList(ids: readonly string[]): Map<string, HTMLLIElement> {
-  const items = new Map<string, HTMLLIElement>();
-  for (const id of ids) {
-    const item = element('li', undefined);
-    item.dataset.figure = id;
-    item.dataset.state = 'waiting';
-    item.append(element('span', 'mark', 'waiting'), ` ${id}`);
-    ui.figureList.append(item);
-    items.set(id, item);
-    state.figures[id] = 'waiting';
-  }
-  return items;
 }
 
 function liveCharts(): (event: LiveEvent) => void {
@@ -233,7 +273,9 @@ function liveCharts(): (event: LiveEvent) => void {
 
 async function run(params: BenchPageParameters): Promise<void> {
   const started = performance.now();
-  const items = figureList(params.figures ?? FIGURE_IDS);
+  const ids = params.figures ?? FIGURE_IDS;
+  ui.figures.add(ids);
+  for (const id of ids) state.figures[id] = 'waiting';
   const progress = (message: string): void => {
     const line = `${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s  ${message}`;
     state.progress.push(line);
@@ -242,12 +284,7 @@ async function run(params: BenchPageParameters): Promise<void> {
   };
   const onFigure = (event: FigureEvent): void => {
     state.figures[event.id] = event.state;
-    const item = items.get(event.id);
-    if (item) {
-      item.dataset.state = event.state;
-      const mark = item.querySelector('.mark');
-      if (mark) mark.textContent = event.state === 'running' ? 'running' : event.state === 'done' ? `done in ${event.seconds.toFixed(1)} s` : `FAILED: ${event.error}`;
-    }
+    ui.figures.progress(event);
     if (event.state === 'done') {
       finished.push(event.figure);
       renderTable();

@@ -8,6 +8,8 @@ import type { SuiteResult } from '../../bench/suite/suite.js';
 import { formatNumber, verdict } from '../../bench/suite/table.js';
 
 export interface ResultLine {
+  /** The figure's id (the page groups a figure's lines by it) and its title (what the table shows). */
+  figureId: string;
   figure: string;
   case: string;
   measured: string;
@@ -28,6 +30,7 @@ export function resultLabel(result: Pick<SuiteResult, 'runtime' | 'adapter'>): s
 export function resultLines(figures: readonly Figure[], references: readonly SuiteResult[]): ResultLine[] {
   return figures.flatMap((figure) =>
     figure.rows.map((r) => ({
+      figureId: figure.id,
       figure: figure.title,
       case: r.case,
       measured: `${formatNumber(r.value)} ${figure.unit}`,

@@ -3,17 +3,22 @@
  * quick run of two figures (paging with its stream, and the manager's overhead) finishes with every
  * figure done, shows a results table with one line per figure row and a ratio column per committed
  * reference, charts the samples and the stream as they arrived, draws the run beside the references,
- * and its downloaded JSON is a bench/results file that the report tool reads and draws. A URL that
- * names an unknown figure is refused on the page.
+ * and its downloaded JSON is a bench/results file that the report tool reads and draws. At 1400 ×
+ * 900 the finished page opens on its verdict (one entry per figure, as verdict.ts judges it), lays
+ * its charts out in columns, keeps every number of the table on one line and is at most two and a
+ * half screens tall; a quick run of every figure too, and its charts follow a narrow window into one
+ * column. A URL that names an unknown figure is refused on the page.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Page } from 'puppeteer-core';
 import { describe, expect, inject } from 'vitest';
 import { renderReportHtml } from '../../../bench/report/render-report.js';
 import { checkSuiteResult, resultFileName, type SuiteResult } from '../../../bench/suite/suite.js';
 import { markdownTable } from '../../../bench/suite/table.js';
 import type { BenchPageState } from '../../../demo/bench/main.js';
+import { figureVerdict } from '../../../demo/bench/verdict.js';
 import { browserTest } from '../../harness/browser/browser-test.js';
 import { SCREENSHOT_DIR } from './open-scene.js';
 
@@ -24,12 +29,66 @@ const url = (query: string): string => `${inject('browserOrigin')}/demo/bench/in
 /** The committed full results the page offers as references. */
 const COMMITTED = readdirSync(join(process.cwd(), 'bench', 'results')).filter((f) => f.endsWith('.json') && !f.endsWith('-quick.json'));
 
+/** A desktop screen: the page must open on its verdict and fit in MAX_SCREENS of these. */
+const SCREEN = { width: 1400, height: 900 };
+const MAX_SCREENS = 2.5;
+/** Columns of the results table that hold numbers: measured, baseline, ratio, met, then one per reference. */
+const NUMERIC_COLUMN = (index: number): boolean => index === 2 || index === 3 || index === 4 || index >= 6;
+
+/** Where the finished page put things, measured in the browser. */
+async function layoutOf(page: Page) {
+  return page.evaluate(() => {
+    const verdict = document.querySelector('#bench-verdict');
+    const charts = document.querySelector('#bench-charts');
+    const box = verdict?.getBoundingClientRect();
+    const cells = [...document.querySelectorAll<HTMLElement>('#bench-charts .bench-chart')];
+    // A cell's text, line by line: a Range has one client rect per line box the text wraps onto.
+    const lines = (td: HTMLTableCellElement) => {
+      const range = document.createRange();
+      range.selectNodeContents(td);
+      const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+      return { rects: rects.length, height: range.getBoundingClientRect().height, lineHeight: parseFloat(getComputedStyle(td).lineHeight) };
+    };
+    return {
+      scrollHeight: document.documentElement.scrollHeight,
+      verdictFirst: verdict !== null && charts !== null && (verdict.compareDocumentPosition(charts) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0,
+      verdictTop: box ? box.top + scrollY : Number.NaN,
+      verdictBottom: box ? box.bottom + scrollY : Number.NaN,
+      entries: [...document.querySelectorAll<HTMLElement>('#bench-verdict [data-figure]')].map((e) => ({ figure: e.dataset.figure, verdict: e.dataset.verdict })),
+      chartLefts: cells.map((c) => c.offsetLeft),
+      // Each chart as wide as its grid cell.
+      chartWidths: cells.map((c) => ({ cell: c.clientWidth, plot: c.querySelector<HTMLElement>('.uplot')?.offsetWidth ?? 0 })),
+      numericCells: [...document.querySelectorAll<HTMLTableRowElement>('#bench-results tbody tr')].flatMap((tr) => [...tr.cells].map((td, column) => ({ column, text: td.textContent, ...lines(td) }))),
+    };
+  });
+}
+
+/** The finished page at SCREEN: the verdict first and on the first screen, charts in columns, numbers unwrapped, the page short. */
+function expectCompactPage(layout: Awaited<ReturnType<typeof layoutOf>>, result: SuiteResult): void {
+  expect(layout.verdictFirst).toBe(true);
+  expect(layout.verdictTop).toBeGreaterThanOrEqual(0);
+  expect(layout.verdictTop).toBeLessThan(SCREEN.height);
+  // Readable without scrolling: the whole verdict is on the first screen.
+  expect(layout.verdictBottom).toBeLessThanOrEqual(SCREEN.height);
+  // One entry per figure of the run, saying what verdict.ts says of that figure.
+  expect(layout.entries).toEqual(result.figures.map((f) => ({ figure: f.id, verdict: figureVerdict(f).kind })));
+  expect(layout.scrollHeight).toBeLessThanOrEqual(MAX_SCREENS * SCREEN.height);
+  expect(new Set(layout.chartLefts).size).toBeGreaterThanOrEqual(2);
+  for (const { cell, plot } of layout.chartWidths) expect(Math.abs(plot - cell)).toBeLessThanOrEqual(1);
+  const numeric = layout.numericCells.filter((c) => NUMERIC_COLUMN(c.column) && c.text !== '');
+  expect(numeric.length).toBeGreaterThan(0);
+  for (const cell of numeric) {
+    expect(cell, `column ${cell.column}: ${cell.text}`).toMatchObject({ rects: 1 });
+    expect(cell.height, `column ${cell.column}: ${cell.text}`).toBeLessThanOrEqual(1.5 * cell.lineHeight);
+  }
+}
+
 describe('the benchmark page', () => {
   browserTest(
     'a quick run: every figure done, a table row per figure row, live charts, the run beside the references, and a JSON download the report tool reads',
     async ({ openPage }) => {
       const page = await openPage(url(`figures=${FIGURES.join(',')}&quick=1&pagingMiB=1,2&streamSeconds=0.3&run=1`));
-      await page.setViewport({ width: 1500, height: 1100 });
+      await page.setViewport(SCREEN);
       await page.waitForFunction(() => window.benchState?.done, { timeout: RUN_TIMEOUT_MS, polling: 250 });
       const state: BenchPageState = await page.evaluate(() => window.benchState);
       expect(state.error).toBeUndefined();
@@ -105,8 +164,37 @@ describe('the benchmark page', () => {
       } finally {
         rmSync(folder, { recursive: true, force: true });
       }
+      expectCompactPage(await layoutOf(page), result);
       mkdirSync(SCREENSHOT_DIR, { recursive: true });
       await page.screenshot({ path: join(SCREENSHOT_DIR, 'bench-page.png'), fullPage: true });
+    },
+    RUN_TIMEOUT_MS + 60_000,
+  );
+
+  browserTest(
+    'a quick run of every figure: the verdict on the first screen, the page within two and a half screens, the charts following a narrow window',
+    async ({ openPage }) => {
+      const page = await openPage(url('quick=1&run=1'));
+      await page.setViewport(SCREEN);
+      await page.waitForFunction(() => window.benchState?.done, { timeout: RUN_TIMEOUT_MS, polling: 250 });
+      const state: BenchPageState = await page.evaluate(() => window.benchState);
+      expect(state.error).toBeUndefined();
+      const result = state.result as SuiteResult;
+      expect(result.failures).toEqual([]);
+      expect(result.figures.length).toBeGreaterThanOrEqual(9);
+      expectCompactPage(await layoutOf(page), result);
+      mkdirSync(SCREENSHOT_DIR, { recursive: true });
+      await page.screenshot({ path: join(SCREENSHOT_DIR, 'bench-page-all.png'), fullPage: true });
+
+      // A narrow window: one column, each chart redrawn at its cell's new width.
+      await page.setViewport({ width: 700, height: SCREEN.height });
+      await page.waitForFunction(
+        () => {
+          const cells = [...document.querySelectorAll<HTMLElement>('#bench-charts .bench-chart')];
+          return new Set(cells.map((c) => c.offsetLeft)).size === 1 && cells.every((c) => Math.abs((c.querySelector<HTMLElement>('.uplot')?.offsetWidth ?? 0) - c.clientWidth) <= 1);
+        },
+        { timeout: 10_000, polling: 'raf' },
+      );
     },
     RUN_TIMEOUT_MS + 60_000,
   );
