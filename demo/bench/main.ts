@@ -6,7 +6,8 @@
  * bench/results format. URL parameters: bench-params.ts. `npm run bench` drives this same page
  * headless (run=1&collect=1); the state is left in `window.benchState` for puppeteer too.
  */
-import { formatAdapter, requestWebGPUDevice, summarizeAdapter } from '../../src/index.js';
+import { formatAdapter, summarizeAdapter } from '../../src/index.js';
+import { openWebGPU, watchDeviceLoss } from '../common/webgpu-access.js';
 import { renderReportHtml } from '../../bench/report/render-report.js';
 import type { LiveEvent } from '../../bench/suite/figure.js';
 import { FIGURES, resultFileName, runSuite, serializeResult, type FigureEvent, type SuiteResult } from '../../bench/suite/suite.js';
@@ -290,8 +291,8 @@ async function run(params: BenchPageParameters): Promise<void> {
       renderTable();
     }
   };
-  if (!navigator.gpu) throw new Error('this browser has no WebGPU (navigator.gpu is missing); use a recent Chrome (on Linux with --enable-unsafe-webgpu)');
-  const gpuDevice = await requestWebGPUDevice(navigator.gpu);
+  const gpuDevice = await openWebGPU();
+  watchDeviceLoss(gpuDevice, (message) => fail(params.collect, new Error(message)));
   ui.adapter.textContent = `${formatAdapter(summarizeAdapter(gpuDevice.adapterInfo))} · ${browserName()} · timestamp queries ${gpuDevice.features.has('timestamp-query') ? 'yes' : 'no'} · timers ${self.crossOriginIsolated ? '5 µs (cross-origin isolated)' : '100 µs (not cross-origin isolated: sub-millisecond samples are coarse)'}`;
   const paging = { ...(params.pagingMiB ? { sizesMiB: params.pagingMiB } : {}), ...(params.streamSeconds !== null ? { streamSeconds: params.streamSeconds } : {}) };
   const result = await runSuite({
@@ -321,6 +322,8 @@ async function run(params: BenchPageParameters): Promise<void> {
 
 /** Ends the page's run with `error`; a runner that serves the page (collect) hears it too. */
 function fail(collect: boolean, error: unknown): void {
+  // A lost device fails the run once; the run's own rejection that follows adds nothing.
+  if (state.error) return;
   state.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   setStatus(state.error, 'error');
   state.progress.push(`failed: ${state.error}`);
@@ -350,9 +353,10 @@ if (!parsed.ok) {
   referenceControls(params);
   // The adapter, before any run (a run replaces this with the device it got).
   void navigator.gpu?.requestAdapter().then((adapter) => {
-    if (adapter && !state.result && ui.adapter.textContent === 'asking navigator.gpu…') ui.adapter.textContent = `${formatAdapter(summarizeAdapter(adapter.info))} · ${browserName()}`;
+    if (state.result || ui.adapter.textContent !== 'asking navigator.gpu…') return;
+    ui.adapter.textContent = adapter ? `${formatAdapter(summarizeAdapter(adapter.info))} · ${browserName()}` : `WebGPU gave no adapter in this browser (${browserName()}): the GPU may be blocklisted or WebGPU switched off`;
   });
-  if (!navigator.gpu) ui.adapter.textContent = `no WebGPU in this browser (${browserName()})`;
+  if (!navigator.gpu) ui.adapter.textContent = `no WebGPU in this browser (${browserName()}): use a recent Chrome or Edge (on Linux with --enable-unsafe-webgpu)`;
   if (params.autostart) void run(params).catch((error: unknown) => fail(params.collect, error));
   else setStatus('Waiting: pick figures and press Run.', 'waiting');
 }
