@@ -5,7 +5,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'demo-dist/', '.gpu/', '.gpu-browser-a/', '.gpu-browser-b/', 'bench/results/', 'bench/dist/', 'validate/dist/'] },
+  { ignores: ['node_modules/', 'dist/', 'demo-dist/', '.gpu/', '.gpu-browser-a/', '.gpu-browser-b/', 'bench/results/', 'bench/dist/', 'validate/dist/', 'demo-pictures/dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

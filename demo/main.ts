@@ -1,6 +1,6 @@
-// The demo index: a card per scene (from each scene's meta.ts: what it shows, which D3D12 calls
-// drive it), and whether this browser gives WebGPU, on which adapter, with the library's self-test
-// (shaders/smoke_pattern.wgsl, checked word by word against the CPU).
+// The demo index: whether this browser gives WebGPU, on which adapter, with the library's self-test
+// (shaders/smoke_pattern.wgsl, checked word by word against the CPU); then a card per scene with its
+// picture and tagline, and each scene's paragraph and D3D12 calls below (index-scenes.ts).
 import {
   formatAdapter,
   requestWebGPUDevice,
@@ -8,6 +8,7 @@ import {
   smokePatternReference,
   summarizeAdapter,
 } from '../src/index.js';
+import { showScenes } from './index-scenes.js';
 import { SCENES } from './scenes.js';
 
 const status = document.querySelector<HTMLParagraphElement>('#gpu-status');
@@ -44,26 +45,7 @@ async function showAdapter(): Promise<void> {
   }
 }
 
-function showScenes(): void {
-  const cards = document.querySelector<HTMLDivElement>('#scene-cards');
-  if (!cards) return;
-  for (const scene of SCENES) {
-    const card = document.createElement('a');
-    card.className = 'card';
-    card.href = `./${scene.name}/`;
-    card.dataset.scene = scene.name;
-    const title = document.createElement('h3');
-    title.textContent = scene.title;
-    const summary = document.createElement('p');
-    summary.textContent = scene.summary;
-    const calls = document.createElement('p');
-    calls.className = 'calls';
-    calls.append(Object.assign(document.createElement('span'), { className: 'calls-label', textContent: 'D3D12 calls: ' }));
-    for (const call of scene.calls) calls.append(Object.assign(document.createElement('code'), { textContent: call }), ' ');
-    card.append(title, summary, calls);
-    cards.append(card);
-  }
-}
-
-showScenes();
+const cards = document.querySelector<HTMLElement>('#scene-cards');
+const about = document.querySelector<HTMLElement>('#scene-about');
+if (cards && about) showScenes(SCENES, cards, about);
 void showAdapter();

@@ -3,6 +3,9 @@ import type { SceneMeta } from '../common/scene-meta.js';
 export const meta: SceneMeta = {
   name: 'bench',
   title: 'Measuring paging on this GPU',
+  tagline: 'Paging, tile mapping and residency costs measured on this GPU, charted live against a raw WebGPU baseline.',
+  pictureAlt:
+    'The benchmark page after a quick run: the paging samples charted as they arrived, the evict/restore stream as GB/s over time, and the results table.',
   summary:
     'Runs the benchmark suite (bench/) on the GPU in front of you: paging throughput (evict and makeResident of 1 to 64 MiB heaps, ' +
     'and a long evict/restore stream drawn as GB/s over time so stalls show), the page-table indirection cost, the tile-mapping ' +

@@ -3,6 +3,9 @@ import type { SceneMeta } from '../common/scene-meta.js';
 export const meta: SceneMeta = {
   name: 'growable-buffer',
   title: 'Growable reserved buffer',
+  tagline: 'A 2 GiB reserved buffer that grows and shrinks with its particles, beside the classic copy-on-resize path.',
+  pictureAlt:
+    "Two halves of particles: on the left the reserved buffer's, coloured by backing heap; on the right the classic buffer's, in grey.",
   summary:
     "An instance buffer with 2 GiB of virtual space whose committed size follows a particle population that grows and shrinks, " +
     "managed as UE5's CommitReservedResource does: 16 MiB backing heaps, growth and shrinking only at the tail, slack tiles " +

@@ -3,6 +3,9 @@ import type { SceneMeta } from '../common/scene-meta.js';
 export const meta: SceneMeta = {
   name: 'residency-pressure',
   title: 'Residency under pressure',
+  tagline: 'Forty-eight heaps, a budget a third their size, a moving camera: the residency manager pages them in and out.',
+  pictureAlt:
+    "A top-down map of forty-eight boxes, one per heap: bright where resident and in view, dim where resident and idle, striped where evicted, and the camera's circle.",
   summary:
     'Forty-eight heaps of mesh and texture data, several times the memory budget, under a camera that keeps moving. Each frame ' +
     "puts the objects in view into a residency set; Microsoft's ResidencyManager (d3dx12residency.h, as UE5 uses it) makes them " +

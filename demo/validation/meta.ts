@@ -3,6 +3,9 @@ import type { SceneMeta } from '../common/scene-meta.js';
 export const meta: SceneMeta = {
   name: 'validation',
   title: 'Validating tile mappings on this GPU',
+  tagline: 'Proves this GPU sees exactly the memory the D3D12 calls describe, byte for byte against a CPU reference.',
+  pictureAlt:
+    'The validation page after a short run: passed, with its counters of operations, bytes compared and pages validated, and no mismatch.',
   summary:
     'Proves on the GPU in front of you that it sees exactly the memory the D3D12 API was told about. A seeded random sequence of ' +
     'operations (buffers and 2D and 3D reserved textures created and released, updateTileMappings with every flag and box, ' +

@@ -3,6 +3,9 @@ import type { SceneMeta } from '../common/scene-meta.js';
 export const meta: SceneMeta = {
   name: 'virtual-texture',
   title: 'Virtual texture streaming',
+  tagline: 'A 16K × 16K reserved texture streamed tile by tile into a small heap pool: the view sharpens as tiles arrive.',
+  pictureAlt:
+    'The 16K texture zoomed out, its rings and checkers tinted by the mip each pixel shows: finer where its tiles have streamed in already, coarser where they are still on their way.',
   summary:
     'A reserved 16384 × 16384 RGBA8 texture with its full mip chain: 1.33 GiB of virtual space, backed by a heap pool of a few ' +
     'dozen MiB. A feedback pass records which tiles of which mip the view needs; the CPU reads it back, gives the missing tiles free ' +

@@ -56,16 +56,16 @@ describe('npm start: the demo server', () => {
     expect(status.text).toMatch(/WebGPU ready: vendor=\S+ architecture=.*self-test passed \(65,536 words\)/);
   });
 
-  browserTest('opens on the index, which links every scene with its paragraph and calls; a link opens the scene', async ({ openPage }) => {
+  browserTest('opens on the index, which links every scene with its picture and tagline, then its paragraph and calls; a link opens the scene', async ({ openPage }) => {
     const page = await openPage(url);
     const cards = await page.$$eval('#scene-cards a.card', (links) =>
-      links.map((a) => ({ href: a.getAttribute('href'), title: a.querySelector('h3')?.textContent, summary: a.querySelector('p')?.textContent ?? '', calls: a.querySelectorAll('.calls code').length })),
+      links.map((a) => ({ href: a.getAttribute('href'), title: a.querySelector('h3')?.textContent, tagline: a.querySelector('.tagline')?.textContent, picture: a.querySelector('img')?.getAttribute('src') ?? '' })),
     );
-    expect(cards.map((c) => [c.href, c.title])).toEqual(SCENES.map((s) => [`./${s.name}/`, s.title]));
-    for (const [i, card] of cards.entries()) {
-      expect(card.summary).toBe(SCENES[i]?.summary);
-      expect(card.calls).toBe(SCENES[i]?.calls.length);
-    }
+    expect(cards.map((c) => [c.href, c.title, c.tagline])).toEqual(SCENES.map((s) => [`./${s.name}/`, s.title, s.tagline]));
+    // Served where npm start serves the demo's own files: beside demo/scene-pictures.ts.
+    for (const [i, card] of cards.entries()) expect(card.picture).toBe(`${url}pictures/${SCENES[i]?.name}.webp`);
+    const about = await page.$$eval('#scene-about .about-scene', (articles) => articles.map((a) => ({ summary: a.querySelector('.summary')?.textContent, calls: a.querySelectorAll('.calls code').length })));
+    expect(about).toEqual(SCENES.map((s) => ({ summary: s.summary, calls: s.calls.length })));
     // Follow a card as a user would (the lightest scene); the scene page says what it is.
     const scene = SCENES.find((s) => s.name === 'growable-buffer');
     await Promise.all([page.waitForNavigation(), page.click('#scene-cards a.card[data-scene="growable-buffer"]')]);
