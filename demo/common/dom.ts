@@ -11,7 +11,11 @@ export function element<K extends keyof HTMLElementTagNameMap>(tag: K, className
   return node;
 }
 
-/** Titles the document after `meta` and returns its header: a link back to the index, the title, the summary, the calls. */
+/**
+ * Titles the document after `meta` and returns its header: a link back to the index, the title, the
+ * one-line tagline, and the long summary with the D3D12 calls folded under "About this page", so the
+ * scene itself is in the first screen.
+ */
 export function sceneHeader(meta: SceneMeta): HTMLElement {
   document.title = `${meta.title} · d3d12-webgpu`;
   document.body.classList.add('scene-page');
@@ -21,6 +25,8 @@ export function sceneHeader(meta: SceneMeta): HTMLElement {
   const calls = element('p', 'calls');
   calls.append(element('span', 'calls-label', 'D3D12 calls: '));
   for (const call of meta.calls) calls.append(element('code', undefined, call), ' ');
-  header.append(back, element('h1', undefined, meta.title), element('p', 'summary', meta.summary), calls);
+  const about = element('details', 'about');
+  about.append(element('summary', undefined, 'About this page'), element('p', 'summary', meta.summary), calls);
+  header.append(back, element('h1', undefined, meta.title), element('p', 'tagline', meta.tagline), about);
   return header;
 }

@@ -7,12 +7,19 @@
 import { describe, expect, inject } from 'vitest';
 import { SCENE_CASES } from '../../../bench/suite/scene-cases.js';
 import { QUICK } from '../../../bench/suite/scene-frame-time.js';
-import type { SuiteResult } from '../../../bench/suite/suite.js';
+import { FIGURES, type SuiteResult } from '../../../bench/suite/suite.js';
 import { browserTest } from '../../harness/browser/browser-test.js';
 
 const RUN_TIMEOUT_MS = 400_000;
 
 describe('scene-frame-time', () => {
+  browserTest('is registered last, after texture-sample, and only for browser runs', () => {
+    const ids = FIGURES.map((f) => f.id);
+    expect(ids.at(-1)).toBe('scene-frame-time');
+    expect(ids.indexOf('scene-frame-time')).toBe(ids.indexOf('texture-sample') + 1);
+    expect(FIGURES.filter((f) => f.browserOnly).map((f) => f.id)).toEqual(['scene-frame-time']);
+  });
+
   browserTest(
     'a quick run measures every scene at the quick size, with GPU time per frame',
     async ({ openPage }) => {
