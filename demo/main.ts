@@ -3,11 +3,11 @@
 // picture and tagline, and each scene's paragraph and D3D12 calls below (index-scenes.ts).
 import {
   formatAdapter,
-  requestWebGPUDevice,
   runSmokePattern,
   smokePatternReference,
   summarizeAdapter,
 } from '../src/index.js';
+import { openWebGPU, WebGPUUnavailable } from './common/webgpu-access.js';
 import { showScenes } from './index-scenes.js';
 import { SCENES } from './scenes.js';
 
@@ -22,12 +22,8 @@ function show(state: 'ready' | 'failed', text: string): void {
 }
 
 async function showAdapter(): Promise<void> {
-  if (!navigator.gpu) {
-    show('failed', 'This browser has no WebGPU (navigator.gpu is missing). Use a recent Chrome; on Linux start it with --enable-unsafe-webgpu.');
-    return;
-  }
   try {
-    const device = await requestWebGPUDevice(navigator.gpu);
+    const device = await openWebGPU();
     const args = { count: SELF_TEST_WORDS, seed: 0x2a };
     const words = await runSmokePattern(device, args);
     const expected = smokePatternReference(args);
@@ -41,7 +37,7 @@ async function showAdapter(): Promise<void> {
       show('ready', `WebGPU ready: ${adapter}; largest buffer ${largest}; self-test passed (${SELF_TEST_WORDS.toLocaleString('en')} words).`);
     }
   } catch (error) {
-    show('failed', `WebGPU failed: ${error instanceof Error ? error.message : String(error)}`);
+    show('failed', error instanceof WebGPUUnavailable ? error.message : `WebGPU failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

@@ -168,6 +168,7 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
       // Everything below runs in one task, so the frame lands in one canvas texture.
       const backBuffer = swapChain.getCurrentBackBuffer();
       const list = device.createCommandList('DIRECT');
+      list.setName(`frame ${index}`);
       list.clearRenderTargetView(backBuffer, [0.063, 0.075, 0.09, 1]);
       list.omSetRenderTargets([backBuffer]);
       list.setPipelineState(draw);
