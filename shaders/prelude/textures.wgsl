@@ -163,54 +163,44 @@ fn d3d12_tex2d_load_in(texture: D3D12Texture2D, level: u32, mip: vec4u, texel: v
   return d3d12_tex2d_load_at(texture, d3d12_tex2d_mip_texel_address(texture, mip, clamped), status);
 }
 
-// A texel of one 4-byte word (RGBA8, sRGB RGBA8, BGRA8, R32 float) as RGBA; 0 for other formats.
-fn d3d12_tex2d_decode_word(format: u32, word: u32) -> vec4f {
-  var color = vec4f(0.0);
-  switch (format) {
-    case D3D12_TEXEL_RGBA8_UNORM: {
-      color = d3d12_unpack_unorm8(word);
-    }
-    case D3D12_TEXEL_RGBA8_UNORM_SRGB: {
-      let c = d3d12_unpack_unorm8(word);
-      color = vec4f(d3d12_srgb_to_linear(c.rgb), c.a);
-    }
-    case D3D12_TEXEL_BGRA8_UNORM: {
-      color = d3d12_unpack_unorm8(word).bgra;
-    }
-    case D3D12_TEXEL_R32_FLOAT: {
-      color = vec4f(bitcast<f32>(word), 0.0, 0.0, 1.0);
-    }
-    default: {}
-  }
-  return color;
-}
-
 // The texel at `address` as RGBA, decoded from the texture's format.
 fn d3d12_tex2d_load_at(texture: D3D12Texture2D, address: vec2u, status: ptr<function, u32>) -> vec4f {
   var mapped = D3D12_STATUS_MAPPED;
   var word_status = 0u;
   let first = d3d12_load_checked(address, &word_status);
   mapped &= word_status;
-  var color = d3d12_tex2d_decode_word(texture.format, first);
-  if (texture.format == D3D12_TEXEL_RGBA32_FLOAT) {
-    var rest: array<u32, 3>;
-    for (var i = 0u; i < 3u; i++) {
-      rest[i] = d3d12_load_checked(d3d12_address_add(address, 4u + 4u * i), &word_status);
-      mapped &= word_status;
+  var color: vec4f;
+  switch (texture.format) {
+    case D3D12_TEXEL_RGBA8_UNORM: {
+      color = d3d12_unpack_unorm8(first);
     }
-    color = vec4f(bitcast<f32>(first), bitcast<f32>(rest[0]), bitcast<f32>(rest[1]), bitcast<f32>(rest[2]));
+    case D3D12_TEXEL_RGBA8_UNORM_SRGB: {
+      let c = d3d12_unpack_unorm8(first);
+      color = vec4f(d3d12_srgb_to_linear(c.rgb), c.a);
+    }
+    case D3D12_TEXEL_BGRA8_UNORM: {
+      color = d3d12_unpack_unorm8(first).bgra;
+    }
+    case D3D12_TEXEL_R32_FLOAT: {
+      color = vec4f(bitcast<f32>(first), 0.0, 0.0, 1.0);
+    }
+    case D3D12_TEXEL_RGBA32_FLOAT: {
+      var rest: array<u32, 3>;
+      for (var i = 0u; i < 3u; i++) {
+        rest[i] = d3d12_load_checked(d3d12_address_add(address, 4u + 4u * i), &word_status);
+        mapped &= word_status;
+      }
+      color = vec4f(bitcast<f32>(first), bitcast<f32>(rest[0]), bitcast<f32>(rest[1]), bitcast<f32>(rest[2]));
+    }
+    default: {
+      color = vec4f(0.0);
+    }
   }
   *status = mapped;
   return color;
 }
 
 // Bilinear filtering within one mip (below mip_levels), clamped to the edge.
-//
-// The common footprint, four one-word texels in one resident page (every footprint inside a standard
-// tile, which is one 64 KiB page, and most of the packed tail), translates the page once and reads
-// the four words from the pool: what four d3d12_load_checked calls would read, with one page-table
-// read instead of four. Any other footprint (across pages, a page not resident, wider texels) takes
-// the four checked loads, with their faults and unmapped-access records.
 fn d3d12_tex2d_bilinear(texture: D3D12Texture2D, level: u32, uv: vec2f, status: ptr<function, u32>) -> vec4f {
   let size = vec2f(d3d12_tex2d_mip_size(texture, level));
   let position = clamp(uv, vec2f(0.0), vec2f(1.0)) * size - 0.5;
@@ -219,36 +209,17 @@ fn d3d12_tex2d_bilinear(texture: D3D12Texture2D, level: u32, uv: vec2f, status: 
   let corner = vec2u(max(base, vec2f(0.0)));
   let next = vec2u(min(base + 1.0, size - 1.0));
   let mip = d3d12_tex2d_mip(texture, level);
-  let a00 = d3d12_tex2d_mip_texel_address(texture, mip, corner);
-  let a10 = d3d12_tex2d_mip_texel_address(texture, mip, vec2u(next.x, corner.y));
-  let a01 = d3d12_tex2d_mip_texel_address(texture, mip, vec2u(corner.x, next.y));
-  let a11 = d3d12_tex2d_mip_texel_address(texture, mip, next);
-  let page = vec2u(a00.x >> D3D12_PAGE_SHIFT, a00.y);
-  let one_page = all(vec2u(a10.x >> D3D12_PAGE_SHIFT, a10.y) == page) && all(vec2u(a01.x >> D3D12_PAGE_SHIFT, a01.y) == page) && all(vec2u(a11.x >> D3D12_PAGE_SHIFT, a11.y) == page);
-  let entry = d3d12_page_entry(a00);
-  var c00: vec4f;
-  var c10: vec4f;
-  var c01: vec4f;
-  var c11: vec4f;
-  if (one_page && texture.bytes_per_texel == 4u && d3d12_fast_access(entry, a00, 4u)) {
-    c00 = d3d12_tex2d_decode_word(texture.format, d3d12_pool_read(d3d12_word_index(entry, a00)));
-    c10 = d3d12_tex2d_decode_word(texture.format, d3d12_pool_read(d3d12_word_index(entry, a10)));
-    c01 = d3d12_tex2d_decode_word(texture.format, d3d12_pool_read(d3d12_word_index(entry, a01)));
-    c11 = d3d12_tex2d_decode_word(texture.format, d3d12_pool_read(d3d12_word_index(entry, a11)));
-    *status = D3D12_STATUS_MAPPED;
-  } else {
-    var mapped = D3D12_STATUS_MAPPED;
-    var s = 0u;
-    c00 = d3d12_tex2d_load_at(texture, a00, &s);
-    mapped &= s;
-    c10 = d3d12_tex2d_load_at(texture, a10, &s);
-    mapped &= s;
-    c01 = d3d12_tex2d_load_at(texture, a01, &s);
-    mapped &= s;
-    c11 = d3d12_tex2d_load_at(texture, a11, &s);
-    mapped &= s;
-    *status = mapped;
-  }
+  var mapped = D3D12_STATUS_MAPPED;
+  var s = 0u;
+  let c00 = d3d12_tex2d_load_in(texture, level, mip, corner, &s);
+  mapped &= s;
+  let c10 = d3d12_tex2d_load_in(texture, level, mip, vec2u(next.x, corner.y), &s);
+  mapped &= s;
+  let c01 = d3d12_tex2d_load_in(texture, level, mip, vec2u(corner.x, next.y), &s);
+  mapped &= s;
+  let c11 = d3d12_tex2d_load_in(texture, level, mip, next, &s);
+  mapped &= s;
+  *status = mapped;
   return mix(mix(c00, c10, f.x), mix(c01, c11, f.x), f.y);
 }
 
