@@ -105,12 +105,15 @@ run() {
   [ -f "$ICD" ] || { echo "no NVIDIA Vulkan ICD at $ICD" >&2; exit 2; }
   cd "$stash"
   VK_ICD_FILENAMES=$ICD D3D12_WEBGPU_BROWSER=bundled "$stash/bin/node" browser.mjs --page="$stash/page" "${FLAGS[@]}" --out="$out" --no-report "${@:2}"
-  # Chromium names only the vendor of an NVIDIA adapter (no architecture, no device), so the runner
-  # writes browser-nvidia-unknown.json; name the file after the GPU as nvidia-smi reports it.
+  # Chromium names no architecture for an NVIDIA adapter (and the device only as a PCI id, 0x2335,
+  # with developer features on), so the runner writes browser-nvidia-unknown.json or
+  # browser-nvidia-0x2335.json; name the file after the GPU as nvidia-smi reports it.
   local gpu
   gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr 'A-Z' 'a-z' | sed 's/^nvidia //; s/[^a-z0-9]\+/-/g; s/^-//; s/-$//')
   if [ -n "$gpu" ]; then
-    for f in "$out"/browser-nvidia-unknown*.json; do [ -f "$f" ] && mv "$f" "${f/unknown/$gpu}"; done
+    for f in "$out"/browser-nvidia-*.json; do
+      case "$f" in */browser-nvidia-unknown*|*/browser-nvidia-0x*) [ -f "$f" ] && mv "$f" "$(echo "$f" | sed -E "s#/browser-nvidia-(unknown|0x[0-9a-f]+)#/browser-nvidia-$gpu#")" ;; esac
+    done
   fi
   ls "$out"
 }

@@ -12,6 +12,7 @@
  *   --gpu=hardware     leave out the SwiftShader flags (chromiumArgs): Chromium picks its GPU
  *   --browser-arg=ARG  one more Chromium flag (repeatable), e.g. --browser-arg=--use-angle=vulkan
  *   --timeout=SECONDS  how long the suite may take (default 540)
+ *   --quantized-timestamps  leave out --enable-webgpu-developer-features (Chromium's 100 µs timestamps)
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -51,7 +52,8 @@ if (args.paging.sizesMiB) query.set('pagingMiB', args.paging.sizesMiB.join(','))
 if (args.paging.streamSeconds !== undefined) query.set('streamSeconds', String(args.paging.streamSeconds));
 const url = `${served.origin}/bench/index.html?${query.toString()}`;
 const profile = mkdtempSync(join(tmpdir(), 'd3d12-webgpu-bench-'));
-const browserArgs = [...baseArgs, ...BENCH_ARGS, located.headless === 'shell' ? '--headless' : '--headless=new', `--user-data-dir=${profile}`, ...extraArgs, url];
+const benchArgs = argv.includes('--quantized-timestamps') ? [] : BENCH_ARGS;
+const browserArgs = [...baseArgs, ...benchArgs, located.headless === 'shell' ? '--headless' : '--headless=new', `--user-data-dir=${profile}`, ...extraArgs, url];
 console.log(`${located.executable} (${located.source}) ${browserArgs.slice(0, -1).join(' ')}`);
 // Its own process group, so the GPU and renderer processes stop with it.
 const browser = spawn(located.executable, browserArgs, { env: { ...process.env, ...located.env, ...localeEnv() }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
