@@ -41,10 +41,12 @@ interface SceneFrameStatus {
 }
 
 /**
- * Frames per scene: 300 measured after 60, each phase cut at its seconds so a software rasterizer
+ * Frames per scene: one whole zoom cycle of the virtual texture's flight (its scale follows
+ * sin(0.23 t): 2π / 0.23 = 27.3 s, 1,639 frames at 60 per second, from 0.09 to 128 texels per
+ * pixel and back) after 60 warm-up frames; each phase cut at its seconds so a software rasterizer
  * (seconds a 1080p frame) finishes too, with at least 10 measured frames (scene-bench.ts).
  */
-export const FULL = { width: 1920, height: 1080, frames: 300, warmup: 60, seconds: 20, warmupSeconds: 10 };
+export const FULL = { width: 1920, height: 1080, frames: 1639, warmup: 60, seconds: 30, warmupSeconds: 10 };
 export const QUICK = { width: 320, height: 180, frames: 4, warmup: 2, seconds: 5, warmupSeconds: 5 };
 /** 60 frames per second. */
 const FRAME_BUDGET_MS = 1000 / 60;
