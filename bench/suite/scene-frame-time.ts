@@ -42,7 +42,7 @@ interface SceneFrameStatus {
 
 /**
  * Frames per scene: one whole zoom cycle of the virtual texture's flight (its scale follows
- * sin(0.23 t): 2π / 0.23 = 27.3 s, 1,639 frames at 60 per second, from 0.09 to 128 texels per
+ * sin(0.23 t): 2π / 0.23 = 27.3 s, 1,639 frames at 60 per second, from 1 to 128 texels per
  * pixel and back) after 60 warm-up frames; each phase cut at its seconds so a software rasterizer
  * (seconds a 1080p frame) finishes too, with at least 10 measured frames (scene-bench.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * The virtual texture's views: the flight it takes by itself (a slow zoom between 0.09 and 128
+ * The virtual texture's views: the flight it takes by itself (a slow zoom between 1 and 128
  * texels per pixel over a wandering centre, a function of time only, so a benchmark that drives the
  * clock by frame index sees the same path everywhere), and the `views=` URL parameter's fixed views.
  */
