@@ -151,7 +151,7 @@ export const sceneFrameTime: FigureRunner = async (context) => {
     notes: [
       `virtual texture: ${fps.toFixed(0)} fps (median frame ${median(virtual.frameMs).toFixed(2)} ms, p95 ${p95(virtual.frameMs).toFixed(2)} ms) at ${virtual.width}×${virtual.height}: ${median(virtual.frameMs) <= FRAME_BUDGET_MS ? 'meets' : 'misses'} 60 fps`,
       'frame time: from the start of the scene\'s frame to its GPU work\'s completion, each frame waiting for the last (one frame in flight), no vsync',
-      ...(virtual.timestampQuery ? ['GPU time: timestamp pairs around each submission of the frame, summed; compared as means over the frames, since Chromium rounds timestamps to 100 µs (unless started with --enable-webgpu-developer-features, which the committed runs leave off: it slows texture-sample\'s kernels 6x on the H200)'] : ['no timestamp queries on this adapter: GPU time not measured']),
+      ...(virtual.timestampQuery ? ['GPU time: timestamp pairs around each submission of the frame, summed; compared as means over the frames, since Chromium rounds timestamps to 100 µs (unless started with --enable-webgpu-developer-features: npm run bench -- --developer-features)'] : ['no timestamp queries on this adapter: GPU time not measured']),
     ],
   };
   return figure;
