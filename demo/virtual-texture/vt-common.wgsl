@@ -43,3 +43,17 @@ fn vt_procedural(mip: u32, x: u32, y: u32) -> u32 {
   }
   return c.x | (c.y << 8u) | (c.z << 16u) | (255u << 24u);
 }
+
+// The plane's geometry, shared by the virtual texture's draw (vt-draw.wgsl, its view from root
+// constants: vt-view.wgsl) and the native baseline's (vt-native-draw.wgsl, from a uniform).
+
+// Vertex i of the full-screen triangle.
+fn vt_fullscreen_vertex(i: u32) -> vec4f {
+  let p = vec2f(f32((i << 1u) & 2u), f32(i & 2u));
+  return vec4f(p * 2.0 - 1.0, 0.0, 1.0);
+}
+
+// The texture coordinate of pixel centre p: mip-0 texel centre + (p - size / 2) * texels_per_pixel, normalized.
+fn vt_plane_uv(centre: vec2f, texels_per_pixel: f32, size: vec2f, pixel_centre: vec2f) -> vec2f {
+  return (centre + (pixel_centre - size * 0.5) * texels_per_pixel) / f32(VT_SIZE);
+}

@@ -20,14 +20,12 @@ struct NativeView {
 
 @vertex
 fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
-  let p = vec2f(f32((i << 1u) & 2u), f32(i & 2u));
-  return vec4f(p * 2.0 - 1.0, 0.0, 1.0);
+  return vt_fullscreen_vertex(i);
 }
 
 @fragment
 fn fs(@builtin(position) position: vec4f) -> @location(0) vec4f {
-  // vt_uv (vt-view.wgsl), operation for operation; that file reads its view from root constants.
-  let uv = (view.centre + (position.xy - view.size * 0.5) * view.texels_per_pixel) / f32(VT_SIZE);
+  let uv = vt_plane_uv(view.centre, view.texels_per_pixel, view.size, position.xy);
   if (any(uv < vec2f(0.0)) || any(uv >= vec2f(1.0))) {
     return vec4f(0.063, 0.075, 0.09, 1.0);
   }

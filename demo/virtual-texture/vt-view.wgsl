@@ -21,5 +21,5 @@ fn vt_view(first: u32) -> VtView {
 }
 
 fn vt_uv(view: VtView, pixel_centre: vec2f) -> vec2f {
-  return (view.centre + (pixel_centre - view.size * 0.5) * view.texels_per_pixel) / f32(VT_SIZE);
+  return vt_plane_uv(view.centre, view.texels_per_pixel, view.size, pixel_centre);
 }
