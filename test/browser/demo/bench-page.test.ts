@@ -15,14 +15,16 @@ import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { describe, expect, inject } from 'vitest';
 import { renderReportHtml } from '../../../bench/report/render-report.js';
-import { checkSuiteResult, resultFileName, type SuiteResult } from '../../../bench/suite/suite.js';
+import { checkSuiteResult, FIGURES as SUITE_FIGURES, resultFileName, type SuiteResult } from '../../../bench/suite/suite.js';
 import { markdownTable } from '../../../bench/suite/table.js';
 import type { BenchPageState } from '../../../demo/bench/main.js';
 import { figureVerdict } from '../../../demo/bench/verdict.js';
 import { browserTest } from '../../harness/browser/browser-test.js';
+import { expectQuickSceneFrameTime } from '../../shared/scene-frame-time-checks.js';
 import { SCREENSHOT_DIR } from './open-scene.js';
 
-const RUN_TIMEOUT_MS = 240_000;
+/** A quick run of every figure on SwiftShader, the scene pages' starts included. */
+const RUN_TIMEOUT_MS = 400_000;
 const FIGURES = ['paging-throughput', 'residency-overhead'];
 const url = (query: string): string => `${inject('browserOrigin')}/demo/bench/index.html?${query}`;
 
@@ -181,7 +183,8 @@ describe('the benchmark page', () => {
       expect(state.error).toBeUndefined();
       const result = state.result as SuiteResult;
       expect(result.failures).toEqual([]);
-      expect(result.figures.length).toBeGreaterThanOrEqual(9);
+      expect(result.figures.map((f) => f.id)).toEqual(SUITE_FIGURES.map((f) => f.id));
+      await expectQuickSceneFrameTime(result.figures.find((f) => f.id === 'scene-frame-time'), page);
       expectCompactPage(await layoutOf(page), result);
       mkdirSync(SCREENSHOT_DIR, { recursive: true });
       await page.screenshot({ path: join(SCREENSHOT_DIR, 'bench-page-all.png'), fullPage: true });
