@@ -130,6 +130,8 @@ export async function runScene(meta: SceneMeta, options: SceneOptions | ((params
     statusLine.textContent = '';
     const current = scene;
     const frame = async (index: number, time: number): Promise<boolean | void> => {
+      // A failure (a lost device, say) ends the animation loop and a benchmark alike.
+      if (status.state !== 'running') return false;
       sizer?.apply();
       const goOn = await current.frame(index, time);
       // A scene may have presented already; a second present of the same frame is harmless.
