@@ -10,7 +10,7 @@
  * Pairs are summed, never the span from the first to the last: the CPU time between two submissions
  * of a frame is not GPU time.
  *
- * Invariants: one frame is timed at a time (begin → work → end → read); a frame that submits more
+ * Invariants: one frame is timed at a time (begin → work → finish → read); a frame that submits more
  * than MAX_PAIRS pairs on a side is marked `overflow` rather than timed wrong.
  */
 import type { CommandQueue, Device, Fence, GraphicsCommandList, QueryHeap, Resource } from '../../src/index.js';
