@@ -5,7 +5,20 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'demo-dist/', '.gpu/', '.gpu-browser-a/', '.gpu-browser-b/', 'bench/results/', 'bench/dist/', 'validate/dist/', 'demo-pictures/dist/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'demo-dist/',
+      '.gpu/',
+      '.gpu-browser-a/',
+      '.gpu-browser-b/',
+      'bench/results/',
+      'bench/dist/',
+      'validate/dist/',
+      'demo-pictures/dist/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -27,7 +40,10 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/node/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*'], message: 'Node.js APIs belong in src/node/.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['node:*'], message: 'Node.js APIs belong in src/node/.' }] },
+      ],
     },
   },
   {

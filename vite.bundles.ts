@@ -9,7 +9,10 @@
 import { builtinModules } from 'node:module';
 import type { UserConfig } from 'vite';
 
-export function nodeBundle(root: string, options: { entry: string; outDir: string; fileName: string; define?: Record<string, string>; oneFile?: boolean }): UserConfig {
+export function nodeBundle(
+  root: string,
+  options: { entry: string; outDir: string; fileName: string; define?: Record<string, string>; oneFile?: boolean },
+): UserConfig {
   return {
     root,
     logLevel: 'warn',
@@ -23,7 +26,11 @@ export function nodeBundle(root: string, options: { entry: string; outDir: strin
       rolldownOptions: {
         external: [/^node:/, ...builtinModules, 'vite', 'puppeteer-core', 'webgpu'],
         // oneFile: modules the entry loads lazily are inlined rather than split off.
-        output: { entryFileNames: options.fileName, format: 'es', ...(options.oneFile ? { codeSplitting: false } : {}) },
+        output: {
+          entryFileNames: options.fileName,
+          format: 'es',
+          ...(options.oneFile ? { codeSplitting: false } : {}),
+        },
       },
     },
     ssr: { noExternal: true },
@@ -31,7 +38,10 @@ export function nodeBundle(root: string, options: { entry: string; outDir: strin
 }
 
 /** `alsoPages`: other demo pages the page opens (the scene-frame-time figure runs the scenes in iframes). */
-export function staticPage(root: string, options: { page: string; outDir: string; chunkSizeWarningLimit?: number; alsoPages?: readonly string[] }): UserConfig {
+export function staticPage(
+  root: string,
+  options: { page: string; outDir: string; chunkSizeWarningLimit?: number; alsoPages?: readonly string[] },
+): UserConfig {
   return {
     root: `${root}demo`,
     base: './',
@@ -41,7 +51,11 @@ export function staticPage(root: string, options: { page: string; outDir: string
       emptyOutDir: true,
       target: 'es2022',
       ...(options.chunkSizeWarningLimit ? { chunkSizeWarningLimit: options.chunkSizeWarningLimit } : {}),
-      rolldownOptions: { input: Object.fromEntries([options.page, ...(options.alsoPages ?? [])].map((page) => [page, `${root}demo/${page}/index.html`])) },
+      rolldownOptions: {
+        input: Object.fromEntries(
+          [options.page, ...(options.alsoPages ?? [])].map((page) => [page, `${root}demo/${page}/index.html`]),
+        ),
+      },
     },
   };
 }

@@ -32,7 +32,12 @@ export default defineConfig(({ mode }) => {
         emptyOutDir: true,
         target: 'es2022',
         rolldownOptions: {
-          input: Object.fromEntries(['index', ...DEMO_SCENES].map((name) => [name, `${root}demo/${name === 'index' ? '' : `${name}/`}index.html`])),
+          input: Object.fromEntries(
+            ['index', ...DEMO_SCENES].map((name) => [
+              name,
+              `${root}demo/${name === 'index' ? '' : `${name}/`}index.html`,
+            ]),
+          ),
         },
       },
     };
@@ -46,7 +51,11 @@ export default defineConfig(({ mode }) => {
       minify: false,
       lib: {
         // validate: d3d12-webgpu/validate (src/validate/), the GPU-vs-CPU validation runs, a client of the public API.
-        entry: { index: `${root}src/index.ts`, node: `${root}src/node/index.ts`, validate: `${root}src/validate/index.ts` },
+        entry: {
+          index: `${root}src/index.ts`,
+          node: `${root}src/node/index.ts`,
+          validate: `${root}src/validate/index.ts`,
+        },
         formats: ['es'],
       },
       rolldownOptions: {

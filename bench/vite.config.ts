@@ -13,12 +13,17 @@ import { nodeBundle, staticPage } from '../vite.bundles.js';
 import { SCENE_CASES } from './suite/scene-cases.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const ENTRIES: Record<string, string> = { node: 'bench/node/run-node.ts', browser: 'bench/node/run-browser.ts', report: 'bench/node/run-report.ts' };
+const ENTRIES: Record<string, string> = {
+  node: 'bench/node/run-node.ts',
+  browser: 'bench/node/run-browser.ts',
+  report: 'bench/node/run-report.ts',
+};
 
 function commit(): string {
   try {
     const head = execSync('git rev-parse --short=12 HEAD', { cwd: root, encoding: 'utf8' }).trim();
-    const dirty = execSync("git status --porcelain -- . ':!bench/results'", { cwd: root, encoding: 'utf8' }).trim() !== '';
+    const dirty =
+      execSync("git status --porcelain -- . ':!bench/results'", { cwd: root, encoding: 'utf8' }).trim() !== '';
     return dirty ? `${head}+dirty` : head;
   } catch {
     return 'unknown';
@@ -27,8 +32,20 @@ function commit(): string {
 
 export default defineConfig(({ mode }) => {
   // One page holding the suite, the library and wgsl_reflect: one large chunk is expected.
-  if (mode === 'page') return staticPage(root, { page: 'bench', outDir: 'bench/dist/page', chunkSizeWarningLimit: 2048, alsoPages: [...new Set(SCENE_CASES.map((c) => c.scene))] });
+  if (mode === 'page')
+    return staticPage(root, {
+      page: 'bench',
+      outDir: 'bench/dist/page',
+      chunkSizeWarningLimit: 2048,
+      alsoPages: [...new Set(SCENE_CASES.map((c) => c.scene))],
+    });
   const entry = ENTRIES[mode];
-  if (!entry) throw new Error(`bench/vite.config.ts: --mode must be one of ${[...Object.keys(ENTRIES), 'page'].join(', ')}`);
-  return nodeBundle(root, { entry, outDir: 'bench/dist', fileName: `${mode}.mjs`, define: { __BENCH_COMMIT__: JSON.stringify(commit()) } });
+  if (!entry)
+    throw new Error(`bench/vite.config.ts: --mode must be one of ${[...Object.keys(ENTRIES), 'page'].join(', ')}`);
+  return nodeBundle(root, {
+    entry,
+    outDir: 'bench/dist',
+    fileName: `${mode}.mjs`,
+    define: { __BENCH_COMMIT__: JSON.stringify(commit()) },
+  });
 });

@@ -31,7 +31,9 @@ const POLL_MS = 500;
 function pageEnd(kind: ShotDone): { error: string | null } | null {
   if (kind === 'scene') {
     const demo = window.d3d12Demo;
-    return demo && (demo.state === 'done' || demo.state === 'failed') ? { error: demo.error ?? (demo.state === 'failed' ? 'failed' : null) } : null;
+    return demo && (demo.state === 'done' || demo.state === 'failed')
+      ? { error: demo.error ?? (demo.state === 'failed' ? 'failed' : null) }
+      : null;
   }
   const state = kind === 'validation' ? window.validationState : window.benchState;
   return state?.done ? { error: state.error ?? null } : null;
@@ -63,13 +65,21 @@ async function capture(page: Page, shot: SceneShot): Promise<{ bytes: Uint8Array
     const rect = element.getBoundingClientRect();
     return { x: rect.left + scrollX, y: rect.top + scrollY };
   });
-  const clip = { ...origin, width: PICTURE_WIDTH * shot.zoom, height: PICTURE_HEIGHT * shot.zoom, scale: 1 / shot.zoom };
-  const take = (quality: number): Promise<Uint8Array> => page.screenshot({ type: 'webp', quality, clip, captureBeyondViewport: true });
+  const clip = {
+    ...origin,
+    width: PICTURE_WIDTH * shot.zoom,
+    height: PICTURE_HEIGHT * shot.zoom,
+    scale: 1 / shot.zoom,
+  };
+  const take = (quality: number): Promise<Uint8Array> =>
+    page.screenshot({ type: 'webp', quality, clip, captureBeyondViewport: true });
   for (const quality of QUALITIES) {
     const bytes = await take(quality);
     if (bytes.length <= MAX_BYTES) return { bytes, quality };
   }
-  throw new Error(`over ${MAX_BYTES} bytes even at WebP quality ${QUALITIES.at(-1)}: a calmer view (fewer particles, say) compresses better`);
+  throw new Error(
+    `over ${MAX_BYTES} bytes even at WebP quality ${QUALITIES.at(-1)}: a calmer view (fewer particles, say) compresses better`,
+  );
 }
 
 async function photograph(page: Page, origin: string, shot: SceneShot): Promise<void> {
@@ -85,7 +95,9 @@ async function photograph(page: Page, origin: string, shot: SceneShot): Promise<
   await page.goto(`${origin}/demo/${shot.name}/index.html?${query.toString()}`);
   if (shot.target === 'page') {
     // The main area exactly as wide as the clip: the page's own padding either side of it.
-    const left = await page.waitForSelector('main').then((main) => main?.evaluate((element) => element.getBoundingClientRect().left) ?? 0);
+    const left = await page
+      .waitForSelector('main')
+      .then((main) => main?.evaluate((element) => element.getBoundingClientRect().left) ?? 0);
     await page.setViewport({ width: Math.ceil(width + 2 * left), height: Math.max(1000, height + 400) });
   }
   await waitDone(page, shot.done);
@@ -98,9 +110,13 @@ async function photograph(page: Page, origin: string, shot: SceneShot): Promise<
   console.log(`${picturePath(shot.name)}: ${(bytes.length / 1024).toFixed(1)} KiB (WebP quality ${quality})`);
 }
 
-const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
+const only = process.argv
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
 const unknown = only?.filter((name) => !SHOTS.some((shot) => shot.name === name)) ?? [];
-if (unknown.length > 0) throw new Error(`--only: no scene ${unknown.join(', ')} (known: ${SHOTS.map((s) => s.name).join(', ')})`);
+if (unknown.length > 0)
+  throw new Error(`--only: no scene ${unknown.join(', ')} (known: ${SHOTS.map((s) => s.name).join(', ')})`);
 const shots = SHOTS.filter((shot) => !only || only.includes(shot.name));
 
 const served = await serveProject();
@@ -115,7 +131,9 @@ try {
       page.on('console', (message) => {
         if (message.type() === 'error') console.error(`${shot.name}: console error: ${message.text()}`);
       });
-      page.on('pageerror', (error) => console.error(`${shot.name}: uncaught: ${error instanceof Error ? error.message : String(error)}`));
+      page.on('pageerror', (error) =>
+        console.error(`${shot.name}: uncaught: ${error instanceof Error ? error.message : String(error)}`),
+      );
       try {
         await photograph(page, served.origin, shot);
       } catch (error) {

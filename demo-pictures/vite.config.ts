@@ -9,4 +9,10 @@ import { nodeBundle } from '../vite.bundles.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-export default defineConfig(() => nodeBundle(root, { entry: 'demo-pictures/make-pictures.ts', outDir: 'demo-pictures/dist', fileName: 'make-pictures.mjs' }));
+export default defineConfig(() =>
+  nodeBundle(root, {
+    entry: 'demo-pictures/make-pictures.ts',
+    outDir: 'demo-pictures/dist',
+    fileName: 'make-pictures.mjs',
+  }),
+);

@@ -13,7 +13,13 @@ function sceneCard(scene: SceneMeta): HTMLAnchorElement {
   card.dataset.scene = scene.name;
   const picture = element('img', 'scene-picture');
   // Width and height reserve the picture's space before it loads, so the grid does not jump.
-  Object.assign(picture, { src: pictureUrl(scene.name), width: PICTURE_WIDTH, height: PICTURE_HEIGHT, alt: scene.pictureAlt, decoding: 'async' });
+  Object.assign(picture, {
+    src: pictureUrl(scene.name),
+    width: PICTURE_WIDTH,
+    height: PICTURE_HEIGHT,
+    alt: scene.pictureAlt,
+    decoding: 'async',
+  });
   const text = element('div', 'scene-card-text');
   text.append(element('h3', undefined, scene.title), element('p', 'tagline', scene.tagline));
   card.append(picture, text);

@@ -1,12 +1,7 @@
 // The demo index: whether this browser gives WebGPU, on which adapter, with the library's self-test
 // (shaders/smoke_pattern.wgsl, checked word by word against the CPU); then a card per scene with its
 // picture and tagline, and each scene's paragraph and D3D12 calls below (index-scenes.ts).
-import {
-  formatAdapter,
-  runSmokePattern,
-  smokePatternReference,
-  summarizeAdapter,
-} from '../src/index.js';
+import { formatAdapter, runSmokePattern, smokePatternReference, summarizeAdapter } from '../src/index.js';
 import { openWebGPU, WebGPUUnavailable } from './common/webgpu-access.js';
 import { showScenes } from './index-scenes.js';
 import { SCENES } from './scenes.js';
@@ -34,10 +29,18 @@ async function showAdapter(): Promise<void> {
     if (wrong >= 0) {
       show('failed', `WebGPU on ${adapter} failed the self-test: word ${wrong} is wrong.`);
     } else {
-      show('ready', `WebGPU ready: ${adapter}; largest buffer ${largest}; self-test passed (${SELF_TEST_WORDS.toLocaleString('en')} words).`);
+      show(
+        'ready',
+        `WebGPU ready: ${adapter}; largest buffer ${largest}; self-test passed (${SELF_TEST_WORDS.toLocaleString('en')} words).`,
+      );
     }
   } catch (error) {
-    show('failed', error instanceof WebGPUUnavailable ? error.message : `WebGPU failed: ${error instanceof Error ? error.message : String(error)}`);
+    show(
+      'failed',
+      error instanceof WebGPUUnavailable
+        ? error.message
+        : `WebGPU failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 

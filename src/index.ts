@@ -18,7 +18,13 @@ export {
 } from './gpu/smoke-pattern.js';
 export { Device } from './d3d12/device.js';
 export { createDevice, DEFAULT_LOCAL_MEMORY_BYTES, DEFAULT_NON_LOCAL_MEMORY_BYTES } from './d3d12/create-device.js';
-export { VIRTUAL_ADDRESS_BITS, type FeatureData, type FeatureDataOptions, type FeatureDataGpuVirtualAddressSupport, type FeatureDataArchitecture } from './d3d12/feature-support.js';
+export {
+  VIRTUAL_ADDRESS_BITS,
+  type FeatureData,
+  type FeatureDataOptions,
+  type FeatureDataGpuVirtualAddressSupport,
+  type FeatureDataArchitecture,
+} from './d3d12/feature-support.js';
 export { Heap } from './d3d12/heap.js';
 export { Resource, type ResourceKind, type TileMappingForTesting } from './d3d12/resource.js';
 export { CommandQueue } from './d3d12/command-queue.js';
@@ -29,8 +35,20 @@ export { SwapChain, BackBuffer } from './d3d12/swap-chain.js';
 export { TEXTURE_DESCRIPTOR_FORMATS } from './d3d12/texture-descriptor.js';
 export { Fence } from './d3d12/fence.js';
 export { QueryHeap } from './d3d12/query-heap.js';
-export { QUERY_HEAP_TYPES, QUERY_TYPES, type QueryHeapDesc, type QueryHeapType, type QueryType } from './validation/query.js';
-export { PipelineState, PRIMITIVE_TOPOLOGIES, type ComputePipelineStateDesc, type GraphicsPipelineStateDesc, type PrimitiveTopology } from './d3d12/pipeline-state.js';
+export {
+  QUERY_HEAP_TYPES,
+  QUERY_TYPES,
+  type QueryHeapDesc,
+  type QueryHeapType,
+  type QueryType,
+} from './validation/query.js';
+export {
+  PipelineState,
+  PRIMITIVE_TOPOLOGIES,
+  type ComputePipelineStateDesc,
+  type GraphicsPipelineStateDesc,
+  type PrimitiveTopology,
+} from './d3d12/pipeline-state.js';
 export type { FaultReport } from './d3d12/fault-report.js';
 export { MAX_DESCRIBED_MISMATCHES } from './d3d12/tile-validation.js';
 export type { MemoryStats, SegmentStats, HeapStats, ResourceStats, PagingStats } from './d3d12/memory-stats.js';
@@ -46,7 +64,19 @@ export type * from './api/types.js';
 export { FORMAT_NAMES } from './memory/formats.js';
 export { TILE_SIZE, PACKED_TILE } from './memory/tiling.js';
 export { TEXTURE_DATA_PITCH_ALIGNMENT, TEXTURE_DATA_PLACEMENT_ALIGNMENT } from './memory/footprints.js';
-export { createResidencyManager, ResidencyManager, type ResidencyManagerOptions, type ResidencyStats, type OverBudget } from './residency/residency-manager.js';
+export {
+  createResidencyManager,
+  ResidencyManager,
+  type ResidencyManagerOptions,
+  type ResidencyStats,
+  type OverBudget,
+} from './residency/residency-manager.js';
 export { ResidencySet } from './residency/residency-set.js';
 export { gracePeriodMs } from './residency/grace-period.js';
-export { RESIDENCY_PRIORITIES, type Pageable, type ResidencyPriority, type ResidencyStatus, type VideoMemoryInfo } from './d3d12/residency.js';
+export {
+  RESIDENCY_PRIORITIES,
+  type Pageable,
+  type ResidencyPriority,
+  type ResidencyStatus,
+  type VideoMemoryInfo,
+} from './d3d12/residency.js';

@@ -17,5 +17,10 @@ export default defineConfig(({ mode }) => {
   if (mode === 'page') return staticPage(root, { page: 'validation', outDir: 'validate/dist/page' });
   if (mode !== 'cli') throw new Error('validate/vite.config.ts: --mode must be cli or page');
   // One file: the targets, loaded lazily by run-cli.ts, are inlined rather than split off.
-  return nodeBundle(root, { entry: 'validate/node/cli.ts', outDir: 'validate/dist', fileName: 'validate.mjs', oneFile: true });
+  return nodeBundle(root, {
+    entry: 'validate/node/cli.ts',
+    outDir: 'validate/dist',
+    fileName: 'validate.mjs',
+    oneFile: true,
+  });
 });

@@ -11,7 +11,10 @@ import { serveStatic, type StaticServer } from '../../test/harness/browser/stati
  * Cross-origin isolation (COOP + COEP): without it Chromium coarsens performance.now() to 100 µs,
  * which quantizes a 1 MiB restore (about 0.5 ms) to a few values; isolated pages get 5 µs.
  */
-export const ISOLATION_HEADERS = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' } as const;
+export const ISOLATION_HEADERS = {
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-embedder-policy': 'require-corp',
+} as const;
 
 export interface PageServer extends StaticServer {
   /** Resolves with the POSTed result's text (a SuiteResult or { error }). */
@@ -19,9 +22,15 @@ export interface PageServer extends StaticServer {
 }
 
 export async function servePage(root: string, onProgress: (line: string) => void): Promise<PageServer> {
-  if (!existsSync(join(root, 'bench', 'index.html'))) throw new Error(`${root} holds no built benchmark page (bench/index.html): run vite build -c bench/vite.config.ts --mode page`);
+  if (!existsSync(join(root, 'bench', 'index.html')))
+    throw new Error(
+      `${root} holds no built benchmark page (bench/index.html): run vite build -c bench/vite.config.ts --mode page`,
+    );
   let deliver: (text: string) => void = () => undefined;
   const result = new Promise<string>((resolve) => (deliver = resolve));
-  const server = await serveStatic(root, { headers: ISOLATION_HEADERS, post: { '/__bench/progress': onProgress, '/__bench/result': (text) => deliver(text) } });
+  const server = await serveStatic(root, {
+    headers: ISOLATION_HEADERS,
+    post: { '/__bench/progress': onProgress, '/__bench/result': (text) => deliver(text) },
+  });
   return { ...server, result };
 }

@@ -74,16 +74,28 @@ export function parseRunnerArgs(args: readonly string[]): RunnerArgs {
   const only = flagValue(args, 'only')?.split(',');
   const sizes = flagValue(args, 'paging-mib');
   const stream = flagValue(args, 'stream-seconds');
-  const paging: PagingParameters = { ...(sizes ? { sizesMiB: sizes.split(',').map(Number) } : {}), ...(stream !== undefined ? { streamSeconds: Number(stream) } : {}) };
-  if (paging.sizesMiB?.some((mib) => !(mib > 0))) throw new Error(`--paging-mib must list sizes in MiB, not "${sizes}"`);
-  if (paging.streamSeconds !== undefined && !(paging.streamSeconds >= 0)) throw new Error(`--stream-seconds must be a number of seconds, not "${stream}"`);
-  return { quick: args.includes('--quick'), ...(only ? { only } : {}), paging, out: flagValue(args, 'out') ?? RESULTS_DIR, report: !args.includes('--no-report') };
+  const paging: PagingParameters = {
+    ...(sizes ? { sizesMiB: sizes.split(',').map(Number) } : {}),
+    ...(stream !== undefined ? { streamSeconds: Number(stream) } : {}),
+  };
+  if (paging.sizesMiB?.some((mib) => !(mib > 0)))
+    throw new Error(`--paging-mib must list sizes in MiB, not "${sizes}"`);
+  if (paging.streamSeconds !== undefined && !(paging.streamSeconds >= 0))
+    throw new Error(`--stream-seconds must be a number of seconds, not "${stream}"`);
+  return {
+    quick: args.includes('--quick'),
+    ...(only ? { only } : {}),
+    paging,
+    out: flagValue(args, 'out') ?? RESULTS_DIR,
+    report: !args.includes('--no-report'),
+  };
 }
 
 /** Prints the table, writes the JSON and (for a full run) the report; exits 1 if a figure failed. */
 export async function finishRun(result: SuiteResult, args: RunnerArgs): Promise<never> {
   console.log(`\n${formatSuite(result)}`);
   console.log(`\nwrote ${writeResult(result, args.out)}`);
-  if (args.report && !args.quick) for (const file of await writeReport(readResults(args.out), args.out)) console.log(`wrote ${file}`);
+  if (args.report && !args.quick)
+    for (const file of await writeReport(readResults(args.out), args.out)) console.log(`wrote ${file}`);
   process.exit(result.failures.length > 0 ? 1 : 0);
 }

@@ -55,10 +55,21 @@ if (args.paging.streamSeconds !== undefined) query.set('streamSeconds', String(a
 const url = `${served.origin}/bench/index.html?${query.toString()}`;
 const profile = mkdtempSync(join(tmpdir(), 'd3d12-webgpu-bench-'));
 const benchArgs = argv.includes('--developer-features') ? DEVELOPER_ARGS : [];
-const browserArgs = [...baseArgs, ...benchArgs, located.headless === 'shell' ? '--headless' : '--headless=new', `--user-data-dir=${profile}`, ...extraArgs, url];
+const browserArgs = [
+  ...baseArgs,
+  ...benchArgs,
+  located.headless === 'shell' ? '--headless' : '--headless=new',
+  `--user-data-dir=${profile}`,
+  ...extraArgs,
+  url,
+];
 console.log(`${located.executable} (${located.source}) ${browserArgs.slice(0, -1).join(' ')}`);
 // Its own process group, so the GPU and renderer processes stop with it.
-const browser = spawn(located.executable, browserArgs, { env: { ...process.env, ...located.env, ...localeEnv() }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+const browser = spawn(located.executable, browserArgs, {
+  env: { ...process.env, ...located.env, ...localeEnv() },
+  detached: true,
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
 // Its group is its own, so a runner stopped from outside (a timeout's SIGTERM, Ctrl-C) stops it too.
 const stopBrowser = (): void => {
   try {
@@ -81,7 +92,13 @@ browser.stdout.on('data', keep);
 browser.stderr.on('data', keep);
 const exited = new Promise<never>((_, reject) => {
   browser.on('error', (error) => reject(new Error(`could not start ${located.executable}: ${error.message}`)));
-  browser.on('exit', (code, signal) => reject(new Error(`Chromium exited (${signal ?? `code ${code}`}) before the page reported a result; its last output:\n${output}`)));
+  browser.on('exit', (code, signal) =>
+    reject(
+      new Error(
+        `Chromium exited (${signal ?? `code ${code}`}) before the page reported a result; its last output:\n${output}`,
+      ),
+    ),
+  );
 });
 let timer: NodeJS.Timeout | undefined;
 const timedOut = new Promise<never>((_, reject) => {

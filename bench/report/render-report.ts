@@ -11,7 +11,8 @@ const BAR_WIDTH = 360;
 const ROW_HEIGHT = 46;
 const LABEL_WIDTH = 220;
 
-const escape = (text: string): string => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
+const escape = (text: string): string =>
+  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
 
 function rowSvg(figure: Figure, r: FigureRow, scale: number, y: number): string {
   const w = (v: number | null) => (v && Number.isFinite(v) ? Math.max(1, (v / scale) * BAR_WIDTH) : 0);
@@ -40,14 +41,21 @@ const SERIES_COLORS = ['#7fb4ff', '#5ad17f', '#f5c26b', '#e06c75'];
 
 /** A figure's time series as lines (x: seconds, y from 0 to the largest value), with a legend. */
 function seriesSvg(series: readonly FigureSeries[]): string {
-  const points = series.flatMap((s) => s.x.map((x, i) => [x, s.y[i] ?? NaN] as const)).filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y));
+  const points = series
+    .flatMap((s) => s.x.map((x, i) => [x, s.y[i] ?? NaN] as const))
+    .filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y));
   if (points.length === 0) return '';
   const xMax = Math.max(...points.map(([x]) => x), 1e-9);
   const yMax = Math.max(...points.map(([, y]) => y), 1e-9);
   const left = 40;
   const plotWidth = SERIES_WIDTH - left - 10;
   const lines = series.map((s, k) => {
-    const path = s.x.map((x, i) => `${(left + (x / xMax) * plotWidth).toFixed(1)},${(SERIES_HEIGHT - 20 - ((s.y[i] ?? 0) / yMax) * (SERIES_HEIGHT - 30)).toFixed(1)}`).join(' ');
+    const path = s.x
+      .map(
+        (x, i) =>
+          `${(left + (x / xMax) * plotWidth).toFixed(1)},${(SERIES_HEIGHT - 20 - ((s.y[i] ?? 0) / yMax) * (SERIES_HEIGHT - 30)).toFixed(1)}`,
+      )
+      .join(' ');
     const color = SERIES_COLORS[k % SERIES_COLORS.length] ?? '#7fb4ff';
     return `<polyline points="${path}" fill="none" stroke="${color}" stroke-width="1.5"><title>${escape(s.name)}</title></polyline><text x="${left + 8 + k * 200}" y="12" style="fill: ${color}">${escape(s.name)}</text>`;
   });

@@ -128,10 +128,23 @@ export async function sample(rounds: number, warmup: number, once: () => Promise
 }
 
 /** A row from two sample sets; `ratio` is value ÷ baseline. */
-export function row(name: string, samples: number[], baselineSamples: number[], extra?: Record<string, number>): FigureRow {
+export function row(
+  name: string,
+  samples: number[],
+  baselineSamples: number[],
+  extra?: Record<string, number>,
+): FigureRow {
   const value = median(samples);
   const baseline = baselineSamples.length > 0 ? median(baselineSamples) : null;
-  return { case: name, value, baseline, ratio: baseline ? value / baseline : null, samples, baselineSamples, ...(extra ? { extra } : {}) };
+  return {
+    case: name,
+    value,
+    baseline,
+    ratio: baseline ? value / baseline : null,
+    samples,
+    baselineSamples,
+    ...(extra ? { extra } : {}),
+  };
 }
 
 /** A COMPUTE queue of `device` with a fence; `settle()` signals it and waits until all work executed on the queue so far has completed. */

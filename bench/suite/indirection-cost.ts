@@ -124,23 +124,45 @@ export const indirectionCost: FigureRunner = async (context) => {
   // binding; the baseline binds its words whole. Both bounds are the adapter's binding and buffer
   // limits: halve the size until it fits (both sizes are powers of two, so tiles stay whole).
   const limits = gpuDevice.limits;
-  const largestBinding = Math.floor(Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize) / TILE_SIZE) * TILE_SIZE;
+  const largestBinding =
+    Math.floor(Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize) / TILE_SIZE) * TILE_SIZE;
   const wanted = quick ? QUICK_BYTES : FULL_BYTES;
   let bytes = wanted;
   while (bytes > TILE_SIZE && bytes + ROWS.length * outputBytes + QUERY_HEAP_BYTES > largestBinding) bytes /= 2;
-  if (bytes + ROWS.length * outputBytes + QUERY_HEAP_BYTES > largestBinding) throw new Error(`indirection-cost: the adapter's largest storage binding (${largestBinding} bytes) cannot hold even one tile and the outputs`);
+  if (bytes + ROWS.length * outputBytes + QUERY_HEAP_BYTES > largestBinding)
+    throw new Error(
+      `indirection-cost: the adapter's largest storage binding (${largestBinding} bytes) cannot hold even one tile and the outputs`,
+    );
   if (bytes < wanted) {
-    notes.push(`streamed ${bytes / MIB} MiB instead of ${wanted / MIB} MiB: maxStorageBufferBindingSize ${limits.maxStorageBufferBindingSize} / maxBufferSize ${limits.maxBufferSize} cannot hold the pool`);
+    notes.push(
+      `streamed ${bytes / MIB} MiB instead of ${wanted / MIB} MiB: maxStorageBufferBindingSize ${limits.maxStorageBufferBindingSize} / maxBufferSize ${limits.maxBufferSize} cannot hold the pool`,
+    );
   }
   const wordCount = bytes / 4;
   const tiles = bytes / TILE_SIZE;
   const chunkBytes = Math.min(UPLOAD_CHUNK, bytes);
 
-  const device = await createDevice({ gpuDevice, localMemoryBytes: bytes + ROWS.length * outputBytes + QUERY_HEAP_BYTES, nonLocalMemoryBytes: chunkBytes + outputBytes });
+  const device = await createDevice({
+    gpuDevice,
+    localMemoryBytes: bytes + ROWS.length * outputBytes + QUERY_HEAP_BYTES,
+    nonLocalMemoryBytes: chunkBytes + outputBytes,
+  });
   // The baseline's buffers, on the same raw device.
-  const words = gpuDevice.createBuffer({ label: 'indirection-cost: direct words', size: bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-  const partials = gpuDevice.createBuffer({ label: 'indirection-cost: direct partial sums', size: outputBytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
-  const params = gpuDevice.createBuffer({ label: 'indirection-cost: direct word count', size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+  const words = gpuDevice.createBuffer({
+    label: 'indirection-cost: direct words',
+    size: bytes,
+    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+  });
+  const partials = gpuDevice.createBuffer({
+    label: 'indirection-cost: direct partial sums',
+    size: outputBytes,
+    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC,
+  });
+  const params = gpuDevice.createBuffer({
+    label: 'indirection-cost: direct word count',
+    size: 16,
+    usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+  });
   try {
     const { queue, settle } = fencedQueue(device);
 
@@ -150,14 +172,29 @@ export const indirectionCost: FigureRunner = async (context) => {
     const reserved = device.createReservedResource({ dimension: 'BUFFER', width: bytes }, 'COMMON');
     // Tile t of the reserved buffer → heap tile order[t]: one region, one single-tile range per tile.
     const order = shuffled(tiles, SEED);
-    queue.updateTileMappings(reserved, [{ x: 0, y: 0, z: 0, subresource: 0 }], [{ numTiles: tiles }], heap, new Array<'NONE'>(tiles).fill('NONE'), order, new Array<number>(tiles).fill(1));
+    queue.updateTileMappings(
+      reserved,
+      [{ x: 0, y: 0, z: 0, subresource: 0 }],
+      [{ numTiles: tiles }],
+      heap,
+      new Array<'NONE'>(tiles).fill('NONE'),
+      order,
+      new Array<number>(tiles).fill(1),
+    );
     // One output buffer per row: each row's sums are checked on their own.
-    const outputs = ROWS.map(() => device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: outputBytes }, 'COMMON'));
+    const outputs = ROWS.map(() =>
+      device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: outputBytes }, 'COMMON'),
+    );
     const sources = { placed, reserved };
 
     // Fill both sides with the same pattern, chunk by chunk, summing it on the CPU on the way.
     context.progress(`indirection cost: filling ${bytes / MIB} MiB`);
-    const upload = device.createCommittedResource({ type: 'UPLOAD' }, [], { dimension: 'BUFFER', width: chunkBytes }, 'GENERIC_READ');
+    const upload = device.createCommittedResource(
+      { type: 'UPLOAD' },
+      [],
+      { dimension: 'BUFFER', width: chunkBytes },
+      'GENERIC_READ',
+    );
     const chunk = new Uint32Array(chunkBytes / 4);
     let expectedSum = 0;
     for (let offset = 0; offset < bytes; offset += chunkBytes) {
@@ -178,10 +215,17 @@ export const indirectionCost: FigureRunner = async (context) => {
     gpuDevice.queue.writeBuffer(params, 0, new Uint32Array([wordCount, 0, 0, 0]));
 
     // ---- pipelines ----
-    const module = gpuDevice.createShaderModule({ label: 'indirection-cost: direct', code: `${directWgsl}\n${sumWgsl}\n${wideWgsl}` });
+    const module = gpuDevice.createShaderModule({
+      label: 'indirection-cost: direct',
+      code: `${directWgsl}\n${sumWgsl}\n${wideWgsl}`,
+    });
     const direct = new Map<Kernel, { pipeline: GPUComputePipeline; bindGroup: GPUBindGroup }>();
     for (const kernel of KERNELS) {
-      const pipeline = await gpuDevice.createComputePipelineAsync({ label: `indirection-cost: direct ${kernel}`, layout: 'auto', compute: { module, entryPoint: kernel } });
+      const pipeline = await gpuDevice.createComputePipelineAsync({
+        label: `indirection-cost: direct ${kernel}`,
+        layout: 'auto',
+        compute: { module, entryPoint: kernel },
+      });
       // Each kernel's automatic layout has the bindings it uses: words as u32 (0) or as vec4u (3).
       const wordsBinding = kernel === 'sum_words' ? 0 : 3;
       const bindGroup = gpuDevice.createBindGroup({
@@ -199,8 +243,16 @@ export const indirectionCost: FigureRunner = async (context) => {
     // The 4-byte kernel in a module of its own, as a shader making only 4-byte accesses is: the
     // library binds its pools by the widest access in the code (src/gpu/prelude.ts, poolViewFor).
     for (const kernel of KERNELS) {
-      const code = kernel === 'sum_words' ? `${d3d12Wgsl}\n${sumWgsl}` : `${d3d12Wgsl}\n${d3d12WideWgsl}\n${sumWgsl}\n${wideWgsl}`;
-      psos.set(kernel, await device.createComputePipelineState({ label: `indirection-cost: ${kernel} through the page table`, code, entryPoint: kernel }));
+      const code =
+        kernel === 'sum_words' ? `${d3d12Wgsl}\n${sumWgsl}` : `${d3d12Wgsl}\n${d3d12WideWgsl}\n${sumWgsl}\n${wideWgsl}`;
+      psos.set(
+        kernel,
+        await device.createComputePipelineState({
+          label: `indirection-cost: ${kernel} through the page table`,
+          code,
+          entryPoint: kernel,
+        }),
+      );
     }
 
     // GPU time from timestamp queries where the adapter has them: the raw pass's timestampWrites,
@@ -233,10 +285,14 @@ export const indirectionCost: FigureRunner = async (context) => {
     };
 
     // ---- check once that every variant sums the pattern ----
-    context.progress('indirection cost: checking every variant\'s sum');
+    context.progress("indirection cost: checking every variant's sum");
     const directSum = async (kernel: Kernel): Promise<number> => {
       submitDirect(1, kernel);
-      const staging = gpuDevice.createBuffer({ label: 'indirection-cost: direct sums readback', size: outputBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+      const staging = gpuDevice.createBuffer({
+        label: 'indirection-cost: direct sums readback',
+        size: outputBytes,
+        usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+      });
       const encoder = gpuDevice.createCommandEncoder();
       encoder.copyBufferToBuffer(partials, 0, staging, 0, outputBytes);
       gpuDevice.queue.submit([encoder.finish()]);
@@ -246,7 +302,12 @@ export const indirectionCost: FigureRunner = async (context) => {
       return sum;
     };
     const librarySum = async (source: Resource, output: Resource, kernel: Kernel): Promise<number> => {
-      const readback = device.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: outputBytes }, 'COPY_DEST');
+      const readback = device.createCommittedResource(
+        { type: 'READBACK' },
+        [],
+        { dimension: 'BUFFER', width: outputBytes },
+        'COPY_DEST',
+      );
       const copy = device.createCommandList('COMPUTE');
       copy.copyBufferRegion(readback, 0, output, 0, outputBytes);
       copy.close();
@@ -268,8 +329,14 @@ export const indirectionCost: FigureRunner = async (context) => {
       const sum = await librarySum(sources[spec.source], outputs[r] as Resource, spec.kernel);
       if (sum !== expectedSum) wrong.push(`${spec.name} ${hex(sum)}`);
     }
-    if (device.getDeviceRemovedReason() !== 'S_OK') throw new Error(`indirection-cost: the library device was removed: ${device.getPageFaultReport()?.message ?? device.getDeviceRemovedReason()}`);
-    if (wrong.length > 0) throw new Error(`indirection-cost: variants do not sum the pattern (expected ${hex(expectedSum)}): ${wrong.join(', ')}`);
+    if (device.getDeviceRemovedReason() !== 'S_OK')
+      throw new Error(
+        `indirection-cost: the library device was removed: ${device.getPageFaultReport()?.message ?? device.getDeviceRemovedReason()}`,
+      );
+    if (wrong.length > 0)
+      throw new Error(
+        `indirection-cost: variants do not sum the pattern (expected ${hex(expectedSum)}): ${wrong.join(', ')}`,
+      );
 
     // ---- timing ----
     const timeDirect = async (dispatches: number, kernel: Kernel): Promise<number> => {
@@ -286,11 +353,19 @@ export const indirectionCost: FigureRunner = async (context) => {
     // latency. Doubling until a submission lasts TARGET_SUBMISSION_MS: one cold dispatch is mostly
     // submission latency and would make the estimate far too small on a fast GPU.
     let dispatches = MIN_DISPATCHES;
-    while (dispatches < MAX_DISPATCHES && (await timeRaw(gpuDevice, () => submitDirect(dispatches))) < TARGET_SUBMISSION_MS) dispatches *= 2;
+    while (
+      dispatches < MAX_DISPATCHES &&
+      (await timeRaw(gpuDevice, () => submitDirect(dispatches))) < TARGET_SUBMISSION_MS
+    )
+      dispatches *= 2;
     dispatches = Math.min(dispatches, MAX_DISPATCHES);
     // Recorded once and executed every round, as D3D12 applications reuse bundles of work.
-    const lists = ROWS.map((spec, r) => libraryList(sources[spec.source], outputs[r] as Resource, dispatches, spec.kernel));
-    context.progress(`indirection cost: ${bytes / MIB} MiB per dispatch, ${dispatches} dispatches per submission, ${rounds} rounds`);
+    const lists = ROWS.map((spec, r) =>
+      libraryList(sources[spec.source], outputs[r] as Resource, dispatches, spec.kernel),
+    );
+    context.progress(
+      `indirection cost: ${bytes / MIB} MiB per dispatch, ${dispatches} dispatches per submission, ${rounds} rounds`,
+    );
     const directSamples = new Map<Kernel, number[]>(KERNELS.map((k) => [k, []]));
     const librarySamples = ROWS.map(() => [] as number[]);
     const live = liveRecorder(context, 'indirection-cost', 'ms');
@@ -302,23 +377,34 @@ export const indirectionCost: FigureRunner = async (context) => {
           for (const spec of ROWS) if (spec.kernel === kernel) live.sample(spec.name, 'baseline', ms);
         },
       })),
-      ...ROWS.map((spec, r) => ({ time: () => timeLibrary(lists[r] as (typeof lists)[number], dispatches), into: librarySamples[r] as number[], show: (ms: number) => live.sample(spec.name, 'measured', ms) })),
+      ...ROWS.map((spec, r) => ({
+        time: () => timeLibrary(lists[r] as (typeof lists)[number], dispatches),
+        into: librarySamples[r] as number[],
+        show: (ms: number) => live.sample(spec.name, 'measured', ms),
+      })),
     ];
     await interleaved(variants, rounds, warmup);
-    if (device.getDeviceRemovedReason() !== 'S_OK') throw new Error(`indirection-cost: the library device was removed while timing: ${device.getDeviceRemovedReason()}`);
+    if (device.getDeviceRemovedReason() !== 'S_OK')
+      throw new Error(
+        `indirection-cost: the library device was removed while timing: ${device.getDeviceRemovedReason()}`,
+      );
     timer.destroy();
 
     const gbPerSecond = (ms: number): number => bytes / (ms / 1000) / 1e9;
     const rowFor = (name: string, library: number[], kernel: Kernel) => {
       const measured = row(name, library, directSamples.get(kernel) as number[]);
-      measured.extra = { 'library GB/s': gbPerSecond(measured.value), 'direct GB/s': gbPerSecond(measured.baseline ?? NaN) };
+      measured.extra = {
+        'library GB/s': gbPerSecond(measured.value),
+        'direct GB/s': gbPerSecond(measured.baseline ?? NaN),
+      };
       return measured;
     };
     return {
       id: 'indirection-cost',
       title: 'Indirection cost of a memory-bound kernel',
       unit: 'ms',
-      baselineName: 'the same kernel in raw WebGPU, reading a plain storage buffer binding with loads of the same width in the same order (array<u32>; array<vec4u> for 16-byte loads and page handles)',
+      baselineName:
+        'the same kernel in raw WebGPU, reading a plain storage buffer binding with loads of the same width in the same order (array<u32>; array<vec4u> for 16-byte loads and page handles)',
       ratioMeaning: 'library ms ÷ direct ms',
       target: { text: 'at most 1.10× the direct time on a real GPU', ratio: 1.1, direction: 'at-most' },
       rows: ROWS.map((spec, r) => rowFor(spec.name, librarySamples[r] as number[], spec.kernel)),
@@ -337,7 +423,7 @@ export const indirectionCost: FigureRunner = async (context) => {
       notes: [
         ...notes,
         timestamps
-          ? 'ms per dispatch: GPU time between timestamps around dispatchesPerSubmission dispatches (raw: the pass\'s timestampWrites; library: EndQuery before and after, ResolveQueryData), divided'
+          ? "ms per dispatch: GPU time between timestamps around dispatchesPerSubmission dispatches (raw: the pass's timestampWrites; library: EndQuery before and after, ResolveQueryData), divided"
           : 'ms per dispatch: one submission of dispatchesPerSubmission dispatches, timed to completion and divided (no timestamp queries on this adapter)',
         'library device with gpuValidation on (the default): each submission also reads the fault log back before its fence completes',
         'the library binds its pools read_write; the baseline binds its words read-only, as an application would',

@@ -31,13 +31,30 @@ function elapsedMs(bytes: ArrayBuffer | Uint8Array): number {
 
 export function kernelTimer(gpuDevice: GPUDevice, device: Device, label: string): KernelTimer {
   const timestamps = gpuDevice.features.has('timestamp-query');
-  const rawQueries = timestamps ? gpuDevice.createQuerySet({ label: `${label}: raw timestamps`, type: 'timestamp', count: 2 }) : undefined;
-  const rawResolved = gpuDevice.createBuffer({ label: `${label}: raw timestamps`, size: 16, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
-  const rawTimes = gpuDevice.createBuffer({ label: `${label}: raw timestamps readback`, size: 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const rawQueries = timestamps
+    ? gpuDevice.createQuerySet({ label: `${label}: raw timestamps`, type: 'timestamp', count: 2 })
+    : undefined;
+  const rawResolved = gpuDevice.createBuffer({
+    label: `${label}: raw timestamps`,
+    size: 16,
+    usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC,
+  });
+  const rawTimes = gpuDevice.createBuffer({
+    label: `${label}: raw timestamps readback`,
+    size: 16,
+    usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+  });
   const libraryQueries = timestamps ? device.createQueryHeap({ type: 'TIMESTAMP', count: 2 }) : undefined;
-  const libraryTimes = device.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: 16 }, 'COPY_DEST');
+  const libraryTimes = device.createCommittedResource(
+    { type: 'READBACK' },
+    [],
+    { dimension: 'BUFFER', width: 16 },
+    'COPY_DEST',
+  );
   return {
-    rawPass: rawQueries ? { timestampWrites: { querySet: rawQueries, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } } : {},
+    rawPass: rawQueries
+      ? { timestampWrites: { querySet: rawQueries, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } }
+      : {},
     resolveRaw(encoder) {
       if (!rawQueries) return;
       encoder.resolveQuerySet(rawQueries, 0, 2, rawResolved, 0);

@@ -41,7 +41,18 @@
  * compared.
  */
 import { createDevice, TILE_SIZE, type CommandQueue, type Device, type Fence, type Resource } from '../../src/index.js';
-import { liveRecorder, median, row, timeRaw, timeRawCall, type Figure, type FigureRow, type FigureRunner, type FigureSeries, type LiveRecorder } from './figure.js';
+import {
+  liveRecorder,
+  median,
+  row,
+  timeRaw,
+  timeRawCall,
+  type Figure,
+  type FigureRow,
+  type FigureRunner,
+  type FigureSeries,
+  type LiveRecorder,
+} from './figure.js';
 
 const MIB = 2 ** 20;
 const FULL_SIZES_MIB = [1, 16, 64];
@@ -108,11 +119,20 @@ class TunedRaw {
   constructor(private readonly gpuDevice: GPUDevice) {}
 
   private read(k: number): GPUBuffer {
-    return (this.reads[k] ??= this.gpuDevice.createBuffer({ label: 'paging-throughput: tuned raw readback chunk', size: TUNED_CHUNK, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }));
+    return (this.reads[k] ??= this.gpuDevice.createBuffer({
+      label: 'paging-throughput: tuned raw readback chunk',
+      size: TUNED_CHUNK,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    }));
   }
 
   private write(k: number): GPUBuffer {
-    return (this.writes[k] ??= this.gpuDevice.createBuffer({ label: 'paging-throughput: tuned raw upload chunk', size: TUNED_CHUNK, usage: GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC, mappedAtCreation: true }));
+    return (this.writes[k] ??= this.gpuDevice.createBuffer({
+      label: 'paging-throughput: tuned raw upload chunk',
+      size: TUNED_CHUNK,
+      usage: GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC,
+      mappedAtCreation: true,
+    }));
   }
 
   private store(bytes: number): Uint8Array {
@@ -202,18 +222,24 @@ export const pagingThroughput: FigureRunner = async (context) => {
   // A heap lives in the LOCAL pool (one storage binding) and each eviction makes heap-sized buffers:
   // sizes beyond the adapter's binding or buffer limits cannot be measured here.
   const limits = gpuDevice.limits;
-  const largestPool = Math.floor(Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize) / TILE_SIZE) * TILE_SIZE;
+  const largestPool =
+    Math.floor(Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize) / TILE_SIZE) * TILE_SIZE;
   const sizes: number[] = [];
   for (const mib of context.paging?.sizesMiB ?? (quick ? QUICK_SIZES_MIB : FULL_SIZES_MIB)) {
-    if (!(Number.isInteger((mib * MIB) / TILE_SIZE) && mib > 0)) throw new Error(`paging-throughput: a heap of ${mib} MiB is not a positive multiple of 64 KiB`);
+    if (!(Number.isInteger((mib * MIB) / TILE_SIZE) && mib > 0))
+      throw new Error(`paging-throughput: a heap of ${mib} MiB is not a positive multiple of 64 KiB`);
     if (mib * MIB <= largestPool) sizes.push(mib * MIB);
-    else notes.push(`${mib} MiB skipped: maxStorageBufferBindingSize ${limits.maxStorageBufferBindingSize} / maxBufferSize ${limits.maxBufferSize} cannot hold it`);
+    else
+      notes.push(
+        `${mib} MiB skipped: maxStorageBufferBindingSize ${limits.maxStorageBufferBindingSize} / maxBufferSize ${limits.maxBufferSize} cannot hold it`,
+      );
   }
   const figure: Figure = {
     id: 'paging-throughput',
     title: 'Paging throughput: evict and make resident',
     unit: 'GB/s',
-    baselineName: 'raw WebGPU on the same bytes: copyBufferToBuffer into a new MAP_READ buffer + mapAsync + copy into an ArrayBuffer (evict); queue.writeBuffer + onSubmittedWorkDone (restore). Extra "tuned raw GB/s": kept 16 MiB staging chunks, overlapped maps, a kept CPU store (see the figure\'s source)',
+    baselineName:
+      'raw WebGPU on the same bytes: copyBufferToBuffer into a new MAP_READ buffer + mapAsync + copy into an ArrayBuffer (evict); queue.writeBuffer + onSubmittedWorkDone (restore). Extra "tuned raw GB/s": kept 16 MiB staging chunks, overlapped maps, a kept CPU store (see the figure\'s source)',
     ratioMeaning: 'library GB/s ÷ raw GB/s',
     target: { text: 'at least 0.9 of the raw rate', ratio: 0.9, direction: 'at-least' },
     rows: [],
@@ -229,15 +255,34 @@ export const pagingThroughput: FigureRunner = async (context) => {
   // them back, so one heap's worth of LOCAL memory is all the paging needs. NON_LOCAL holds the
   // upload buffer that fills the heap, then the readback buffer that checks it.
   const largest = Math.max(...sizes);
-  const device = await createDevice({ gpuDevice, localMemoryBytes: largest, nonLocalMemoryBytes: Math.min(UPLOAD_CHUNK, largest) + CHECKED_TILES * TILE_SIZE });
+  const device = await createDevice({
+    gpuDevice,
+    localMemoryBytes: largest,
+    nonLocalMemoryBytes: Math.min(UPLOAD_CHUNK, largest) + CHECKED_TILES * TILE_SIZE,
+  });
   try {
-    const library: Library = { device, queue: device.createCommandQueue({ type: 'DIRECT' }), fence: device.createFence(0), fenceValue: 0 };
+    const library: Library = {
+      device,
+      queue: device.createCommandQueue({ type: 'DIRECT' }),
+      fence: device.createFence(0),
+      fenceValue: 0,
+    };
     const streamBytes = Math.max(...sizes.filter((b) => b <= STREAM_MAX_MIB * MIB), Math.min(...sizes));
     context.progress(`paging throughput: priming (${quick ? 0 : JIT_PRIMING_CYCLES} unmeasured cycles)`);
     if (!quick) await prime(library, gpuDevice);
     for (const bytes of sizes) {
-      context.progress(`paging throughput: ${bytes / MIB} MiB, ${rounds} rounds${bytes === streamBytes && streamSeconds > 0 ? `, then a ${streamSeconds} s stream` : ''}`);
-      const measured = await measure(library, gpuDevice, bytes, rounds, warmup, live, bytes === streamBytes ? streamSeconds : 0);
+      context.progress(
+        `paging throughput: ${bytes / MIB} MiB, ${rounds} rounds${bytes === streamBytes && streamSeconds > 0 ? `, then a ${streamSeconds} s stream` : ''}`,
+      );
+      const measured = await measure(
+        library,
+        gpuDevice,
+        bytes,
+        rounds,
+        warmup,
+        live,
+        bytes === streamBytes ? streamSeconds : 0,
+      );
       figure.rows.push(...measured.rows);
       figure.series?.push(...measured.series);
     }
@@ -258,7 +303,11 @@ export const pagingThroughput: FigureRunner = async (context) => {
 async function prime(library: Library, gpuDevice: GPUDevice): Promise<void> {
   const { device } = library;
   const heap = device.createHeap({ sizeInBytes: TILE_SIZE, properties: { type: 'DEFAULT' } });
-  const raw = gpuDevice.createBuffer({ label: 'paging-throughput: priming', size: TILE_SIZE, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+  const raw = gpuDevice.createBuffer({
+    label: 'paging-throughput: priming',
+    size: TILE_SIZE,
+    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+  });
   const bytes = pattern(TILE_SIZE, SEED);
   try {
     for (let i = 0; i < JIT_PRIMING_CYCLES; i++) {
@@ -266,7 +315,11 @@ async function prime(library: Library, gpuDevice: GPUDevice): Promise<void> {
       await heap.getEvictedBytesForTesting();
       device.makeResident([heap]);
       await signal(library);
-      const readable = gpuDevice.createBuffer({ label: 'paging-throughput: priming readback', size: TILE_SIZE, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+      const readable = gpuDevice.createBuffer({
+        label: 'paging-throughput: priming readback',
+        size: TILE_SIZE,
+        usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+      });
       const encoder = gpuDevice.createCommandEncoder({ label: 'paging-throughput: priming' });
       encoder.copyBufferToBuffer(raw, 0, readable, 0, TILE_SIZE);
       gpuDevice.queue.submit([encoder.finish()]);
@@ -286,7 +339,12 @@ async function prime(library: Library, gpuDevice: GPUDevice): Promise<void> {
 async function fill(library: Library, target: Resource, data: Uint8Array): Promise<void> {
   const { device, queue } = library;
   const chunk = Math.min(UPLOAD_CHUNK, data.length);
-  const upload = device.createCommittedResource({ type: 'UPLOAD' }, [], { dimension: 'BUFFER', width: chunk }, 'GENERIC_READ');
+  const upload = device.createCommittedResource(
+    { type: 'UPLOAD' },
+    [],
+    { dimension: 'BUFFER', width: chunk },
+    'GENERIC_READ',
+  );
   for (let offset = 0; offset < data.length; offset += chunk) {
     upload.map().set(data.subarray(offset, offset + chunk));
     upload.unmap();
@@ -305,7 +363,12 @@ async function checkTiles(library: Library, source: Resource, data: Uint8Array, 
   const { device, queue } = library;
   const tiles = data.length / TILE_SIZE;
   const checked = [0, tiles >> 1, tiles - 1];
-  const readback = device.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: CHECKED_TILES * TILE_SIZE }, 'COPY_DEST');
+  const readback = device.createCommittedResource(
+    { type: 'READBACK' },
+    [],
+    { dimension: 'BUFFER', width: CHECKED_TILES * TILE_SIZE },
+    'COPY_DEST',
+  );
   const list = device.createCommandList('DIRECT');
   checked.forEach((tile, k) => list.copyBufferRegion(readback, k * TILE_SIZE, source, tile * TILE_SIZE, TILE_SIZE));
   list.close();
@@ -315,20 +378,36 @@ async function checkTiles(library: Library, source: Resource, data: Uint8Array, 
   readback.unmap();
   readback.release();
   checked.forEach((tile, k) => {
-    const at = firstDifference(bytes.subarray(k * TILE_SIZE, (k + 1) * TILE_SIZE), data.subarray(tile * TILE_SIZE, (tile + 1) * TILE_SIZE));
-    if (at >= 0) throw new Error(`paging-throughput: ${what}: tile ${tile} differs from what was written, first at byte ${at}`);
+    const at = firstDifference(
+      bytes.subarray(k * TILE_SIZE, (k + 1) * TILE_SIZE),
+      data.subarray(tile * TILE_SIZE, (tile + 1) * TILE_SIZE),
+    );
+    if (at >= 0)
+      throw new Error(`paging-throughput: ${what}: tile ${tile} differs from what was written, first at byte ${at}`);
   });
 }
 
 /** Rows 'evict N MiB' and 'restore N MiB' for one heap size, and the stream where asked. */
-async function measure(library: Library, gpuDevice: GPUDevice, bytes: number, rounds: number, warmup: number, live: LiveRecorder, streamSeconds: number): Promise<{ rows: FigureRow[]; series: FigureSeries[] }> {
+async function measure(
+  library: Library,
+  gpuDevice: GPUDevice,
+  bytes: number,
+  rounds: number,
+  warmup: number,
+  live: LiveRecorder,
+  streamSeconds: number,
+): Promise<{ rows: FigureRow[]; series: FigureSeries[] }> {
   const { device } = library;
   const name = `${bytes / MIB} MiB`;
   const data = pattern(bytes, SEED + bytes / MIB);
   const heap = device.createHeap({ sizeInBytes: bytes, properties: { type: 'DEFAULT' } });
   const placed = device.createPlacedResource(heap, 0, { dimension: 'BUFFER', width: bytes }, 'COMMON');
   // The baseline's "heap": a STORAGE buffer, as the library's pool is, holding the same bytes.
-  const source = gpuDevice.createBuffer({ label: 'paging-throughput: raw heap', size: bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+  const source = gpuDevice.createBuffer({
+    label: 'paging-throughput: raw heap',
+    size: bytes,
+    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+  });
   const tuned = new TunedRaw(gpuDevice);
   try {
     await fill(library, placed, data);
@@ -336,7 +415,11 @@ async function measure(library: Library, gpuDevice: GPUDevice, bytes: number, ro
     // GPU work has written yet by a faster path (on SwiftShader, writeBuffer of 64 MiB ran about 6×
     // faster into such a buffer), and heap memory is never in that state (pools are cleared and
     // copied into), so a baseline in that state would measure a path the library cannot take.
-    const staging = gpuDevice.createBuffer({ label: 'paging-throughput: raw fill', size: bytes, usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+    const staging = gpuDevice.createBuffer({
+      label: 'paging-throughput: raw fill',
+      size: bytes,
+      usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+    });
     gpuDevice.queue.writeBuffer(staging, 0, data);
     const encoder = gpuDevice.createCommandEncoder({ label: 'paging-throughput: raw fill' });
     encoder.copyBufferToBuffer(staging, 0, source, 0, bytes);
@@ -357,10 +440,14 @@ async function measure(library: Library, gpuDevice: GPUDevice, bytes: number, ro
       const evicted = await arrived;
       const ms = performance.now() - start;
       await fenceDone;
-      if (device.getPagingStats().evictions !== before + 1 || !evicted) throw new Error(`paging-throughput: evict did not page the ${name} heap out to CPU memory`);
+      if (device.getPagingStats().evictions !== before + 1 || !evicted)
+        throw new Error(`paging-throughput: evict did not page the ${name} heap out to CPU memory`);
       if (check) {
         const at = firstDifference(evicted, data);
-        if (at >= 0) throw new Error(`paging-throughput: the evicted bytes of the ${name} heap differ from what was written, first at byte ${at}`);
+        if (at >= 0)
+          throw new Error(
+            `paging-throughput: the evicted bytes of the ${name} heap differ from what was written, first at byte ${at}`,
+          );
       }
       return { ms, fenceMs };
     };
@@ -372,13 +459,18 @@ async function measure(library: Library, gpuDevice: GPUDevice, bytes: number, ro
       const callMs = performance.now() - start;
       await signal(library);
       const ms = performance.now() - start;
-      if (device.getPagingStats().restores !== before + 1) throw new Error(`paging-throughput: makeResident did not page the ${name} heap in`);
+      if (device.getPagingStats().restores !== before + 1)
+        throw new Error(`paging-throughput: makeResident did not page the ${name} heap in`);
       return { ms, callMs };
     };
     const rawEvict = async (check: boolean): Promise<{ ms: number; bytes: Uint8Array }> => {
       await gpuDevice.queue.onSubmittedWorkDone();
       const start = performance.now();
-      const readable = gpuDevice.createBuffer({ label: 'paging-throughput: raw evicted bytes', size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+      const readable = gpuDevice.createBuffer({
+        label: 'paging-throughput: raw evicted bytes',
+        size: bytes,
+        usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+      });
       const encoder = gpuDevice.createCommandEncoder({ label: 'paging-throughput: raw evict' });
       encoder.copyBufferToBuffer(source, 0, readable, 0, bytes);
       gpuDevice.queue.submit([encoder.finish()]);
@@ -388,7 +480,10 @@ async function measure(library: Library, gpuDevice: GPUDevice, bytes: number, ro
       const ms = performance.now() - start;
       if (check) {
         const at = firstDifference(copy, data);
-        if (at >= 0) throw new Error(`paging-throughput: the raw baseline read back the ${name} buffer wrong, first at byte ${at}`);
+        if (at >= 0)
+          throw new Error(
+            `paging-throughput: the raw baseline read back the ${name} buffer wrong, first at byte ${at}`,
+          );
       }
       return { ms, bytes: copy };
     };
@@ -401,7 +496,10 @@ async function measure(library: Library, gpuDevice: GPUDevice, bytes: number, ro
       const ms = performance.now() - start;
       if (check) {
         const at = firstDifference(copy, data);
-        if (at >= 0) throw new Error(`paging-throughput: the tuned raw baseline read back the ${name} buffer wrong, first at byte ${at}`);
+        if (at >= 0)
+          throw new Error(
+            `paging-throughput: the tuned raw baseline read back the ${name} buffer wrong, first at byte ${at}`,
+          );
       }
       return { ms, bytes: copy };
     };
@@ -413,7 +511,17 @@ async function measure(library: Library, gpuDevice: GPUDevice, bytes: number, ro
       return performance.now() - start;
     };
 
-    const samples = { evict: [] as number[], evictFence: [] as number[], restore: [] as number[], restoreCall: [] as number[], rawEvict: [] as number[], rawRestore: [] as number[], rawRestoreCall: [] as number[], tunedEvict: [] as number[], tunedRestore: [] as number[] };
+    const samples = {
+      evict: [] as number[],
+      evictFence: [] as number[],
+      restore: [] as number[],
+      restoreCall: [] as number[],
+      rawEvict: [] as number[],
+      rawRestore: [] as number[],
+      rawRestoreCall: [] as number[],
+      tunedEvict: [] as number[],
+      tunedRestore: [] as number[],
+    };
     // Interleaved, so drift (clock, thermal, GC) hits both sides alike.
     for (let i = 0; i < warmup + rounds; i++) {
       const evicted = await libraryEvict(i === 0);
@@ -425,7 +533,12 @@ async function measure(library: Library, gpuDevice: GPUDevice, bytes: number, ro
       if (i < warmup) continue;
       samples.tunedEvict.push(gbPerSecond(bytes, tunedOut.ms));
       samples.tunedRestore.push(gbPerSecond(bytes, tunedIn));
-      const rates = { evict: gbPerSecond(bytes, evicted.ms), restore: gbPerSecond(bytes, restored.ms), rawEvict: gbPerSecond(bytes, raw.ms), rawRestore: gbPerSecond(bytes, rawRestored.ms) };
+      const rates = {
+        evict: gbPerSecond(bytes, evicted.ms),
+        restore: gbPerSecond(bytes, restored.ms),
+        rawEvict: gbPerSecond(bytes, raw.ms),
+        rawRestore: gbPerSecond(bytes, rawRestored.ms),
+      };
       samples.restoreCall.push(restored.callMs * 1000);
       samples.rawRestoreCall.push(rawRestored.callMs * 1000);
       samples.evict.push(rates.evict);
@@ -457,11 +570,22 @@ async function measure(library: Library, gpuDevice: GPUDevice, bytes: number, ro
       }
       series.push(evictLine, restoreLine);
     }
-    await checkTiles(library, placed, data, `the ${name} heap after ${warmup + rounds} evict/restore cycles${streamSeconds > 0 ? ' and the stream' : ''}`);
-    const againstTuned = (library: number[], tunedSamples: number[]): Record<string, number> => ({ 'tuned raw GB/s': median(tunedSamples), '÷ tuned raw': median(library) / median(tunedSamples) });
+    await checkTiles(
+      library,
+      placed,
+      data,
+      `the ${name} heap after ${warmup + rounds} evict/restore cycles${streamSeconds > 0 ? ' and the stream' : ''}`,
+    );
+    const againstTuned = (library: number[], tunedSamples: number[]): Record<string, number> => ({
+      'tuned raw GB/s': median(tunedSamples),
+      '÷ tuned raw': median(library) / median(tunedSamples),
+    });
     return {
       rows: [
-        row(`evict ${name}`, samples.evict, samples.rawEvict, { 'fence GB/s': median(samples.evictFence), ...againstTuned(samples.evict, samples.tunedEvict) }),
+        row(`evict ${name}`, samples.evict, samples.rawEvict, {
+          'fence GB/s': median(samples.evictFence),
+          ...againstTuned(samples.evict, samples.tunedEvict),
+        }),
         row(`restore ${name}`, samples.restore, samples.rawRestore, {
           ...againstTuned(samples.restore, samples.tunedRestore),
           'makeResident µs': median(samples.restoreCall),

@@ -134,7 +134,8 @@ export function beladyMin(trace: Trace, budget: number): PagingResult {
       let bestNext = nextUse(best, frame);
       for (const id of candidates.slice(1)) {
         const next = nextUse(id, frame);
-        const better = next > bestNext || (next === bestNext && (size(id) > size(best) || (size(id) === size(best) && id < best)));
+        const better =
+          next > bestNext || (next === bestNext && (size(id) > size(best) || (size(id) === size(best) && id < best)));
         if (better) {
           best = id;
           bestNext = next;
@@ -221,8 +222,10 @@ export function generateCameraTrace(options: CameraTraceOptions): CameraTrace {
   const maxPages = Math.floor((options.maxHeapBytes ?? 8 * PAGE_BYTES) / PAGE_BYTES);
   const viewFill = options.viewFill ?? 0.6;
   if (!Number.isInteger(frames) || frames < 1) throw new RangeError(`frames must be a positive integer, got ${frames}`);
-  if (minPages < 1 || maxPages < minPages) throw new RangeError(`heap sizes must be 1 page or more, min <= max: got ${minPages}..${maxPages} pages`);
-  if (maxPages * PAGE_BYTES > budgetBytes) throw new RangeError(`a ${maxPages}-page heap does not fit a ${budgetBytes}-byte budget`);
+  if (minPages < 1 || maxPages < minPages)
+    throw new RangeError(`heap sizes must be 1 page or more, min <= max: got ${minPages}..${maxPages} pages`);
+  if (maxPages * PAGE_BYTES > budgetBytes)
+    throw new RangeError(`a ${maxPages}-page heap does not fit a ${budgetBytes}-byte budget`);
   const rng = random(seed);
   const int = (lo: number, hi: number): number => lo + Math.floor(rng() * (hi - lo + 1));
 
@@ -257,12 +260,17 @@ export function generateCameraTrace(options: CameraTraceOptions): CameraTrace {
   const cameraSpeed = Math.max(sweepLength / sweepFrames, 1e-3);
   // A step longer than the view's diameter could pass a cell without it ever being in view.
   if (cameraSpeed > 2 * viewRadius) {
-    throw new RangeError(`${frames} frames are too few to walk over ${cells} cells (the camera would move ${cameraSpeed.toFixed(2)} cells a frame)`);
+    throw new RangeError(
+      `${frames} frames are too few to walk over ${cells} cells (the camera would move ${cameraSpeed.toFixed(2)} cells a frame)`,
+    );
   }
   const positions: Point[] = [];
   let position = sweep[0] as Point;
   const waypoints = sweep.slice(1);
-  const nextWaypoint = (): Point => (positions.length > 0 && rng() < REVISIT_CHANCE ? (positions[int(0, positions.length - 1)] as Point) : [rng() * gridWidth, rng() * gridHeight]);
+  const nextWaypoint = (): Point =>
+    positions.length > 0 && rng() < REVISIT_CHANCE
+      ? (positions[int(0, positions.length - 1)] as Point)
+      : [rng() * gridWidth, rng() * gridHeight];
   for (let frame = 0; frame < frames; frame++) {
     positions.push(position);
     let step = cameraSpeed;
@@ -275,7 +283,10 @@ export function generateCameraTrace(options: CameraTraceOptions): CameraTrace {
         waypoints.shift();
         step -= d;
       } else {
-        position = [position[0] + ((target[0] - position[0]) * step) / d, position[1] + ((target[1] - position[1]) * step) / d];
+        position = [
+          position[0] + ((target[0] - position[0]) * step) / d,
+          position[1] + ((target[1] - position[1]) * step) / d,
+        ];
         step = 0;
       }
     }
@@ -299,14 +310,31 @@ export function generateCameraTrace(options: CameraTraceOptions): CameraTrace {
     }
     return kept.sort((a, b) => a - b);
   });
-  return { sizes, frames: traceFrames, seed, budgetBytes, workingSetMultiple, gridWidth, gridHeight, viewRadius, cameraSpeed, culledFrames };
+  return {
+    sizes,
+    frames: traceFrames,
+    seed,
+    budgetBytes,
+    workingSetMultiple,
+    gridWidth,
+    gridHeight,
+    viewRadius,
+    cameraSpeed,
+    culledFrames,
+  };
 }
 
 /**
  * Heap sizes in pages for `count` heaps adding up to `targetPages`: uniform in [minPages, maxPages]
  * from `int`, then nudged a page at a time (within the bounds) until they add up.
  */
-export function heapPages(count: number, minPages: number, maxPages: number, targetPages: number, int: (lo: number, hi: number) => number): number[] {
+export function heapPages(
+  count: number,
+  minPages: number,
+  maxPages: number,
+  targetPages: number,
+  int: (lo: number, hi: number) => number,
+): number[] {
   const pages = Array.from({ length: count }, () => int(minPages, maxPages));
   let total = pages.reduce((sum, p) => sum + p, 0);
   while (total !== targetPages) {

@@ -26,8 +26,21 @@
  */
 import { createDevice, createResidencyManager, type Heap } from '../../src/index.js';
 import { beladyMin, generateCameraTrace, lru, PAGE_BYTES, workingSetBytes, type Trace } from './paging-trace.js';
-import { generateCyclicScanTrace, generatePhaseShiftTrace, generatePopularSetsTrace, type SyntheticTraceOptions } from './synthetic-traces.js';
-import { liveRecorder, median, row, type BenchContext, type Figure, type FigureRow, type FigureRunner } from './figure.js';
+import {
+  generateCyclicScanTrace,
+  generatePhaseShiftTrace,
+  generatePopularSetsTrace,
+  type SyntheticTraceOptions,
+} from './synthetic-traces.js';
+import {
+  liveRecorder,
+  median,
+  row,
+  type BenchContext,
+  type Figure,
+  type FigureRow,
+  type FigureRunner,
+} from './figure.js';
 
 const MIB = 2 ** 20;
 /**
@@ -67,7 +80,11 @@ interface Replay {
 
 /** Plays `trace` through the library's residency manager on a fresh emulated device. */
 async function replayThroughManager(gpuDevice: GPUDevice, trace: Trace, budgetBytes: number): Promise<Replay> {
-  const device = await createDevice({ gpuDevice, localMemoryBytes: LOCAL_POOL_BYTES, nonLocalMemoryBytes: NON_LOCAL_POOL_BYTES });
+  const device = await createDevice({
+    gpuDevice,
+    localMemoryBytes: LOCAL_POOL_BYTES,
+    nonLocalMemoryBytes: NON_LOCAL_POOL_BYTES,
+  });
   try {
     device.setResidencyDebugBudget(budgetBytes);
     const clock = { now: 0 };
@@ -95,9 +112,17 @@ async function replayThroughManager(gpuDevice: GPUDevice, trace: Trace, budgetBy
     const paging = device.getPagingStats();
     const stats = manager.getStats();
     if (stats.madeResidentBytes !== paging.restoredBytes) {
-      throw new Error(`policy-quality: the manager made ${stats.madeResidentBytes} bytes resident and the device restored ${paging.restoredBytes}; the count would be ambiguous`);
+      throw new Error(
+        `policy-quality: the manager made ${stats.madeResidentBytes} bytes resident and the device restored ${paging.restoredBytes}; the count would be ambiguous`,
+      );
     }
-    return { pagedInBytes: paging.restoredBytes, pagedOutBytes: paging.evictedBytes, trimmed: stats.trimmed, overBudgetBatches: stats.overBudgetBatches, demotedBytes: paging.demotedBytes };
+    return {
+      pagedInBytes: paging.restoredBytes,
+      pagedOutBytes: paging.evictedBytes,
+      trimmed: stats.trimmed,
+      overBudgetBatches: stats.overBudgetBatches,
+      demotedBytes: paging.demotedBytes,
+    };
   } finally {
     device.destroy();
   }
@@ -132,7 +157,14 @@ export const policyQuality: FigureRunner = async (context: BenchContext): Promis
       let compulsory = Infinity;
       for (const seed of plan.seeds) {
         context.progress(`policy-quality: ${name}, seed ${seed}`);
-        const trace = shape.generate({ seed, frames: plan.frames, budgetBytes: BUDGET_BYTES, workingSetMultiple: multiple, minHeapBytes: MIN_HEAP_BYTES, maxHeapBytes: MAX_HEAP_BYTES });
+        const trace = shape.generate({
+          seed,
+          frames: plan.frames,
+          budgetBytes: BUDGET_BYTES,
+          workingSetMultiple: multiple,
+          minHeapBytes: MIN_HEAP_BYTES,
+          maxHeapBytes: MAX_HEAP_BYTES,
+        });
         parameters[`heaps (${name})`] = trace.sizes.length;
         const replay = await replayThroughManager(context.gpuDevice, trace, BUDGET_BYTES);
         const best = beladyMin(trace, BUDGET_BYTES);
@@ -163,10 +195,16 @@ export const policyQuality: FigureRunner = async (context: BenchContext): Promis
           trimmedEvictions: trimmed,
         }),
       );
-      if (overBudget > 0) notes.push(`${name}: the manager ran ${overBudget} batch(es) over budget, though every frame fits; its numbers include that.`);
+      if (overBudget > 0)
+        notes.push(
+          `${name}: the manager ran ${overBudget} batch(es) over budget, though every frame fits; its numbers include that.`,
+        );
       // A demoted heap stays resident (in the 1 MiB NON_LOCAL pool): it is not paged in again, so
       // demotion would lower the bytes paged; it happens only in a batch over budget.
-      if (demoted > 0) notes.push(`${name}: the device demoted ${toMiB(demoted).toFixed(2)} MiB to NON_LOCAL over the seeds (batches over the LOCAL budget); a demoted heap is not paged in again.`);
+      if (demoted > 0)
+        notes.push(
+          `${name}: the device demoted ${toMiB(demoted).toFixed(2)} MiB to NON_LOCAL over the seeds (batches over the LOCAL budget); a demoted heap is not paged in again.`,
+        );
     }
   }
   notes.push(
@@ -179,7 +217,8 @@ export const policyQuality: FigureRunner = async (context: BenchContext): Promis
     id: 'policy-quality',
     title: 'Residency policy quality: MiB paged in on four trace shapes',
     unit: 'MiB paged',
-    baselineName: "Belady's MIN (farthest next use first) on the same trace and budget: the offline optimum for equal sizes, the standard heuristic for these variable sizes",
+    baselineName:
+      "Belady's MIN (farthest next use first) on the same trace and budget: the offline optimum for equal sizes, the standard heuristic for these variable sizes",
     ratioMeaning: 'manager MiB paged in ÷ MIN MiB paged in (1 = as few as the offline policy; lower is better)',
     rows,
     rounds: plan.seeds.length,

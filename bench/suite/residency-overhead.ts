@@ -43,7 +43,9 @@ export const residencyOverhead: FigureRunner = async (context) => {
   for (const { tracked, inSet, poolBytes } of quick ? QUICK_CASES : CASES) {
     const measured = await measureCase(context, { tracked, inSet, poolBytes, rounds, warmup });
     rows.push(measured.row);
-    notes.push(`${measured.row.case}: evictions during the run: ${measured.evictions} (the set fits the budget: the figure is pure bookkeeping)`);
+    notes.push(
+      `${measured.row.case}: evictions during the run: ${measured.evictions} (the set fits the budget: the figure is pure bookkeeping)`,
+    );
     parameters[`tracked (${measured.row.case})`] = tracked;
   }
   return {
@@ -60,15 +62,24 @@ export const residencyOverhead: FigureRunner = async (context) => {
   };
 };
 
-async function measureCase(context: BenchContext, plan: { tracked: number; inSet: number; poolBytes: number; rounds: number; warmup: number }): Promise<{ row: FigureRow; evictions: number }> {
+async function measureCase(
+  context: BenchContext,
+  plan: { tracked: number; inSet: number; poolBytes: number; rounds: number; warmup: number },
+): Promise<{ row: FigureRow; evictions: number }> {
   const { tracked, inSet, rounds, warmup } = plan;
   const progress = (message: string): void => context.progress(message);
-  const device = await createDevice({ gpuDevice: context.gpuDevice, localMemoryBytes: plan.poolBytes, nonLocalMemoryBytes: 16 << 20 });
+  const device = await createDevice({
+    gpuDevice: context.gpuDevice,
+    localMemoryBytes: plan.poolBytes,
+    nonLocalMemoryBytes: 16 << 20,
+  });
   try {
     const queue = device.createCommandQueue({ type: 'DIRECT' });
     const manager = createResidencyManager(device);
     // Heaps created not resident cost no memory; the set's are made resident once, in warm-up.
-    const heaps = Array.from({ length: tracked }, () => device.createHeap({ sizeInBytes: 65536, properties: { type: 'DEFAULT' }, flags: ['CREATE_NOT_RESIDENT'] }));
+    const heaps = Array.from({ length: tracked }, () =>
+      device.createHeap({ sizeInBytes: 65536, properties: { type: 'DEFAULT' }, flags: ['CREATE_NOT_RESIDENT'] }),
+    );
     for (const heap of heaps) manager.beginTrackingObject(heap);
     const set = manager.createResidencySet();
     set.open();
@@ -94,7 +105,9 @@ async function measureCase(context: BenchContext, plan: { tracked: number; inSet
     const name = `${inSet.toLocaleString('en')} of ${tracked.toLocaleString('en')} objects, no paging`;
     const live = liveRecorder(context, 'residency-overhead', 'µs/call');
     if (!context.quick) {
-      progress(`residency overhead: ${inSet} of ${tracked} objects, priming (${JIT_PRIMING_CALLS} unmeasured calls a side)`);
+      progress(
+        `residency overhead: ${inSet} of ${tracked} objects, priming (${JIT_PRIMING_CALLS} unmeasured calls a side)`,
+      );
       for (let i = 0; i < JIT_PRIMING_CALLS / CALLS_PER_SAMPLE; i++) {
         await time(() => manager.executeCommandLists(queue, [list], [set]));
         await time(() => queue.executeCommandLists([list]));

@@ -55,7 +55,6 @@ const SCENE_TIMEOUT_MS = 600_000;
 /** The iframe shown while a scene runs, scaled to this fraction so it stays on screen (an off-screen frame may be throttled). */
 const PREVIEW_SCALE = 0.2;
 
-
 /** The page of a scene next to the bench page's folder (demo/<scene>/ in every way the page is served). */
 export function sceneUrl(base: string, scene: string, query: Record<string, string | number>): string {
   const url = new URL(`../${scene}/index.html`, base);
@@ -69,8 +68,16 @@ async function runInFrame(url: string): Promise<SceneBenchResult> {
   frame.src = url;
   frame.title = 'scene benchmark';
   Object.assign(frame.style, {
-    position: 'fixed', right: '8px', bottom: '8px', width: '2400px', height: '1400px', border: '1px solid #3a4654',
-    transform: `scale(${PREVIEW_SCALE})`, transformOrigin: 'bottom right', zIndex: '10', background: '#101317',
+    position: 'fixed',
+    right: '8px',
+    bottom: '8px',
+    width: '2400px',
+    height: '1400px',
+    border: '1px solid #3a4654',
+    transform: `scale(${PREVIEW_SCALE})`,
+    transformOrigin: 'bottom right',
+    zIndex: '10',
+    background: '#101317',
   });
   document.body.append(frame);
   try {
@@ -102,22 +109,45 @@ function summary(result: SceneBenchResult): Record<string, number> {
     fps: 1000 / median(result.frameMs),
     ...(gpu.length > 0 ? { gpuMeanMs: mean(gpu), gpuMedianMs: median(gpu), gpuP95Ms: p95(gpu) } : {}),
     // Where the GPU time goes: mean ms per frame of each kind of submission (they add up to the mean).
-    ...Object.fromEntries(Object.entries(result.gpuParts).map(([label, ms]) => [`gpu mean ms: ${label}`, ms / result.frameMs.length])),
+    ...Object.fromEntries(
+      Object.entries(result.gpuParts).map(([label, ms]) => [`gpu mean ms: ${label}`, ms / result.frameMs.length]),
+    ),
     width: result.width,
     height: result.height,
   };
 }
 
 export const sceneFrameTime: FigureRunner = async (context) => {
-  if (typeof document === 'undefined') throw new Error('scene-frame-time needs a browser (the scenes are pages that draw into a canvas): npm run bench, or the bench page');
+  if (typeof document === 'undefined')
+    throw new Error(
+      'scene-frame-time needs a browser (the scenes are pages that draw into a canvas): npm run bench, or the bench page',
+    );
   const size = context.quick ? QUICK : FULL;
-  const query = { bench: size.frames, warmup: size.warmup, benchSeconds: size.seconds, warmupSeconds: size.warmupSeconds, width: size.width, height: size.height, dpr: 1 };
+  const query = {
+    bench: size.frames,
+    warmup: size.warmup,
+    benchSeconds: size.seconds,
+    warmupSeconds: size.warmupSeconds,
+    width: size.width,
+    height: size.height,
+    dpr: 1,
+  };
   const results = new Map<string, SceneBenchResult>();
   for (const [i, c] of SCENE_CASES.entries()) {
-    context.progress(`  scene ${i + 1}/${SCENE_CASES.length}: ${c.name} at ${size.width}×${size.height}, up to ${size.frames} frames or ${size.seconds} s after ${size.warmup}`);
+    context.progress(
+      `  scene ${i + 1}/${SCENE_CASES.length}: ${c.name} at ${size.width}×${size.height}, up to ${size.frames} frames or ${size.seconds} s after ${size.warmup}`,
+    );
     const result = await runInFrame(sceneUrl(location.href, c.scene, { ...query, ...c.query }));
     results.set(c.name, result);
-    for (const ms of result.frameMs) context.live?.({ kind: 'sample', figure: 'scene-frame-time', unit: 'ms', case: `${c.name}: frame time`, side: 'measured', value: ms });
+    for (const ms of result.frameMs)
+      context.live?.({
+        kind: 'sample',
+        figure: 'scene-frame-time',
+        unit: 'ms',
+        case: `${c.name}: frame time`,
+        side: 'measured',
+        value: ms,
+      });
   }
   const get = (name: string): SceneBenchResult => results.get(name) as SceneBenchResult;
   const virtual = get('virtual-texture');
@@ -130,28 +160,68 @@ export const sceneFrameTime: FigureRunner = async (context) => {
     // mean over many frames averages out (a frame's begin falls anywhere within a step).
     const value = mean(virtualGpu);
     const baseline = mean(nativeGpu);
-    rows.push({ case: 'virtual-texture: mean GPU time per frame', value, baseline, ratio: value / baseline, samples: virtualGpu, baselineSamples: nativeGpu, extra: { median: median(virtualGpu), p95: p95(virtualGpu), baselineMedian: median(nativeGpu), baselineP95: p95(nativeGpu) } });
+    rows.push({
+      case: 'virtual-texture: mean GPU time per frame',
+      value,
+      baseline,
+      ratio: value / baseline,
+      samples: virtualGpu,
+      baselineSamples: nativeGpu,
+      extra: {
+        median: median(virtualGpu),
+        p95: p95(virtualGpu),
+        baselineMedian: median(nativeGpu),
+        baselineP95: p95(nativeGpu),
+      },
+    });
   }
   for (const c of SCENE_CASES) {
     const result = get(c.name);
-    rows.push({ case: `${c.name}: frame time`, value: median(result.frameMs), baseline: null, ratio: null, samples: result.frameMs, baselineSamples: [], extra: summary(result) });
+    rows.push({
+      case: `${c.name}: frame time`,
+      value: median(result.frameMs),
+      baseline: null,
+      ratio: null,
+      samples: result.frameMs,
+      baselineSamples: [],
+      extra: summary(result),
+    });
   }
   const fps = 1000 / median(virtual.frameMs);
   const figure: Figure = {
     id: 'scene-frame-time',
     title: 'Scene frame time',
     unit: 'ms',
-    baselineName: 'the virtual texture\'s camera path drawn from a native texture with every mip resident (texture=native)',
+    baselineName:
+      "the virtual texture's camera path drawn from a native texture with every mip resident (texture=native)",
     ratioMeaning: 'virtual texture mean GPU ms per frame ÷ native texture mean GPU ms per frame',
-    target: { text: 'GPU time per frame at most 2× the native texture; the virtual texture at 60 fps or more', ratio: 2, direction: 'at-most' },
+    target: {
+      text: 'GPU time per frame at most 2× the native texture; the virtual texture at 60 fps or more',
+      ratio: 2,
+      direction: 'at-most',
+    },
     rows,
     rounds: size.frames,
     warmup: size.warmup,
-    parameters: { width: size.width, height: size.height, frames: size.frames, warmup: size.warmup, seconds: size.seconds, warmupSeconds: size.warmupSeconds, measuredFrames: virtual.frameMs.length, clock: '60 frames per second, by frame index', timestampQuery: String(virtual.timestampQuery) },
+    parameters: {
+      width: size.width,
+      height: size.height,
+      frames: size.frames,
+      warmup: size.warmup,
+      seconds: size.seconds,
+      warmupSeconds: size.warmupSeconds,
+      measuredFrames: virtual.frameMs.length,
+      clock: '60 frames per second, by frame index',
+      timestampQuery: String(virtual.timestampQuery),
+    },
     notes: [
       `virtual texture: ${fps.toFixed(0)} fps (median frame ${median(virtual.frameMs).toFixed(2)} ms, p95 ${p95(virtual.frameMs).toFixed(2)} ms) at ${virtual.width}×${virtual.height}: ${median(virtual.frameMs) <= FRAME_BUDGET_MS ? 'meets' : 'misses'} 60 fps`,
-      'frame time: from the start of the scene\'s frame to its GPU work\'s completion, each frame waiting for the last (one frame in flight), no vsync',
-      ...(virtual.timestampQuery ? ['GPU time: timestamp pairs around each submission of the frame, summed; compared as means over the frames, since Chromium rounds timestamps to 100 µs (unless started with --enable-webgpu-developer-features: npm run bench -- --developer-features)'] : ['no timestamp queries on this adapter: GPU time not measured']),
+      "frame time: from the start of the scene's frame to its GPU work's completion, each frame waiting for the last (one frame in flight), no vsync",
+      ...(virtual.timestampQuery
+        ? [
+            'GPU time: timestamp pairs around each submission of the frame, summed; compared as means over the frames, since Chromium rounds timestamps to 100 µs (unless started with --enable-webgpu-developer-features: npm run bench -- --developer-features)',
+          ]
+        : ['no timestamp queries on this adapter: GPU time not measured']),
     ],
   };
   return figure;

@@ -35,25 +35,52 @@ export const submitOverhead: FigureRunner = async (context) => {
   const calls = quick ? 20 : CALLS_PER_SAMPLE;
   const live = liveRecorder(context, 'submit-overhead', 'µs/submit');
   const device = await createDevice({ gpuDevice, localMemoryBytes: 16 << 20, nonLocalMemoryBytes: 4 << 20 });
-  const rawOut = gpuDevice.createBuffer({ label: 'submit-overhead: raw out', size: 256, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
-  const rawValue = gpuDevice.createBuffer({ label: 'submit-overhead: raw value', size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+  const rawOut = gpuDevice.createBuffer({
+    label: 'submit-overhead: raw out',
+    size: 256,
+    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC,
+  });
+  const rawValue = gpuDevice.createBuffer({
+    label: 'submit-overhead: raw value',
+    size: 16,
+    usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+  });
   try {
     const queue = device.createCommandQueue({ type: 'DIRECT' });
     const fence = device.createFence(0);
     let fenceValue = 0;
     const empty = device.createCommandList('DIRECT');
     empty.close();
-    const out = device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: 65536, flags: ['ALLOW_UNORDERED_ACCESS'] }, 'UNORDERED_ACCESS');
-    const pso = await device.createComputePipelineState({ code: LIBRARY_KERNEL, entryPoint: 'main', label: 'submit-overhead' });
+    const out = device.createCommittedResource(
+      { type: 'DEFAULT' },
+      [],
+      { dimension: 'BUFFER', width: 65536, flags: ['ALLOW_UNORDERED_ACCESS'] },
+      'UNORDERED_ACCESS',
+    );
+    const pso = await device.createComputePipelineState({
+      code: LIBRARY_KERNEL,
+      entryPoint: 'main',
+      label: 'submit-overhead',
+    });
     const dispatch = device.createCommandList('DIRECT');
     dispatch.setPipelineState(pso);
     dispatch.setComputeRoot32BitConstants(0, [7], 0);
     dispatch.setComputeRootUnorderedAccessView(1, out.getGPUVirtualAddress());
     dispatch.dispatch(1, 1, 1);
     dispatch.close();
-    const rawPipeline = await gpuDevice.createComputePipelineAsync({ label: 'submit-overhead: raw', layout: 'auto', compute: { module: gpuDevice.createShaderModule({ code: RAW_KERNEL }), entryPoint: 'main' } });
+    const rawPipeline = await gpuDevice.createComputePipelineAsync({
+      label: 'submit-overhead: raw',
+      layout: 'auto',
+      compute: { module: gpuDevice.createShaderModule({ code: RAW_KERNEL }), entryPoint: 'main' },
+    });
     gpuDevice.queue.writeBuffer(rawValue, 0, new Uint32Array([7, 0, 0, 0]));
-    const rawGroup = gpuDevice.createBindGroup({ layout: rawPipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: rawOut } }, { binding: 1, resource: { buffer: rawValue } }] });
+    const rawGroup = gpuDevice.createBindGroup({
+      layout: rawPipeline.getBindGroupLayout(0),
+      entries: [
+        { binding: 0, resource: { buffer: rawOut } },
+        { binding: 1, resource: { buffer: rawValue } },
+      ],
+    });
 
     const library = async (list: typeof empty): Promise<number> => {
       const start = performance.now();
@@ -82,7 +109,10 @@ export const submitOverhead: FigureRunner = async (context) => {
     };
 
     const rows: FigureRow[] = [];
-    for (const [name, list, withDispatch] of [['empty list', empty, false], ['one dispatch', dispatch, true]] as const) {
+    for (const [name, list, withDispatch] of [
+      ['empty list', empty, false],
+      ['one dispatch', dispatch, true],
+    ] as const) {
       context.progress(`submit-overhead: ${name}, ${rounds} rounds of ${calls} submissions`);
       const measured: number[] = [];
       const baseline: number[] = [];
@@ -98,9 +128,15 @@ export const submitOverhead: FigureRunner = async (context) => {
       }
       rows.push(row(name, measured, baseline));
     }
-    if (device.getDeviceRemovedReason() !== 'S_OK') throw new Error(`submit-overhead: the device was removed: ${device.getDeviceRemovedReason()}`);
+    if (device.getDeviceRemovedReason() !== 'S_OK')
+      throw new Error(`submit-overhead: the device was removed: ${device.getDeviceRemovedReason()}`);
     // The dispatch ran: the word it stores is there (read back through the library).
-    const readback = device.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: 256 }, 'COPY_DEST');
+    const readback = device.createCommittedResource(
+      { type: 'READBACK' },
+      [],
+      { dimension: 'BUFFER', width: 256 },
+      'COPY_DEST',
+    );
     const copy = device.createCommandList('DIRECT');
     copy.copyBufferRegion(readback, 0, out, 0, 4);
     copy.close();
@@ -114,7 +150,8 @@ export const submitOverhead: FigureRunner = async (context) => {
       id: 'submit-overhead',
       title: 'Submit overhead: executeCommandLists + signal against queue.submit',
       unit: 'µs/submit',
-      baselineName: 'raw WebGPU: queue.submit of the same work (an empty command buffer; one dispatch of a plain pipeline) + onSubmittedWorkDone',
+      baselineName:
+        'raw WebGPU: queue.submit of the same work (an empty command buffer; one dispatch of a plain pipeline) + onSubmittedWorkDone',
       ratioMeaning: 'library µs ÷ raw µs',
       target: { text: 'at most 1.5× raw', ratio: 1.5, direction: 'at-most' },
       rows,

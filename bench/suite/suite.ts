@@ -54,9 +54,19 @@ export interface SuiteResult {
 }
 
 /** A figure starting, finishing or failing, for pages that show the suite's progress per figure. */
-export type FigureEvent = { id: string; state: 'running' } | { id: string; state: 'done'; seconds: number; figure: Figure } | { id: string; state: 'failed'; seconds: number; error: string };
+export type FigureEvent =
+  | { id: string; state: 'running' }
+  | { id: string; state: 'done'; seconds: number; figure: Figure }
+  | { id: string; state: 'failed'; seconds: number; error: string };
 
-export type SuiteOptions = BenchContext & { runtime: SuiteResult['runtime']; commit: string; host: string; only?: readonly string[]; crossOriginIsolated?: boolean; onFigure?: (event: FigureEvent) => void };
+export type SuiteOptions = BenchContext & {
+  runtime: SuiteResult['runtime'];
+  commit: string;
+  host: string;
+  only?: readonly string[];
+  crossOriginIsolated?: boolean;
+  onFigure?: (event: FigureEvent) => void;
+};
 
 export async function runSuite(context: SuiteOptions): Promise<SuiteResult> {
   const start = performance.now();
@@ -76,8 +86,11 @@ export async function runSuite(context: SuiteOptions): Promise<SuiteResult> {
     seconds: 0,
   };
   const unknown = (context.only ?? []).filter((id) => !FIGURES.some((f) => f.id === id));
-  if (unknown.length > 0) throw new Error(`runSuite: unknown figure ${unknown.join(', ')} (figures: ${FIGURES.map((f) => f.id).join(', ')})`);
-  const selected = FIGURES.filter((f) => (context.only ? context.only.includes(f.id) : !(f.browserOnly && context.runtime === 'node')));
+  if (unknown.length > 0)
+    throw new Error(`runSuite: unknown figure ${unknown.join(', ')} (figures: ${FIGURES.map((f) => f.id).join(', ')})`);
+  const selected = FIGURES.filter((f) =>
+    context.only ? context.only.includes(f.id) : !(f.browserOnly && context.runtime === 'node'),
+  );
   for (const [i, figure] of selected.entries()) {
     context.progress(`[${i + 1}/${selected.length}] ${figure.id}…`);
     context.onFigure?.({ id: figure.id, state: 'running' });
@@ -104,7 +117,11 @@ export async function runSuite(context: SuiteOptions): Promise<SuiteResult> {
  * names no architecture (NVIDIA's Vulkan driver under Dawn: "nvidia-h200"), e.g. node-nvidia-h200.
  */
 export function resultStem(result: Pick<SuiteResult, 'runtime' | 'adapter'>): string {
-  const clean = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const clean = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '');
   const vendor = clean(result.adapter.vendor) || 'unknown';
   let model = clean(result.adapter.architecture) || clean(result.adapter.device) || 'unknown';
   if (model.startsWith(`${vendor}-`)) model = model.slice(vendor.length + 1);
@@ -126,11 +143,14 @@ export function checkSuiteResult(value: unknown): string | null {
   if (typeof value !== 'object' || value === null) return 'not an object';
   const r = value as Partial<Record<keyof SuiteResult, unknown>>;
   if (r.runtime !== 'browser' && r.runtime !== 'node') return 'runtime is neither "browser" nor "node"';
-  if (typeof r.adapterText !== 'string' || typeof r.adapter !== 'object' || r.adapter === null) return 'adapter missing';
+  if (typeof r.adapterText !== 'string' || typeof r.adapter !== 'object' || r.adapter === null)
+    return 'adapter missing';
   if (!Array.isArray(r.figures)) return 'figures is not an array';
   for (const f of r.figures as Partial<Figure>[]) {
     if (typeof f.id !== 'string' || !Array.isArray(f.rows)) return 'a figure has no id or rows';
-    for (const row of f.rows) if (typeof row.case !== 'string' || typeof row.value !== 'number' || !Array.isArray(row.samples)) return `figure ${f.id}: a row has no case, value or samples`;
+    for (const row of f.rows)
+      if (typeof row.case !== 'string' || typeof row.value !== 'number' || !Array.isArray(row.samples))
+        return `figure ${f.id}: a row has no case, value or samples`;
   }
   if (!Array.isArray(r.failures)) return 'failures is not an array';
   return null;

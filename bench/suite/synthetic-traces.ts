@@ -48,15 +48,22 @@ function layout(options: SyntheticTraceOptions, count?: (heaps: number) => numbe
   const minPages = Math.ceil((options.minHeapBytes ?? PAGE_BYTES) / PAGE_BYTES);
   const maxPages = Math.floor((options.maxHeapBytes ?? 8 * PAGE_BYTES) / PAGE_BYTES);
   if (!Number.isInteger(frames) || frames < 1) throw new RangeError(`frames must be a positive integer, got ${frames}`);
-  if (minPages < 1 || maxPages < minPages) throw new RangeError(`heap sizes must be 1 page or more, min <= max: got ${minPages}..${maxPages} pages`);
-  if (maxPages * PAGE_BYTES > budgetBytes) throw new RangeError(`a ${maxPages}-page heap does not fit a ${budgetBytes}-byte budget`);
+  if (minPages < 1 || maxPages < minPages)
+    throw new RangeError(`heap sizes must be 1 page or more, min <= max: got ${minPages}..${maxPages} pages`);
+  if (maxPages * PAGE_BYTES > budgetBytes)
+    throw new RangeError(`a ${maxPages}-page heap does not fit a ${budgetBytes}-byte budget`);
   const rng = random(seed);
   const int = (lo: number, hi: number): number => lo + Math.floor(rng() * (hi - lo + 1));
   const targetPages = Math.round((workingSetMultiple * budgetBytes) / PAGE_BYTES);
   const natural = Math.max(1, Math.round(targetPages / ((minPages + maxPages) / 2)));
   const heaps = count ? count(natural) : natural;
-  if (heaps * minPages > targetPages || heaps * maxPages < targetPages) throw new RangeError(`${heaps} heaps of ${minPages}..${maxPages} pages cannot hold ${targetPages} pages`);
-  return { rng, sizes: heapPages(heaps, minPages, maxPages, targetPages, int).map((p) => p * PAGE_BYTES), frameBytes: (options.viewFill ?? 0.6) * budgetBytes };
+  if (heaps * minPages > targetPages || heaps * maxPages < targetPages)
+    throw new RangeError(`${heaps} heaps of ${minPages}..${maxPages} pages cannot hold ${targetPages} pages`);
+  return {
+    rng,
+    sizes: heapPages(heaps, minPages, maxPages, targetPages, int).map((p) => p * PAGE_BYTES),
+    frameBytes: (options.viewFill ?? 0.6) * budgetBytes,
+  };
 }
 
 /** A seeded permutation of 0..n-1 (Fisher–Yates). */
@@ -70,9 +77,13 @@ function permutation(rng: () => number, n: number): number[] {
 }
 
 function popularSets(options: SyntheticTraceOptions, shape: 'popular-sets' | 'phase-shift'): SyntheticTrace {
-  const { rng, sizes, frameBytes } = layout(options, (heaps) => Math.max(2, Math.round(heaps / GROUP_SIZE)) * GROUP_SIZE);
+  const { rng, sizes, frameBytes } = layout(
+    options,
+    (heaps) => Math.max(2, Math.round(heaps / GROUP_SIZE)) * GROUP_SIZE,
+  );
   const groups = sizes.length / GROUP_SIZE;
-  const groupBytes = (g: number): number => sizes.slice(g * GROUP_SIZE, (g + 1) * GROUP_SIZE).reduce((sum, s) => sum + s, 0);
+  const groupBytes = (g: number): number =>
+    sizes.slice(g * GROUP_SIZE, (g + 1) * GROUP_SIZE).reduce((sum, s) => sum + s, 0);
   const meanGroupBytes = sizes.reduce((sum, s) => sum + s, 0) / groups;
   // As many sets as the frame's allowance holds on average, and fewer than all (else nothing pages).
   const slots = Math.max(1, Math.min(groups - 1, Math.floor(frameBytes / meanGroupBytes)));
@@ -105,7 +116,14 @@ function popularSets(options: SyntheticTraceOptions, shape: 'popular-sets' | 'ph
     }
     frames.push(ids.sort((a, b) => a - b));
   }
-  return { shape, sizes, frames, seed: options.seed, budgetBytes: options.budgetBytes, workingSetMultiple: options.workingSetMultiple };
+  return {
+    shape,
+    sizes,
+    frames,
+    seed: options.seed,
+    budgetBytes: options.budgetBytes,
+    workingSetMultiple: options.workingSetMultiple,
+  };
 }
 
 /** Popular sets: see the header. */
@@ -138,5 +156,12 @@ export function generateCyclicScanTrace(options: SyntheticTraceOptions): Synthet
     frames.push(ids.sort((a, b) => a - b));
     position = (position + speed) % heaps;
   }
-  return { shape: 'cyclic-scan', sizes, frames, seed: options.seed, budgetBytes: options.budgetBytes, workingSetMultiple: options.workingSetMultiple };
+  return {
+    shape: 'cyclic-scan',
+    sizes,
+    frames,
+    seed: options.seed,
+    budgetBytes: options.budgetBytes,
+    workingSetMultiple: options.workingSetMultiple,
+  };
 }

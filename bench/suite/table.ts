@@ -20,12 +20,19 @@ export function verdict(figure: Figure, r: FigureRow): string {
 }
 
 export function formatSuite(result: SuiteResult): string {
-  const lines = [`${result.runtime} on ${result.adapterText}, commit ${result.commit}, ${result.date}${result.quick ? ' (quick)' : ''}`];
+  const lines = [
+    `${result.runtime} on ${result.adapterText}, commit ${result.commit}, ${result.date}${result.quick ? ' (quick)' : ''}`,
+  ];
   for (const figure of result.figures) {
-    lines.push('', `${figure.title} (${figure.unit}; baseline: ${figure.baselineName}; ratio: ${figure.ratioMeaning}${figure.target ? `; target: ${figure.target.text}` : ''})`);
+    lines.push(
+      '',
+      `${figure.title} (${figure.unit}; baseline: ${figure.baselineName}; ratio: ${figure.ratioMeaning}${figure.target ? `; target: ${figure.target.text}` : ''})`,
+    );
     const width = Math.max(...figure.rows.map((r) => r.case.length), 4);
     for (const r of figure.rows) {
-      lines.push(`  ${r.case.padEnd(width)}  ${formatNumber(r.value).padStart(9)}  vs ${formatNumber(r.baseline).padStart(9)}  ratio ${formatNumber(r.ratio).padStart(6)} ${verdict(figure, r)}`);
+      lines.push(
+        `  ${r.case.padEnd(width)}  ${formatNumber(r.value).padStart(9)}  vs ${formatNumber(r.baseline).padStart(9)}  ratio ${formatNumber(r.ratio).padStart(6)} ${verdict(figure, r)}`,
+      );
     }
   }
   for (const failure of result.failures) lines.push('', `FAILED ${failure.id}: ${failure.error}`);
@@ -35,17 +42,27 @@ export function formatSuite(result: SuiteResult): string {
 
 /** One markdown table over several results (columns), one line per figure row. */
 export function markdownTable(results: readonly SuiteResult[]): string {
-  const header = ['figure', 'case', ...results.map((r) => `${r.runtime}, ${r.adapter.vendor || '?'} ${r.adapter.architecture || r.adapter.device}`.trim()), 'target'];
+  const header = [
+    'figure',
+    'case',
+    ...results.map((r) =>
+      `${r.runtime}, ${r.adapter.vendor || '?'} ${r.adapter.architecture || r.adapter.device}`.trim(),
+    ),
+    'target',
+  ];
   const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => ' --- ').join('|')}|`];
   const figures = new Map<string, Figure>();
   for (const result of results) for (const f of result.figures) if (!figures.has(f.id)) figures.set(f.id, f);
   for (const figure of figures.values()) {
     const cases = new Set<string>();
-    for (const result of results) for (const r of result.figures.find((f) => f.id === figure.id)?.rows ?? []) cases.add(r.case);
+    for (const result of results)
+      for (const r of result.figures.find((f) => f.id === figure.id)?.rows ?? []) cases.add(r.case);
     for (const name of cases) {
       const cells = results.map((result) => {
         const r = result.figures.find((f) => f.id === figure.id)?.rows.find((x) => x.case === name);
-        return r ? `${formatNumber(r.value)} vs ${formatNumber(r.baseline)} ${figure.unit} (**${formatNumber(r.ratio)}**)` : '–';
+        return r
+          ? `${formatNumber(r.value)} vs ${formatNumber(r.baseline)} ${figure.unit} (**${formatNumber(r.ratio)}**)`
+          : '–';
       });
       lines.push(`| ${figure.title} | ${name} | ${cells.join(' | ')} | ${figure.target?.text ?? ''} |`);
     }

@@ -49,7 +49,12 @@ export function mipChain(side: number, mips: number): Uint8Array[] {
  * shape of texels row-major; the packed tail holds each packed mip row-major and tightly pitched,
  * starting at a multiple of PACKED_MIP_ALIGNMENT. Positions come from getResourceTiling.
  */
-export function tiledBytes(tiling: ResourceTiling, chain: readonly Uint8Array[], side: number, tileBytes: number): Uint8Array {
+export function tiledBytes(
+  tiling: ResourceTiling,
+  chain: readonly Uint8Array[],
+  side: number,
+  tileBytes: number,
+): Uint8Array {
   const out = new Uint8Array(tiling.numTilesForEntireResource * tileBytes);
   const { widthInTexels: tw, heightInTexels: th } = tiling.standardTileShapeForNonPackedMips;
   const packed = tiling.packedMipDesc;
@@ -57,7 +62,11 @@ export function tiledBytes(tiling: ResourceTiling, chain: readonly Uint8Array[],
     const s = mipSide(side, mip);
     const rowBytes = s * TEXEL_BYTES;
     if (mip < packed.numStandardMips) {
-      const { widthInTiles, heightInTiles, startTileIndexInOverallResource: first } = tiling.subresourceTilings[mip] ?? { widthInTiles: 0, heightInTiles: 0, startTileIndexInOverallResource: 0 };
+      const {
+        widthInTiles,
+        heightInTiles,
+        startTileIndexInOverallResource: first,
+      } = tiling.subresourceTilings[mip] ?? { widthInTiles: 0, heightInTiles: 0, startTileIndexInOverallResource: 0 };
       for (let ty = 0; ty < heightInTiles; ty++) {
         for (let tx = 0; tx < widthInTiles; tx++) {
           const tile = (first + ty * widthInTiles + tx) * tileBytes;

@@ -81,7 +81,8 @@ function maxDifference(a: Uint32Array, b: Uint32Array): number {
     const x = a[i] as number;
     const y = b[i] as number;
     if (x === y) continue;
-    for (let shift = 0; shift < 32; shift += 8) worst = Math.max(worst, Math.abs(((x >>> shift) & 0xff) - ((y >>> shift) & 0xff)));
+    for (let shift = 0; shift < 32; shift += 8)
+      worst = Math.max(worst, Math.abs(((x >>> shift) & 0xff) - ((y >>> shift) & 0xff)));
   }
   return worst;
 }
@@ -98,25 +99,61 @@ export const textureSample: FigureRunner = async (context) => {
   const invocations = side * side;
   const outputBytes = invocations * 4;
   const targetMs = quick ? QUICK_TARGET_SUBMISSION_MS : TARGET_SUBMISSION_MS;
-  const paramsOf = (spec: { kernel: Kernel; lod: number }, mip = 0): number[] => [mip, spec.kernel === 'load_texels' ? mipSide(side, mip) : side, floatBits(spec.lod), 0];
+  const paramsOf = (spec: { kernel: Kernel; lod: number }, mip = 0): number[] => [
+    mip,
+    spec.kernel === 'load_texels' ? mipSide(side, mip) : side,
+    floatBits(spec.lod),
+    0,
+  ];
 
   context.progress(`texture sample: making ${side}² × ${mips} mips of texels`);
   const chain = mipChain(side, mips);
 
-  const textureDesc = { dimension: 'TEXTURE2D', width: side, height: side, mipLevels: mips, format: 'R8G8B8A8_UNORM', layout: '64KB_UNDEFINED_SWIZZLE' } as const;
+  const textureDesc = {
+    dimension: 'TEXTURE2D',
+    width: side,
+    height: side,
+    mipLevels: mips,
+    format: 'R8G8B8A8_UNORM',
+    layout: '64KB_UNDEFINED_SWIZZLE',
+  } as const;
   // The pools are sized before the texture exists: its texels rounded up to tiles, and one tile more
   // for the mip tail's rounding (standard mips of a power-of-two texture fill whole tiles).
   const chainBytes = chain.reduce((sum, texels) => sum + texels.byteLength, 0);
   const textureBytesAtMost = roundUp(chainBytes) + PAGE;
   // Local: the heap, the descriptor, the results, a query heap. Non-local: the upload (texels and
   // descriptor), the results' readback, the timestamps' readback.
-  const device = await createDevice({ gpuDevice, localMemoryBytes: textureBytesAtMost + PAGE + roundUp(outputBytes) + PAGE, nonLocalMemoryBytes: textureBytesAtMost + PAGE + roundUp(outputBytes) + PAGE });
+  const device = await createDevice({
+    gpuDevice,
+    localMemoryBytes: textureBytesAtMost + PAGE + roundUp(outputBytes) + PAGE,
+    nonLocalMemoryBytes: textureBytesAtMost + PAGE + roundUp(outputBytes) + PAGE,
+  });
   // The baseline's texture and buffers, on the same raw device.
-  const native = gpuDevice.createTexture({ label: 'texture-sample: native texture', size: [side, side], mipLevelCount: mips, format: 'rgba8unorm', usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST });
-  const results = gpuDevice.createBuffer({ label: 'texture-sample: native results', size: outputBytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+  const native = gpuDevice.createTexture({
+    label: 'texture-sample: native texture',
+    size: [side, side],
+    mipLevelCount: mips,
+    format: 'rgba8unorm',
+    usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST,
+  });
+  const results = gpuDevice.createBuffer({
+    label: 'texture-sample: native results',
+    size: outputBytes,
+    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC,
+  });
   // One uniform per row and one for the check's per-mip loads.
-  const uniforms = Array.from({ length: ROWS.length + 1 }, () => gpuDevice.createBuffer({ label: 'texture-sample: native params', size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST }));
-  const staging = gpuDevice.createBuffer({ label: 'texture-sample: native results readback', size: outputBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const uniforms = Array.from({ length: ROWS.length + 1 }, () =>
+    gpuDevice.createBuffer({
+      label: 'texture-sample: native params',
+      size: 16,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    }),
+  );
+  const staging = gpuDevice.createBuffer({
+    label: 'texture-sample: native results readback',
+    size: outputBytes,
+    usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+  });
   try {
     const { queue, settle } = fencedQueue(device);
 
@@ -125,38 +162,106 @@ export const textureSample: FigureRunner = async (context) => {
     const tiling = device.getResourceTiling(texture);
     const tiles = tiling.numTilesForEntireResource;
     const textureBytes = tiles * TILE_SIZE;
-    const heap = device.createHeap({ sizeInBytes: textureBytes, properties: { type: 'DEFAULT' }, flags: ['ALLOW_ONLY_NON_RT_DS_TEXTURES'] });
-    queue.updateTileMappings(texture, [{ x: 0, y: 0, z: 0, subresource: 0 }], [{ numTiles: tiles }], heap, ['NONE'], [0], [tiles]);
+    const heap = device.createHeap({
+      sizeInBytes: textureBytes,
+      properties: { type: 'DEFAULT' },
+      flags: ['ALLOW_ONLY_NON_RT_DS_TEXTURES'],
+    });
+    queue.updateTileMappings(
+      texture,
+      [{ x: 0, y: 0, z: 0, subresource: 0 }],
+      [{ numTiles: tiles }],
+      heap,
+      ['NONE'],
+      [0],
+      [tiles],
+    );
     context.progress(`texture sample: filling ${tiles} tiles and ${mips} native mips`);
-    const upload = device.createCommittedResource({ type: 'UPLOAD' }, [], { dimension: 'BUFFER', width: textureBytes + PAGE }, 'GENERIC_READ');
+    const upload = device.createCommittedResource(
+      { type: 'UPLOAD' },
+      [],
+      { dimension: 'BUFFER', width: textureBytes + PAGE },
+      'GENERIC_READ',
+    );
     const words = device.writeTextureDescriptor(texture);
     const mapped = upload.map();
     mapped.set(tiledBytes(tiling, chain, side, TILE_SIZE));
     mapped.set(new Uint8Array(words.buffer, words.byteOffset, words.byteLength), textureBytes);
     upload.unmap();
-    const descriptor = device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: PAGE }, 'COMMON');
-    const output = device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: outputBytes, flags: ['ALLOW_UNORDERED_ACCESS'] }, 'COMMON');
+    const descriptor = device.createCommittedResource(
+      { type: 'DEFAULT' },
+      [],
+      { dimension: 'BUFFER', width: PAGE },
+      'COMMON',
+    );
+    const output = device.createCommittedResource(
+      { type: 'DEFAULT' },
+      [],
+      { dimension: 'BUFFER', width: outputBytes, flags: ['ALLOW_UNORDERED_ACCESS'] },
+      'COMMON',
+    );
     const fill = device.createCommandList('COMPUTE');
-    fill.copyTiles(texture, { x: 0, y: 0, z: 0, subresource: 0 }, { numTiles: tiles }, upload, 0, 'LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE');
+    fill.copyTiles(
+      texture,
+      { x: 0, y: 0, z: 0, subresource: 0 },
+      { numTiles: tiles },
+      upload,
+      0,
+      'LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE',
+    );
     fill.copyBufferRegion(descriptor, 0, upload, textureBytes, words.byteLength);
-    fill.resourceBarrier([{ type: 'TRANSITION', transition: { resource: texture, stateBefore: 'COPY_DEST', stateAfter: 'NON_PIXEL_SHADER_RESOURCE' } }]);
+    fill.resourceBarrier([
+      {
+        type: 'TRANSITION',
+        transition: { resource: texture, stateBefore: 'COPY_DEST', stateAfter: 'NON_PIXEL_SHADER_RESOURCE' },
+      },
+    ]);
     fill.close();
     queue.executeCommandLists([fill]);
     await settle();
     upload.release();
     for (const [mip, texels] of chain.entries()) {
       const s = mipSide(side, mip);
-      gpuDevice.queue.writeTexture({ texture: native, mipLevel: mip }, texels, { bytesPerRow: s * RGBA8, rowsPerImage: s }, [s, s]);
+      gpuDevice.queue.writeTexture(
+        { texture: native, mipLevel: mip },
+        texels,
+        { bytesPerRow: s * RGBA8, rowsPerImage: s },
+        [s, s],
+      );
     }
 
     // ---- pipelines ----
-    const module = gpuDevice.createShaderModule({ label: 'texture-sample: native', code: `${kernelsWgsl}\n${nativeWgsl}` });
-    const sampler = gpuDevice.createSampler({ label: 'texture-sample: linear, clamp to edge', magFilter: 'linear', minFilter: 'linear', mipmapFilter: 'linear', addressModeU: 'clamp-to-edge', addressModeV: 'clamp-to-edge' });
+    const module = gpuDevice.createShaderModule({
+      label: 'texture-sample: native',
+      code: `${kernelsWgsl}\n${nativeWgsl}`,
+    });
+    const sampler = gpuDevice.createSampler({
+      label: 'texture-sample: linear, clamp to edge',
+      magFilter: 'linear',
+      minFilter: 'linear',
+      mipmapFilter: 'linear',
+      addressModeU: 'clamp-to-edge',
+      addressModeV: 'clamp-to-edge',
+    });
     const nativePipelines = new Map<Kernel, GPUComputePipeline>();
     const psos = new Map<Kernel, Awaited<ReturnType<typeof device.createComputePipelineState>>>();
     for (const kernel of ['load_texels', 'sample_texels'] as const) {
-      nativePipelines.set(kernel, await gpuDevice.createComputePipelineAsync({ label: `texture-sample: native ${kernel}`, layout: 'auto', compute: { module, entryPoint: kernel } }));
-      psos.set(kernel, await device.createComputePipelineState({ label: `texture-sample: ${kernel} through the prelude`, code: `${kernelsWgsl}\n${d3d12Wgsl}`, entryPoint: kernel }));
+      nativePipelines.set(
+        kernel,
+        await gpuDevice.createComputePipelineAsync({
+          label: `texture-sample: native ${kernel}`,
+          layout: 'auto',
+          compute: { module, entryPoint: kernel },
+        }),
+      );
+      psos.set(
+        kernel,
+        await device.createComputePipelineState({
+          label: `texture-sample: ${kernel} through the prelude`,
+          code: `${kernelsWgsl}\n${d3d12Wgsl}`,
+          entryPoint: kernel,
+        }),
+      );
     }
     const bindGroup = (kernel: Kernel, uniform: GPUBuffer): GPUBindGroup =>
       gpuDevice.createBindGroup({
@@ -174,7 +279,12 @@ export const textureSample: FigureRunner = async (context) => {
     // GPU time from timestamp queries where the adapter has them, as indirection-cost reads it.
     const timestamps = gpuDevice.features.has('timestamp-query');
     const timer = kernelTimer(gpuDevice, device, 'texture-sample');
-    const readback = device.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: outputBytes }, 'COPY_DEST');
+    const readback = device.createCommittedResource(
+      { type: 'READBACK' },
+      [],
+      { dimension: 'BUFFER', width: outputBytes },
+      'COPY_DEST',
+    );
 
     // Workgroups per side of a dispatch of `mip` (timed dispatches read mip 0: the whole grid).
     const groupsFor = (mip: number): number => Math.ceil(mipSide(side, mip) / WORKGROUP_SIDE);
@@ -202,7 +312,7 @@ export const textureSample: FigureRunner = async (context) => {
     };
 
     // ---- check: every invocation's result on both sides, every mip for loads ----
-    context.progress('texture sample: comparing every invocation\'s result');
+    context.progress("texture sample: comparing every invocation's result");
     // The check's dispatches cover only the mip they read (a small mip's are its edge, repeated):
     // these are the bytes of their results.
     const resultBytes = (mip: number): number => (groupsFor(mip) * WORKGROUP_SIDE) ** 2 * 4;
@@ -233,20 +343,35 @@ export const textureSample: FigureRunner = async (context) => {
     const worst = ROWS.map(() => 0);
     for (const [r, spec] of ROWS.entries()) {
       // Loads: every mip (the timed row reads mip 0), so the whole chain's layout is checked.
-      const checks = spec.kernel === 'load_texels' ? Array.from({ length: mips }, (_, mip) => paramsOf(spec, mip)) : [paramsOf(spec)];
+      const checks =
+        spec.kernel === 'load_texels'
+          ? Array.from({ length: mips }, (_, mip) => paramsOf(spec, mip))
+          : [paramsOf(spec)];
       const tolerance = spec.kernel === 'load_texels' ? LOAD_TOLERANCE : FILTERED_TOLERANCE;
       for (const constants of checks) {
         const mip = constants[0] as number;
-        const difference = maxDifference(await libraryResults(spec.kernel, constants, mip), await nativeResults(spec.kernel, constants, mip));
+        const difference = maxDifference(
+          await libraryResults(spec.kernel, constants, mip),
+          await nativeResults(spec.kernel, constants, mip),
+        );
         worst[r] = Math.max(worst[r] as number, difference);
-        if (difference > tolerance) wrong.push(`${spec.name}${spec.kernel === 'load_texels' ? ` (mip ${mip})` : ''}: a texel differs by ${difference}/255 in a channel (tolerance ${tolerance}/255)`);
+        if (difference > tolerance)
+          wrong.push(
+            `${spec.name}${spec.kernel === 'load_texels' ? ` (mip ${mip})` : ''}: a texel differs by ${difference}/255 in a channel (tolerance ${tolerance}/255)`,
+          );
       }
     }
-    if (device.getDeviceRemovedReason() !== 'S_OK') throw new Error(`texture-sample: the library device was removed: ${device.getPageFaultReport()?.message ?? device.getDeviceRemovedReason()}`);
-    if (wrong.length > 0) throw new Error(`texture-sample: the library's reads do not match the native texture's: ${wrong.join('; ')}`);
+    if (device.getDeviceRemovedReason() !== 'S_OK')
+      throw new Error(
+        `texture-sample: the library device was removed: ${device.getPageFaultReport()?.message ?? device.getDeviceRemovedReason()}`,
+      );
+    if (wrong.length > 0)
+      throw new Error(`texture-sample: the library's reads do not match the native texture's: ${wrong.join('; ')}`);
 
     // ---- timing ----
-    ROWS.forEach((spec, r) => gpuDevice.queue.writeBuffer(uniforms[r] as GPUBuffer, 0, new Uint32Array(paramsOf(spec))));
+    ROWS.forEach((spec, r) =>
+      gpuDevice.queue.writeBuffer(uniforms[r] as GPUBuffer, 0, new Uint32Array(paramsOf(spec))),
+    );
     const nativeGroups = ROWS.map((spec, r) => bindGroup(spec.kernel, uniforms[r] as GPUBuffer));
     const timeNative = async (r: number, dispatches: number): Promise<number> => {
       const kernel = (ROWS[r] as (typeof ROWS)[number]).kernel;
@@ -263,7 +388,13 @@ export const textureSample: FigureRunner = async (context) => {
     // lasts the target, since one cold dispatch is mostly submission latency.
     let dispatches = 1;
     let calibrationMs = 0;
-    while (dispatches < MAX_DISPATCHES && (calibrationMs = await timeRaw(gpuDevice, () => submitNative('load_texels', nativeGroups[0] as GPUBindGroup, dispatches))) < targetMs) dispatches *= 2;
+    while (
+      dispatches < MAX_DISPATCHES &&
+      (calibrationMs = await timeRaw(gpuDevice, () =>
+        submitNative('load_texels', nativeGroups[0] as GPUBindGroup, dispatches),
+      )) < targetMs
+    )
+      dispatches *= 2;
     dispatches = Math.min(dispatches, MAX_DISPATCHES);
     // One native dispatch already past the target: a CPU adapter (SwiftShader: 0.1 s a native
     // dispatch, 5-15 s through the prelude; a GPU reads 16 MiB in microseconds). Two rounds and no
@@ -275,25 +406,43 @@ export const textureSample: FigureRunner = async (context) => {
     }
     // Recorded once and executed every round, as D3D12 applications reuse bundles of work.
     const lists = ROWS.map((spec) => libraryList(spec.kernel, paramsOf(spec), dispatches));
-    context.progress(`texture sample: ${side}², ${invocations} invocations, ${dispatches} dispatches per submission, ${rounds} rounds`);
+    context.progress(
+      `texture sample: ${side}², ${invocations} invocations, ${dispatches} dispatches per submission, ${rounds} rounds`,
+    );
     const live = liveRecorder(context, 'texture-sample', 'ms');
     const nativeSamples = ROWS.map(() => [] as number[]);
     const librarySamples = ROWS.map(() => [] as number[]);
     const variants = ROWS.flatMap((spec, r) => [
-      { time: () => timeNative(r, dispatches), into: nativeSamples[r] as number[], show: (ms: number) => live.sample(spec.name, 'baseline', ms) },
-      { time: () => timeLibrary(lists[r] as (typeof lists)[number], dispatches), into: librarySamples[r] as number[], show: (ms: number) => live.sample(spec.name, 'measured', ms) },
+      {
+        time: () => timeNative(r, dispatches),
+        into: nativeSamples[r] as number[],
+        show: (ms: number) => live.sample(spec.name, 'baseline', ms),
+      },
+      {
+        time: () => timeLibrary(lists[r] as (typeof lists)[number], dispatches),
+        into: librarySamples[r] as number[],
+        show: (ms: number) => live.sample(spec.name, 'measured', ms),
+      },
     ]);
     await interleaved(variants, rounds, warmup);
-    if (device.getDeviceRemovedReason() !== 'S_OK') throw new Error(`texture-sample: the library device was removed while timing: ${device.getDeviceRemovedReason()}`);
+    if (device.getDeviceRemovedReason() !== 'S_OK')
+      throw new Error(
+        `texture-sample: the library device was removed while timing: ${device.getDeviceRemovedReason()}`,
+      );
     timer.destroy();
 
     return {
       id: 'texture-sample',
       title: 'Texture sample: a tiled texture through the prelude against a native texture',
       unit: 'ms',
-      baselineName: 'the same kernel in raw WebGPU on a native rgba8unorm texture of the same texels: textureLoad; textureSampleLevel with linear filters and clamp-to-edge',
+      baselineName:
+        'the same kernel in raw WebGPU on a native rgba8unorm texture of the same texels: textureLoad; textureSampleLevel with linear filters and clamp-to-edge',
       ratioMeaning: 'library ms ÷ native ms',
-      rows: ROWS.map((spec, r) => row(spec.name, librarySamples[r] as number[], nativeSamples[r] as number[], { 'max |Δ| per channel, in 1/255': worst[r] as number })),
+      rows: ROWS.map((spec, r) =>
+        row(spec.name, librarySamples[r] as number[], nativeSamples[r] as number[], {
+          'max |Δ| per channel, in 1/255': worst[r] as number,
+        }),
+      ),
       rounds,
       warmup,
       parameters: {
@@ -309,9 +458,9 @@ export const textureSample: FigureRunner = async (context) => {
       },
       notes: [
         timestamps
-          ? 'ms per dispatch: GPU time between timestamps around dispatchesPerSubmission dispatches (native: the pass\'s timestampWrites; library: EndQuery before and after, ResolveQueryData), divided'
+          ? "ms per dispatch: GPU time between timestamps around dispatchesPerSubmission dispatches (native: the pass's timestampWrites; library: EndQuery before and after, ResolveQueryData), divided"
           : 'ms per dispatch: one submission of dispatchesPerSubmission dispatches, timed to completion and divided (no timestamp queries on this adapter)',
-        'checked before timing: every invocation\'s packed result of the library agrees with the native one within the tolerances (loads at every mip); extra gives the largest difference seen',
+        "checked before timing: every invocation's packed result of the library agrees with the native one within the tolerances (loads at every mip); extra gives the largest difference seen",
         'library device with gpuValidation on (the default): each submission also reads the fault log back before its fence completes',
       ],
     };

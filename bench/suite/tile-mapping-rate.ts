@@ -31,8 +31,25 @@
  * done (library: the fence wait; raw: onSubmittedWorkDone). That interval is submission to
  * completion, nothing subtracted (it includes the completion round trip, the same on both sides).
  */
-import { createDevice, type CommandQueue, type Fence, type Heap, type Resource, type TileRangeFlag, type TiledResourceCoordinate, type TileRegionSize } from '../../src/index.js';
-import { liveRecorder, median, row, type BenchContext, type Figure, type FigureRow, type FigureRunner } from './figure.js';
+import {
+  createDevice,
+  type CommandQueue,
+  type Fence,
+  type Heap,
+  type Resource,
+  type TileRangeFlag,
+  type TiledResourceCoordinate,
+  type TileRegionSize,
+} from '../../src/index.js';
+import {
+  liveRecorder,
+  median,
+  row,
+  type BenchContext,
+  type Figure,
+  type FigureRow,
+  type FigureRunner,
+} from './figure.js';
 
 const TILE_BYTES = 65536;
 /** 2 GiB of virtual address space; quick mode remaps 128 MiB of it. */
@@ -106,7 +123,8 @@ async function remapThroughLibrary(lib: Library, calls: readonly Call[], heap: H
   lib.queue.signal(lib.fence, ++lib.fenceValue);
   await lib.fence.setEventOnCompletion(lib.fenceValue);
   const start = performance.now();
-  for (const call of calls) lib.queue.updateTileMappings(lib.buffer, call.coordinates, call.sizes, heap, call.flags, call.offsets, call.counts);
+  for (const call of calls)
+    lib.queue.updateTileMappings(lib.buffer, call.coordinates, call.sizes, heap, call.flags, call.offsets, call.counts);
   // Inside the timed region: the signal sends the page-table writes the calls left pending.
   lib.queue.signal(lib.fence, ++lib.fenceValue);
   const submitted = performance.now();
@@ -118,12 +136,18 @@ async function remapThroughLibrary(lib: Library, calls: readonly Call[], heap: H
  * The raw upload, repeated until RAW_MIN_SAMPLE_MS have passed (a one-write upload takes a few µs,
  * below a browser's performance.now resolution of 0.1 ms), CPU time per repetition.
  */
-async function uploadRaw(gpuDevice: GPUDevice, target: GPUBuffer, entries: Uint32Array, writes: readonly [number, number][]): Promise<Timing> {
+async function uploadRaw(
+  gpuDevice: GPUDevice,
+  target: GPUBuffer,
+  entries: Uint32Array,
+  writes: readonly [number, number][],
+): Promise<Timing> {
   await gpuDevice.queue.onSubmittedWorkDone();
   const start = performance.now();
   let repetitions = 0;
   do {
-    for (const [first, count] of writes) gpuDevice.queue.writeBuffer(target, first * PAGE_TABLE_ENTRY_BYTES, entries, first, count);
+    for (const [first, count] of writes)
+      gpuDevice.queue.writeBuffer(target, first * PAGE_TABLE_ENTRY_BYTES, entries, first, count);
     repetitions++;
   } while (performance.now() - start < RAW_MIN_SAMPLE_MS);
   const submitted = performance.now();
@@ -137,7 +161,9 @@ function checkMapped(buffer: Resource, heap: Heap, tiles: number, granularity: G
   for (const tile of [0, 1, HEAP_TILES - 1, Math.floor(tiles / 2) + 3, tiles - 1]) {
     const mapping = buffer.getTileMappingForTesting(tile);
     if (mapping?.heap !== heap || mapping.heapTileOffset !== tile % HEAP_TILES) {
-      throw new Error(`tile-mapping-rate (${granularity}): tile ${tile} maps to ${mapping ? `tile ${mapping.heapTileOffset} of ${mapping.heap.label}` : 'nothing'}, expected tile ${tile % HEAP_TILES} of ${heap.label}`);
+      throw new Error(
+        `tile-mapping-rate (${granularity}): tile ${tile} maps to ${mapping ? `tile ${mapping.heapTileOffset} of ${mapping.heap.label}` : 'nothing'}, expected tile ${tile % HEAP_TILES} of ${heap.label}`,
+      );
     }
   }
 }
@@ -147,10 +173,23 @@ export const tileMappingRate: FigureRunner = async (context: BenchContext): Prom
   const rounds = context.quick ? 2 : 5;
   const warmup = 1;
   const { gpuDevice } = context;
-  const device = await createDevice({ gpuDevice, localMemoryBytes: 2 * HEAP_TILES * TILE_BYTES, nonLocalMemoryBytes: TILE_BYTES });
-  const target = gpuDevice.createBuffer({ label: 'tile-mapping-rate raw page table', size: tiles * PAGE_TABLE_ENTRY_BYTES, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+  const device = await createDevice({
+    gpuDevice,
+    localMemoryBytes: 2 * HEAP_TILES * TILE_BYTES,
+    nonLocalMemoryBytes: TILE_BYTES,
+  });
+  const target = gpuDevice.createBuffer({
+    label: 'tile-mapping-rate raw page table',
+    size: tiles * PAGE_TABLE_ENTRY_BYTES,
+    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+  });
   try {
-    const newHeap = (): Heap => device.createHeap({ sizeInBytes: HEAP_TILES * TILE_BYTES, properties: { type: 'DEFAULT' }, flags: ['ALLOW_ONLY_BUFFERS'] });
+    const newHeap = (): Heap =>
+      device.createHeap({
+        sizeInBytes: HEAP_TILES * TILE_BYTES,
+        properties: { type: 'DEFAULT' },
+        flags: ['ALLOW_ONLY_BUFFERS'],
+      });
     const lib: Library = {
       queue: device.createCommandQueue({ type: 'DIRECT' }),
       fence: device.createFence(0),
@@ -161,7 +200,11 @@ export const tileMappingRate: FigureRunner = async (context: BenchContext): Prom
     // Any u32s will do for the raw side: page-table entries of resident pages, as the library writes.
     const entries = new Uint32Array(tiles).map((_, i) => (((i % HEAP_TILES) << 8) | 1) >>> 0);
     // Built before the clock starts: the application has its arguments ready; the call is measured.
-    const plans = GRANULARITIES.map((granularity) => ({ granularity, calls: callsFor(granularity, tiles), writes: writesFor(granularity, tiles) }));
+    const plans = GRANULARITIES.map((granularity) => ({
+      granularity,
+      calls: callsFor(granularity, tiles),
+      writes: writesFor(granularity, tiles),
+    }));
     // JIT priming, once for the figure: every granularity runs through both paths, unmeasured, so
     // the first row is not timed while V8 is still compiling the library's hot loops (a streaming
     // application remaps all the time, so warm code is the case worth measuring). Without it the
@@ -181,7 +224,9 @@ export const tileMappingRate: FigureRunner = async (context: BenchContext): Prom
       const library: Timing[] = [];
       const raw: Timing[] = [];
       for (let i = 0; i < warmup + rounds; i++) {
-        context.progress(`tile-mapping-rate: ${granularity}, ${i < warmup ? 'warm-up' : `round ${i - warmup + 1}/${rounds}`}`);
+        context.progress(
+          `tile-mapping-rate: ${granularity}, ${i < warmup ? 'warm-up' : `round ${i - warmup + 1}/${rounds}`}`,
+        );
         // Alternate heaps: every round changes every tile's mapping.
         const heap = lib.heaps[i % 2] as Heap;
         const libraryTiming = await remapThroughLibrary(lib, calls, heap);
@@ -208,8 +253,10 @@ export const tileMappingRate: FigureRunner = async (context: BenchContext): Prom
       id: 'tile-mapping-rate',
       title: 'Tile-mapping rate: remapping a 2 GiB reserved buffer',
       unit: 'tiles/s',
-      baselineName: 'raw WebGPU: queue.writeBuffer of the same page-table bytes (4 bytes a tile) into a storage buffer, with the same writes per call',
-      ratioMeaning: 'library tiles/s ÷ raw tiles/s (CPU time of the calls and the signal that sends their writes, vs the raw writes; 1 = as fast as the naive upload)',
+      baselineName:
+        'raw WebGPU: queue.writeBuffer of the same page-table bytes (4 bytes a tile) into a storage buffer, with the same writes per call',
+      ratioMeaning:
+        'library tiles/s ÷ raw tiles/s (CPU time of the calls and the signal that sends their writes, vs the raw writes; 1 = as fast as the naive upload)',
       rows,
       rounds,
       warmup,

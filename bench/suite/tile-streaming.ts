@@ -37,7 +37,16 @@ import { tileTexels, TILE_BYTES } from '../../demo/virtual-texture/tile-texels.j
 import { quantile, TileStreamer, type CopyPath } from '../../demo/virtual-texture/tile-streamer.js';
 import { tileIndex } from '../../demo/virtual-texture/vt-layout.js';
 import { createDevice, type CommandQueue, type Device, type Resource } from '../../src/index.js';
-import { liveRecorder, median, row, type BenchContext, type Figure, type FigureRow, type FigureRunner, type LiveRecorder } from './figure.js';
+import {
+  liveRecorder,
+  median,
+  row,
+  type BenchContext,
+  type Figure,
+  type FigureRow,
+  type FigureRunner,
+  type LiveRecorder,
+} from './figure.js';
 
 const TILE_TEXELS = 128;
 const ROW_BYTES = TILE_TEXELS * 4;
@@ -61,7 +70,13 @@ const VARIANTS: { name: string; mapping: Mapping; gpuValidation: boolean }[] = [
 /** The copyTextureRegion rows carry a prefix; the copyTiles rows keep the names their committed results have (references match rows by name). */
 const COPY_PREFIX: Record<CopyPath, string> = { copyTiles: '', copyTextureRegion: 'copyTextureRegion: ' };
 /** Each variant on copyTiles, then on copyTextureRegion: the two paths side by side. */
-const CASES = VARIANTS.flatMap((variant) => (['copyTiles', 'copyTextureRegion'] as const).map((copy) => ({ ...variant, copy, name: `${COPY_PREFIX[copy]}${variant.name}` })));
+const CASES = VARIANTS.flatMap((variant) =>
+  (['copyTiles', 'copyTextureRegion'] as const).map((copy) => ({
+    ...variant,
+    copy,
+    name: `${COPY_PREFIX[copy]}${variant.name}`,
+  })),
+);
 
 interface Round {
   ms: number;
@@ -90,12 +105,38 @@ interface Raw {
 /** A device over the raw one, and a reserved texture of side² tiles, all mapped onto one heap. */
 async function createLibrary(gpuDevice: GPUDevice, side: number, gpuValidation: boolean): Promise<Library> {
   const tiles = side * side;
-  const device = await createDevice({ gpuDevice, gpuValidation, localMemoryBytes: tiles * TILE_BYTES, nonLocalMemoryBytes: (RING_SLOTS + CHECKED(tiles).length) * TILE_BYTES });
+  const device = await createDevice({
+    gpuDevice,
+    gpuValidation,
+    localMemoryBytes: tiles * TILE_BYTES,
+    nonLocalMemoryBytes: (RING_SLOTS + CHECKED(tiles).length) * TILE_BYTES,
+  });
   const queue = device.createCommandQueue({ type: 'DIRECT' });
-  const texture = device.createReservedResource({ dimension: 'TEXTURE2D', width: side * TILE_TEXELS, height: side * TILE_TEXELS, format: 'R8G8B8A8_UNORM', layout: '64KB_UNDEFINED_SWIZZLE' }, 'COMMON');
-  const heap = device.createHeap({ sizeInBytes: tiles * TILE_BYTES, properties: { type: 'DEFAULT' }, flags: ['ALLOW_ONLY_NON_RT_DS_TEXTURES'] });
+  const texture = device.createReservedResource(
+    {
+      dimension: 'TEXTURE2D',
+      width: side * TILE_TEXELS,
+      height: side * TILE_TEXELS,
+      format: 'R8G8B8A8_UNORM',
+      layout: '64KB_UNDEFINED_SWIZZLE',
+    },
+    'COMMON',
+  );
+  const heap = device.createHeap({
+    sizeInBytes: tiles * TILE_BYTES,
+    properties: { type: 'DEFAULT' },
+    flags: ['ALLOW_ONLY_NON_RT_DS_TEXTURES'],
+  });
   // Every tile mapped once, before the rounds: the figure measures streaming bytes, not mapping.
-  queue.updateTileMappings(texture, [{ x: 0, y: 0, z: 0, subresource: 0 }], [{ numTiles: tiles }], heap, ['NONE'], [0], [tiles]);
+  queue.updateTileMappings(
+    texture,
+    [{ x: 0, y: 0, z: 0, subresource: 0 }],
+    [{ numTiles: tiles }],
+    heap,
+    ['NONE'],
+    [0],
+    [tiles],
+  );
   return { device, queue, texture };
 }
 
@@ -103,14 +144,25 @@ const mbPerSecond = (bytes: number, ms: number): number => bytes / (ms / 1000) /
 /** The source tile streamed into texture tile `i` in round `round`: every round moves other bytes. */
 const sourceOf = (i: number, round: number, tiles: number): number => (i + round) % tiles;
 
-async function libraryRound(name: string, sources: readonly Uint8Array[], side: number, round: number, streamer: TileStreamer<number>): Promise<Round> {
+async function libraryRound(
+  name: string,
+  sources: readonly Uint8Array[],
+  side: number,
+  round: number,
+  streamer: TileStreamer<number>,
+): Promise<Round> {
   await streamer.drain();
   streamer.takeCompleted();
   const tiles = side * side;
   const start = performance.now();
   let sinceSubmit = 0;
   for (let i = 0; i < tiles; i++) {
-    const upload = { coordinate: { x: i % side, y: Math.floor(i / side), z: 0, subresource: 0 }, data: sources[sourceOf(i, round, tiles)] as Uint8Array, requestedAt: performance.now(), key: i };
+    const upload = {
+      coordinate: { x: i % side, y: Math.floor(i / side), z: 0, subresource: 0 },
+      data: sources[sourceOf(i, round, tiles)] as Uint8Array,
+      requestedAt: performance.now(),
+      key: i,
+    };
     // Full ring: wait for the oldest copy (write() submits first if the ring holds unsubmitted tiles).
     if (!streamer.tryWrite(upload)) await streamer.write(upload);
     if (++sinceSubmit === BATCH_TILES) {
@@ -125,7 +177,13 @@ async function libraryRound(name: string, sources: readonly Uint8Array[], side: 
   return { ms, latencies: done.map((d) => d.latencyMs) };
 }
 
-async function rawRound(gpuDevice: GPUDevice, raw: Raw, sources: readonly Uint8Array[], side: number, round: number): Promise<Round> {
+async function rawRound(
+  gpuDevice: GPUDevice,
+  raw: Raw,
+  sources: readonly Uint8Array[],
+  side: number,
+  round: number,
+): Promise<Round> {
   await gpuDevice.queue.onSubmittedWorkDone();
   const tiles = side * side;
   const latencies: Promise<number>[] = [];
@@ -158,7 +216,11 @@ async function rawRound(gpuDevice: GPUDevice, raw: Raw, sources: readonly Uint8A
     slot.buffer.unmap();
     slot.state = 'batched';
     encoder ??= gpuDevice.createCommandEncoder({ label: 'tile-streaming raw' });
-    encoder.copyBufferToTexture({ buffer: slot.buffer, bytesPerRow: ROW_BYTES, rowsPerImage: TILE_TEXELS }, { texture: raw.texture, origin: { x: (i % side) * TILE_TEXELS, y: Math.floor(i / side) * TILE_TEXELS } }, [TILE_TEXELS, TILE_TEXELS]);
+    encoder.copyBufferToTexture(
+      { buffer: slot.buffer, bytesPerRow: ROW_BYTES, rowsPerImage: TILE_TEXELS },
+      { texture: raw.texture, origin: { x: (i % side) * TILE_TEXELS, y: Math.floor(i / side) * TILE_TEXELS } },
+      [TILE_TEXELS, TILE_TEXELS],
+    );
     batch.push({ slot, requestedAt });
     if (batch.length === BATCH_TILES) submit();
   }
@@ -169,16 +231,46 @@ async function rawRound(gpuDevice: GPUDevice, raw: Raw, sources: readonly Uint8A
 }
 
 /** Throws unless the library's texture holds the last round's bytes at the checked tiles. */
-async function checkLibrary(library: Library, sources: readonly Uint8Array[], side: number, round: number, name: string): Promise<void> {
+async function checkLibrary(
+  library: Library,
+  sources: readonly Uint8Array[],
+  side: number,
+  round: number,
+  name: string,
+): Promise<void> {
   const { device, queue, texture } = library;
   const tiles = side * side;
   const checked = CHECKED(tiles);
-  const readback = device.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: checked.length * TILE_BYTES }, 'COPY_DEST');
+  const readback = device.createCommittedResource(
+    { type: 'READBACK' },
+    [],
+    { dimension: 'BUFFER', width: checked.length * TILE_BYTES },
+    'COPY_DEST',
+  );
   const list = device.createCommandList('DIRECT');
   // The streamer's copies left the texture in COPY_DEST (a texture's write state does not decay).
-  list.resourceBarrier([{ type: 'TRANSITION', transition: { resource: texture, subresource: 0, stateBefore: 'COPY_DEST', stateAfter: 'COPY_SOURCE' } }]);
-  checked.forEach((i, k) => list.copyTiles(texture, { x: i % side, y: Math.floor(i / side), z: 0, subresource: 0 }, { numTiles: 1 }, readback, k * TILE_BYTES, 'SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER'));
-  list.resourceBarrier([{ type: 'TRANSITION', transition: { resource: texture, subresource: 0, stateBefore: 'COPY_SOURCE', stateAfter: 'COPY_DEST' } }]);
+  list.resourceBarrier([
+    {
+      type: 'TRANSITION',
+      transition: { resource: texture, subresource: 0, stateBefore: 'COPY_DEST', stateAfter: 'COPY_SOURCE' },
+    },
+  ]);
+  checked.forEach((i, k) =>
+    list.copyTiles(
+      texture,
+      { x: i % side, y: Math.floor(i / side), z: 0, subresource: 0 },
+      { numTiles: 1 },
+      readback,
+      k * TILE_BYTES,
+      'SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER',
+    ),
+  );
+  list.resourceBarrier([
+    {
+      type: 'TRANSITION',
+      transition: { resource: texture, subresource: 0, stateBefore: 'COPY_SOURCE', stateAfter: 'COPY_DEST' },
+    },
+  ]);
   list.close();
   queue.executeCommandLists([list]);
   const fence = device.createFence(0);
@@ -186,7 +278,13 @@ async function checkLibrary(library: Library, sources: readonly Uint8Array[], si
   await fence.setEventOnCompletion(1);
   const bytes = readback.map();
   try {
-    checked.forEach((i, k) => compare(bytes.subarray(k * TILE_BYTES, (k + 1) * TILE_BYTES), sources[sourceOf(i, round, tiles)] as Uint8Array, `library (${name}) tile ${i}`));
+    checked.forEach((i, k) =>
+      compare(
+        bytes.subarray(k * TILE_BYTES, (k + 1) * TILE_BYTES),
+        sources[sourceOf(i, round, tiles)] as Uint8Array,
+        `library (${name}) tile ${i}`,
+      ),
+    );
   } finally {
     readback.unmap();
     readback.release();
@@ -194,17 +292,39 @@ async function checkLibrary(library: Library, sources: readonly Uint8Array[], si
 }
 
 /** Throws unless the raw texture holds the last round's bytes at the checked tiles. */
-async function checkRaw(gpuDevice: GPUDevice, raw: Raw, sources: readonly Uint8Array[], side: number, round: number): Promise<void> {
+async function checkRaw(
+  gpuDevice: GPUDevice,
+  raw: Raw,
+  sources: readonly Uint8Array[],
+  side: number,
+  round: number,
+): Promise<void> {
   const tiles = side * side;
   const checked = CHECKED(tiles);
-  const readback = gpuDevice.createBuffer({ label: 'tile-streaming raw check', size: checked.length * TILE_BYTES, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const readback = gpuDevice.createBuffer({
+    label: 'tile-streaming raw check',
+    size: checked.length * TILE_BYTES,
+    usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+  });
   const encoder = gpuDevice.createCommandEncoder();
-  checked.forEach((i, k) => encoder.copyTextureToBuffer({ texture: raw.texture, origin: { x: (i % side) * TILE_TEXELS, y: Math.floor(i / side) * TILE_TEXELS } }, { buffer: readback, offset: k * TILE_BYTES, bytesPerRow: ROW_BYTES, rowsPerImage: TILE_TEXELS }, [TILE_TEXELS, TILE_TEXELS]));
+  checked.forEach((i, k) =>
+    encoder.copyTextureToBuffer(
+      { texture: raw.texture, origin: { x: (i % side) * TILE_TEXELS, y: Math.floor(i / side) * TILE_TEXELS } },
+      { buffer: readback, offset: k * TILE_BYTES, bytesPerRow: ROW_BYTES, rowsPerImage: TILE_TEXELS },
+      [TILE_TEXELS, TILE_TEXELS],
+    ),
+  );
   gpuDevice.queue.submit([encoder.finish()]);
   await readback.mapAsync(GPUMapMode.READ);
   try {
     const bytes = new Uint8Array(readback.getMappedRange());
-    checked.forEach((i, k) => compare(bytes.subarray(k * TILE_BYTES, (k + 1) * TILE_BYTES), sources[sourceOf(i, round, tiles)] as Uint8Array, `raw tile ${i}`));
+    checked.forEach((i, k) =>
+      compare(
+        bytes.subarray(k * TILE_BYTES, (k + 1) * TILE_BYTES),
+        sources[sourceOf(i, round, tiles)] as Uint8Array,
+        `raw tile ${i}`,
+      ),
+    );
   } finally {
     readback.destroy();
   }
@@ -212,13 +332,31 @@ async function checkRaw(gpuDevice: GPUDevice, raw: Raw, sources: readonly Uint8A
 
 function compare(got: Uint8Array, want: Uint8Array, what: string): void {
   for (let i = 0; i < want.length; i++) {
-    if (got[i] !== want[i]) throw new Error(`tile-streaming: ${what} differs from the CPU reference at byte ${i} (0x${(got[i] ?? 0).toString(16)}, expected 0x${(want[i] ?? 0).toString(16)})`);
+    if (got[i] !== want[i])
+      throw new Error(
+        `tile-streaming: ${what} differs from the CPU reference at byte ${i} (0x${(got[i] ?? 0).toString(16)}, expected 0x${(want[i] ?? 0).toString(16)})`,
+      );
   }
 }
 
-async function measureCase(context: BenchContext, library: Library, raw: Raw, { name, mapping, copy }: (typeof CASES)[number], sources: readonly Uint8Array[], side: number, rounds: number, warmup: number, live: LiveRecorder): Promise<{ row: FigureRow; lastRound: number }> {
+async function measureCase(
+  context: BenchContext,
+  library: Library,
+  raw: Raw,
+  { name, mapping, copy }: (typeof CASES)[number],
+  sources: readonly Uint8Array[],
+  side: number,
+  rounds: number,
+  warmup: number,
+  live: LiveRecorder,
+): Promise<{ row: FigureRow; lastRound: number }> {
   const { gpuDevice } = context;
-  const streamer = new TileStreamer<number>(library.device, library.queue, library.texture, { slots: RING_SLOTS, mapping, copy, name: 'tile-streaming' });
+  const streamer = new TileStreamer<number>(library.device, library.queue, library.texture, {
+    slots: RING_SLOTS,
+    mapping,
+    copy,
+    name: 'tile-streaming',
+  });
   const bytes = side * side * TILE_BYTES;
   const measured: Round[] = [];
   const baseline: Round[] = [];
@@ -243,14 +381,19 @@ async function measureCase(context: BenchContext, library: Library, raw: Raw, { 
   const latency = (set: Round[]) => set.flatMap((r) => r.latencies);
   return {
     lastRound,
-    row: row(name, measured.map((r) => mbPerSecond(bytes, r.ms)), baseline.map((r) => mbPerSecond(bytes, r.ms)), {
-      latencyMedianMs: quantile(latency(measured), 0.5),
-      latencyP95Ms: quantile(latency(measured), 0.95),
-      rawLatencyMedianMs: quantile(latency(baseline), 0.5),
-      rawLatencyP95Ms: quantile(latency(baseline), 0.95),
-      msPerRound: median(measured.map((r) => r.ms)),
-      rawMsPerRound: median(baseline.map((r) => r.ms)),
-    }),
+    row: row(
+      name,
+      measured.map((r) => mbPerSecond(bytes, r.ms)),
+      baseline.map((r) => mbPerSecond(bytes, r.ms)),
+      {
+        latencyMedianMs: quantile(latency(measured), 0.5),
+        latencyP95Ms: quantile(latency(measured), 0.95),
+        rawLatencyMedianMs: quantile(latency(baseline), 0.5),
+        rawLatencyP95Ms: quantile(latency(baseline), 0.95),
+        msPerRound: median(measured.map((r) => r.ms)),
+        rawMsPerRound: median(baseline.map((r) => r.ms)),
+      },
+    ),
   };
 }
 
@@ -265,12 +408,28 @@ export const tileStreaming: FigureRunner = async (context: BenchContext): Promis
   // Produced before any round (out of the timed path): mip-0 tiles of the virtual texture's centre.
   context.progress(`tile-streaming: producing ${tiles} tiles on the CPU`);
   const produceStart = performance.now();
-  const sources = Array.from({ length: tiles }, (_, i) => tileTexels(tileIndex(0, 56 + (i % side), 56 + Math.floor(i / side))));
+  const sources = Array.from({ length: tiles }, (_, i) =>
+    tileTexels(tileIndex(0, 56 + (i % side), 56 + Math.floor(i / side))),
+  );
   const cpuProduceMsPerTile = (performance.now() - produceStart) / tiles;
 
   const raw: Raw = {
-    texture: gpuDevice.createTexture({ label: 'tile-streaming raw texture', size: [side * TILE_TEXELS, side * TILE_TEXELS], format: 'rgba8unorm', usage: GPUTextureUsage.COPY_DST | GPUTextureUsage.COPY_SRC }),
-    slots: Array.from({ length: RING_SLOTS }, (_, i) => ({ buffer: gpuDevice.createBuffer({ label: `tile-streaming raw staging ${i}`, size: TILE_BYTES, usage: GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC, mappedAtCreation: true }), state: 'mapped' as const, ready: Promise.resolve() })),
+    texture: gpuDevice.createTexture({
+      label: 'tile-streaming raw texture',
+      size: [side * TILE_TEXELS, side * TILE_TEXELS],
+      format: 'rgba8unorm',
+      usage: GPUTextureUsage.COPY_DST | GPUTextureUsage.COPY_SRC,
+    }),
+    slots: Array.from({ length: RING_SLOTS }, (_, i) => ({
+      buffer: gpuDevice.createBuffer({
+        label: `tile-streaming raw staging ${i}`,
+        size: TILE_BYTES,
+        usage: GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC,
+        mappedAtCreation: true,
+      }),
+      state: 'mapped' as const,
+      ready: Promise.resolve(),
+    })),
     next: 0,
   };
   const rows: FigureRow[] = [];
@@ -305,7 +464,14 @@ export const tileStreaming: FigureRunner = async (context: BenchContext): Promis
     rows,
     rounds,
     warmup,
-    parameters: { tiles, tileBytes: TILE_BYTES, textureSide: side * TILE_TEXELS, ringSlots: RING_SLOTS, batchTiles: BATCH_TILES, bytesPerRound: tiles * TILE_BYTES },
+    parameters: {
+      tiles,
+      tileBytes: TILE_BYTES,
+      textureSide: side * TILE_TEXELS,
+      ringSlots: RING_SLOTS,
+      batchTiles: BATCH_TILES,
+      bytesPerRound: tiles * TILE_BYTES,
+    },
     notes: [
       "Rows without a prefix copy each tile with copyTiles; 'copyTextureRegion:' rows copy it from a placed footprint (getCopyableFootprints) into its box with copyTextureRegion.",
       'A round streams every tile once; MB/s is its bytes over the time from the first write until the last copy is known complete on the CPU.',

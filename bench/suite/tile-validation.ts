@@ -32,22 +32,46 @@ interface Raw {
 
 function rawSetup(gpuDevice: GPUDevice, tiles: number): Raw {
   const module = gpuDevice.createShaderModule({ label: 'tile-validation raw', code: validateWgsl });
-  const pipeline = gpuDevice.createComputePipeline({ label: 'tile-validation raw', layout: 'auto', compute: { module, entryPoint: 'd3d12_validate_tile_mappings', constants: { d3d12_unowned: 0 } } });
+  const pipeline = gpuDevice.createComputePipeline({
+    label: 'tile-validation raw',
+    layout: 'auto',
+    compute: { module, entryPoint: 'd3d12_validate_tile_mappings', constants: { d3d12_unowned: 0 } },
+  });
   // Resident entries of consecutive pages: what the library's table holds for the mapped buffer.
   const entries = new Uint32Array(tiles * 2);
   for (let i = 0; i < tiles; i++) {
     entries[i * 2] = i;
     entries[i * 2 + 1] = ((i << 2) | 2) >>> 0;
   }
-  const table = gpuDevice.createBuffer({ label: 'tile-validation raw page table', size: tiles * 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-  gpuDevice.queue.writeBuffer(table, 0, entries.filter((_, i) => i % 2 === 1));
+  const table = gpuDevice.createBuffer({
+    label: 'tile-validation raw page table',
+    size: tiles * 4,
+    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+  });
+  gpuDevice.queue.writeBuffer(
+    table,
+    0,
+    entries.filter((_, i) => i % 2 === 1),
+  );
   return {
     pipeline,
     entries,
     table,
-    expected: gpuDevice.createBuffer({ label: 'tile-validation raw expected', size: entries.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST }),
-    log: gpuDevice.createBuffer({ label: 'tile-validation raw log', size: RAW_LOG_BYTES, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC }),
-    staging: gpuDevice.createBuffer({ label: 'tile-validation raw staging', size: RAW_LOG_BYTES, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }),
+    expected: gpuDevice.createBuffer({
+      label: 'tile-validation raw expected',
+      size: entries.byteLength,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+    }),
+    log: gpuDevice.createBuffer({
+      label: 'tile-validation raw log',
+      size: RAW_LOG_BYTES,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
+    }),
+    staging: gpuDevice.createBuffer({
+      label: 'tile-validation raw staging',
+      size: RAW_LOG_BYTES,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    }),
   };
 }
 
@@ -87,7 +111,10 @@ async function libraryCheck(device: Device, buffer: Resource, tiles: number): Pr
   const start = performance.now();
   const result = await device.validateTileMappings([buffer]);
   const ms = performance.now() - start;
-  if (result.pages !== tiles || result.mismatchCount !== 0) throw new Error(`tile-validation: ${result.pages} pages checked, ${result.mismatchCount} mismatches (expected ${tiles}, 0)`);
+  if (result.pages !== tiles || result.mismatchCount !== 0)
+    throw new Error(
+      `tile-validation: ${result.pages} pages checked, ${result.mismatchCount} mismatches (expected ${tiles}, 0)`,
+    );
   return ms;
 }
 
@@ -106,13 +133,23 @@ export const tileValidation: FigureRunner = async (context: BenchContext): Promi
       const name = `${tiles.toLocaleString('en-US')} tiles (${(tiles * TILE_BYTES) / 2 ** 20} MiB)`;
       const buffer = device.createReservedResource({ dimension: 'BUFFER', width: tiles * TILE_BYTES }, 'COMMON');
       // Every tile mapped (16 heap tiles, reused): the check compares RESIDENT entries throughout.
-      queue.updateTileMappings(buffer, null, null, heap, Array.from({ length: tiles / 16 }, () => 'NONE'), Array.from({ length: tiles / 16 }, () => 0), Array.from({ length: tiles / 16 }, () => 16));
+      queue.updateTileMappings(
+        buffer,
+        null,
+        null,
+        heap,
+        Array.from({ length: tiles / 16 }, () => 'NONE'),
+        Array.from({ length: tiles / 16 }, () => 0),
+        Array.from({ length: tiles / 16 }, () => 16),
+      );
       const raw = rawSetup(gpuDevice, tiles);
       const library: number[] = [];
       const baseline: number[] = [];
       try {
         for (let i = 0; i < warmup + rounds; i++) {
-          context.progress(`tile-validation: ${tiles} tiles, ${i < warmup ? 'warm-up' : `round ${i - warmup + 1}/${rounds}`}`);
+          context.progress(
+            `tile-validation: ${tiles} tiles, ${i < warmup ? 'warm-up' : `round ${i - warmup + 1}/${rounds}`}`,
+          );
           const l = await libraryCheck(device, buffer, tiles);
           const r = await rawCheck(gpuDevice, raw, tiles);
           if (i >= warmup) {
@@ -141,6 +178,8 @@ export const tileValidation: FigureRunner = async (context: BenchContext): Promi
     rounds,
     warmup,
     parameters: { tileBytes: TILE_BYTES, sizes: sizes.join(', ') },
-    notes: ['Every tile is mapped (16 heap tiles reused), so every compared entry is RESIDENT; the raw side compares a table of the same size.'],
+    notes: [
+      'Every tile is mapped (16 heap tiles reused), so every compared entry is RESIDENT; the raw side compares a table of the same size.',
+    ],
   };
 };

@@ -27,7 +27,16 @@ export interface BenchPageParameters {
   commit: string;
 }
 
-export const DEFAULT_BENCH_PARAMETERS: BenchPageParameters = { figures: null, quick: false, pagingMiB: null, streamSeconds: null, references: null, autostart: false, collect: false, commit: 'unknown' };
+export const DEFAULT_BENCH_PARAMETERS: BenchPageParameters = {
+  figures: null,
+  quick: false,
+  pagingMiB: null,
+  streamSeconds: null,
+  references: null,
+  autostart: false,
+  collect: false,
+  commit: 'unknown',
+};
 
 /** The longest stream the page accepts: the whole suite must stay within a headless run's minutes. */
 export const MAX_STREAM_SECONDS = 120;
@@ -55,7 +64,8 @@ function list(value: string): string[] {
 export function parseBenchParameters(search: string, figureIds: readonly string[]): Parsed<BenchPageParameters> {
   const params = new URLSearchParams(search);
   const errors: string[] = [];
-  for (const name of params.keys()) if (!KNOWN.has(name)) errors.push(`unknown parameter "${name}" (known: ${[...KNOWN].join(', ')})`);
+  for (const name of params.keys())
+    if (!KNOWN.has(name)) errors.push(`unknown parameter "${name}" (known: ${[...KNOWN].join(', ')})`);
   const value: BenchPageParameters = { ...DEFAULT_BENCH_PARAMETERS };
   const figures = params.get('figures');
   if (figures !== null) {
@@ -72,22 +82,29 @@ export function parseBenchParameters(search: string, figureIds: readonly string[
   const paging = params.get('pagingMiB');
   if (paging !== null) {
     const sizes = list(paging).map(Number);
-    const bad = sizes.filter((mib) => !(Number.isFinite(mib) && mib > 0 && mib <= MAX_PAGING_MIB && Number.isInteger(mib * 16)));
+    const bad = sizes.filter(
+      (mib) => !(Number.isFinite(mib) && mib > 0 && mib <= MAX_PAGING_MIB && Number.isInteger(mib * 16)),
+    );
     if (sizes.length === 0) errors.push('pagingMiB names no size');
-    if (bad.length > 0) errors.push(`pagingMiB: ${bad.join(', ')} is not a size in (0, ${MAX_PAGING_MIB}] MiB that is a multiple of 64 KiB (1/16 MiB)`);
+    if (bad.length > 0)
+      errors.push(
+        `pagingMiB: ${bad.join(', ')} is not a size in (0, ${MAX_PAGING_MIB}] MiB that is a multiple of 64 KiB (1/16 MiB)`,
+      );
     value.pagingMiB = [...new Set(sizes)].sort((a, b) => a - b);
   }
   const stream = params.get('streamSeconds');
   if (stream !== null) {
     const seconds = Number(stream);
-    if (stream.trim() === '' || !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_STREAM_SECONDS) errors.push(`streamSeconds must be a number of seconds in [0, ${MAX_STREAM_SECONDS}], not "${stream}"`);
+    if (stream.trim() === '' || !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_STREAM_SECONDS)
+      errors.push(`streamSeconds must be a number of seconds in [0, ${MAX_STREAM_SECONDS}], not "${stream}"`);
     value.streamSeconds = seconds;
   }
   const ref = params.get('ref');
   if (ref !== null) value.references = ref === 'none' ? [] : list(ref);
   const commit = params.get('commit');
   if (commit !== null) {
-    if (!/^[\w.+-]{1,64}$/.test(commit)) errors.push(`commit must be a commit id (letters, digits, . + - _), not "${commit}"`);
+    if (!/^[\w.+-]{1,64}$/.test(commit))
+      errors.push(`commit must be a commit id (letters, digits, . + - _), not "${commit}"`);
     value.commit = commit;
   }
   return errors.length > 0 ? { ok: false, errors } : { ok: true, value };

@@ -10,7 +10,14 @@ import { formatAdapter, summarizeAdapter } from '../../src/index.js';
 import { openWebGPU, watchDeviceLoss } from '../common/webgpu-access.js';
 import { renderReportHtml } from '../../bench/report/render-report.js';
 import type { LiveEvent } from '../../bench/suite/figure.js';
-import { FIGURES, resultFileName, runSuite, serializeResult, type FigureEvent, type SuiteResult } from '../../bench/suite/suite.js';
+import {
+  FIGURES,
+  resultFileName,
+  runSuite,
+  serializeResult,
+  type FigureEvent,
+  type SuiteResult,
+} from '../../bench/suite/suite.js';
 import { section } from '../common/panel.js';
 import { benchQuery, parseBenchParameters, type BenchPageParameters } from './bench-params.js';
 import { meta } from './meta.js';
@@ -61,7 +68,11 @@ function layout() {
   verdictBox.querySelector('h2')?.append(parameters);
   const adapter = Object.assign(element('p', 'bench-adapter', 'asking navigator.gpu…'), { id: 'bench-adapter' });
   const status = Object.assign(element('p', 'bench-status', 'Starting…'), { id: 'bench-status' });
-  const download = Object.assign(element('button', undefined, 'Download JSON'), { id: 'bench-download', type: 'button' as const, disabled: true });
+  const download = Object.assign(element('button', undefined, 'Download JSON'), {
+    id: 'bench-download',
+    type: 'button' as const,
+    disabled: true,
+  });
   const link = Object.assign(element('a', undefined, 'link to this run'), { id: 'bench-link' });
   const runLine = element('div', 'bench-run-line');
   runLine.append(status, download, link);
@@ -75,7 +86,15 @@ function layout() {
   const chartsBox = section(main, 'Samples as they arrive');
   chartsBox.classList.add('bench-charts-box');
   // The chart legends name each case's colour once: how its two sides are drawn is said here.
-  chartsBox.querySelector('h2')?.append(element('span', 'bench-heading-note', 'each figure\'s samples in the order measured; solid: measured, dashed: baseline'));
+  chartsBox
+    .querySelector('h2')
+    ?.append(
+      element(
+        'span',
+        'bench-heading-note',
+        "each figure's samples in the order measured; solid: measured, dashed: baseline",
+      ),
+    );
   const charts = Object.assign(element('div', 'bench-charts'), { id: 'bench-charts' });
   chartsBox.append(charts);
 
@@ -89,9 +108,24 @@ function layout() {
   const scroll = element('div', 'bench-table-scroll');
   const table = Object.assign(element('table', 'bench-results'), { id: 'bench-results' });
   scroll.append(table);
-  const iframe = Object.assign(element('iframe', 'bench-side-by-side'), { id: 'bench-side-by-side', title: 'this run beside the references' });
+  const iframe = Object.assign(element('iframe', 'bench-side-by-side'), {
+    id: 'bench-side-by-side',
+    title: 'this run beside the references',
+  });
   resultsBox.append(scroll, sideBySide(iframe));
-  return { parameters, status, figures: new VerdictList(figureList), charts, table, iframe, adapter, form, refBox, download, link };
+  return {
+    parameters,
+    status,
+    figures: new VerdictList(figureList),
+    charts,
+    table,
+    iframe,
+    adapter,
+    form,
+    refBox,
+    download,
+    link,
+  };
 }
 
 /**
@@ -100,7 +134,14 @@ function layout() {
  */
 function sideBySide(iframe: HTMLIFrameElement): HTMLElement {
   const box = element('details', 'bench-side');
-  box.append(element('summary', undefined, 'Beside the references, drawn: this run and each reference checked above, as the report tool draws them'), iframe);
+  box.append(
+    element(
+      'summary',
+      undefined,
+      'Beside the references, drawn: this run and each reference checked above, as the report tool draws them',
+    ),
+    iframe,
+  );
   return box;
 }
 
@@ -118,7 +159,13 @@ function setStatus(text: string, kind: 'waiting' | 'running' | 'passed' | 'faile
 let posting: Promise<unknown> = Promise.resolve();
 function post(collect: boolean, path: 'progress' | 'result', body: string): void {
   if (!collect) return;
-  posting = posting.then(() => fetch(`/__bench/${path}`, { method: 'POST', body, headers: { 'content-type': path === 'result' ? 'application/json' : 'text/plain' } }).catch(() => undefined));
+  posting = posting.then(() =>
+    fetch(`/__bench/${path}`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': path === 'result' ? 'application/json' : 'text/plain' },
+    }).catch(() => undefined),
+  );
 }
 
 function browserName(): string {
@@ -130,10 +177,14 @@ function renderTable(): void {
   const shown = references.filter((r) => shownReferences.has(r.stem));
   ui.table.replaceChildren();
   const head = ui.table.createTHead().insertRow();
-  for (const name of [...RESULT_COLUMNS, ...shown.map((r) => `ratio, ${resultLabel(r.result)}`)]) head.append(element('th', undefined, name));
+  for (const name of [...RESULT_COLUMNS, ...shown.map((r) => `ratio, ${resultLabel(r.result)}`)])
+    head.append(element('th', undefined, name));
   const body = ui.table.createTBody();
   let previous = '';
-  for (const line of resultLines(finished, shown.map((r) => r.result))) {
+  for (const line of resultLines(
+    finished,
+    shown.map((r) => r.result),
+  )) {
     const tr = body.insertRow();
     tr.dataset.verdict = line.verdict;
     // A figure's rows read as one group: a rule above its first row, its name dimmed below that.
@@ -162,7 +213,10 @@ function renderTable(): void {
 function renderSideBySide(): void {
   const shown = references.filter((r) => shownReferences.has(r.stem)).map((r) => r.result);
   const results = state.result ? [state.result, ...shown] : shown;
-  ui.iframe.srcdoc = results.length > 0 ? renderReportHtml(results, state.result ? 'this run beside the references' : 'the references') : '<p style="color:#9aa5b1;font:14px system-ui">No run and no reference yet.</p>';
+  ui.iframe.srcdoc =
+    results.length > 0
+      ? renderReportHtml(results, state.result ? 'this run beside the references' : 'the references')
+      : '<p style="color:#9aa5b1;font:14px system-ui">No run and no reference yet.</p>';
 }
 
 function referenceControls(params: BenchPageParameters): void {
@@ -172,7 +226,11 @@ function referenceControls(params: BenchPageParameters): void {
     box.replaceChildren();
     for (const ref of references) {
       const label = element('label', 'control switch');
-      const input = Object.assign(element('input'), { type: 'checkbox', checked: shownReferences.has(ref.stem), value: ref.stem });
+      const input = Object.assign(element('input'), {
+        type: 'checkbox',
+        checked: shownReferences.has(ref.stem),
+        value: ref.stem,
+      });
       input.addEventListener('change', () => {
         if (input.checked) shownReferences.add(ref.stem);
         else shownReferences.delete(ref.stem);
@@ -208,7 +266,9 @@ function referenceControls(params: BenchPageParameters): void {
     references = loaded;
     shownReferences = new Set(params.references ?? loaded.map((r) => r.stem));
     const known = committedStems();
-    for (const stem of params.references ?? []) if (!known.includes(stem)) setStatus(`ref: no committed result ${stem} (committed: ${known.join(', ') || 'none'})`, 'error');
+    for (const stem of params.references ?? [])
+      if (!known.includes(stem))
+        setStatus(`ref: no committed result ${stem} (committed: ${known.join(', ') || 'none'})`, 'error');
     if (errors.length > 0) console.warn(errors.join('; '));
     redraw();
     renderTable();
@@ -221,7 +281,15 @@ function runControls(params: BenchPageParameters): void {
   const choices = element('div', 'bench-figure-choices');
   for (const id of FIGURE_IDS) {
     const label = element('label', 'control switch');
-    label.append(Object.assign(element('input'), { type: 'checkbox', name: 'figure', value: id, checked: !params.figures || params.figures.includes(id) }), ` ${id}`);
+    label.append(
+      Object.assign(element('input'), {
+        type: 'checkbox',
+        name: 'figure',
+        value: id,
+        checked: !params.figures || params.figures.includes(id),
+      }),
+      ` ${id}`,
+    );
     choices.append(label);
   }
   form.append(choices);
@@ -237,12 +305,28 @@ function runControls(params: BenchPageParameters): void {
   };
   form.append(quickLabel);
   const paging = field('pagingMiB', 'paging sizes (MiB)', params.pagingMiB?.join(',') ?? '', 'default 1,16,64');
-  const stream = field('streamSeconds', 'stream (s)', params.streamSeconds === null ? '' : String(params.streamSeconds), 'default 4');
+  const stream = field(
+    'streamSeconds',
+    'stream (s)',
+    params.streamSeconds === null ? '' : String(params.streamSeconds),
+    'default 4',
+  );
   form.append(Object.assign(element('button', undefined, 'Run'), { type: 'submit', id: 'bench-run' }));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const picked = [...form.querySelectorAll<HTMLInputElement>('input[name="figure"]:checked')].map((i) => i.value);
-    const next = new URLSearchParams(benchQuery({ ...params, figures: picked.length === FIGURE_IDS.length ? null : picked, quick: quick.checked, pagingMiB: null, streamSeconds: null, references: [...shownReferences], autostart: true, collect: false }));
+    const next = new URLSearchParams(
+      benchQuery({
+        ...params,
+        figures: picked.length === FIGURE_IDS.length ? null : picked,
+        quick: quick.checked,
+        pagingMiB: null,
+        streamSeconds: null,
+        references: [...shownReferences],
+        autostart: true,
+        collect: false,
+      }),
+    );
     if (paging.value.trim()) next.set('pagingMiB', paging.value.trim());
     if (stream.value.trim()) next.set('streamSeconds', stream.value.trim());
     location.search = next.toString().replace(/%2C/g, ',');
@@ -259,12 +343,21 @@ function liveCharts(): (event: LiveEvent) => void {
       const box = element('div', 'bench-chart');
       box.dataset.chart = key;
       ui.charts.append(box);
-      chart = event.kind === 'sample' ? new GrowingChart(box, `${event.figure} (${event.unit})`, event.unit, 'sample', false) : new GrowingChart(box, `${event.figure}: GB/s over time (stalls show as dips)`, event.unit, 'seconds', true);
+      chart =
+        event.kind === 'sample'
+          ? new GrowingChart(box, `${event.figure} (${event.unit})`, event.unit, 'sample', false)
+          : new GrowingChart(box, `${event.figure}: GB/s over time (stalls show as dips)`, event.unit, 'seconds', true);
       charts.set(key, chart);
     }
     if (event.kind === 'sample') {
       // x: the sample's number within its figure.
-      chart.add(`${event.case} · ${event.side}`, chart.pointCount + 1, event.value, event.case, event.side === 'baseline');
+      chart.add(
+        `${event.case} · ${event.side}`,
+        chart.pointCount + 1,
+        event.value,
+        event.case,
+        event.side === 'baseline',
+      );
     } else {
       chart.add(event.series, event.x, event.y);
     }
@@ -294,7 +387,10 @@ async function run(params: BenchPageParameters): Promise<void> {
   const gpuDevice = await openWebGPU();
   watchDeviceLoss(gpuDevice, (message) => fail(params.collect, new Error(message)));
   ui.adapter.textContent = `${formatAdapter(summarizeAdapter(gpuDevice.adapterInfo))} · ${browserName()} · timestamp queries ${gpuDevice.features.has('timestamp-query') ? 'yes' : 'no'} · timers ${self.crossOriginIsolated ? '5 µs (cross-origin isolated)' : '100 µs (not cross-origin isolated: sub-millisecond samples are coarse)'}`;
-  const paging = { ...(params.pagingMiB ? { sizesMiB: params.pagingMiB } : {}), ...(params.streamSeconds !== null ? { streamSeconds: params.streamSeconds } : {}) };
+  const paging = {
+    ...(params.pagingMiB ? { sizesMiB: params.pagingMiB } : {}),
+    ...(params.streamSeconds !== null ? { streamSeconds: params.streamSeconds } : {}),
+  };
   const result = await runSuite({
     gpuDevice,
     quick: params.quick,
@@ -315,7 +411,12 @@ async function run(params: BenchPageParameters): Promise<void> {
   renderSideBySide();
   const misses = resultLines(result.figures, []).filter((l) => l.verdict === 'misses').length;
   progress('done');
-  setStatus(result.failures.length > 0 ? `done in ${result.seconds.toFixed(0)} s; ${result.failures.length} figure(s) failed` : `done in ${result.seconds.toFixed(0)} s; ${misses} row(s) miss their target`, result.failures.length > 0 ? 'failed' : 'passed');
+  setStatus(
+    result.failures.length > 0
+      ? `done in ${result.seconds.toFixed(0)} s; ${result.failures.length} figure(s) failed`
+      : `done in ${result.seconds.toFixed(0)} s; ${misses} row(s) miss their target`,
+    result.failures.length > 0 ? 'failed' : 'passed',
+  );
   post(params.collect, 'result', state.download.text);
   state.done = true;
 }
@@ -344,7 +445,10 @@ ui.download.addEventListener('click', () => {
 const parsed = parseBenchParameters(location.search, FIGURE_IDS);
 if (!parsed.ok) {
   // An invalid URL still reaches a runner that asked to collect, so it fails at once with the reason.
-  fail(new URLSearchParams(location.search).get('collect') === '1', new Error(`this page's URL is not valid: ${parsed.errors.join('; ')}`));
+  fail(
+    new URLSearchParams(location.search).get('collect') === '1',
+    new Error(`this page's URL is not valid: ${parsed.errors.join('; ')}`),
+  );
 } else {
   const params = parsed.value;
   ui.parameters.textContent = `${params.figures ? params.figures.join(', ') : 'every figure'}${params.quick ? ', quick' : ''}${params.pagingMiB ? `, paging ${params.pagingMiB.join(', ')} MiB` : ''}${params.streamSeconds !== null ? `, ${params.streamSeconds} s stream` : ''}`;
@@ -354,9 +458,12 @@ if (!parsed.ok) {
   // The adapter, before any run (a run replaces this with the device it got).
   void navigator.gpu?.requestAdapter().then((adapter) => {
     if (state.result || ui.adapter.textContent !== 'asking navigator.gpu…') return;
-    ui.adapter.textContent = adapter ? `${formatAdapter(summarizeAdapter(adapter.info))} · ${browserName()}` : `WebGPU gave no adapter in this browser (${browserName()}): the GPU may be blocklisted or WebGPU switched off`;
+    ui.adapter.textContent = adapter
+      ? `${formatAdapter(summarizeAdapter(adapter.info))} · ${browserName()}`
+      : `WebGPU gave no adapter in this browser (${browserName()}): the GPU may be blocklisted or WebGPU switched off`;
   });
-  if (!navigator.gpu) ui.adapter.textContent = `no WebGPU in this browser (${browserName()}): use a recent Chrome or Edge (on Linux with --enable-unsafe-webgpu)`;
+  if (!navigator.gpu)
+    ui.adapter.textContent = `no WebGPU in this browser (${browserName()}): use a recent Chrome or Edge (on Linux with --enable-unsafe-webgpu)`;
   if (params.autostart) void run(params).catch((error: unknown) => fail(params.collect, error));
   else setStatus('Waiting: pick figures and press Run.', 'waiting');
 }

@@ -9,9 +9,16 @@ export const meta: SceneMeta = {
   summary:
     'Runs the benchmark suite (bench/) on the GPU in front of you: paging throughput (evict and makeResident of 1 to 64 MiB heaps, ' +
     'and a long evict/restore stream drawn as GB/s over time so stalls show), the page-table indirection cost, the tile-mapping ' +
-    'rate, the residency manager\'s overhead, its policy against Belady\'s MIN, tile validation, tile streaming, submit overhead and sampling a tiled texture against a native one. Every figure ' +
+    "rate, the residency manager's overhead, its policy against Belady's MIN, tile validation, tile streaming, submit overhead and sampling a tiled texture against a native one. Every figure " +
     'is a ratio against a raw WebGPU baseline measured in the same run; samples are charted as they arrive, the table says which ' +
     'targets are met, committed results (the H200, SwiftShader) are drawn beside yours, and the run downloads as JSON in the ' +
     'format of bench/results. URL parameters (figures, quick, pagingMiB, streamSeconds, ref, run) reproduce a run.',
-  calls: ['evict', 'makeResident', 'updateTileMappings', 'copyTiles', 'ResidencyManager.executeCommandLists', 'validateTileMappings'],
+  calls: [
+    'evict',
+    'makeResident',
+    'updateTileMappings',
+    'copyTiles',
+    'ResidencyManager.executeCommandLists',
+    'validateTileMappings',
+  ],
 };

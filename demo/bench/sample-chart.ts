@@ -46,7 +46,13 @@ export class GrowingChart {
     private readonly linesBetweenPoints: boolean,
   ) {
     // Small axis labels: uPlot's default label band alone is 30 px a side.
-    const axis = { stroke: '#9aa4b2', grid: { stroke: '#2a313a' }, font: AXIS_FONT, labelFont: AXIS_FONT, labelSize: 16 };
+    const axis = {
+      stroke: '#9aa4b2',
+      grid: { stroke: '#2a313a' },
+      font: AXIS_FONT,
+      labelFont: AXIS_FONT,
+      labelSize: 16,
+    };
     const opts: uPlot.Options = {
       title,
       width: widthOf(parent),
@@ -89,7 +95,15 @@ export class GrowingChart {
         this.colorOf.set(group, color);
         this.legendEntry(group, color);
       }
-      this.plot.addSeries({ label: series, stroke: color, width: 1.5, dash: dashed ? [5, 4] : undefined, spanGaps: true, points: { show: true, size: 4 }, ...(this.linesBetweenPoints ? {} : { paths: () => null }) });
+      this.plot.addSeries({
+        label: series,
+        stroke: color,
+        width: 1.5,
+        dash: dashed ? [5, 4] : undefined,
+        spanGaps: true,
+        points: { show: true, size: 4 },
+        ...(this.linesBetweenPoints ? {} : { paths: () => null }),
+      });
     }
     this.xs.push(x);
     // A non-finite sample (a rate over no time) would leave uPlot with no y range: it is a gap.

@@ -15,7 +15,11 @@ export class VerdictList {
 
   constructor(private readonly list: HTMLUListElement) {
     // Before a run the list is empty: say what will appear there.
-    this.empty = element('p', 'bench-empty', 'No run yet: each figure of a run gets a line here, with its ratios and whether its target is met.');
+    this.empty = element(
+      'p',
+      'bench-empty',
+      'No run yet: each figure of a run gets a line here, with its ratios and whether its target is met.',
+    );
     list.before(this.empty);
   }
 
@@ -26,7 +30,7 @@ export class VerdictList {
       // Not an item of the list: the list holds exactly one line per figure.
       const head = element('div', 'bench-figures-head');
       for (const name of ['', 'figure', 'ratio', 'target', 'verdict']) head.append(element('span', undefined, name));
-      head.title = 'ratio: the figure\'s ratio, or the smallest and largest over its rows';
+      head.title = "ratio: the figure's ratio, or the smallest and largest over its rows";
       this.list.before(head);
     }
     for (const id of ids) {
@@ -46,7 +50,13 @@ export class VerdictList {
     if (!item) return;
     item.dataset.state = event.state;
     const mark = item.querySelector('.mark');
-    if (mark) mark.textContent = event.state === 'running' ? 'running' : event.state === 'done' ? `done in ${event.seconds.toFixed(1)} s` : 'FAILED';
+    if (mark)
+      mark.textContent =
+        event.state === 'running'
+          ? 'running'
+          : event.state === 'done'
+            ? `done in ${event.seconds.toFixed(1)} s`
+            : 'FAILED';
     if (event.state === 'done') this.showVerdict(item, event.figure);
     if (event.state === 'failed') {
       item.dataset.verdict = 'none';
@@ -63,13 +73,23 @@ export class VerdictList {
     const ratio = element('span', 'ratio', ratioText(v.ratios));
     ratio.title = `${v.ratios ? `${v.ratios.count} row(s) with a ratio` : 'no row has a ratio'}; ratio: ${figure.ratioMeaning}`;
     const target = element('span', 'target');
-    if (figure.target) target.append(element('b', undefined, targetBound(figure.target)), ' ', element('span', 'target-text', figure.target.text));
+    if (figure.target)
+      target.append(
+        element('b', undefined, targetBound(figure.target)),
+        ' ',
+        element('span', 'target-text', figure.target.text),
+      );
     target.title = figure.target?.text ?? 'this figure has no target';
     const words = verdictWords(figure, v);
     const verdict = element('span', 'verdict');
     verdict.append(element('b', 'badge', words.badge), words.detail ? ` ${words.detail}` : '');
     // Every missing case, where the line names only their count.
-    verdict.title = v.kind === 'missed' ? `missed by: ${v.missedCases.join(', ')}` : words.detail ? `${words.badge}: ${words.detail}` : words.badge;
+    verdict.title =
+      v.kind === 'missed'
+        ? `missed by: ${v.missedCases.join(', ')}`
+        : words.detail
+          ? `${words.badge}: ${words.detail}`
+          : words.badge;
     item.append(ratio, target, verdict);
   }
 }

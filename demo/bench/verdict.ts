@@ -21,7 +21,8 @@ export interface FigureVerdict {
 
 export function figureVerdict(figure: Figure): FigureVerdict {
   const finite = figure.rows.map((r) => r.ratio).filter((x): x is number => x !== null && Number.isFinite(x));
-  const ratios = finite.length > 0 ? { min: Math.min(...finite), max: Math.max(...finite), count: finite.length } : null;
+  const ratios =
+    finite.length > 0 ? { min: Math.min(...finite), max: Math.max(...finite), count: finite.length } : null;
   // The table's rule, row by row, so the summary can never disagree with the table under it.
   const verdicts = figure.rows.map((r) => ({ case: r.case, verdict: rowVerdict(figure, r) }));
   const judged = verdicts.filter((v) => v.verdict !== '');
@@ -47,7 +48,11 @@ const NAMED_MISSES = 1;
  */
 export function verdictWords(figure: Pick<Figure, 'target'>, v: FigureVerdict): { badge: string; detail: string } {
   if (v.kind === 'met') return { badge: 'met', detail: `${v.judged} of ${v.judged} rows` };
-  if (v.kind === 'missed') return { badge: 'missed', detail: `${v.missedCases.length} of ${v.judged} rows${v.missedCases.length <= NAMED_MISSES ? `: ${v.missedCases.join(', ')}` : ''}` };
+  if (v.kind === 'missed')
+    return {
+      badge: 'missed',
+      detail: `${v.missedCases.length} of ${v.judged} rows${v.missedCases.length <= NAMED_MISSES ? `: ${v.missedCases.join(', ')}` : ''}`,
+    };
   return { badge: figure.target ? 'no ratio' : 'no target', detail: '' };
 }
 

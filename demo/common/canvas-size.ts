@@ -67,10 +67,16 @@ export class CanvasSizer {
       for (const entry of entries) {
         const device = entry.devicePixelContentBoxSize?.[0];
         if (device && this.fixedDpr === undefined) {
-          this.wanted = { width: Math.min(Math.max(device.inlineSize, 1), options.maxDimension), height: Math.min(Math.max(device.blockSize, 1), options.maxDimension) };
+          this.wanted = {
+            width: Math.min(Math.max(device.inlineSize, 1), options.maxDimension),
+            height: Math.min(Math.max(device.blockSize, 1), options.maxDimension),
+          };
         } else {
           const box = entry.contentBoxSize[0];
-          this.wanted = this.pixels(box?.inlineSize ?? entry.contentRect.width, box?.blockSize ?? entry.contentRect.height);
+          this.wanted = this.pixels(
+            box?.inlineSize ?? entry.contentRect.width,
+            box?.blockSize ?? entry.contentRect.height,
+          );
         }
       }
     });
@@ -83,8 +89,11 @@ export class CanvasSizer {
   }
 
   private pixels(cssWidth: number, cssHeight: number): { width: number; height: number } {
-    const ratio = this.fixedDpr ?? (positive(devicePixelRatio) ?? 1);
-    return { width: devicePixels(cssWidth, ratio, this.options.maxDimension), height: devicePixels(cssHeight, ratio, this.options.maxDimension) };
+    const ratio = this.fixedDpr ?? positive(devicePixelRatio) ?? 1;
+    return {
+      width: devicePixels(cssWidth, ratio, this.options.maxDimension),
+      height: devicePixels(cssHeight, ratio, this.options.maxDimension),
+    };
   }
 
   /** Reads the canvas's laid-out size now (before the first frame, when the observer has not reported yet). */

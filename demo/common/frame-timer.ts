@@ -69,11 +69,28 @@ export class FrameTimer {
     if (!this.supported) return;
     this.heap = device.createQueryHeap({ type: 'TIMESTAMP', count: 2 * MAX_PAIRS });
     this.heap.setName('frame timer');
-    this.readback = device.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: BYTES }, 'COPY_DEST');
+    this.readback = device.createCommittedResource(
+      { type: 'READBACK' },
+      [],
+      { dimension: 'BUFFER', width: BYTES },
+      'COPY_DEST',
+    );
     this.readback.setName('frame timer readback');
-    this.rawQueries = gpuDevice.createQuerySet({ label: 'frame timer (raw passes)', type: 'timestamp', count: 2 * MAX_PAIRS });
-    this.rawResolve = gpuDevice.createBuffer({ label: 'frame timer (raw resolve)', size: BYTES, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
-    this.rawRead = gpuDevice.createBuffer({ label: 'frame timer (raw readback)', size: BYTES, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    this.rawQueries = gpuDevice.createQuerySet({
+      label: 'frame timer (raw passes)',
+      type: 'timestamp',
+      count: 2 * MAX_PAIRS,
+    });
+    this.rawResolve = gpuDevice.createBuffer({
+      label: 'frame timer (raw resolve)',
+      size: BYTES,
+      usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC,
+    });
+    this.rawRead = gpuDevice.createBuffer({
+      label: 'frame timer (raw readback)',
+      size: BYTES,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
     this.instrument();
   }
 
@@ -153,13 +170,20 @@ export class FrameTimer {
       parts[label] = (parts[label] ?? 0) + ms;
     };
     if (this.readback && this.libraryPairs > 0) {
-      const ms = pairsMs(new BigUint64Array(this.readback.map(0).slice(0, 2 * this.libraryPairs * 8).buffer), this.libraryPairs);
+      const ms = pairsMs(
+        new BigUint64Array(this.readback.map(0).slice(0, 2 * this.libraryPairs * 8).buffer),
+        this.libraryPairs,
+      );
       this.readback.unmap(0, { begin: 0, end: 0 });
       ms.forEach((value, i) => add(this.labels[i] ?? 'unnamed list', value));
     }
     if (this.rawRead && this.rawPairs > 0) {
       await this.rawRead.mapAsync(GPUMapMode.READ, 0, 2 * this.rawPairs * 8);
-      for (const value of pairsMs(new BigUint64Array(this.rawRead.getMappedRange(0, 2 * this.rawPairs * 8).slice(0)), this.rawPairs)) add('raw pass', value);
+      for (const value of pairsMs(
+        new BigUint64Array(this.rawRead.getMappedRange(0, 2 * this.rawPairs * 8).slice(0)),
+        this.rawPairs,
+      ))
+        add('raw pass', value);
       this.rawRead.unmap();
     }
     return { gpuMs: Object.values(parts).reduce((sum, ms) => sum + ms, 0), parts, pairs, overflow: false };

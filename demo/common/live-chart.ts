@@ -41,9 +41,17 @@ export class LiveChart {
       scales: { x: { time: false } },
       axes: [
         { stroke: '#9aa4b2', grid: { stroke: '#2a313a' }, label: xLabel },
-        { stroke: '#9aa4b2', grid: { stroke: '#2a313a' }, size: 56, values: (_, ticks) => ticks.map((v) => `${formatNumber(v)}${units}`) },
+        {
+          stroke: '#9aa4b2',
+          grid: { stroke: '#2a313a' },
+          size: 56,
+          values: (_, ticks) => ticks.map((v) => `${formatNumber(v)}${units}`),
+        },
       ],
-      series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 1.5, dash: s.dash ? [6, 4] : undefined }))],
+      series: [
+        {},
+        ...series.map((s) => ({ label: s.label, stroke: s.color, width: 1.5, dash: s.dash ? [6, 4] : undefined })),
+      ],
     };
     this.plot = new uPlot(opts, this.columns as uPlot.AlignedData, parent);
   }

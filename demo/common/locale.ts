@@ -44,7 +44,9 @@ export function formatNumber(value: number, options?: Intl.NumberFormatOptions):
  * reads 'en-US'; a tag with no usable form reads Intl's default locale). Returns what it installed,
  * or null where the browser's tag was fine already.
  */
-export function installLocaleGuard(nav: Navigator | undefined = typeof navigator === 'undefined' ? undefined : navigator): string | null {
+export function installLocaleGuard(
+  nav: Navigator | undefined = typeof navigator === 'undefined' ? undefined : navigator,
+): string | null {
   if (!nav) return null;
   const reported = nav.language;
   const usable = usableLocale(reported) ?? new Intl.NumberFormat().resolvedOptions().locale;

@@ -39,13 +39,24 @@ export class StatTable {
   }
 }
 
-export function slider(parent: HTMLElement, label: string, range: { min: number; max: number; step: number; value: number }, format: (value: number) => string, onInput: (value: number) => void): HTMLInputElement {
+export function slider(
+  parent: HTMLElement,
+  label: string,
+  range: { min: number; max: number; step: number; value: number },
+  format: (value: number) => string,
+  onInput: (value: number) => void,
+): HTMLInputElement {
   const wrap = document.createElement('label');
   wrap.className = 'control';
   const text = document.createElement('span');
   const input = document.createElement('input');
   input.type = 'range';
-  Object.assign(input, { min: String(range.min), max: String(range.max), step: String(range.step), value: String(range.value) });
+  Object.assign(input, {
+    min: String(range.min),
+    max: String(range.max),
+    step: String(range.step),
+    value: String(range.value),
+  });
   const show = (): void => {
     text.textContent = `${label}: ${format(Number(input.value))}`;
   };
@@ -59,7 +70,12 @@ export function slider(parent: HTMLElement, label: string, range: { min: number;
   return input;
 }
 
-export function toggle(parent: HTMLElement, label: string, checked: boolean, onChange: (checked: boolean) => void): HTMLInputElement {
+export function toggle(
+  parent: HTMLElement,
+  label: string,
+  checked: boolean,
+  onChange: (checked: boolean) => void,
+): HTMLInputElement {
   const wrap = document.createElement('label');
   wrap.className = 'control switch';
   const input = document.createElement('input');

@@ -57,13 +57,26 @@ export function benchLength(params: URLSearchParams): BenchLength {
     const value = params.has(name) ? Number(params.get(name)) : fallback;
     return Number.isFinite(value) && value >= 0 ? value : fallback;
   };
-  return { frames: Math.floor(read('bench', 0)), warmup: Math.floor(read('warmup', DEFAULT_WARMUP_FRAMES)), seconds: read('benchSeconds', Infinity), warmupSeconds: read('warmupSeconds', Infinity) };
+  return {
+    frames: Math.floor(read('bench', 0)),
+    warmup: Math.floor(read('warmup', DEFAULT_WARMUP_FRAMES)),
+    seconds: read('benchSeconds', Infinity),
+    warmupSeconds: read('warmupSeconds', Infinity),
+  };
 }
 
 export async function runSceneBench(target: BenchTarget, length: BenchLength): Promise<SceneBenchResult> {
   const { timer } = target;
   const { frames, warmup } = length;
-  const result: SceneBenchResult = { warmup: 0, frameMs: [], gpuMs: [], gpuParts: {}, timestampQuery: timer.supported, width: target.canvas.width, height: target.canvas.height };
+  const result: SceneBenchResult = {
+    warmup: 0,
+    frameMs: [],
+    gpuMs: [],
+    gpuParts: {},
+    timestampQuery: timer.supported,
+    width: target.canvas.width,
+    height: target.canvas.height,
+  };
   const begun = performance.now();
   let measuring: number | undefined;
   for (let index = 0; ; index++) {
@@ -73,7 +86,12 @@ export async function runSceneBench(target: BenchTarget, length: BenchLength): P
       result.warmup = index;
     }
     const measured = result.frameMs.length;
-    if (measuring !== undefined && (measured >= frames || (measured >= Math.min(MIN_MEASURED_FRAMES, frames) && (start - measuring) / 1000 > length.seconds))) break;
+    if (
+      measuring !== undefined &&
+      (measured >= frames ||
+        (measured >= Math.min(MIN_MEASURED_FRAMES, frames) && (start - measuring) / 1000 > length.seconds))
+    )
+      break;
     timer.begin();
     const goOn = await target.frame(index, index * BENCH_FRAME_MS);
     await timer.finish(index + 1);

@@ -92,7 +92,11 @@ function nextFrame(): Promise<number> {
   });
 }
 
-export async function runScene(meta: SceneMeta, options: SceneOptions | ((params: URLSearchParams) => SceneOptions), create: (context: SceneContext) => Promise<Scene>): Promise<void> {
+export async function runScene(
+  meta: SceneMeta,
+  options: SceneOptions | ((params: URLSearchParams) => SceneOptions),
+  create: (context: SceneContext) => Promise<Scene>,
+): Promise<void> {
   const params = new URLSearchParams(location.search);
   const frameLimit = params.has('frames') ? Number(params.get('frames')) : Infinity;
   const benchmark = params.has('bench');
@@ -115,7 +119,10 @@ export async function runScene(meta: SceneMeta, options: SceneOptions | ((params
     const gpuDevice = await openWebGPU();
     gpuDevice.addEventListener('uncapturederror', (event) => fail(new Error(`WebGPU error: ${event.error.message}`)));
     watchDeviceLoss(gpuDevice, (message) => fail(new Error(message)));
-    sizer = new CanvasSizer(canvas, { ...canvasSizeParams(params), maxDimension: gpuDevice.limits.maxTextureDimension2D });
+    sizer = new CanvasSizer(canvas, {
+      ...canvasSizeParams(params),
+      maxDimension: gpuDevice.limits.maxTextureDimension2D,
+    });
     sizer.apply();
     const device = await createDevice({ gpuDevice, ...(typeof options === 'function' ? options(params) : options) });
     const context = canvas.getContext('webgpu');
@@ -123,7 +130,16 @@ export async function runScene(meta: SceneMeta, options: SceneOptions | ((params
     const swapChain = device.createSwapChain(context);
     const queue = device.createCommandQueue({ type: 'DIRECT' });
     const frameTimer = benchmark ? createFrameTimer(device, gpuDevice, queue) : undefined;
-    scene = await create({ device, gpuDevice, queue, swapChain, canvas, panel, params, ...(frameTimer ? { frameTimer } : {}) });
+    scene = await create({
+      device,
+      gpuDevice,
+      queue,
+      swapChain,
+      canvas,
+      panel,
+      params,
+      ...(frameTimer ? { frameTimer } : {}),
+    });
     status.forTesting = scene.forTesting ?? {};
     if (status.state !== 'loading') return;
     status.state = 'running';

@@ -14,13 +14,18 @@ const HOW_TO =
   'Use a recent Chrome or Edge (on Linux start it with --enable-unsafe-webgpu, and --ignore-gpu-blocklist where chrome://gpu shows WebGPU as disabled).';
 
 /** A device from navigator.gpu, or a WebGPUUnavailable saying why there is none. */
-export async function openWebGPU(gpu: GPU | undefined = typeof navigator === 'undefined' ? undefined : navigator.gpu): Promise<GPUDevice> {
+export async function openWebGPU(
+  gpu: GPU | undefined = typeof navigator === 'undefined' ? undefined : navigator.gpu,
+): Promise<GPUDevice> {
   if (!gpu) throw new WebGPUUnavailable(`This browser has no WebGPU (navigator.gpu is missing). ${HOW_TO}`);
   try {
     return await requestWebGPUDevice(gpu);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    if (/no adapter/i.test(reason)) throw new WebGPUUnavailable(`WebGPU is there but gave no adapter (navigator.gpu.requestAdapter() returned null): the GPU may be blocklisted or WebGPU switched off. ${HOW_TO}`);
+    if (/no adapter/i.test(reason))
+      throw new WebGPUUnavailable(
+        `WebGPU is there but gave no adapter (navigator.gpu.requestAdapter() returned null): the GPU may be blocklisted or WebGPU switched off. ${HOW_TO}`,
+      );
     throw new WebGPUUnavailable(`WebGPU refused a device: ${reason}`);
   }
 }

@@ -29,7 +29,10 @@ export class ClassicBuffer {
     const size = Math.ceil(bytes / 65536) * 65536;
     const start = performance.now();
     const old = this.buffer;
-    const next = size > 0 ? this.device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: size }, 'COMMON') : null;
+    const next =
+      size > 0
+        ? this.device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: size }, 'COMMON')
+        : null;
     if (next) next.setName(`classic instance buffer (${size / 65536} tiles)`);
     const kept = Math.min(keepBytes, this.bytes, size);
     if (old && next && kept > 0) {

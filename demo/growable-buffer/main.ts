@@ -45,14 +45,21 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
   const population = new Population(Number(params.get('seed') ?? 7), Number(params.get('maxCount') ?? 2_500_000));
   const drawLimit = Number(params.get('drawLimit') ?? 60_000);
 
-  const reserved = device.createReservedResource({ dimension: 'BUFFER', width: RESERVED_BYTES, layout: 'ROW_MAJOR' }, 'COMMON');
+  const reserved = device.createReservedResource(
+    { dimension: 'BUFFER', width: RESERVED_BYTES, layout: 'ROW_MAJOR' },
+    'COMMON',
+  );
   reserved.setName('reserved instance buffer (2 GiB virtual)');
   const heaps: Heap[] = [];
   let heapSerial = 0;
   const watermark = new CommitWatermark<Heap>(
     {
       createHeap(tiles) {
-        const heap = device.createHeap({ sizeInBytes: tiles * TILE_BYTES, properties: { type: 'DEFAULT' }, flags: ['ALLOW_ONLY_BUFFERS'] });
+        const heap = device.createHeap({
+          sizeInBytes: tiles * TILE_BYTES,
+          properties: { type: 'DEFAULT' },
+          flags: ['ALLOW_ONLY_BUFFERS'],
+        });
         heap.setName(`backing heap ${heapSerial++} (${tiles} tiles)`);
         heaps.push(heap);
         return heap;
@@ -62,10 +69,26 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
         heap.release();
       },
       map(bufferTile, heap, heapTile, count) {
-        queue.updateTileMappings(reserved, [{ x: bufferTile, y: 0, z: 0, subresource: 0 }], [{ numTiles: count }], heap, ['NONE'], [heapTile], [count]);
+        queue.updateTileMappings(
+          reserved,
+          [{ x: bufferTile, y: 0, z: 0, subresource: 0 }],
+          [{ numTiles: count }],
+          heap,
+          ['NONE'],
+          [heapTile],
+          [count],
+        );
       },
       unmap(bufferTile, count) {
-        queue.updateTileMappings(reserved, [{ x: bufferTile, y: 0, z: 0, subresource: 0 }], [{ numTiles: count }], null, ['NULL'], null, [count]);
+        queue.updateTileMappings(
+          reserved,
+          [{ x: bufferTile, y: 0, z: 0, subresource: 0 }],
+          [{ numTiles: count }],
+          null,
+          ['NULL'],
+          null,
+          [count],
+        );
       },
     },
     RESERVED_BYTES / TILE_BYTES,
@@ -76,7 +99,14 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
 
   const [init, draw] = await Promise.all([
     device.createComputePipelineState({ code: common + initCode, entryPoint: 'init', label: 'particle init' }),
-    device.createGraphicsPipelineState({ code: common + drawCode, vertexEntryPoint: 'vs', fragmentEntryPoint: 'fs', rtvFormat: swapChain.format, blend: 'ALPHA_BLEND', label: 'particles' }),
+    device.createGraphicsPipelineState({
+      code: common + drawCode,
+      vertexEntryPoint: 'vs',
+      fragmentEntryPoint: 'fs',
+      rtvFormat: swapChain.format,
+      blend: 'ALPHA_BLEND',
+      label: 'particles',
+    }),
   ]);
 
   /** Writes instances [first, first + count) of `buffer` (its new tail). */
@@ -94,22 +124,42 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
   };
 
   // Panel: what each path holds now, then the charts.
-  const stats = new StatTable(section(panel, 'Now'), ['instances', 'committed (watermark)', 'backing heaps', 'slack in last heap', 'classic buffer', 'last resize']);
+  const stats = new StatTable(section(panel, 'Now'), [
+    'instances',
+    'committed (watermark)',
+    'backing heaps',
+    'slack in last heap',
+    'classic buffer',
+    'last resize',
+  ]);
   const charts = section(panel, 'Memory and resize time');
   const memoryChart = new LiveChart(charts, 'Memory (MiB)', [
     { label: 'watermark heaps', color: '#5ad17f' },
     { label: 'classic buffer', color: '#d9dde4' },
     { label: 'classic peak (old + new)', color: '#f0776b', dash: true },
   ]);
-  const timeChart = new LiveChart(charts, 'Resize time (ms)', [
-    { label: 'watermark', color: '#5ad17f' },
-    { label: 'classic', color: '#f0776b' },
-  ], 60, '', 'resize');
+  const timeChart = new LiveChart(
+    charts,
+    'Resize time (ms)',
+    [
+      { label: 'watermark', color: '#5ad17f' },
+      { label: 'classic', color: '#f0776b' },
+    ],
+    60,
+    '',
+    'resize',
+  );
   const controls = section(panel, 'Controls');
   let paused = false;
   let manualCount: number | null = null;
   toggle(controls, 'pause the population', false, (on) => (paused = on));
-  slider(controls, 'set instances by hand', { min: 0, max: population.maxCount, step: 2048, value: 0 }, (v) => (v === 0 ? 'population' : v.toLocaleString('en')), (v) => (manualCount = v === 0 ? null : v));
+  slider(
+    controls,
+    'set instances by hand',
+    { min: 0, max: population.maxCount, step: 2048, value: 0 },
+    (v) => (v === 0 ? 'population' : v.toLocaleString('en')),
+    (v) => (manualCount = v === 0 ? null : v),
+  );
 
   const steps: GrowableStep[] = [];
   let count = 0;
@@ -136,13 +186,27 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
       initialize(reserved, count, next - count, init);
       if (classic.buffer) initialize(classic.buffer, count, next - count, init);
     }
-    steps.push({ step: stepIndex, count: next, watermark: step, watermarkMs, watermarkBytes: watermark.heapTiles * TILE_BYTES, classic: lastClassic });
+    steps.push({
+      step: stepIndex,
+      count: next,
+      watermark: step,
+      watermarkMs,
+      watermarkBytes: watermark.heapTiles * TILE_BYTES,
+      classic: lastClassic,
+    });
     timeChart.push(stepIndex, [watermarkMs, lastClassic.ms]);
     count = next;
     stepIndex++;
   };
 
-  const drawSide = (list: ReturnType<typeof device.createCommandList>, buffer: Resource | null, side: number, time: number, width: number, height: number): void => {
+  const drawSide = (
+    list: ReturnType<typeof device.createCommandList>,
+    buffer: Resource | null,
+    side: number,
+    time: number,
+    width: number,
+    height: number,
+  ): void => {
     if (!buffer || count === 0) return;
     const stride = Math.max(1, Math.ceil(count / drawLimit));
     const drawn = Math.floor((count - 1) / stride) + 1;
@@ -153,7 +217,13 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
       tile += heap.used;
     }
     const root = new Uint32Array(24);
-    root.set([drawn, stride, new Uint32Array(new Float32Array([time]).buffer)[0] ?? 0, side, Math.min(heapStarts.length, MAX_HEAP_HUES)]);
+    root.set([
+      drawn,
+      stride,
+      new Uint32Array(new Float32Array([time]).buffer)[0] ?? 0,
+      side,
+      Math.min(heapStarts.length, MAX_HEAP_HUES),
+    ]);
     root.set(heapStarts.slice(0, MAX_HEAP_HUES), 5);
     root.set([width, height], 22);
     list.setGraphicsRootShaderResourceView(1, buffer.getGPUVirtualAddress());
@@ -186,9 +256,15 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
         'backing heaps': `${watermark.heapCount}: ${heapList} tiles used`,
         'slack in last heap': `${lastHeap ? lastHeap.tiles - lastHeap.used : 0} tiles`,
         'classic buffer': formatBytes(classic.bytes),
-        'last resize': last ? `watermark ${last.watermarkMs.toFixed(2)} ms · classic ${last.classic.ms.toFixed(2)} ms` : '—',
+        'last resize': last
+          ? `watermark ${last.watermarkMs.toFixed(2)} ms · classic ${last.classic.ms.toFixed(2)} ms`
+          : '—',
       });
-      memoryChart.push(index, [watermark.heapTiles * TILE_BYTES / 2 ** 20, classic.bytes / 2 ** 20, lastClassic.peakBytes / 2 ** 20]);
+      memoryChart.push(index, [
+        (watermark.heapTiles * TILE_BYTES) / 2 ** 20,
+        classic.bytes / 2 ** 20,
+        lastClassic.peakBytes / 2 ** 20,
+      ]);
     },
     snapshot() {
       return { count, committedTiles: watermark.committedTiles, heapCount: watermark.heapCount, steps };
@@ -196,12 +272,24 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
     forTesting: {
       /** Words 4..7 (seed, index, tag, check) of each instance, from both buffers, read back through a READBACK buffer. */
       async readInstances(indices: number[]): Promise<{ reserved: number[][]; classic: number[][] }> {
-        const readback = device.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: indices.length * 32 }, 'COPY_DEST');
+        const readback = device.createCommittedResource(
+          { type: 'READBACK' },
+          [],
+          { dimension: 'BUFFER', width: indices.length * 32 },
+          'COPY_DEST',
+        );
         const list = device.createCommandList('DIRECT');
         const sources = [reserved, classic.buffer];
         sources.forEach((buffer, side) => {
           indices.forEach((index, k) => {
-            if (buffer) list.copyBufferRegion(readback, (side * indices.length + k) * 16, buffer, index * INSTANCE_BYTES + 16, 16);
+            if (buffer)
+              list.copyBufferRegion(
+                readback,
+                (side * indices.length + k) * 16,
+                buffer,
+                index * INSTANCE_BYTES + 16,
+                16,
+              );
           });
         });
         list.close();
@@ -211,7 +299,10 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
         const words = new Uint32Array(readback.map(0).slice().buffer);
         readback.unmap(0);
         readback.release();
-        const pick = (side: number): number[][] => indices.map((_, k) => Array.from(words.subarray((side * indices.length + k) * 4, (side * indices.length + k) * 4 + 4)));
+        const pick = (side: number): number[][] =>
+          indices.map((_, k) =>
+            Array.from(words.subarray((side * indices.length + k) * 4, (side * indices.length + k) * 4 + 4)),
+          );
         return { reserved: pick(0), classic: pick(1) };
       },
       /** For buffer tiles [0, upTo): [index of the backing heap among the live heaps, heap tile] or null. */

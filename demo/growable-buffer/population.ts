@@ -46,7 +46,8 @@ export class Population {
     }
     const roll = this.random();
     let factor = 0.75 + this.random() * 0.6;
-    if (roll < 0.12) factor = 0.2 + this.random() * 0.3; // a crash: most instances die at once
+    if (roll < 0.12)
+      factor = 0.2 + this.random() * 0.3; // a crash: most instances die at once
     else if (roll > 0.88) factor = 1.6 + this.random() * 0.8; // a burst
     const drift = Math.floor((this.random() - 0.5) * INSTANCES_PER_TILE * 8);
     this.count = Math.max(INSTANCES_PER_TILE, Math.min(this.maxCount, Math.floor(this.count * factor) + drift));

@@ -3,7 +3,13 @@
  * 130 MiB of heaps), budgetMiB (debug budget, default a third of the world), speed (camera), forgetAt
  * (turn the forget switch on at that frame), latency (frames in flight, default 2).
  */
-import { createResidencyManager, type FaultReport, type GraphicsCommandList, type Heap, type Resource } from '../../src/index.js';
+import {
+  createResidencyManager,
+  type FaultReport,
+  type GraphicsCommandList,
+  type Heap,
+  type Resource,
+} from '../../src/index.js';
 import { formatBytes, LiveChart } from '../common/live-chart.js';
 import { button, section, slider, StatTable, toggle } from '../common/panel.js';
 import { runScene, type SceneContext } from '../common/scene-shell.js';
@@ -50,7 +56,12 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
 
   // Always-used buffers: the object table (addresses, sizes, seeds) and the shade pass's output.
   const buffer = (name: string, bytes: number): Resource => {
-    const resource = device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: bytes }, 'COMMON');
+    const resource = device.createCommittedResource(
+      { type: 'DEFAULT' },
+      [],
+      { dimension: 'BUFFER', width: bytes },
+      'COMMON',
+    );
     resource.setName(name);
     manager.beginTrackingObject(resource);
     return resource;
@@ -58,7 +69,11 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
   const table = buffer('object table', world.length * 16);
   const frameData = buffer('frame data', world.length * 16);
   const objects = world.map((o) => {
-    const heap = device.createHeap({ sizeInBytes: o.tiles * TILE, properties: { type: 'DEFAULT' }, flags: ['ALLOW_ONLY_BUFFERS', 'CREATE_NOT_RESIDENT'] });
+    const heap = device.createHeap({
+      sizeInBytes: o.tiles * TILE,
+      properties: { type: 'DEFAULT' },
+      flags: ['ALLOW_ONLY_BUFFERS', 'CREATE_NOT_RESIDENT'],
+    });
     const name = `${o.kind} ${String(o.index).padStart(2, '0')}`;
     heap.setName(`${name} heap`);
     const resource = device.createPlacedResource(heap, 0, { dimension: 'BUFFER', width: o.tiles * TILE }, 'COMMON');
@@ -84,10 +99,25 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
   // Load: the table through an upload buffer, then every object's content, the manager paging as it goes.
   const [fill, shade, map] = await Promise.all([
     device.createComputePipelineState({ code: common + fillCode, entryPoint: 'fill', label: 'object fill' }),
-    device.createComputePipelineState({ code: common + shadeCode, entryPoint: 'shade', label: 'shade visible objects' }),
-    device.createGraphicsPipelineState({ code: mapCode, vertexEntryPoint: 'vs', fragmentEntryPoint: 'fs', rtvFormat: swapChain.format, label: 'world map' }),
+    device.createComputePipelineState({
+      code: common + shadeCode,
+      entryPoint: 'shade',
+      label: 'shade visible objects',
+    }),
+    device.createGraphicsPipelineState({
+      code: mapCode,
+      vertexEntryPoint: 'vs',
+      fragmentEntryPoint: 'fs',
+      rtvFormat: swapChain.format,
+      label: 'world map',
+    }),
   ]);
-  const upload = device.createCommittedResource({ type: 'UPLOAD' }, [], { dimension: 'BUFFER', width: world.length * 16 }, 'GENERIC_READ');
+  const upload = device.createCommittedResource(
+    { type: 'UPLOAD' },
+    [],
+    { dimension: 'BUFFER', width: world.length * 16 },
+    'GENERIC_READ',
+  );
   // The object table (object-common.wgsl): per object its address (a UINT64), size in words, seed.
   const tableBytes = new DataView(new ArrayBuffer(world.length * 16));
   for (const o of objects) {
@@ -120,7 +150,16 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
   upload.release();
 
   // Panel.
-  const now = new StatTable(section(panel, 'Now'), ['world', 'budget', 'usage (LOCAL)', 'resident heaps', 'in view', 'evictions', 'paged', 'forgotten']);
+  const now = new StatTable(section(panel, 'Now'), [
+    'world',
+    'budget',
+    'usage (LOCAL)',
+    'resident heaps',
+    'in view',
+    'evictions',
+    'paged',
+    'forgotten',
+  ]);
   const charts = section(panel, 'Live');
   const memoryChart = new LiveChart(charts, 'Memory (MiB)', [
     { label: 'budget', color: '#f0776b', dash: true },
@@ -130,11 +169,23 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
   const evictionChart = new LiveChart(charts, 'Evictions per frame', [{ label: 'evictions', color: '#f5c26b' }]);
   const frameChart = new LiveChart(charts, 'Frame time (ms)', [{ label: 'frame', color: '#d9dde4' }]);
   const controls = section(panel, 'Controls');
-  slider(controls, 'budget (debug override)', { min: 1, max: Math.ceil(worldBytes / MiB) + 2, step: 1, value: budget / MiB }, (v) => `${v} MiB`, (v) => {
-    budget = v * MiB;
-    device.setResidencyDebugBudget(budget);
-  });
-  slider(controls, 'camera speed', { min: 0, max: 4, step: 0.25, value: speed }, (v) => `${v}×`, (v) => (speed = v));
+  slider(
+    controls,
+    'budget (debug override)',
+    { min: 1, max: Math.ceil(worldBytes / MiB) + 2, step: 1, value: budget / MiB },
+    (v) => `${v} MiB`,
+    (v) => {
+      budget = v * MiB;
+      device.setResidencyDebugBudget(budget);
+    },
+  );
+  slider(
+    controls,
+    'camera speed',
+    { min: 0, max: 4, step: 0.25, value: speed },
+    (v) => `${v}×`,
+    (v) => (speed = v),
+  );
   let forgotten: (typeof objects)[number] | undefined;
   const forgetSwitch = toggle(controls, "forget one object's registration", false, (on) => {
     forgotten = on ? objects[objectToForget(world, cameraFrame, speed)?.index ?? 0] : undefined;
@@ -209,11 +260,17 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
 
       // The map is recorded after the manager paged, so its residency bits are this frame's: what the
       // device's memory statistics say of each object's heap (by its name).
-      const residentHeaps = new Set(device.getMemoryStats().heaps.filter((h) => h.resident).map((h) => h.name));
+      const residentHeaps = new Set(
+        device
+          .getMemoryStats()
+          .heaps.filter((h) => h.resident)
+          .map((h) => h.name),
+      );
       const isResident = (o: (typeof objects)[number]): boolean => residentHeaps.has(`${o.name} heap`);
       const bits = (pick: (o: (typeof objects)[number]) => boolean): [number, number] => {
         const out: [number, number] = [0, 0];
-        for (const o of objects) if (pick(o)) out[o.index >> 5] = ((out[o.index >> 5] ?? 0) | (1 << (o.index & 31))) >>> 0;
+        for (const o of objects)
+          if (pick(o)) out[o.index >> 5] = ((out[o.index >> 5] ?? 0) | (1 << (o.index & 31))) >>> 0;
         return out;
       };
       const inView = new Set(visible);
@@ -225,18 +282,22 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
       drawList.setPipelineState(map);
       drawList.setGraphicsRootShaderResourceView(1, table.getGPUVirtualAddress());
       drawList.setGraphicsRootShaderResourceView(2, frameData.getGPUVirtualAddress());
-      drawList.setGraphicsRoot32BitConstants(0, [
-        index,
-        f32Bits(camera.x),
-        f32Bits(camera.y),
-        f32Bits(camera.radius),
-        ...bits(isResident),
-        ...bits((o) => inView.has(o)),
-        forgotten?.index ?? 0xffffffff,
-        Math.max(...world.map((o) => o.tiles)),
-        backBuffer.width,
-        backBuffer.height,
-      ], 4);
+      drawList.setGraphicsRoot32BitConstants(
+        0,
+        [
+          index,
+          f32Bits(camera.x),
+          f32Bits(camera.y),
+          f32Bits(camera.radius),
+          ...bits(isResident),
+          ...bits((o) => inView.has(o)),
+          forgotten?.index ?? 0xffffffff,
+          Math.max(...world.map((o) => o.tiles)),
+          backBuffer.width,
+          backBuffer.height,
+        ],
+        4,
+      );
       drawList.drawInstanced(3, 1);
       drawList.close();
       manager.executeCommandLists(queue, [drawList], [setOf([table, frameData])]);
@@ -260,7 +321,7 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
       history.push(entry);
       if (history.length > 5000) history.shift();
       memoryChart.push(index, [info.budget / MiB, info.currentUsage / MiB]);
-      pagingChart.push(index, [((paged - lastPaged) / 1e6) / (dt / 1000)]);
+      pagingChart.push(index, [(paged - lastPaged) / 1e6 / (dt / 1000)]);
       evictionChart.push(index, [entry.evictions]);
       frameChart.push(index, [dt]);
       lastPaged = paged;
@@ -277,12 +338,23 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
       return true;
     },
     snapshot() {
-      return { worldBytes, history, report, forgotten: forgotten ? { index: forgotten.index, heap: forgotten.heap.label, resource: forgotten.resource.label } : null, stats: manager.getStats() };
+      return {
+        worldBytes,
+        history,
+        report,
+        forgotten: forgotten
+          ? { index: forgotten.index, heap: forgotten.heap.label, resource: forgotten.resource.label }
+          : null,
+        stats: manager.getStats(),
+      };
     },
     forTesting: {
       /** The shade pass's output for every object: [samples, mismatches, frame, content word]. */
       async readFrameData(): Promise<number[][]> {
-        return (await readBack(frameData, world.length * 16)).reduce<number[][]>((rows, word, i) => (i % 4 === 0 ? [...rows, [word]] : (rows.at(-1)?.push(word), rows)), []);
+        return (await readBack(frameData, world.length * 16)).reduce<number[][]>(
+          (rows, word, i) => (i % 4 === 0 ? [...rows, [word]] : (rows.at(-1)?.push(word), rows)),
+          [],
+        );
       },
       /** Every object's content read back (each paged in by the manager in turn), compared on the CPU: mismatching words per object. */
       async verifyAllObjects(): Promise<number[]> {
@@ -299,7 +371,12 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
   };
 
   async function readBack(source: Resource, bytes: number, heap: Heap | Resource = source): Promise<Uint32Array> {
-    const readback = device.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: bytes }, 'COPY_DEST');
+    const readback = device.createCommittedResource(
+      { type: 'READBACK' },
+      [],
+      { dimension: 'BUFFER', width: bytes },
+      'COPY_DEST',
+    );
     const list = device.createCommandList('DIRECT');
     list.setName(`read back ${source.label}`);
     list.copyBufferRegion(readback, 0, source, 0, bytes);
@@ -316,6 +393,12 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
 // The pool holds the whole world, so the budget slider can go from heavy paging to none.
 void runScene(
   meta,
-  (params) => ({ localMemoryBytes: Math.ceil(createWorld(Number(params.get('baseTiles') ?? 16)).reduce((sum, o) => sum + o.tiles * TILE, 0) / MiB + 8) * MiB, nonLocalMemoryBytes: 64 * MiB }),
+  (params) => ({
+    localMemoryBytes:
+      Math.ceil(
+        createWorld(Number(params.get('baseTiles') ?? 16)).reduce((sum, o) => sum + o.tiles * TILE, 0) / MiB + 8,
+      ) * MiB,
+    nonLocalMemoryBytes: 64 * MiB,
+  }),
   createScene,
 );

@@ -32,8 +32,15 @@ export function createWorld(baseTiles: number): WorldObject[] {
   return Array.from({ length: OBJECT_COUNT }, (_, index) => {
     const h = pcg(index + 1);
     const kind = h % 3 === 0 ? 'texture' : 'mesh';
-    const scale = kind === 'texture' ? 2 + (h >>> 8) % 3 : 1 + (h >>> 8) % 4;
-    return { index, kind, tiles: baseTiles * scale, x: (index % GRID_X) + 0.5, y: Math.floor(index / GRID_X) + 0.5, seed: pcg(h) };
+    const scale = kind === 'texture' ? 2 + ((h >>> 8) % 3) : 1 + ((h >>> 8) % 4);
+    return {
+      index,
+      kind,
+      tiles: baseTiles * scale,
+      x: (index % GRID_X) + 0.5,
+      y: Math.floor(index / GRID_X) + 0.5,
+      seed: pcg(h),
+    };
   });
 }
 

@@ -6,10 +6,26 @@
  */
 import { formatAdapter, summarizeAdapter } from '../../src/index.js';
 import { openWebGPU, watchDeviceLoss } from '../common/webgpu-access.js';
-import { runDifferential, runScenarios, type ValidationProgress, type ValidationResult } from '../../src/validate/index.js';
+import {
+  runDifferential,
+  runScenarios,
+  type ValidationProgress,
+  type ValidationResult,
+} from '../../src/validate/index.js';
 import { button, section, StatTable } from '../common/panel.js';
 import { meta } from './meta.js';
-import { DEFAULT_PARAMETERS, EMPTY_SUMMARY, formatSummaryLine, mismatchRows, pageQuery, parsePageParameters, progressFraction, summarize, type PageParameters, type ValidationState } from './validation-logic.js';
+import {
+  DEFAULT_PARAMETERS,
+  EMPTY_SUMMARY,
+  formatSummaryLine,
+  mismatchRows,
+  pageQuery,
+  parsePageParameters,
+  progressFraction,
+  summarize,
+  type PageParameters,
+  type ValidationState,
+} from './validation-logic.js';
 import { element, sceneHeader } from '../common/dom.js';
 
 /** Rows the mismatch table shows; the rest stay in window.validationState. */
@@ -28,13 +44,22 @@ function layout() {
   const bar = Object.assign(element('progress'), { id: 'validation-progress', max: 1, value: 0 });
   const status = Object.assign(element('p', 'validation-status', 'Starting WebGPU…'), { id: 'validation-status' });
   runBox.append(parameters, bar, status);
-  const stats = new StatTable(runBox, ['phase', 'seed', 'operations', 'bytes compared', 'pages validated', 'mismatches', 'elapsed']);
+  const stats = new StatTable(runBox, [
+    'phase',
+    'seed',
+    'operations',
+    'bytes compared',
+    'pages validated',
+    'mismatches',
+    'elapsed',
+  ]);
   const summaryLine = Object.assign(element('p', 'validation-summary'), { id: 'validation-summary' });
   runBox.append(summaryLine);
   const mismatchBox = section(report, 'Mismatches');
   const table = Object.assign(element('table', 'validation-mismatches'), { id: 'validation-mismatches' });
   const head = table.createTHead().insertRow();
-  for (const name of ['seed', 'phase', 'operation #', 'operation', 'check', 'detail', '']) head.append(element('th', undefined, name));
+  for (const name of ['seed', 'phase', 'operation #', 'operation', 'check', 'detail', ''])
+    head.append(element('th', undefined, name));
   const body = table.createTBody();
   const more = element('p', 'legend');
   mismatchBox.append(table, more);
@@ -68,24 +93,53 @@ function showResult(result: ValidationResult, run: PageParameters): void {
   for (const row of mismatchRows(result, run)) {
     if (ui.body.rows.length >= MAX_ROWS) continue;
     const tr = ui.body.insertRow();
-    for (const text of [row.seed, row.phase, row.operationIndex >= 0 ? row.operationIndex : '', row.operation, row.check, row.detail]) tr.insertCell().textContent = String(text);
+    for (const text of [
+      row.seed,
+      row.phase,
+      row.operationIndex >= 0 ? row.operationIndex : '',
+      row.operation,
+      row.check,
+      row.detail,
+    ])
+      tr.insertCell().textContent = String(text);
     tr.insertCell().append(Object.assign(element('a', undefined, 'replay'), { href: row.replay }));
   }
   const shown = ui.body.rows.length;
-  ui.more.textContent = state.summary.mismatches > shown ? `… and ${state.summary.mismatches - shown} more (all in window.validationState)` : '';
+  ui.more.textContent =
+    state.summary.mismatches > shown
+      ? `… and ${state.summary.mismatches - shown} more (all in window.validationState)`
+      : '';
   for (const scenario of result.scenarios) {
     const item = element('li', scenario.passed ? 'passed' : 'failed');
-    item.append(element('span', 'mark', scenario.passed ? 'passed' : 'FAILED'), `${scenario.name}${scenario.detail ? `: ${scenario.detail}` : ''}`);
+    item.append(
+      element('span', 'mark', scenario.passed ? 'passed' : 'FAILED'),
+      `${scenario.name}${scenario.detail ? `: ${scenario.detail}` : ''}`,
+    );
     ui.scenarios.append(item);
   }
 }
 
 /** Shows the counters: those of the finished runs plus `progress` of the one in flight (none: finished). */
-function showProgress(run: PageParameters, seedIndex: number, progress: ValidationProgress | undefined, started: number, finished = false): void {
+function showProgress(
+  run: PageParameters,
+  seedIndex: number,
+  progress: ValidationProgress | undefined,
+  started: number,
+  finished = false,
+): void {
   state.progress = progress;
-  const live = progress ? { ops: progress.phase === 'differential' ? progress.opsDone : 0, bytes: progress.bytesCompared, mismatches: progress.mismatches } : { ops: 0, bytes: 0, mismatches: 0 };
+  const live = progress
+    ? {
+        ops: progress.phase === 'differential' ? progress.opsDone : 0,
+        bytes: progress.bytesCompared,
+        mismatches: progress.mismatches,
+      }
+    : { ops: 0, bytes: 0, mismatches: 0 };
   ui.bar.value = finished ? 1 : progressFraction(run, seedIndex, progress);
-  const phase = progress?.phase === 'scenarios' || seedIndex >= run.seeds ? `scenarios${progress?.scenario ? `: ${progress.scenario}` : ''}` : `differential (seed ${seedIndex + 1} of ${run.seeds})`;
+  const phase =
+    progress?.phase === 'scenarios' || seedIndex >= run.seeds
+      ? `scenarios${progress?.scenario ? `: ${progress.scenario}` : ''}`
+      : `differential (seed ${seedIndex + 1} of ${run.seeds})`;
   ui.stats.set({
     phase: finished ? 'finished' : phase,
     seed: String(progress?.seed ?? run.seed + Math.min(seedIndex, run.seeds - 1)),
@@ -114,16 +168,39 @@ async function run(params: PageParameters): Promise<void> {
   for (let i = 0; i < params.seeds && !state.error; i++) {
     showProgress(params, i, undefined, started);
     const onProgress = (p: ValidationProgress): void => showProgress(params, i, p, started);
-    record(await runDifferential({ gpuDevice, seed: params.seed + i, ops: params.ops, tier: params.tier, onProgress, ...plant }));
+    record(
+      await runDifferential({
+        gpuDevice,
+        seed: params.seed + i,
+        ops: params.ops,
+        tier: params.tier,
+        onProgress,
+        ...plant,
+      }),
+    );
   }
-  if (!state.error) record(await runScenarios({ gpuDevice, seed: params.seed, tier: params.tier, onProgress: (p) => showProgress(params, params.seeds, p, started), ...plant }));
+  if (!state.error)
+    record(
+      await runScenarios({
+        gpuDevice,
+        seed: params.seed,
+        tier: params.tier,
+        onProgress: (p) => showProgress(params, params.seeds, p, started),
+        ...plant,
+      }),
+    );
   showProgress(params, params.seeds, undefined, started, true);
   gpuDevice.destroy();
   if (state.error) return;
   ui.summaryLine.textContent = formatSummaryLine(state.summary);
   if (state.summary.mismatches === 0) ui.more.textContent = 'None: every byte and every page-table entry matched.';
   const failed = state.summary.mismatches > 0;
-  setStatus(failed ? `${state.summary.mismatches} ${state.summary.mismatches === 1 ? 'mismatch' : 'mismatches'}: the GPU does not see what the API was told` : 'Passed: the GPU saw every mapping and every byte as the CPU reference did.', failed ? 'failed' : 'passed');
+  setStatus(
+    failed
+      ? `${state.summary.mismatches} ${state.summary.mismatches === 1 ? 'mismatch' : 'mismatches'}: the GPU does not see what the API was told`
+      : 'Passed: the GPU saw every mapping and every byte as the CPU reference did.',
+    failed ? 'failed' : 'passed',
+  );
   state.done = true;
 }
 
@@ -133,7 +210,8 @@ function controls(params: PageParameters): void {
     const label = element('label', 'control', `${name} `);
     const input = options ? element('select') : Object.assign(element('input'), { value, size: 8 });
     input.name = name;
-    for (const option of options ?? []) input.append(Object.assign(element('option', undefined, option), { value: option, selected: option === value }));
+    for (const option of options ?? [])
+      input.append(Object.assign(element('option', undefined, option), { value: option, selected: option === value }));
     label.append(input);
     form.append(label);
   };
@@ -146,7 +224,9 @@ function controls(params: PageParameters): void {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const fields = [...form.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input, select')];
-    const query = new URLSearchParams(fields.filter((f) => !(f.name === 'plant' && f.value === 'off')).map((f) => [f.name, f.value]));
+    const query = new URLSearchParams(
+      fields.filter((f) => !(f.name === 'plant' && f.value === 'off')).map((f) => [f.name, f.value]),
+    );
     location.search = query.toString();
   });
   ui.controls.append(form);
@@ -154,7 +234,12 @@ function controls(params: PageParameters): void {
 
 const parsed = parsePageParameters(location.search);
 if (!parsed.ok) {
-  fail(new Error(`this page's URL is not valid: ${parsed.errors.join('; ')} (the defaults: ${pageQuery(DEFAULT_PARAMETERS)})`), false);
+  fail(
+    new Error(
+      `this page's URL is not valid: ${parsed.errors.join('; ')} (the defaults: ${pageQuery(DEFAULT_PARAMETERS)})`,
+    ),
+    false,
+  );
 } else {
   const params = parsed.value;
   state.parameters = params;

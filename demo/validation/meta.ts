@@ -14,5 +14,14 @@ export const meta: SceneMeta = {
     'page table against the CPU after every step; then the conformance scenarios run (mappings with every flag and box, ' +
     'copyTiles, CheckAccessFullyMapped at each tier). A mismatch names its seed and operation, and its replay link reruns exactly ' +
     'that sequence. URL parameters: seed, seeds, ops, tier, plant (a planted fault: corrupt-entry or drop-write), autostart.',
-  calls: ['createReservedResource', 'updateTileMappings', 'copyTileMappings', 'copyTiles', 'map', 'evict', 'makeResident', 'validateTileMappings'],
+  calls: [
+    'createReservedResource',
+    'updateTileMappings',
+    'copyTileMappings',
+    'copyTiles',
+    'map',
+    'evict',
+    'makeResident',
+    'validateTileMappings',
+  ],
 };

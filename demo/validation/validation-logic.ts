@@ -50,25 +50,35 @@ function integer(raw: string, min: number, max: number, hex = false): Read<numbe
   const valid = /^\d+$/.test(text) || (hex && /^0x[0-9a-f]+$/i.test(text));
   const value = valid ? Number(text) : Number.NaN;
   if (Number.isSafeInteger(value) && value >= min && value <= max) return { value };
-  return { error: `must be an integer from ${min} to ${max}${hex ? ' (decimal or 0x hex)' : ''}, got ${JSON.stringify(raw)}` };
+  return {
+    error: `must be an integer from ${min} to ${max}${hex ? ' (decimal or 0x hex)' : ''}, got ${JSON.stringify(raw)}`,
+  };
 }
 
 function readTier(raw: string): Read<Tier> {
   const read = integer(raw, 1, 4);
-  return 'value' in read ? { value: read.value as Tier } : { error: `must be one of ${TIERS.join(', ')} (the tiled resources tier), got ${JSON.stringify(raw)}` };
+  return 'value' in read
+    ? { value: read.value as Tier }
+    : { error: `must be one of ${TIERS.join(', ')} (the tiled resources tier), got ${JSON.stringify(raw)}` };
 }
 
 /** `off` reads as no plant. */
 function readPlant(raw: string): Read<Plant | undefined> {
   if (raw === 'off') return { value: undefined };
-  return (PLANTS as readonly string[]).includes(raw) ? { value: raw as Plant } : { error: `must be ${PLANTS.join(' or ')} (or off), got ${JSON.stringify(raw)}` };
+  return (PLANTS as readonly string[]).includes(raw)
+    ? { value: raw as Plant }
+    : { error: `must be ${PLANTS.join(' or ')} (or off), got ${JSON.stringify(raw)}` };
 }
 
 /**
  * Reads one run parameter from its text. `label` is how an error names it: `URL parameter ops`
  * on the page, `--ops` in the CLI.
  */
-export function readRunParameter(name: RunParameterName, raw: string, label: string = name): Read<number | Plant | undefined> {
+export function readRunParameter(
+  name: RunParameterName,
+  raw: string,
+  label: string = name,
+): Read<number | Plant | undefined> {
   const read: Read<number | Plant | undefined> = (() => {
     switch (name) {
       case 'seed':
@@ -120,7 +130,9 @@ export function parseRunEntries<T extends RunParameters>(
     }
     if (!(RUN_PARAMETER_NAMES as readonly string[]).includes(name)) {
       const known = [...RUN_PARAMETER_NAMES, ...Object.keys(extra)].map((n) => (style === 'url' ? n : `--${n}`));
-      errors.push(`${style === 'url' ? 'unknown URL parameter' : 'unknown flag'} ${style === 'url' ? JSON.stringify(name) : `--${name}`} (known: ${known.join(', ')})`);
+      errors.push(
+        `${style === 'url' ? 'unknown URL parameter' : 'unknown flag'} ${style === 'url' ? JSON.stringify(name) : `--${name}`} (known: ${known.join(', ')})`,
+      );
       continue;
     }
     const read = readRunParameter(name as RunParameterName, raw, label(name));
@@ -161,14 +173,19 @@ export interface MismatchRow extends ValidationMismatch {
   replay: string;
 }
 
-const mentions = (mismatch: ValidationMismatch, name: string): boolean => mismatch.operation === name || mismatch.check.includes(name) || mismatch.detail.includes(name);
+const mentions = (mismatch: ValidationMismatch, name: string): boolean =>
+  mismatch.operation === name || mismatch.check.includes(name) || mismatch.detail.includes(name);
 
 /**
  * The mismatches of one result, plus a row for each failed scenario that no scenario mismatch names
  * (so a failure always shows and counts, whichever way the suite reports it).
  */
-export function mismatchRows(result: ValidationResult, run: Pick<RunParameters, 'ops' | 'tier' | 'plant'>): MismatchRow[] {
-  const replay = (seed: number): string => pageQuery({ seed, seeds: 1, ops: run.ops, tier: run.tier, ...(run.plant ? { plant: run.plant } : {}) });
+export function mismatchRows(
+  result: ValidationResult,
+  run: Pick<RunParameters, 'ops' | 'tier' | 'plant'>,
+): MismatchRow[] {
+  const replay = (seed: number): string =>
+    pageQuery({ seed, seeds: 1, ops: run.ops, tier: run.tier, ...(run.plant ? { plant: run.plant } : {}) });
   const scenarioMismatches = result.mismatches.filter((m) => m.phase === 'scenarios');
   const unnamed = result.scenarios.filter((s) => !s.passed && !scenarioMismatches.some((m) => mentions(m, s.name)));
   return [
@@ -196,18 +213,33 @@ export interface ValidationSummary {
   mismatches: number;
 }
 
-export const EMPTY_SUMMARY: Readonly<ValidationSummary> = { ops: 0, bytesCompared: 0, pagesValidated: 0, mismatches: 0 };
+export const EMPTY_SUMMARY: Readonly<ValidationSummary> = {
+  ops: 0,
+  bytesCompared: 0,
+  pagesValidated: 0,
+  mismatches: 0,
+};
 
 export function summarize(results: readonly ValidationResult[]): ValidationSummary {
   return results.reduce<ValidationSummary>(
-    (sum, r) => ({ ops: sum.ops + r.ops, bytesCompared: sum.bytesCompared + r.bytesCompared, pagesValidated: sum.pagesValidated + r.pagesValidated, mismatches: sum.mismatches + mismatchCount(r) }),
+    (sum, r) => ({
+      ops: sum.ops + r.ops,
+      bytesCompared: sum.bytesCompared + r.bytesCompared,
+      pagesValidated: sum.pagesValidated + r.pagesValidated,
+      mismatches: sum.mismatches + mismatchCount(r),
+    }),
     { ...EMPTY_SUMMARY },
   );
 }
 
 export function addSummaries(summaries: readonly ValidationSummary[]): ValidationSummary {
   return summaries.reduce<ValidationSummary>(
-    (sum, s) => ({ ops: sum.ops + s.ops, bytesCompared: sum.bytesCompared + s.bytesCompared, pagesValidated: sum.pagesValidated + s.pagesValidated, mismatches: sum.mismatches + s.mismatches }),
+    (sum, s) => ({
+      ops: sum.ops + s.ops,
+      bytesCompared: sum.bytesCompared + s.bytesCompared,
+      pagesValidated: sum.pagesValidated + s.pagesValidated,
+      mismatches: sum.mismatches + s.mismatches,
+    }),
     { ...EMPTY_SUMMARY },
   );
 }
@@ -220,7 +252,10 @@ export function formatSummaryLine(summary: Pick<ValidationSummary, 'ops' | 'byte
 /** One line per finished run: a seed of the differential run, or the scenarios. */
 export function formatResultLine(target: string, result: ValidationResult, seconds: number): string {
   const what = result.scenarios.length > 0 && result.ops === 0 ? 'scenarios' : `seed ${result.seed}`;
-  const scenarios = result.scenarios.length > 0 ? `, ${result.scenarios.filter((s) => s.passed).length}/${result.scenarios.length} scenarios passed` : '';
+  const scenarios =
+    result.scenarios.length > 0
+      ? `, ${result.scenarios.filter((s) => s.passed).length}/${result.scenarios.length} scenarios passed`
+      : '';
   return `${target}: ${what}: ${result.ops} ops, ${result.bytesCompared} bytes compared, ${result.pagesValidated} pages validated${scenarios}, ${mismatchCount(result)} mismatches (${seconds.toFixed(1)} s)`;
 }
 
@@ -231,7 +266,11 @@ export function formatMismatch(row: ValidationMismatch): string {
 }
 
 /** The whole run's progress in [0, 1]: each seed one share, the scenarios one more. */
-export function progressFraction(run: Pick<RunParameters, 'seeds'>, seedIndex: number, progress: Pick<ValidationProgress, 'phase' | 'opsDone' | 'opsTotal'> | undefined): number {
+export function progressFraction(
+  run: Pick<RunParameters, 'seeds'>,
+  seedIndex: number,
+  progress: Pick<ValidationProgress, 'phase' | 'opsDone' | 'opsTotal'> | undefined,
+): number {
   const within = progress && progress.opsTotal > 0 ? Math.min(1, progress.opsDone / progress.opsTotal) : 0;
   const done = progress?.phase === 'scenarios' ? run.seeds + within : Math.min(seedIndex, run.seeds) + within;
   return Math.min(1, Math.max(0, done / (run.seeds + 1)));

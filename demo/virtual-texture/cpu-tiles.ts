@@ -47,7 +47,14 @@ export class CpuTiles {
   /** Tile → id of its latest request, while waiting. */
   private readonly requests = new Map<number, number>();
 
-  constructor(device: Device, queue: CommandQueue, texture: Resource, private readonly heap: Heap, ringSlots: number, copy: CopyPath) {
+  constructor(
+    device: Device,
+    queue: CommandQueue,
+    texture: Resource,
+    private readonly heap: Heap,
+    ringSlots: number,
+    copy: CopyPath,
+  ) {
     this.streamer = new TileStreamer<Key>(device, queue, texture, { slots: ringSlots, copy, name: 'virtual texture' });
   }
 
@@ -127,7 +134,14 @@ export class CpuTiles {
 
   /** A produced tile as the streamer takes it: mapped onto `page`; the tail names its packed mips' boxes. */
   private upload(tile: ProducedTile, page: number): TileUpload<Key> {
-    return { coordinate: tileCoordinate(tile.tile), data: new Uint8Array(tile.buffer), requestedAt: tile.requestedAt, mapTo: { heap: this.heap, heapTile: page }, key: { tile: tile.tile, id: tile.id }, ...(tile.tile === TAIL_TILE ? { regions: TAIL_REGIONS } : {}) };
+    return {
+      coordinate: tileCoordinate(tile.tile),
+      data: new Uint8Array(tile.buffer),
+      requestedAt: tile.requestedAt,
+      mapTo: { heap: this.heap, heapTile: page },
+      key: { tile: tile.tile, id: tile.id },
+      ...(tile.tile === TAIL_TILE ? { regions: TAIL_REGIONS } : {}),
+    };
   }
 
   stats(): CpuTileStats {

@@ -89,29 +89,60 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
   // map outlines the tiles the draw read while unmapped, refreshed every UNMAPPED_REPORT_FRAMES.
   const unmappedOn = params.get('unmapped') === '1';
   const sourceParam = params.get('source') ?? 'cpu';
-  if (sourceParam !== 'cpu' && sourceParam !== 'gpu') throw new Error(`virtual-texture: source=${sourceParam}; use source=cpu or source=gpu`);
+  if (sourceParam !== 'cpu' && sourceParam !== 'gpu')
+    throw new Error(`virtual-texture: source=${sourceParam}; use source=cpu or source=gpu`);
   let source: 'cpu' | 'gpu' = sourceParam;
   const copyParam = params.get('copy') ?? 'copyTiles';
-  if (copyParam !== 'copyTiles' && copyParam !== 'copyTextureRegion') throw new Error(`virtual-texture: copy=${copyParam}; use copy=copyTiles or copy=copyTextureRegion`);
+  if (copyParam !== 'copyTiles' && copyParam !== 'copyTextureRegion')
+    throw new Error(`virtual-texture: copy=${copyParam}; use copy=copyTiles or copy=copyTextureRegion`);
   let copy: CopyPath = copyParam;
   const ringSlots = Number(params.get('ringSlots') ?? DEFAULT_RING_SLOTS);
 
-  const texture = device.createReservedResource({ dimension: 'TEXTURE2D', width: VT_SIZE, height: VT_SIZE, mipLevels: VT_MIPS, format: 'R8G8B8A8_UNORM', layout: '64KB_UNDEFINED_SWIZZLE' }, 'COMMON');
+  const texture = device.createReservedResource(
+    {
+      dimension: 'TEXTURE2D',
+      width: VT_SIZE,
+      height: VT_SIZE,
+      mipLevels: VT_MIPS,
+      format: 'R8G8B8A8_UNORM',
+      layout: '64KB_UNDEFINED_SWIZZLE',
+    },
+    'COMMON',
+  );
   texture.setName('virtual texture 16384² RGBA8');
   const tiling = device.getResourceTiling(texture);
-  const heap = device.createHeap({ sizeInBytes: poolPages * TILE, properties: { type: 'DEFAULT' }, flags: ['ALLOW_ONLY_NON_RT_DS_TEXTURES'] });
+  const heap = device.createHeap({
+    sizeInBytes: poolPages * TILE,
+    properties: { type: 'DEFAULT' },
+    flags: ['ALLOW_ONLY_NON_RT_DS_TEXTURES'],
+  });
   heap.setName(`tile pool (${poolPages} pages)`);
   const buffer = (name: string, bytes: number, type: 'DEFAULT' | 'READBACK' = 'DEFAULT'): Resource => {
-    const resource = device.createCommittedResource({ type }, [], { dimension: 'BUFFER', width: bytes }, type === 'READBACK' ? 'COPY_DEST' : 'COMMON');
+    const resource = device.createCommittedResource(
+      { type },
+      [],
+      { dimension: 'BUFFER', width: bytes },
+      type === 'READBACK' ? 'COPY_DEST' : 'COMMON',
+    );
     resource.setName(name);
     return resource;
   };
   const descriptor = buffer('texture descriptor', 4096);
   const feedback = buffer('feedback', FEEDBACK_BYTES);
-  const slots = Array.from({ length: READBACK_SLOTS }, (_, i) => ({ buffer: buffer(`feedback readback ${i}`, FEEDBACK_BYTES, 'READBACK'), fenceValue: 0, frame: -1, busy: false }));
+  const slots = Array.from({ length: READBACK_SLOTS }, (_, i) => ({
+    buffer: buffer(`feedback readback ${i}`, FEEDBACK_BYTES, 'READBACK'),
+    fenceValue: 0,
+    frame: -1,
+    busy: false,
+  }));
   const residencyMap = buffer('residency map', RESIDENCY_MAP_BYTES);
   const mapUploads = Array.from({ length: MAP_UPLOAD_SLOTS }, (_, i) => {
-    const upload = device.createCommittedResource({ type: 'UPLOAD' }, [], { dimension: 'BUFFER', width: RESIDENCY_MAP_BYTES }, 'GENERIC_READ');
+    const upload = device.createCommittedResource(
+      { type: 'UPLOAD' },
+      [],
+      { dimension: 'BUFFER', width: RESIDENCY_MAP_BYTES },
+      'GENERIC_READ',
+    );
     upload.setName(`residency map upload ${i}`);
     return { buffer: upload, fenceValue: 0 };
   });
@@ -122,8 +153,18 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
 
   const [generate, feedbackPass, draw] = await Promise.all([
     device.createComputePipelineState({ code: common + generateCode, entryPoint: 'generate', label: 'generate tiles' }),
-    device.createComputePipelineState({ code: common + viewCode + feedbackCode, entryPoint: 'feedback', label: 'feedback' }),
-    device.createGraphicsPipelineState({ code: common + viewCode + drawCode, vertexEntryPoint: 'vs', fragmentEntryPoint: 'fs', rtvFormat: swapChain.format, label: 'virtual texture plane' }),
+    device.createComputePipelineState({
+      code: common + viewCode + feedbackCode,
+      entryPoint: 'feedback',
+      label: 'feedback',
+    }),
+    device.createGraphicsPipelineState({
+      code: common + viewCode + drawCode,
+      vertexEntryPoint: 'vs',
+      fragmentEntryPoint: 'fs',
+      rtvFormat: swapChain.format,
+      label: 'virtual texture plane',
+    }),
   ]);
 
   // source=cpu: created on first use, so source=gpu runs as it did without a worker.
@@ -147,7 +188,15 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
       cpuTiles?.forget(tile);
     }
     if (unmap.length > 0) {
-      queue.updateTileMappings(texture, unmap.map(coordinate), unmap.map(() => ({ numTiles: 1 })), null, ['NULL'], null, [unmap.length]);
+      queue.updateTileMappings(
+        texture,
+        unmap.map(coordinate),
+        unmap.map(() => ({ numTiles: 1 })),
+        null,
+        ['NULL'],
+        null,
+        [unmap.length],
+      );
     }
     if (map.length === 0) return;
     if (source === 'cpu') {
@@ -155,7 +204,15 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
       return;
     }
     for (const { tile } of map) filled.add(tile);
-    queue.updateTileMappings(texture, map.map((m) => coordinate(m.tile)), map.map(() => ({ numTiles: 1 })), heap, map.map(() => 'NONE' as const), map.map((m) => m.page), map.map(() => 1));
+    queue.updateTileMappings(
+      texture,
+      map.map((m) => coordinate(m.tile)),
+      map.map(() => ({ numTiles: 1 })),
+      heap,
+      map.map(() => 'NONE' as const),
+      map.map((m) => m.page),
+      map.map(() => 1),
+    );
     const jobs = map.flatMap(({ tile }) => {
       if (tile === TAIL_TILE) return Array.from({ length: VT_MIPS - VT_STANDARD_MIPS }, (_, k) => VT_STANDARD_MIPS + k);
       const { mip, x, y } = tileCoord(tile);
@@ -177,7 +234,12 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
   // Start: the descriptor, then the pinned coarse mips and the tail, generated once.
   const cache = new TileCache(poolPages);
   {
-    const upload = device.createCommittedResource({ type: 'UPLOAD' }, [], { dimension: 'BUFFER', width: 4096 }, 'GENERIC_READ');
+    const upload = device.createCommittedResource(
+      { type: 'UPLOAD' },
+      [],
+      { dimension: 'BUFFER', width: 4096 },
+      'GENERIC_READ',
+    );
     upload.map(0).set(new Uint8Array(device.writeTextureDescriptor(texture).buffer));
     upload.unmap(0);
     const list = device.createCommandList('DIRECT');
@@ -187,7 +249,8 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
     upload.release();
     const pinned: { tile: number; page: number }[] = [];
     for (let mip = PINNED_FROM_MIP; mip < VT_STANDARD_MIPS; mip++) {
-      for (let y = 0; y < tilesPerSide(mip); y++) for (let x = 0; x < tilesPerSide(mip); x++) pinned.push({ tile: tileIndex(mip, x, y), page: 0 });
+      for (let y = 0; y < tilesPerSide(mip); y++)
+        for (let x = 0; x < tilesPerSide(mip); x++) pinned.push({ tile: tileIndex(mip, x, y), page: 0 });
     }
     pinned.push({ tile: TAIL_TILE, page: 0 });
     for (const p of pinned) p.page = cache.pin(p.tile);
@@ -199,11 +262,21 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
   }
 
   // Panel.
-  const stats = new StatTable(section(panel, 'Memory'), ['virtual texture', 'tile pool', 'resident tiles', 'waiting for a page', 'mappings per second', 'evictions', 'view']);
+  const stats = new StatTable(section(panel, 'Memory'), [
+    'virtual texture',
+    'tile pool',
+    'resident tiles',
+    'waiting for a page',
+    'mappings per second',
+    'evictions',
+    'view',
+  ]);
   const mapBox = section(panel, 'Tile map');
   const tileMap = new TileMap(mapBox, unmappedOn);
   const unmapped = { touched: new Set<number>(), accesses: 0, reports: 0, maxTiles: 0, reading: false };
-  const unmappedStats = unmappedOn ? new StatTable(section(panel, 'Unmapped accesses'), ['accesses to NULL tiles', 'tiles in the last report']) : undefined;
+  const unmappedStats = unmappedOn
+    ? new StatTable(section(panel, 'Unmapped accesses'), ['accesses to NULL tiles', 'tiles in the last report'])
+    : undefined;
   const readUnmapped = (): void => {
     unmapped.reading = true;
     void device.readUnmappedAccesses().then((report) => {
@@ -211,7 +284,8 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
       for (const resource of report.resources) {
         if (resource.resourceId !== texture.id) continue;
         // Standard mips only: the packed tail is pinned, never NULL.
-        for (const t of resource.tiles) if (t.subresource < VT_STANDARD_MIPS) unmapped.touched.add(tileIndex(t.subresource, t.x, t.y));
+        for (const t of resource.tiles)
+          if (t.subresource < VT_STANDARD_MIPS) unmapped.touched.add(tileIndex(t.subresource, t.x, t.y));
       }
       unmapped.accesses += report.accessCount;
       unmapped.maxTiles = Math.max(unmapped.maxTiles, unmapped.touched.size);
@@ -219,7 +293,13 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
       unmapped.reading = false;
     });
   };
-  const streamStats = new StatTable(section(panel, 'Streaming'), ['tile source', 'streamed', 'MB/s', 'tile latency (median / p95)', 'upload ring']);
+  const streamStats = new StatTable(section(panel, 'Streaming'), [
+    'tile source',
+    'streamed',
+    'MB/s',
+    'tile latency (median / p95)',
+    'upload ring',
+  ]);
   const chartBox = section(panel, 'Paging');
   const chart = new LiveChart(chartBox, 'Tiles per frame', [
     { label: 'mapped', color: '#5ad17f' },
@@ -256,25 +336,30 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
     drag = { x: event.clientX, y: event.clientY };
   });
   canvas.addEventListener('pointerup', () => (drag = null));
-  canvas.addEventListener('wheel', (event) => {
-    event.preventDefault();
-    auto = false;
-    autoSwitch.checked = false;
-    const rect = canvas.getBoundingClientRect();
-    const px = (event.clientX - rect.left) * dpr - canvas.width / 2;
-    const py = (event.clientY - rect.top) * dpr - canvas.height / 2;
-    const next = Math.min(Math.max(view.s * 2 ** (event.deltaY / 400), 0.25), 256);
-    view.cx += px * (view.s - next);
-    view.cy += py * (view.s - next);
-    view.s = next;
-  }, { passive: false });
+  canvas.addEventListener(
+    'wheel',
+    (event) => {
+      event.preventDefault();
+      auto = false;
+      autoSwitch.checked = false;
+      const rect = canvas.getBoundingClientRect();
+      const px = (event.clientX - rect.left) * dpr - canvas.width / 2;
+      const py = (event.clientY - rect.top) * dpr - canvas.height / 2;
+      const next = Math.min(Math.max(view.s * 2 ** (event.deltaY / 400), 0.25), 256);
+      view.cx += px * (view.s - next);
+      view.cy += py * (view.s - next);
+      view.s = next;
+    },
+    { passive: false },
+  );
 
   let frameNumber = 0;
   let mappedWindow: { time: number; count: number }[] = [];
   let lastPlan = { mapped: 0, unmapped: 0 };
 
   /** Tiles requested and without a page yet, plus (source=cpu) those on a page whose data is on its way. */
-  const pendingTiles = (): number => [...cache.states.values()].filter((s) => s === 'requested').length + (cpuTiles?.waiting ?? 0);
+  const pendingTiles = (): number =>
+    [...cache.states.values()].filter((s) => s === 'requested').length + (cpuTiles?.waiting ?? 0);
   const mappedPerSecond = (): number => mappedWindow.reduce((sum, m) => sum + m.count, 0);
   /** The tile map's states: a tile whose streamed data is still on its way shows as requested. */
   const tileStates = (): ReadonlyMap<number, TileState> => {
@@ -286,7 +371,9 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
 
   const readFeedback = (): TileInfo[] | null => {
     // The newest slot whose copy has completed; older ones are dropped (the view moved on).
-    const done = slots.filter((s) => s.busy && fence.getCompletedValue() >= s.fenceValue).sort((a, b) => b.frame - a.frame);
+    const done = slots
+      .filter((s) => s.busy && fence.getCompletedValue() >= s.fenceValue)
+      .sort((a, b) => b.frame - a.frame);
     const newest = done[0];
     if (!newest) return null;
     const data = new Uint32Array(newest.buffer.map(0).slice().buffer);
@@ -316,7 +403,10 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
       lastPlan = { mapped: 0, unmapped: 0 };
       if (requested) {
         const plan = cache.update(requested, index, maxNew);
-        applyPaging(plan.unmap.map((u) => u.tile), plan.map);
+        applyPaging(
+          plan.unmap.map((u) => u.tile),
+          plan.map,
+        );
         lastPlan = { mapped: plan.map.length, unmapped: plan.unmap.length };
         mappedWindow.push({ time: timeMs, count: plan.map.length });
       }
@@ -335,7 +425,14 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
         mapDirty = false;
       }
       const lod = Math.log2(view.s);
-      const viewConstants = [f32Bits(view.cx), f32Bits(view.cy), f32Bits(view.s), f32Bits(lod), backBuffer.width, backBuffer.height];
+      const viewConstants = [
+        f32Bits(view.cx),
+        f32Bits(view.cy),
+        f32Bits(view.s),
+        f32Bits(lod),
+        backBuffer.width,
+        backBuffer.height,
+      ];
       const list: GraphicsCommandList = device.createCommandList('DIRECT');
       list.setName(`frame ${index}`);
       list.setPipelineState(feedbackPass);
@@ -365,9 +462,23 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
       const mip = Math.min(Math.max(Math.floor(lod), 0), VT_STANDARD_MIPS - 1);
       const halfW = (backBuffer.width / 2) * view.s;
       const halfH = (backBuffer.height / 2) * view.s;
-      if (index % 4 === 0) tileMap.draw(mip, tileStates(), { u0: (view.cx - halfW) / VT_SIZE, v0: (view.cy - halfH) / VT_SIZE, u1: (view.cx + halfW) / VT_SIZE, v1: (view.cy + halfH) / VT_SIZE }, unmapped.touched);
+      if (index % 4 === 0)
+        tileMap.draw(
+          mip,
+          tileStates(),
+          {
+            u0: (view.cx - halfW) / VT_SIZE,
+            v0: (view.cy - halfH) / VT_SIZE,
+            u1: (view.cx + halfW) / VT_SIZE,
+            v1: (view.cy + halfH) / VT_SIZE,
+          },
+          unmapped.touched,
+        );
       if (unmappedOn && index % UNMAPPED_REPORT_FRAMES === 0 && !unmapped.reading) readUnmapped();
-      unmappedStats?.set({ 'accesses to NULL tiles': unmapped.accesses.toLocaleString('en'), 'tiles in the last report': `${unmapped.touched.size}` });
+      unmappedStats?.set({
+        'accesses to NULL tiles': unmapped.accesses.toLocaleString('en'),
+        'tiles in the last report': `${unmapped.touched.size}`,
+      });
       stats.set({
         'virtual texture': `${formatBytes(tiling.numTilesForEntireResource * TILE)} (${tiling.numTilesForEntireResource.toLocaleString('en')} tiles, ${VT_MIPS} mips)`,
         'tile pool': `${formatBytes(poolPages * TILE)}: ${poolPages - cache.freePages} of ${poolPages} pages used`,
@@ -383,8 +494,13 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
         'tile source': source === 'cpu' ? `CPU worker → upload ring → ${copy}` : 'GPU generation (compute pass)',
         streamed: streaming ? `${streaming.tiles.toLocaleString('en')} tiles, ${formatBytes(streaming.bytes)}` : '–',
         'MB/s': streaming ? (streaming.bytesPerSecond / 1e6).toFixed(1) : '–',
-        'tile latency (median / p95)': streaming && streaming.tiles > 0 ? `${streaming.latencyMedianMs.toFixed(1)} / ${streaming.latencyP95Ms.toFixed(1)} ms` : '–',
-        'upload ring': streaming ? `${streaming.ringSlots} slots; ${streaming.waiting} tiles on their way, ${streaming.waitingForSlot} waiting for a slot` : '–',
+        'tile latency (median / p95)':
+          streaming && streaming.tiles > 0
+            ? `${streaming.latencyMedianMs.toFixed(1)} / ${streaming.latencyP95Ms.toFixed(1)} ms`
+            : '–',
+        'upload ring': streaming
+          ? `${streaming.ringSlots} slots; ${streaming.waiting} tiles on their way, ${streaming.waitingForSlot} waiting for a slot`
+          : '–',
       });
     },
     snapshot(): VirtualTextureSnapshot {
@@ -398,7 +514,16 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
         mappedTotal: cache.mapped,
         mappedPerSecond: mappedPerSecond(),
         virtualBytes: tiling.numTilesForEntireResource * TILE,
-        ...(unmappedOn ? { unmapped: { accesses: unmapped.accesses, tiles: unmapped.touched.size, maxTiles: unmapped.maxTiles, reports: unmapped.reports } } : {}),
+        ...(unmappedOn
+          ? {
+              unmapped: {
+                accesses: unmapped.accesses,
+                tiles: unmapped.touched.size,
+                maxTiles: unmapped.maxTiles,
+                reports: unmapped.reports,
+              },
+            }
+          : {}),
         source,
         copy,
         ...(cpuTiles ? { streaming: cpuTiles.stats() } : {}),

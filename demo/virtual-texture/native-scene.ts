@@ -11,7 +11,13 @@ import type { Scene, SceneContext } from '../common/scene-shell.js';
 import { flightView, parseViews, type View } from './camera-path.js';
 import { NativeVirtualTexture } from './native-texture.js';
 
-export async function createNativeScene({ gpuDevice, canvas, panel, params, frameTimer }: SceneContext): Promise<Scene> {
+export async function createNativeScene({
+  gpuDevice,
+  canvas,
+  panel,
+  params,
+  frameTimer,
+}: SceneContext): Promise<Scene> {
   const context = canvas.getContext('webgpu');
   if (!context) throw new Error('canvas.getContext("webgpu") returned null');
   const format = navigator.gpu.getPreferredCanvasFormat();
@@ -23,11 +29,20 @@ export async function createNativeScene({ gpuDevice, canvas, panel, params, fram
   const view: View = { ...(views[0] ?? flightView(0)) };
   return {
     frame(index: number, timeMs: number) {
-      Object.assign(view, views.length > 0 ? views[Math.min(Math.floor(index / viewFrames), views.length - 1)] : flightView(timeMs));
+      Object.assign(
+        view,
+        views.length > 0 ? views[Math.min(Math.floor(index / viewFrames), views.length - 1)] : flightView(timeMs),
+      );
       const target = context.getCurrentTexture();
       const lod = Math.log2(view.s);
       const encoder = gpuDevice.createCommandEncoder({ label: `native frame ${index}` });
-      texture.draw(encoder, target.createView(), { ...view, lod, width: target.width, height: target.height }, tint, frameTimer?.rawPass());
+      texture.draw(
+        encoder,
+        target.createView(),
+        { ...view, lod, width: target.width, height: target.height },
+        tint,
+        frameTimer?.rawPass(),
+      );
       gpuDevice.queue.submit([encoder.finish()]);
       stats.set({
         texture: `${texture.size}² RGBA8, ${texture.mipLevels} mips (${formatBytes((texture.size * texture.size * 4 * 4) / 3)}), all resident${texture.mipOffset > 0 ? `; the ${texture.mipOffset} finest mips left out (the adapter's largest texture is ${texture.size})` : ''}`,

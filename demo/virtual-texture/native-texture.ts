@@ -56,7 +56,13 @@ function pipelinesFor(device: GPUDevice): DevicePipelines {
   if (!cached) {
     const generateLayout = device.createBindGroupLayout({
       label: 'native vt generate',
-      entries: [{ binding: 0, visibility: GPUShaderStage.COMPUTE, storageTexture: { access: 'write-only', format: 'rgba8unorm', viewDimension: '2d' } }],
+      entries: [
+        {
+          binding: 0,
+          visibility: GPUShaderStage.COMPUTE,
+          storageTexture: { access: 'write-only', format: 'rgba8unorm', viewDimension: '2d' },
+        },
+      ],
     });
     const drawLayout = device.createBindGroupLayout({
       label: 'native vt draw',
@@ -70,7 +76,10 @@ function pipelinesFor(device: GPUDevice): DevicePipelines {
       generate: device.createComputePipelineAsync({
         label: 'native vt generate',
         layout: device.createPipelineLayout({ label: 'native vt generate', bindGroupLayouts: [generateLayout] }),
-        compute: { module: device.createShaderModule({ label: 'vt-native-generate.wgsl', code: common + generateCode }), entryPoint: 'generate' },
+        compute: {
+          module: device.createShaderModule({ label: 'vt-native-generate.wgsl', code: common + generateCode }),
+          entryPoint: 'generate',
+        },
       }),
       drawLayout,
       drawPipelineLayout: device.createPipelineLayout({ label: 'native vt draw', bindGroupLayouts: [drawLayout] }),
@@ -142,7 +151,11 @@ export class NativeVirtualTexture {
     this.size = texture.width;
     this.mipLevels = texture.mipLevelCount;
     this.#pipeline = pipeline;
-    this.#viewBuffer = device.createBuffer({ label: 'native vt view', size: VIEW_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    this.#viewBuffer = device.createBuffer({
+      label: 'native vt view',
+      size: VIEW_BYTES,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
     const cached = pipelinesFor(device);
     this.#bindGroup = device.createBindGroup({
       label: 'native vt draw',
@@ -177,17 +190,23 @@ export class NativeVirtualTexture {
         format: 'rgba8unorm',
         usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.STORAGE_BINDING | GPUTextureUsage.COPY_SRC,
       });
-      const [generate, draw] = await Promise.all([pipelinesFor(gpuDevice).generate, drawPipelineFor(gpuDevice, targetFormat)]);
+      const [generate, draw] = await Promise.all([
+        pipelinesFor(gpuDevice).generate,
+        drawPipelineFor(gpuDevice, targetFormat),
+      ]);
       const encoder = gpuDevice.createCommandEncoder({ label: 'native vt fill' });
       const pass = encoder.beginComputePass({ label: 'native vt fill' });
       pass.setPipeline(generate);
       for (let level = 0; level < mipLevels; level++) {
         const side = Math.max(size >> level, 1);
-        pass.setBindGroup(0, gpuDevice.createBindGroup({
-          label: `native vt fill mip ${level}`,
-          layout: generate.getBindGroupLayout(0),
-          entries: [{ binding: 0, resource: texture.createView({ baseMipLevel: level, mipLevelCount: 1 }) }],
-        }));
+        pass.setBindGroup(
+          0,
+          gpuDevice.createBindGroup({
+            label: `native vt fill mip ${level}`,
+            layout: generate.getBindGroupLayout(0),
+            entries: [{ binding: 0, resource: texture.createView({ baseMipLevel: level, mipLevelCount: 1 }) }],
+          }),
+        );
         pass.dispatchWorkgroups(Math.ceil(side / GROUP), Math.ceil(side / GROUP));
       }
       pass.end();
@@ -205,7 +224,10 @@ export class NativeVirtualTexture {
       else texture?.destroy();
       const what = reported.map((e) => e.message.trim());
       if (thrown !== undefined) what.push(thrown instanceof Error ? thrown.message : JSON.stringify(thrown));
-      throw new Error(`NativeVirtualTexture.create (${size}x${size}, ${mipLevels} mips, mipOffset ${mipOffset}) failed: ${what.join('; ')}`, { cause: thrown ?? reported[0] });
+      throw new Error(
+        `NativeVirtualTexture.create (${size}x${size}, ${mipLevels} mips, mipOffset ${mipOffset}) failed: ${what.join('; ')}`,
+        { cause: thrown ?? reported[0] },
+      );
     }
     if (!created) throw new Error('NativeVirtualTexture.create: unreachable');
     return created;
@@ -217,7 +239,13 @@ export class NativeVirtualTexture {
    * the viewport is the whole target). The view goes through one uniform buffer written with
    * queue.writeBuffer, which lands before the next submit: submit each frame before drawing the next.
    */
-  draw(encoder: GPUCommandEncoder, target: GPUTextureView, view: NativeView, tint: boolean, timestampWrites?: GPURenderPassTimestampWrites): void {
+  draw(
+    encoder: GPUCommandEncoder,
+    target: GPUTextureView,
+    view: NativeView,
+    tint: boolean,
+    timestampWrites?: GPURenderPassTimestampWrites,
+  ): void {
     const f32 = new Float32Array(this.#viewWords);
     f32.set([view.cx, view.cy, view.s, view.lod, view.width, view.height, this.mipOffset]);
     new Uint32Array(this.#viewWords)[7] = tint ? 1 : 0;

@@ -15,7 +15,8 @@ export const REGIONS_PER_SIDE = tilesPerSide(0);
  * so each mip's grid inherits from its parent: O(tiles of mips 0..7).
  */
 export function computeResidencyMap(isResident: (tile: number) => boolean, out: Uint32Array): Uint32Array {
-  if (out.length !== REGIONS_PER_SIDE * REGIONS_PER_SIDE) throw new RangeError(`computeResidencyMap: out holds ${out.length} words, not ${REGIONS_PER_SIDE ** 2}`);
+  if (out.length !== REGIONS_PER_SIDE * REGIONS_PER_SIDE)
+    throw new RangeError(`computeResidencyMap: out holds ${out.length} words, not ${REGIONS_PER_SIDE ** 2}`);
   // Per mip, over its tile grid: the finest resident mip for that tile's area, or VT_STANDARD_MIPS
   // where the chain breaks at mip 7 (only the packed tail is then known resident). Mip 7's parent is
   // the tail: one cell.

@@ -42,7 +42,12 @@ export class TileMap {
   }
 
   /** `view`: the visible rectangle in uv; `unmapped`: tiles (vt-layout indices) read while NULL. */
-  draw(mip: number, states: ReadonlyMap<number, TileState>, view: { u0: number; v0: number; u1: number; v1: number }, unmapped: ReadonlySet<number> = new Set()): void {
+  draw(
+    mip: number,
+    states: ReadonlyMap<number, TileState>,
+    view: { u0: number; v0: number; u1: number; v1: number },
+    unmapped: ReadonlySet<number> = new Set(),
+  ): void {
     const side = tilesPerSide(mip);
     const cell = this.canvas.width / side;
     const g = this.context;
@@ -59,7 +64,9 @@ export class TileMap {
     g.strokeStyle = UNMAPPED_COLOR;
     g.lineWidth = Math.max(1, Math.min(2, cell / 4));
     for (let y = 0; y < side; y++) {
-      for (let x = 0; x < side; x++) if (unmapped.has(tileIndex(mip, x, y))) g.strokeRect(x * cell + 0.5, y * cell + 0.5, Math.max(cell - 1, 1), Math.max(cell - 1, 1));
+      for (let x = 0; x < side; x++)
+        if (unmapped.has(tileIndex(mip, x, y)))
+          g.strokeRect(x * cell + 0.5, y * cell + 0.5, Math.max(cell - 1, 1), Math.max(cell - 1, 1));
     }
     g.strokeStyle = '#ffffff';
     g.lineWidth = 1.5;

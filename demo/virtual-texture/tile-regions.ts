@@ -10,7 +10,16 @@
  * layout has them (the tile's rows back to back). Packed mips have no box of their own in a tile's
  * bytes that D3D12 defines (64KB_UNDEFINED_SWIZZLE), so the caller names them: one box per mip.
  */
-import { TEXTURE_DATA_PLACEMENT_ALIGNMENT, type Device, type FullResourceDesc, type GraphicsCommandList, type PlacedSubresourceFootprint, type Resource, type ResourceDesc, type TiledResourceCoordinate } from '../../src/index.js';
+import {
+  TEXTURE_DATA_PLACEMENT_ALIGNMENT,
+  type Device,
+  type FullResourceDesc,
+  type GraphicsCommandList,
+  type PlacedSubresourceFootprint,
+  type Resource,
+  type ResourceDesc,
+  type TiledResourceCoordinate,
+} from '../../src/index.js';
 
 /** A box of one subresource, and where its rows lie in a tile's data. */
 export interface TileRegion {
@@ -40,22 +49,41 @@ export class TileRegionCopier {
   /** One row of a standard tile in copyTiles' linear layout: a footprint row of the tile's width, unpadded. */
   private readonly tileRowBytes: number;
 
-  constructor(private readonly device: Device, private readonly texture: Resource) {
+  constructor(
+    private readonly device: Device,
+    private readonly texture: Resource,
+  ) {
     this.desc = texture.getDesc();
     const tiling = device.getResourceTiling(texture);
     const shape = tiling.standardTileShapeForNonPackedMips;
-    [this.tileWidth, this.tileHeight, this.numStandardMips] = [shape.widthInTexels, shape.heightInTexels, tiling.packedMipDesc.numStandardMips];
-    this.tileRowBytes = device.getCopyableFootprints(this.sized(this.tileWidth, this.tileHeight), 0, 1, 0).rowSizeInBytes[0] ?? 0;
+    [this.tileWidth, this.tileHeight, this.numStandardMips] = [
+      shape.widthInTexels,
+      shape.heightInTexels,
+      tiling.packedMipDesc.numStandardMips,
+    ];
+    this.tileRowBytes =
+      device.getCopyableFootprints(this.sized(this.tileWidth, this.tileHeight), 0, 1, 0).rowSizeInBytes[0] ?? 0;
   }
 
   /** The standard tile at `coordinate` as one box, clipped to its mip; packed mips are the caller's to describe. */
   standardRegion(coordinate: TiledResourceCoordinate): TileRegion {
     const mip = coordinate.subresource % this.desc.mipLevels;
-    if (mip >= this.numStandardMips) throw new RangeError(`TileRegionCopier: subresource ${coordinate.subresource} is a packed mip; name its boxes (TileUpload.regions)`);
+    if (mip >= this.numStandardMips)
+      throw new RangeError(
+        `TileRegionCopier: subresource ${coordinate.subresource} is a packed mip; name its boxes (TileUpload.regions)`,
+      );
     const [left, top] = [coordinate.x * this.tileWidth, coordinate.y * this.tileHeight];
     const mipWidth = Math.max(1, this.desc.width >> mip);
     const mipHeight = Math.max(1, this.desc.height >> mip);
-    return { subresource: coordinate.subresource, left, top, width: Math.min(this.tileWidth, mipWidth - left), height: Math.min(this.tileHeight, mipHeight - top), dataOffset: 0, dataRowPitch: this.tileRowBytes };
+    return {
+      subresource: coordinate.subresource,
+      left,
+      top,
+      width: Math.min(this.tileWidth, mipWidth - left),
+      height: Math.min(this.tileHeight, mipHeight - top),
+      dataOffset: 0,
+      dataRowPitch: this.tileRowBytes,
+    };
   }
 
   /**
@@ -63,18 +91,40 @@ export class TileRegionCopier {
    * `capacity` bytes of ring and the data's length, before anything is written. Returns them and the
    * bytes they span.
    */
-  place(regions: readonly TileRegion[], baseOffset: number, capacity: number, dataBytes: number): { placed: PlacedRegion[]; bytes: number } {
+  place(
+    regions: readonly TileRegion[],
+    baseOffset: number,
+    capacity: number,
+    dataBytes: number,
+  ): { placed: PlacedRegion[]; bytes: number } {
     const placed: PlacedRegion[] = [];
     let at = baseOffset;
     for (const region of regions) {
-      const { layouts, numRows, rowSizeInBytes, totalBytes } = this.device.getCopyableFootprints(this.sized(region.width, region.height), 0, 1, at);
-      const [placedFootprint, rows, rowSize] = [layouts[0] as PlacedSubresourceFootprint, numRows[0] ?? 0, rowSizeInBytes[0] ?? 0];
+      const { layouts, numRows, rowSizeInBytes, totalBytes } = this.device.getCopyableFootprints(
+        this.sized(region.width, region.height),
+        0,
+        1,
+        at,
+      );
+      const [placedFootprint, rows, rowSize] = [
+        layouts[0] as PlacedSubresourceFootprint,
+        numRows[0] ?? 0,
+        rowSizeInBytes[0] ?? 0,
+      ];
       const dataEnd = region.dataOffset + (rows - 1) * region.dataRowPitch + rowSize;
-      if (dataEnd > dataBytes) throw new RangeError(`TileRegionCopier: subresource ${region.subresource}'s box needs data bytes up to ${dataEnd}, the tile has ${dataBytes}`);
+      if (dataEnd > dataBytes)
+        throw new RangeError(
+          `TileRegionCopier: subresource ${region.subresource}'s box needs data bytes up to ${dataEnd}, the tile has ${dataBytes}`,
+        );
       placed.push({ region, placedFootprint, numRows: rows, rowSizeInBytes: rowSize });
-      at = Math.ceil((placedFootprint.offset + totalBytes) / TEXTURE_DATA_PLACEMENT_ALIGNMENT) * TEXTURE_DATA_PLACEMENT_ALIGNMENT;
+      at =
+        Math.ceil((placedFootprint.offset + totalBytes) / TEXTURE_DATA_PLACEMENT_ALIGNMENT) *
+        TEXTURE_DATA_PLACEMENT_ALIGNMENT;
     }
-    if (at - baseOffset > capacity) throw new RangeError(`TileRegionCopier: the tile's footprints take ${at - baseOffset} bytes, a slot holds ${capacity}`);
+    if (at - baseOffset > capacity)
+      throw new RangeError(
+        `TileRegionCopier: the tile's footprints take ${at - baseOffset} bytes, a slot holds ${capacity}`,
+      );
     return { placed, bytes: at - baseOffset };
   }
 
@@ -92,7 +142,13 @@ export class TileRegionCopier {
   /** Records one copyTextureRegion per placed region: footprint in `ring` → the region's box. */
   record(list: GraphicsCommandList, ring: Resource, placed: readonly PlacedRegion[]): void {
     for (const { region, placedFootprint } of placed) {
-      list.copyTextureRegion({ resource: this.texture, type: 'SUBRESOURCE_INDEX', subresourceIndex: region.subresource }, region.left, region.top, 0, { resource: ring, type: 'PLACED_FOOTPRINT', placedFootprint });
+      list.copyTextureRegion(
+        { resource: this.texture, type: 'SUBRESOURCE_INDEX', subresourceIndex: region.subresource },
+        region.left,
+        region.top,
+        0,
+        { resource: ring, type: 'PLACED_FOOTPRINT', placedFootprint },
+      );
     }
   }
 

@@ -139,12 +139,18 @@ export class TileStreamer<K = unknown> {
     readonly texture: Resource,
     options: TileStreamerOptions,
   ) {
-    if (!Number.isInteger(options.slots) || options.slots < 1) throw new RangeError(`TileStreamer: slots must be a positive integer, got ${options.slots}`);
+    if (!Number.isInteger(options.slots) || options.slots < 1)
+      throw new RangeError(`TileStreamer: slots must be a positive integer, got ${options.slots}`);
     this.slotCount = options.slots;
     this.slots = Array.from({ length: options.slots }, () => ({ state: 'free' }));
     this.now = options.now ?? (() => performance.now());
     this.copy = options.copy ?? 'copyTiles';
-    this.ring = device.createCommittedResource({ type: 'UPLOAD' }, [], { dimension: 'BUFFER', width: options.slots * SLOT_BYTES }, 'GENERIC_READ');
+    this.ring = device.createCommittedResource(
+      { type: 'UPLOAD' },
+      [],
+      { dimension: 'BUFFER', width: options.slots * SLOT_BYTES },
+      'GENERIC_READ',
+    );
     this.ring.setName(`${options.name ?? 'tile streamer'} upload ring (${options.slots} slots)`);
     this.fence = device.createFence(0);
     // Nothing to read: an empty read range, as D3D12 code maps memory it only writes.
@@ -163,14 +169,23 @@ export class TileStreamer<K = unknown> {
   /** Writes the tile into a free slot; false (nothing written) when every slot is taken. */
   tryWrite(upload: TileUpload<K>): boolean {
     if (this.released) throw new Error('TileStreamer: released');
-    if (upload.data.byteLength > SLOT_BYTES) throw new RangeError(`TileStreamer: a tile's data is at most ${SLOT_BYTES} bytes, got ${upload.data.byteLength}`);
+    if (upload.data.byteLength > SLOT_BYTES)
+      throw new RangeError(`TileStreamer: a tile's data is at most ${SLOT_BYTES} bytes, got ${upload.data.byteLength}`);
     const index = this.slots.findIndex((s) => s.state === 'free');
     const slot = this.slots[index];
     if (!slot) return false;
     const offset = index * SLOT_BYTES;
     // Placed (and checked) before the ring is mapped, so a refused tile leaves nothing mapped.
-    const copier = this.copy === 'copyTextureRegion' ? (this.regionCopier ??= new TileRegionCopier(this.device, this.texture)) : undefined;
-    const regions = copier?.place(upload.regions ?? [copier.standardRegion(upload.coordinate)], offset, SLOT_BYTES, upload.data.byteLength);
+    const copier =
+      this.copy === 'copyTextureRegion'
+        ? (this.regionCopier ??= new TileRegionCopier(this.device, this.texture))
+        : undefined;
+    const regions = copier?.place(
+      upload.regions ?? [copier.standardRegion(upload.coordinate)],
+      offset,
+      SLOT_BYTES,
+      upload.data.byteLength,
+    );
     const view = this.persistentView ?? this.ring.map(0, { begin: 0, end: 0 });
     if (copier && regions) copier.writeRows(view, upload.data, regions.placed);
     else {
@@ -226,7 +241,15 @@ export class TileStreamer<K = unknown> {
     for (const index of batch) {
       const slot = this.slots[index] as Slot<K>;
       if (slot.placed && this.regionCopier) this.regionCopier.record(list, this.ring, slot.placed);
-      else list.copyTiles(this.texture, (slot.upload as TileUpload<K>).coordinate, { numTiles: 1 }, this.ring, index * SLOT_BYTES, 'LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE');
+      else
+        list.copyTiles(
+          this.texture,
+          (slot.upload as TileUpload<K>).coordinate,
+          { numTiles: 1 },
+          this.ring,
+          index * SLOT_BYTES,
+          'LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE',
+        );
     }
     list.close();
     this.queue.executeCommandLists([list]);

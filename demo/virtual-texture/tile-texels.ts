@@ -37,7 +37,15 @@ export const TAIL_MIP_OFFSETS: readonly number[] = (() => {
  */
 export const TAIL_REGIONS: readonly TileRegion[] = TAIL_MIP_OFFSETS.map((dataOffset, k) => {
   const size = VT_SIZE >> (VT_STANDARD_MIPS + k);
-  return { subresource: VT_STANDARD_MIPS + k, left: 0, top: 0, width: size, height: size, dataOffset, dataRowPitch: size * TEXEL_BYTES };
+  return {
+    subresource: VT_STANDARD_MIPS + k,
+    left: 0,
+    top: 0,
+    width: size,
+    height: size,
+    dataOffset,
+    dataRowPitch: size * TEXEL_BYTES,
+  };
 });
 
 function put(out: Uint8Array, at: number, mip: number, x: number, y: number): void {
@@ -53,20 +61,24 @@ function put(out: Uint8Array, at: number, mip: number, x: number, y: number): vo
  * standard tile or TAIL_TILE) and returns it.
  */
 export function tileTexels(tile: number, out: Uint8Array = new Uint8Array(TILE_BYTES)): Uint8Array {
-  if (out.byteLength !== TILE_BYTES) throw new RangeError(`tileTexels: out holds ${out.byteLength} bytes, not a tile's ${TILE_BYTES}`);
-  if (!Number.isInteger(tile) || tile < 0 || tile > TAIL_TILE) throw new RangeError(`tileTexels: no tile ${tile} (tiles 0..${TAIL_TILE})`);
+  if (out.byteLength !== TILE_BYTES)
+    throw new RangeError(`tileTexels: out holds ${out.byteLength} bytes, not a tile's ${TILE_BYTES}`);
+  if (!Number.isInteger(tile) || tile < 0 || tile > TAIL_TILE)
+    throw new RangeError(`tileTexels: no tile ${tile} (tiles 0..${TAIL_TILE})`);
   if (tile === TAIL_TILE) {
     out.fill(0);
     TAIL_MIP_OFFSETS.forEach((offset, k) => {
       const mip = VT_STANDARD_MIPS + k;
       const size = VT_SIZE >> mip;
-      for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) put(out, offset + (y * size + x) * TEXEL_BYTES, mip, x, y);
+      for (let y = 0; y < size; y++)
+        for (let x = 0; x < size; x++) put(out, offset + (y * size + x) * TEXEL_BYTES, mip, x, y);
     });
     return out;
   }
   const { mip, x: tx, y: ty } = tileCoord(tile);
   for (let y = 0; y < TILE_TEXELS; y++) {
-    for (let x = 0; x < TILE_TEXELS; x++) put(out, (y * TILE_TEXELS + x) * TEXEL_BYTES, mip, tx * TILE_TEXELS + x, ty * TILE_TEXELS + y);
+    for (let x = 0; x < TILE_TEXELS; x++)
+      put(out, (y * TILE_TEXELS + x) * TEXEL_BYTES, mip, tx * TILE_TEXELS + x, ty * TILE_TEXELS + y);
   }
   return out;
 }

@@ -63,7 +63,8 @@ function objectName(value: object): string {
   return Object.prototype.toString.call(value);
 }
 
-const plain = (value: object): boolean => Array.isArray(value) || Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null;
+const plain = (value: object): boolean =>
+  Array.isArray(value) || Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null;
 
 /**
  * Renders a value for a message: strings quoted, plain objects and arrays as JSON, objects of the

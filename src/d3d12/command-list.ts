@@ -26,7 +26,13 @@ import type { PipelineState } from './pipeline-state.js';
 import type { QueryHeap } from './query-heap.js';
 import { QUERY_RESULT_BYTES, validateEndQuery, validateResolveQueryData, type QueryType } from '../validation/query.js';
 import { BackBuffer } from './swap-chain.js';
-import { validateClearColor, validateDrawInstanced, validateScissorRects, validateViewportInTarget, validateViewports } from '../validation/draw.js';
+import {
+  validateClearColor,
+  validateDrawInstanced,
+  validateScissorRects,
+  validateViewportInTarget,
+  validateViewports,
+} from '../validation/draw.js';
 
 import { ALL_SUBRESOURCES, ListStateTracker } from './resource-states.js';
 import { RootArguments } from './root-arguments.js';
@@ -34,13 +40,28 @@ import { textureCopyCommand, type TextureCopyLocation } from './texture-copies.j
 import { validateDiscardResource } from '../validation/texture-copies.js';
 import type { CpuVisibleWrite, RecordedCommand } from './recorded-commands.js';
 import type { Resource } from './resource.js';
-import { RESOURCE_STATE_BITS, type Box, type CommandListType, type DiscardRegion, type Rect, type ResourceStates, type TiledResourceCoordinate, type TileRegionSize, type UnorderedAccessViewDesc, type Viewport } from '../api/types.js';
+import {
+  RESOURCE_STATE_BITS,
+  type Box,
+  type CommandListType,
+  type DiscardRegion,
+  type Rect,
+  type ResourceStates,
+  type TiledResourceCoordinate,
+  type TileRegionSize,
+  type UnorderedAccessViewDesc,
+  type Viewport,
+} from '../api/types.js';
 import { validateClearUnorderedAccessView, type UavClearKind } from '../validation/uav-clear.js';
 import { uavClearCommand } from './uav-clears.js';
 
 /** D3D12_RESOURCE_BARRIER, by name. */
 export type ResourceBarrier =
-  | { type: 'TRANSITION'; flags?: 'NONE' | 'BEGIN_ONLY' | 'END_ONLY'; transition: { resource: Resource; subresource?: number; stateBefore: ResourceStates; stateAfter: ResourceStates } }
+  | {
+      type: 'TRANSITION';
+      flags?: 'NONE' | 'BEGIN_ONLY' | 'END_ONLY';
+      transition: { resource: Resource; subresource?: number; stateBefore: ResourceStates; stateAfter: ResourceStates };
+    }
   | { type: 'UAV'; flags?: 'NONE'; uav: { resource: Resource | null } }
   | { type: 'ALIASING'; flags?: 'NONE'; aliasing: { resourceBefore: Resource | null; resourceAfter: Resource | null } };
 
@@ -80,7 +101,8 @@ export class GraphicsCommandList {
   }
 
   setName(name: string): void {
-    if (typeof name !== 'string') throw invalidArg('GraphicsCommandList.setName', 'name', `must be a string, got ${show(name)}`);
+    if (typeof name !== 'string')
+      throw invalidArg('GraphicsCommandList.setName', 'name', `must be a string, got ${show(name)}`);
     this.name = name;
   }
 
@@ -104,7 +126,8 @@ export class GraphicsCommandList {
   }
 
   private recording(method: string): void {
-    if (!this.open) throw invalidArg(`GraphicsCommandList.${method}`, 'this', `${this.label} is closed; reset() it before recording`);
+    if (!this.open)
+      throw invalidArg(`GraphicsCommandList.${method}`, 'this', `${this.label} is closed; reset() it before recording`);
   }
 
   private record(command: RecordedCommand): void {
@@ -173,7 +196,14 @@ export class GraphicsCommandList {
    * UINT64s into the destination buffer (in COPY_DEST) at an 8-byte aligned offset. Unmapped
    * destination tiles drop their bytes, as copies do.
    */
-  resolveQueryData(queryHeap: QueryHeap, type: QueryType, startIndex: number, numQueries: number, destinationBuffer: Resource, alignedDestinationBufferOffset: number): void {
+  resolveQueryData(
+    queryHeap: QueryHeap,
+    type: QueryType,
+    startIndex: number,
+    numQueries: number,
+    destinationBuffer: Resource,
+    alignedDestinationBufferOffset: number,
+  ): void {
     const call = 'resolveQueryData';
     this.recording(call);
     const heap = this.owner.ownQueryHeap(queryHeap);
@@ -182,23 +212,55 @@ export class GraphicsCommandList {
     this.copyStates(call, [['destinationBuffer', destinationBuffer, 0, COPY_DEST]]);
     if (numQueries === 0) return;
     const bytes = numQueries * QUERY_RESULT_BYTES;
-    const jobs = chunkCopy(destinationBuffer.virtualRange.address + BigInt(alignedDestinationBufferOffset), queryHeap.results.virtualRange.address + BigInt(startIndex * QUERY_RESULT_BYTES), bytes);
-    this.record({ kind: 'resolve', heap: queryHeap, first: startIndex, count: numQueries, jobs, writes: this.cpuVisibleWrite(destinationBuffer, alignedDestinationBufferOffset, bytes) });
+    const jobs = chunkCopy(
+      destinationBuffer.virtualRange.address + BigInt(alignedDestinationBufferOffset),
+      queryHeap.results.virtualRange.address + BigInt(startIndex * QUERY_RESULT_BYTES),
+      bytes,
+    );
+    this.record({
+      kind: 'resolve',
+      heap: queryHeap,
+      first: startIndex,
+      count: numQueries,
+      jobs,
+      writes: this.cpuVisibleWrite(destinationBuffer, alignedDestinationBufferOffset, bytes),
+    });
   }
 
-  copyBufferRegion(dstBuffer: Resource, dstOffset: number, srcBuffer: Resource, srcOffset: number, numBytes: number): void {
+  copyBufferRegion(
+    dstBuffer: Resource,
+    dstOffset: number,
+    srcBuffer: Resource,
+    srcOffset: number,
+    numBytes: number,
+  ): void {
     this.recording('copyBufferRegion');
     const dst = this.owner.ownResource(dstBuffer);
     const src = this.owner.ownResource(srcBuffer);
     throwIf(validateCopyBufferRegion(dst, dstOffset, src, srcOffset, numBytes));
     // **Chosen**: a copy between two regions of one buffer needs that buffer in COPY_DEST (it is
     // written; COPY_DEST and COPY_SOURCE cannot be held together).
-    this.copyStates('copyBufferRegion', dstBuffer === srcBuffer ? [['dstBuffer', dstBuffer, 0, COPY_DEST]] : [
-      ['dstBuffer', dstBuffer, 0, COPY_DEST],
-      ['srcBuffer', srcBuffer, 0, COPY_SOURCE],
-    ]);
-    const jobs = chunkCopy(dstBuffer.virtualRange.address + BigInt(dstOffset), srcBuffer.virtualRange.address + BigInt(srcOffset), numBytes);
-    this.record({ kind: 'copy', name: 'copyBufferRegion', jobs, phases: 1, writes: this.cpuVisibleWrite(dstBuffer, dstOffset, numBytes) });
+    this.copyStates(
+      'copyBufferRegion',
+      dstBuffer === srcBuffer
+        ? [['dstBuffer', dstBuffer, 0, COPY_DEST]]
+        : [
+            ['dstBuffer', dstBuffer, 0, COPY_DEST],
+            ['srcBuffer', srcBuffer, 0, COPY_SOURCE],
+          ],
+    );
+    const jobs = chunkCopy(
+      dstBuffer.virtualRange.address + BigInt(dstOffset),
+      srcBuffer.virtualRange.address + BigInt(srcOffset),
+      numBytes,
+    );
+    this.record({
+      kind: 'copy',
+      name: 'copyBufferRegion',
+      jobs,
+      phases: 1,
+      writes: this.cpuVisibleWrite(dstBuffer, dstOffset, numBytes),
+    });
   }
 
   copyResource(dstResource: Resource, srcResource: Resource): void {
@@ -220,7 +282,13 @@ export class GraphicsCommandList {
         jobs,
       );
     }
-    this.record({ kind: 'copy', name: 'copyResource', jobs, phases: 1, writes: this.cpuVisibleWrite(dstResource, 0, dstResource.layout.sizeInBytes) });
+    this.record({
+      kind: 'copy',
+      name: 'copyResource',
+      jobs,
+      phases: 1,
+      writes: this.cpuVisibleWrite(dstResource, 0, dstResource.layout.sizeInBytes),
+    });
   }
 
   /** ID3D12GraphicsCommandList::CopyTiles, between a reserved resource's tiles and a buffer laid out tile after tile. */
@@ -233,12 +301,32 @@ export class GraphicsCommandList {
     flags: TileCopyFlag | TileCopyFlag[],
   ): void {
     this.recording('copyTiles');
-    const plan = orThrow(validateCopyTiles(this.owner.ownResource(tiledResource), tileRegionStartCoordinate, tileRegionSize, this.owner.ownResource(buffer), bufferStartOffsetInBytes, flags));
+    const plan = orThrow(
+      validateCopyTiles(
+        this.owner.ownResource(tiledResource),
+        tileRegionStartCoordinate,
+        tileRegionSize,
+        this.owner.ownResource(buffer),
+        bufferStartOffsetInBytes,
+        flags,
+      ),
+    );
     this.copyStates('copyTiles', [
-      ['tiledResource', tiledResource, subresourcesOfTiles(tiledResource.layout, plan.spans), plan.toTiles ? COPY_DEST : COPY_SOURCE],
+      [
+        'tiledResource',
+        tiledResource,
+        subresourcesOfTiles(tiledResource.layout, plan.spans),
+        plan.toTiles ? COPY_DEST : COPY_SOURCE,
+      ],
       ['buffer', buffer, 0, plan.toTiles ? COPY_SOURCE : COPY_DEST],
     ]);
-    const jobs = tileCopyJobs(tiledResource.layout, tiledResource.virtualRange.address, plan.spans, plan.toTiles, buffer.virtualRange.address + BigInt(bufferStartOffsetInBytes));
+    const jobs = tileCopyJobs(
+      tiledResource.layout,
+      tiledResource.virtualRange.address,
+      plan.spans,
+      plan.toTiles,
+      buffer.virtualRange.address + BigInt(bufferStartOffsetInBytes),
+    );
     // Tile jobs into a buffer at an unaligned offset share a word at each tile boundary.
     const phases = !plan.toTiles && bufferStartOffsetInBytes % 4 !== 0 ? 2 : 1;
     const writes = plan.toTiles ? [] : this.cpuVisibleWrite(buffer, bufferStartOffsetInBytes, jobs.length * TILE_SIZE);
@@ -249,12 +337,25 @@ export class GraphicsCommandList {
    * ID3D12GraphicsCommandList::CopyTextureRegion: between a texture subresource and a footprint in a
    * buffer (GetCopyableFootprints), or two subresources; `srcBox` left out copies the whole source.
    */
-  copyTextureRegion(dst: TextureCopyLocation, dstX: number, dstY: number, dstZ: number, src: TextureCopyLocation, srcBox?: Box | null): void {
+  copyTextureRegion(
+    dst: TextureCopyLocation,
+    dstX: number,
+    dstY: number,
+    dstZ: number,
+    src: TextureCopyLocation,
+    srcBox?: Box | null,
+  ): void {
     this.recording('copyTextureRegion');
     const copy = textureCopyCommand((value) => this.owner.ownResource(value), dst, dstX, dstY, dstZ, src, srcBox);
     this.copyStates('copyTextureRegion', copy.uses);
     const { resource, offset, length } = copy.written;
-    this.record({ kind: 'copy', name: 'copyTextureRegion', jobs: copy.jobs, phases: copy.phases, writes: this.cpuVisibleWrite(resource, offset, length) });
+    this.record({
+      kind: 'copy',
+      name: 'copyTextureRegion',
+      jobs: copy.jobs,
+      phases: copy.phases,
+      writes: this.cpuVisibleWrite(resource, offset, length),
+    });
   }
 
   /** ID3D12GraphicsCommandList::DiscardResource: changes no data; checks the states D3D12 requires (validation/texture-copies.ts). */
@@ -270,21 +371,43 @@ export class GraphicsCommandList {
    * of every element of the view (raw and structured buffer views: values[0] into every 32-bit
    * word), or of the rectangles given. D3D12's descriptor handles become `view`.
    */
-  clearUnorderedAccessViewUint(resource: Resource, values: readonly [number, number, number, number], rects?: readonly Rect[] | null, view?: UnorderedAccessViewDesc | null): void {
+  clearUnorderedAccessViewUint(
+    resource: Resource,
+    values: readonly [number, number, number, number],
+    rects?: readonly Rect[] | null,
+    view?: UnorderedAccessViewDesc | null,
+  ): void {
     this.clearUav('clearUnorderedAccessViewUint', 'Uint', resource, values, rects, view);
   }
 
   /** ID3D12GraphicsCommandList::ClearUnorderedAccessViewFloat: the values converted to the view's FLOAT, UNORM or SNORM format. */
-  clearUnorderedAccessViewFloat(resource: Resource, values: readonly [number, number, number, number], rects?: readonly Rect[] | null, view?: UnorderedAccessViewDesc | null): void {
+  clearUnorderedAccessViewFloat(
+    resource: Resource,
+    values: readonly [number, number, number, number],
+    rects?: readonly Rect[] | null,
+    view?: UnorderedAccessViewDesc | null,
+  ): void {
     this.clearUav('clearUnorderedAccessViewFloat', 'Float', resource, values, rects, view);
   }
 
-  private clearUav(call: string, kind: UavClearKind, resource: Resource, values: unknown, rects: unknown, view: unknown): void {
+  private clearUav(
+    call: string,
+    kind: UavClearKind,
+    resource: Resource,
+    values: unknown,
+    rects: unknown,
+    view: unknown,
+  ): void {
     this.recording(call);
-    if (this.type === 'COPY') throw invalidArg(call, 'this', `${this.label} is a COPY list; UAV clears run on DIRECT and COMPUTE lists`);
-    const plan = orThrow(validateClearUnorderedAccessView(call, kind, this.owner.ownResource(resource), values, rects, view));
+    if (this.type === 'COPY')
+      throw invalidArg(call, 'this', `${this.label} is a COPY list; UAV clears run on DIRECT and COMPUTE lists`);
+    const plan = orThrow(
+      validateClearUnorderedAccessView(call, kind, this.owner.ownResource(resource), values, rects, view),
+    );
     this.copyStates(call, [['resource', resource, plan.subresources, UNORDERED_ACCESS]]);
-    this.record(uavClearCommand(call, resource, plan, (offset, length) => this.cpuVisibleWrite(resource, offset, length)));
+    this.record(
+      uavClearCommand(call, resource, plan, (offset, length) => this.cpuVisibleWrite(resource, offset, length)),
+    );
   }
 
   resourceBarrier(barriers: ResourceBarrier[]): void {
@@ -294,7 +417,14 @@ export class GraphicsCommandList {
       for (const barrier of checked) {
         if (barrier.type !== 'TRANSITION') continue;
         // A split barrier's BEGIN_ONLY half checks stateBefore; its END_ONLY half makes the change.
-        const problem = tracker.transition('resourceBarrier', barrier.resource as Resource, barrier.subresource, barrier.before, barrier.after, barrier.flags !== 'BEGIN_ONLY');
+        const problem = tracker.transition(
+          'resourceBarrier',
+          barrier.resource as Resource,
+          barrier.subresource,
+          barrier.before,
+          barrier.after,
+          barrier.flags !== 'BEGIN_ONLY',
+        );
         if (problem) return problem;
       }
       return undefined;
@@ -311,11 +441,19 @@ export class GraphicsCommandList {
 
   private pipelineProblem(call: string, argument: string, value: unknown): D3D12Error | undefined {
     // setPipelineState on a COPY list: the list is at fault; an initial state for one: the state is.
-    if (this.type === 'COPY') return argument === 'pipelineState' ? invalidArg(call, 'this', `${this.label} is a COPY list, which cannot run shaders`) : invalidArg(call, argument, `${this.label} is a COPY list, which cannot run shaders (pass null)`);
+    if (this.type === 'COPY')
+      return argument === 'pipelineState'
+        ? invalidArg(call, 'this', `${this.label} is a COPY list, which cannot run shaders`)
+        : invalidArg(call, argument, `${this.label} is a COPY list, which cannot run shaders (pass null)`);
     const pipeline = this.owner.ownPipelineState(value);
     if (!pipeline) return invalidArg(call, argument, 'must be a pipeline state created by this device');
     // A compute list holds compute state only (D3D12's debug layer refuses a graphics PSO there).
-    if (this.type === 'COMPUTE' && pipeline.kind !== 'compute') return invalidArg(call, argument, `${pipeline.label} is a graphics pipeline state; ${this.label} runs compute pipeline states only`);
+    if (this.type === 'COMPUTE' && pipeline.kind !== 'compute')
+      return invalidArg(
+        call,
+        argument,
+        `${pipeline.label} is a graphics pipeline state; ${this.label} runs compute pipeline states only`,
+      );
     return undefined;
   }
 
@@ -328,7 +466,11 @@ export class GraphicsCommandList {
   }
 
   /** Sets root constants [destOffset, destOffset + srcData.length) of the one root parameter (index 0). */
-  setComputeRoot32BitConstants(rootParameterIndex: number, srcData: ArrayLike<number>, destOffsetIn32BitValues = 0): void {
+  setComputeRoot32BitConstants(
+    rootParameterIndex: number,
+    srcData: ArrayLike<number>,
+    destOffsetIn32BitValues = 0,
+  ): void {
     this.computeConstants('setComputeRoot32BitConstants', rootParameterIndex, srcData, destOffsetIn32BitValues, false);
   }
 
@@ -337,9 +479,16 @@ export class GraphicsCommandList {
   }
 
   /** `single`: srcData is the one value of Set*Root32BitConstant (checked as `srcData`). */
-  private computeConstants(method: string, rootParameterIndex: number, srcData: unknown, destOffsetIn32BitValues: number, single: boolean): void {
+  private computeConstants(
+    method: string,
+    rootParameterIndex: number,
+    srcData: unknown,
+    destOffsetIn32BitValues: number,
+    single: boolean,
+  ): void {
     this.recording(method);
-    if (this.type === 'COPY') throw invalidArg(method, 'this', `${this.label} is a COPY list, which has no root constants`);
+    if (this.type === 'COPY')
+      throw invalidArg(method, 'this', `${this.label} is a COPY list, which has no root constants`);
     this.root.setConstants(method, rootParameterIndex, srcData, destOffsetIn32BitValues, single);
     this.record({ kind: 'state', name: method });
   }
@@ -361,33 +510,49 @@ export class GraphicsCommandList {
 
   private computeDescriptor(method: string, rootParameterIndex: unknown, bufferLocation: unknown): void {
     this.recording(method);
-    if (this.type === 'COPY') throw invalidArg(method, 'this', `${this.label} is a COPY list, which has no root signature`);
+    if (this.type === 'COPY')
+      throw invalidArg(method, 'this', `${this.label} is a COPY list, which has no root signature`);
     this.root.setDescriptor(method, rootParameterIndex, bufferLocation);
     this.record({ kind: 'state', name: method });
   }
 
   dispatch(threadGroupCountX: number, threadGroupCountY = 1, threadGroupCountZ = 1): void {
     this.recording('dispatch');
-    if (this.type === 'COPY') throw invalidArg('dispatch', 'this', `${this.label} is a COPY list, which cannot dispatch`);
-    throwIf(validateDispatch(threadGroupCountX, threadGroupCountY, threadGroupCountZ, this.owner.maxThreadGroupsPerDimension));
+    if (this.type === 'COPY')
+      throw invalidArg('dispatch', 'this', `${this.label} is a COPY list, which cannot dispatch`);
+    throwIf(
+      validateDispatch(threadGroupCountX, threadGroupCountY, threadGroupCountZ, this.owner.maxThreadGroupsPerDimension),
+    );
     if (!this.pipeline) throw invalidArg('dispatch', 'this', 'no pipeline state is set (setPipelineState)');
-    if (this.pipeline.kind !== 'compute') throw invalidArg('dispatch', 'this', `the pipeline state set is ${this.pipeline.label}, not a compute one`);
-    this.record({ kind: 'dispatch', pipeline: this.pipeline, root: this.root.snapshot(), groups: [threadGroupCountX, threadGroupCountY, threadGroupCountZ] });
+    if (this.pipeline.kind !== 'compute')
+      throw invalidArg('dispatch', 'this', `the pipeline state set is ${this.pipeline.label}, not a compute one`);
+    this.record({
+      kind: 'dispatch',
+      pipeline: this.pipeline,
+      root: this.root.snapshot(),
+      groups: [threadGroupCountX, threadGroupCountY, threadGroupCountZ],
+    });
   }
 
   // ---- drawing (DIRECT lists) -------------------------------------------------------------------
 
   private drawing(method: string): void {
     this.recording(method);
-    if (this.type !== 'DIRECT') throw invalidArg(method, 'this', `${this.label} is a ${this.type} list; only DIRECT lists draw`);
+    if (this.type !== 'DIRECT')
+      throw invalidArg(method, 'this', `${this.label} is a ${this.type} list; only DIRECT lists draw`);
   }
 
   private backBuffer(method: string, argument: string, value: unknown): BackBuffer {
     const target = value;
     if (!(target instanceof BackBuffer)) {
-      throw invalidArg(method, argument, `must be a back buffer from SwapChain.getCurrentBackBuffer() (render targets in heap memory are not emulated), got ${show(value)}`);
+      throw invalidArg(
+        method,
+        argument,
+        `must be a back buffer from SwapChain.getCurrentBackBuffer() (render targets in heap memory are not emulated), got ${show(value)}`,
+      );
     }
-    if (!target.current) throw invalidArg(method, argument, `${target.label} was presented; draw into the current frame's back buffer`);
+    if (!target.current)
+      throw invalidArg(method, argument, `${target.label} was presented; draw into the current frame's back buffer`);
     return value as BackBuffer;
   }
 
@@ -395,8 +560,14 @@ export class GraphicsCommandList {
   omSetRenderTargets(renderTargets: BackBuffer[]): void {
     const method = 'omSetRenderTargets';
     this.drawing(method);
-    if (!Array.isArray(renderTargets) || renderTargets.length > 1) throw invalidArg(method, 'renderTargets', `must be an array of at most one back buffer, got ${show(renderTargets)}`);
-    this.renderTarget = renderTargets[0] === undefined ? undefined : this.backBuffer(method, 'renderTargets[0]', renderTargets[0]);
+    if (!Array.isArray(renderTargets) || renderTargets.length > 1)
+      throw invalidArg(
+        method,
+        'renderTargets',
+        `must be an array of at most one back buffer, got ${show(renderTargets)}`,
+      );
+    this.renderTarget =
+      renderTargets[0] === undefined ? undefined : this.backBuffer(method, 'renderTargets[0]', renderTargets[0]);
     this.record({ kind: 'state', name: 'omSetRenderTargets' });
   }
 
@@ -410,15 +581,31 @@ export class GraphicsCommandList {
   }
 
   /** Graphics root constants (root parameter 0), kept apart from the compute ones as in D3D12. */
-  setGraphicsRoot32BitConstants(rootParameterIndex: number, srcData: ArrayLike<number>, destOffsetIn32BitValues = 0): void {
-    this.graphicsConstants('setGraphicsRoot32BitConstants', rootParameterIndex, srcData, destOffsetIn32BitValues, false);
+  setGraphicsRoot32BitConstants(
+    rootParameterIndex: number,
+    srcData: ArrayLike<number>,
+    destOffsetIn32BitValues = 0,
+  ): void {
+    this.graphicsConstants(
+      'setGraphicsRoot32BitConstants',
+      rootParameterIndex,
+      srcData,
+      destOffsetIn32BitValues,
+      false,
+    );
   }
 
   setGraphicsRoot32BitConstant(rootParameterIndex: number, srcData: number, destOffsetIn32BitValues: number): void {
     this.graphicsConstants('setGraphicsRoot32BitConstant', rootParameterIndex, srcData, destOffsetIn32BitValues, true);
   }
 
-  private graphicsConstants(method: string, rootParameterIndex: number, srcData: unknown, destOffsetIn32BitValues: number, single: boolean): void {
+  private graphicsConstants(
+    method: string,
+    rootParameterIndex: number,
+    srcData: unknown,
+    destOffsetIn32BitValues: number,
+    single: boolean,
+  ): void {
     this.drawing(method);
     this.graphicsRoot.setConstants(method, rootParameterIndex, srcData, destOffsetIn32BitValues, single);
     this.record({ kind: 'state', name: method });
@@ -465,17 +652,28 @@ export class GraphicsCommandList {
   }
 
   /** ID3D12GraphicsCommandList::DrawInstanced: vertices come from memory, pulled by the vertex shader. */
-  drawInstanced(vertexCountPerInstance: number, instanceCount: number, startVertexLocation = 0, startInstanceLocation = 0): void {
+  drawInstanced(
+    vertexCountPerInstance: number,
+    instanceCount: number,
+    startVertexLocation = 0,
+    startInstanceLocation = 0,
+  ): void {
     const method = 'drawInstanced';
     this.drawing(method);
     throwIf(validateDrawInstanced(vertexCountPerInstance, instanceCount, startVertexLocation, startInstanceLocation));
-    if (!this.pipeline || this.pipeline.kind !== 'graphics') throw invalidArg(method, 'this', 'no graphics pipeline state is set (setPipelineState)');
+    if (!this.pipeline || this.pipeline.kind !== 'graphics')
+      throw invalidArg(method, 'this', 'no graphics pipeline state is set (setPipelineState)');
     if (!this.renderTarget) throw invalidArg(method, 'this', 'no render target is set (omSetRenderTargets)');
     if (!this.renderTarget.current) throw invalidArg(method, 'this', `${this.renderTarget.label} was presented`);
     if (this.pipeline.rtvFormat !== this.renderTarget.format) {
-      throw invalidArg(method, 'this', `${this.pipeline.label} renders to ${this.pipeline.rtvFormat ?? '?'} but ${this.renderTarget.label} is ${this.renderTarget.format} (RTVFormats[0] must match the render target)`);
+      throw invalidArg(
+        method,
+        'this',
+        `${this.pipeline.label} renders to ${this.pipeline.rtvFormat ?? '?'} but ${this.renderTarget.label} is ${this.renderTarget.format} (RTVFormats[0] must match the render target)`,
+      );
     }
-    if (this.viewport) throwIf(validateViewportInTarget(this.viewport, this.renderTarget.width, this.renderTarget.height));
+    if (this.viewport)
+      throwIf(validateViewportInTarget(this.viewport, this.renderTarget.width, this.renderTarget.height));
     this.record({
       kind: 'draw',
       pipeline: this.pipeline,

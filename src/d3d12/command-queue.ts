@@ -10,7 +10,15 @@
  * states when it is called, so its errors are thrown to the caller.
  */
 import type { TileCopyFlag } from '../validation/command-list.js';
-import { applyTileMappings, copyTileMappings, mapTileRange, NULL_HEAP, type MappedSegment, type TileMappingTable, type TileSpan } from '../memory/tile-mappings.js';
+import {
+  applyTileMappings,
+  copyTileMappings,
+  mapTileRange,
+  NULL_HEAP,
+  type MappedSegment,
+  type TileMappingTable,
+  type TileSpan,
+} from '../memory/tile-mappings.js';
 import { singleRangeStart, validateCopyTileMappings, validateUpdateTileMappings } from '../validation/tile-mappings.js';
 import type { GraphicsCommandList } from './command-list.js';
 import { commandName, type CpuVisibleWrite } from './recorded-commands.js';
@@ -25,7 +33,14 @@ import { checkFenceValue } from './fence.js';
 import type { GpuBackend } from './gpu-backend.js';
 import type { Heap } from './heap.js';
 import type { Resource } from './resource.js';
-import type { CommandListType, CommandQueueDesc, TileMappingFlag, TileRangeFlag, TiledResourceCoordinate, TileRegionSize } from '../api/types.js';
+import type {
+  CommandListType,
+  CommandQueueDesc,
+  TileMappingFlag,
+  TileRangeFlag,
+  TiledResourceCoordinate,
+  TileRegionSize,
+} from '../api/types.js';
 import type { ExecutableList } from '../gpu/executor.js';
 
 export type { TileCopyFlag };
@@ -116,7 +131,12 @@ export class CommandQueue {
     // A destroyed device has no backend either: it says it was removed, not that it never had a GPU.
     this.owner.checkNotRemoved(call);
     const backend = this.owner.backend;
-    if (!backend) throw invalidArg(call, 'this', 'this device has no GPU memory (created with gpuDevice: null, or where WebGPU is unavailable)');
+    if (!backend)
+      throw invalidArg(
+        call,
+        'this',
+        'this device has no GPU memory (created with gpuDevice: null, or where WebGPU is unavailable)',
+      );
     return backend;
   }
 
@@ -128,7 +148,8 @@ export class CommandQueue {
   getTimestampFrequency(): number {
     const call = 'getTimestampFrequency';
     const backend = this.requireGpu(call);
-    if (!timestampsSupported(backend.memory.device)) throw new D3D12Error('E_FAIL', call, 'this', "the WebGPU device has no 'timestamp-query' feature");
+    if (!timestampsSupported(backend.memory.device))
+      throw new D3D12Error('E_FAIL', call, 'this', "the WebGPU device has no 'timestamp-query' feature");
     return TIMESTAMP_FREQUENCY;
   }
 
@@ -152,7 +173,8 @@ export class CommandQueue {
       // descriptors point into (shaders reach other memory by address alone).
       const used = new Set(list.states.resources());
       for (const command of list.commands) {
-        if (command.kind === 'dispatch' || command.kind === 'draw') for (const resource of this.owner.resourcesAt(rootDescriptorAddresses(command.root))) used.add(resource);
+        if (command.kind === 'dispatch' || command.kind === 'draw')
+          for (const resource of this.owner.resourcesAt(rootDescriptorAddresses(command.root))) used.add(resource);
       }
       uses.push({ id: list.id, label: list.label, resources: used });
       const commands: ExecutableList['commands'][number][] = [];
@@ -161,16 +183,33 @@ export class CommandQueue {
           commands.push({ index, kind: 'copy', jobs: command.jobs, phases: command.phases });
           writes.push(...command.writes);
         } else if (command.kind === 'dispatch') {
-          commands.push({ index, kind: 'dispatch', pipeline: command.pipeline.gpuPipeline as GPUComputePipeline, root: command.root, groups: command.groups });
+          commands.push({
+            index,
+            kind: 'dispatch',
+            pipeline: command.pipeline.gpuPipeline as GPUComputePipeline,
+            root: command.root,
+            groups: command.groups,
+          });
         } else if (command.kind === 'uavClear') {
           const pipeline = backend.uavClearPipeline();
-          for (const { root, groups } of command.dispatches) commands.push({ index, kind: 'dispatch', pipeline, root, groups });
+          for (const { root, groups } of command.dispatches)
+            commands.push({ index, kind: 'dispatch', pipeline, root, groups });
           writes.push(...command.writes);
         } else if (command.kind === 'clear') {
           commands.push({ index, kind: 'clear', target: command.target.texture, color: command.color });
         } else if (command.kind === 'draw') {
           const { pipeline, root, target, viewport, scissor, vertices } = command;
-          commands.push({ index, kind: 'draw', pipeline: pipeline.gpuPipeline as GPURenderPipeline, vertexReplay: pipeline.vertexReplay, root, target: target.texture, viewport, scissor, vertices });
+          commands.push({
+            index,
+            kind: 'draw',
+            pipeline: pipeline.gpuPipeline as GPURenderPipeline,
+            vertexReplay: pipeline.vertexReplay,
+            root,
+            target: target.texture,
+            viewport,
+            scissor,
+            vertices,
+          });
         } else if (command.kind === 'timestamp') {
           commands.push({ index, kind: 'timestamp', querySet: command.heap.querySet, queryIndex: command.index });
         } else if (command.kind === 'resolve') {
@@ -179,8 +218,21 @@ export class CommandQueue {
           const { results } = command.heap;
           const memory = results.heap?.memory;
           // checkLists refused released heaps; the results resource lives as long as its heap.
-          if (!memory) throw new D3D12Error('E_FAIL', call, 'commandLists', `${command.heap.label}'s result memory is gone (internal error)`);
-          commands.push({ index, kind: 'resolve', querySet: command.heap.querySet, first: command.first, count: command.count, results: { segment: memory.segment, pages: memory.pages, offset: results.heapOffset } });
+          if (!memory)
+            throw new D3D12Error(
+              'E_FAIL',
+              call,
+              'commandLists',
+              `${command.heap.label}'s result memory is gone (internal error)`,
+            );
+          commands.push({
+            index,
+            kind: 'resolve',
+            querySet: command.heap.querySet,
+            first: command.first,
+            count: command.count,
+            results: { segment: memory.segment, pages: memory.pages, offset: results.heapOffset },
+          });
           commands.push({ index, kind: 'copy', jobs: command.jobs, phases: 1 });
           writes.push(...command.writes);
         }
@@ -206,19 +258,26 @@ export class CommandQueue {
 
   private checkLists(call: string, commandLists: GraphicsCommandList[]): GraphicsCommandList[] {
     this.owner.checkNotRemoved(call);
-    if (!Array.isArray(commandLists)) throw invalidArg(call, 'commandLists', `must be an array of command lists, got ${show(commandLists)}`);
+    if (!Array.isArray(commandLists))
+      throw invalidArg(call, 'commandLists', `must be an array of command lists, got ${show(commandLists)}`);
     const lists: GraphicsCommandList[] = [];
     commandLists.forEach((value, i) => {
       const list = this.owner.ownCommandList(value);
       if (!list) throw invalidArg(call, `commandLists[${i}]`, 'must be a command list created by this device');
       if (list.isOpen) throw invalidArg(call, `commandLists[${i}]`, `${list.label} is still open; close() it first`);
-      if (list.type !== this.desc.type) throw invalidArg(call, `commandLists[${i}]`, `${list.label} cannot run on a ${this.desc.type} queue`);
+      if (list.type !== this.desc.type)
+        throw invalidArg(call, `commandLists[${i}]`, `${list.label} cannot run on a ${this.desc.type} queue`);
       for (const resource of list.states.resources()) {
-        if (resource.released) throw invalidArg(call, `commandLists[${i}]`, `${list.label} uses ${resource.label}, which was released`);
+        if (resource.released)
+          throw invalidArg(call, `commandLists[${i}]`, `${list.label} uses ${resource.label}, which was released`);
       }
       for (const command of list.commands) {
         if ((command.kind === 'clear' || command.kind === 'draw') && !command.target.current) {
-          throw invalidArg(call, `commandLists[${i}]`, `${list.label} draws into ${command.target.label}, which was presented`);
+          throw invalidArg(
+            call,
+            `commandLists[${i}]`,
+            `${list.label} draws into ${command.target.label}, which was presented`,
+          );
         }
         if ((command.kind === 'timestamp' || command.kind === 'resolve') && command.heap.released) {
           throw invalidArg(call, `commandLists[${i}]`, `${list.label} uses ${command.heap.label}, which was released`);
@@ -231,7 +290,9 @@ export class CommandQueue {
 
   private saveStates(lists: readonly GraphicsCommandList[]): Map<Resource, number[]> {
     const saved = new Map<Resource, number[]>();
-    for (const list of lists) for (const resource of list.states.resources()) if (!saved.has(resource)) saved.set(resource, [...resource.states]);
+    for (const list of lists)
+      for (const resource of list.states.resources())
+        if (!saved.has(resource)) saved.set(resource, [...resource.states]);
     return saved;
   }
 
@@ -311,7 +372,16 @@ export class CommandQueue {
     const heapView = heapGiven ? this.owner.ownHeap(heap) : undefined;
     const own = this.owner.ownResource(resource);
     // A streamer's per-tile call, applied at once when no earlier operation waits (see singleRangeStart).
-    const start = singleRangeStart(own, regionStartCoordinates, regionSizes, heapView, rangeFlags, heapRangeStartOffsets, rangeTileCounts, flags);
+    const start = singleRangeStart(
+      own,
+      regionStartCoordinates,
+      regionSizes,
+      heapView,
+      rangeFlags,
+      heapRangeStartOffsets,
+      rangeTileCounts,
+      flags,
+    );
     if (start >= 0 && !this.blockedBy && this.pending.length === 0) {
       const count = (regionSizes as TileRegionSize[])[0]?.numTiles as number;
       const heapTile = (heapRangeStartOffsets as number[])[0] as number;
@@ -324,7 +394,17 @@ export class CommandQueue {
       return;
     }
     const plan = orThrow(
-      validateUpdateTileMappings(own, regionStartCoordinates, regionSizes, heapView, heapGiven, rangeFlags, heapRangeStartOffsets, rangeTileCounts, flags),
+      validateUpdateTileMappings(
+        own,
+        regionStartCoordinates,
+        regionSizes,
+        heapView,
+        heapGiven,
+        rangeFlags,
+        heapRangeStartOffsets,
+        rangeTileCounts,
+        flags,
+      ),
     );
     const heapId = heapView?.id ?? NULL_HEAP;
     this.enqueue('updateTileMappings', () => {

@@ -30,7 +30,10 @@ export interface Span {
   end: number;
 }
 
-const words = (span: Span, limit: number): Span => ({ start: Math.floor(span.start / 4) * 4, end: Math.min(Math.ceil(span.end / 4) * 4, limit) });
+const words = (span: Span, limit: number): Span => ({
+  start: Math.floor(span.start / 4) * 4,
+  end: Math.min(Math.ceil(span.end / 4) * 4, limit),
+});
 
 /** The runs of `span` where `a` and `b` differ. */
 function changedRuns(a: Uint8Array, b: Uint8Array, span: Span): Span[] {
@@ -85,7 +88,13 @@ export class CpuCoherence {
 
   /** A resource was unmapped: the CPU wrote `written` (when given; else all of it) since it was mapped. */
   unmapped(resource: Resource, written: { begin: number; end: number } | undefined): void {
-    this.dirty.get(resource)?.push(written ? CpuCoherence.heapSpan(resource, written.begin, written.end - written.begin) : CpuCoherence.heapSpan(resource));
+    this.dirty
+      .get(resource)
+      ?.push(
+        written
+          ? CpuCoherence.heapSpan(resource, written.begin, written.end - written.begin)
+          : CpuCoherence.heapSpan(resource),
+      );
   }
 
   /**
@@ -133,22 +142,25 @@ export class CpuCoherence {
     const read = words(span, cpuCopy.length);
     this.inFlight.set(heap, (this.inFlight.get(heap) ?? 0) + 1);
     const issued = this.epoch;
-    return this.memory.readHeapBytes(memory.segment, memory.pages, read.start, read.end - read.start).then(
-      (bytes) => this.land(heap, span, read.start, bytes, issued),
-    ).finally(() => {
-      const left = (this.inFlight.get(heap) ?? 1) - 1;
-      if (left > 0) {
-        this.inFlight.set(heap, left);
-        return;
-      }
-      this.inFlight.delete(heap);
-      this.flushedDuringReadback.delete(heap);
-    });
+    return this.memory
+      .readHeapBytes(memory.segment, memory.pages, read.start, read.end - read.start)
+      .then((bytes) => this.land(heap, span, read.start, bytes, issued))
+      .finally(() => {
+        const left = (this.inFlight.get(heap) ?? 1) - 1;
+        if (left > 0) {
+          this.inFlight.set(heap, left);
+          return;
+        }
+        this.inFlight.delete(heap);
+        this.flushedDuringReadback.delete(heap);
+      });
   }
 
   private land(heap: Heap, span: Span, offset: number, bytes: Uint8Array, issued: number): void {
     const cpuCopy = heap.cpuCopy as Uint8Array;
-    const newer = (this.flushedDuringReadback.get(heap) ?? []).filter((flush) => flush.epoch > issued).map((flush) => flush.span);
+    const newer = (this.flushedDuringReadback.get(heap) ?? [])
+      .filter((flush) => flush.epoch > issued)
+      .map((flush) => flush.span);
     const base = this.bases.get(heap);
     if (!base && newer.length === 0) {
       cpuCopy.set(bytes.subarray(span.start - offset, span.end - offset), span.start);

@@ -42,24 +42,38 @@ export async function createDevice(options: DeviceOptions = {}): Promise<Device>
   const largest = maxPoolBytes(gpuDevice);
   const limits = `this adapter allows ${largest} bytes for both pools together (maxBufferSize ${gpuDevice.limits.maxBufferSize}, maxStorageBufferBindingSize ${gpuDevice.limits.maxStorageBufferBindingSize})`;
   const pools = poolSizes(largest, limits, settings.localMemoryBytes, settings.nonLocalMemoryBytes);
-  const memory = await allocateMemory(gpuDevice, pools, { LOCAL: settings.localMemoryBytes === undefined, NON_LOCAL: settings.nonLocalMemoryBytes === undefined }, limits);
+  const memory = await allocateMemory(
+    gpuDevice,
+    pools,
+    { LOCAL: settings.localMemoryBytes === undefined, NON_LOCAL: settings.nonLocalMemoryBytes === undefined },
+    limits,
+  );
   const device = new Device(settings, pools);
   // A lost WebGPU device (destroyed by its owner, a driver reset) removes the emulated one.
   void gpuDevice.lost.then((info) => device.deviceLost(info.reason, info.message));
   // Errors WebGPU reports after a call returned (a refused staging buffer, say) remove the device.
   memory.onError = (error) => device.recordFailure(error.what, new GuardError(error));
   let backend: GpuBackend | undefined;
-  const backing = new MemoryBacking(memory, (id) => device.heapById(id), (heap) => backend?.flushMapped(heap));
+  const backing = new MemoryBacking(
+    memory,
+    (id) => device.heapById(id),
+    (heap) => backend?.flushMapped(heap),
+  );
   device.attachBackend(
-    backend = await GpuBackend.create(memory, backing, {
-      tiledResourcesTier: settings.tiledResourcesTier,
-      validation: settings.gpuValidation,
-      unmappedAccessRecords: settings.unmappedAccess ? settings.maxUnmappedAccessRecords : 0,
-    }, {
-      faults: (records, lost, lists) => device.recordFaults(records, lost, lists),
-      failed: (error) => device.recordFailure('GPU readback', error),
-      reservedResources: () => device.reservedResources(),
-    }),
+    (backend = await GpuBackend.create(
+      memory,
+      backing,
+      {
+        tiledResourcesTier: settings.tiledResourcesTier,
+        validation: settings.gpuValidation,
+        unmappedAccessRecords: settings.unmappedAccess ? settings.maxUnmappedAccessRecords : 0,
+      },
+      {
+        faults: (records, lost, lists) => device.recordFaults(records, lost, lists),
+        failed: (error) => device.recordFailure('GPU readback', error),
+        reservedResources: () => device.reservedResources(),
+      },
+    )),
   );
   return device;
 }
@@ -70,20 +84,40 @@ export async function createDevice(options: DeviceOptions = {}): Promise<Device>
  * asked sizes over it are E_INVALIDARG, defaults shrink to fit (NON_LOCAL to at most a quarter when
  * both are defaults), and one page is the least either pool has.
  */
-function poolSizes(largest: number, limits: string, asked: number | undefined, askedNonLocal: number | undefined): Record<MemorySegment, number> {
+function poolSizes(
+  largest: number,
+  limits: string,
+  asked: number | undefined,
+  askedNonLocal: number | undefined,
+): Record<MemorySegment, number> {
   const pages = (bytes: number): number => Math.max(TILE_SIZE, Math.floor(bytes / TILE_SIZE) * TILE_SIZE);
   const local = asked === undefined ? undefined : pages(asked);
   const nonLocal = askedNonLocal === undefined ? undefined : pages(askedNonLocal);
   if (local !== undefined && nonLocal !== undefined) {
-    if (local + nonLocal > largest) throw invalidArg('createDevice', 'options.localMemoryBytes', `${local} bytes and options.nonLocalMemoryBytes's ${nonLocal} exceed what this GPU allows for both pools (one buffer): ${limits}`);
+    if (local + nonLocal > largest)
+      throw invalidArg(
+        'createDevice',
+        'options.localMemoryBytes',
+        `${local} bytes and options.nonLocalMemoryBytes's ${nonLocal} exceed what this GPU allows for both pools (one buffer): ${limits}`,
+      );
     return { LOCAL: local, NON_LOCAL: nonLocal };
   }
   if (local !== undefined) {
-    if (local + TILE_SIZE > largest) throw invalidArg('createDevice', 'options.localMemoryBytes', `${local} bytes leave no page of NON_LOCAL memory within what this GPU allows for both pools (one buffer): ${limits}`);
+    if (local + TILE_SIZE > largest)
+      throw invalidArg(
+        'createDevice',
+        'options.localMemoryBytes',
+        `${local} bytes leave no page of NON_LOCAL memory within what this GPU allows for both pools (one buffer): ${limits}`,
+      );
     return { LOCAL: local, NON_LOCAL: pages(Math.min(DEFAULT_NON_LOCAL_MEMORY_BYTES, largest - local)) };
   }
   if (nonLocal !== undefined) {
-    if (nonLocal + TILE_SIZE > largest) throw invalidArg('createDevice', 'options.nonLocalMemoryBytes', `${nonLocal} bytes leave no page of LOCAL memory within what this GPU allows for both pools (one buffer): ${limits}`);
+    if (nonLocal + TILE_SIZE > largest)
+      throw invalidArg(
+        'createDevice',
+        'options.nonLocalMemoryBytes',
+        `${nonLocal} bytes leave no page of LOCAL memory within what this GPU allows for both pools (one buffer): ${limits}`,
+      );
     return { LOCAL: pages(Math.min(DEFAULT_LOCAL_MEMORY_BYTES, largest - nonLocal)), NON_LOCAL: nonLocal };
   }
   const defaultNonLocal = pages(Math.min(DEFAULT_NON_LOCAL_MEMORY_BYTES, largest / 4));
@@ -100,10 +134,19 @@ const SMALLEST_DEFAULT_POOL = 16 * 2 ** 20;
  * E_OUTOFMEMORY, naming the buffer, its size and the adapter's limits. `pools` is updated to the
  * sizes that were taken.
  */
-async function allocateMemory(gpuDevice: GPUDevice, pools: Record<MemorySegment, number>, defaulted: Record<MemorySegment, boolean>, limits: string): Promise<GpuMemory> {
+async function allocateMemory(
+  gpuDevice: GPUDevice,
+  pools: Record<MemorySegment, number>,
+  defaulted: Record<MemorySegment, boolean>,
+  limits: string,
+): Promise<GpuMemory> {
   for (;;) {
     try {
-      return await GpuMemory.create(gpuDevice, { localBytes: pools.LOCAL, nonLocalBytes: pools.NON_LOCAL, virtualPages: 2 ** VIRTUAL_ADDRESS_BITS / VA_PAGE_SIZE });
+      return await GpuMemory.create(gpuDevice, {
+        localBytes: pools.LOCAL,
+        nonLocalBytes: pools.NON_LOCAL,
+        virtualPages: 2 ** VIRTUAL_ADDRESS_BITS / VA_PAGE_SIZE,
+      });
     } catch (error) {
       if (!(error instanceof GuardError)) throw error;
       const pool = error.detail.what.startsWith(POOL_WHAT);
@@ -113,8 +156,18 @@ async function allocateMemory(gpuDevice: GPUDevice, pools: Record<MemorySegment,
         continue;
       }
       const asked = SEGMENTS.find((s) => !defaulted[s]);
-      const argument = !pool || asked === undefined ? 'options' : asked === 'LOCAL' ? 'options.localMemoryBytes' : 'options.nonLocalMemoryBytes';
-      throw new D3D12Error(error.detail.outOfMemory ? 'E_OUTOFMEMORY' : 'E_FAIL', 'createDevice', argument, `WebGPU refused ${error.detail.what}: ${error.detail.message.split('\n')[0] ?? ''} (${limits})`);
+      const argument =
+        !pool || asked === undefined
+          ? 'options'
+          : asked === 'LOCAL'
+            ? 'options.localMemoryBytes'
+            : 'options.nonLocalMemoryBytes';
+      throw new D3D12Error(
+        error.detail.outOfMemory ? 'E_OUTOFMEMORY' : 'E_FAIL',
+        'createDevice',
+        argument,
+        `WebGPU refused ${error.detail.what}: ${error.detail.message.split('\n')[0] ?? ''} (${limits})`,
+      );
     }
   }
 }

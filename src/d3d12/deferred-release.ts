@@ -94,7 +94,8 @@ export class DeferredRelease {
   usersOf(object: Heap | Resource | object): StillUsedBy[] {
     const users: StillUsedBy[] = [];
     for (const work of this.workInFlight()) {
-      for (const list of work.lists) if (reaches(list.resources, object)) users.push({ id: list.id, label: list.label, state: work.state });
+      for (const list of work.lists)
+        if (reaches(list.resources, object)) users.push({ id: list.id, label: list.label, state: work.state });
     }
     return users;
   }
@@ -118,7 +119,10 @@ export class DeferredRelease {
    */
   retire(object: Heap | Resource, free: () => void): void {
     const users = this.release(object, free);
-    if (users.length > 0) this.owner.infoQueue.add(objectDeletedWhileStillInUse(object, object instanceof Resource ? 'Resource' : 'Heap', users));
+    if (users.length > 0)
+      this.owner.infoQueue.add(
+        objectDeletedWhileStillInUse(object, object instanceof Resource ? 'Resource' : 'Heap', users),
+      );
   }
 
   /** No queue holds work any more: what waited for it now waits for the GPU. */

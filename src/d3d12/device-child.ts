@@ -54,7 +54,8 @@ export abstract class DeviceChild {
   setName(name: string): void {
     this.live('setName');
     // SetName takes an LPCWSTR.
-    if (typeof name !== 'string') throw invalidArg(`${this.interfaceName}.setName`, 'name', `must be a string, got ${show(name)}`);
+    if (typeof name !== 'string')
+      throw invalidArg(`${this.interfaceName}.setName`, 'name', `must be a string, got ${show(name)}`);
     this.name = name;
   }
 
@@ -64,7 +65,8 @@ export abstract class DeviceChild {
 
   /** Marks the object released; a second release is an error (COM would crash). */
   protected markReleased(): void {
-    if (this.releasedFlag) throw invalidArg(`${this.interfaceName}.release`, 'this', `${this.label} was already released`);
+    if (this.releasedFlag)
+      throw invalidArg(`${this.interfaceName}.release`, 'this', `${this.label} was already released`);
     this.releasedFlag = true;
     releases++;
   }

@@ -10,7 +10,14 @@
  * largest value (as in D3D12), so nothing waits forever.
  */
 import { D3D12Error, type HResult } from '../api/errors.js';
-import { describeFaults, MAX_FAULT_REPORTS, type FaultContext, type FaultRecord, type FaultReport, type SubmittedList } from './fault-report.js';
+import {
+  describeFaults,
+  MAX_FAULT_REPORTS,
+  type FaultContext,
+  type FaultRecord,
+  type FaultReport,
+  type SubmittedList,
+} from './fault-report.js';
 import type { Fence } from './fence.js';
 
 export class DeviceRemoval {
@@ -40,7 +47,13 @@ export class DeviceRemoval {
 
   /** Throws DXGI_ERROR_DEVICE_REMOVED, naming `call`, once the device is removed. */
   check(call: string): void {
-    if (this.removal) throw new D3D12Error('DXGI_ERROR_DEVICE_REMOVED', call, 'this', `the device was removed: ${this.removal.message}`);
+    if (this.removal)
+      throw new D3D12Error(
+        'DXGI_ERROR_DEVICE_REMOVED',
+        call,
+        'this',
+        `the device was removed: ${this.removal.message}`,
+      );
   }
 
   remove(reason: HResult, message: string, faults: FaultReport[]): void {
@@ -70,7 +83,8 @@ export class DeviceRemoval {
   /** The faults kept so far (then forgotten); the last names how many more were not kept. */
   takeFaults(): FaultReport[] {
     const reports = this.faultReports.splice(0);
-    if (this.faultsLost > 0 && reports.length > 0) (reports[reports.length - 1] as FaultReport).message += `; ${this.faultsLost} more fault(s) were not kept`;
+    if (this.faultsLost > 0 && reports.length > 0)
+      (reports[reports.length - 1] as FaultReport).message += `; ${this.faultsLost} more fault(s) were not kept`;
     this.faultsLost = 0;
     return reports;
   }

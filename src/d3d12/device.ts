@@ -8,16 +8,43 @@
 import type { MappedSegment, TileSpan } from '../memory/tile-mappings.js';
 import { validateGetResourceAllocationInfo } from '../validation/create-resource.js';
 import { validateGetCopyableFootprints } from '../validation/texture-copies.js';
-import { validateCheckFeatureSupport, validateCreateCommandList, validateCreateCommandQueue, type DeviceSettings } from '../validation/device.js';
+import {
+  validateCheckFeatureSupport,
+  validateCreateCommandList,
+  validateCreateCommandQueue,
+  type DeviceSettings,
+} from '../validation/device.js';
 import type { QueryHeapDesc } from '../validation/query.js';
 import { validateCorruptEntry, validateResourceList } from '../validation/tile-validation.js';
 import { invalidArg, orThrow, type HResult } from '../api/errors.js';
-import type { ClearValue, CommandListType, CommandQueueDesc, CopyableFootprints, HeapDesc, HeapFlag, HeapProperties, MemorySegment } from '../api/types.js';
-import type { ResourceAllocationInfo, ResourceDesc, ResourceStates, ResourceTiling, TileMappingValidation, UnmappedAccessReport } from '../api/types.js';
+import type {
+  ClearValue,
+  CommandListType,
+  CommandQueueDesc,
+  CopyableFootprints,
+  HeapDesc,
+  HeapFlag,
+  HeapProperties,
+  MemorySegment,
+} from '../api/types.js';
+import type {
+  ResourceAllocationInfo,
+  ResourceDesc,
+  ResourceStates,
+  ResourceTiling,
+  TileMappingValidation,
+  UnmappedAccessReport,
+} from '../api/types.js';
 import { GraphicsCommandList } from './command-list.js';
 import { CommandQueue } from './command-queue.js';
 import { releaseCount } from './device-child.js';
-import { DeviceResidency, type Pageable, type ResidencyPriority, type ResidencyStatus, type VideoMemoryInfo } from './residency.js';
+import {
+  DeviceResidency,
+  type Pageable,
+  type ResidencyPriority,
+  type ResidencyStatus,
+  type VideoMemoryInfo,
+} from './residency.js';
 import { checkFenceValue, Fence } from './fence.js';
 import type { GpuBackend } from './gpu-backend.js';
 import type { Heap } from './heap.js';
@@ -51,11 +78,16 @@ export class Device {
   /** ID3D12InfoQueue: the debug layer's messages. */
   private readonly infoQueue = new InfoQueue();
   /** Releases waiting for GPU work that may use what they free (see deferred-release.ts). */
-  private readonly releases = new DeferredRelease({ queues: this.queues, gpu: () => this.gpu, infoQueue: this.infoQueue });
+  private readonly releases = new DeferredRelease({
+    queues: this.queues,
+    gpu: () => this.gpu,
+    infoQueue: this.infoQueue,
+  });
   private readonly queryHeaps = new QueryHeaps(
     {
       backend: () => this.gpu,
-      createResultBuffer: (bytes) => this.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: bytes }, 'COMMON'),
+      createResultBuffer: (bytes) =>
+        this.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: bytes }, 'COMMON'),
       nextObjectId: () => this.nextObjectId++,
     },
     this.releases,
@@ -77,7 +109,15 @@ export class Device {
       LOCAL: settings.localMemoryBudget ?? pools.LOCAL,
       NON_LOCAL: settings.nonLocalMemoryBudget ?? pools.NON_LOCAL,
     });
-    this.objects = new MemoryObjects({ backend: () => this.gpu, checkNotRemoved: (call) => this.checkNotRemoved(call), retire: (object, free) => this.releases.retire(object, free) }, this.residency, settings);
+    this.objects = new MemoryObjects(
+      {
+        backend: () => this.gpu,
+        checkNotRemoved: (call) => this.checkNotRemoved(call),
+        retire: (object, free) => this.releases.retire(object, free),
+      },
+      this.residency,
+      settings,
+    );
     this.removal = new DeviceRemoval(settings.onPageFault, this.allFences, {
       resources: this.objects.live,
       heapById: (id) => this.objects.heapById(id),
@@ -98,7 +138,12 @@ export class Device {
   }
 
   /** ID3D12Device3::EnqueueMakeResident: `fence` reaches `fenceValueToSignal` once the objects are resident. */
-  enqueueMakeResident(flags: 'NONE' | 'DENY_OVERBUDGET', objects: Pageable[], fenceToSignal: Fence, fenceValueToSignal: number): void {
+  enqueueMakeResident(
+    flags: 'NONE' | 'DENY_OVERBUDGET',
+    objects: Pageable[],
+    fenceToSignal: Fence,
+    fenceValueToSignal: number,
+  ): void {
     this.residency.enqueueMakeResident(flags, objects, this.ownFence(fenceToSignal), fenceValueToSignal);
   }
 
@@ -220,7 +265,11 @@ export class Device {
 
   /** @internal The WebGPU device behind this one was lost. */
   deviceLost(reason: string | undefined, message: string): void {
-    this.removal.remove('DXGI_ERROR_DEVICE_REMOVED', `the WebGPU device was lost (reason: ${reason ?? 'unknown'}): ${message}`, []);
+    this.removal.remove(
+      'DXGI_ERROR_DEVICE_REMOVED',
+      `the WebGPU device was lost (reason: ${reason ?? 'unknown'}): ${message}`,
+      [],
+    );
   }
 
   /** @internal */
@@ -253,17 +302,33 @@ export class Device {
     return this.objects.createHeap(desc);
   }
 
-  createCommittedResource(heapProperties: HeapProperties, heapFlags: HeapFlag[], desc: ResourceDesc, initialState: ResourceStates, optimizedClearValue?: ClearValue | null): Resource {
+  createCommittedResource(
+    heapProperties: HeapProperties,
+    heapFlags: HeapFlag[],
+    desc: ResourceDesc,
+    initialState: ResourceStates,
+    optimizedClearValue?: ClearValue | null,
+  ): Resource {
     this.checkNotRemoved('createCommittedResource');
     return this.objects.createCommittedResource(heapProperties, heapFlags, desc, initialState, optimizedClearValue);
   }
 
-  createPlacedResource(heap: Heap, heapOffset: number, desc: ResourceDesc, initialState: ResourceStates, optimizedClearValue?: ClearValue | null): Resource {
+  createPlacedResource(
+    heap: Heap,
+    heapOffset: number,
+    desc: ResourceDesc,
+    initialState: ResourceStates,
+    optimizedClearValue?: ClearValue | null,
+  ): Resource {
     this.checkNotRemoved('createPlacedResource');
     return this.objects.createPlacedResource(heap, heapOffset, desc, initialState, optimizedClearValue);
   }
 
-  createReservedResource(desc: ResourceDesc, initialState: ResourceStates, optimizedClearValue?: ClearValue | null): Resource {
+  createReservedResource(
+    desc: ResourceDesc,
+    initialState: ResourceStates,
+    optimizedClearValue?: ClearValue | null,
+  ): Resource {
     this.checkNotRemoved('createReservedResource');
     return this.objects.createReservedResource(desc, initialState, optimizedClearValue);
   }
@@ -283,8 +348,15 @@ export class Device {
    * [firstSubresource, + numSubresources) of `desc` go in an upload or readback buffer for
    * copyTextureRegion. An invalid description or range throws E_INVALIDARG (D3D12 fills all-ones).
    */
-  getCopyableFootprints(desc: ResourceDesc, firstSubresource: number, numSubresources: number, baseOffset: number): CopyableFootprints {
-    return orThrow(validateGetCopyableFootprints(this.objects.caps, desc, firstSubresource, numSubresources, baseOffset));
+  getCopyableFootprints(
+    desc: ResourceDesc,
+    firstSubresource: number,
+    numSubresources: number,
+    baseOffset: number,
+  ): CopyableFootprints {
+    return orThrow(
+      validateGetCopyableFootprints(this.objects.caps, desc, firstSubresource, numSubresources, baseOffset),
+    );
   }
 
   createCommandQueue(desc: CommandQueueDesc): CommandQueue {
@@ -336,7 +408,12 @@ export class Device {
    */
   async createComputePipelineState(desc: ComputePipelineStateDesc): Promise<PipelineState> {
     this.checkNotRemoved('createComputePipelineState');
-    const state = await createComputePipelineState(this.gpuDevice, desc, this.settings.unmappedAccess, () => this.nextObjectId++);
+    const state = await createComputePipelineState(
+      this.gpuDevice,
+      desc,
+      this.settings.unmappedAccess,
+      () => this.nextObjectId++,
+    );
     this.pipelines.add(state);
     return state;
   }
@@ -348,13 +425,21 @@ export class Device {
    */
   async createGraphicsPipelineState(desc: GraphicsPipelineStateDesc): Promise<PipelineState> {
     this.checkNotRemoved('createGraphicsPipelineState');
-    const state = await createGraphicsPipelineState(this.gpuDevice, desc, { faults: this.settings.gpuValidation, unmappedAccess: this.settings.unmappedAccess }, () => this.nextObjectId++);
+    const state = await createGraphicsPipelineState(
+      this.gpuDevice,
+      desc,
+      { faults: this.settings.gpuValidation, unmappedAccess: this.settings.unmappedAccess },
+      () => this.nextObjectId++,
+    );
     this.pipelines.add(state);
     return state;
   }
 
   /** A swap chain over a WebGPU canvas context (IDXGIFactory::CreateSwapChainForHwnd's counterpart). */
-  createSwapChain(context: GPUCanvasContext, desc: { format?: string; alphaMode?: GPUCanvasAlphaMode } = {}): SwapChain {
+  createSwapChain(
+    context: GPUCanvasContext,
+    desc: { format?: string; alphaMode?: GPUCanvasAlphaMode } = {},
+  ): SwapChain {
     this.checkNotRemoved('createSwapChain');
     return createSwapChain(this.gpuDevice, context, desc);
   }
@@ -395,8 +480,13 @@ export class Device {
   async validateTileMappings(resources?: Resource[]): Promise<TileMappingValidation> {
     const call = 'validateTileMappings';
     const memory = this.pageTableFor(call);
-    const list = orThrow(validateResourceList(call, resources, (value) => this.ownResource(value))) ?? [...this.objects.live].filter((resource) => !resource.released);
-    return validateTileMappings({ memory, heapById: (id) => this.objects.heapById(id), heaps: () => this.objects.heapsWithMemory() }, list);
+    const list =
+      orThrow(validateResourceList(call, resources, (value) => this.ownResource(value))) ??
+      [...this.objects.live].filter((resource) => !resource.released);
+    return validateTileMappings(
+      { memory, heapById: (id) => this.objects.heapById(id), heaps: () => this.objects.heapsWithMemory() },
+      list,
+    );
   }
 
   /**
@@ -419,7 +509,12 @@ export class Device {
   private pageTableFor(call: string): NonNullable<GpuBackend['memory']> {
     this.checkNotRemoved(call);
     const memory = this.gpu?.memory;
-    if (!memory) throw invalidArg(call, 'this', 'this device has no GPU memory (created with gpuDevice: null, or where WebGPU is unavailable)');
+    if (!memory)
+      throw invalidArg(
+        call,
+        'this',
+        'this device has no GPU memory (created with gpuDevice: null, or where WebGPU is unavailable)',
+      );
     return memory;
   }
 

@@ -120,25 +120,42 @@ function describeResource(resource: Resource, address: bigint): FaultResource {
 }
 
 function describeHeap(heap: Heap): FaultHeap {
-  return { id: heap.id, name: cut(heap.getName()), label: cut(heap.label), state: heap.released ? 'released' : heap.resident ? 'resident' : 'evicted' };
+  return {
+    id: heap.id,
+    name: cut(heap.getName()),
+    label: cut(heap.label),
+    state: heap.released ? 'released' : heap.resident ? 'resident' : 'evicted',
+  };
 }
 
 export function describeFaults(records: readonly FaultRecord[], lost: number, context: FaultContext): FaultReport[] {
   const candidates = [...context.resources];
   const reports = records.map((record): FaultReport => {
-    const owner = candidates.find((r) => record.address >= r.virtualRange.address && record.address < r.virtualRange.address + BigInt(r.virtualRange.pageCount * TILE_SIZE));
+    const owner = candidates.find(
+      (r) =>
+        record.address >= r.virtualRange.address &&
+        record.address < r.virtualRange.address + BigInt(r.virtualRange.pageCount * TILE_SIZE),
+    );
     const resource = owner ? describeResource(owner, record.address) : undefined;
     const decoded = context.decode(record.entry);
-    const absentHeap = decoded?.kind === 'absent' && decoded.heapId !== undefined ? context.heapById(decoded.heapId) : undefined;
+    const absentHeap =
+      decoded?.kind === 'absent' && decoded.heapId !== undefined ? context.heapById(decoded.heapId) : undefined;
     const heap = absentHeap ? describeHeap(absentHeap) : undefined;
     const submitted = context.list(record.commandListId);
-    const commandList = { id: record.commandListId, label: cut(submitted?.label ?? `command list #${record.commandListId}`) };
+    const commandList = {
+      id: record.commandListId,
+      label: cut(submitted?.label ?? `command list #${record.commandListId}`),
+    };
     const command = { index: record.commandIndex, name: submitted?.commands[record.commandIndex] ?? 'unknown' };
     const at = resource?.coordinate;
     const where = [
-      resource && at ? `${resource.label}${resource.released ? ' (released)' : ''} tile ${resource.tile}${resource.dimension === 'BUFFER' ? '' : ` (subresource ${at.subresource}, x ${at.x}, y ${at.y}, z ${at.z})`}` : 'outside every live resource',
+      resource && at
+        ? `${resource.label}${resource.released ? ' (released)' : ''} tile ${resource.tile}${resource.dimension === 'BUFFER' ? '' : ` (subresource ${at.subresource}, x ${at.x}, y ${at.y}, z ${at.z})`}`
+        : 'outside every live resource',
       heap ? `${heap.label}${heap.state === 'released' ? ' (released)' : ''}` : undefined,
-    ].filter(Boolean).join(', ');
+    ]
+      .filter(Boolean)
+      .join(', ');
     return {
       kind: record.kind,
       address: hex(record.address),

@@ -37,7 +37,10 @@ export interface FeatureData {
 }
 
 /** Every feature's data for a device of these tiers (a fresh object per call: callers may change it). */
-export function featureData(tiers: { tiledResourcesTier: TiledResourcesTier; resourceHeapTier: ResourceHeapTier }): FeatureData {
+export function featureData(tiers: {
+  tiledResourcesTier: TiledResourcesTier;
+  resourceHeapTier: ResourceHeapTier;
+}): FeatureData {
   return {
     OPTIONS: {
       tiledResourcesTier: tiers.tiledResourcesTier,

@@ -68,7 +68,11 @@ function faultKind(value: number): FaultRecord['kind'] {
 
 /** Whether two descriptions of a command list name the same commands (a list re-recorded differs). */
 function sameList(a: SubmittedList, b: SubmittedList): boolean {
-  return a.label === b.label && a.commands.length === b.commands.length && a.commands.every((command, i) => command === b.commands[i]);
+  return (
+    a.label === b.label &&
+    a.commands.length === b.commands.length &&
+    a.commands.every((command, i) => command === b.commands[i])
+  );
 }
 
 export class GpuBackend {
@@ -117,14 +121,28 @@ export class GpuBackend {
     if (settings.unmappedAccessRecords > 0) {
       const log = new UnmappedAccessLog(memory, settings.unmappedAccessRecords);
       this.unmappedLog = log;
-      this.unmappedAccesses = new UnmappedAccesses(log, settings.unmappedAccessRecords, { reservedResources: () => events.reservedResources(), failed: (error) => events.failed(error) });
+      this.unmappedAccesses = new UnmappedAccesses(log, settings.unmappedAccessRecords, {
+        reservedResources: () => events.reservedResources(),
+        failed: (error) => events.failed(error),
+      });
     } else {
       this.unmappedPlaceholder = createUnmappedAccessPlaceholder(memory);
     }
   }
 
-  static async create(memory: GpuMemory, backing: MemoryBacking, settings: Settings, events: BackendEvents): Promise<GpuBackend> {
-    return new GpuBackend(memory, backing, await copyKernel(memory.device, settings.unmappedAccessRecords > 0), settings, events);
+  static async create(
+    memory: GpuMemory,
+    backing: MemoryBacking,
+    settings: Settings,
+    events: BackendEvents,
+  ): Promise<GpuBackend> {
+    return new GpuBackend(
+      memory,
+      backing,
+      await copyKernel(memory.device, settings.unmappedAccessRecords > 0),
+      settings,
+      events,
+    );
   }
 
   private static heapSpan(resource: Resource, offset = 0, length = resource.desc.width): Span {
@@ -207,7 +225,8 @@ export class GpuBackend {
       this.memory.readFaultSlot(slot).then(({ count, more, records }) => {
         const layout = preludeLayout().faultRecord;
         const words = layout.size / 4;
-        const field = (record: number, name: string): number => records[record * words + memberOffset(layout, name) / 4] ?? 0;
+        const field = (record: number, name: string): number =>
+          records[record * words + memberOffset(layout, name) / 4] ?? 0;
         const recorded = records.length / words;
         const faults: FaultRecord[] = [];
         for (let i = 0; i < recorded; i++) {
@@ -232,12 +251,22 @@ export class GpuBackend {
    * Submits command lists: flush mapped memory, encode, submit, then read back what they wrote.
    * `described` names each list and its commands, for the faults this submission may report.
    */
-  execute(lists: readonly ExecutableList[], writes: readonly CpuVisibleWrite[], described: ReadonlyMap<number, SubmittedList>, uses: readonly ListUse[]): void {
+  execute(
+    lists: readonly ExecutableList[],
+    writes: readonly CpuVisibleWrite[],
+    described: ReadonlyMap<number, SubmittedList>,
+    uses: readonly ListUse[],
+  ): void {
     // Its buffers (constants, jobs, readback staging) are allocated here: inside scopes of its own.
     this.memory.guard('executeCommandLists', () => this.submit(lists, writes, described, uses));
   }
 
-  private submit(lists: readonly ExecutableList[], writes: readonly CpuVisibleWrite[], described: ReadonlyMap<number, SubmittedList>, uses: readonly ListUse[]): void {
+  private submit(
+    lists: readonly ExecutableList[],
+    writes: readonly CpuVisibleWrite[],
+    described: ReadonlyMap<number, SubmittedList>,
+    uses: readonly ListUse[],
+  ): void {
     this.flushMapped();
     // Nothing to run (closed empty lists): no submission, as nothing reaches the GPU.
     if (!lists.some((list) => list.commands.length > 0)) return;
@@ -248,8 +277,14 @@ export class GpuBackend {
         if (unread && !sameList(unread, list)) this.collectFaults();
       }
     }
-    const unmapped = this.unmappedAccesses?.beforeSubmit(described, this.memory.pageTable.gpuBuffer.size / 4) ?? { buffer: this.unmappedPlaceholder as GPUBuffer, recording: false, submission: 0 };
-    const faults = this.settings.validation ? { slot: (this.faultSlot ??= this.memory.faultSlot()), clearFirst: this.clearFaultsNext } : undefined;
+    const unmapped = this.unmappedAccesses?.beforeSubmit(described, this.memory.pageTable.gpuBuffer.size / 4) ?? {
+      buffer: this.unmappedPlaceholder as GPUBuffer,
+      recording: false,
+      submission: 0,
+    };
+    const faults = this.settings.validation
+      ? { slot: (this.faultSlot ??= this.memory.faultSlot()), clearFirst: this.clearFaultsNext }
+      : undefined;
     const encoded = encodeExecution(this.memory, this.kernel, this.settings, lists, unmapped, this.buffers, faults);
     if (encoded) {
       // After the page-table changes made before this execution (and only those: see page-table.ts).
@@ -264,7 +299,8 @@ export class GpuBackend {
     this.watch(work);
     for (const buffer of encoded.transient) buffer.destroy();
     for (const write of writes) {
-      if (write.resource.heap) this.readBack(write.resource.heap, GpuBackend.heapSpan(write.resource, write.offset, write.length));
+      if (write.resource.heap)
+        this.readBack(write.resource.heap, GpuBackend.heapSpan(write.resource, write.offset, write.length));
     }
     if (lists.some((list) => list.commands.some((command) => command.kind === 'dispatch'))) {
       for (const resource of this.shaderVisibleCpuMemory) {
@@ -293,7 +329,7 @@ export class GpuBackend {
     const settled = (async () => {
       await this.memory.device.queue.onSubmittedWorkDone();
       // Reads may start while it waits (a readback's completion can start another): until none did.
-      for (let seen: Promise<void> | undefined; seen !== this.tracked; ) {
+      for (let seen: Promise<void> | undefined; seen !== this.tracked;) {
         seen = this.tracked;
         await seen;
       }

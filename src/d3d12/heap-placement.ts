@@ -77,7 +77,13 @@ export class HeapPlacement {
     const usage = host.usage('LOCAL');
     const localFree = host.freeBytes('LOCAL');
     const nonLocalFree = host.freeBytes('NON_LOCAL');
-    if (this.demotedBytes === 0 && usage + localNeed <= host.budget('LOCAL') && localNeed <= localFree && nativeNeed <= nonLocalFree) return NOTHING_TO_MOVE;
+    if (
+      this.demotedBytes === 0 &&
+      usage + localNeed <= host.budget('LOCAL') &&
+      localNeed <= localFree &&
+      nativeNeed <= nonLocalFree
+    )
+      return NOTHING_TO_MOVE;
 
     const heaps = [...this.stamps.keys()];
     const candidates: PlacementCandidate[] = heaps.map((heap) => ({

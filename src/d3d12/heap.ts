@@ -145,7 +145,13 @@ export class Heap extends DeviceChild {
 
   /** @internal Evict, `count` times (the caller checked that it holds that many). */
   dropResidencyReferences(count: number): void {
-    if (count > this.#residencyReferences) throw new D3D12Error('E_FAIL', 'Heap.dropResidencyReferences', 'count', `${this.label} holds ${this.#residencyReferences} residency reference(s), not ${count}`);
+    if (count > this.#residencyReferences)
+      throw new D3D12Error(
+        'E_FAIL',
+        'Heap.dropResidencyReferences',
+        'count',
+        `${this.label} holds ${this.#residencyReferences} residency reference(s), not ${count}`,
+      );
     this.#residencyReferences -= count;
   }
 
@@ -156,7 +162,8 @@ export class Heap extends DeviceChild {
 
   /** @internal */
   unlockResidency(): void {
-    if (this.#residencyLocks === 0) throw new D3D12Error('E_FAIL', 'Heap.unlockResidency', 'this', `${this.label} is not locked resident`);
+    if (this.#residencyLocks === 0)
+      throw new D3D12Error('E_FAIL', 'Heap.unlockResidency', 'this', `${this.label} is not locked resident`);
     this.#residencyLocks--;
   }
 
@@ -250,7 +257,8 @@ export class Heap extends DeviceChild {
 
   /** @internal */
   dropPlacedReference(): void {
-    if (this.#placedResources === 0) throw new D3D12Error('E_FAIL', 'Heap.dropPlacedReference', 'this', 'no placed resource holds this heap');
+    if (this.#placedResources === 0)
+      throw new D3D12Error('E_FAIL', 'Heap.dropPlacedReference', 'this', 'no placed resource holds this heap');
     this.#placedResources--;
     if (this.memoryFreed) this.#onMemoryFreed?.(this);
   }

@@ -37,7 +37,9 @@ export function objectDeletedWhileStillInUse(
   type: 'Heap' | 'Resource',
   users: NonNullable<InfoQueueMessage['commandLists']>,
 ): InfoQueueMessage {
-  const lists = users.map((user) => `${user.label} (${user.state === 'waiting' ? 'held behind a queue wait' : 'executing'})`).join(', ');
+  const lists = users
+    .map((user) => `${user.label} (${user.state === 'waiting' ? 'held behind a queue wait' : 'executing'})`)
+    .join(', ');
   return {
     category: 'EXECUTION',
     severity: 'WARNING',
@@ -74,7 +76,12 @@ export class InfoQueue {
   /** ID3D12InfoQueue::GetMessage: the message at `messageIndex` (a copy), or throws E_INVALIDARG. */
   getMessage(messageIndex: number): InfoQueueMessage {
     const message = Number.isSafeInteger(messageIndex) ? this.messages[messageIndex] : undefined;
-    if (!message) throw invalidArg('InfoQueue.getMessage', 'messageIndex', `must be an integer below the ${this.messages.length} stored messages, got ${show(messageIndex)}`);
+    if (!message)
+      throw invalidArg(
+        'InfoQueue.getMessage',
+        'messageIndex',
+        `must be an integer below the ${this.messages.length} stored messages, got ${show(messageIndex)}`,
+      );
     return structuredClone(message);
   }
 

@@ -52,7 +52,9 @@ export class MemoryBacking {
   /** Per placement of a heap's memory, its pages' RESIDENT entries (entriesOf). */
   private readonly residentEntries = new WeakMap<HeapMemory, Uint32Array>();
   /** Per heap, the reserved resources' tiles that map into it (kept as mappings change). */
-  private readonly reservedTiles = new ReservedTileIndex<Resource>((resource) => (resource.tileMappings as TileMappingTable).heapIds);
+  private readonly reservedTiles = new ReservedTileIndex<Resource>(
+    (resource) => (resource.tileMappings as TileMappingTable).heapIds,
+  );
 
   constructor(
     readonly gpu: GpuMemory,
@@ -71,12 +73,18 @@ export class MemoryBacking {
   allocate(call: string, argument: string, segment: MemorySegment, sizeInBytes: number): HeapMemory {
     const count = Math.max(1, Math.ceil(sizeInBytes / TILE_SIZE));
     const allocator = this.allocators[segment];
-    if (allocator.freeUnits < count && allocator.freeUnits + this.heldPages[segment] >= count) this.reclaimHeld(segment, count);
+    if (allocator.freeUnits < count && allocator.freeUnits + this.heldPages[segment] >= count)
+      this.reclaimHeld(segment, count);
     const runs = allocator.allocateRuns(count);
     if (!runs) {
       const free = allocator.freeUnits * TILE_SIZE;
       const total = allocator.unitCount * TILE_SIZE;
-      throw new D3D12Error('E_OUTOFMEMORY', call, argument, `needs ${mib(count * TILE_SIZE)} of ${segment} memory, and ${mib(free)} of the pool's ${mib(total)} are free`);
+      throw new D3D12Error(
+        'E_OUTOFMEMORY',
+        call,
+        argument,
+        `needs ${mib(count * TILE_SIZE)} of ${segment} memory, and ${mib(free)} of the pool's ${mib(total)} are free`,
+      );
     }
     return { segment, runs, pages: pagesOf(runs) };
   }
@@ -92,7 +100,11 @@ export class MemoryBacking {
       heap.holdEvicted(neverWritten(heap.residentBytes));
       return;
     }
-    if (!heap.desc.flags.includes('CREATE_NOT_ZEROED')) this.gpu.guard(() => `clearing ${heap.label}`, () => this.gpu.clearPages(taken.segment, taken.runs));
+    if (!heap.desc.flags.includes('CREATE_NOT_ZEROED'))
+      this.gpu.guard(
+        () => `clearing ${heap.label}`,
+        () => this.gpu.clearPages(taken.segment, taken.runs),
+      );
     heap.holdPages(taken);
   }
 
@@ -107,10 +119,13 @@ export class MemoryBacking {
     const memories = out.map((heap) => heap.memory as HeapMemory);
     // CPU writes through map() not yet sent (no submission since) must be in the evicted copy. The
     // staging buffers are taken here: inside scopes of their own.
-    const evicted = this.gpu.guard(() => `evicting ${out.length === 1 ? (out[0] as Heap).label : `${out.length} heaps`}`, () => {
-      for (const heap of out) this.flushCpuWrites(heap);
-      return this.pager.evict(memories);
-    });
+    const evicted = this.gpu.guard(
+      () => `evicting ${out.length === 1 ? (out[0] as Heap).label : `${out.length} heaps`}`,
+      () => {
+        for (const heap of out) this.flushCpuWrites(heap);
+        return this.pager.evict(memories);
+      },
+    );
     out.forEach((heap, i) => {
       const contents = evicted[i] as Evicted;
       const memory = memories[i] as HeapMemory;
@@ -130,44 +145,57 @@ export class MemoryBacking {
    * Pages heaps back in, each into the segment `segmentOf` names (its own unless the heap lands
    * demoted; the pages must be free: see freePages); their entries become RESIDENT again. One submission.
    */
-  pageIn(call: string, heaps: readonly Heap[], segmentOf: (heap: Heap) => MemorySegment = (heap) => heap.segment): void {
+  pageIn(
+    call: string,
+    heaps: readonly Heap[],
+    segmentOf: (heap: Heap) => MemorySegment = (heap) => heap.segment,
+  ): void {
     const rising = heaps.filter((heap) => !heap.memory && heap.evicted);
     if (rising.length === 0) return;
     const restored: RestoredHeap[] = [];
-    this.gpu.guard(() => `making ${rising.length === 1 ? (rising[0] as Heap).label : `${rising.length} heaps`} resident`, () => {
-      // First the heaps whose old pages still hold their bytes: they take them back, no copy at all
-      // (unless those pages are in the other segment: then the bytes are staged and the pages freed).
-      const copied: Heap[] = [];
-      for (const heap of rising) {
-        const evicted = heap.evicted as Evicted;
-        const held = this.held.get(evicted);
-        if (!held || held.memory.segment !== segmentOf(heap)) {
-          if (held) {
-            this.pager.stage(evicted, held.memory);
-            this.releaseHeld(held);
+    this.gpu.guard(
+      () => `making ${rising.length === 1 ? (rising[0] as Heap).label : `${rising.length} heaps`} resident`,
+      () => {
+        // First the heaps whose old pages still hold their bytes: they take them back, no copy at all
+        // (unless those pages are in the other segment: then the bytes are staged and the pages freed).
+        const copied: Heap[] = [];
+        for (const heap of rising) {
+          const evicted = heap.evicted as Evicted;
+          const held = this.held.get(evicted);
+          if (!held || held.memory.segment !== segmentOf(heap)) {
+            if (held) {
+              this.pager.stage(evicted, held.memory);
+              this.releaseHeld(held);
+            }
+            copied.push(heap);
+            continue;
           }
-          copied.push(heap);
-          continue;
+          this.releaseHeld(held, false);
+          this.pager.release(evicted);
+          heap.holdPages(held.memory);
         }
-        this.releaseHeld(held, false);
-        this.pager.release(evicted);
-        heap.holdPages(held.memory);
-      }
-      for (const heap of copied) {
-        const evicted = heap.evicted as Evicted;
-        const taken = this.allocate(call, 'objects', segmentOf(heap), heap.desc.sizeInBytes);
-        restored.push({ segment: taken.segment, pages: taken.pages, runs: taken.runs, evicted, zero: !heap.desc.flags.includes('CREATE_NOT_ZEROED') });
-        heap.holdPages(taken);
-      }
-      // Entries first, then the bytes: sent before the pool writes, a 1 MiB restore reached its fence
-      // 18-23 us sooner on the H200 than with the entries sent at the fence (Node, 3 rounds of 300
-      // in one process, a harness alternating blocks of each build).
-      for (const heap of rising) this.refresh(heap);
-      if (restored.length > 0) {
-        this.gpu.flushPageTable();
-        this.pager.restore(restored);
-      }
-    });
+        for (const heap of copied) {
+          const evicted = heap.evicted as Evicted;
+          const taken = this.allocate(call, 'objects', segmentOf(heap), heap.desc.sizeInBytes);
+          restored.push({
+            segment: taken.segment,
+            pages: taken.pages,
+            runs: taken.runs,
+            evicted,
+            zero: !heap.desc.flags.includes('CREATE_NOT_ZEROED'),
+          });
+          heap.holdPages(taken);
+        }
+        // Entries first, then the bytes: sent before the pool writes, a 1 MiB restore reached its fence
+        // 18-23 us sooner on the H200 than with the entries sent at the fence (Node, 3 rounds of 300
+        // in one process, a harness alternating blocks of each build).
+        for (const heap of rising) this.refresh(heap);
+        if (restored.length > 0) {
+          this.gpu.flushPageTable();
+          this.pager.restore(restored);
+        }
+      },
+    );
   }
 
   /**
@@ -191,17 +219,27 @@ export class MemoryBacking {
     });
     for (const segment of ['LOCAL', 'NON_LOCAL'] as const) {
       const free = this.freePages(segment) + freed[segment];
-      if (needed[segment] > free) throw new D3D12Error('E_OUTOFMEMORY', call, 'objects', `moving heaps into ${segment} memory needs ${mib(needed[segment] * TILE_SIZE)} and ${mib(free * TILE_SIZE)} are free`);
+      if (needed[segment] > free)
+        throw new D3D12Error(
+          'E_OUTOFMEMORY',
+          call,
+          'objects',
+          `moving heaps into ${segment} memory needs ${mib(needed[segment] * TILE_SIZE)} and ${mib(free * TILE_SIZE)} are free`,
+        );
     }
     for (const memory of old) this.allocators[memory.segment].releaseRuns(memory.runs);
     const taken = moves.map(({ heap, to }) => this.allocate(call, 'objects', to, heap.desc.sizeInBytes));
-    this.gpu.guard(() => `moving ${moves.length === 1 ? (moves[0] as { heap: Heap }).heap.label : `${moves.length} heaps`} between segments`, () => {
-      for (const { heap } of moves) this.flushCpuWrites(heap);
-      movePages(
-        this.gpu,
-        moves.map((_, i) => ({ from: old[i] as HeapMemory, to: taken[i] as HeapMemory })),
-      );
-    });
+    this.gpu.guard(
+      () =>
+        `moving ${moves.length === 1 ? (moves[0] as { heap: Heap }).heap.label : `${moves.length} heaps`} between segments`,
+      () => {
+        for (const { heap } of moves) this.flushCpuWrites(heap);
+        movePages(
+          this.gpu,
+          moves.map((_, i) => ({ from: old[i] as HeapMemory, to: taken[i] as HeapMemory })),
+        );
+      },
+    );
     moves.forEach(({ heap }, i) => {
       heap.holdPages(taken[i] as HeapMemory);
       this.refresh(heap);
@@ -244,7 +282,10 @@ export class MemoryBacking {
     for (const held of [...this.held.values()]) {
       if (this.allocators[segment].freeUnits >= count) return;
       if (held.memory.segment !== segment) continue;
-      this.gpu.guard(() => `staging the evicted ${held.heap.label} before its pages are reused`, () => this.pager.stage(held.evicted, held.memory));
+      this.gpu.guard(
+        () => `staging the evicted ${held.heap.label} before its pages are reused`,
+        () => this.pager.stage(held.evicted, held.memory),
+      );
       this.releaseHeld(held);
     }
   }
@@ -272,7 +313,9 @@ export class MemoryBacking {
     // that may still use them must see their pages move (see deferred-release.ts).
     for (const user of this.users.get(heap) ?? []) this.mapResource(user);
     if (heap.implicitFor) return; // reserved tiles map only into explicit heaps
-    this.reservedTiles.forEachTile(heap.id, (resource, first, count) => this.writeHeapRun(resource, heap, heap.id, first, count));
+    this.reservedTiles.forEachTile(heap.id, (resource, first, count) =>
+      this.writeHeapRun(resource, heap, heap.id, first, count),
+    );
   }
 
   /** Writes every page-table entry of a new resource (and of one whose heap's pages moved). */
@@ -292,7 +335,13 @@ export class MemoryBacking {
     // Encoded straight into the table: the heap's cached entries (entriesOf) serve tile mappings.
     const firstHeapPage = Math.floor(resource.heapOffset / TILE_SIZE);
     const resident = memory ? Math.max(0, Math.min(entries.length, memory.pages.length - firstHeapPage)) : 0;
-    if (memory) encoding.residentRun(resident === entries.length ? entries : entries.subarray(0, resident), memory.segment, memory.pages, firstHeapPage);
+    if (memory)
+      encoding.residentRun(
+        resident === entries.length ? entries : entries.subarray(0, resident),
+        memory.segment,
+        memory.pages,
+        firstHeapPage,
+      );
     // Pages the heap has no memory for (evicted or released): ABSENT, naming the heap.
     if (resident < entries.length) entries.fill(encoding.absent(heap.id), resident);
   }
@@ -305,7 +354,11 @@ export class MemoryBacking {
       if (users?.size === 0) this.users.delete(resource.heap);
     }
     if (resource.tileMappings) this.reservedTiles.forget(resource);
-    this.gpu.pageTable.fill(resource.virtualRange.firstPage, resource.virtualRange.pageCount, this.gpu.pageTable.encoding.unowned);
+    this.gpu.pageTable.fill(
+      resource.virtualRange.firstPage,
+      resource.virtualRange.pageCount,
+      this.gpu.pageTable.encoding.unowned,
+    );
   }
 
   /**
@@ -318,11 +371,16 @@ export class MemoryBacking {
     const { heapIds } = table;
     for (const span of spans) {
       const end = span.first + span.count;
-      for (let tile = span.first; tile < end; ) {
+      for (let tile = span.first; tile < end;) {
         const heapId = heapIds[tile] as number;
         const first = tile;
         while (tile < end && heapIds[tile] === heapId) tile++;
-        if (heapId === NULL_HEAP) this.gpu.pageTable.fill(resource.virtualRange.firstPage + first, tile - first, this.gpu.pageTable.encoding.null);
+        if (heapId === NULL_HEAP)
+          this.gpu.pageTable.fill(
+            resource.virtualRange.firstPage + first,
+            tile - first,
+            this.gpu.pageTable.encoding.null,
+          );
         else {
           this.reservedTiles.add(heapId, resource, first, tile - first);
           this.writeHeapRun(resource, this.heapById(heapId), heapId, first, tile - first);
@@ -338,11 +396,20 @@ export class MemoryBacking {
   writeSegments(resource: Resource, heapId: number, segments: readonly MappedSegment[]): void {
     if (segments.length === 0) return;
     const memory = heapId === NULL_HEAP ? undefined : this.heapById(heapId)?.memory;
-    for (const { first, count, flag, heapTile } of segments) this.writeSegment(resource, heapId, memory, first, count, flag, heapTile);
+    for (const { first, count, flag, heapTile } of segments)
+      this.writeSegment(resource, heapId, memory, first, count, flag, heapTile);
   }
 
   /** writeSegments for one segment, `memory` being heap `heapId`'s (undefined: NULL, or no memory). */
-  writeSegment(resource: Resource, heapId: number, memory: HeapMemory | undefined, first: number, count: number, flag: MappedSegment['flag'], heapTile: number): void {
+  writeSegment(
+    resource: Resource,
+    heapId: number,
+    memory: HeapMemory | undefined,
+    first: number,
+    count: number,
+    flag: MappedSegment['flag'],
+    heapTile: number,
+  ): void {
     const pageTable = this.gpu.pageTable;
     const page = resource.virtualRange.firstPage + first;
     if (flag === 'NULL') {
@@ -351,8 +418,10 @@ export class MemoryBacking {
     }
     this.reservedTiles.add(heapId, resource, first, count);
     if (!memory) pageTable.fill(page, count, pageTable.encoding.absent(heapId));
-    else if (flag === 'REUSE_SINGLE_TILE') pageTable.fill(page, count, pageTable.encoding.residentPage(memory.segment, memory.pages[heapTile] as number));
-    else if (count === 1) pageTable.writeOne(page, pageTable.encoding.residentPage(memory.segment, memory.pages[heapTile] as number));
+    else if (flag === 'REUSE_SINGLE_TILE')
+      pageTable.fill(page, count, pageTable.encoding.residentPage(memory.segment, memory.pages[heapTile] as number));
+    else if (count === 1)
+      pageTable.writeOne(page, pageTable.encoding.residentPage(memory.segment, memory.pages[heapTile] as number));
     else pageTable.entriesAt(page, count).set(this.entriesOf(memory).subarray(heapTile, heapTile + count));
   }
 
@@ -381,6 +450,13 @@ export class MemoryBacking {
     const memory = heap?.memory;
     const page = resource.virtualRange.firstPage + first;
     if (!memory) pageTable.fill(page, count, pageTable.encoding.absent(heapId));
-    else pageTable.encoding.residentGather(pageTable.entriesAt(page, count), memory.segment, memory.pages, table.heapTiles, first);
+    else
+      pageTable.encoding.residentGather(
+        pageTable.entriesAt(page, count),
+        memory.segment,
+        memory.pages,
+        table.heapTiles,
+        first,
+      );
   }
 }

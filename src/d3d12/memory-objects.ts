@@ -10,7 +10,15 @@
  */
 import { DeviceChild } from './device-child.js';
 import { D3D12Error, orThrow } from '../api/errors.js';
-import type { ClearValue, HeapDesc, HeapFlag, HeapProperties, ResourceDesc, ResourceStates, ResourceTiling } from '../api/types.js';
+import type {
+  ClearValue,
+  HeapDesc,
+  HeapFlag,
+  HeapProperties,
+  ResourceDesc,
+  ResourceStates,
+  ResourceTiling,
+} from '../api/types.js';
 import { packedMipInfo, subresourceTiling, TILE_SIZE } from '../memory/tiling.js';
 import { TileMappingTable } from '../memory/tile-mappings.js';
 import { VA_PAGE_SIZE, VirtualAddressSpace, type VirtualRange } from '../memory/virtual-address-space.js';
@@ -103,7 +111,12 @@ export class MemoryObjects {
     // keeps the object model only, of any size.
     const pool = this.residency.poolSize(heap.segment);
     if (this.gpu && !heap.resident && heap.residentBytes > pool) {
-      throw new D3D12Error('E_OUTOFMEMORY', call, argument, `needs ${mib(heap.residentBytes)} of ${heap.segment} memory to be made resident, more than the whole ${mib(pool)} pool holds`);
+      throw new D3D12Error(
+        'E_OUTOFMEMORY',
+        call,
+        argument,
+        `needs ${mib(heap.residentBytes)} of ${heap.segment} memory to be made resident, more than the whole ${mib(pool)} pool holds`,
+      );
     }
   }
 
@@ -112,7 +125,12 @@ export class MemoryObjects {
    * NON_LOCAL (after other heaps moved) when LOCAL would go over budget (`plan`: planCreation's).
    * Throws E_OUTOFMEMORY before anything changes when the pool is short.
    */
-  private takePages(call: string, argument: string, heap: Heap, plan: PlacementPlan | undefined): HeapMemory | undefined {
+  private takePages(
+    call: string,
+    argument: string,
+    heap: Heap,
+    plan: PlacementPlan | undefined,
+  ): HeapMemory | undefined {
     if (!heap.resident) return undefined;
     // No plan: the heap fits nowhere, and the allocation below says so (a CPU-only device goes over).
     if (plan) this.residency.applyCreation(call, heap, plan);
@@ -149,7 +167,9 @@ export class MemoryObjects {
     initialState: ResourceStates,
     optimizedClearValue?: ClearValue | null,
   ): Resource {
-    const plan = orThrow(validateCreateCommittedResource(this.caps, heapProperties, heapFlags, desc, initialState, optimizedClearValue));
+    const plan = orThrow(
+      validateCreateCommittedResource(this.caps, heapProperties, heapFlags, desc, initialState, optimizedClearValue),
+    );
     const heapDesc: FullHeapDesc = {
       sizeInBytes: plan.layout.sizeInBytes,
       properties: plan.heapProperties,
@@ -175,18 +195,39 @@ export class MemoryObjects {
     return this.makeResource(id, 'committed', plan, virtualRange, { heap, heapOffset: 0 });
   }
 
-  createPlacedResource(heap: Heap, heapOffset: number, desc: ResourceDesc, initialState: ResourceStates, optimizedClearValue?: ClearValue | null): Resource {
-    const plan = orThrow(validateCreatePlacedResource(this.caps, this.ownHeap(heap), heapOffset, desc, initialState, optimizedClearValue));
+  createPlacedResource(
+    heap: Heap,
+    heapOffset: number,
+    desc: ResourceDesc,
+    initialState: ResourceStates,
+    optimizedClearValue?: ClearValue | null,
+  ): Resource {
+    const plan = orThrow(
+      validateCreatePlacedResource(this.caps, this.ownHeap(heap), heapOffset, desc, initialState, optimizedClearValue),
+    );
     // A small texture placed inside a page keeps its offset in its address (see VirtualAddressSpace).
-    const virtualRange = this.reserveAddresses('createPlacedResource', plan.layout.sizeInBytes, plan.heapOffset % VA_PAGE_SIZE);
+    const virtualRange = this.reserveAddresses(
+      'createPlacedResource',
+      plan.layout.sizeInBytes,
+      plan.heapOffset % VA_PAGE_SIZE,
+    );
     heap.addPlacedReference();
-    return this.makeResource(this.nextResourceId++, 'placed', plan, virtualRange, { heap, heapOffset: plan.heapOffset });
+    return this.makeResource(this.nextResourceId++, 'placed', plan, virtualRange, {
+      heap,
+      heapOffset: plan.heapOffset,
+    });
   }
 
-  createReservedResource(desc: ResourceDesc, initialState: ResourceStates, optimizedClearValue?: ClearValue | null): Resource {
+  createReservedResource(
+    desc: ResourceDesc,
+    initialState: ResourceStates,
+    optimizedClearValue?: ClearValue | null,
+  ): Resource {
     const plan = orThrow(validateCreateReservedResource(this.caps, desc, initialState, optimizedClearValue));
     const virtualRange = this.reserveAddresses('createReservedResource', plan.layout.numTiles * TILE_SIZE, 0);
-    return this.makeResource(this.nextResourceId++, 'reserved', plan, virtualRange, { tileMappings: new TileMappingTable(plan.layout.numTiles) });
+    return this.makeResource(this.nextResourceId++, 'reserved', plan, virtualRange, {
+      tileMappings: new TileMappingTable(plan.layout.numTiles),
+    });
   }
 
   /** The heap if it is one of this device's (implicit heaps of committed resources are not). */
@@ -217,7 +258,12 @@ export class MemoryObjects {
   private reserveAddresses(call: string, sizeInBytes: number, offsetInPage: number): VirtualRange {
     const range = this.addressSpace.reserve(sizeInBytes, offsetInPage);
     if (!range) {
-      throw new D3D12Error('E_OUTOFMEMORY', call, 'desc', `the resource needs ${sizeInBytes} bytes of GPU virtual address space, and only ${this.addressSpace.freeBytes} of the ${this.addressSpace.sizeInBytes} remain (or are too fragmented)`);
+      throw new D3D12Error(
+        'E_OUTOFMEMORY',
+        call,
+        'desc',
+        `the resource needs ${sizeInBytes} bytes of GPU virtual address space, and only ${this.addressSpace.freeBytes} of the ${this.addressSpace.sizeInBytes} remain (or are too fragmented)`,
+      );
     }
     return range;
   }
@@ -258,7 +304,11 @@ export class MemoryObjects {
     this.live.add(resource);
     this.gpu?.backing.mapResource(resource);
     // Shaders may write UAV-capable resources in CPU-visible CUSTOM memory: read them back after dispatches.
-    if (resource.heap && cpuAccessible(resource.heap.desc.properties) && resource.desc.flags.includes('ALLOW_UNORDERED_ACCESS')) {
+    if (
+      resource.heap &&
+      cpuAccessible(resource.heap.desc.properties) &&
+      resource.desc.flags.includes('ALLOW_UNORDERED_ACCESS')
+    ) {
       this.gpu?.shaderVisibleCpuMemory.add(resource);
     }
     return resource;

@@ -157,5 +157,10 @@ export function memoryStats(source: StatsSource): MemoryStats {
     heaps: heaps.filter((heap) => heap.segment === name).length,
     residentHeaps: heaps.filter((heap) => heap.segment === name && heap.resident).length,
   });
-  return { segments: { LOCAL: segment('LOCAL'), NON_LOCAL: segment('NON_LOCAL') }, heaps, resources: resources.map(resourceStats), paging: { ...source.paging } };
+  return {
+    segments: { LOCAL: segment('LOCAL'), NON_LOCAL: segment('NON_LOCAL') },
+    heaps,
+    resources: resources.map(resourceStats),
+    paging: { ...source.paging },
+  };
 }

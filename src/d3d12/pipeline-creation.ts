@@ -6,9 +6,19 @@
  */
 import { invalidArg, orThrow } from '../api/errors.js';
 import { CANVAS_FORMAT_NAMES, canvasFormat } from '../gpu/canvas-surface.js';
-import { createGraphicsPreludePipeline, createPreludePipeline, type GraphicsPipelines, type GraphicsValidation } from '../gpu/pipelines.js';
+import {
+  createGraphicsPreludePipeline,
+  createPreludePipeline,
+  type GraphicsPipelines,
+  type GraphicsValidation,
+} from '../gpu/pipelines.js';
 import { validateCreateComputePipelineState, validateCreateGraphicsPipelineState } from '../validation/device.js';
-import { PipelineState, type ComputePipelineStateDesc, type GraphicsPipelineStateDesc, type PrimitiveTopology } from './pipeline-state.js';
+import {
+  PipelineState,
+  type ComputePipelineStateDesc,
+  type GraphicsPipelineStateDesc,
+  type PrimitiveTopology,
+} from './pipeline-state.js';
 
 const TOPOLOGIES: Record<PrimitiveTopology, GPUPrimitiveTopology> = {
   TRIANGLELIST: 'triangle-list',
@@ -25,13 +35,25 @@ function compileError(call: string, error: unknown): never {
 }
 
 /** A compute pipeline state, `id` given by the device, on `gpuDevice` (undefined: a CPU-only device, refused). */
-export async function createComputePipelineState(gpuDevice: GPUDevice | undefined, desc: ComputePipelineStateDesc, unmappedAccess: boolean, id: () => number): Promise<PipelineState> {
+export async function createComputePipelineState(
+  gpuDevice: GPUDevice | undefined,
+  desc: ComputePipelineStateDesc,
+  unmappedAccess: boolean,
+  id: () => number,
+): Promise<PipelineState> {
   const call = 'createComputePipelineState';
   const checked = orThrow(validateCreateComputePipelineState(desc));
   if (!gpuDevice) throw invalidArg(call, 'this', NO_GPU);
   let pipeline: GPUComputePipeline;
   try {
-    pipeline = await createPreludePipeline(gpuDevice, checked.code, checked.entryPoint, checked.label ?? 'd3d12 pipeline state', [], unmappedAccess);
+    pipeline = await createPreludePipeline(
+      gpuDevice,
+      checked.code,
+      checked.entryPoint,
+      checked.label ?? 'd3d12 pipeline state',
+      [],
+      unmappedAccess,
+    );
   } catch (error) {
     compileError(call, error);
   }
@@ -44,25 +66,46 @@ export async function createComputePipelineState(gpuDevice: GPUDevice | undefine
  * unmapped accesses), the vertex stage also gets its recording replay (see src/gpu/entry-points.ts),
  * and with unmapped accesses the fragment stage records them.
  */
-export async function createGraphicsPipelineState(gpuDevice: GPUDevice | undefined, desc: GraphicsPipelineStateDesc, gpuValidation: GraphicsValidation, id: () => number): Promise<PipelineState> {
+export async function createGraphicsPipelineState(
+  gpuDevice: GPUDevice | undefined,
+  desc: GraphicsPipelineStateDesc,
+  gpuValidation: GraphicsValidation,
+  id: () => number,
+): Promise<PipelineState> {
   const call = 'createGraphicsPipelineState';
   const checked = orThrow(validateCreateGraphicsPipelineState(desc));
   if (!gpuDevice) throw invalidArg(call, 'this', NO_GPU);
   const targetFormat = canvasFormat(checked.rtvFormat);
-  if (!targetFormat) throw invalidArg(call, 'desc.rtvFormat', `must be a back-buffer format (${CANVAS_FORMAT_NAMES.join(', ')}), got ${checked.rtvFormat}`);
+  if (!targetFormat)
+    throw invalidArg(
+      call,
+      'desc.rtvFormat',
+      `must be a back-buffer format (${CANVAS_FORMAT_NAMES.join(', ')}), got ${checked.rtvFormat}`,
+    );
   let pipelines: GraphicsPipelines;
   try {
-    pipelines = await createGraphicsPreludePipeline(gpuDevice, {
-      code: checked.code,
-      vertexEntryPoint: checked.vertexEntryPoint,
-      fragmentEntryPoint: checked.fragmentEntryPoint,
-      targetFormat,
-      topology: TOPOLOGIES[checked.primitiveTopology],
-      blend: checked.blend === 'ALPHA_BLEND' ? 'alpha' : 'none',
-      label: checked.label ?? 'd3d12 graphics pipeline state',
-    }, gpuValidation);
+    pipelines = await createGraphicsPreludePipeline(
+      gpuDevice,
+      {
+        code: checked.code,
+        vertexEntryPoint: checked.vertexEntryPoint,
+        fragmentEntryPoint: checked.fragmentEntryPoint,
+        targetFormat,
+        topology: TOPOLOGIES[checked.primitiveTopology],
+        blend: checked.blend === 'ALPHA_BLEND' ? 'alpha' : 'none',
+        label: checked.label ?? 'd3d12 graphics pipeline state',
+      },
+      gpuValidation,
+    );
   } catch (error) {
     compileError(call, error);
   }
-  return new PipelineState(id(), 'graphics', checked.label, pipelines.render, checked.rtvFormat, pipelines.vertexReplay);
+  return new PipelineState(
+    id(),
+    'graphics',
+    checked.label,
+    pipelines.render,
+    checked.rtvFormat,
+    pipelines.vertexReplay,
+  );
 }

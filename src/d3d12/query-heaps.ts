@@ -48,18 +48,38 @@ export class QueryHeaps {
     try {
       results = this.owner.createResultBuffer(bytes);
     } catch (error) {
-      if (error instanceof D3D12Error) throw new D3D12Error(error.hresult, call, 'desc.count', `${desc.count} queries need ${bytes} bytes of LOCAL memory for their results: ${error.rule}`);
+      if (error instanceof D3D12Error)
+        throw new D3D12Error(
+          error.hresult,
+          call,
+          'desc.count',
+          `${desc.count} queries need ${bytes} bytes of LOCAL memory for their results: ${error.rule}`,
+        );
       throw error;
     }
     results.setName(`query heap #${id} results`);
     let querySet: GPUQuerySet;
     try {
-      querySet = memory.guard(`createQueryHeap (a query set of ${desc.count})`, () => createTimestampQuerySet(memory.device, desc.count, `d3d12 query heap #${id}`));
+      querySet = memory.guard(`createQueryHeap (a query set of ${desc.count})`, () =>
+        createTimestampQuerySet(memory.device, desc.count, `d3d12 query heap #${id}`),
+      );
     } catch (error) {
       results.release();
-      throw new D3D12Error('E_OUTOFMEMORY', call, 'desc.count', `WebGPU could not create a query set of ${desc.count}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new D3D12Error(
+        'E_OUTOFMEMORY',
+        call,
+        'desc.count',
+        `WebGPU could not create a query set of ${desc.count}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
-    const heap = new QueryHeap(id, full, querySet, results, (released) => this.releases.release(released, () => this.free(released)), this);
+    const heap = new QueryHeap(
+      id,
+      full,
+      querySet,
+      results,
+      (released) => this.releases.release(released, () => this.free(released)),
+      this,
+    );
     this.live.add(heap);
     return heap;
   }

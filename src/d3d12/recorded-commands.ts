@@ -19,13 +19,21 @@ export interface CpuVisibleWrite {
 }
 
 export type RecordedCommand =
-    /** phases: dispatches the jobs are spread over, so that no two of one dispatch share a destination word (copyPhases). */
+  /** phases: dispatches the jobs are spread over, so that no two of one dispatch share a destination word (copyPhases). */
   | { kind: 'copy'; name: string; jobs: CopyJob[]; phases: number; writes: CpuVisibleWrite[] }
   | { kind: 'dispatch'; pipeline: PipelineState; root: Uint32Array; groups: [number, number, number] }
   /** ClearUnorderedAccessView{Uint,Float}: dispatches of the emulator's clear kernel. */
   | { kind: 'uavClear'; name: string; dispatches: ClearDispatch[]; writes: CpuVisibleWrite[] }
   | { kind: 'clear'; target: BackBuffer; color: [number, number, number, number] }
-  | { kind: 'draw'; pipeline: PipelineState; root: Uint32Array; target: BackBuffer; viewport: Viewport | undefined; scissor: Rect | undefined; vertices: [number, number, number, number] }
+  | {
+      kind: 'draw';
+      pipeline: PipelineState;
+      root: Uint32Array;
+      target: BackBuffer;
+      viewport: Viewport | undefined;
+      scissor: Rect | undefined;
+      vertices: [number, number, number, number];
+    }
   | { kind: 'timestamp'; heap: QueryHeap; index: number }
   | { kind: 'resolve'; heap: QueryHeap; first: number; count: number; jobs: CopyJob[]; writes: CpuVisibleWrite[] }
   | { kind: 'barrier' }

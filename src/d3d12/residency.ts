@@ -72,7 +72,8 @@ export interface ResidencyStatus {
 
 /** An out-argument (as D3D12's out pointers) must be a plain object to fill, if given. */
 function checkOut(call: string, argument: string, out: unknown): void {
-  if (out !== undefined && (typeof out !== 'object' || out === null || Array.isArray(out))) throw invalidArg(call, argument, `must be an object to fill, or omitted, got ${show(out)}`);
+  if (out !== undefined && (typeof out !== 'object' || out === null || Array.isArray(out)))
+    throw invalidArg(call, argument, `must be an object to fill, or omitted, got ${show(out)}`);
 }
 
 export interface ResidencyOwner {
@@ -92,7 +93,16 @@ export class DeviceResidency {
   private readonly usage: Record<MemorySegment, number> = { LOCAL: 0, NON_LOCAL: 0 };
   private debugBudget: number | null = null;
   /** Bytes paged, for stats and benchmarks. */
-  readonly paged: PagingStats = { evictions: 0, evictedBytes: 0, restores: 0, restoredBytes: 0, demotions: 0, demotedBytes: 0, promotions: 0, promotedBytes: 0 };
+  readonly paged: PagingStats = {
+    evictions: 0,
+    evictedBytes: 0,
+    restores: 0,
+    restoredBytes: 0,
+    demotions: 0,
+    demotedBytes: 0,
+    promotions: 0,
+    promotedBytes: 0,
+  };
   /** Where resident heaps that prefer LOCAL live now (demotion). */
   private readonly placement: HeapPlacement;
 
@@ -131,7 +141,13 @@ export class DeviceResidency {
   /** A segment's pool, budget, usage and free bytes (memory statistics). */
   segmentStats(segment: MemorySegment): Omit<SegmentStats, 'heaps' | 'residentHeaps'> {
     const info = this.queryVideoMemoryInfo(segment);
-    return { poolBytes: this.poolBytes[segment], budget: info.budget, currentUsage: info.currentUsage, currentReservation: info.currentReservation, freeBytes: this.freeBytes(segment) };
+    return {
+      poolBytes: this.poolBytes[segment],
+      budget: info.budget,
+      currentUsage: info.currentUsage,
+      currentReservation: info.currentReservation,
+      freeBytes: this.freeBytes(segment),
+    };
   }
 
   /** Device.getResidencyStatus: a pageable object's residency (into `out` if given), or E_INVALIDARG naming `call`. */
@@ -196,7 +212,8 @@ export class DeviceResidency {
   /** QueryVideoMemoryInfo; fills `out` (D3D12's pVideoMemoryInfo) when given, so a caller polling it allocates nothing. */
   queryVideoMemoryInfo(segment: unknown, out?: VideoMemoryInfo): VideoMemoryInfo {
     const call = 'queryVideoMemoryInfo';
-    if (segment !== 'LOCAL' && segment !== 'NON_LOCAL') throw invalidArg(call, 'memorySegmentGroup', `must be LOCAL or NON_LOCAL, got ${show(segment)}`);
+    if (segment !== 'LOCAL' && segment !== 'NON_LOCAL')
+      throw invalidArg(call, 'memorySegmentGroup', `must be LOCAL or NON_LOCAL, got ${show(segment)}`);
     checkOut(call, 'videoMemoryInfo', out);
     const info = out ?? ({} as VideoMemoryInfo);
     info.budget = this.budget(segment);
@@ -208,10 +225,15 @@ export class DeviceResidency {
 
   setVideoMemoryReservation(segment: unknown, bytes: unknown): void {
     const call = 'setVideoMemoryReservation';
-    if (segment !== 'LOCAL' && segment !== 'NON_LOCAL') throw invalidArg(call, 'memorySegmentGroup', `must be LOCAL or NON_LOCAL, got ${show(segment)}`);
+    if (segment !== 'LOCAL' && segment !== 'NON_LOCAL')
+      throw invalidArg(call, 'memorySegmentGroup', `must be LOCAL or NON_LOCAL, got ${show(segment)}`);
     const available = Math.min(this.configuredBudget[segment], this.poolBytes[segment]);
     if (typeof bytes !== 'number' || !Number.isSafeInteger(bytes) || bytes < 0 || bytes > available) {
-      throw invalidArg(call, 'reservation', `must be an integer from 0 to availableForReservation (${available}), got ${show(bytes)}`);
+      throw invalidArg(
+        call,
+        'reservation',
+        `must be an integer from 0 to availableForReservation (${available}), got ${show(bytes)}`,
+      );
     }
     this.reservation[segment] = bytes;
     this.rebalance(call);
@@ -220,14 +242,19 @@ export class DeviceResidency {
   /** UE's D3D12.ResidencyDebugBudgetMB: a smaller budget (0 = maximum pressure), or null to clear it. */
   setDebugBudget(bytes: unknown): void {
     if (bytes !== null && (typeof bytes !== 'number' || !Number.isSafeInteger(bytes) || bytes < 0)) {
-      throw invalidArg('setResidencyDebugBudget', 'bytes', `must be a non-negative integer or null, got ${show(bytes)}`);
+      throw invalidArg(
+        'setResidencyDebugBudget',
+        'bytes',
+        `must be a non-negative integer or null, got ${show(bytes)}`,
+      );
     }
     this.debugBudget = bytes;
     this.rebalance('setResidencyDebugBudget');
   }
 
   private heapsOf(call: string, objects: unknown): Heap[] {
-    if (!Array.isArray(objects)) throw invalidArg(call, 'objects', `must be an array of heaps and committed resources, got ${show(objects)}`);
+    if (!Array.isArray(objects))
+      throw invalidArg(call, 'objects', `must be an array of heaps and committed resources, got ${show(objects)}`);
     // The argument's name is built only for a message: a per-call string costs a small call's bookkeeping.
     return objects.map((object: unknown, i) => this.heapOf(call, i, object));
   }
@@ -242,7 +269,11 @@ export class DeviceResidency {
   /** Why `object` is not a pageable heapOf accepts (it throws, naming `argument`). */
   private refusedPageable(call: string, argument: string, object: unknown): never {
     if (object instanceof Resource && object.kind !== 'committed') {
-      throw invalidArg(call, argument, `${object.label} is not pageable: a ${object.kind} resource pages with ${object.kind === 'placed' ? 'its heap' : 'the heaps its tiles map to'}`);
+      throw invalidArg(
+        call,
+        argument,
+        `${object.label} is not pageable: a ${object.kind} resource pages with ${object.kind === 'placed' ? 'its heap' : 'the heaps its tiles map to'}`,
+      );
     }
     const heap = this.owner.pageableHeap(object);
     if (!heap) throw invalidArg(call, argument, 'must be a heap or committed resource of this device');
@@ -261,15 +292,28 @@ export class DeviceResidency {
     for (const heap of rising) needed[heap.segment] += heap.residentBytes;
     for (const segment of ['LOCAL', 'NON_LOCAL'] as const) {
       if (denyOverBudget && needed[segment] > 0 && this.usage[segment] + needed[segment] > this.budget(segment)) {
-        throw new D3D12Error('E_OUTOFMEMORY', call, 'flags', `DENY_OVERBUDGET: making these objects resident needs ${needed[segment]} bytes of ${segment} memory; usage is ${this.usage[segment]} of a ${this.budget(segment)}-byte budget`);
+        throw new D3D12Error(
+          'E_OUTOFMEMORY',
+          call,
+          'flags',
+          `DENY_OVERBUDGET: making these objects resident needs ${needed[segment]} bytes of ${segment} memory; usage is ${this.usage[segment]} of a ${this.budget(segment)}-byte budget`,
+        );
       }
     }
     const plan = this.placement.plan(rising);
     if (!plan) {
       // Some segment is short of pages even after demotion (D3D12: "only when there is no memory available").
       const segment = needed.LOCAL > this.freeBytes('LOCAL') ? 'LOCAL' : 'NON_LOCAL';
-      const demotion = segment === 'LOCAL' ? `; demotion cannot make the room either (${this.demotionRoom()} bytes of NON_LOCAL memory are free within its budget)` : '';
-      throw new D3D12Error('E_OUTOFMEMORY', call, 'objects', `making these objects resident needs ${needed[segment]} bytes of ${segment} memory and ${this.freeBytes(segment)} are free (evict something first)${demotion}`);
+      const demotion =
+        segment === 'LOCAL'
+          ? `; demotion cannot make the room either (${this.demotionRoom()} bytes of NON_LOCAL memory are free within its budget)`
+          : '';
+      throw new D3D12Error(
+        'E_OUTOFMEMORY',
+        call,
+        'objects',
+        `making these objects resident needs ${needed[segment]} bytes of ${segment} memory and ${this.freeBytes(segment)} are free (evict something first)${demotion}`,
+      );
     }
     for (const heap of heaps) heap.addResidencyReference();
     this.placement.apply(call, plan);
@@ -291,7 +335,8 @@ export class DeviceResidency {
   enqueueMakeResident(flags: unknown, objects: unknown, fence: Fence | undefined, value: unknown): void {
     const call = 'enqueueMakeResident';
     this.owner.checkNotRemoved(call);
-    if (flags !== 'NONE' && flags !== 'DENY_OVERBUDGET') throw invalidArg(call, 'flags', `must be NONE or DENY_OVERBUDGET, got ${show(flags)}`);
+    if (flags !== 'NONE' && flags !== 'DENY_OVERBUDGET')
+      throw invalidArg(call, 'flags', `must be NONE or DENY_OVERBUDGET, got ${show(flags)}`);
     const heaps = this.heapsOf(call, objects);
     if (!fence) throw invalidArg(call, 'fenceToSignal', 'must be a fence created by this device');
     checkFenceValue(call, 'fenceValueToSignal', value);
@@ -308,7 +353,11 @@ export class DeviceResidency {
     for (const heap of heaps) drops.set(heap, (drops.get(heap) ?? 0) + 1);
     for (const [heap, count] of drops) {
       if (heap.residencyReferences < count) {
-        throw invalidArg(call, 'objects', `${heap.label} would be evicted more times than it was made resident (count ${heap.residencyReferences})`);
+        throw invalidArg(
+          call,
+          'objects',
+          `${heap.label} would be evicted more times than it was made resident (count ${heap.residencyReferences})`,
+        );
       }
     }
     for (const [heap, count] of drops) heap.dropResidencyReferences(count);
@@ -325,7 +374,12 @@ export class DeviceResidency {
     if (!heap.resident) {
       const plan = this.placement.plan([heap]);
       if (!plan) {
-        throw new D3D12Error('E_OUTOFMEMORY', call, 'this', `${heap.label} is evicted, and paging it in to map it needs ${heap.residentBytes} bytes of ${heap.segment} memory; ${this.freeBytes(heap.segment)} are free (evict something first)`);
+        throw new D3D12Error(
+          'E_OUTOFMEMORY',
+          call,
+          'this',
+          `${heap.label} is evicted, and paging it in to map it needs ${heap.residentBytes} bytes of ${heap.segment} memory; ${this.freeBytes(heap.segment)} are free (evict something first)`,
+        );
       }
       this.placement.apply(call, plan);
       this.pageIn(call, [heap], plan.segmentOf);
@@ -357,7 +411,9 @@ export class DeviceResidency {
    * all; then demoted heaps may move back into the room.
    */
   pageOutIfUnused(heaps: readonly Heap[], call = 'evict'): void {
-    const out = heaps.filter((heap) => heap.residencyReferences === 0 && heap.residencyLocks === 0 && heap.resident && !heap.released);
+    const out = heaps.filter(
+      (heap) => heap.residencyReferences === 0 && heap.residencyLocks === 0 && heap.resident && !heap.released,
+    );
     if (out.length === 0) return;
     this.owner.backing?.pageOut(out);
     for (const heap of out) {
@@ -375,12 +431,22 @@ export class DeviceResidency {
     const call = 'setResidencyPriority';
     const heaps = this.heapsOf(call, objects);
     if (!Array.isArray(priorities) || priorities.length !== heaps.length) {
-      throw invalidArg(call, 'priorities', `must be an array with one priority per object (${heaps.length}), got ${show(priorities)}`);
+      throw invalidArg(
+        call,
+        'priorities',
+        `must be an array with one priority per object (${heaps.length}), got ${show(priorities)}`,
+      );
     }
     const values = priorities.map((priority: unknown, i) => {
-      if (typeof priority === 'string' && Object.hasOwn(RESIDENCY_PRIORITIES, priority)) return RESIDENCY_PRIORITIES[priority as keyof typeof RESIDENCY_PRIORITIES];
-      if (typeof priority === 'number' && Number.isInteger(priority) && priority >= 0 && priority <= 0xffffffff) return priority;
-      throw invalidArg(call, `priorities[${i}]`, `must be MINIMUM, LOW, NORMAL, HIGH, MAXIMUM or a 32-bit value, got ${show(priority)}`);
+      if (typeof priority === 'string' && Object.hasOwn(RESIDENCY_PRIORITIES, priority))
+        return RESIDENCY_PRIORITIES[priority as keyof typeof RESIDENCY_PRIORITIES];
+      if (typeof priority === 'number' && Number.isInteger(priority) && priority >= 0 && priority <= 0xffffffff)
+        return priority;
+      throw invalidArg(
+        call,
+        `priorities[${i}]`,
+        `must be MINIMUM, LOW, NORMAL, HIGH, MAXIMUM or a 32-bit value, got ${show(priority)}`,
+      );
     });
     heaps.forEach((heap, i) => heap.setResidencyPriority(values[i] as number));
     // A new order may swap a demoted heap with a LOCAL one.

@@ -26,14 +26,20 @@ const TEXTURE_PROMOTABLE = S.COPY_SOURCE | S.COPY_DEST | S.NON_PIXEL_SHADER_RESO
 export function stateNames(bits: number): string {
   if (bits === 0) return 'COMMON';
   if (bits === S.GENERIC_READ) return 'GENERIC_READ';
-  const singles = Object.entries(S).filter(([name, bit]) => bit !== 0 && (bit & (bit - 1)) === 0 && name !== 'PREDICATION');
-  return singles.filter(([, bit]) => (bits & bit) === bit).map(([name]) => name).join('|');
+  const singles = Object.entries(S).filter(
+    ([name, bit]) => bit !== 0 && (bit & (bit - 1)) === 0 && name !== 'PREDICATION',
+  );
+  return singles
+    .filter(([, bit]) => (bits & bit) === bit)
+    .map(([name]) => name)
+    .join('|');
 }
 
 export const subresourceCountOf = (resource: Resource): number => resource.layout.mipLevels * resource.layout.arraySize;
 
 /** Buffers and simultaneous-access textures: promoted to anything, always decayed. */
-export const decaysAlways = (resource: Resource): boolean => resource.desc.dimension === 'BUFFER' || resource.desc.flags.includes('ALLOW_SIMULTANEOUS_ACCESS');
+export const decaysAlways = (resource: Resource): boolean =>
+  resource.desc.dimension === 'BUFFER' || resource.desc.flags.includes('ALLOW_SIMULTANEOUS_ACCESS');
 
 /** Whether a subresource in `state` may be implicitly promoted to include `access`. */
 function promotable(resource: Resource, state: number, promotedRead: boolean, access: number): boolean {
@@ -45,7 +51,8 @@ function promotable(resource: Resource, state: number, promotedRead: boolean, ac
 }
 
 /** Whether `state` already allows `access` (a read bit it contains, or exactly the write state). */
-const satisfies = (state: number, access: number): boolean => ((access & WRITE_STATE_BITS) !== 0 ? state === access : (state & access) === access);
+const satisfies = (state: number, access: number): boolean =>
+  (access & WRITE_STATE_BITS) !== 0 ? state === access : (state & access) === access;
 
 /**
  * What a list requires of a subresource's state at its start:
@@ -54,7 +61,10 @@ const satisfies = (state: number, access: number): boolean => ((access & WRITE_S
  *   use-then-exact: commands used it (promoting it to `promoted` if it was COMMON), then a barrier
  *     named `before`: the state must be `before`, or COMMON with `before` equal to `promoted`.
  */
-type Expectation = { kind: 'exact'; state: number } | { kind: 'use'; access: number } | { kind: 'use-then-exact'; promoted: number; before: number };
+type Expectation =
+  | { kind: 'exact'; state: number }
+  | { kind: 'use'; access: number }
+  | { kind: 'use-then-exact'; promoted: number; before: number };
 
 interface Tracked {
   /** The state this list has left the subresource in, when known. */
@@ -125,14 +135,30 @@ export class ListStateTracker {
         onTopOfStart: new Array<boolean>(count).fill(false),
       };
       this.tracked.set(resource, tracked);
-      this.undo?.push({ resource, created: true, sub: 0, state: undefined, expected: undefined, promotedRead: false, onTopOfStart: false });
+      this.undo?.push({
+        resource,
+        created: true,
+        sub: 0,
+        state: undefined,
+        expected: undefined,
+        promotedRead: false,
+        onTopOfStart: false,
+      });
     }
     return tracked;
   }
 
   /** Records the subresource's values before the current command changes them. */
   private touch(resource: Resource, tracked: Tracked, sub: number): void {
-    this.undo?.push({ resource, created: false, sub, state: tracked.states[sub], expected: tracked.expected[sub], promotedRead: tracked.promotedRead[sub] ?? false, onTopOfStart: tracked.onTopOfStart[sub] ?? false });
+    this.undo?.push({
+      resource,
+      created: false,
+      sub,
+      state: tracked.states[sub],
+      expected: tracked.expected[sub],
+      promotedRead: tracked.promotedRead[sub] ?? false,
+      onTopOfStart: tracked.onTopOfStart[sub] ?? false,
+    });
   }
 
   private subresources(resource: Resource, subresource: number): number[] {
@@ -141,9 +167,20 @@ export class ListStateTracker {
   }
 
   /** A transition barrier. Returns an error when the list already knows a different stateBefore. */
-  transition(call: string, resource: Resource, subresource: number, before: number, after: number, apply: boolean): D3D12Error | undefined {
+  transition(
+    call: string,
+    resource: Resource,
+    subresource: number,
+    before: number,
+    after: number,
+    apply: boolean,
+  ): D3D12Error | undefined {
     if (resource.fixedState !== undefined) {
-      return invalidArg(call, 'barriers', `${resource.label} stays in ${stateNames(resource.fixedState)} (resources in ${resource.heap?.desc.properties.type} heaps do) and cannot be transitioned`);
+      return invalidArg(
+        call,
+        'barriers',
+        `${resource.label} stays in ${stateNames(resource.fixedState)} (resources in ${resource.heap?.desc.properties.type} heaps do) and cannot be transitioned`,
+      );
     }
     const tracked = this.entry(resource);
     const subs = this.subresources(resource, subresource);
@@ -154,7 +191,11 @@ export class ListStateTracker {
       // must include that (the exact start state is checked when the list is executed).
       const fits = tracked.onTopOfStart[sub] ? satisfies(before, known) || before === known : known === before;
       if (!fits) {
-        return invalidArg(call, 'barriers', `${resource.label} subresource ${sub} is in ${stateNames(known)} at this point of the list, not in stateBefore ${stateNames(before)}`);
+        return invalidArg(
+          call,
+          'barriers',
+          `${resource.label} subresource ${sub} is in ${stateNames(known)} at this point of the list, not in stateBefore ${stateNames(before)}`,
+        );
       }
     }
     for (const sub of subs) {
@@ -175,7 +216,11 @@ export class ListStateTracker {
     if (resource.fixedState !== undefined) {
       return satisfies(resource.fixedState, access)
         ? undefined
-        : invalidArg(call, argument, `${resource.label} stays in ${stateNames(resource.fixedState)} and cannot be used as ${stateNames(access)} (resources in ${resource.heap?.desc.properties.type} heaps keep their state)`);
+        : invalidArg(
+            call,
+            argument,
+            `${resource.label} stays in ${stateNames(resource.fixedState)} and cannot be used as ${stateNames(access)} (resources in ${resource.heap?.desc.properties.type} heaps keep their state)`,
+          );
     }
     for (const sub of this.subresources(resource, subresource)) {
       const known = tracked.states[sub];
@@ -190,7 +235,11 @@ export class ListStateTracker {
         tracked.states[sub] = known | access;
         tracked.promotedRead[sub] = (access & WRITE_STATE_BITS) === 0;
       } else {
-        return invalidArg(call, argument, `${resource.label} subresource ${sub} is in ${stateNames(known)} at this point of the list and cannot be used as ${stateNames(access)} without a transition barrier`);
+        return invalidArg(
+          call,
+          argument,
+          `${resource.label} subresource ${sub} is in ${stateNames(known)} at this point of the list and cannot be used as ${stateNames(access)} without a transition barrier`,
+        );
       }
     }
     return undefined;
@@ -206,10 +255,18 @@ export class ListStateTracker {
         if (expectation.kind === 'exact' && global !== expectation.state) {
           return `${resource.label} subresource ${sub} is in ${stateNames(global)}, but the list's first barrier says stateBefore ${stateNames(expectation.state)}`;
         }
-        if (expectation.kind === 'use' && !satisfies(global, expectation.access) && !promotable(resource, global, false, expectation.access)) {
+        if (
+          expectation.kind === 'use' &&
+          !satisfies(global, expectation.access) &&
+          !promotable(resource, global, false, expectation.access)
+        ) {
           return `${resource.label} subresource ${sub} is in ${stateNames(global)} and cannot be used as ${stateNames(expectation.access)} without a transition barrier`;
         }
-        if (expectation.kind === 'use-then-exact' && global !== expectation.before && !(global === S.COMMON && expectation.before === expectation.promoted)) {
+        if (
+          expectation.kind === 'use-then-exact' &&
+          global !== expectation.before &&
+          !(global === S.COMMON && expectation.before === expectation.promoted)
+        ) {
           return `${resource.label} subresource ${sub} is in ${stateNames(global)}, but the list's barrier says stateBefore ${stateNames(expectation.before)}`;
         }
       }
@@ -233,7 +290,11 @@ export class ListStateTracker {
         const onTop = tracked.onTopOfStart[sub] ?? false;
         resource.setState(sub, onTop && global !== S.COMMON ? global : state);
         // Promoted to read states (not merely used in a read state the resource already had).
-        touched.push({ resource, sub, promotedRead: (tracked.promotedRead[sub] ?? false) && !(onTop && global !== S.COMMON) });
+        touched.push({
+          resource,
+          sub,
+          promotedRead: (tracked.promotedRead[sub] ?? false) && !(onTop && global !== S.COMMON),
+        });
       }
     }
     return touched;

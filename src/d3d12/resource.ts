@@ -125,7 +125,12 @@ export class Resource extends DeviceChild {
 
   /** @internal An executed list left subresource `sub` in `state` (or it decayed). */
   setState(sub: number, state: number): void {
-    if (!Number.isInteger(sub) || sub < 0 || sub >= this.#states.length) throw invalidArg('Resource.setState', 'sub', `must be a subresource below ${this.#states.length}, got ${show(sub)}`);
+    if (!Number.isInteger(sub) || sub < 0 || sub >= this.#states.length)
+      throw invalidArg(
+        'Resource.setState',
+        'sub',
+        `must be a subresource below ${this.#states.length}, got ${show(sub)}`,
+      );
     this.#states[sub] = state;
   }
 
@@ -182,13 +187,28 @@ export class Resource extends DeviceChild {
     this.live('map');
     const heap = this.heap;
     if (this.kind === 'reserved' || !heap || !cpuAccessible(heap.desc.properties)) {
-      throw invalidArg(call, 'this', `${this.label} is not in CPU-accessible memory (an UPLOAD, READBACK or CPU-visible CUSTOM heap); copy through an UPLOAD or READBACK buffer`);
+      throw invalidArg(
+        call,
+        'this',
+        `${this.label} is not in CPU-accessible memory (an UPLOAD, READBACK or CPU-visible CUSTOM heap); copy through an UPLOAD or READBACK buffer`,
+      );
     }
-    if (this.desc.dimension !== 'BUFFER') throw invalidArg(call, 'this', `${this.label} is a texture; only buffers are mapped here (texture layouts are opaque, as with UNKNOWN layout in D3D12)`);
-    if (subresource !== 0) throw invalidArg(call, 'subresource', `a buffer has one subresource, 0; got ${show(subresource)}`);
+    if (this.desc.dimension !== 'BUFFER')
+      throw invalidArg(
+        call,
+        'this',
+        `${this.label} is a texture; only buffers are mapped here (texture layouts are opaque, as with UNKNOWN layout in D3D12)`,
+      );
+    if (subresource !== 0)
+      throw invalidArg(call, 'subresource', `a buffer has one subresource, 0; got ${show(subresource)}`);
     if (readRange != null) checkRange(call, 'readRange', readRange, this.desc.width);
     const cpuCopy = heap.cpuCopy;
-    if (!this.gpuBacked || !cpuCopy) throw invalidArg(call, 'this', 'this device has no GPU memory to map (created with gpuDevice: null, or where WebGPU is unavailable)');
+    if (!this.gpuBacked || !cpuCopy)
+      throw invalidArg(
+        call,
+        'this',
+        'this device has no GPU memory to map (created with gpuDevice: null, or where WebGPU is unavailable)',
+      );
     // An evicted heap is paged in and stays resident while mapped (as Dawn locks mapped heaps); that
     // can fail with E_OUTOFMEMORY, before anything changed.
     this.onMap(this);
@@ -203,7 +223,8 @@ export class Resource extends DeviceChild {
   unmap(subresource = 0, writtenRange?: Range | null): void {
     const call = 'Resource.unmap';
     this.live('unmap');
-    if (subresource !== 0) throw invalidArg(call, 'subresource', `a buffer has one subresource, 0; got ${show(subresource)}`);
+    if (subresource !== 0)
+      throw invalidArg(call, 'subresource', `a buffer has one subresource, 0; got ${show(subresource)}`);
     if (writtenRange != null) checkRange(call, 'writtenRange', writtenRange, this.desc.width);
     if (this.#mapCount === 0) throw invalidArg(call, 'this', `${this.label} is not mapped`);
     this.#mapCount--;
@@ -218,7 +239,11 @@ export class Resource extends DeviceChild {
   getTileMappingForTesting(tileIndex: number): TileMappingForTesting | null {
     this.live('getTileMappingForTesting');
     if (!Number.isSafeInteger(tileIndex) || tileIndex < 0 || tileIndex >= this.layout.numTiles) {
-      throw invalidArg('Resource.getTileMappingForTesting', 'tileIndex', `must be an integer below ${this.layout.numTiles}, got ${show(tileIndex)}`);
+      throw invalidArg(
+        'Resource.getTileMappingForTesting',
+        'tileIndex',
+        `must be an integer below ${this.layout.numTiles}, got ${show(tileIndex)}`,
+      );
     }
     if (this.tileMappings) {
       const mapping = this.tileMappings.get(tileIndex);
@@ -231,6 +256,13 @@ export class Resource extends DeviceChild {
 }
 
 function checkRange(call: string, argument: string, range: Range, width: number): void {
-  const ok = typeof range === 'object' && Number.isSafeInteger(range.begin) && Number.isSafeInteger(range.end) && range.begin >= 0 && range.begin <= range.end && range.end <= width;
-  if (!ok) throw invalidArg(call, argument, `must be {begin, end} with 0 <= begin <= end <= ${width}, got ${show(range)}`);
+  const ok =
+    typeof range === 'object' &&
+    Number.isSafeInteger(range.begin) &&
+    Number.isSafeInteger(range.end) &&
+    range.begin >= 0 &&
+    range.begin <= range.end &&
+    range.end <= width;
+  if (!ok)
+    throw invalidArg(call, argument, `must be {begin, end} with 0 <= begin <= end <= ${width}, got ${show(range)}`);
 }

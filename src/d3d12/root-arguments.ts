@@ -20,15 +20,29 @@ export class RootArguments {
   private words = new Uint32Array(ROOT_ARGUMENT_WORDS);
 
   /** Set*Root32BitConstants (or, `single`, Set*Root32BitConstant's one value, checked as `srcData`). */
-  setConstants(method: string, rootParameterIndex: unknown, srcData: unknown, destOffsetIn32BitValues: unknown, single: boolean): void {
+  setConstants(
+    method: string,
+    rootParameterIndex: unknown,
+    srcData: unknown,
+    destOffsetIn32BitValues: unknown,
+    single: boolean,
+  ): void {
     const values = single ? singleConstant(method, srcData) : srcData;
-    const words = orThrow(validateRootConstants(rootParameterIndex, values, destOffsetIn32BitValues, ROOT_CONSTANT_COUNT, method));
+    const words = orThrow(
+      validateRootConstants(rootParameterIndex, values, destOffsetIn32BitValues, ROOT_CONSTANT_COUNT, method),
+    );
     this.words.set(words, destOffsetIn32BitValues as number);
   }
 
   /** Set*Root{ConstantBuffer,ShaderResource,UnorderedAccess}View. */
   setDescriptor(method: string, rootParameterIndex: unknown, bufferLocation: unknown): void {
-    const problem: D3D12Error | undefined = validateRootDescriptor(method, rootParameterIndex, bufferLocation, ROOT_DESCRIPTOR_COUNT, ROOT_CONSTANT_COUNT);
+    const problem: D3D12Error | undefined = validateRootDescriptor(
+      method,
+      rootParameterIndex,
+      bufferLocation,
+      ROOT_DESCRIPTOR_COUNT,
+      ROOT_CONSTANT_COUNT,
+    );
     if (problem) throw problem;
     writeDescriptor(this.words, rootParameterIndex as number, bufferLocation as bigint);
   }

@@ -12,19 +12,32 @@
  *   canvas hands out a new texture after the browser presents (see CanvasSurface).
  */
 import { invalidArg, show } from '../api/errors.js';
-import { CANVAS_FORMAT_NAMES, CanvasSurface, canvasFormat, isCanvasContext, preferredCanvasFormat } from '../gpu/canvas-surface.js';
+import {
+  CANVAS_FORMAT_NAMES,
+  CanvasSurface,
+  canvasFormat,
+  isCanvasContext,
+  preferredCanvasFormat,
+} from '../gpu/canvas-surface.js';
 
 /** CreateSwapChain's checks, then the swap chain over `context` (gpuDevice undefined: a CPU-only device, refused). */
-export function createSwapChain(gpuDevice: GPUDevice | undefined, context: GPUCanvasContext, desc: { format?: string; alphaMode?: GPUCanvasAlphaMode }): SwapChain {
+export function createSwapChain(
+  gpuDevice: GPUDevice | undefined,
+  context: GPUCanvasContext,
+  desc: { format?: string; alphaMode?: GPUCanvasAlphaMode },
+): SwapChain {
   const call = 'createSwapChain';
   if (!gpuDevice) throw invalidArg(call, 'this', 'this device has no GPU');
-  if (!isCanvasContext(context)) throw invalidArg(call, 'context', 'must be a WebGPU canvas context (canvas.getContext(\'webgpu\'))');
+  if (!isCanvasContext(context))
+    throw invalidArg(call, 'context', "must be a WebGPU canvas context (canvas.getContext('webgpu'))");
   if (typeof desc !== 'object' || desc === null) throw invalidArg(call, 'desc', `must be an object, got ${show(desc)}`);
   const format = desc.format ?? preferredCanvasFormat();
   const gpuFormat = canvasFormat(format);
-  if (!gpuFormat) throw invalidArg(call, 'desc.format', `must be one of ${CANVAS_FORMAT_NAMES.join(', ')}, got ${show(format)}`);
+  if (!gpuFormat)
+    throw invalidArg(call, 'desc.format', `must be one of ${CANVAS_FORMAT_NAMES.join(', ')}, got ${show(format)}`);
   const alphaMode = desc.alphaMode ?? 'opaque';
-  if (alphaMode !== 'opaque' && alphaMode !== 'premultiplied') throw invalidArg(call, 'desc.alphaMode', `must be 'opaque' or 'premultiplied', got ${show(alphaMode)}`);
+  if (alphaMode !== 'opaque' && alphaMode !== 'premultiplied')
+    throw invalidArg(call, 'desc.alphaMode', `must be 'opaque' or 'premultiplied', got ${show(alphaMode)}`);
   return new SwapChain(new CanvasSurface(context, gpuDevice, gpuFormat, alphaMode), format);
 }
 
@@ -88,7 +101,11 @@ export class SwapChain {
   /** IDXGISwapChain::Present: ends the frame; the next getCurrentBackBuffer starts the next one. */
   present(syncInterval = 1): void {
     if (!Number.isInteger(syncInterval) || syncInterval < 0 || syncInterval > 4) {
-      throw invalidArg('SwapChain.present', 'syncInterval', `must be an integer from 0 to 4, got ${show(syncInterval)}`);
+      throw invalidArg(
+        'SwapChain.present',
+        'syncInterval',
+        `must be an integer from 0 to 4, got ${show(syncInterval)}`,
+      );
     }
     this.presented = true;
   }

@@ -33,16 +33,37 @@ export interface TextureCopyCommand {
 function regionSide(side: CopySide, [x0, y0, z0]: [number, number, number]): RegionSide {
   const resource = side.resource as Resource;
   const address = resource.virtualRange.address;
-  if (side.kind === 'subresource') return { address, at: (x, y, z) => textureElementRun(resource.layout, side.format, side.subresource, x0 + x, y0 + y, z0 + z) };
+  if (side.kind === 'subresource')
+    return {
+      address,
+      at: (x, y, z) => textureElementRun(resource.layout, side.format, side.subresource, x0 + x, y0 + y, z0 + z),
+    };
   const { offset, numRows, footprint, format } = side;
-  return { address, at: (x, y, z) => footprintElementRun(offset, footprint.rowPitch, numRows, format.bytesPerElement, x0 + x, y0 + y, z0 + z) };
+  return {
+    address,
+    at: (x, y, z) =>
+      footprintElementRun(offset, footprint.rowPitch, numRows, format.bytesPerElement, x0 + x, y0 + y, z0 + z),
+  };
 }
 
 /** Checks a copyTextureRegion call and plans its jobs; throws the D3D12Error validation found. */
-export function textureCopyCommand(own: (value: unknown) => Resource | undefined, dst: unknown, dstX: unknown, dstY: unknown, dstZ: unknown, src: unknown, srcBox: unknown): TextureCopyCommand {
+export function textureCopyCommand(
+  own: (value: unknown) => Resource | undefined,
+  dst: unknown,
+  dstX: unknown,
+  dstY: unknown,
+  dstZ: unknown,
+  src: unknown,
+  srcBox: unknown,
+): TextureCopyCommand {
   const plan = orThrow(validateCopyTextureRegion(own, dst, dstX, dstY, dstZ, src, srcBox));
   const [to, from] = [plan.dst.resource as Resource, plan.src.resource as Resource];
-  const jobs = regionCopyJobs(regionSide(plan.dst, plan.dstStart), regionSide(plan.src, plan.srcStart), plan.size, plan.bytesPerElement);
+  const jobs = regionCopyJobs(
+    regionSide(plan.dst, plan.dstStart),
+    regionSide(plan.src, plan.srcStart),
+    plan.size,
+    plan.bytesPerElement,
+  );
   let [low, high] = [Infinity, 0];
   for (const job of jobs) {
     const start = Number(job.dst - to.virtualRange.address);

@@ -28,9 +28,19 @@ export function textureDescriptor(call: string, resource: Resource | undefined):
   if (!resource) throw invalidArg(call, 'resource', 'must be a resource created by this device');
   if (resource.released) throw invalidArg(call, 'resource', `${resource.label} was released`);
   const { desc, layout } = resource;
-  if (desc.dimension !== 'TEXTURE2D') throw invalidArg(call, 'resource', `${resource.label} is a ${desc.dimension}; texture descriptors describe 2D textures`);
+  if (desc.dimension !== 'TEXTURE2D')
+    throw invalidArg(
+      call,
+      'resource',
+      `${resource.label} is a ${desc.dimension}; texture descriptors describe 2D textures`,
+    );
   const texel = TEXEL_FORMATS[desc.format];
-  if (!texel) throw invalidArg(call, 'resource', `${resource.label}'s format ${desc.format} is not one the prelude decodes (${TEXTURE_DESCRIPTOR_FORMATS.join(', ')})`);
+  if (!texel)
+    throw invalidArg(
+      call,
+      'resource',
+      `${resource.label}'s format ${desc.format} is not one the prelude decodes (${TEXTURE_DESCRIPTOR_FORMATS.join(', ')})`,
+    );
   const c = preludeConstant;
   const words = new Uint32Array(c('D3D12_TEX2D_DESCRIPTOR_WORDS'));
   const address = resource.getGPUVirtualAddress();

@@ -36,7 +36,11 @@ export interface TileValidationContext {
 }
 
 /** Where page `page` of `resource` points, as the CPU authority says. */
-export function expectedTarget(resource: Resource, page: number, heapById: (id: number) => Heap | undefined): TileTarget {
+export function expectedTarget(
+  resource: Resource,
+  page: number,
+  heapById: (id: number) => Heap | undefined,
+): TileTarget {
   let heap: Heap | undefined;
   let heapId: number;
   let heapTile: number;
@@ -71,14 +75,23 @@ function entryOf(target: TileTarget, encoding: PageTableEncoding, heapById: (id:
  * An entry that differs from the expected one and still looks valid (for the self-check): a mapped
  * page moved to the next physical page, a NULL tile made resident, a page without memory made NULL.
  */
-export function corruptPageTableEntry(memory: GpuMemory, resource: Resource, page: number, entry: number | undefined, heapById: (id: number) => Heap | undefined): void {
+export function corruptPageTableEntry(
+  memory: GpuMemory,
+  resource: Resource,
+  page: number,
+  entry: number | undefined,
+  heapById: (id: number) => Heap | undefined,
+): void {
   const encoding = memory.pageTable.encoding;
   let corrupt = entry;
   if (corrupt === undefined) {
     const target = expectedTarget(resource, page, heapById);
     if (target.kind === 'heap') {
       const held = heapById(target.heapId)?.memory as NonNullable<Heap['memory']>;
-      corrupt = encoding.residentPage(held.segment, ((held.pages[target.heapTile] as number) + 1) % memory.pageCounts[held.segment]);
+      corrupt = encoding.residentPage(
+        held.segment,
+        ((held.pages[target.heapTile] as number) + 1) % memory.pageCounts[held.segment],
+      );
     } else {
       corrupt = target.kind === 'null' ? encoding.residentPage('LOCAL', 0) : encoding.null;
     }
@@ -87,7 +100,11 @@ export function corruptPageTableEntry(memory: GpuMemory, resource: Resource, pag
 }
 
 /** What an entry found in the table points at, with the heap behind a physical page named. */
-function foundTarget(entry: number, encoding: PageTableEncoding, physical: () => Map<string, { heapId: number; heapTile: number }>): TileTarget {
+function foundTarget(
+  entry: number,
+  encoding: PageTableEncoding,
+  physical: () => Map<string, { heapId: number; heapTile: number }>,
+): TileTarget {
   const decoded = encoding.decode(entry);
   if (decoded.kind === 'null') return { kind: 'null' };
   if (decoded.kind === 'unowned') return { kind: 'unowned' };
@@ -103,7 +120,10 @@ function tileOf(resource: Resource, page: number): TiledResourceCoordinate {
 }
 
 /** Compares the GPU page table with the CPU authority for every page of `resources`. */
-export async function validateTileMappings(context: TileValidationContext, resources: readonly Resource[]): Promise<TileMappingValidation> {
+export async function validateTileMappings(
+  context: TileValidationContext,
+  resources: readonly Resource[],
+): Promise<TileMappingValidation> {
   const { memory } = context;
   const heapById = (id: number): Heap | undefined => context.heapById(id);
   const encoding = memory.pageTable.encoding;
@@ -129,7 +149,9 @@ export async function validateTileMappings(context: TileValidationContext, resou
       physical = new Map();
       for (const heap of context.heaps()) {
         const held = heap.memory;
-        held?.pages.forEach((page, heapTile) => physical?.set(`${held.segment}:${page}`, { heapId: heap.id, heapTile }));
+        held?.pages.forEach((page, heapTile) =>
+          physical?.set(`${held.segment}:${page}`, { heapId: heap.id, heapTile }),
+        );
       }
     }
     return physical;

@@ -12,12 +12,22 @@ import type { CpuVisibleWrite, RecordedCommand } from './recorded-commands.js';
 import type { Resource } from './resource.js';
 
 /** The clear `name` of `resource` as planned; `cpuVisible(offset, length)` names the bytes read back when the buffer is CPU-accessible. */
-export function uavClearCommand(name: string, resource: Resource, plan: UavClearPlan, cpuVisible: (offset: number, length: number) => CpuVisibleWrite[]): RecordedCommand {
+export function uavClearCommand(
+  name: string,
+  resource: Resource,
+  plan: UavClearPlan,
+  cpuVisible: (offset: number, length: number) => CpuVisibleWrite[],
+): RecordedCommand {
   const address = resource.virtualRange.address;
   if (plan.kind === 'buffer') {
     const start = Math.min(...plan.ranges.map((range) => range.start));
     const end = Math.max(...plan.ranges.map((range) => range.end));
-    return { kind: 'uavClear', name, dispatches: bufferClearDispatches({ address, ranges: plan.ranges, pattern: plan.pattern }), writes: plan.ranges.length > 0 ? cpuVisible(start, end - start) : [] };
+    return {
+      kind: 'uavClear',
+      name,
+      dispatches: bufferClearDispatches({ address, ranges: plan.ranges, pattern: plan.pattern }),
+      writes: plan.ranges.length > 0 ? cpuVisible(start, end - start) : [],
+    };
   }
   const { desc, layout } = resource;
   const dispatches = textureClearDispatches({

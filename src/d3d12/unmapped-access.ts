@@ -96,10 +96,12 @@ export class UnmappedAccesses {
     // Bits and records from now on belong to resources that exist now.
     this.known = new Set(this.owner.reservedResources());
     const words = this.log.drain();
-    this.decoded = this.decoded.then(() => words).then(
-      (drained) => this.decode(drained, context),
-      (error: unknown) => this.owner.failed(error),
-    );
+    this.decoded = this.decoded
+      .then(() => words)
+      .then(
+        (drained) => this.decode(drained, context),
+        (error: unknown) => this.owner.failed(error),
+      );
   }
 
   private decode(drained: UnmappedAccessWords, context: DrainContext): void {
@@ -118,9 +120,13 @@ export class UnmappedAccesses {
       return undefined;
     };
     const { records } = drained;
-    for (let base = 0; base + UNMAPPED_RECORD.words <= records.length && this.accesses.length < this.maxRecords; base += UNMAPPED_RECORD.words) {
+    for (
+      let base = 0;
+      base + UNMAPPED_RECORD.words <= records.length && this.accesses.length < this.maxRecords;
+      base += UNMAPPED_RECORD.words
+    ) {
       const word = (field: number): number => records[base + field] ?? 0;
-      const page = Math.floor(((word(UNMAPPED_RECORD.vaHigh) * 2 ** 32) + word(UNMAPPED_RECORD.vaLow)) / TILE_SIZE);
+      const page = Math.floor((word(UNMAPPED_RECORD.vaHigh) * 2 ** 32 + word(UNMAPPED_RECORD.vaLow)) / TILE_SIZE);
       const resource = owner(page);
       // A page no known reserved resource holds cannot be NULL; such a record is only counted.
       if (!resource) continue;
@@ -143,7 +149,7 @@ export class UnmappedAccesses {
     const { bitmap } = drained;
     for (const resource of byPage) {
       const { firstPage, pageCount } = resource.virtualRange;
-      for (let page = firstPage; page < firstPage + pageCount; ) {
+      for (let page = firstPage; page < firstPage + pageCount;) {
         const bits = bitmap[page >>> 5] ?? 0;
         if (bits === 0) {
           page = (page | 31) + 1;
@@ -174,7 +180,12 @@ export class UnmappedAccesses {
           tileBitmap,
         };
       });
-    const report: UnmappedAccessReport = { resources, accesses: this.accesses, accessCount: this.accessCount, lost: this.accessCount - this.accesses.length };
+    const report: UnmappedAccessReport = {
+      resources,
+      accesses: this.accesses,
+      accessCount: this.accessCount,
+      lost: this.accessCount - this.accesses.length,
+    };
     this.tiles.clear();
     this.accesses = [];
     this.accessCount = 0;
@@ -192,7 +203,16 @@ export function emptyUnmappedAccessReport(): UnmappedAccessReport {
  * gpuValidation.unmappedAccess (there is no log to read, as a debug interface is absent without its
  * layer); an empty report where there is no GPU (CPU-only, or destroyed).
  */
-export async function readUnmappedAccesses(enabled: boolean, accesses: UnmappedAccesses | undefined): Promise<UnmappedAccessReport> {
-  if (!enabled) throw new D3D12Error('DXGI_ERROR_INVALID_CALL', 'readUnmappedAccesses', 'this', 'the device was created without gpuValidation: { unmappedAccess: true }, so it records no unmapped accesses');
+export async function readUnmappedAccesses(
+  enabled: boolean,
+  accesses: UnmappedAccesses | undefined,
+): Promise<UnmappedAccessReport> {
+  if (!enabled)
+    throw new D3D12Error(
+      'DXGI_ERROR_INVALID_CALL',
+      'readUnmappedAccesses',
+      'this',
+      'the device was created without gpuValidation: { unmappedAccess: true }, so it records no unmapped accesses',
+    );
   return accesses ? accesses.read() : emptyUnmappedAccessReport();
 }

@@ -23,12 +23,15 @@ export function canvasFormat(format: string): GPUTextureFormat | undefined {
 
 /** The DXGI name of the platform's preferred canvas format (B8G8R8A8_UNORM outside a browser). */
 export function preferredCanvasFormat(): string {
-  const preferred = typeof navigator !== 'undefined' && navigator.gpu ? navigator.gpu.getPreferredCanvasFormat() : 'bgra8unorm';
+  const preferred =
+    typeof navigator !== 'undefined' && navigator.gpu ? navigator.gpu.getPreferredCanvasFormat() : 'bgra8unorm';
   return Object.entries(CANVAS_FORMATS).find(([, gpu]) => gpu === preferred)?.[0] ?? 'B8G8R8A8_UNORM';
 }
 
 export function isCanvasContext(value: unknown): value is GPUCanvasContext {
-  return typeof value === 'object' && value !== null && typeof (value as Partial<GPUCanvasContext>).configure === 'function';
+  return (
+    typeof value === 'object' && value !== null && typeof (value as Partial<GPUCanvasContext>).configure === 'function'
+  );
 }
 
 export class CanvasSurface {
@@ -39,7 +42,12 @@ export class CanvasSurface {
     alphaMode: GPUCanvasAlphaMode,
   ) {
     // COPY_SRC lets tests and screenshots read a frame back.
-    context.configure({ device, format, alphaMode, usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
+    context.configure({
+      device,
+      format,
+      alphaMode,
+      usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
+    });
   }
 
   get width(): number {

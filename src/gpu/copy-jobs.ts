@@ -26,7 +26,8 @@ export interface CopyJob {
 export function chunkCopy(dst: bigint, src: bigint, bytes: number, jobs: CopyJob[] = []): CopyJob[] {
   let done = 0;
   while (done < bytes) {
-    const length = done === 0 ? Math.min(bytes, COPY_JOB_BYTES - Number(dst % 4n)) : Math.min(bytes - done, COPY_JOB_BYTES);
+    const length =
+      done === 0 ? Math.min(bytes, COPY_JOB_BYTES - Number(dst % 4n)) : Math.min(bytes - done, COPY_JOB_BYTES);
     jobs.push({ dst: dst + BigInt(done), src: src + BigInt(done), bytes: length });
     done += length;
   }
@@ -34,14 +35,24 @@ export function chunkCopy(dst: bigint, src: bigint, bytes: number, jobs: CopyJob
 }
 
 /** The jobs of a copyTiles: one per tile, in region order, against consecutive tiles of the buffer. */
-export function tileCopyJobs(layout: ResourceLayout, tiledAddress: bigint, spans: readonly TileSpan[], toTiles: boolean, bufferAddress: bigint): CopyJob[] {
+export function tileCopyJobs(
+  layout: ResourceLayout,
+  tiledAddress: bigint,
+  spans: readonly TileSpan[],
+  toTiles: boolean,
+  bufferAddress: bigint,
+): CopyJob[] {
   const jobs: CopyJob[] = [];
   let i = 0;
   for (const span of spans) {
     for (let tile = span.first; tile < span.first + span.count; tile++) {
       const tileAddress = tiledAddress + BigInt(tileByteOffset(layout, tile));
       const linear = bufferAddress + BigInt(i++ * TILE_SIZE);
-      jobs.push(toTiles ? { dst: tileAddress, src: linear, bytes: TILE_SIZE } : { dst: linear, src: tileAddress, bytes: TILE_SIZE });
+      jobs.push(
+        toTiles
+          ? { dst: tileAddress, src: linear, bytes: TILE_SIZE }
+          : { dst: linear, src: tileAddress, bytes: TILE_SIZE },
+      );
     }
   }
   return jobs;
@@ -59,7 +70,12 @@ export interface RegionSide {
  * job per run of elements contiguous on both sides (a row is cut where either side's tile ends),
  * runs that continue each other on both sides merged, and jobs longer than COPY_JOB_BYTES cut.
  */
-export function regionCopyJobs(dst: RegionSide, src: RegionSide, size: { width: number; height: number; depth: number }, bytes: number): CopyJob[] {
+export function regionCopyJobs(
+  dst: RegionSide,
+  src: RegionSide,
+  size: { width: number; height: number; depth: number },
+  bytes: number,
+): CopyJob[] {
   const jobs: CopyJob[] = [];
   let pending: { dst: number; src: number; bytes: number } | undefined;
   const flush = (): void => {
@@ -68,10 +84,11 @@ export function regionCopyJobs(dst: RegionSide, src: RegionSide, size: { width: 
   };
   for (let z = 0; z < size.depth; z++) {
     for (let y = 0; y < size.height; y++) {
-      for (let x = 0; x < size.width; ) {
+      for (let x = 0; x < size.width;) {
         const [to, from] = [dst.at(x, y, z), src.at(x, y, z)];
         const count = Math.min(size.width - x, to.run, from.run);
-        if (pending && pending.dst + pending.bytes === to.offset && pending.src + pending.bytes === from.offset) pending.bytes += count * bytes;
+        if (pending && pending.dst + pending.bytes === to.offset && pending.src + pending.bytes === from.offset)
+          pending.bytes += count * bytes;
         else {
           flush();
           pending = { dst: to.offset, src: from.offset, bytes: count * bytes };

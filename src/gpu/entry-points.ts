@@ -80,7 +80,10 @@ function stripAttributes(original: string, masked: string): string {
 }
 
 /** Where function `name`'s header is: from its attributes to its body's brace, and its parameter list. */
-function locateHeader(masked: string, name: string): { start: number; open: number; paramsStart: number; paramsEnd: number } {
+function locateHeader(
+  masked: string,
+  name: string,
+): { start: number; open: number; paramsStart: number; paramsEnd: number } {
   const match = new RegExp(`\\bfn\\s+${name}\\s*\\(`, 'g').exec(masked);
   if (!match) throw new Error(`no function ${name} in the shader code`);
   // The attributes before `fn`: back to the end of the previous declaration.
@@ -154,10 +157,15 @@ export function vertexCall(code: string, name: string, vertexIndex: string, inst
   const inputs = [...entry.inputs];
   const value = (): string => {
     const input = inputs.shift();
-    if (input?.locationType !== 'builtin') throw new Error(`vertex entry point ${name} takes a @location input; vertices come from memory here, so only vertex_index and instance_index can be inputs`);
+    if (input?.locationType !== 'builtin')
+      throw new Error(
+        `vertex entry point ${name} takes a @location input; vertices come from memory here, so only vertex_index and instance_index can be inputs`,
+      );
     if (input.location === 'vertex_index') return vertexIndex;
     if (input.location === 'instance_index') return instanceIndex;
-    throw new Error(`vertex entry point ${name} takes builtin ${String(input.location)}, which the emulator does not provide`);
+    throw new Error(
+      `vertex entry point ${name} takes builtin ${String(input.location)}, which the emulator does not provide`,
+    );
   };
   const args = fn.arguments.map((argument) => {
     const struct = reflect.structs.find((s) => s.name === argument.type.name);

@@ -19,7 +19,12 @@ export interface GuardedError {
 }
 
 /** Runs `fn` inside fresh 'validation' and 'out-of-memory' scopes; reports what they caught to `onError`. */
-export function guard<T>(device: GPUDevice, what: string | (() => string), fn: () => T, onError: (error: GuardedError) => void): T {
+export function guard<T>(
+  device: GPUDevice,
+  what: string | (() => string),
+  fn: () => T,
+  onError: (error: GuardedError) => void,
+): T {
   device.pushErrorScope('out-of-memory');
   device.pushErrorScope('validation');
   try {
@@ -31,7 +36,8 @@ export function guard<T>(device: GPUDevice, what: string | (() => string), fn: (
       ([v, o]) => {
         const error = o ?? v;
         // A label built per call costs as much as a small paging call's bookkeeping: built only when needed.
-        if (error) onError({ what: typeof what === 'string' ? what : what(), outOfMemory: o !== null, message: error.message });
+        if (error)
+          onError({ what: typeof what === 'string' ? what : what(), outOfMemory: o !== null, message: error.message });
       },
       // A lost device rejects pops: the loss itself is reported elsewhere.
       () => undefined,

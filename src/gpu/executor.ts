@@ -33,7 +33,14 @@ export type ExecutableCommand =
       vertexReplay?: GPUComputePipeline;
       root: Uint32Array;
       target: GPUTexture;
-      viewport?: { topLeftX: number; topLeftY: number; width: number; height: number; minDepth?: number; maxDepth?: number };
+      viewport?: {
+        topLeftX: number;
+        topLeftY: number;
+        width: number;
+        height: number;
+        minDepth?: number;
+        maxDepth?: number;
+      };
       scissor?: { left: number; top: number; right: number; bottom: number };
       vertices: readonly [number, number, number, number];
     };
@@ -76,7 +83,10 @@ export function copyKernel(device: GPUDevice, unmappedAccess = false): Promise<C
       label: 'd3d12 copy jobs (group 1)',
       entries: [{ binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'read-only-storage' } }],
     });
-    kernel = kernelPipeline(device, 'copy', copyWgsl, 'd3d12_copy', [jobsLayout], unmappedAccess).then((pipeline) => ({ pipeline, jobsLayout }));
+    kernel = kernelPipeline(device, 'copy', copyWgsl, 'd3d12_copy', [jobsLayout], unmappedAccess).then((pipeline) => ({
+      pipeline,
+      jobsLayout,
+    }));
     variants.set(unmappedAccess, kernel);
   }
   return kernel;
@@ -91,7 +101,18 @@ type Step = { list: number; index: number; root: Uint32Array; draw?: readonly [n
 );
 
 /** Word offsets of D3D12DispatchInfo's members (read once from the prelude's layout). */
-type InfoWords = Record<'root' | 'descriptors' | 'commandList' | 'commandIndex' | 'tier' | 'validation' | 'draw' | 'unmappedAccess' | 'submission', number>;
+type InfoWords = Record<
+  | 'root'
+  | 'descriptors'
+  | 'commandList'
+  | 'commandIndex'
+  | 'tier'
+  | 'validation'
+  | 'draw'
+  | 'unmappedAccess'
+  | 'submission',
+  number
+>;
 let infoWords: InfoWords | undefined;
 function dispatchInfoWords(): InfoWords {
   if (infoWords) return infoWords;
@@ -161,24 +182,46 @@ export function encodeExecution(
         continue;
       }
       if (command.kind === 'clear') {
-        steps.push({ kind: 'clear', list: list.id, index: command.index, root: new Uint32Array(0), target: command.target, color: command.color });
+        steps.push({
+          kind: 'clear',
+          list: list.id,
+          index: command.index,
+          root: new Uint32Array(0),
+          target: command.target,
+          color: command.color,
+        });
         continue;
       }
       if (command.kind === 'timestamp') {
         const { querySet, queryIndex } = command;
-        steps.push({ kind: 'encoder', list: list.id, index: command.index, root: new Uint32Array(0), run: (encoder) => encodeTimestamp(encoder, querySet, queryIndex) });
+        steps.push({
+          kind: 'encoder',
+          list: list.id,
+          index: command.index,
+          root: new Uint32Array(0),
+          run: (encoder) => encodeTimestamp(encoder, querySet, queryIndex),
+        });
         continue;
       }
       if (command.kind === 'resolve') {
         const { querySet, first, count, results } = command;
-        steps.push({ kind: 'encoder', list: list.id, index: command.index, root: new Uint32Array(0), run: (encoder) => transient.push(encodeResolve(memory, encoder, querySet, first, count, results)) });
+        steps.push({
+          kind: 'encoder',
+          list: list.id,
+          index: command.index,
+          root: new Uint32Array(0),
+          run: (encoder) => transient.push(encodeResolve(memory, encoder, querySet, first, count, results)),
+        });
         continue;
       }
       if (command.kind === 'draw') {
         const { pipeline, viewport, scissor, vertices, target, vertexReplay } = command;
         if (vertexReplay && (settings.validation || unmapped.recording) && vertices[0] > 0 && vertices[1] > 0) {
           // The vertex stage cannot record faults or unmapped accesses: its replay, with the draw's constants, does.
-          const groups = [Math.min(Math.ceil(vertices[0] / VERTEX_REPLAY.workgroup), MAX_WORKGROUPS), Math.min(vertices[1], VERTEX_REPLAY.instanceStride)] as const;
+          const groups = [
+            Math.min(Math.ceil(vertices[0] / VERTEX_REPLAY.workgroup), MAX_WORKGROUPS),
+            Math.min(vertices[1], VERTEX_REPLAY.instanceStride),
+          ] as const;
           steps.push({
             kind: 'compute',
             list: list.id,
@@ -204,12 +247,24 @@ export function encodeExecution(
               // drawInstanced checked the viewport against the target; a canvas resized since then is clipped.
               const x = Math.min(viewport.topLeftX, target.width);
               const y = Math.min(viewport.topLeftY, target.height);
-              pass.setViewport(x, y, Math.min(viewport.width, target.width - x), Math.min(viewport.height, target.height - y), viewport.minDepth ?? 0, viewport.maxDepth ?? 1);
+              pass.setViewport(
+                x,
+                y,
+                Math.min(viewport.width, target.width - x),
+                Math.min(viewport.height, target.height - y),
+                viewport.minDepth ?? 0,
+                viewport.maxDepth ?? 1,
+              );
             }
             if (scissor) {
               const left = Math.min(scissor.left, target.width);
               const top = Math.min(scissor.top, target.height);
-              pass.setScissorRect(left, top, Math.min(scissor.right, target.width) - left, Math.min(scissor.bottom, target.height) - top);
+              pass.setScissorRect(
+                left,
+                top,
+                Math.min(scissor.right, target.width) - left,
+                Math.min(scissor.bottom, target.height) - top,
+              );
             }
             pass.draw(vertices[0], vertices[1], vertices[2], vertices[3]);
           },
@@ -218,7 +273,8 @@ export function encodeExecution(
       }
       if (command.jobs.length === 0) continue;
       const largest = command.jobs.reduce((most, job) => Math.max(most, job.bytes), 0);
-      if (largest > COPY_JOB_BYTES) throw new RangeError(`a copy job of ${largest} bytes exceeds the kernel's ${COPY_JOB_BYTES}`);
+      if (largest > COPY_JOB_BYTES)
+        throw new RangeError(`a copy job of ${largest} bytes exceeds the kernel's ${COPY_JOB_BYTES}`);
       const first = jobs.length;
       for (const job of command.jobs) jobs.push(job);
       // Jobs that share a destination word run in different dispatches: job i in phase i % phases.
@@ -276,7 +332,9 @@ export function encodeExecution(
       jobView.setUint32(base + memberOffset(JOB, 'bytes'), job.bytes, true);
     });
     const jobBuffer = buffers.writeJobs(jobBytes);
-    copyBindGroup = buffers.bindGroup('d3d12 copy jobs', kernel.jobsLayout, [{ binding: 0, resource: { buffer: jobBuffer } }]);
+    copyBindGroup = buffers.bindGroup('d3d12 copy jobs', kernel.jobsLayout, [
+      { binding: 0, resource: { buffer: jobBuffer } },
+    ]);
   }
 
   // Both preludes bind the page table, the pool, the constants, the fault log and the
@@ -291,7 +349,9 @@ export function encodeExecution(
   const group0 = buffers.bindGroup('d3d12 prelude', preludeBindGroupLayout(device), memoryEntries);
 
   const hasGraphics = steps.some((step) => step.kind === 'draw');
-  const graphicsGroup0 = hasGraphics ? buffers.bindGroup('d3d12 graphics prelude', graphicsPreludeBindGroupLayout(device), memoryEntries) : undefined;
+  const graphicsGroup0 = hasGraphics
+    ? buffers.bindGroup('d3d12 graphics prelude', graphicsPreludeBindGroupLayout(device), memoryEntries)
+    : undefined;
 
   const encoder = device.createCommandEncoder({ label: 'd3d12 executeCommandLists' });
   if (faults?.clearFirst) memory.encodeFaultClear(encoder);
@@ -309,7 +369,12 @@ export function encodeExecution(
       label: 'd3d12 render pass',
       colorAttachments: [
         clear
-          ? { view: target.createView(), loadOp: 'clear', storeOp: 'store', clearValue: { r: clear[0], g: clear[1], b: clear[2], a: clear[3] } }
+          ? {
+              view: target.createView(),
+              loadOp: 'clear',
+              storeOp: 'store',
+              clearValue: { r: clear[0], g: clear[1], b: clear[2], a: clear[3] },
+            }
           : { view: target.createView(), loadOp: 'load', storeOp: 'store' },
       ],
     });

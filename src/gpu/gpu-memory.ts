@@ -45,7 +45,11 @@ export interface GpuMemoryOptions {
  * pages than a RESIDENT page-table entry holds (2^18: 16 GiB, all that a u32 word index reaches).
  */
 export function maxPoolBytes(device: GPUDevice): number {
-  const limit = Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize, (preludeConstant('D3D12_PTE_PAGE_LIMIT') + 1) * PAGE_SIZE);
+  const limit = Math.min(
+    device.limits.maxStorageBufferBindingSize,
+    device.limits.maxBufferSize,
+    (preludeConstant('D3D12_PTE_PAGE_LIMIT') + 1) * PAGE_SIZE,
+  );
   return Math.floor(limit / PAGE_SIZE) * PAGE_SIZE;
 }
 
@@ -72,9 +76,19 @@ export class GpuMemory {
   ) {
     this.pageCounts = { LOCAL: localBytes / PAGE_SIZE, NON_LOCAL: (pool.size - localBytes) / PAGE_SIZE };
     this.poolStart = { LOCAL: 0, NON_LOCAL: localBytes };
-    this.pageTable = new PageTableMirror(device, virtualPages, pageTable, (what, fn) => this.guard(what, fn), this.pageCounts.LOCAL);
+    this.pageTable = new PageTableMirror(
+      device,
+      virtualPages,
+      pageTable,
+      (what, fn) => this.guard(what, fn),
+      this.pageCounts.LOCAL,
+    );
     this.faultLogBytes = faultLog.size;
-    device.queue.writeBuffer(faultLog, memberOffset(preludeLayout().faultLog, 'capacity'), new Uint32Array([FAULT_CAPACITY]));
+    device.queue.writeBuffer(
+      faultLog,
+      memberOffset(preludeLayout().faultLog, 'capacity'),
+      new Uint32Array([FAULT_CAPACITY]),
+    );
   }
 
   /**
@@ -85,15 +99,29 @@ export class GpuMemory {
     const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
     const made: GPUBuffer[] = [];
     const allocate = async (what: string, label: string, size: number): Promise<GPUBuffer> => {
-      const buffer = await checked(device, `${what} (${size} bytes)`, () => device.createBuffer({ label, size, usage }));
+      const buffer = await checked(device, `${what} (${size} bytes)`, () =>
+        device.createBuffer({ label, size, usage }),
+      );
       made.push(buffer);
       return buffer;
     };
     try {
-      const pool = await allocate(POOL_WHAT, 'd3d12 pool (LOCAL video memory, then NON_LOCAL system memory)', options.localBytes + options.nonLocalBytes);
-      const pageTable = await allocate('the page table', 'd3d12 page table', PageTableMirror.initialBytes(options.virtualPages));
+      const pool = await allocate(
+        POOL_WHAT,
+        'd3d12 pool (LOCAL video memory, then NON_LOCAL system memory)',
+        options.localBytes + options.nonLocalBytes,
+      );
+      const pageTable = await allocate(
+        'the page table',
+        'd3d12 page table',
+        PageTableMirror.initialBytes(options.virtualPages),
+      );
       const layout = preludeLayout();
-      const faultLog = await allocate('the fault log', 'd3d12 fault log', memberOffset(layout.faultLog, 'records') + FAULT_CAPACITY * layout.faultRecord.size);
+      const faultLog = await allocate(
+        'the fault log',
+        'd3d12 fault log',
+        memberOffset(layout.faultLog, 'records') + FAULT_CAPACITY * layout.faultRecord.size,
+      );
       return new GpuMemory(device, pool, options.localBytes, pageTable, options.virtualPages, faultLog);
     } catch (error) {
       for (const buffer of made) buffer.destroy();
@@ -148,7 +176,8 @@ export class GpuMemory {
   clearPages(segment: MemorySegment, runs: readonly PageRun[]): void {
     if (runs.length === 0) return;
     const encoder = this.device.createCommandEncoder({ label: 'd3d12 clear heap pages' });
-    for (const run of runs) encoder.clearBuffer(this.pool, this.poolOffset(segment, run.start * PAGE_SIZE), run.count * PAGE_SIZE);
+    for (const run of runs)
+      encoder.clearBuffer(this.pool, this.poolOffset(segment, run.start * PAGE_SIZE), run.count * PAGE_SIZE);
     this.submit([encoder.finish()]);
   }
 
@@ -166,8 +195,17 @@ export class GpuMemory {
    * Reads `length` bytes of a heap's memory from byte `heapOffset` (multiples of 4), after all work
    * submitted so far; resolves with the bytes once the GPU has copied them.
    */
-  async readHeapBytes(segment: MemorySegment, pages: Uint32Array, heapOffset: number, length: number): Promise<Uint8Array> {
-    const staging = this.createBuffer({ label: 'd3d12 readback', size: Math.max(4, length), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  async readHeapBytes(
+    segment: MemorySegment,
+    pages: Uint32Array,
+    heapOffset: number,
+    length: number,
+  ): Promise<Uint8Array> {
+    const staging = this.createBuffer({
+      label: 'd3d12 readback',
+      size: Math.max(4, length),
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
     const encoder = this.device.createCommandEncoder({ label: 'd3d12 read heap bytes' });
     forEachPhysicalSpan(pages, heapOffset, length, (poolOffset, dataOffset, spanLength) => {
       encoder.copyBufferToBuffer(this.pool, this.poolOffset(segment, poolOffset), staging, dataOffset, spanLength);
@@ -181,7 +219,14 @@ export class GpuMemory {
 
   /** A MAP_READ buffer the size of the fault log, for a submission to copy the log into (reused once read). */
   faultSlot(): GPUBuffer {
-    return this.faultStaging.pop() ?? this.createBuffer({ label: 'd3d12 fault log copy', size: this.faultLogBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    return (
+      this.faultStaging.pop() ??
+      this.createBuffer({
+        label: 'd3d12 fault log copy',
+        size: this.faultLogBytes,
+        usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+      })
+    );
   }
 
   /** Encodes the copy of the fault log into `slot` (at the end of a submission's command buffer). */
@@ -236,7 +281,12 @@ export class GpuMemory {
  * Splits a byte range of a heap into spans that are contiguous in the pool: calls
  * `visit(poolOffset, rangeOffset, length)` for each, in order.
  */
-export function forEachPhysicalSpan(pages: Uint32Array, heapOffset: number, length: number, visit: (poolOffset: number, rangeOffset: number, length: number) => void): void {
+export function forEachPhysicalSpan(
+  pages: Uint32Array,
+  heapOffset: number,
+  length: number,
+  visit: (poolOffset: number, rangeOffset: number, length: number) => void,
+): void {
   let done = 0;
   while (done < length) {
     const offset = heapOffset + done;
@@ -245,7 +295,11 @@ export function forEachPhysicalSpan(pages: Uint32Array, heapOffset: number, leng
     if (physical === undefined) throw new RangeError(`heap byte ${offset} is past the heap's ${pages.length} pages`);
     // Extend over following heap pages that are physically adjacent.
     let pagesInSpan = 1;
-    while (pages[heapPage + pagesInSpan] === physical + pagesInSpan && (heapPage + pagesInSpan) * PAGE_SIZE < heapOffset + length) pagesInSpan++;
+    while (
+      pages[heapPage + pagesInSpan] === physical + pagesInSpan &&
+      (heapPage + pagesInSpan) * PAGE_SIZE < heapOffset + length
+    )
+      pagesInSpan++;
     const spanEnd = Math.min(heapOffset + length, (heapPage + pagesInSpan) * PAGE_SIZE);
     visit(physical * PAGE_SIZE + (offset % PAGE_SIZE), done, spanEnd - offset);
     done += spanEnd - offset;

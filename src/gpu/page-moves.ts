@@ -26,7 +26,11 @@ export interface PageMove {
 export function movePages(memory: GpuMemory, moves: readonly PageMove[]): void {
   const total = moves.reduce((sum, { from }) => sum + from.pages.length * PAGE_SIZE, 0);
   if (total === 0) return;
-  const bounce = memory.createBuffer({ label: 'd3d12 heap move (bounce)', size: total, usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+  const bounce = memory.createBuffer({
+    label: 'd3d12 heap move (bounce)',
+    size: total,
+    usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+  });
   const encoder = memory.device.createCommandEncoder({ label: 'd3d12 move heaps between segments' });
   const starts: number[] = [];
   let offset = 0;
@@ -34,15 +38,28 @@ export function movePages(memory: GpuMemory, moves: readonly PageMove[]): void {
     const at = offset;
     starts.push(at);
     forEachPhysicalSpan(from.pages, 0, from.pages.length * PAGE_SIZE, (poolOffset, rangeOffset, length) => {
-      encoder.copyBufferToBuffer(memory.pool, memory.poolOffset(from.segment, poolOffset), bounce, at + rangeOffset, length);
+      encoder.copyBufferToBuffer(
+        memory.pool,
+        memory.poolOffset(from.segment, poolOffset),
+        bounce,
+        at + rangeOffset,
+        length,
+      );
     });
     offset += from.pages.length * PAGE_SIZE;
   }
   moves.forEach(({ from, to }, i) => {
-    if (to.pages.length !== from.pages.length) throw new RangeError(`movePages: a heap of ${from.pages.length} pages cannot move into ${to.pages.length}`);
+    if (to.pages.length !== from.pages.length)
+      throw new RangeError(`movePages: a heap of ${from.pages.length} pages cannot move into ${to.pages.length}`);
     const at = starts[i] as number;
     forEachPhysicalSpan(to.pages, 0, to.pages.length * PAGE_SIZE, (poolOffset, rangeOffset, length) => {
-      encoder.copyBufferToBuffer(bounce, at + rangeOffset, memory.pool, memory.poolOffset(to.segment, poolOffset), length);
+      encoder.copyBufferToBuffer(
+        bounce,
+        at + rangeOffset,
+        memory.pool,
+        memory.poolOffset(to.segment, poolOffset),
+        length,
+      );
     });
   });
   memory.submit([encoder.finish()]);

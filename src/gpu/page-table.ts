@@ -64,11 +64,18 @@ export class PageTableEncoding {
   }
 
   /** RESIDENT entries for scattered heap pages: out[i] says page pages[heapPages[first + i]]. */
-  residentGather(out: Uint32Array, segment: MemorySegment, pages: Uint32Array, heapPages: Uint32Array, first: number): void {
+  residentGather(
+    out: Uint32Array,
+    segment: MemorySegment,
+    pages: Uint32Array,
+    heapPages: Uint32Array,
+    first: number,
+  ): void {
     const tag = this.tag(segment);
     const words = this.wordsPerPage;
     const firstPage = this.firstPage(segment);
-    for (let i = 0; i < out.length; i++) out[i] = (((pages[heapPages[first + i] as number] as number) + firstPage) * words) | tag;
+    for (let i = 0; i < out.length; i++)
+      out[i] = (((pages[heapPages[first + i] as number] as number) + firstPage) * words) | tag;
   }
 
   private tag(segment: MemorySegment): number {
@@ -85,11 +92,20 @@ export class PageTableEncoding {
   }
 
   /** What an entry says, for fault reports and tests. */
-  decode(entry: number): { kind: 'unowned' | 'null' | 'resident' | 'absent'; segment?: MemorySegment; page?: number; heapId?: number } {
+  decode(entry: number): {
+    kind: 'unowned' | 'null' | 'resident' | 'absent';
+    segment?: MemorySegment;
+    page?: number;
+    heapId?: number;
+  } {
     const kind = entry & preludeConstant('D3D12_PTE_KIND_MASK');
     if (kind === this.resident) {
       const segment: MemorySegment = entry & this.segmentBit ? 'NON_LOCAL' : 'LOCAL';
-      return { kind: 'resident', segment, page: ((entry & this.wordBaseMask) >>> 0) / this.wordsPerPage - this.firstPage(segment) };
+      return {
+        kind: 'resident',
+        segment,
+        page: ((entry & this.wordBaseMask) >>> 0) / this.wordsPerPage - this.firstPage(segment),
+      };
     }
     if (kind === this.absentKind) return { kind: 'absent', heapId: entry >>> this.shift };
     return { kind: kind === this.null ? 'null' : 'unowned' };
@@ -134,7 +150,11 @@ export class PageTableMirror {
 
   private createBuffer(entries: number): GPUBuffer {
     // New buffers are zero: every entry starts UNOWNED (0).
-    return this.device.createBuffer({ label: 'd3d12 page table', size: entries * 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
+    return this.device.createBuffer({
+      label: 'd3d12 page table',
+      size: entries * 4,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
+    });
   }
 
   private growTo(page: number): void {

@@ -89,10 +89,17 @@ export class Pager {
     let chunk: (typeof chunks)[number] | undefined;
     heaps.forEach(({ segment, pages }, heap) => {
       forEachPhysicalSpan(pages, 0, pages.length * PAGE_SIZE, (poolOffset, heapOffset, length) => {
-        for (let done = 0; done < length; ) {
-          if (!chunk || chunk.used === chunkBytes) chunks.push((chunk = { buffer: this.staging.takeRead(), used: 0, parts: [] }));
+        for (let done = 0; done < length;) {
+          if (!chunk || chunk.used === chunkBytes)
+            chunks.push((chunk = { buffer: this.staging.takeRead(), used: 0, parts: [] }));
           const take = Math.min(length - done, chunkBytes - chunk.used);
-          encoder.copyBufferToBuffer(this.memory.pool, this.memory.poolOffset(segment, poolOffset + done), chunk.buffer, chunk.used, take);
+          encoder.copyBufferToBuffer(
+            this.memory.pool,
+            this.memory.poolOffset(segment, poolOffset + done),
+            chunk.buffer,
+            chunk.used,
+            take,
+          );
           chunk.parts.push({ heap, heapOffset: heapOffset + done, chunkOffset: chunk.used, length: take });
           chunk.used += take;
           done += take;
@@ -101,7 +108,10 @@ export class Pager {
     });
     this.memory.device.queue.submit([encoder.finish()]);
 
-    const evicted: Evicted[] = heaps.map(({ pages }) => ({ byteLength: pages.length * PAGE_SIZE, arrived: Promise.resolve() }));
+    const evicted: Evicted[] = heaps.map(({ pages }) => ({
+      byteLength: pages.length * PAGE_SIZE,
+      arrived: Promise.resolve(),
+    }));
     const stores: (Uint8Array | undefined)[] = heaps.map(() => undefined);
     const storeOf = (heap: number): Uint8Array | undefined => {
       const contents = evicted[heap] as Evicted;
@@ -112,7 +122,8 @@ export class Pager {
       buffer.mapAsync(GPUMapMode.READ, 0, used).then(
         () => {
           const mapped = new Uint8Array(buffer.getMappedRange(0, used));
-          for (const part of parts) storeOf(part.heap)?.set(mapped.subarray(part.chunkOffset, part.chunkOffset + part.length), part.heapOffset);
+          for (const part of parts)
+            storeOf(part.heap)?.set(mapped.subarray(part.chunkOffset, part.chunkOffset + part.length), part.heapOffset);
           buffer.unmap();
           this.staging.giveBackRead(buffer);
         },
@@ -153,10 +164,22 @@ export class Pager {
   /** Copies evicted bytes that have not arrived out of the old pages into a GPU buffer (they are about to be reused). */
   stage(evicted: Evicted, heap: PagedHeap): void {
     if (evicted.bytes || evicted.staged || evicted.cancelled) return;
-    const staged = this.memory.createBuffer({ label: 'd3d12 evicted heap (staged)', size: evicted.byteLength, usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
-    const encoder = this.memory.device.createCommandEncoder({ label: 'd3d12 evict (staging pages about to be reused)' });
+    const staged = this.memory.createBuffer({
+      label: 'd3d12 evicted heap (staged)',
+      size: evicted.byteLength,
+      usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+    });
+    const encoder = this.memory.device.createCommandEncoder({
+      label: 'd3d12 evict (staging pages about to be reused)',
+    });
     forEachPhysicalSpan(heap.pages, 0, evicted.byteLength, (poolOffset, offset, length) => {
-      encoder.copyBufferToBuffer(this.memory.pool, this.memory.poolOffset(heap.segment, poolOffset), staged, offset, length);
+      encoder.copyBufferToBuffer(
+        this.memory.pool,
+        this.memory.poolOffset(heap.segment, poolOffset),
+        staged,
+        offset,
+        length,
+      );
     });
     this.memory.device.queue.submit([encoder.finish()]);
     evicted.staged = staged;
@@ -183,7 +206,8 @@ export class Pager {
     let encoder: GPUCommandEncoder | undefined;
     const encode = (): GPUCommandEncoder => (encoder ??= device.createCommandEncoder({ label: 'd3d12 restore' }));
     const uploaded = heaps.reduce((sum, { evicted }) => sum + (evicted.bytes ? evicted.bytes.byteLength : 0), 0);
-    const upload = uploaded > DIRECT_WRITE_MAX_BYTES ? new ChunkUpload(this.staging, encode(), device.queue) : undefined;
+    const upload =
+      uploaded > DIRECT_WRITE_MAX_BYTES ? new ChunkUpload(this.staging, encode(), device.queue) : undefined;
     const pool = this.memory.pool;
     for (const { segment, pages, runs, evicted, zero } of heaps) {
       const at = (offset: number): number => this.memory.poolOffset(segment, offset);
@@ -196,7 +220,9 @@ export class Pager {
           else device.queue.writeBuffer(pool, at(poolOffset), bytes, offset, spanLength);
         });
       } else if (staged) {
-        forEachPhysicalSpan(pages, 0, length, (poolOffset, offset, spanLength) => encode().copyBufferToBuffer(staged, offset, pool, at(poolOffset), spanLength));
+        forEachPhysicalSpan(pages, 0, length, (poolOffset, offset, spanLength) =>
+          encode().copyBufferToBuffer(staged, offset, pool, at(poolOffset), spanLength),
+        );
       } else if (zero) {
         for (const run of runs) encode().clearBuffer(pool, at(run.start * PAGE_SIZE), run.count * PAGE_SIZE);
       }
@@ -215,7 +241,8 @@ export class Pager {
 
 /** Bytes written into mapped write chunks, each copied into the pool by the restore's encoder. */
 class ChunkUpload {
-  private chunk: { buffer: GPUBuffer; mapped: Uint8Array; used: number; copies: [GPUBuffer, number, number, number][] } | undefined;
+  private chunk:
+    { buffer: GPUBuffer; mapped: Uint8Array; used: number; copies: [GPUBuffer, number, number, number][] } | undefined;
   private readonly done: GPUBuffer[] = [];
 
   constructor(
@@ -225,7 +252,7 @@ class ChunkUpload {
   ) {}
 
   write(pool: GPUBuffer, poolOffset: number, bytes: Uint8Array): void {
-    for (let done = 0; done < bytes.byteLength; ) {
+    for (let done = 0; done < bytes.byteLength;) {
       if (!this.chunk || this.chunk.used === this.staging.chunkBytes) {
         this.seal();
         const buffer = this.staging.takeWrite();
@@ -250,7 +277,8 @@ class ChunkUpload {
     const chunk = this.chunk;
     if (!chunk) return;
     chunk.buffer.unmap();
-    for (const [pool, from, to, length] of chunk.copies) this.encoder.copyBufferToBuffer(chunk.buffer, from, pool, to, length);
+    for (const [pool, from, to, length] of chunk.copies)
+      this.encoder.copyBufferToBuffer(chunk.buffer, from, pool, to, length);
     this.done.push(chunk.buffer);
     this.chunk = undefined;
   }

@@ -7,7 +7,19 @@ import vertexReplayWgsl from '../../shaders/vertex_replay.wgsl?raw';
 import fragmentEntryWgsl from '../../shaders/fragment_entry.wgsl?raw';
 import computeEntryWgsl from '../../shaders/compute_entry.wgsl?raw';
 import { demoteEntryPoint, entryPointAttributes, entryPointSignature, vertexCall } from './entry-points.js';
-import { COMPUTE_UNMAPPED_ACCESS_PRELUDE_WGSL, computePrelude, FRAGMENT_UNMAPPED_ACCESS_PRELUDE_WGSL, fragmentPrelude, makesPageHandles, poolViewFor, PRELUDE_WGSL, requireConstant, requireWorkgroupSize, VERTEX_PRELUDE_WGSL, vertexPrelude } from './prelude.js';
+import {
+  COMPUTE_UNMAPPED_ACCESS_PRELUDE_WGSL,
+  computePrelude,
+  FRAGMENT_UNMAPPED_ACCESS_PRELUDE_WGSL,
+  fragmentPrelude,
+  makesPageHandles,
+  poolViewFor,
+  PRELUDE_WGSL,
+  requireConstant,
+  requireWorkgroupSize,
+  VERTEX_PRELUDE_WGSL,
+  vertexPrelude,
+} from './prelude.js';
 import { ResourceType, WgslReflect } from './wgsl-reflect.js';
 
 interface DeviceCache {
@@ -25,17 +37,28 @@ const caches = new WeakMap<GPUDevice, DeviceCache>();
  * type its `var` declares (read → read-only storage, read_write → storage, uniform) and every stage
  * whose prelude declares it. The one uniform, the per-dispatch constants, is bound at a dynamic offset.
  */
-export function preludeBindGroupEntries(stages: readonly { code: string; visibility: number }[]): GPUBindGroupLayoutEntry[] {
+export function preludeBindGroupEntries(
+  stages: readonly { code: string; visibility: number }[],
+): GPUBindGroupLayoutEntry[] {
   const entries = new Map<number, GPUBindGroupLayoutEntry>();
   for (const { code, visibility } of stages) {
     for (const variable of new WgslReflect(code).getBindGroups()[0] ?? []) {
       let buffer: GPUBufferBindingLayout;
-      if (variable.resourceType === ResourceType.Uniform) buffer = { type: 'uniform', hasDynamicOffset: true, minBindingSize: variable.size };
-      else if (variable.resourceType === ResourceType.Storage) buffer = { type: variable.access === 'read_write' ? 'storage' : 'read-only-storage' };
+      if (variable.resourceType === ResourceType.Uniform)
+        buffer = { type: 'uniform', hasDynamicOffset: true, minBindingSize: variable.size };
+      else if (variable.resourceType === ResourceType.Storage)
+        buffer = { type: variable.access === 'read_write' ? 'storage' : 'read-only-storage' };
       else throw new Error(`the prelude's binding ${variable.binding} (${variable.name}) is not a buffer`);
       const seen = entries.get(variable.binding);
-      if (seen && seen.buffer?.type !== buffer.type) throw new Error(`the prelude declares binding ${variable.binding} (${variable.name}) differently in two stages`);
-      entries.set(variable.binding, { binding: variable.binding, visibility: (seen?.visibility ?? 0) | visibility, buffer });
+      if (seen && seen.buffer?.type !== buffer.type)
+        throw new Error(
+          `the prelude declares binding ${variable.binding} (${variable.name}) differently in two stages`,
+        );
+      entries.set(variable.binding, {
+        binding: variable.binding,
+        visibility: (seen?.visibility ?? 0) | visibility,
+        buffer,
+      });
     }
   }
   return [...entries.values()].sort((a, b) => a.binding - b.binding);
@@ -47,7 +70,9 @@ function cacheFor(device: GPUDevice): DeviceCache {
     const group0 = device.createBindGroupLayout({
       label: 'd3d12 prelude (group 0)',
       // The recording variant declares every binding (the plain one leaves the unmapped-access log out).
-      entries: preludeBindGroupEntries([{ code: COMPUTE_UNMAPPED_ACCESS_PRELUDE_WGSL, visibility: GPUShaderStage.COMPUTE }]),
+      entries: preludeBindGroupEntries([
+        { code: COMPUTE_UNMAPPED_ACCESS_PRELUDE_WGSL, visibility: GPUShaderStage.COMPUTE },
+      ]),
     });
     // The fault log is the fragment stage's only: vertex shaders cannot write storage. The layout
     // has the unmapped-access log too (the fragment prelude of devices that record them declares it).
@@ -101,7 +126,9 @@ async function compile(device: GPUDevice, prelude: string, code: string, label: 
     const preludeLines = prelude.split('\n').length;
     const lines = errors.map((message) => {
       const line = message.lineNum - preludeLines;
-      return line > 0 ? `line ${line}:${message.linePos}: ${message.message}` : `in the prelude (line ${message.lineNum}): ${message.message}`;
+      return line > 0
+        ? `line ${line}:${message.linePos}: ${message.message}`
+        : `in the prelude (line ${message.lineNum}): ${message.message}`;
     });
     throw new ShaderCompileError(lines.join('\n'));
   }
@@ -119,10 +146,22 @@ export async function createPreludePipeline(
 ): Promise<GPUComputePipeline> {
   // The pool's view follows the code: vectors where it makes 16-byte accesses (see prelude.ts).
   const stage = computeStage(code, entryPoint);
-  const module = await compile(device, computePrelude({ unmappedAccess, poolView: poolViewFor(code) }), stage.code, label);
-  const layout = device.createPipelineLayout({ label, bindGroupLayouts: [preludeBindGroupLayout(device), ...extraGroups] });
+  const module = await compile(
+    device,
+    computePrelude({ unmappedAccess, poolView: poolViewFor(code) }),
+    stage.code,
+    label,
+  );
+  const layout = device.createPipelineLayout({
+    label,
+    bindGroupLayouts: [preludeBindGroupLayout(device), ...extraGroups],
+  });
   try {
-    return await device.createComputePipelineAsync({ label, layout, compute: { module, entryPoint: stage.entryPoint } });
+    return await device.createComputePipelineAsync({
+      label,
+      layout,
+      compute: { module, entryPoint: stage.entryPoint },
+    });
   } catch (error) {
     // A GPUPipelineError (e.g. no such entry point); createComputePipelineAsync reports it here only.
     throw new ShaderCompileError(error instanceof Error ? error.message : String(error));
@@ -130,7 +169,14 @@ export async function createPreludePipeline(
 }
 
 /** One of the emulator's own kernels, compiled once per device (and prelude variant). */
-export function kernelPipeline(device: GPUDevice, name: string, code: string, entryPoint: string, extraGroups: GPUBindGroupLayout[], unmappedAccess = false): Promise<GPUComputePipeline> {
+export function kernelPipeline(
+  device: GPUDevice,
+  name: string,
+  code: string,
+  entryPoint: string,
+  extraGroups: GPUBindGroupLayout[],
+  unmappedAccess = false,
+): Promise<GPUComputePipeline> {
   const cache = cacheFor(device);
   const key = unmappedAccess ? `${name} (unmapped access)` : name;
   let pipeline = cache.kernels.get(key);
@@ -146,13 +192,22 @@ export function kernelPipeline(device: GPUDevice, name: string, code: string, en
  * prelude variant: for commands encoded at executeCommandLists, which cannot wait for an asynchronous
  * compile. Only for the emulator's tested kernels: a compile error would surface as a WebGPU error.
  */
-export function kernelPipelineNow(device: GPUDevice, name: string, code: string, entryPoint: string, unmappedAccess = false): GPUComputePipeline {
+export function kernelPipelineNow(
+  device: GPUDevice,
+  name: string,
+  code: string,
+  entryPoint: string,
+  unmappedAccess = false,
+): GPUComputePipeline {
   const cache = cacheFor(device);
   const key = unmappedAccess ? `${name} (unmapped access)` : name;
   let pipeline = cache.immediateKernels.get(key);
   if (!pipeline) {
     const label = `d3d12 ${key}`;
-    const module = device.createShaderModule({ label, code: `${computePrelude({ unmappedAccess, poolView: poolViewFor(code) })}\n${code}` });
+    const module = device.createShaderModule({
+      label,
+      code: `${computePrelude({ unmappedAccess, poolView: poolViewFor(code) })}\n${code}`,
+    });
     const layout = device.createPipelineLayout({ label, bindGroupLayouts: [preludeBindGroupLayout(device)] });
     pipeline = device.createComputePipeline({ label, layout, compute: { module, entryPoint } });
     cache.immediateKernels.set(key, pipeline);
@@ -189,17 +244,32 @@ export interface GraphicsValidation {
  * prelude, which records faults (and, with `validation.unmappedAccess`, unmapped accesses). With
  * either kind of validation, also the vertex-stage replay, which records both for the vertex stage.
  */
-export async function createGraphicsPreludePipeline(device: GPUDevice, options: GraphicsPipelineOptions, validation: GraphicsValidation): Promise<GraphicsPipelines> {
+export async function createGraphicsPreludePipeline(
+  device: GPUDevice,
+  options: GraphicsPipelineOptions,
+  validation: GraphicsValidation,
+): Promise<GraphicsPipelines> {
   const poolView = poolViewFor(options.code);
   const vertexModule = await compile(device, vertexPrelude(poolView), options.code, `${options.label} (vertex stage)`);
   // The fragment module must not hold the vertex entry point (it would reach the writable fault
   // log); its entry point is the emulator's wrapper around the user's, which logs the faults.
   const demoted = demoteOr(options.code, options.vertexEntryPoint);
-  const fragmentModule = await compile(device, fragmentPrelude({ unmappedAccess: validation.unmappedAccess, poolView }), fragmentStage(demoted, options.fragmentEntryPoint), `${options.label} (fragment stage)`);
-  const layout = device.createPipelineLayout({ label: options.label, bindGroupLayouts: [graphicsPreludeBindGroupLayout(device)] });
+  const fragmentModule = await compile(
+    device,
+    fragmentPrelude({ unmappedAccess: validation.unmappedAccess, poolView }),
+    fragmentStage(demoted, options.fragmentEntryPoint),
+    `${options.label} (fragment stage)`,
+  );
+  const layout = device.createPipelineLayout({
+    label: options.label,
+    bindGroupLayouts: [graphicsPreludeBindGroupLayout(device)],
+  });
   const blend: GPUBlendState | undefined =
     options.blend === 'alpha'
-      ? { color: { srcFactor: 'src-alpha', dstFactor: 'one-minus-src-alpha' }, alpha: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha' } }
+      ? {
+          color: { srcFactor: 'src-alpha', dstFactor: 'one-minus-src-alpha' },
+          alpha: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha' },
+        }
       : undefined;
   let render: GPURenderPipeline;
   try {
@@ -207,7 +277,11 @@ export async function createGraphicsPreludePipeline(device: GPUDevice, options: 
       label: options.label,
       layout,
       vertex: { module: vertexModule, entryPoint: options.vertexEntryPoint },
-      fragment: { module: fragmentModule, entryPoint: FRAGMENT_ENTRY, targets: [{ format: options.targetFormat, blend }] },
+      fragment: {
+        module: fragmentModule,
+        entryPoint: FRAGMENT_ENTRY,
+        targets: [{ format: options.targetFormat, blend }],
+      },
       primitive: { topology: options.topology },
     });
   } catch (error) {
@@ -216,7 +290,14 @@ export async function createGraphicsPreludePipeline(device: GPUDevice, options: 
   if (!validation.faults && !validation.unmappedAccess) return { render };
   const call = vertexCall(options.code, options.vertexEntryPoint, 'd3d12_vertex_index', 'd3d12_instance_index');
   const replayCode = `${demoted}\n${vertexReplayWgsl.replaceAll('D3D12_VERTEX_CALL', call)}`;
-  const vertexReplay = await createPreludePipeline(device, replayCode, 'd3d12_vertex_replay', `${options.label} (vertex-stage replay)`, [], validation.unmappedAccess);
+  const vertexReplay = await createPreludePipeline(
+    device,
+    replayCode,
+    'd3d12_vertex_replay',
+    `${options.label} (vertex-stage replay)`,
+    [],
+    validation.unmappedAccess,
+  );
   return { render, vertexReplay };
 }
 
@@ -236,8 +317,13 @@ function fragmentStage(code: string, name: string): string {
     return code;
   }
   const call = `${name}(${signature.names.join(', ')})`;
-  const body = signature.result ? `let d3d12_result = ${call};\n  d3d12_flush_fragment_faults();\n  return d3d12_result;` : `${call};\n  d3d12_flush_fragment_faults();`;
-  const wrapper = fragmentEntryWgsl.replaceAll('D3D12_FRAGMENT_PARAMS', signature.params).replaceAll('D3D12_FRAGMENT_RESULT', signature.result).replaceAll('D3D12_FRAGMENT_BODY', body);
+  const body = signature.result
+    ? `let d3d12_result = ${call};\n  d3d12_flush_fragment_faults();\n  return d3d12_result;`
+    : `${call};\n  d3d12_flush_fragment_faults();`;
+  const wrapper = fragmentEntryWgsl
+    .replaceAll('D3D12_FRAGMENT_PARAMS', signature.params)
+    .replaceAll('D3D12_FRAGMENT_RESULT', signature.result)
+    .replaceAll('D3D12_FRAGMENT_BODY', body);
   return `${demoteEntryPoint(code, name)}\n${wrapper}`;
 }
 

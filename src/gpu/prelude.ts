@@ -49,7 +49,10 @@ function uncommented(code: string): string {
 }
 
 function pools(view: PoolView, stage: 'compute' | 'graphics'): string {
-  const declared = (view === 'vec4' ? poolVec4 : poolWords).replaceAll('D3D12_POOL_ACCESS', stage === 'compute' ? 'read_write' : 'read');
+  const declared = (view === 'vec4' ? poolVec4 : poolWords).replaceAll(
+    'D3D12_POOL_ACCESS',
+    stage === 'compute' ? 'read_write' : 'read',
+  );
   return stage === 'compute' ? `${declared}\n${view === 'vec4' ? poolVec4Writes : poolWordsWrites}` : declared;
 }
 
@@ -61,17 +64,40 @@ export interface PreludeVariant {
 
 /** The prelude of a compute pipeline: memory read and written, faults recorded. */
 export function computePrelude({ unmappedAccess: recording = false, poolView = 'words' }: PreludeVariant = {}): string {
-  return [common, bindingsCompute, pools(poolView, 'compute'), recording ? unmappedAccess : unmappedAccessOff, loads, pageHandle, textures, stores, textureStores].join('\n');
+  return [
+    common,
+    bindingsCompute,
+    pools(poolView, 'compute'),
+    recording ? unmappedAccess : unmappedAccessOff,
+    loads,
+    pageHandle,
+    textures,
+    stores,
+    textureStores,
+  ].join('\n');
 }
 
 /** The prelude of a graphics pipeline's vertex stage: memory read only, faults and unmapped accesses recorded by its replay. */
 export function vertexPrelude(poolView: PoolView = 'words'): string {
-  return [common, bindingsVertex, pools(poolView, 'graphics'), unmappedAccessOff, loads, pageHandle, textures].join('\n');
+  return [common, bindingsVertex, pools(poolView, 'graphics'), unmappedAccessOff, loads, pageHandle, textures].join(
+    '\n',
+  );
 }
 
 /** The prelude of a graphics pipeline's fragment stage: memory read only, faults recorded. */
-export function fragmentPrelude({ unmappedAccess: recording = false, poolView = 'words' }: PreludeVariant = {}): string {
-  return [common, bindingsFragment, pools(poolView, 'graphics'), recording ? unmappedAccess : unmappedAccessOff, loads, pageHandle, textures].join('\n');
+export function fragmentPrelude({
+  unmappedAccess: recording = false,
+  poolView = 'words',
+}: PreludeVariant = {}): string {
+  return [
+    common,
+    bindingsFragment,
+    pools(poolView, 'graphics'),
+    recording ? unmappedAccess : unmappedAccessOff,
+    loads,
+    pageHandle,
+    textures,
+  ].join('\n');
 }
 
 /** The prelude of compute pipelines (word view): memory read and written, faults recorded. */
@@ -123,7 +149,6 @@ export function wgslConstants(code: string): Record<string, number> {
   return constants;
 }
 
-
 /** A `const` of `code` by name; throws if the WGSL lost it (a rename must reach both sides). */
 export function requireConstant(code: string, name: string, file: string): number {
   const value = wgslConstants(code)[name];
@@ -135,7 +160,10 @@ export function requireConstant(code: string, name: string, file: string): numbe
 export function requireStruct(code: string, name: string, file: string): StructLayout {
   const struct = new WgslReflect(code).structs.find((s) => s.name === name);
   if (!struct) throw new Error(`${file} has no struct ${name}`);
-  return { size: struct.size, offsets: Object.fromEntries(struct.members.map((member) => [member.name, member.offset])) };
+  return {
+    size: struct.size,
+    offsets: Object.fromEntries(struct.members.map((member) => [member.name, member.offset])),
+  };
 }
 
 /** The workgroup size along x of compute entry point `name` of `code`; throws if there is none. */

@@ -24,7 +24,12 @@ export function createTimestampQuerySet(device: GPUDevice, count: number, label:
 
 /** Writes query `index` of `querySet` now (between passes). */
 export function encodeTimestamp(encoder: GPUCommandEncoder, querySet: GPUQuerySet, index: number): void {
-  encoder.beginComputePass({ label: 'd3d12 EndQuery(TIMESTAMP)', timestampWrites: { querySet, beginningOfPassWriteIndex: index } }).end();
+  encoder
+    .beginComputePass({
+      label: 'd3d12 EndQuery(TIMESTAMP)',
+      timestampWrites: { querySet, beginningOfPassWriteIndex: index },
+    })
+    .end();
 }
 
 /** Where a heap keeps its resolved results: pages of the pool (the backing resource's heap). */
@@ -39,12 +44,34 @@ export interface ResultPages {
  * Resolves queries [first, first + count) into the result pages (same positions), returning the
  * transient buffer to destroy after submission.
  */
-export function encodeResolve(memory: GpuMemory, encoder: GPUCommandEncoder, querySet: GPUQuerySet, first: number, count: number, results: ResultPages): GPUBuffer {
+export function encodeResolve(
+  memory: GpuMemory,
+  encoder: GPUCommandEncoder,
+  querySet: GPUQuerySet,
+  first: number,
+  count: number,
+  results: ResultPages,
+): GPUBuffer {
   const bytes = count * RESULT_BYTES;
-  const resolved = memory.createBuffer({ label: 'd3d12 resolved queries', size: bytes, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
-  encoder.resolveQuerySet(querySet, first, count, resolved, 0);
-  forEachPhysicalSpan(results.pages, results.offset + first * RESULT_BYTES, bytes, (poolOffset, rangeOffset, length) => {
-    encoder.copyBufferToBuffer(resolved, rangeOffset, memory.pool, memory.poolOffset(results.segment, poolOffset), length);
+  const resolved = memory.createBuffer({
+    label: 'd3d12 resolved queries',
+    size: bytes,
+    usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC,
   });
+  encoder.resolveQuerySet(querySet, first, count, resolved, 0);
+  forEachPhysicalSpan(
+    results.pages,
+    results.offset + first * RESULT_BYTES,
+    bytes,
+    (poolOffset, rangeOffset, length) => {
+      encoder.copyBufferToBuffer(
+        resolved,
+        rangeOffset,
+        memory.pool,
+        memory.poolOffset(results.segment, poolOffset),
+        length,
+      );
+    },
+  );
   return resolved;
 }

@@ -77,7 +77,10 @@ export async function runSmokePattern(
   const paramsView = new DataView(paramsData);
   paramsView.setUint32(memberOffset(layout.params, 'count'), args.count, true);
   paramsView.setUint32(memberOffset(layout.params, 'seed'), args.seed, true);
-  const params = device.createBuffer({ size: layout.params.size, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+  const params = device.createBuffer({
+    size: layout.params.size,
+    usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+  });
   device.queue.writeBuffer(params, 0, paramsData);
   const words = device.createBuffer({ size: byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
   const readback = device.createBuffer({ size: byteLength, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });

@@ -43,12 +43,20 @@ export class StagingBuffers {
 
   /** An unmapped read chunk no queued work uses; made if none is idle. */
   takeRead(): GPUBuffer {
-    return this.idleRead.pop() ?? this.memory.createBuffer({ label: 'd3d12 paging readback', size: this.chunkBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    return (
+      this.idleRead.pop() ??
+      this.memory.createBuffer({
+        label: 'd3d12 paging readback',
+        size: this.chunkBytes,
+        usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+      })
+    );
   }
 
   /** A read chunk whose map has been read and unmapped (or failed): kept for the next eviction, or destroyed. */
   giveBackRead(buffer: GPUBuffer): void {
-    if (!this.destroyed && this.idleRead.length < RETAINED_CHUNKS && buffer.mapState === 'unmapped') this.idleRead.push(buffer);
+    if (!this.destroyed && this.idleRead.length < RETAINED_CHUNKS && buffer.mapState === 'unmapped')
+      this.idleRead.push(buffer);
     else buffer.destroy();
   }
 
@@ -62,7 +70,12 @@ export class StagingBuffers {
     if (idle) return idle;
     if (this.writeChunks >= RETAINED_CHUNKS) return undefined;
     this.writeChunks++;
-    return this.memory.createBuffer({ label: 'd3d12 paging upload', size: this.chunkBytes, usage: GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC, mappedAtCreation: true });
+    return this.memory.createBuffer({
+      label: 'd3d12 paging upload',
+      size: this.chunkBytes,
+      usage: GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC,
+      mappedAtCreation: true,
+    });
   }
 
   /** A write chunk unmapped and whose copies are submitted: it maps itself again, then is idle. */

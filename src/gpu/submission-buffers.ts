@@ -26,10 +26,16 @@ function sameBytes(a: Uint8Array | undefined, b: Uint8Array): boolean {
 }
 
 export class SubmissionBuffers {
-  private readonly buffers: Record<'constants' | 'jobs', GPUBuffer | undefined> = { constants: undefined, jobs: undefined };
+  private readonly buffers: Record<'constants' | 'jobs', GPUBuffer | undefined> = {
+    constants: undefined,
+    jobs: undefined,
+  };
   private readonly groups = new Map<GPUBindGroupLayout, CachedGroup>();
   /** The bytes last written to each buffer (from offset 0). */
-  private readonly written: Record<'constants' | 'jobs', Uint8Array | undefined> = { constants: undefined, jobs: undefined };
+  private readonly written: Record<'constants' | 'jobs', Uint8Array | undefined> = {
+    constants: undefined,
+    jobs: undefined,
+  };
 
   constructor(
     private readonly device: GPUDevice,
@@ -69,7 +75,8 @@ export class SubmissionBuffers {
   bindGroup(label: string, layout: GPUBindGroupLayout, entries: readonly GPUBindGroupEntry[]): GPUBindGroup {
     const buffers = entries.map((entry) => (entry.resource as GPUBufferBinding).buffer);
     const cached = this.groups.get(layout);
-    if (cached && cached.buffers.length === buffers.length && cached.buffers.every((b, i) => b === buffers[i])) return cached.group;
+    if (cached && cached.buffers.length === buffers.length && cached.buffers.every((b, i) => b === buffers[i]))
+      return cached.group;
     const group = this.device.createBindGroup({ label, layout, entries: [...entries] });
     this.groups.set(layout, { buffers, group });
     return group;

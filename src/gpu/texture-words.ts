@@ -15,6 +15,7 @@ export function mipEntry(mip: MipLayout): [number, number, number, number] {
 /** The slice pitch in the prelude's units (D3D12_TEX2D_SLICE_PITCH_SHIFT): slices start on 4 KiB boundaries. */
 export function slicePitchUnits(layout: ResourceLayout): number {
   const unit = 2 ** preludeConstant('D3D12_TEX2D_SLICE_PITCH_SHIFT');
-  if (layout.slicePitch % unit !== 0) throw new RangeError(`a slice pitch of ${layout.slicePitch} bytes is not a multiple of ${unit}`);
+  if (layout.slicePitch % unit !== 0)
+    throw new RangeError(`a slice pitch of ${layout.slicePitch} bytes is not a multiple of ${unit}`);
   return layout.slicePitch / unit;
 }

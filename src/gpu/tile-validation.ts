@@ -28,7 +28,11 @@ function pipelineFor(device: GPUDevice): GPUComputePipeline {
     pipeline = device.createComputePipeline({
       label: 'd3d12 validate tile mappings',
       layout: 'auto',
-      compute: { module: device.createShaderModule({ label: FILE, code: validateWgsl }), entryPoint: ENTRY_POINT, constants: { d3d12_unowned: preludeConstant('D3D12_PTE_UNOWNED') } },
+      compute: {
+        module: device.createShaderModule({ label: FILE, code: validateWgsl }),
+        entryPoint: ENTRY_POINT,
+        constants: { d3d12_unowned: preludeConstant('D3D12_PTE_UNOWNED') },
+      },
     });
     pipelines.set(device, pipeline);
   }
@@ -46,7 +50,11 @@ export interface PageTableComparison {
  * Compares the page table with `expected` (pairs of page index and entry, as D3D12ExpectedEntry
  * lays them out) on the GPU. At most `capacity` mismatches are described.
  */
-export async function comparePageTable(memory: GpuMemory, expected: Uint32Array, capacity: number): Promise<PageTableComparison> {
+export async function comparePageTable(
+  memory: GpuMemory,
+  expected: Uint32Array,
+  capacity: number,
+): Promise<PageTableComparison> {
   const wordsPerEntry = EXPECTED.size / 4;
   // More entries than one storage binding holds (only near a full 40-bit address space): in parts.
   const perPart = Math.floor(memory.device.limits.maxStorageBufferBindingSize / EXPECTED.size);
@@ -55,14 +63,22 @@ export async function comparePageTable(memory: GpuMemory, expected: Uint32Array,
   // all of them see the table as of the call, not writes queued while an earlier part was read.
   const parts: { first: number; result: Promise<PageTableComparison> }[] = [];
   for (let first = 0; first * wordsPerEntry < expected.length; first += perPart) {
-    parts.push({ first, result: compareOnce(memory, expected.subarray(first * wordsPerEntry, (first + perPart) * wordsPerEntry), capacity) });
+    parts.push({
+      first,
+      result: compareOnce(
+        memory,
+        expected.subarray(first * wordsPerEntry, (first + perPart) * wordsPerEntry),
+        capacity,
+      ),
+    });
   }
   let count = 0;
   const records: number[] = [];
   for (const { first, result } of parts) {
     const part = await result;
     count += part.count;
-    for (let i = 0; i < part.records.length && records.length < capacity * 2; i += 2) records.push((part.records[i] as number) + first, part.records[i + 1] as number);
+    for (let i = 0; i < part.records.length && records.length < capacity * 2; i += 2)
+      records.push((part.records[i] as number) + first, part.records[i + 1] as number);
   }
   return { count, records: Uint32Array.from(records) };
 }
@@ -73,11 +89,23 @@ async function compareOnce(memory: GpuMemory, expected: Uint32Array, capacity: n
   const device = memory.device;
   const logBytes = (LOG.offsets.records as number) + capacity * RECORD_BYTES;
   const { log, staging } = memory.guard('validating tile mappings', () => {
-    const expectedBuffer = memory.createBuffer({ label: 'd3d12 expected page-table entries', size: expected.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    const expectedBuffer = memory.createBuffer({
+      label: 'd3d12 expected page-table entries',
+      size: expected.byteLength,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+    });
     device.queue.writeBuffer(expectedBuffer, 0, expected);
-    const log = memory.createBuffer({ label: 'd3d12 page-table mismatches', size: logBytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
+    const log = memory.createBuffer({
+      label: 'd3d12 page-table mismatches',
+      size: logBytes,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
+    });
     device.queue.writeBuffer(log, LOG.offsets.capacity as number, new Uint32Array([capacity]));
-    const staging = memory.createBuffer({ label: 'd3d12 page-table mismatch readback', size: logBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const staging = memory.createBuffer({
+      label: 'd3d12 page-table mismatch readback',
+      size: logBytes,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
     const pipeline = pipelineFor(device);
     const bindGroup = device.createBindGroup({
       label: 'd3d12 validate tile mappings',

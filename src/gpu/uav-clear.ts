@@ -19,7 +19,12 @@ import { mipEntry, slicePitchUnits } from './texture-words.js';
 const constant = (name: string): number => requireConstant(clearWgsl, name, 'uav_clear.wgsl');
 
 const WORKGROUP = requireWorkgroupSize(clearWgsl, 'd3d12_clear', 'uav_clear.wgsl');
-const MODE = { texels: constant('D3D12_CLEAR_MODE_TEXELS'), wordTexels: constant('D3D12_CLEAR_MODE_WORD_TEXELS'), tailWords: constant('D3D12_CLEAR_MODE_TAIL_WORDS'), buffer: constant('D3D12_CLEAR_MODE_BUFFER') };
+const MODE = {
+  texels: constant('D3D12_CLEAR_MODE_TEXELS'),
+  wordTexels: constant('D3D12_CLEAR_MODE_WORD_TEXELS'),
+  tailWords: constant('D3D12_CLEAR_MODE_TAIL_WORDS'),
+  buffer: constant('D3D12_CLEAR_MODE_BUFFER'),
+};
 const AT = {
   mode: constant('D3D12_CLEAR_MODE'),
   base: constant('D3D12_CLEAR_BASE'),
@@ -100,8 +105,25 @@ export function textureClearDispatches(clear: TextureClear): ClearDispatch[] {
     root[AT.level] = clear.mip;
     root[AT.firstWord] = firstWord;
     root.set(mipEntry(mip), AT.mip);
-    root.set([clear.width, clear.height, layout.mipLevels, bpt, layout.tileShape.widthInTexels, layout.tileShape.heightInTexels, layout.standardTilesPerSlice, layout.arraySize, slicePitchUnits(layout)], AT.texture);
-    if (volume) root.set([layout.tileShape.depthInTexels, mip.heightInTiles, mip.depthPitch, clear.firstSlice + clear.sliceCount], AT.volume);
+    root.set(
+      [
+        clear.width,
+        clear.height,
+        layout.mipLevels,
+        bpt,
+        layout.tileShape.widthInTexels,
+        layout.tileShape.heightInTexels,
+        layout.standardTilesPerSlice,
+        layout.arraySize,
+        slicePitchUnits(layout),
+      ],
+      AT.texture,
+    );
+    if (volume)
+      root.set(
+        [layout.tileShape.depthInTexels, mip.heightInTiles, mip.depthPitch, clear.firstSlice + clear.sliceCount],
+        AT.volume,
+      );
     dispatches.push({ root, groups });
   };
   for (const rect of clear.rects) {
@@ -114,11 +136,18 @@ export function textureClearDispatches(clear: TextureClear): ClearDispatch[] {
     } else {
       // The words holding the rectangle's rows, counted from the packed mip's first byte; in a 3D
       // mip, from the first depth slice's to the last's, one run over them all.
-      const [firstDepth, lastDepth] = volume ? [clear.firstSlice * mip.depthPitch, (clear.firstSlice + clear.sliceCount - 1) * mip.depthPitch] : [0, 0];
+      const [firstDepth, lastDepth] = volume
+        ? [clear.firstSlice * mip.depthPitch, (clear.firstSlice + clear.sliceCount - 1) * mip.depthPitch]
+        : [0, 0];
       const first = Math.floor((firstDepth + rect.top * mip.rowPitch + rect.left * bpt) / 4);
       const end = Math.ceil((lastDepth + (rect.bottom - 1) * mip.rowPitch + rect.right * bpt) / 4);
       for (let word = first; word < end; word += WORDS_PER_DISPATCH) {
-        add(MODE.tailWords, rect, [Math.ceil(Math.min(WORDS_PER_DISPATCH, end - word) / WORKGROUP), 1, volume ? 1 : clear.sliceCount], word);
+        add(
+          MODE.tailWords,
+          rect,
+          [Math.ceil(Math.min(WORDS_PER_DISPATCH, end - word) / WORKGROUP), 1, volume ? 1 : clear.sliceCount],
+          word,
+        );
       }
     }
   }
@@ -133,7 +162,10 @@ export function bufferClearDispatches(clear: BufferClear): ClearDispatch[] {
     for (let run = Math.floor(start / 16) * 16; run < end; run += WORDS_PER_DISPATCH * 4) {
       const root = rootWith(MODE.buffer, clear.address + BigInt(run), bits);
       root.set([Math.max(0, start - run), Math.min(end - run, WORDS_PER_DISPATCH * 4)], AT.rect);
-      dispatches.push({ root, groups: [Math.ceil(Math.min(WORDS_PER_DISPATCH, Math.ceil((end - run) / 4)) / WORKGROUP), 1, 1] });
+      dispatches.push({
+        root,
+        groups: [Math.ceil(Math.min(WORDS_PER_DISPATCH, Math.ceil((end - run) / 4)) / WORKGROUP), 1, 1],
+      });
     }
   }
   return dispatches;

@@ -43,7 +43,14 @@ export interface UnmappedAccessBinding {
   submission: number;
 }
 
-const header = (): { words: number; countLow: number; countHigh: number; records: number; capacity: number; bitmap: number } => {
+const header = (): {
+  words: number;
+  countLow: number;
+  countHigh: number;
+  records: number;
+  capacity: number;
+  bitmap: number;
+} => {
   const log = preludeLayout().unmappedAccessLog;
   return {
     words: memberOffset(log, 'words'),
@@ -60,7 +67,9 @@ const usage = (): number => GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | G
 
 /** The placeholder a device without unmappedAccess binds: the header and 16 bytes of words (never written), capacity 0. */
 export function createUnmappedAccessPlaceholder(memory: GpuMemory): GPUBuffer {
-  return memory.guard('allocating the unmapped-access placeholder', () => memory.createBuffer({ label: 'd3d12 unmapped-access log (off)', size: header().words + 16, usage: usage() }));
+  return memory.guard('allocating the unmapped-access placeholder', () =>
+    memory.createBuffer({ label: 'd3d12 unmapped-access log (off)', size: header().words + 16, usage: usage() }),
+  );
 }
 
 export class UnmappedAccessLog {
@@ -84,7 +93,11 @@ export class UnmappedAccessLog {
   /** A new buffer for `bitmapWords` words of bitmap, its header written (zero: no accesses). */
   private allocate(bitmapWords: number): GPUBuffer {
     const buffer = this.memory.guard('allocating the unmapped-access log', () => {
-      const made = this.memory.createBuffer({ label: 'd3d12 unmapped-access log', size: this.at.words + (this.recordWords + bitmapWords) * 4, usage: usage() });
+      const made = this.memory.createBuffer({
+        label: 'd3d12 unmapped-access log',
+        size: this.at.words + (this.recordWords + bitmapWords) * 4,
+        usage: usage(),
+      });
       this.memory.device.queue.writeBuffer(made, this.at.capacity, new Uint32Array([this.capacity]));
       this.memory.device.queue.writeBuffer(made, this.at.bitmap, new Uint32Array([this.recordWords]));
       return made;
@@ -119,7 +132,11 @@ export class UnmappedAccessLog {
     const size = this.buffer.size;
     const bitmapOffset = this.at.words + this.recordWords * 4;
     const staging = this.memory.guard('reading the unmapped-access log', () => {
-      const copy = this.memory.createBuffer({ label: 'd3d12 unmapped-access readback', size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+      const copy = this.memory.createBuffer({
+        label: 'd3d12 unmapped-access readback',
+        size,
+        usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+      });
       const encoder = this.memory.device.createCommandEncoder({ label: 'd3d12 drain unmapped-access log' });
       encoder.copyBufferToBuffer(this.buffer, 0, copy, 0, size);
       encoder.clearBuffer(this.buffer, this.at.countLow, 4);
@@ -137,7 +154,10 @@ export class UnmappedAccessLog {
       return {
         count,
         // Slots claimed (at most capacity were written), not the count: a wrapped count is small again.
-        records: words.slice(first, first + Math.min(words[this.at.records / 4] ?? 0, this.capacity) * UNMAPPED_RECORD.words),
+        records: words.slice(
+          first,
+          first + Math.min(words[this.at.records / 4] ?? 0, this.capacity) * UNMAPPED_RECORD.words,
+        ),
         bitmap: words.slice(bitmapOffset / 4),
       };
     });

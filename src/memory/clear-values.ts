@@ -51,7 +51,11 @@ FORMATS.R11G11B10_FLOAT = [
   { component: 1, bits: 11, type: 'FLOAT' },
   { component: 2, bits: 10, type: 'FLOAT' },
 ];
-FORMATS.B8G8R8A8_UNORM = [2, 1, 0, 3].map((component) => ({ component: component as Channel['component'], bits: 8, type: 'UNORM' as const }));
+FORMATS.B8G8R8A8_UNORM = [2, 1, 0, 3].map((component) => ({
+  component: component as Channel['component'],
+  bits: 8,
+  type: 'UNORM' as const,
+}));
 FORMATS.A8_UNORM = [{ component: 3, bits: 8, type: 'UNORM' }];
 
 /** The formats a UAV clear writes (typed UAV formats with a channel layout), and their channels. */
@@ -62,7 +66,8 @@ export function clearChannels(format: string): readonly Channel[] | undefined {
 }
 
 /** Whether a Float clear converts to every channel of `format` (no UINT or SINT channel). */
-export const takesFloatClear = (channels: readonly Channel[]): boolean => channels.every((c) => c.type !== 'UINT' && c.type !== 'SINT');
+export const takesFloatClear = (channels: readonly Channel[]): boolean =>
+  channels.every((c) => c.type !== 'UINT' && c.type !== 'SINT');
 
 const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
@@ -141,7 +146,10 @@ export function toSmallFloat(value: number, bits: 11 | 10): number {
   const largest = ((0x8e << 23) | (((1 << mantissaBits) - 1) << (23 - mantissaBits))) >>> 0;
   if (magnitude > largest) return (0x1e << mantissaBits) | ((1 << mantissaBits) - 1);
   // Below 2^-14: a denormal, the mantissa with its implicit 1 shifted into place; else re-biased.
-  const working = magnitude < 0x38800000 ? (0x800000 | (magnitude & 0x7fffff)) >>> (113 - (magnitude >>> 23)) : magnitude - 0x38000000;
+  const working =
+    magnitude < 0x38800000
+      ? (0x800000 | (magnitude & 0x7fffff)) >>> (113 - (magnitude >>> 23))
+      : magnitude - 0x38000000;
   const drop = 23 - mantissaBits;
   return ((working + ((1 << (drop - 1)) - 1) + ((working >>> drop) & 1)) >>> drop) & all;
 }
@@ -153,7 +161,11 @@ function floatChannel(channel: Channel, value: number): number {
     case 'SNORM':
       return toSnorm(value, channel.bits);
     case 'FLOAT':
-      return channel.bits === 32 ? toFloat32(value) : channel.bits === 16 ? toFloat16(value) : toSmallFloat(value, channel.bits as 11 | 10);
+      return channel.bits === 32
+        ? toFloat32(value)
+        : channel.bits === 16
+          ? toFloat16(value)
+          : toSmallFloat(value, channel.bits as 11 | 10);
     default:
       throw new RangeError(`a ${channel.type} channel takes no Float clear`);
   }
@@ -163,7 +175,11 @@ function floatChannel(channel: Channel, value: number): number {
  * The bytes of one element of a format holding the clear values: `uint` values (32-bit, as
  * ClearUnorderedAccessViewUint takes them) keep their low bits, float ones are converted.
  */
-export function clearElementBytes(channels: readonly Channel[], values: readonly number[], kind: 'Uint' | 'Float'): Uint8Array {
+export function clearElementBytes(
+  channels: readonly Channel[],
+  values: readonly number[],
+  kind: 'Uint' | 'Float',
+): Uint8Array {
   const totalBits = channels.reduce((sum, c) => sum + c.bits, 0);
   const words = new Uint32Array(Math.ceil(totalBits / 32));
   let offset = 0;

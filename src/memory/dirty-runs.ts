@@ -81,7 +81,8 @@ export class DirtyRuns {
       const start = runs[i * 2] as number;
       const end = runs[i * 2 + 1] as number;
       const last = out.length;
-      if (last > 0 && start <= (out[last - 1] as number) + this.mergeGap) out[last - 1] = Math.max(out[last - 1] as number, end);
+      if (last > 0 && start <= (out[last - 1] as number) + this.mergeGap)
+        out[last - 1] = Math.max(out[last - 1] as number, end);
       else out.push(start, end);
     }
     return out;

@@ -49,7 +49,9 @@ export interface SubresourceCopyShape {
 
 /** The element size and block of a format; a buffer (no format) is bytes. */
 export const elementOf = (info: FormatInfo | undefined): { bytes: number; blockWidth: number; blockHeight: number } =>
-  info ? { bytes: info.bytesPerElement, blockWidth: info.blockWidth, blockHeight: info.blockHeight } : { bytes: 1, blockWidth: 1, blockHeight: 1 };
+  info
+    ? { bytes: info.bytesPerElement, blockWidth: info.blockWidth, blockHeight: info.blockHeight }
+    : { bytes: 1, blockWidth: 1, blockHeight: 1 };
 
 /** The footprint of mip `mip` (every array slice of a mip has the same one). */
 export function subresourceCopyShape(input: FootprintInput, mip: number): SubresourceCopyShape {
@@ -59,7 +61,13 @@ export function subresourceCopyShape(input: FootprintInput, mip: number): Subres
   const depth = input.dimension === 'TEXTURE3D' ? mipSize(input.depth, mip) : 1;
   const rowSizeInBytes = (width / element.blockWidth) * element.bytes;
   return {
-    footprint: { format: input.format, width, height, depth, rowPitch: alignUp(rowSizeInBytes, TEXTURE_DATA_PITCH_ALIGNMENT) },
+    footprint: {
+      format: input.format,
+      width,
+      height,
+      depth,
+      rowPitch: alignUp(rowSizeInBytes, TEXTURE_DATA_PITCH_ALIGNMENT),
+    },
     numRows: height / element.blockHeight,
     rowSizeInBytes,
   };
@@ -72,7 +80,12 @@ export function footprintBytes(numRows: number, rowPitch: number, rowSizeInBytes
 }
 
 /** GetCopyableFootprints for subresources [first, first + count) (a validated range). */
-export function copyableFootprints(input: FootprintInput, first: number, count: number, baseOffset: number): CopyableFootprints {
+export function copyableFootprints(
+  input: FootprintInput,
+  first: number,
+  count: number,
+  baseOffset: number,
+): CopyableFootprints {
   const result: CopyableFootprints = { layouts: [], numRows: [], rowSizeInBytes: [], totalBytes: 0 };
   let offset = 0;
   for (let subresource = first; subresource < first + count; subresource++) {
@@ -80,7 +93,8 @@ export function copyableFootprints(input: FootprintInput, first: number, count: 
     result.layouts.push({ offset: baseOffset + offset, footprint: shape.footprint });
     result.numRows.push(shape.numRows);
     result.rowSizeInBytes.push(shape.rowSizeInBytes);
-    result.totalBytes = offset + footprintBytes(shape.numRows, shape.footprint.rowPitch, shape.rowSizeInBytes, shape.footprint.depth);
+    result.totalBytes =
+      offset + footprintBytes(shape.numRows, shape.footprint.rowPitch, shape.rowSizeInBytes, shape.footprint.depth);
     offset = alignUp(result.totalBytes, TEXTURE_DATA_PLACEMENT_ALIGNMENT);
   }
   return result;

@@ -57,7 +57,13 @@ function family(
 family('R32G32B32A32_TYPELESS', 16, ['R32G32B32A32_FLOAT', 'R32G32B32A32_UINT', 'R32G32B32A32_SINT']);
 family('R32G32B32_TYPELESS', 12, ['R32G32B32_FLOAT', 'R32G32B32_UINT', 'R32G32B32_SINT']);
 // 64 bits
-family('R16G16B16A16_TYPELESS', 8, ['R16G16B16A16_FLOAT', 'R16G16B16A16_UNORM', 'R16G16B16A16_UINT', 'R16G16B16A16_SNORM', 'R16G16B16A16_SINT']);
+family('R16G16B16A16_TYPELESS', 8, [
+  'R16G16B16A16_FLOAT',
+  'R16G16B16A16_UNORM',
+  'R16G16B16A16_UINT',
+  'R16G16B16A16_SNORM',
+  'R16G16B16A16_SINT',
+]);
 family('R32G32_TYPELESS', 8, ['R32G32_FLOAT', 'R32G32_UINT', 'R32G32_SINT']);
 family('R32G8X24_TYPELESS', 8, ['D32_FLOAT_S8X24_UINT', 'R32_FLOAT_X8X24_TYPELESS', 'X32_TYPELESS_G8X24_UINT'], {
   planar: true,
@@ -66,7 +72,13 @@ family('R32G8X24_TYPELESS', 8, ['D32_FLOAT_S8X24_UINT', 'R32_FLOAT_X8X24_TYPELES
 // 32 bits
 family('R10G10B10A2_TYPELESS', 4, ['R10G10B10A2_UNORM', 'R10G10B10A2_UINT', 'R10G10B10_XR_BIAS_A2_UNORM']);
 family('R11G11B10_FLOAT', 4, []);
-family('R8G8B8A8_TYPELESS', 4, ['R8G8B8A8_UNORM', 'R8G8B8A8_UNORM_SRGB', 'R8G8B8A8_UINT', 'R8G8B8A8_SNORM', 'R8G8B8A8_SINT']);
+family('R8G8B8A8_TYPELESS', 4, [
+  'R8G8B8A8_UNORM',
+  'R8G8B8A8_UNORM_SRGB',
+  'R8G8B8A8_UINT',
+  'R8G8B8A8_SNORM',
+  'R8G8B8A8_SINT',
+]);
 family('R16G16_TYPELESS', 4, ['R16G16_FLOAT', 'R16G16_UNORM', 'R16G16_UINT', 'R16G16_SNORM', 'R16G16_SINT']);
 family('R32_TYPELESS', 4, ['D32_FLOAT', 'R32_FLOAT', 'R32_UINT', 'R32_SINT'], { depthMembers: ['D32_FLOAT'] });
 family('R24G8_TYPELESS', 4, ['D24_UNORM_S8_UINT', 'R24_UNORM_X8_TYPELESS', 'X24_TYPELESS_G8_UINT'], {
@@ -114,7 +126,10 @@ export function formatInfo(format: string): FormatInfo | undefined {
  * Conversion using Direct3D 10.1", whose table lists the UINT and SINT members of these families).
  */
 const REINTERPRETABLE: readonly (readonly [readonly string[], readonly string[]])[] = [
-  [['R16G16B16A16_TYPELESS', 'R32G32_TYPELESS'], ['BC1_TYPELESS', 'BC4_TYPELESS']],
+  [
+    ['R16G16B16A16_TYPELESS', 'R32G32_TYPELESS'],
+    ['BC1_TYPELESS', 'BC4_TYPELESS'],
+  ],
   [['R32G32B32A32_TYPELESS'], ['BC2_TYPELESS', 'BC3_TYPELESS', 'BC5_TYPELESS', 'BC6H_TYPELESS', 'BC7_TYPELESS']],
   [['R32_TYPELESS'], ['R9G9B9E5_SHAREDEXP']],
 ];
@@ -122,8 +137,12 @@ const REINTERPRETABLE: readonly (readonly [readonly string[], readonly string[]]
 /** Whether a copy may move bytes between the two formats: one family, or a reinterpreting pair (REINTERPRETABLE). */
 export function copyCompatible(a: FormatInfo, b: FormatInfo): boolean {
   if (a.family === b.family) return true;
-  return REINTERPRETABLE.some(([plain, other]) => (plain.includes(a.family) && other.includes(b.family)) || (plain.includes(b.family) && other.includes(a.family)));
+  return REINTERPRETABLE.some(
+    ([plain, other]) =>
+      (plain.includes(a.family) && other.includes(b.family)) || (plain.includes(b.family) && other.includes(a.family)),
+  );
 }
 
 /** The equivalences of copyCompatible, for messages. */
-export const REINTERPRET_RULE = 'BC1, BC4 ~ R16G16B16A16, R32G32; BC2, BC3, BC5, BC6H, BC7 ~ R32G32B32A32; R9G9B9E5_SHAREDEXP ~ R32, each uncompressed texel one block';
+export const REINTERPRET_RULE =
+  'BC1, BC4 ~ R16G16B16A16, R32G32; BC2, BC3, BC5, BC6H, BC7 ~ R32G32B32A32; R9G9B9E5_SHAREDEXP ~ R32, each uncompressed texel one block';

@@ -81,7 +81,7 @@ export class RangeAllocator {
     const fit = this.free.findIndex((range) => range.length >= count);
     if (fit >= 0) return [{ start: this.take(fit, count), count }];
     const runs: PageRun[] = [];
-    for (let needed = count; needed > 0; ) {
+    for (let needed = count; needed > 0;) {
       const length = Math.min(needed, (this.free[0] as UnitRange).length);
       runs.push({ start: this.take(0, length), count: length });
       needed -= length;
@@ -132,8 +132,15 @@ export class RangeAllocator {
     }
     const before = free[low - 1];
     const after = free[low];
-    if ((before && before.start + before.length > first) || (after && first + length > after.start) || first < this.start || first + length > this.end) {
-      throw new RangeError(`units ${first}..${first + length - 1} are already free or outside [${this.start}, ${this.end})`);
+    if (
+      (before && before.start + before.length > first) ||
+      (after && first + length > after.start) ||
+      first < this.start ||
+      first + length > this.end
+    ) {
+      throw new RangeError(
+        `units ${first}..${first + length - 1} are already free or outside [${this.start}, ${this.end})`,
+      );
     }
     const joinsBefore = before !== undefined && before.start + before.length === first;
     const joinsAfter = after !== undefined && first + length === after.start;

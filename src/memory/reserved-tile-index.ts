@@ -41,7 +41,8 @@ export class ReservedTileIndex<K> {
     if (count <= 0) return;
     // The last list's check inline: a streamer's 1-tile calls hit it every time.
     const last = this.last;
-    const list = last !== undefined && last.heapId === heapId && last.key === key ? last.list : this.listFor(heapId, key);
+    const list =
+      last !== undefined && last.heapId === heapId && last.key === key ? last.list : this.listFor(heapId, key);
     const runs = list.runs;
     const n = runs.length;
     const end = first + count;
@@ -71,7 +72,8 @@ export class ReservedTileIndex<K> {
         this.dropList(heapId, key);
         continue;
       }
-      for (let i = 0; i < list.runs.length; i += 2) visit(key, list.runs[i] as number, (list.runs[i + 1] as number) - (list.runs[i] as number));
+      for (let i = 0; i < list.runs.length; i += 2)
+        visit(key, list.runs[i] as number, (list.runs[i + 1] as number) - (list.runs[i] as number));
     }
   }
 
@@ -130,7 +132,7 @@ export class ReservedTileIndex<K> {
     for (const i of order) {
       const first = Math.max(runs[i * 2] as number, scanned);
       const end = runs[i * 2 + 1] as number;
-      for (let tile = first; tile < end; ) {
+      for (let tile = first; tile < end;) {
         if (heapIds[tile] !== heapId) {
           tile++;
           continue;

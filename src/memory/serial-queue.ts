@@ -21,7 +21,8 @@ export class SerialQueue<T> {
   }
 
   enqueue(serial: number, ...items: T[]): void {
-    if (!Number.isSafeInteger(serial) || serial < this.lastSerial) throw new RangeError(`SerialQueue.enqueue: serial ${serial} is below the last one enqueued (${this.lastSerial})`);
+    if (!Number.isSafeInteger(serial) || serial < this.lastSerial)
+      throw new RangeError(`SerialQueue.enqueue: serial ${serial} is below the last one enqueued (${this.lastSerial})`);
     if (items.length === 0) return;
     const last = this.entries[this.entries.length - 1];
     if (last && last.serial === serial) last.items.push(...items);

@@ -22,18 +22,38 @@ export interface ElementRun {
 }
 
 /** Element (x, y, z) of subresource `subresource` (x, y in elements: blocks for BC formats). */
-export function textureElementRun(layout: ResourceLayout, format: Pick<FormatInfo, 'bytesPerElement' | 'blockWidth' | 'blockHeight'>, subresource: number, x: number, y: number, z: number): ElementRun {
+export function textureElementRun(
+  layout: ResourceLayout,
+  format: Pick<FormatInfo, 'bytesPerElement' | 'blockWidth' | 'blockHeight'>,
+  subresource: number,
+  x: number,
+  y: number,
+  z: number,
+): ElementRun {
   const mip = subresource % layout.mipLevels;
   const slice = Math.floor(subresource / layout.mipLevels);
   const m = layout.mips[mip] as MipLayout;
   const sliceStart = slice * layout.slicePitch;
   if (m.packed) {
-    return { offset: sliceStart + layout.standardTilesPerSlice * TILE_SIZE + m.tailByteOffset + z * m.depthPitch + y * m.rowPitch + x * format.bytesPerElement, run: Infinity };
+    return {
+      offset:
+        sliceStart +
+        layout.standardTilesPerSlice * TILE_SIZE +
+        m.tailByteOffset +
+        z * m.depthPitch +
+        y * m.rowPitch +
+        x * format.bytesPerElement,
+      run: Infinity,
+    };
   }
   const tw = layout.tileShape.widthInTexels / format.blockWidth;
   const th = layout.tileShape.heightInTexels / format.blockHeight;
   const td = layout.tileShape.depthInTexels;
-  const tile = m.firstTileInSlice + Math.floor(x / tw) + Math.floor(y / th) * m.widthInTiles + Math.floor(z / td) * m.widthInTiles * m.heightInTiles;
+  const tile =
+    m.firstTileInSlice +
+    Math.floor(x / tw) +
+    Math.floor(y / th) * m.widthInTiles +
+    Math.floor(z / td) * m.widthInTiles * m.heightInTiles;
   const within = ((z % td) * th + (y % th)) * tw + (x % tw);
   return { offset: sliceStart + tile * TILE_SIZE + within * format.bytesPerElement, run: tw - (x % tw) };
 }
@@ -45,12 +65,35 @@ export function textureElementRun(layout: ResourceLayout, format: Pick<FormatInf
  * shaders/prelude/textures.wgsl) and of the clear kernel's 3D one (d3d12_clear_volume_address,
  * shaders/uav_clear.wgsl) that the texel-store and clear tests compare with.
  */
-export function texelByteOffset(layout: ResourceLayout, bytesPerElement: number, mip: number, slice: number, x: number, y: number, z = 0): number {
+export function texelByteOffset(
+  layout: ResourceLayout,
+  bytesPerElement: number,
+  mip: number,
+  slice: number,
+  x: number,
+  y: number,
+  z = 0,
+): number {
   if (!layout.mips[mip]) throw new RangeError(`mip ${mip} is not in the layout`);
-  return textureElementRun(layout, { bytesPerElement, blockWidth: 1, blockHeight: 1 }, slice * layout.mipLevels + mip, x, y, z).offset;
+  return textureElementRun(
+    layout,
+    { bytesPerElement, blockWidth: 1, blockHeight: 1 },
+    slice * layout.mipLevels + mip,
+    x,
+    y,
+    z,
+  ).offset;
 }
 
 /** Element (x, y, z) of a footprint at `offset` in a buffer: rows rowPitch apart, depth slices rowPitch × numRows apart. */
-export function footprintElementRun(offset: number, rowPitch: number, numRows: number, bytesPerElement: number, x: number, y: number, z: number): ElementRun {
+export function footprintElementRun(
+  offset: number,
+  rowPitch: number,
+  numRows: number,
+  bytesPerElement: number,
+  x: number,
+  y: number,
+  z: number,
+): ElementRun {
   return { offset: offset + (z * numRows + y) * rowPitch + x * bytesPerElement, run: Infinity };
 }

@@ -74,7 +74,13 @@ export interface MappedSegment {
 let iota = new Uint32Array(0);
 
 /** Resource tiles [first, first + count) onto heap tiles heapTile, heapTile + 1, ... of heap `heapId`. */
-export function mapTileRange(table: TileMappingTable, first: number, count: number, heapId: number, heapTile: number): void {
+export function mapTileRange(
+  table: TileMappingTable,
+  first: number,
+  count: number,
+  heapId: number,
+  heapTile: number,
+): void {
   const { heapIds, heapTiles } = table;
   // fill() and set() are native loops, but calls: a single tile (the per-tile fast path) is written directly.
   if (count === 1) {
@@ -99,7 +105,12 @@ export function mapTileRange(table: TileMappingTable, first: number, count: numb
  * later region wins. Returns the segments written, in order (SKIP ranges write none), for the page
  * table to follow.
  */
-export function applyTileMappings(table: TileMappingTable, regions: readonly TileSpan[], ranges: readonly TileRange[], heapId: number): MappedSegment[] {
+export function applyTileMappings(
+  table: TileMappingTable,
+  regions: readonly TileSpan[],
+  ranges: readonly TileRange[],
+  heapId: number,
+): MappedSegment[] {
   const segments: MappedSegment[] = [];
   let rangeIndex = 0;
   let usedInRange = 0;
@@ -148,7 +159,12 @@ export function applyTileMappings(table: TileMappingTable, regions: readonly Til
  * CopyTileMappings: the source tiles' mappings are read into a temporary before any destination
  * tile is written, so source and destination may overlap, even within one resource.
  */
-export function copyTileMappings(dst: TileMappingTable, dstRegion: readonly TileSpan[], src: TileMappingTable, srcRegion: readonly TileSpan[]): void {
+export function copyTileMappings(
+  dst: TileMappingTable,
+  dstRegion: readonly TileSpan[],
+  src: TileMappingTable,
+  srcRegion: readonly TileSpan[],
+): void {
   const count = spanTiles(srcRegion);
   const savedIds = new Int32Array(count);
   const savedTiles = new Uint32Array(count);

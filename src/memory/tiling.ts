@@ -14,7 +14,13 @@
  *     at lower tiers, which allow no packed mips in reserved arrays).
  *   - Which mips are packed depends on the tiled-resources tier (see isStandardMip).
  */
-import type { PackedMipInfo, ResourceDimension, SubresourceTiling, TiledResourcesTier, TileShape } from '../api/types.js';
+import type {
+  PackedMipInfo,
+  ResourceDimension,
+  SubresourceTiling,
+  TiledResourcesTier,
+  TileShape,
+} from '../api/types.js';
 import type { FormatInfo } from './formats.js';
 
 /** D3D12_TILED_RESOURCE_TILE_SIZE_IN_BYTES. */
@@ -28,7 +34,6 @@ export const SMALL_PLACEMENT_ALIGNMENT = 4096;
 export const PACKED_MIP_ALIGNMENT = 16;
 /** D3D12_PACKED_TILE: the start index GetResourceTiling reports for a packed subresource. */
 export const PACKED_TILE = 0xffffffff;
-
 
 /** What the layout needs of a (validated) resource description. */
 export interface LayoutInput {
@@ -128,7 +133,12 @@ export function hasStandardTileShape(format: FormatInfo): boolean {
  *   Tier 2 and up: no dimension is smaller than the tile.
  * A 2D texture's depth and a 1D texture's height are not dimensions here.
  */
-export function isStandardMip(tier: TiledResourcesTier, dimension: ResourceDimension, mip: { width: number; height: number; depth: number }, shape: TileShape): boolean {
+export function isStandardMip(
+  tier: TiledResourcesTier,
+  dimension: ResourceDimension,
+  mip: { width: number; height: number; depth: number },
+  shape: TileShape,
+): boolean {
   const pairs: [number, number][] = [[mip.width, shape.widthInTexels]];
   if (dimension === 'TEXTURE2D' || dimension === 'TEXTURE3D') pairs.push([mip.height, shape.heightInTexels]);
   if (dimension === 'TEXTURE3D') pairs.push([mip.depth, shape.depthInTexels]);
@@ -192,13 +202,37 @@ export function computeLayout(input: LayoutInput, tier: TiledResourcesTier): Res
     const depthPitch = rowPitch * Math.ceil(height / format.blockHeight);
     if (packing) {
       tailBytes = alignUp(tailBytes, PACKED_MIP_ALIGNMENT);
-      mips.push({ width, height, depth, packed: true, widthInTiles: 0, heightInTiles: 0, depthInTiles: 0, firstTileInSlice: 0, tailByteOffset: tailBytes, rowPitch, depthPitch });
+      mips.push({
+        width,
+        height,
+        depth,
+        packed: true,
+        widthInTiles: 0,
+        heightInTiles: 0,
+        depthInTiles: 0,
+        firstTileInSlice: 0,
+        tailByteOffset: tailBytes,
+        rowPitch,
+        depthPitch,
+      });
       tailBytes += depthPitch * depth;
     } else {
       const widthInTiles = Math.ceil(width / shape.widthInTexels);
       const heightInTiles = Math.ceil(height / shape.heightInTexels);
       const depthInTiles = Math.ceil(depth / shape.depthInTexels);
-      mips.push({ width, height, depth, packed: false, widthInTiles, heightInTiles, depthInTiles, firstTileInSlice: standardTiles, tailByteOffset: 0, rowPitch, depthPitch });
+      mips.push({
+        width,
+        height,
+        depth,
+        packed: false,
+        widthInTiles,
+        heightInTiles,
+        depthInTiles,
+        firstTileInSlice: standardTiles,
+        tailByteOffset: 0,
+        rowPitch,
+        depthPitch,
+      });
       standardTiles += widthInTiles * heightInTiles * depthInTiles;
     }
   }
@@ -225,7 +259,6 @@ export function computeLayout(input: LayoutInput, tier: TiledResourcesTier): Res
   };
 }
 
-
 /** Subresource index (D3D12CalcSubresource) → mip level and array slice. */
 export function splitSubresource(layout: ResourceLayout, subresource: number): { mip: number; slice: number } {
   return { mip: subresource % layout.mipLevels, slice: Math.floor(subresource / layout.mipLevels) };
@@ -237,7 +270,8 @@ export const subresourceCount = (layout: ResourceLayout): number => layout.mipLe
 export function subresourceTiling(layout: ResourceLayout, subresource: number): SubresourceTiling {
   const { mip, slice } = splitSubresource(layout, subresource);
   const m = layout.mips[mip];
-  if (!m || m.packed) return { widthInTiles: 0, heightInTiles: 0, depthInTiles: 0, startTileIndexInOverallResource: PACKED_TILE };
+  if (!m || m.packed)
+    return { widthInTiles: 0, heightInTiles: 0, depthInTiles: 0, startTileIndexInOverallResource: PACKED_TILE };
   return {
     widthInTiles: m.widthInTiles,
     heightInTiles: m.heightInTiles,
@@ -251,7 +285,8 @@ export function subresourceTiling(layout: ResourceLayout, subresource: number): 
  * A buffer has no mips: all four fields are 0 (**Chosen**, as D3D11's tiled-resources spec says).
  */
 export function packedMipInfo(layout: ResourceLayout): PackedMipInfo {
-  if (layout.dimension === 'BUFFER') return { numStandardMips: 0, numPackedMips: 0, numTilesForPackedMips: 0, startTileIndexInOverallResource: 0 };
+  if (layout.dimension === 'BUFFER')
+    return { numStandardMips: 0, numPackedMips: 0, numTilesForPackedMips: 0, startTileIndexInOverallResource: 0 };
   return {
     numStandardMips: layout.numStandardMips,
     numPackedMips: layout.numPackedMips,
@@ -295,7 +330,12 @@ export function tileCoordinate(layout: ResourceLayout, tile: number): TileCoordi
   const slice = Math.floor(tile / layout.tilesPerSlice);
   const inSlice = tile - slice * layout.tilesPerSlice;
   if (inSlice >= layout.standardTilesPerSlice) {
-    return { x: inSlice - layout.standardTilesPerSlice, y: 0, z: 0, subresource: slice * layout.mipLevels + layout.numStandardMips };
+    return {
+      x: inSlice - layout.standardTilesPerSlice,
+      y: 0,
+      z: 0,
+      subresource: slice * layout.mipLevels + layout.numStandardMips,
+    };
   }
   for (let mip = 0; mip < layout.numStandardMips; mip++) {
     const m = layout.mips[mip] as MipLayout;
@@ -303,7 +343,12 @@ export function tileCoordinate(layout: ResourceLayout, tile: number): TileCoordi
     const count = m.widthInTiles * m.heightInTiles * m.depthInTiles;
     if (local < 0 || local >= count) continue;
     const plane = m.widthInTiles * m.heightInTiles;
-    return { x: local % m.widthInTiles, y: Math.floor((local % plane) / m.widthInTiles), z: Math.floor(local / plane), subresource: slice * layout.mipLevels + mip };
+    return {
+      x: local % m.widthInTiles,
+      y: Math.floor((local % plane) / m.widthInTiles),
+      z: Math.floor(local / plane),
+      subresource: slice * layout.mipLevels + mip,
+    };
   }
   return { x: inSlice, y: 0, z: 0, subresource: slice * layout.mipLevels };
 }

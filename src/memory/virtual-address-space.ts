@@ -27,7 +27,8 @@ export class VirtualAddressSpace {
   private readonly pages: RangeAllocator;
 
   constructor(readonly bits: number) {
-    if (!Number.isInteger(bits) || bits < 32 || bits > 47) throw new RangeError(`virtual address bits must be 32..47, got ${bits}`);
+    if (!Number.isInteger(bits) || bits < 32 || bits > 47)
+      throw new RangeError(`virtual address bits must be 32..47, got ${bits}`);
     this.pages = new RangeAllocator(1, 2 ** bits / VA_PAGE_SIZE);
   }
 

@@ -94,7 +94,10 @@ export function loadDawn(loaderDir: string | null): DawnModule {
   let addon = addonPath(pkg.dir);
   if (loaderDir !== null) {
     const loader = join(loaderDir, 'libvulkan.so.1');
-    const tag = createHash('sha256').update(`${fileIdentity(addon)}|${fileIdentity(loader)}`).digest('hex').slice(0, 16);
+    const tag = createHash('sha256')
+      .update(`${fileIdentity(addon)}|${fileIdentity(loader)}`)
+      .digest('hex')
+      .slice(0, 16);
     const folder = cachedFolder(`dawn-${pkg.version}-beside-loader-${tag}`, (dir) => {
       copyFileSync(addon, join(dir, 'dawn.node'));
       copyFileSync(loader, join(dir, 'libvulkan.so.1'));

@@ -30,7 +30,10 @@ export function nodeDeviceDriver(): VulkanDriver | undefined {
 }
 
 /** Asks Dawn for an adapter with `driver`, exporting its ICD only while Dawn opens Vulkan. */
-async function requestAdapter(driver: VulkanDriver, options: NodeDeviceOptions): Promise<{ gpu: GPU; adapter: GPUAdapter | null }> {
+async function requestAdapter(
+  driver: VulkanDriver,
+  options: NodeDeviceOptions,
+): Promise<{ gpu: GPU; adapter: GPUAdapter | null }> {
   const dawn = loadDawn(driver.loaderDir);
   // Globals in a browser; here too, without replacing any the host already provides.
   for (const [name, value] of Object.entries(dawn.globals)) {
@@ -66,7 +69,8 @@ export async function createNodeDevice(options: NodeDeviceOptions = {}): Promise
   let { gpu, adapter } = await requestAdapter(driver, options);
   if (!adapter && driver.source === 'system') {
     // Said once per process: a machine without its GPU keeps working, but not silently.
-    if (!fallbackSaid) console.warn(`d3d12-webgpu: using the bundled SwiftShader (a CPU) instead of the GPU: ${fallbackReason(driver)}`);
+    if (!fallbackSaid)
+      console.warn(`d3d12-webgpu: using the bundled SwiftShader (a CPU) instead of the GPU: ${fallbackReason(driver)}`);
     fallbackSaid = true;
     driver = resolveVulkanDriver(undefined, { bundledOnly: true });
     ({ gpu, adapter } = await requestAdapter(driver, options));

@@ -80,7 +80,9 @@ export function resolveVulkanDriver(probe: SystemProbe = machineProbe(), options
   const bundledOnly = options.bundledOnly === true || mode === 'bundled';
   const bundled = (): SwiftShaderFiles => {
     if (probe.arch !== 'x64') {
-      throw new Error(`no Vulkan driver found, and the bundled SwiftShader is Linux x64 only (this is ${probe.arch}): install a Vulkan driver (e.g. mesa-vulkan-drivers) or set VK_ICD_FILENAMES`);
+      throw new Error(
+        `no Vulkan driver found, and the bundled SwiftShader is Linux x64 only (this is ${probe.arch}): install a Vulkan driver (e.g. mesa-vulkan-drivers) or set VK_ICD_FILENAMES`,
+      );
     }
     return probe.bundledSwiftShader();
   };
@@ -91,7 +93,13 @@ export function resolveVulkanDriver(probe: SystemProbe = machineProbe(), options
     if (probe.env.VK_ICD_FILENAMES || probe.env.VK_DRIVER_FILES) {
       return { source: 'env', loaderDir: loaderDir() };
     }
-    const manifests = (dirs: string[]): string[] => dirs.flatMap((dir) => probe.listDir(dir).filter((file) => file.endsWith('.json')).map((file) => join(dir, file)));
+    const manifests = (dirs: string[]): string[] =>
+      dirs.flatMap((dir) =>
+        probe
+          .listDir(dir)
+          .filter((file) => file.endsWith('.json'))
+          .map((file) => join(dir, file)),
+      );
     const standard = manifests(icdManifestDirs(probe.env));
     const vendor = manifests(VENDOR_ICD_DIRS);
     if (systemLoader && standard.length > 0) return { source: 'system', loaderDir: null };
@@ -104,7 +112,11 @@ export function resolveVulkanDriver(probe: SystemProbe = machineProbe(), options
     const debianIcd = join(DEBIAN_CHROMIUM_DIR, 'vk_swiftshader_icd.json');
     if (probe.exists(debianIcd)) {
       const beside = probe.exists(join(DEBIAN_CHROMIUM_DIR, LOADER)) && !systemLoader;
-      return { source: 'debian-chromium', icdManifest: debianIcd, loaderDir: beside ? DEBIAN_CHROMIUM_DIR : loaderDir() };
+      return {
+        source: 'debian-chromium',
+        icdManifest: debianIcd,
+        loaderDir: beside ? DEBIAN_CHROMIUM_DIR : loaderDir(),
+      };
     }
   }
   const swiftShader = bundled();
@@ -123,7 +135,10 @@ const NVIDIA_NEEDS = ['libGLdispatch.so.0', 'libGLX.so.0'];
  * before it falls back to SwiftShader: NVIDIA's driver without the GL dispatch libraries it needs,
  * or (nothing missing that we know of) no GPU that driver can open.
  */
-export function fallbackReason(driver: VulkanDriver, probe: Pick<SystemProbe, 'linkerFinds' | 'readFile'> = machineProbe()): string {
+export function fallbackReason(
+  driver: VulkanDriver,
+  probe: Pick<SystemProbe, 'linkerFinds' | 'readFile'> = machineProbe(),
+): string {
   const manifests = driver.icdManifest ? driver.icdManifest.split(':') : [];
   const nvidia = manifests.some((path) => /nvidia/i.test(path) || /GLX_nvidia/.test(probe.readFile(path) ?? ''));
   const missing = nvidia ? NVIDIA_NEEDS.filter((library) => !probe.linkerFinds(library)) : [];

@@ -16,7 +16,18 @@
  * manager's untrack count moved since it was last found all tracked.
  */
 import { invalidArg } from '../api/errors.js';
-import { FLAGS, GATHERED, LAST_BATCH, MEAN_GAP, NON_LOCAL_BIT, RECORD, RESIDENT, SIZE, USE_STAMP, type ObjectTable } from './object-table.js';
+import {
+  FLAGS,
+  GATHERED,
+  LAST_BATCH,
+  MEAN_GAP,
+  NON_LOCAL_BIT,
+  RECORD,
+  RESIDENT,
+  SIZE,
+  USE_STAMP,
+  type ObjectTable,
+} from './object-table.js';
 import type { ResidencySet } from './residency-set.js';
 import type { ReusePredictor } from './reuse-predictor.js';
 import { recordArrival } from './victim-policies.js';
@@ -113,7 +124,15 @@ export class Gathered {
    * (batch, now, the fence `fenceId` at `useValue`). `counter` is the manager's use counter; returns
    * it advanced. A use in consecutive batches touches the object's main record only.
    */
-  stamp(table: ObjectTable, predictor: ReusePredictor, counter: number, batch: number, now: number, fenceId: number, useValue: number): number {
+  stamp(
+    table: ObjectTable,
+    predictor: ReusePredictor,
+    counter: number,
+    batch: number,
+    now: number,
+    fenceId: number,
+    useValue: number,
+  ): number {
     const { indices, count } = this;
     // The time and the sync point are the batch's: logged once (ObjectTable.logBatch), not per object.
     table.logBatch(batch, now, fenceId, useValue);
@@ -147,13 +166,26 @@ export class Gathered {
    * opened or was last looked through. `untracks` and `evictions` are the manager's counts of objects it stopped tracking and of
    * objects it stopped holding resident; `mark` is new for every gather.
    */
-  gather(table: ObjectTable, sets: readonly (ResidencySet | null)[], call: string | null, releases: number, untracks: number, evictions: number, mark: number): this {
+  gather(
+    table: ObjectTable,
+    sets: readonly (ResidencySet | null)[],
+    call: string | null,
+    releases: number,
+    untracks: number,
+    evictions: number,
+    mark: number,
+  ): this {
     if (call !== null) {
       for (let i = 0; i < sets.length; i++) {
         const set = sets[i];
         if (!set || set.releasesChecked === releases) continue;
         for (const managed of set.objects()) {
-          if (managed.tracked && managed.released) throw invalidArg(call, `residencySets[${i}]`, `holds ${managed.label}, which was released (endTrackingObject before release)`);
+          if (managed.tracked && managed.released)
+            throw invalidArg(
+              call,
+              `residencySets[${i}]`,
+              `holds ${managed.label}, which was released (endTrackingObject before release)`,
+            );
         }
         // None is: the set needs no look until the next release (a member released later moves the count).
         set.releasesChecked = releases;
@@ -169,7 +201,8 @@ export class Gathered {
     }
     // One set holds each object once already: no marks, no copy (the common case: a list per call),
     // unless it holds an object no longer tracked.
-    if (nonEmpty === 1 && confirmTracked(only as ResidencySet, untracks)) this.takeSet(table.data, only as ResidencySet, evictions);
+    if (nonEmpty === 1 && confirmTracked(only as ResidencySet, untracks))
+      this.takeSet(table.data, only as ResidencySet, evictions);
     else this.takeSets(table.data, sets, untracks, mark);
     return this;
   }

@@ -205,7 +205,11 @@ export class ObjectTable {
   /** The fence of the object's last use, undefined before the first. */
   lastUseFence(index: number): Fence | undefined {
     const slot = this.slotOf(index);
-    return this.fences[slot < 0 ? Math.floor((this.data[index * RECORD + FLAGS] as number) / FENCE_UNIT) : (this.log[slot + SLOT_FENCE] as number)];
+    return this.fences[
+      slot < 0
+        ? Math.floor((this.data[index * RECORD + FLAGS] as number) / FENCE_UNIT)
+        : (this.log[slot + SLOT_FENCE] as number)
+    ];
   }
 
   isResident(index: number): boolean {

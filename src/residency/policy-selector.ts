@@ -29,7 +29,16 @@
  * changes only in `update`; the cost of an update is O(n) in the table plus, per shadow over budget,
  * O(s + k log s) for its s objects and k victims.
  */
-import { FLAGS, LAST_BATCH, NON_LOCAL_BIT, POLICY_RECORD, RECORD, SHADOWS, SIZE, type ObjectTable } from './object-table.js';
+import {
+  FLAGS,
+  LAST_BATCH,
+  NON_LOCAL_BIT,
+  POLICY_RECORD,
+  RECORD,
+  SHADOWS,
+  SIZE,
+  type ObjectTable,
+} from './object-table.js';
 import { POLICY_COUNT, RECENT, policyQueue, type PolicyContext } from './victim-policies.js';
 
 /**
@@ -104,7 +113,11 @@ export class PolicySelector {
       const bits = shadows[i * POLICY_RECORD + SHADOWS] as number;
       if (bits < 0 || bits === ALL) continue;
       const at = i * RECORD;
-      if ((data[at + LAST_BATCH] as number) <= this.accounted || (((data[at + FLAGS] as number) & NON_LOCAL_BIT) !== 0) !== this.nonLocal) continue;
+      if (
+        (data[at + LAST_BATCH] as number) <= this.accounted ||
+        (((data[at + FLAGS] as number) & NON_LOCAL_BIT) !== 0) !== this.nonLocal
+      )
+        continue;
       const size = data[at + SIZE] as number;
       for (let p = 0; p < POLICY_COUNT; p++) {
         if (bits & (1 << p)) continue;
@@ -131,7 +144,11 @@ export class PolicySelector {
       const bits = shadows[i * POLICY_RECORD + SHADOWS] as number;
       if (bits < 0 || (bits & bit) === 0) continue;
       const at = i * RECORD;
-      if ((data[at + LAST_BATCH] as number) === batch || (((data[at + FLAGS] as number) & NON_LOCAL_BIT) !== 0) !== this.nonLocal) continue;
+      if (
+        (data[at + LAST_BATCH] as number) === batch ||
+        (((data[at + FLAGS] as number) & NON_LOCAL_BIT) !== 0) !== this.nonLocal
+      )
+        continue;
       if (count === this.scratch.length) {
         const grown = new Int32Array(count * 2);
         grown.set(this.scratch);

@@ -136,20 +136,41 @@ export class ResidencyManager {
   /** Grows whenever the manager stops holding a tracked object resident (gather.ts's set sums). */
   private evictions = 0;
   /** Reused for every budget read, so reading one allocates nothing. */
-  private readonly memoryInfo: VideoMemoryInfo = { budget: 0, currentUsage: 0, availableForReservation: 0, currentReservation: 0 };
+  private readonly memoryInfo: VideoMemoryInfo = {
+    budget: 0,
+    currentUsage: 0,
+    availableForReservation: 0,
+    currentReservation: 0,
+  };
   private readonly statusScratch = {} as ResidencyStatus;
-  private readonly stats: ResidencyStats = { tracked: 0, evictions: 0, evictedBytes: 0, trimmed: 0, madeResident: 0, madeResidentBytes: 0, splits: 0, overBudgetBatches: 0, lastOverBudget: null, executions: 0 };
+  private readonly stats: ResidencyStats = {
+    tracked: 0,
+    evictions: 0,
+    evictedBytes: 0,
+    trimmed: 0,
+    madeResident: 0,
+    madeResidentBytes: 0,
+    splits: 0,
+    overBudgetBatches: 0,
+    lastOverBudget: null,
+    executions: 0,
+  };
 
   constructor(
     readonly device: Device,
     options: ResidencyManagerOptions = {},
   ) {
     const call = 'createResidencyManager';
-    if (!(device instanceof Device)) throw invalidArg(call, 'device', `must be a Device (createDevice), got ${show(device)}`);
-    if (typeof options !== 'object' || options === null || Array.isArray(options)) throw invalidArg(call, 'options', `must be an object, got ${show(options)}`);
-    const latencyRule = 'is not supported: d3dx12residency reads MaxLatency only to bound the paging work queued for its worker thread, and with a queued MakeResident (as here) it pages on the calling thread and ignores it; leave it out';
-    if ((options as { maxLatency?: unknown }).maxLatency !== undefined) throw invalidArg(call, 'options.maxLatency', latencyRule);
-    if (options.clock !== undefined && typeof options.clock !== 'function') throw invalidArg('createResidencyManager', 'options.clock', 'must be a function returning milliseconds');
+    if (!(device instanceof Device))
+      throw invalidArg(call, 'device', `must be a Device (createDevice), got ${show(device)}`);
+    if (typeof options !== 'object' || options === null || Array.isArray(options))
+      throw invalidArg(call, 'options', `must be an object, got ${show(options)}`);
+    const latencyRule =
+      'is not supported: d3dx12residency reads MaxLatency only to bound the paging work queued for its worker thread, and with a queued MakeResident (as here) it pages on the calling thread and ignores it; leave it out';
+    if ((options as { maxLatency?: unknown }).maxLatency !== undefined)
+      throw invalidArg(call, 'options.maxLatency', latencyRule);
+    if (options.clock !== undefined && typeof options.clock !== 'function')
+      throw invalidArg('createResidencyManager', 'options.clock', 'must be a function returning milliseconds');
     this.clock = options.clock ?? (() => performance.now());
   }
 
@@ -187,7 +208,11 @@ export class ResidencyManager {
       throw invalidArg(call, 'pageable', error.rule);
     }
     if (this.managedObjects.has(pageable)) throw invalidArg(call, 'pageable', `${pageable.label} is already tracked`);
-    const managed = new ManagedObject(pageable, this.table, this.table.alloc(status.sizeInBytes, status.segment === 'NON_LOCAL', status.resident));
+    const managed = new ManagedObject(
+      pageable,
+      this.table,
+      this.table.alloc(status.sizeInBytes, status.segment === 'NON_LOCAL', status.resident),
+    );
     this.byIndex[managed.index] = managed;
     this.managedObjects.set(pageable, managed);
     if (managed.resident) this.addResident(managed);
@@ -241,18 +266,31 @@ export class ResidencyManager {
   executeCommandLists(queue: CommandQueue, lists: GraphicsCommandList[], sets: (ResidencySet | null)[]): void {
     const call = 'ResidencyManager.executeCommandLists';
     if (this.device.getDeviceRemovedReason() !== 'S_OK') {
-      throw new D3D12Error('DXGI_ERROR_DEVICE_REMOVED', call, 'this', `the device was removed: ${this.device.getPageFaultReport()?.message ?? this.device.getDeviceRemovedReason()}`);
+      throw new D3D12Error(
+        'DXGI_ERROR_DEVICE_REMOVED',
+        call,
+        'this',
+        `the device was removed: ${this.device.getPageFaultReport()?.message ?? this.device.getDeviceRemovedReason()}`,
+      );
     }
-    if (!(queue instanceof CommandQueue)) throw invalidArg(call, 'queue', 'must be a command queue of the manager\'s device');
-    if (!Array.isArray(lists) || lists.length === 0) throw invalidArg(call, 'commandLists', `must be a non-empty array of command lists, got ${show(lists)}`);
+    if (!(queue instanceof CommandQueue))
+      throw invalidArg(call, 'queue', "must be a command queue of the manager's device");
+    if (!Array.isArray(lists) || lists.length === 0)
+      throw invalidArg(call, 'commandLists', `must be a non-empty array of command lists, got ${show(lists)}`);
     if (!Array.isArray(sets) || sets.length !== lists.length) {
-      throw invalidArg(call, 'residencySets', `must hold one residency set (or null) per command list (${lists.length}), got ${show(sets)}`);
+      throw invalidArg(
+        call,
+        'residencySets',
+        `must hold one residency set (or null) per command list (${lists.length}), got ${show(sets)}`,
+      );
     }
     for (let i = 0; i < sets.length; i++) {
       const set = sets[i];
       if (set === null) continue;
-      if (!(set instanceof ResidencySet) || !set.belongsTo(this)) throw invalidArg(call, `residencySets[${i}]`, 'must be a residency set of this manager, or null');
-      if (!set.closed) throw invalidArg(call, `residencySets[${i}]`, `residency set #${set.id} is still open; close() it first`);
+      if (!(set instanceof ResidencySet) || !set.belongsTo(this))
+        throw invalidArg(call, `residencySets[${i}]`, 'must be a residency set of this manager, or null');
+      if (!set.closed)
+        throw invalidArg(call, `residencySets[${i}]`, `residency set #${set.id} is still open; close() it first`);
     }
     // The one pass over the sets; it refuses released objects, changing nothing but scratch marks.
     const gathered = this.gather(sets, call);
@@ -269,7 +307,15 @@ export class ResidencyManager {
 
   /** The batch's objects and bytes (gather.ts), refusing released ones when `call` names the caller. */
   private gather(sets: readonly (ResidencySet | null)[], call: string | null): Gathered {
-    return this.gathered.gather(this.table, sets, call, this.device.getReleaseCount(), this.untracks, this.evictions, ++this.gatherMark);
+    return this.gathered.gather(
+      this.table,
+      sets,
+      call,
+      this.device.getReleaseCount(),
+      this.untracks,
+      this.evictions,
+      ++this.gatherMark,
+    );
   }
 
   private budget(segment: MemorySegment): number {
@@ -280,11 +326,24 @@ export class ResidencyManager {
     return this.device.queryVideoMemoryInfo(segment, this.memoryInfo).currentUsage;
   }
 
-  private executeBatch(queue: CommandQueue, lists: GraphicsCommandList[], sets: (ResidencySet | null)[], gathered: Gathered): void {
-    if (lists.length > 1 && gathered.needsLocal + gathered.needsNonLocal > this.budget('LOCAL') + this.budget('NON_LOCAL')) {
+  private executeBatch(
+    queue: CommandQueue,
+    lists: GraphicsCommandList[],
+    sets: (ResidencySet | null)[],
+    gathered: Gathered,
+  ): void {
+    if (
+      lists.length > 1 &&
+      gathered.needsLocal + gathered.needsNonLocal > this.budget('LOCAL') + this.budget('NON_LOCAL')
+    ) {
       this.stats.splits++;
       const half = Math.ceil(lists.length / 2);
-      const [firstLists, firstSets, lastLists, lastSets] = [lists.slice(0, half), sets.slice(0, half), lists.slice(half), sets.slice(half)];
+      const [firstLists, firstSets, lastLists, lastSets] = [
+        lists.slice(0, half),
+        sets.slice(0, half),
+        lists.slice(half),
+        sets.slice(half),
+      ];
       this.executeBatch(queue, firstLists, firstSets, this.gather(firstSets, null));
       this.executeBatch(queue, lastLists, lastSets, this.gather(lastSets, null));
       return;
@@ -297,7 +356,8 @@ export class ResidencyManager {
     // This batch's objects wait for the queue's next signal, so earlier batches on the queue that
     // still wait for theirs get it now if victims may be chosen (what they used may be evicted).
     const trimDue = now - this.lastTrimMs >= TRIM_INTERVAL_MS;
-    if (sync.pending && (gathered.missingLocal + gathered.missingNonLocal > 0 || trimDue || this.overBudget())) this.signal(queue, sync, now);
+    if (sync.pending && (gathered.missingLocal + gathered.missingNonLocal > 0 || trimDue || this.overBudget()))
+      this.signal(queue, sync, now);
     const useValue = sync.value + 1;
     this.executing = queue;
     this.useCounter = gathered.stamp(this.table, this.predictor, this.useCounter, batch, now, sync.fenceId, useValue);
@@ -344,7 +404,8 @@ export class ResidencyManager {
    * except the one executing: its batch's objects wait for the signal after its lists.
    */
   private signalPending(): void {
-    for (const [queue, sync] of this.fences) if (sync.pending && queue !== this.executing) this.signal(queue, sync, this.clock());
+    for (const [queue, sync] of this.fences)
+      if (sync.pending && queue !== this.executing) this.signal(queue, sync, this.clock());
   }
 
   private overBudget(): boolean {
@@ -367,7 +428,9 @@ export class ResidencyManager {
     this.evictions++;
     // The manager holds one MakeResident reference; an application that evicted a tracked object
     // itself (which d3dx12residency forbids) has already dropped it, and there is nothing to drop.
-    const held = victims.filter((managed) => this.device.getResidencyStatus(managed.pageable, this.statusScratch).residencyReferences > 0);
+    const held = victims.filter(
+      (managed) => this.device.getResidencyStatus(managed.pageable, this.statusScratch).residencyReferences > 0,
+    );
     if (held.length > 0) this.device.evict(held.map((managed) => managed.pageable));
     for (const managed of victims) {
       managed.resident = false;
@@ -385,7 +448,12 @@ export class ResidencyManager {
    * segment's policy; with `choose`, the shadows first bring that choice up to date). d3dx12residency
    * requires EndTrackingObject before Release; an object released while tracked is forgotten here.
    */
-  private victims(segment: MemorySegment | null, batch: number, eligible: (managed: ManagedObject) => boolean, choose = false): { next(): ManagedObject | undefined } {
+  private victims(
+    segment: MemorySegment | null,
+    batch: number,
+    eligible: (managed: ManagedObject) => boolean,
+    choose = false,
+  ): { next(): ManagedObject | undefined } {
     this.signalPending();
     const releases = this.device.getReleaseCount();
     const candidates: ManagedObject[] = [];
@@ -401,13 +469,22 @@ export class ResidencyManager {
       const objectSegment = managed.segment;
       if (objectSegment === 'LOCAL') oldestLocal = Math.min(oldestLocal, managed.lastUsedMs);
       else oldestNonLocal = Math.min(oldestNonLocal, managed.lastUsedMs);
-      if ((segment === null || objectSegment === segment) && managed.lastBatch !== batch && eligible(managed)) candidates.push(managed);
+      if ((segment === null || objectSegment === segment) && managed.lastBatch !== batch && eligible(managed))
+        candidates.push(managed);
     }
     this.trimGate.scanned(releases, oldestLocal, oldestNonLocal);
     const indices = Int32Array.from(candidates, (managed) => managed.index);
-    const priorities = Float64Array.from(candidates, (managed) => this.device.getResidencyStatus(managed.pageable, this.statusScratch).priority);
+    const priorities = Float64Array.from(
+      candidates,
+      (managed) => this.device.getResidencyStatus(managed.pageable, this.statusScratch).priority,
+    );
     // Co-use with the batch being paged for: the last gathered (a split batch's half, too).
-    const context: PolicyContext = { table: this.table, predictor: this.predictor, batch, coUse: new CoUse(this.table.policy, this.gathered.indices, this.gathered.count) };
+    const context: PolicyContext = {
+      table: this.table,
+      predictor: this.predictor,
+      batch,
+      coUse: new CoUse(this.table.policy, this.gathered.indices, this.gathered.count),
+    };
     const selector = this.selectors[segment === 'NON_LOCAL' ? 1 : 0] as PolicySelector;
     if (choose && segment !== null) selector.update(context, this.budget(segment));
     const queue = policyQueue(selector.chosen, indices, indices.length, priorities, context);

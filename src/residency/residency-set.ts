@@ -99,7 +99,8 @@ export class ResidencySet {
     const call = 'ResidencySet.insert';
     if (!this.isOpen) throw invalidArg(call, 'this', `residency set #${this.id} is closed; open() it before inserting`);
     const managed = this.owner.managed(pageable);
-    if (!managed) throw invalidArg(call, 'pageable', 'is not tracked by this residency manager (beginTrackingObject first)');
+    if (!managed)
+      throw invalidArg(call, 'pageable', 'is not tracked by this residency manager (beginTrackingObject first)');
     if (managed.released) throw invalidArg(call, 'pageable', `${managed.label} was released`);
     if (managed.setMark === this.mark) return;
     if (this.owner.overlaps !== this.overlapsAtOpen) {

@@ -29,7 +29,19 @@
  * Invariants: recordArrival is O(1) and allocates nothing (stamp calls it per arrival); the keys
  * are computed only when victims are chosen; every function here is deterministic.
  */
-import { FAST_FREQUENCY, FREQUENCY, LAST_BATCH, MEAN_GAP, POLICY_RECORD, PREV_END, PREV_START, RECORD, STRETCH_START, USE_STAMP, type ObjectTable } from './object-table.js';
+import {
+  FAST_FREQUENCY,
+  FREQUENCY,
+  LAST_BATCH,
+  MEAN_GAP,
+  POLICY_RECORD,
+  PREV_END,
+  PREV_START,
+  RECORD,
+  STRETCH_START,
+  USE_STAMP,
+  type ObjectTable,
+} from './object-table.js';
 import type { ReusePredictor } from './reuse-predictor.js';
 import { VictimQueue, WINDOW } from './victim-order.js';
 
@@ -141,7 +153,13 @@ function expectedWait(context: PolicyContext, index: number): number {
  * A VictimQueue of `policy` over the objects `candidates[0..count)` (ObjectTable indices) with
  * `priorities` (null: one priority); it returns positions into `candidates`.
  */
-export function policyQueue(policy: number, candidates: Int32Array, count: number, priorities: Float64Array | null, context: PolicyContext): VictimQueue {
+export function policyQueue(
+  policy: number,
+  candidates: Int32Array,
+  count: number,
+  priorities: Float64Array | null,
+  context: PolicyContext,
+): VictimQueue {
   const data = context.table.data;
   const stamps = new Float64Array(count);
   for (let i = 0; i < count; i++) stamps[i] = data[(candidates[i] as number) * RECORD + USE_STAMP] as number;
@@ -150,7 +168,10 @@ export function policyQueue(policy: number, candidates: Int32Array, count: numbe
     const score = (position: number): number => {
       const index = candidates[position] as number;
       const from = state[index * POLICY_RECORD + STRETCH_START] as number;
-      return expectedWait(context, index) / (1 + context.coUse.overlapping(from, data[index * RECORD + LAST_BATCH] as number));
+      return (
+        expectedWait(context, index) /
+        (1 + context.coUse.overlapping(from, data[index * RECORD + LAST_BATCH] as number))
+      );
     };
     return new VictimQueue(count, priorities, stamps, stamps, WINDOW, score);
   }

@@ -66,7 +66,9 @@ export interface Check {
 
 export function check(name: string, actual: Uint8Array, expected: Uint8Array): Check {
   const index = firstDifference(actual, expected);
-  return index < 0 ? { name, length: expected.length, firstDifference: -1 } : { name, length: expected.length, firstDifference: index, actual: actual[index], expected: expected[index] };
+  return index < 0
+    ? { name, length: expected.length, firstDifference: -1 }
+    : { name, length: expected.length, firstDifference: index, actual: actual[index], expected: expected[index] };
 }
 
 /** A check of a condition rather than of bytes: passes when `ok`, else fails saying `detail`. */
@@ -77,13 +79,16 @@ export function checkThat(name: string, ok: boolean, detail: string): Check {
 /** A check's failure in words, or undefined when it passed. */
 export function describeCheck(c: Check): string | undefined {
   if (c.firstDifference < 0) return undefined;
-  return c.detail ?? `byte ${c.firstDifference} of ${c.length} is ${c.actual ?? 'missing'}, expected ${c.expected ?? 'none'}`;
+  return (
+    c.detail ?? `byte ${c.firstDifference} of ${c.length} is ${c.actual ?? 'missing'}, expected ${c.expected ?? 'none'}`
+  );
 }
 
 /** Parses a seed given as decimal or 0x hex (an environment variable, a URL parameter); undefined when absent. */
 export function parseSeed(value: string | undefined, name = 'seed'): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   const seed = Number(value.trim());
-  if (!Number.isInteger(seed) || seed < 0 || seed >= 2 ** 32) throw new Error(`${name} must be an integer in [0, 2^32), got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(seed) || seed < 0 || seed >= 2 ** 32)
+    throw new Error(`${name} must be an integer in [0, 2^32), got ${JSON.stringify(value)}`);
   return seed;
 }

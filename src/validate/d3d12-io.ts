@@ -13,7 +13,12 @@ import type { Resource } from '../d3d12/resource.js';
 import { roundUp } from './bytes.js';
 
 /** Records with `record`, executes on `queue` and waits for the GPU (and the readbacks) to finish. */
-export async function runList(device: Device, queue: CommandQueue, record: (list: GraphicsCommandList) => void, type: 'DIRECT' | 'COMPUTE' | 'COPY' = 'DIRECT'): Promise<void> {
+export async function runList(
+  device: Device,
+  queue: CommandQueue,
+  record: (list: GraphicsCommandList) => void,
+  type: 'DIRECT' | 'COMPUTE' | 'COPY' = 'DIRECT',
+): Promise<void> {
   const list = device.createCommandList(type);
   record(list);
   list.close();
@@ -30,7 +35,12 @@ export async function flush(device: Device, queue: CommandQueue): Promise<void> 
 
 /** An UPLOAD buffer holding `bytes` (from its offset 0). */
 export function uploadBuffer(device: Device, bytes: Uint8Array): Resource {
-  const buffer = device.createCommittedResource({ type: 'UPLOAD' }, [], { dimension: 'BUFFER', width: roundUp(Math.max(bytes.length, 4), 4) }, 'GENERIC_READ');
+  const buffer = device.createCommittedResource(
+    { type: 'UPLOAD' },
+    [],
+    { dimension: 'BUFFER', width: roundUp(Math.max(bytes.length, 4), 4) },
+    'GENERIC_READ',
+  );
   buffer.map().set(bytes);
   buffer.unmap();
   return buffer;
@@ -44,12 +54,32 @@ export function uploadBuffer(device: Device, bytes: Uint8Array): Resource {
  * barrier (a buffer in COMMON is promoted to COPY_SOURCE by the copy); COPY_DEST gets a transition
  * to COPY_SOURCE first.
  */
-export async function readBuffer(device: Device, queue: CommandQueue, source: Resource, offset: number, length: number, stateBefore: 'COMMON' | 'COPY_DEST' | 'COPY_SOURCE' = 'COMMON'): Promise<Uint8Array> {
-  const readback = device.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: Math.max(4, length) }, 'COPY_DEST');
-  await runList(device, queue, (list) => {
-    if (stateBefore === 'COPY_DEST') list.resourceBarrier([{ type: 'TRANSITION', transition: { resource: source, stateBefore: 'COPY_DEST', stateAfter: 'COPY_SOURCE' } }]);
-    list.copyBufferRegion(readback, 0, source, offset, length);
-  }, queue.type);
+export async function readBuffer(
+  device: Device,
+  queue: CommandQueue,
+  source: Resource,
+  offset: number,
+  length: number,
+  stateBefore: 'COMMON' | 'COPY_DEST' | 'COPY_SOURCE' = 'COMMON',
+): Promise<Uint8Array> {
+  const readback = device.createCommittedResource(
+    { type: 'READBACK' },
+    [],
+    { dimension: 'BUFFER', width: Math.max(4, length) },
+    'COPY_DEST',
+  );
+  await runList(
+    device,
+    queue,
+    (list) => {
+      if (stateBefore === 'COPY_DEST')
+        list.resourceBarrier([
+          { type: 'TRANSITION', transition: { resource: source, stateBefore: 'COPY_DEST', stateAfter: 'COPY_SOURCE' } },
+        ]);
+      list.copyBufferRegion(readback, 0, source, offset, length);
+    },
+    queue.type,
+  );
   const bytes = readback.map().slice(0, length);
   readback.unmap();
   readback.release();

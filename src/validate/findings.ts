@@ -26,7 +26,8 @@ export class Findings {
   ) {}
 
   add(operationIndex: number, operation: string, check: string, detail: string): void {
-    if (this.mismatches.length < MAX_MISMATCHES) this.mismatches.push({ seed: this.seed, phase: this.phase, operationIndex, operation, check, detail });
+    if (this.mismatches.length < MAX_MISMATCHES)
+      this.mismatches.push({ seed: this.seed, phase: this.phase, operationIndex, operation, check, detail });
   }
 
   get failed(): boolean {
@@ -52,7 +53,9 @@ function target(t: TileTarget): string {
 /** A validateTileMappings answer with mismatches, in one line. */
 export function describeTileValidation(v: TileMappingValidation): string {
   const first = v.mismatches[0];
-  const where = first ? `; first: ${first.resource} page ${first.page} (x ${first.tile.x}, y ${first.tile.y}, z ${first.tile.z}, subresource ${first.tile.subresource}): expected ${target(first.expected)}, found ${target(first.found)}` : '';
+  const where = first
+    ? `; first: ${first.resource} page ${first.page} (x ${first.tile.x}, y ${first.tile.y}, z ${first.tile.z}, subresource ${first.tile.subresource}): expected ${target(first.expected)}, found ${target(first.found)}`
+    : '';
   return `${v.mismatchCount} of ${v.pages} page-table entries differ from the CPU authority${where}`;
 }
 
@@ -87,11 +90,17 @@ export class TileMappingChecks {
       const { index, operation, answer } = this.inFlight.shift() as (typeof this.inFlight)[number];
       const result = await answer;
       if (!result.ok) {
-        this.findings.add(index, operation, 'validateTileMappings', `the check failed: ${result.error instanceof Error ? result.error.message : String(result.error)}`);
+        this.findings.add(
+          index,
+          operation,
+          'validateTileMappings',
+          `the check failed: ${result.error instanceof Error ? result.error.message : String(result.error)}`,
+        );
         continue;
       }
       this.findings.pagesValidated += result.value.pages;
-      if (result.value.mismatchCount > 0) this.findings.add(index, operation, 'validateTileMappings', describeTileValidation(result.value));
+      if (result.value.mismatchCount > 0)
+        this.findings.add(index, operation, 'validateTileMappings', describeTileValidation(result.value));
     }
   }
 }

@@ -12,13 +12,33 @@
  * CPU models) are exported too: the project's tests use exactly these.
  */
 /// <reference types="@webgpu/types" />
-export type { CpuReferenceBugForTesting, PlantMode, ValidationMismatch, ValidationOptions, ValidationPhase, ValidationProgress, ValidationResult } from './types.js';
+export type {
+  CpuReferenceBugForTesting,
+  PlantMode,
+  ValidationMismatch,
+  ValidationOptions,
+  ValidationPhase,
+  ValidationProgress,
+  ValidationResult,
+} from './types.js';
 export { runDifferential } from './differential/run.js';
 export { runScenarios, residencyBasicsChecks, type ScenarioOptions } from './scenarios/run.js';
 export { runValidation, describeValidationFailure } from './run-validation.js';
 export { describeOperation, type Operation } from './differential/operations.js';
 export { Random } from './random.js';
-export { check, checkThat, dataBytes, describeCheck, firstDifference, hexByte, parseSeed, pattern, roundUp, TILE, type Check } from './bytes.js';
+export {
+  check,
+  checkThat,
+  dataBytes,
+  describeCheck,
+  firstDifference,
+  hexByte,
+  parseSeed,
+  pattern,
+  roundUp,
+  TILE,
+  type Check,
+} from './bytes.js';
 export { flush, readBuffer, runList, uploadBuffer } from './d3d12-io.js';
 export { dispatchOnce, readTiles, writeTiles } from './texture-io.js';
 export { PageTableModel, TIER1_NULL_READ } from './page-table-model.js';

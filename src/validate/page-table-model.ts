@@ -37,7 +37,8 @@ export class PageTableModel {
 
   readTile(resource: Resource, tile: number): Uint8Array {
     const mapping = resource.getTileMappingForTesting(tile);
-    if (mapping) return this.heapBytes(mapping.heap).slice(mapping.heapTileOffset * TILE, (mapping.heapTileOffset + 1) * TILE);
+    if (mapping)
+      return this.heapBytes(mapping.heap).slice(mapping.heapTileOffset * TILE, (mapping.heapTileOffset + 1) * TILE);
     const bytes = new Uint8Array(TILE);
     if (this.tier === 1) new Uint32Array(bytes.buffer).fill(TIER1_NULL_READ);
     return bytes;

@@ -27,9 +27,14 @@ export async function runValidation(options: ValidationOptions): Promise<Validat
 /** The mismatches of a result in words, with what replays the run; undefined when it passed. */
 export function describeValidationFailure(result: ValidationResult): string | undefined {
   if (result.mismatches.length === 0) return undefined;
-  const lines = [`validation failed: seed ${result.seed} (0x${result.seed.toString(16)}), tier ${result.tier}, ${result.ops} operations, ${result.mismatches.length} mismatch(es)`];
+  const lines = [
+    `validation failed: seed ${result.seed} (0x${result.seed.toString(16)}), tier ${result.tier}, ${result.ops} operations, ${result.mismatches.length} mismatch(es)`,
+  ];
   for (const m of result.mismatches.slice(0, 8)) {
-    lines.push(`${m.phase}${m.operationIndex >= 0 ? ` operation #${m.operationIndex}` : ''}: ${m.operation}`, `  ${m.check}: ${m.detail}`);
+    lines.push(
+      `${m.phase}${m.operationIndex >= 0 ? ` operation #${m.operationIndex}` : ''}: ${m.operation}`,
+      `  ${m.check}: ${m.detail}`,
+    );
   }
   if (result.trace) lines.push('last operations:', ...result.trace.map((line) => `  ${line}`));
   lines.push(`replay: runDifferential({ seed: ${result.seed}, ops: ${result.ops}, tier: ${result.tier} })`);

@@ -40,7 +40,12 @@ export class TextureModel {
   readonly block: { width: number; height: number };
 
   /** `reserved`: whether the texture is a reserved one (else every element is backed). */
-  constructor(device: Device, readonly resource: Resource, private readonly tier: number, reserved: boolean) {
+  constructor(
+    device: Device,
+    readonly resource: Resource,
+    private readonly tier: number,
+    reserved: boolean,
+  ) {
     const desc = resource.getDesc();
     const slices = desc.dimension === 'TEXTURE3D' ? 1 : desc.depthOrArraySize;
     this.subresources = desc.mipLevels * slices;
@@ -50,7 +55,12 @@ export class TextureModel {
     const blockSize = (first?.height ?? 1) / (this.footprints.numRows[0] ?? 1);
     this.block = { width: blockSize, height: blockSize };
     const bytes = (this.footprints.rowSizeInBytes[0] ?? 0) / ((first?.width ?? 1) / blockSize);
-    this.shapes = this.footprints.layouts.map(({ footprint }, i) => ({ width: footprint.width / blockSize, height: this.footprints.numRows[i] as number, depth: footprint.depth, bytes }));
+    this.shapes = this.footprints.layouts.map(({ footprint }, i) => ({
+      width: footprint.width / blockSize,
+      height: this.footprints.numRows[i] as number,
+      depth: footprint.depth,
+      bytes,
+    }));
     this.data = this.shapes.map((s) => new Uint8Array(s.width * s.height * s.depth * s.bytes));
     this.tiling = reserved ? device.getResourceTiling(resource, 0, this.subresources) : undefined;
   }
@@ -79,18 +89,25 @@ export class TextureModel {
   }
 
   mapped(subresource: number, x: number, y: number, z: number): boolean {
-    return this.tiling === undefined || this.resource.getTileMappingForTesting(this.tileOf(subresource, x, y, z)) !== null;
+    return (
+      this.tiling === undefined || this.resource.getTileMappingForTesting(this.tileOf(subresource, x, y, z)) !== null
+    );
   }
 
   private at(subresource: number, x: number, y: number, z: number): number {
     const s = this.shape(subresource);
-    if (x >= s.width || y >= s.height || z >= s.depth) throw new Error(`TextureModel: element (${x}, ${y}, ${z}) is outside subresource ${subresource}`);
+    if (x >= s.width || y >= s.height || z >= s.depth)
+      throw new Error(`TextureModel: element (${x}, ${y}, ${z}) is outside subresource ${subresource}`);
     return ((z * s.height + y) * s.width + x) * s.bytes;
   }
 
   read(subresource: number, x: number, y: number, z: number): Uint8Array {
     const s = this.shape(subresource);
-    if (this.mapped(subresource, x, y, z)) return this.data[subresource]?.slice(this.at(subresource, x, y, z), this.at(subresource, x, y, z) + s.bytes) as Uint8Array;
+    if (this.mapped(subresource, x, y, z))
+      return this.data[subresource]?.slice(
+        this.at(subresource, x, y, z),
+        this.at(subresource, x, y, z) + s.bytes,
+      ) as Uint8Array;
     const bytes = new Uint8Array(s.bytes);
     if (this.tier === 1) {
       // In a standard tile, rows start on word boundaries: byte k of element x sits at (x × bytes + k) mod 4.
@@ -122,7 +139,8 @@ export class TextureModel {
     let at = 0;
     for (let z = 0; z < depth; z++) {
       for (let y = 0; y < height; y++) {
-        for (let x = 0; x < width; x++, at += bytes) this.write(subresource, x0 + x, y0 + y, z0 + z, data.subarray(at, at + bytes));
+        for (let x = 0; x < width; x++, at += bytes)
+          this.write(subresource, x0 + x, y0 + y, z0 + z, data.subarray(at, at + bytes));
       }
     }
   }
@@ -135,8 +153,16 @@ export class TextureModel {
 }
 
 /** Rows [offset + (z × rows + y) × rowPitch, + rowSize) of a footprint, tightly packed: the data of a buffer footprint. */
-export function footprintRows(buffer: Uint8Array, offset: number, rowPitch: number, rowSize: number, rows: number, depth: number): Uint8Array {
+export function footprintRows(
+  buffer: Uint8Array,
+  offset: number,
+  rowPitch: number,
+  rowSize: number,
+  rows: number,
+  depth: number,
+): Uint8Array {
   const out = new Uint8Array(rowSize * rows * depth);
-  for (let row = 0; row < rows * depth; row++) out.set(buffer.subarray(offset + row * rowPitch, offset + row * rowPitch + rowSize), row * rowSize);
+  for (let row = 0; row < rows * depth; row++)
+    out.set(buffer.subarray(offset + row * rowPitch, offset + row * rowPitch + rowSize), row * rowSize);
   return out;
 }

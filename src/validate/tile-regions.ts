@@ -32,8 +32,20 @@ export function bufferGrid(tiles: number): TileGrid {
 /** The grid of a one-slice texture, from GetResourceTiling. */
 export function textureGrid(tiling: ResourceTiling): TileGrid {
   const packed = tiling.packedMipDesc;
-  const standard = tiling.subresourceTilings.slice(0, packed.numStandardMips).map((s) => ({ width: s.widthInTiles, height: s.heightInTiles, depth: s.depthInTiles, start: s.startTileIndexInOverallResource }));
-  const tail = packed.numPackedMips > 0 ? { subresource: packed.numStandardMips, first: packed.startTileIndexInOverallResource, count: packed.numTilesForPackedMips } : null;
+  const standard = tiling.subresourceTilings.slice(0, packed.numStandardMips).map((s) => ({
+    width: s.widthInTiles,
+    height: s.heightInTiles,
+    depth: s.depthInTiles,
+    start: s.startTileIndexInOverallResource,
+  }));
+  const tail =
+    packed.numPackedMips > 0
+      ? {
+          subresource: packed.numStandardMips,
+          first: packed.startTileIndexInOverallResource,
+          count: packed.numTilesForPackedMips,
+        }
+      : null;
   return { numTiles: tiling.numTilesForEntireResource, standard, tail };
 }
 
@@ -58,13 +70,19 @@ export function regionTiles(grid: TileGrid, start: TiledResourceCoordinate, size
 
 /** The coordinate D3D12 names resource tile `tile` by (tail tiles: the first packed mip, x through the tail). */
 export function coordinateOf(grid: TileGrid, tile: number): TiledResourceCoordinate {
-  if (grid.tail && tile >= grid.tail.first) return { x: tile - grid.tail.first, y: 0, z: 0, subresource: grid.tail.subresource };
+  if (grid.tail && tile >= grid.tail.first)
+    return { x: tile - grid.tail.first, y: 0, z: 0, subresource: grid.tail.subresource };
   for (let subresource = grid.standard.length - 1; subresource >= 0; subresource--) {
     const sub = grid.standard[subresource] as TileGrid['standard'][number];
     if (tile < sub.start) continue;
     const local = tile - sub.start;
     const plane = sub.width * sub.height;
-    return { x: local % sub.width, y: Math.floor((local % plane) / sub.width), z: Math.floor(local / plane), subresource };
+    return {
+      x: local % sub.width,
+      y: Math.floor((local % plane) / sub.width),
+      z: Math.floor(local / plane),
+      subresource,
+    };
   }
   throw new Error(`coordinateOf: tile ${tile} is outside the grid`);
 }

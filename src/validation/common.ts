@@ -2,7 +2,7 @@
  * Building blocks of the validators: each checks one argument and returns the D3D12Error to throw,
  * or undefined when the argument is fine. Validators never throw and never change state.
  */
-import type { D3D12Error} from '../api/errors.js';
+import type { D3D12Error } from '../api/errors.js';
 import { invalidArg, show } from '../api/errors.js';
 
 export type Problem = D3D12Error | undefined;
@@ -21,7 +21,13 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** An integer in [min, max] (both inclusive). */
-export function checkInteger(call: string, argument: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): Problem {
+export function checkInteger(
+  call: string,
+  argument: string,
+  value: unknown,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): Problem {
   if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
     return invalidArg(call, argument, `must be an integer, got ${show(value)}`);
   }
@@ -31,7 +37,12 @@ export function checkInteger(call: string, argument: string, value: unknown, min
 }
 
 /** One of the names in `allowed`. */
-export function checkName<T extends string>(call: string, argument: string, value: unknown, allowed: readonly T[]): Problem {
+export function checkName<T extends string>(
+  call: string,
+  argument: string,
+  value: unknown,
+  allowed: readonly T[],
+): Problem {
   if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
     return invalidArg(call, argument, `must be one of ${allowed.join(', ')}; got ${show(value)}`);
   }
@@ -39,7 +50,12 @@ export function checkName<T extends string>(call: string, argument: string, valu
 }
 
 /** An array of names from `allowed` (flags). */
-export function checkNames<T extends string>(call: string, argument: string, value: unknown, allowed: readonly T[]): Problem {
+export function checkNames<T extends string>(
+  call: string,
+  argument: string,
+  value: unknown,
+  allowed: readonly T[],
+): Problem {
   if (!Array.isArray(value)) return invalidArg(call, argument, `must be an array of flag names, got ${show(value)}`);
   for (let i = 0; i < value.length; i++) {
     const problem = checkName(call, `${argument}[${i}]`, value[i], allowed);
@@ -54,7 +70,9 @@ export function asNameList(value: unknown): unknown[] {
 }
 
 export function checkBoolean(call: string, argument: string, value: unknown): Problem {
-  return typeof value === 'boolean' ? undefined : invalidArg(call, argument, `must be true or false, got ${show(value)}`);
+  return typeof value === 'boolean'
+    ? undefined
+    : invalidArg(call, argument, `must be true or false, got ${show(value)}`);
 }
 
 /** Null, undefined or an array. */

@@ -38,17 +38,32 @@ function checkHeapType(call: string, argument: string, properties: FullHeapPrope
   const type = properties.type;
   if (type === 'UPLOAD' || type === 'READBACK') {
     if (desc.dimension !== 'BUFFER') {
-      return invalidArg(call, argument, `an ${type} heap holds only buffers; a CPU-visible texture needs a CUSTOM heap (WRITE_COMBINE or WRITE_BACK, L0)`);
+      return invalidArg(
+        call,
+        argument,
+        `an ${type} heap holds only buffers; a CPU-visible texture needs a CUSTOM heap (WRITE_COMBINE or WRITE_BACK, L0)`,
+      );
     }
-    if (desc.flags.includes('ALLOW_UNORDERED_ACCESS')) return invalidArg(call, argument, `ALLOW_UNORDERED_ACCESS cannot be used in an ${type} heap`);
+    if (desc.flags.includes('ALLOW_UNORDERED_ACCESS'))
+      return invalidArg(call, argument, `ALLOW_UNORDERED_ACCESS cannot be used in an ${type} heap`);
   }
-  if (cpuAccessible(properties) && (desc.flags.includes('ALLOW_RENDER_TARGET') || desc.flags.includes('ALLOW_DEPTH_STENCIL'))) {
+  if (
+    cpuAccessible(properties) &&
+    (desc.flags.includes('ALLOW_RENDER_TARGET') || desc.flags.includes('ALLOW_DEPTH_STENCIL'))
+  ) {
     return invalidArg(call, argument, 'render-target and depth-stencil resources cannot live in CPU-accessible memory');
   }
   return undefined;
 }
 
-function checkStateAndClear(call: string, checked: CheckedDesc, heapType: HeapType | undefined, initialState: unknown, clearValue: unknown, stateArgument: string): Checked<CreationPlan> {
+function checkStateAndClear(
+  call: string,
+  checked: CheckedDesc,
+  heapType: HeapType | undefined,
+  initialState: unknown,
+  clearValue: unknown,
+  stateArgument: string,
+): Checked<CreationPlan> {
   const state = checkInitialState(call, stateArgument, initialState, checked.desc, heapType);
   if (state instanceof D3D12Error) return state;
   const clearProblem = checkClearValue(call, 'optimizedClearValue', clearValue, checked.desc, checked.format);
@@ -102,14 +117,26 @@ export function validateCreatePlacedResource(
   const typeProblem = checkHeapType(call, 'heap', heap.desc.properties, checked);
   if (typeProblem) return typeProblem;
   if (!heapAllows(heap.flagBits, checked.category)) {
-    return invalidArg(call, 'heap', `${heap.label} was created with flags [${heap.desc.flags.join(', ')}], which deny ${categoryName(checked.category)}`);
+    return invalidArg(
+      call,
+      'heap',
+      `${heap.label} was created with flags [${heap.desc.flags.join(', ')}], which deny ${categoryName(checked.category)}`,
+    );
   }
   if (offset % checked.alignment !== 0) {
-    return invalidArg(call, 'heapOffset', `must be a multiple of the resource's alignment (${checked.alignment}), got ${offset}`);
+    return invalidArg(
+      call,
+      'heapOffset',
+      `must be a multiple of the resource's alignment (${checked.alignment}), got ${offset}`,
+    );
   }
   const size = checked.layout.sizeInBytes;
   if (offset + size > heap.desc.sizeInBytes) {
-    return invalidArg(call, 'heapOffset', `the resource needs ${size} bytes at offset ${offset}, past the end of ${heap.label} (${heap.desc.sizeInBytes} bytes)`);
+    return invalidArg(
+      call,
+      'heapOffset',
+      `the resource needs ${size} bytes at offset ${offset}, past the end of ${heap.label} (${heap.desc.sizeInBytes} bytes)`,
+    );
   }
   const plan = checkStateAndClear(call, checked, heap.desc.properties.type, initialState, clearValue, 'initialState');
   if (plan instanceof D3D12Error) return plan;
@@ -117,21 +144,39 @@ export function validateCreatePlacedResource(
 }
 
 /** createReservedResource(desc, initialState, optimizedClearValue?). */
-export function validateCreateReservedResource(caps: ResourceCaps, desc: unknown, initialState: unknown, clearValue: unknown): Checked<CreationPlan> {
+export function validateCreateReservedResource(
+  caps: ResourceCaps,
+  desc: unknown,
+  initialState: unknown,
+  clearValue: unknown,
+): Checked<CreationPlan> {
   const call = 'createReservedResource';
   const checked = checkResourceDesc(call, 'desc', desc, caps, true);
   if (checked instanceof D3D12Error) return checked;
   const { desc: full, layout } = checked;
   const tier = caps.tiledResourcesTier;
-  if (full.dimension === 'TEXTURE1D') return invalidArg(call, 'desc.dimension', '1D textures cannot be reserved (tiled)');
+  if (full.dimension === 'TEXTURE1D')
+    return invalidArg(call, 'desc.dimension', '1D textures cannot be reserved (tiled)');
   if (full.dimension !== 'BUFFER' && full.layout !== '64KB_UNDEFINED_SWIZZLE') {
-    return invalidArg(call, 'desc.layout', `a reserved texture's layout must be 64KB_UNDEFINED_SWIZZLE, got ${show(full.layout)}`);
+    return invalidArg(
+      call,
+      'desc.layout',
+      `a reserved texture's layout must be 64KB_UNDEFINED_SWIZZLE, got ${show(full.layout)}`,
+    );
   }
   if (full.dimension === 'TEXTURE3D' && tier < 3) {
-    return invalidArg(call, 'desc.dimension', `reserved 3D textures need tiled resources tier 3, and this device is tier ${tier}`);
+    return invalidArg(
+      call,
+      'desc.dimension',
+      `reserved 3D textures need tiled resources tier 3, and this device is tier ${tier}`,
+    );
   }
   if (full.dimension === 'TEXTURE2D' && full.depthOrArraySize > 1 && layout.numPackedMips > 0 && tier < 4) {
-    return invalidArg(call, 'desc', `a reserved texture array whose mips ${layout.numStandardMips}..${full.mipLevels - 1} are packed needs tiled resources tier 4, and this device is tier ${tier}; use fewer mips or one slice`);
+    return invalidArg(
+      call,
+      'desc',
+      `a reserved texture array whose mips ${layout.numStandardMips}..${full.mipLevels - 1} are packed needs tiled resources tier 4, and this device is tier ${tier}; use fewer mips or one slice`,
+    );
   }
   return checkStateAndClear(call, checked, undefined, initialState, clearValue, 'initialState');
 }
@@ -145,7 +190,8 @@ export function validateGetResourceAllocationInfo(caps: ResourceCaps, descs: unk
   let alignment = 0;
   for (let i = 0; i < list.length; i++) {
     const argument = Array.isArray(descs) ? `descs[${i}]` : 'desc';
-    if (!isObject(list[i])) return invalidArg(call, argument, `must be a D3D12_RESOURCE_DESC object, got ${show(list[i])}`);
+    if (!isObject(list[i]))
+      return invalidArg(call, argument, `must be a D3D12_RESOURCE_DESC object, got ${show(list[i])}`);
     const checked = checkResourceDesc(call, argument, list[i], caps, false);
     if (checked instanceof D3D12Error) return checked;
     size = Math.ceil(size / checked.alignment) * checked.alignment + checked.layout.sizeInBytes;

@@ -2,7 +2,13 @@
  * createDevice, checkFeatureSupport, getResourceTiling and createCommandQueue argument rules.
  */
 import { D3D12Error, invalidArg, show, type Checked } from '../api/errors.js';
-import { COMMAND_LIST_TYPES, type CommandListType, type CommandQueueDesc, type ResourceHeapTier, type TiledResourcesTier } from '../api/types.js';
+import {
+  COMMAND_LIST_TYPES,
+  type CommandListType,
+  type CommandQueueDesc,
+  type ResourceHeapTier,
+  type TiledResourcesTier,
+} from '../api/types.js';
 import { checkBoolean, checkInteger, checkName, checkNames, firstProblem, isObject } from './common.js';
 import type { ResourceView } from './tile-mappings.js';
 
@@ -36,18 +42,42 @@ export const DEFAULT_UNMAPPED_ACCESS_RECORDS = 256;
 export const MAX_UNMAPPED_ACCESS_RECORDS = 65536;
 const GPU_VALIDATION_FIELDS = ['faults', 'unmappedAccess', 'maxUnmappedAccessRecords'] as const;
 
-function checkGpuValidation(call: string, value: unknown): Checked<Pick<DeviceSettings, 'gpuValidation' | 'unmappedAccess' | 'maxUnmappedAccessRecords'>> {
+function checkGpuValidation(
+  call: string,
+  value: unknown,
+): Checked<Pick<DeviceSettings, 'gpuValidation' | 'unmappedAccess' | 'maxUnmappedAccessRecords'>> {
   const argument = 'options.gpuValidation';
   if (value === undefined || value === null || typeof value === 'boolean') {
-    return { gpuValidation: value ?? true, unmappedAccess: false, maxUnmappedAccessRecords: DEFAULT_UNMAPPED_ACCESS_RECORDS };
+    return {
+      gpuValidation: value ?? true,
+      unmappedAccess: false,
+      maxUnmappedAccessRecords: DEFAULT_UNMAPPED_ACCESS_RECORDS,
+    };
   }
-  if (!isObject(value)) return invalidArg(call, argument, `must be true or false, or an object { faults?, unmappedAccess?, maxUnmappedAccessRecords? }, got ${show(value)}`);
+  if (!isObject(value))
+    return invalidArg(
+      call,
+      argument,
+      `must be true or false, or an object { faults?, unmappedAccess?, maxUnmappedAccessRecords? }, got ${show(value)}`,
+    );
   const unknown = Object.keys(value).find((key) => !(GPU_VALIDATION_FIELDS as readonly string[]).includes(key));
-  if (unknown !== undefined) return invalidArg(call, `${argument}.${unknown}`, `is not a gpuValidation option (those are ${GPU_VALIDATION_FIELDS.join(', ')})`);
+  if (unknown !== undefined)
+    return invalidArg(
+      call,
+      `${argument}.${unknown}`,
+      `is not a gpuValidation option (those are ${GPU_VALIDATION_FIELDS.join(', ')})`,
+    );
   const problem = firstProblem(
     () => checkBoolean(call, `${argument}.faults`, value.faults ?? true),
     () => checkBoolean(call, `${argument}.unmappedAccess`, value.unmappedAccess ?? false),
-    () => checkInteger(call, `${argument}.maxUnmappedAccessRecords`, value.maxUnmappedAccessRecords ?? DEFAULT_UNMAPPED_ACCESS_RECORDS, 1, MAX_UNMAPPED_ACCESS_RECORDS),
+    () =>
+      checkInteger(
+        call,
+        `${argument}.maxUnmappedAccessRecords`,
+        value.maxUnmappedAccessRecords ?? DEFAULT_UNMAPPED_ACCESS_RECORDS,
+        1,
+        MAX_UNMAPPED_ACCESS_RECORDS,
+      ),
   );
   if (problem) return problem;
   return {
@@ -69,11 +99,27 @@ export function validateCreateDevice(options: unknown): Checked<DeviceSettings> 
       const checked = checkGpuValidation(call, value.gpuValidation);
       return checked instanceof D3D12Error ? checked : undefined;
     },
-    () => (value.localMemoryBytes == null ? undefined : checkInteger(call, 'options.localMemoryBytes', value.localMemoryBytes, 1)),
-    () => (value.nonLocalMemoryBytes == null ? undefined : checkInteger(call, 'options.nonLocalMemoryBytes', value.nonLocalMemoryBytes, 1)),
-    () => (value.localMemoryBudget == null ? undefined : checkInteger(call, 'options.localMemoryBudget', value.localMemoryBudget, 0)),
-    () => (value.nonLocalMemoryBudget == null ? undefined : checkInteger(call, 'options.nonLocalMemoryBudget', value.nonLocalMemoryBudget, 0)),
-    () => checkName(call, 'options.onPageFault', value.onPageFault ?? 'remove-device', ['remove-device', 'report'] as const),
+    () =>
+      value.localMemoryBytes == null
+        ? undefined
+        : checkInteger(call, 'options.localMemoryBytes', value.localMemoryBytes, 1),
+    () =>
+      value.nonLocalMemoryBytes == null
+        ? undefined
+        : checkInteger(call, 'options.nonLocalMemoryBytes', value.nonLocalMemoryBytes, 1),
+    () =>
+      value.localMemoryBudget == null
+        ? undefined
+        : checkInteger(call, 'options.localMemoryBudget', value.localMemoryBudget, 0),
+    () =>
+      value.nonLocalMemoryBudget == null
+        ? undefined
+        : checkInteger(call, 'options.nonLocalMemoryBudget', value.nonLocalMemoryBudget, 0),
+    () =>
+      checkName(call, 'options.onPageFault', value.onPageFault ?? 'remove-device', [
+        'remove-device',
+        'report',
+      ] as const),
   );
   if (problem) return problem;
   return {
@@ -97,7 +143,11 @@ export function validateCheckFeatureSupport(feature: unknown): Checked<Feature> 
 }
 
 /** getResourceTiling(resource, firstSubresource?, numSubresources?): the subresources asked, clamped. */
-export function validateGetResourceTiling(resource: ResourceView | undefined, first: unknown, count: unknown): Checked<{ first: number; count: number }> {
+export function validateGetResourceTiling(
+  resource: ResourceView | undefined,
+  first: unknown,
+  count: unknown,
+): Checked<{ first: number; count: number }> {
   const call = 'getResourceTiling';
   if (!resource) return invalidArg(call, 'resource', 'must be a resource created by this device');
   if (resource.released) return invalidArg(call, 'resource', `${resource.label} was released`);
@@ -136,17 +186,25 @@ export function validateCreateCommandList(type: unknown): Checked<CommandListTyp
 }
 
 /** createComputePipelineState(desc): WGSL code and the name of its entry point. */
-export function validateCreateComputePipelineState(desc: unknown): Checked<{ code: string; entryPoint: string; label?: string }> {
+export function validateCreateComputePipelineState(
+  desc: unknown,
+): Checked<{ code: string; entryPoint: string; label?: string }> {
   const call = 'createComputePipelineState';
   if (!isObject(desc)) return invalidArg(call, 'desc', `must be {code, entryPoint}, got ${show(desc)}`);
-  if (typeof desc.code !== 'string' || desc.code.trim() === '') return invalidArg(call, 'desc.code', `must be WGSL source text, got ${show(desc.code)}`);
+  if (typeof desc.code !== 'string' || desc.code.trim() === '')
+    return invalidArg(call, 'desc.code', `must be WGSL source text, got ${show(desc.code)}`);
   if (typeof desc.entryPoint !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(desc.entryPoint)) {
     return invalidArg(call, 'desc.entryPoint', `must be the name of a @compute function, got ${show(desc.entryPoint)}`);
   }
   if (/@group\s*\(/.test(desc.code) || /@binding\s*\(/.test(desc.code)) {
-    return invalidArg(call, 'desc.code', 'declares bindings; shaders reach memory through the prelude (d3d12_load / d3d12_store by GPU virtual address) and take inputs as root constants');
+    return invalidArg(
+      call,
+      'desc.code',
+      'declares bindings; shaders reach memory through the prelude (d3d12_load / d3d12_store by GPU virtual address) and take inputs as root constants',
+    );
   }
-  if (desc.label !== undefined && typeof desc.label !== 'string') return invalidArg(call, 'desc.label', `must be a string, got ${show(desc.label)}`);
+  if (desc.label !== undefined && typeof desc.label !== 'string')
+    return invalidArg(call, 'desc.label', `must be a string, got ${show(desc.label)}`);
   return { code: desc.code, entryPoint: desc.entryPoint, label: desc.label };
 }
 
@@ -161,16 +219,42 @@ export function validateCreateGraphicsPipelineState(desc: unknown): Checked<{
   label?: string;
 }> {
   const call = 'createGraphicsPipelineState';
-  if (!isObject(desc)) return invalidArg(call, 'desc', `must be {code, vertexEntryPoint, fragmentEntryPoint, rtvFormat}, got ${show(desc)}`);
-  const compute = validateCreateComputePipelineState({ code: desc.code, entryPoint: desc.vertexEntryPoint, label: desc.label });
-  if (compute instanceof D3D12Error) return invalidArg(call, compute.argument === 'desc.entryPoint' ? 'desc.vertexEntryPoint' : compute.argument, compute.rule);
+  if (!isObject(desc))
+    return invalidArg(
+      call,
+      'desc',
+      `must be {code, vertexEntryPoint, fragmentEntryPoint, rtvFormat}, got ${show(desc)}`,
+    );
+  const compute = validateCreateComputePipelineState({
+    code: desc.code,
+    entryPoint: desc.vertexEntryPoint,
+    label: desc.label,
+  });
+  if (compute instanceof D3D12Error)
+    return invalidArg(
+      call,
+      compute.argument === 'desc.entryPoint' ? 'desc.vertexEntryPoint' : compute.argument,
+      compute.rule,
+    );
   const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
   if (typeof desc.fragmentEntryPoint !== 'string' || !identifier.test(desc.fragmentEntryPoint)) {
-    return invalidArg(call, 'desc.fragmentEntryPoint', `must be the name of a @fragment function, got ${show(desc.fragmentEntryPoint)}`);
+    return invalidArg(
+      call,
+      'desc.fragmentEntryPoint',
+      `must be the name of a @fragment function, got ${show(desc.fragmentEntryPoint)}`,
+    );
   }
-  if (typeof desc.rtvFormat !== 'string') return invalidArg(call, 'desc.rtvFormat', `must be the back buffer's format name, got ${show(desc.rtvFormat)}`);
+  if (typeof desc.rtvFormat !== 'string')
+    return invalidArg(call, 'desc.rtvFormat', `must be the back buffer's format name, got ${show(desc.rtvFormat)}`);
   const problem = firstProblem(
-    () => checkName(call, 'desc.primitiveTopology', desc.primitiveTopology ?? 'TRIANGLELIST', ['TRIANGLELIST', 'TRIANGLESTRIP', 'LINELIST', 'LINESTRIP', 'POINTLIST'] as const),
+    () =>
+      checkName(call, 'desc.primitiveTopology', desc.primitiveTopology ?? 'TRIANGLELIST', [
+        'TRIANGLELIST',
+        'TRIANGLESTRIP',
+        'LINELIST',
+        'LINESTRIP',
+        'POINTLIST',
+      ] as const),
     () => checkName(call, 'desc.blend', desc.blend ?? 'NONE', ['NONE', 'ALPHA_BLEND'] as const),
   );
   if (problem) return problem;

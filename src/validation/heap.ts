@@ -33,7 +33,8 @@ const DENY_BITS: Record<ResourceCategory, number> = {
   'rt-ds-texture': HEAP_FLAG_BITS.DENY_RT_DS_TEXTURES,
   'non-rt-ds-texture': HEAP_FLAG_BITS.DENY_NON_RT_DS_TEXTURES,
 };
-const ALL_DENY_BITS = HEAP_FLAG_BITS.DENY_BUFFERS | HEAP_FLAG_BITS.DENY_RT_DS_TEXTURES | HEAP_FLAG_BITS.DENY_NON_RT_DS_TEXTURES;
+const ALL_DENY_BITS =
+  HEAP_FLAG_BITS.DENY_BUFFERS | HEAP_FLAG_BITS.DENY_RT_DS_TEXTURES | HEAP_FLAG_BITS.DENY_NON_RT_DS_TEXTURES;
 
 const CATEGORY_NAMES: Record<ResourceCategory, string> = {
   buffer: 'buffers',
@@ -72,7 +73,8 @@ export function customEquivalent(properties: FullHeapProperties): { page: CpuPag
 export const heapSegment = (properties: FullHeapProperties): MemorySegment =>
   customEquivalent(properties).pool === 'L1' ? 'LOCAL' : 'NON_LOCAL';
 
-export const cpuAccessible = (properties: FullHeapProperties): boolean => customEquivalent(properties).page !== 'NOT_AVAILABLE';
+export const cpuAccessible = (properties: FullHeapProperties): boolean =>
+  customEquivalent(properties).page !== 'NOT_AVAILABLE';
 
 /** Checks D3D12_HEAP_PROPERTIES and fills in its defaults. */
 export function checkHeapProperties(call: string, argument: string, value: unknown): Checked<FullHeapProperties> {
@@ -93,21 +95,41 @@ export function checkHeapProperties(call: string, argument: string, value: unkno
     () => {
       if (properties.type === 'CUSTOM') {
         if (properties.cpuPageProperty === 'UNKNOWN') {
-          return invalidArg(call, `${argument}.cpuPageProperty`, 'a CUSTOM heap must name its CPU page property (NOT_AVAILABLE, WRITE_COMBINE or WRITE_BACK)');
+          return invalidArg(
+            call,
+            `${argument}.cpuPageProperty`,
+            'a CUSTOM heap must name its CPU page property (NOT_AVAILABLE, WRITE_COMBINE or WRITE_BACK)',
+          );
         }
         if (properties.memoryPoolPreference === 'UNKNOWN') {
-          return invalidArg(call, `${argument}.memoryPoolPreference`, 'a CUSTOM heap must name its memory pool (L0 or L1)');
+          return invalidArg(
+            call,
+            `${argument}.memoryPoolPreference`,
+            'a CUSTOM heap must name its memory pool (L0 or L1)',
+          );
         }
         if (properties.memoryPoolPreference === 'L1' && properties.cpuPageProperty !== 'NOT_AVAILABLE') {
-          return invalidArg(call, `${argument}.cpuPageProperty`, `L1 (video memory) is not CPU-accessible on this discrete adapter: the page property must be NOT_AVAILABLE, got ${show(properties.cpuPageProperty)}`);
+          return invalidArg(
+            call,
+            `${argument}.cpuPageProperty`,
+            `L1 (video memory) is not CPU-accessible on this discrete adapter: the page property must be NOT_AVAILABLE, got ${show(properties.cpuPageProperty)}`,
+          );
         }
         return undefined;
       }
       if (properties.cpuPageProperty !== 'UNKNOWN') {
-        return invalidArg(call, `${argument}.cpuPageProperty`, `must be UNKNOWN unless the heap type is CUSTOM, got ${show(properties.cpuPageProperty)}`);
+        return invalidArg(
+          call,
+          `${argument}.cpuPageProperty`,
+          `must be UNKNOWN unless the heap type is CUSTOM, got ${show(properties.cpuPageProperty)}`,
+        );
       }
       if (properties.memoryPoolPreference !== 'UNKNOWN') {
-        return invalidArg(call, `${argument}.memoryPoolPreference`, `must be UNKNOWN unless the heap type is CUSTOM, got ${show(properties.memoryPoolPreference)}`);
+        return invalidArg(
+          call,
+          `${argument}.memoryPoolPreference`,
+          `must be UNKNOWN unless the heap type is CUSTOM, got ${show(properties.memoryPoolPreference)}`,
+        );
       }
       return undefined;
     },
@@ -129,7 +151,11 @@ export function checkHeapFlags(call: string, argument: string, value: unknown): 
     bits |= HEAP_FLAG_BITS[name];
   }
   if (names.includes('ALLOW_ALL_BUFFERS_AND_TEXTURES') && (bits & ALL_DENY_BITS) !== 0) {
-    return invalidArg(call, argument, 'ALLOW_ALL_BUFFERS_AND_TEXTURES cannot be combined with DENY_* or ALLOW_ONLY_* flags');
+    return invalidArg(
+      call,
+      argument,
+      'ALLOW_ALL_BUFFERS_AND_TEXTURES cannot be combined with DENY_* or ALLOW_ONLY_* flags',
+    );
   }
   if ((bits & ALL_DENY_BITS) === ALL_DENY_BITS) {
     return invalidArg(call, argument, 'denies buffers and both kinds of textures: such a heap could hold nothing');
@@ -137,14 +163,19 @@ export function checkHeapFlags(call: string, argument: string, value: unknown): 
   return bits;
 }
 
-export const heapAllows = (flagBits: number, category: ResourceCategory): boolean => (flagBits & DENY_BITS[category]) === 0;
+export const heapAllows = (flagBits: number, category: ResourceCategory): boolean =>
+  (flagBits & DENY_BITS[category]) === 0;
 
 /** Resource heap tier 1: a heap holds exactly one category (one of the ALLOW_ONLY_* flags). */
 export function checkHeapTier(call: string, argument: string, flagBits: number, tier: ResourceHeapTier): Problem {
   if (tier === 1) {
     const allowed = (Object.keys(DENY_BITS) as ResourceCategory[]).filter((category) => heapAllows(flagBits, category));
     if (allowed.length !== 1) {
-      return invalidArg(call, argument, `resource heap tier 1 needs a heap of one category (ALLOW_ONLY_BUFFERS, ALLOW_ONLY_NON_RT_DS_TEXTURES or ALLOW_ONLY_RT_DS_TEXTURES); these flags allow ${allowed.map(categoryName).join(' and ')}`);
+      return invalidArg(
+        call,
+        argument,
+        `resource heap tier 1 needs a heap of one category (ALLOW_ONLY_BUFFERS, ALLOW_ONLY_NON_RT_DS_TEXTURES or ALLOW_ONLY_RT_DS_TEXTURES); these flags allow ${allowed.map(categoryName).join(' and ')}`,
+      );
     }
   }
   return undefined;
@@ -154,7 +185,9 @@ export function checkHeapTier(call: string, argument: string, flagBits: number, 
 export function heapFlagNames(bits: number): HeapFlag[] {
   const names: HeapFlag[] = [];
   const deny = bits & ALL_DENY_BITS;
-  const combination = (['ALLOW_ONLY_BUFFERS', 'ALLOW_ONLY_NON_RT_DS_TEXTURES', 'ALLOW_ONLY_RT_DS_TEXTURES'] as const).find((name) => HEAP_FLAG_BITS[name] === deny);
+  const combination = (
+    ['ALLOW_ONLY_BUFFERS', 'ALLOW_ONLY_NON_RT_DS_TEXTURES', 'ALLOW_ONLY_RT_DS_TEXTURES'] as const
+  ).find((name) => HEAP_FLAG_BITS[name] === deny);
   if (combination) names.push(combination);
   for (const name of HEAP_FLAGS) {
     const bit = HEAP_FLAG_BITS[name];
@@ -198,8 +231,16 @@ export function validateCreateHeap(desc: unknown, caps: HeapCaps): Checked<FullH
     if (!heapAllows(flagBits, 'buffer')) {
       return invalidArg(call, 'desc.flags', `an ${properties.type} heap holds only buffers, so it cannot deny them`);
     }
-  } else if (cpuAccessible(properties) && !heapAllows(flagBits, 'buffer') && !heapAllows(flagBits, 'non-rt-ds-texture')) {
-    return invalidArg(call, 'desc.flags', 'a CPU-accessible heap cannot hold render-target or depth-stencil textures, and these flags deny everything else');
+  } else if (
+    cpuAccessible(properties) &&
+    !heapAllows(flagBits, 'buffer') &&
+    !heapAllows(flagBits, 'non-rt-ds-texture')
+  ) {
+    return invalidArg(
+      call,
+      'desc.flags',
+      'a CPU-accessible heap cannot hold render-target or depth-stencil textures, and these flags deny everything else',
+    );
   }
   return {
     sizeInBytes: desc.sizeInBytes as number,

@@ -19,7 +19,13 @@ import {
   type TiledResourcesTier,
 } from '../api/types.js';
 import { formatInfo, type FormatInfo } from '../memory/formats.js';
-import { computeLayout, hasStandardTileShape, SMALL_PLACEMENT_ALIGNMENT, TILE_SIZE, type ResourceLayout } from '../memory/tiling.js';
+import {
+  computeLayout,
+  hasStandardTileShape,
+  SMALL_PLACEMENT_ALIGNMENT,
+  TILE_SIZE,
+  type ResourceLayout,
+} from '../memory/tiling.js';
 import type { ResourceDimension } from '../api/types.js';
 import { checkInteger, checkName, checkNames, firstProblem, isObject } from './common.js';
 import { DEFAULT_ALIGNMENT, MSAA_ALIGNMENT, type ResourceCategory } from './heap.js';
@@ -70,8 +76,14 @@ export function categoryOf(desc: FullResourceDesc): ResourceCategory {
 }
 
 /** The number of mips of a full chain: floor(log2(largest dimension)) + 1. */
-export function fullMipChain(desc: Pick<FullResourceDesc, 'dimension' | 'width' | 'height' | 'depthOrArraySize'>): number {
-  const largest = Math.max(desc.width, desc.dimension === 'TEXTURE1D' ? 1 : desc.height, desc.dimension === 'TEXTURE3D' ? desc.depthOrArraySize : 1);
+export function fullMipChain(
+  desc: Pick<FullResourceDesc, 'dimension' | 'width' | 'height' | 'depthOrArraySize'>,
+): number {
+  const largest = Math.max(
+    desc.width,
+    desc.dimension === 'TEXTURE1D' ? 1 : desc.height,
+    desc.dimension === 'TEXTURE3D' ? desc.depthOrArraySize : 1,
+  );
   return Math.floor(Math.log2(largest)) + 1;
 }
 
@@ -88,8 +100,14 @@ function fillDefaults(call: string, argument: string, value: Record<string, unkn
     () => checkInteger(call, `${argument}.height`, value.height ?? 1, 1, 0xffffffff),
     () => checkInteger(call, `${argument}.depthOrArraySize`, value.depthOrArraySize ?? 1, 1, 0xffff),
     () => checkInteger(call, `${argument}.mipLevels`, value.mipLevels ?? 1, 0, 0xffff),
-    () => (typeof (value.format ?? 'UNKNOWN') === 'string' ? undefined : invalidArg(call, `${argument}.format`, `must be a DXGI format name, got ${show(value.format)}`)),
-    () => (isObject(sampleDesc) ? undefined : invalidArg(call, `${argument}.sampleDesc`, `must be {count, quality}, got ${show(sampleDesc)}`)),
+    () =>
+      typeof (value.format ?? 'UNKNOWN') === 'string'
+        ? undefined
+        : invalidArg(call, `${argument}.format`, `must be a DXGI format name, got ${show(value.format)}`),
+    () =>
+      isObject(sampleDesc)
+        ? undefined
+        : invalidArg(call, `${argument}.sampleDesc`, `must be {count, quality}, got ${show(sampleDesc)}`),
     () => checkInteger(call, `${argument}.sampleDesc.count`, (sampleDesc as Record<string, unknown>).count, 1),
     () => checkInteger(call, `${argument}.sampleDesc.quality`, (sampleDesc as Record<string, unknown>).quality ?? 0, 0),
     () => checkName(call, `${argument}.layout`, value.layout ?? (buffer ? 'ROW_MAJOR' : 'UNKNOWN'), TEXTURE_LAYOUTS),
@@ -115,31 +133,66 @@ function fillDefaults(call: string, argument: string, value: Record<string, unkn
 
 function checkBuffer(call: string, argument: string, desc: FullResourceDesc, caps: ResourceCaps): Checked<undefined> {
   const problem = firstProblem(
-    () => (desc.height === 1 ? undefined : invalidArg(call, `${argument}.height`, `must be 1 for a buffer, got ${desc.height}`)),
-    () => (desc.depthOrArraySize === 1 ? undefined : invalidArg(call, `${argument}.depthOrArraySize`, `must be 1 for a buffer, got ${desc.depthOrArraySize}`)),
-    () => (desc.mipLevels === 1 ? undefined : invalidArg(call, `${argument}.mipLevels`, `must be 1 for a buffer, got ${desc.mipLevels}`)),
-    () => (desc.format === 'UNKNOWN' ? undefined : invalidArg(call, `${argument}.format`, `must be UNKNOWN for a buffer, got ${show(desc.format)}`)),
-    () => (desc.layout === 'ROW_MAJOR' ? undefined : invalidArg(call, `${argument}.layout`, `a buffer's layout must be ROW_MAJOR, got ${show(desc.layout)}`)),
-    () => (desc.width <= caps.maxResourceBytes ? undefined : invalidArg(call, `${argument}.width`, `must be at most ${caps.maxResourceBytes} bytes (the virtual address bits per resource), got ${desc.width}`)),
+    () =>
+      desc.height === 1
+        ? undefined
+        : invalidArg(call, `${argument}.height`, `must be 1 for a buffer, got ${desc.height}`),
+    () =>
+      desc.depthOrArraySize === 1
+        ? undefined
+        : invalidArg(call, `${argument}.depthOrArraySize`, `must be 1 for a buffer, got ${desc.depthOrArraySize}`),
+    () =>
+      desc.mipLevels === 1
+        ? undefined
+        : invalidArg(call, `${argument}.mipLevels`, `must be 1 for a buffer, got ${desc.mipLevels}`),
+    () =>
+      desc.format === 'UNKNOWN'
+        ? undefined
+        : invalidArg(call, `${argument}.format`, `must be UNKNOWN for a buffer, got ${show(desc.format)}`),
+    () =>
+      desc.layout === 'ROW_MAJOR'
+        ? undefined
+        : invalidArg(call, `${argument}.layout`, `a buffer's layout must be ROW_MAJOR, got ${show(desc.layout)}`),
+    () =>
+      desc.width <= caps.maxResourceBytes
+        ? undefined
+        : invalidArg(
+            call,
+            `${argument}.width`,
+            `must be at most ${caps.maxResourceBytes} bytes (the virtual address bits per resource), got ${desc.width}`,
+          ),
     () => {
-      for (const flag of ['ALLOW_RENDER_TARGET', 'ALLOW_DEPTH_STENCIL', 'DENY_SHADER_RESOURCE', 'ALLOW_SIMULTANEOUS_ACCESS'] as const) {
+      for (const flag of [
+        'ALLOW_RENDER_TARGET',
+        'ALLOW_DEPTH_STENCIL',
+        'DENY_SHADER_RESOURCE',
+        'ALLOW_SIMULTANEOUS_ACCESS',
+      ] as const) {
         if (has(desc, flag)) return invalidArg(call, `${argument}.flags`, `${flag} cannot be used with a buffer`);
       }
       return undefined;
     },
-    () => (desc.alignment === 0 || desc.alignment === DEFAULT_ALIGNMENT ? undefined : invalidArg(call, `${argument}.alignment`, `a buffer's alignment must be 0 or 65536, got ${desc.alignment}`)),
+    () =>
+      desc.alignment === 0 || desc.alignment === DEFAULT_ALIGNMENT
+        ? undefined
+        : invalidArg(call, `${argument}.alignment`, `a buffer's alignment must be 0 or 65536, got ${desc.alignment}`),
   );
   return problem;
 }
 
 function checkTextureShape(call: string, argument: string, desc: FullResourceDesc): Checked<undefined> {
   const limit = (field: 'width' | 'height' | 'depthOrArraySize', max: number, what: string) => () =>
-    desc[field] <= max ? undefined : invalidArg(call, `${argument}.${field}`, `${what} must be at most ${max}, got ${desc[field]}`);
+    desc[field] <= max
+      ? undefined
+      : invalidArg(call, `${argument}.${field}`, `${what} must be at most ${max}, got ${desc[field]}`);
   switch (desc.dimension) {
     case 'TEXTURE1D':
       return firstProblem(
         limit('width', LIMITS.texture1DWidth, "a 1D texture's width"),
-        () => (desc.height === 1 ? undefined : invalidArg(call, `${argument}.height`, `must be 1 for a 1D texture, got ${desc.height}`)),
+        () =>
+          desc.height === 1
+            ? undefined
+            : invalidArg(call, `${argument}.height`, `must be 1 for a 1D texture, got ${desc.height}`),
         limit('depthOrArraySize', LIMITS.texture1DArraySize, "a 1D texture's array size"),
       );
     case 'TEXTURE2D':
@@ -159,37 +212,71 @@ function checkTextureShape(call: string, argument: string, desc: FullResourceDes
 
 function checkTextureFormat(call: string, argument: string, desc: FullResourceDesc): Checked<FormatInfo> {
   const format = formatInfo(desc.format);
-  if (desc.format === 'UNKNOWN') return invalidArg(call, `${argument}.format`, 'a texture needs a format (UNKNOWN is for buffers)');
-  if (!format) return invalidArg(call, `${argument}.format`, `${show(desc.format)} is not a DXGI format this emulator knows`);
+  if (desc.format === 'UNKNOWN')
+    return invalidArg(call, `${argument}.format`, 'a texture needs a format (UNKNOWN is for buffers)');
+  if (!format)
+    return invalidArg(call, `${argument}.format`, `${show(desc.format)} is not a DXGI format this emulator knows`);
   if (format.planar) {
-    return invalidArg(call, `${argument}.format`, `${desc.format} is a planar depth-stencil format; depth-stencil textures in heap memory are out of scope (use D32_FLOAT or D16_UNORM)`);
+    return invalidArg(
+      call,
+      `${argument}.format`,
+      `${desc.format} is a planar depth-stencil format; depth-stencil textures in heap memory are out of scope (use D32_FLOAT or D16_UNORM)`,
+    );
   }
   if (!hasStandardTileShape(format)) {
-    return invalidArg(call, `${argument}.format`, `${desc.format} has ${format.bytesPerElement * 8} bits per texel, for which D3D12 defines no tile shape; textures are stored in tiles`);
+    return invalidArg(
+      call,
+      `${argument}.format`,
+      `${desc.format} has ${format.bytesPerElement * 8} bits per texel, for which D3D12 defines no tile shape; textures are stored in tiles`,
+    );
   }
   if (format.kind === 'bc') {
-    if (desc.dimension === 'TEXTURE1D') return invalidArg(call, `${argument}.format`, `block-compressed ${desc.format} cannot be used by a 1D texture`);
-    if (desc.width % 4 !== 0) return invalidArg(call, `${argument}.width`, `a block-compressed texture's width must be a multiple of 4, got ${desc.width}`);
-    if (desc.height % 4 !== 0) return invalidArg(call, `${argument}.height`, `a block-compressed texture's height must be a multiple of 4, got ${desc.height}`);
+    if (desc.dimension === 'TEXTURE1D')
+      return invalidArg(call, `${argument}.format`, `block-compressed ${desc.format} cannot be used by a 1D texture`);
+    if (desc.width % 4 !== 0)
+      return invalidArg(
+        call,
+        `${argument}.width`,
+        `a block-compressed texture's width must be a multiple of 4, got ${desc.width}`,
+      );
+    if (desc.height % 4 !== 0)
+      return invalidArg(
+        call,
+        `${argument}.height`,
+        `a block-compressed texture's height must be a multiple of 4, got ${desc.height}`,
+      );
   }
   return format;
 }
 
-function checkTextureFlags(call: string, argument: string, desc: FullResourceDesc, format: FormatInfo): Checked<undefined> {
+function checkTextureFlags(
+  call: string,
+  argument: string,
+  desc: FullResourceDesc,
+  format: FormatInfo,
+): Checked<undefined> {
   const flags = `${argument}.flags`;
   const rt = has(desc, 'ALLOW_RENDER_TARGET');
   const ds = has(desc, 'ALLOW_DEPTH_STENCIL');
   const uav = has(desc, 'ALLOW_UNORDERED_ACCESS');
   if (rt && ds) return invalidArg(call, flags, 'ALLOW_RENDER_TARGET and ALLOW_DEPTH_STENCIL cannot be combined');
   if (ds) {
-    if (!format.depthStencilCapable) return invalidArg(call, flags, `ALLOW_DEPTH_STENCIL needs a depth format, and ${desc.format} is not one`);
-    if (desc.dimension === 'TEXTURE3D') return invalidArg(call, flags, 'ALLOW_DEPTH_STENCIL cannot be used with a 3D texture');
+    if (!format.depthStencilCapable)
+      return invalidArg(call, flags, `ALLOW_DEPTH_STENCIL needs a depth format, and ${desc.format} is not one`);
+    if (desc.dimension === 'TEXTURE3D')
+      return invalidArg(call, flags, 'ALLOW_DEPTH_STENCIL cannot be used with a 3D texture');
     if (uav) return invalidArg(call, flags, 'ALLOW_DEPTH_STENCIL cannot be combined with ALLOW_UNORDERED_ACCESS');
-    if (has(desc, 'ALLOW_SIMULTANEOUS_ACCESS')) return invalidArg(call, flags, 'ALLOW_DEPTH_STENCIL cannot be combined with ALLOW_SIMULTANEOUS_ACCESS');
+    if (has(desc, 'ALLOW_SIMULTANEOUS_ACCESS'))
+      return invalidArg(call, flags, 'ALLOW_DEPTH_STENCIL cannot be combined with ALLOW_SIMULTANEOUS_ACCESS');
   }
-  if (has(desc, 'DENY_SHADER_RESOURCE') && !ds) return invalidArg(call, flags, 'DENY_SHADER_RESOURCE requires ALLOW_DEPTH_STENCIL');
+  if (has(desc, 'DENY_SHADER_RESOURCE') && !ds)
+    return invalidArg(call, flags, 'DENY_SHADER_RESOURCE requires ALLOW_DEPTH_STENCIL');
   if ((rt || uav) && format.kind !== 'color') {
-    return invalidArg(call, flags, `${rt ? 'ALLOW_RENDER_TARGET' : 'ALLOW_UNORDERED_ACCESS'} cannot be used with ${format.kind === 'bc' ? 'block-compressed' : 'depth'} format ${desc.format}`);
+    return invalidArg(
+      call,
+      flags,
+      `${rt ? 'ALLOW_RENDER_TARGET' : 'ALLOW_UNORDERED_ACCESS'} cannot be used with ${format.kind === 'bc' ? 'block-compressed' : 'depth'} format ${desc.format}`,
+    );
   }
   return undefined;
 }
@@ -207,21 +294,47 @@ export function isSmallTexture(desc: FullResourceDesc, format: FormatInfo): bool
  * Checks a resource description and derives its layout and placement. `strictAlignment`: creation
  * refuses a 4 KiB alignment it cannot honour; GetResourceAllocationInfo answers 64 KiB instead.
  */
-export function checkResourceDesc(call: string, argument: string, value: unknown, caps: ResourceCaps, strictAlignment: boolean): Checked<CheckedDesc> {
+export function checkResourceDesc(
+  call: string,
+  argument: string,
+  value: unknown,
+  caps: ResourceCaps,
+  strictAlignment: boolean,
+): Checked<CheckedDesc> {
   if (!isObject(value)) return invalidArg(call, argument, `must be a D3D12_RESOURCE_DESC object, got ${show(value)}`);
   const desc = fillDefaults(call, argument, value);
   if (desc instanceof D3D12Error) return desc;
 
-  if (desc.sampleDesc.count > 1) return invalidArg(call, `${argument}.sampleDesc.count`, `multisampling (${desc.sampleDesc.count} samples) is not emulated`);
-  if (desc.sampleDesc.quality !== 0) return invalidArg(call, `${argument}.sampleDesc.quality`, `must be 0 for a single-sampled resource, got ${desc.sampleDesc.quality}`);
+  if (desc.sampleDesc.count > 1)
+    return invalidArg(
+      call,
+      `${argument}.sampleDesc.count`,
+      `multisampling (${desc.sampleDesc.count} samples) is not emulated`,
+    );
+  if (desc.sampleDesc.quality !== 0)
+    return invalidArg(
+      call,
+      `${argument}.sampleDesc.quality`,
+      `must be 0 for a single-sampled resource, got ${desc.sampleDesc.quality}`,
+    );
   const unsupported = desc.flags.find((flag) => UNSUPPORTED_RESOURCE_FLAGS[flag]);
-  if (unsupported) return invalidArg(call, `${argument}.flags`, `${unsupported}: ${UNSUPPORTED_RESOURCE_FLAGS[unsupported]}`);
+  if (unsupported)
+    return invalidArg(call, `${argument}.flags`, `${unsupported}: ${UNSUPPORTED_RESOURCE_FLAGS[unsupported]}`);
 
   if (desc.dimension === 'BUFFER') {
     const problem = checkBuffer(call, argument, desc, caps);
     if (problem) return problem;
-    const layout = computeLayout({ dimension: 'BUFFER', width: desc.width, height: 1, depth: 1, arraySize: 1, mipLevels: 1 }, caps.tiledResourcesTier);
-    return { desc: { ...desc, alignment: DEFAULT_ALIGNMENT }, category: 'buffer', layout, alignment: DEFAULT_ALIGNMENT, alignmentDowngraded: false };
+    const layout = computeLayout(
+      { dimension: 'BUFFER', width: desc.width, height: 1, depth: 1, arraySize: 1, mipLevels: 1 },
+      caps.tiledResourcesTier,
+    );
+    return {
+      desc: { ...desc, alignment: DEFAULT_ALIGNMENT },
+      category: 'buffer',
+      layout,
+      alignment: DEFAULT_ALIGNMENT,
+      alignmentDowngraded: false,
+    };
   }
 
   const shapeProblem = checkTextureShape(call, argument, desc);
@@ -230,20 +343,43 @@ export function checkResourceDesc(call: string, argument: string, value: unknown
   if (format instanceof D3D12Error) return format;
   const maxMips = Math.min(fullMipChain(desc), LIMITS.mipLevels);
   if (desc.mipLevels > maxMips) {
-    return invalidArg(call, `${argument}.mipLevels`, `a ${desc.width}×${desc.height}${desc.dimension === 'TEXTURE3D' ? `×${desc.depthOrArraySize}` : ''} texture has at most ${maxMips} mips, got ${desc.mipLevels}`);
+    return invalidArg(
+      call,
+      `${argument}.mipLevels`,
+      `a ${desc.width}×${desc.height}${desc.dimension === 'TEXTURE3D' ? `×${desc.depthOrArraySize}` : ''} texture has at most ${maxMips} mips, got ${desc.mipLevels}`,
+    );
   }
-  if (desc.layout === 'ROW_MAJOR') return invalidArg(call, `${argument}.layout`, 'ROW_MAJOR textures need ALLOW_CROSS_ADAPTER, which is not emulated; use UNKNOWN or 64KB_UNDEFINED_SWIZZLE');
-  if (desc.layout === '64KB_STANDARD_SWIZZLE') return invalidArg(call, `${argument}.layout`, '64KB_STANDARD_SWIZZLE is not supported (StandardSwizzle64KBSupported is false); use 64KB_UNDEFINED_SWIZZLE');
+  if (desc.layout === 'ROW_MAJOR')
+    return invalidArg(
+      call,
+      `${argument}.layout`,
+      'ROW_MAJOR textures need ALLOW_CROSS_ADAPTER, which is not emulated; use UNKNOWN or 64KB_UNDEFINED_SWIZZLE',
+    );
+  if (desc.layout === '64KB_STANDARD_SWIZZLE')
+    return invalidArg(
+      call,
+      `${argument}.layout`,
+      '64KB_STANDARD_SWIZZLE is not supported (StandardSwizzle64KBSupported is false); use 64KB_UNDEFINED_SWIZZLE',
+    );
   const flagProblem = checkTextureFlags(call, argument, desc, format);
   if (flagProblem) return flagProblem;
 
   if (![0, SMALL_PLACEMENT_ALIGNMENT, DEFAULT_ALIGNMENT, MSAA_ALIGNMENT].includes(desc.alignment)) {
     return invalidArg(call, `${argument}.alignment`, `must be 0, 4096, 65536 or 4194304, got ${desc.alignment}`);
   }
-  if (desc.alignment === MSAA_ALIGNMENT) return invalidArg(call, `${argument}.alignment`, '4 MiB is the alignment of multisampled textures, and multisampling is not emulated');
+  if (desc.alignment === MSAA_ALIGNMENT)
+    return invalidArg(
+      call,
+      `${argument}.alignment`,
+      '4 MiB is the alignment of multisampled textures, and multisampling is not emulated',
+    );
   const small = desc.alignment === SMALL_PLACEMENT_ALIGNMENT && isSmallTexture(desc, format);
   if (desc.alignment === SMALL_PLACEMENT_ALIGNMENT && !small && strictAlignment) {
-    return invalidArg(call, `${argument}.alignment`, '4096 is only for small textures (UNKNOWN layout, not a render target or depth-stencil, mip 0 of a slice at most 64 KiB); GetResourceAllocationInfo reports 65536 for this one');
+    return invalidArg(
+      call,
+      `${argument}.alignment`,
+      '4096 is only for small textures (UNKNOWN layout, not a render target or depth-stencil, mip 0 of a slice at most 64 KiB); GetResourceAllocationInfo reports 65536 for this one',
+    );
   }
   const alignment = small ? SMALL_PLACEMENT_ALIGNMENT : DEFAULT_ALIGNMENT;
   const volume = desc.dimension === 'TEXTURE3D';
@@ -261,7 +397,11 @@ export function checkResourceDesc(call: string, argument: string, value: unknown
     caps.tiledResourcesTier,
   );
   if (layout.sizeInBytes > caps.maxResourceBytes) {
-    return invalidArg(call, argument, `the texture needs ${layout.sizeInBytes} bytes, more than the ${caps.maxResourceBytes} a resource may span (virtual address bits per resource)`);
+    return invalidArg(
+      call,
+      argument,
+      `the texture needs ${layout.sizeInBytes} bytes, more than the ${caps.maxResourceBytes} a resource may span (virtual address bits per resource)`,
+    );
   }
   return {
     desc: { ...desc, alignment },

@@ -39,8 +39,20 @@
  *     E_INVALIDARG, like every other call.
  */
 import { D3D12Error, invalidArg, show, type Checked } from '../api/errors.js';
-import { RESOURCE_STATE_BITS, type CommandListType, type CopyableFootprints, type SubresourceFootprint } from '../api/types.js';
-import { copyableFootprints, footprintBytes, subresourceCopyShape, TEXTURE_DATA_PITCH_ALIGNMENT, TEXTURE_DATA_PLACEMENT_ALIGNMENT, type FootprintInput } from '../memory/footprints.js';
+import {
+  RESOURCE_STATE_BITS,
+  type CommandListType,
+  type CopyableFootprints,
+  type SubresourceFootprint,
+} from '../api/types.js';
+import {
+  copyableFootprints,
+  footprintBytes,
+  subresourceCopyShape,
+  TEXTURE_DATA_PITCH_ALIGNMENT,
+  TEXTURE_DATA_PLACEMENT_ALIGNMENT,
+  type FootprintInput,
+} from '../memory/footprints.js';
 import { copyCompatible, formatInfo, REINTERPRET_RULE, type FormatInfo } from '../memory/formats.js';
 import { mipSize } from '../memory/tiling.js';
 import { checkInteger, checkName, isObject, type Problem } from './common.js';
@@ -52,23 +64,45 @@ const U32_MAX = 0xffffffff;
 /** A texture's description as the footprint arithmetic needs it. */
 export function footprintInput(desc: ResourceView['desc'], info: FormatInfo | undefined): FootprintInput {
   const volume = desc.dimension === 'TEXTURE3D';
-  return { dimension: desc.dimension, width: desc.width, height: desc.height, depth: volume ? desc.depthOrArraySize : 1, mipLevels: desc.mipLevels, format: desc.format, info };
+  return {
+    dimension: desc.dimension,
+    width: desc.width,
+    height: desc.height,
+    depth: volume ? desc.depthOrArraySize : 1,
+    mipLevels: desc.mipLevels,
+    format: desc.format,
+    info,
+  };
 }
 
 /** getCopyableFootprints(desc, firstSubresource, numSubresources, baseOffset). */
-export function validateGetCopyableFootprints(caps: ResourceCaps, desc: unknown, firstSubresource: unknown, numSubresources: unknown, baseOffset: unknown): Checked<CopyableFootprints> {
+export function validateGetCopyableFootprints(
+  caps: ResourceCaps,
+  desc: unknown,
+  firstSubresource: unknown,
+  numSubresources: unknown,
+  baseOffset: unknown,
+): Checked<CopyableFootprints> {
   const call = 'getCopyableFootprints';
   const checked = checkResourceDesc(call, 'desc', desc, caps, false);
   if (checked instanceof D3D12Error) return checked;
   const count = checked.layout.mipLevels * checked.layout.arraySize;
-  const problem = checkInteger(call, 'firstSubresource', firstSubresource, 0, count) ?? checkInteger(call, 'numSubresources', numSubresources, 0) ?? checkInteger(call, 'baseOffset', baseOffset, 0);
+  const problem =
+    checkInteger(call, 'firstSubresource', firstSubresource, 0, count) ??
+    checkInteger(call, 'numSubresources', numSubresources, 0) ??
+    checkInteger(call, 'baseOffset', baseOffset, 0);
   if (problem) return problem;
   const [first, num] = [firstSubresource as number, numSubresources as number];
   if (first + num > count) {
-    return invalidArg(call, 'numSubresources', `subresources [${first}, ${first + num}) run past the description's ${count} (mipLevels × array size${checked.desc.dimension === 'BUFFER' ? ': a buffer has one' : ''})`);
+    return invalidArg(
+      call,
+      'numSubresources',
+      `subresources [${first}, ${first + num}) run past the description's ${count} (mipLevels × array size${checked.desc.dimension === 'BUFFER' ? ': a buffer has one' : ''})`,
+    );
   }
   const result = copyableFootprints(footprintInput(checked.desc, checked.format), first, num, baseOffset as number);
-  if ((baseOffset as number) + result.totalBytes > Number.MAX_SAFE_INTEGER) return invalidArg(call, 'baseOffset', `${show(baseOffset)} + ${result.totalBytes} bytes is past 2^53 - 1`);
+  if ((baseOffset as number) + result.totalBytes > Number.MAX_SAFE_INTEGER)
+    return invalidArg(call, 'baseOffset', `${show(baseOffset)} + ${result.totalBytes} bytes is past 2^53 - 1`);
   return result;
 }
 
@@ -83,8 +117,24 @@ export interface Extent {
 
 /** One side of a copy, as its location names it; `extent` is what a box or region must fit in. */
 export type CopySide =
-  | { kind: 'subresource'; resource: ResourceView; subresource: number; format: FormatInfo; extent: Extent; mip: Extent }
-  | { kind: 'footprint'; resource: ResourceView; offset: number; footprint: SubresourceFootprint; numRows: number; format: FormatInfo; extent: Extent; bytes: number };
+  | {
+      kind: 'subresource';
+      resource: ResourceView;
+      subresource: number;
+      format: FormatInfo;
+      extent: Extent;
+      mip: Extent;
+    }
+  | {
+      kind: 'footprint';
+      resource: ResourceView;
+      offset: number;
+      footprint: SubresourceFootprint;
+      numRows: number;
+      format: FormatInfo;
+      extent: Extent;
+      bytes: number;
+    };
 
 /** A checked copy: where it reads and writes, in elements (texels, or blocks). */
 export interface TextureCopyPlan {
@@ -98,8 +148,18 @@ export interface TextureCopyPlan {
 
 const COPY_TYPES = ['SUBRESOURCE_INDEX', 'PLACED_FOOTPRINT'] as const;
 
-function checkLocation(call: string, argument: string, value: unknown, own: (value: unknown) => ResourceView | undefined): Checked<CopySide> {
-  if (!isObject(value)) return invalidArg(call, argument, `must be a D3D12_TEXTURE_COPY_LOCATION {resource, type, subresourceIndex | placedFootprint}, got ${show(value)}`);
+function checkLocation(
+  call: string,
+  argument: string,
+  value: unknown,
+  own: (value: unknown) => ResourceView | undefined,
+): Checked<CopySide> {
+  if (!isObject(value))
+    return invalidArg(
+      call,
+      argument,
+      `must be a D3D12_TEXTURE_COPY_LOCATION {resource, type, subresourceIndex | placedFootprint}, got ${show(value)}`,
+    );
   const resource = own(value.resource);
   if (!resource) return invalidArg(call, `${argument}.resource`, 'must be a resource created by this device');
   if (resource.released) return invalidArg(call, `${argument}.resource`, `${resource.label} was released`);
@@ -107,7 +167,12 @@ function checkLocation(call: string, argument: string, value: unknown, own: (val
   if (typeProblem) return typeProblem;
   const buffer = resource.desc.dimension === 'BUFFER';
   if (value.type === 'SUBRESOURCE_INDEX') {
-    if (buffer) return invalidArg(call, `${argument}.resource`, `${resource.label} is a buffer; a SUBRESOURCE_INDEX location names a texture subresource (a buffer takes a PLACED_FOOTPRINT)`);
+    if (buffer)
+      return invalidArg(
+        call,
+        `${argument}.resource`,
+        `${resource.label} is a buffer; a SUBRESOURCE_INDEX location names a texture subresource (a buffer takes a PLACED_FOOTPRINT)`,
+      );
     const count = resource.layout.mipLevels * resource.layout.arraySize;
     const problem = checkInteger(call, `${argument}.subresourceIndex`, value.subresourceIndex, 0, count - 1);
     if (problem) return problem;
@@ -115,37 +180,102 @@ function checkLocation(call: string, argument: string, value: unknown, own: (val
     const format = formatInfo(resource.desc.format) as FormatInfo;
     const level = subresource % resource.layout.mipLevels;
     const { footprint } = subresourceCopyShape(footprintInput(resource.desc, format), level);
-    const mip = { width: mipSize(resource.desc.width, level), height: mipSize(resource.desc.height, level), depth: footprint.depth };
-    return { kind: 'subresource', resource, subresource, format, extent: { width: footprint.width, height: footprint.height, depth: footprint.depth }, mip };
+    const mip = {
+      width: mipSize(resource.desc.width, level),
+      height: mipSize(resource.desc.height, level),
+      depth: footprint.depth,
+    };
+    return {
+      kind: 'subresource',
+      resource,
+      subresource,
+      format,
+      extent: { width: footprint.width, height: footprint.height, depth: footprint.depth },
+      mip,
+    };
   }
-  if (!buffer) return invalidArg(call, `${argument}.resource`, `${resource.label} is a ${resource.desc.dimension}; a PLACED_FOOTPRINT location lays texels out in a buffer (a texture takes a SUBRESOURCE_INDEX)`);
+  if (!buffer)
+    return invalidArg(
+      call,
+      `${argument}.resource`,
+      `${resource.label} is a ${resource.desc.dimension}; a PLACED_FOOTPRINT location lays texels out in a buffer (a texture takes a SUBRESOURCE_INDEX)`,
+    );
   return checkFootprint(call, `${argument}.placedFootprint`, value.placedFootprint, resource);
 }
 
 function checkFootprint(call: string, at: string, placed: unknown, resource: ResourceView): Checked<CopySide> {
-  if (!isObject(placed)) return invalidArg(call, at, `must be a D3D12_PLACED_SUBRESOURCE_FOOTPRINT {offset, footprint}, got ${show(placed)}`);
+  if (!isObject(placed))
+    return invalidArg(
+      call,
+      at,
+      `must be a D3D12_PLACED_SUBRESOURCE_FOOTPRINT {offset, footprint}, got ${show(placed)}`,
+    );
   const offsetProblem = checkInteger(call, `${at}.offset`, placed.offset, 0);
   if (offsetProblem) return offsetProblem;
   const offset = placed.offset as number;
-  if (offset % TEXTURE_DATA_PLACEMENT_ALIGNMENT !== 0) return invalidArg(call, `${at}.offset`, `must be a multiple of D3D12_TEXTURE_DATA_PLACEMENT_ALIGNMENT (${TEXTURE_DATA_PLACEMENT_ALIGNMENT}), got ${offset}`);
+  if (offset % TEXTURE_DATA_PLACEMENT_ALIGNMENT !== 0)
+    return invalidArg(
+      call,
+      `${at}.offset`,
+      `must be a multiple of D3D12_TEXTURE_DATA_PLACEMENT_ALIGNMENT (${TEXTURE_DATA_PLACEMENT_ALIGNMENT}), got ${offset}`,
+    );
   const f = placed.footprint;
-  if (!isObject(f)) return invalidArg(call, `${at}.footprint`, `must be a D3D12_SUBRESOURCE_FOOTPRINT {format, width, height, depth, rowPitch}, got ${show(f)}`);
+  if (!isObject(f))
+    return invalidArg(
+      call,
+      `${at}.footprint`,
+      `must be a D3D12_SUBRESOURCE_FOOTPRINT {format, width, height, depth, rowPitch}, got ${show(f)}`,
+    );
   const format = typeof f.format === 'string' ? formatInfo(f.format) : undefined;
-  if (!format) return invalidArg(call, `${at}.footprint.format`, `must be the DXGI format of the texture's texels, got ${show(f.format)}`);
+  if (!format)
+    return invalidArg(
+      call,
+      `${at}.footprint.format`,
+      `must be the DXGI format of the texture's texels, got ${show(f.format)}`,
+    );
   for (const field of ['width', 'height', 'depth', 'rowPitch'] as const) {
     const problem = checkInteger(call, `${at}.footprint.${field}`, f[field], 1, U32_MAX);
     if (problem) return problem;
   }
-  const [width, height, depth, rowPitch] = [f.width, f.height, f.depth, f.rowPitch] as number[] as [number, number, number, number];
-  if (width % format.blockWidth !== 0) return invalidArg(call, `${at}.footprint.width`, `must be a multiple of ${String(f.format)}'s block width (${format.blockWidth}), got ${width}`);
-  if (height % format.blockHeight !== 0) return invalidArg(call, `${at}.footprint.height`, `must be a multiple of ${String(f.format)}'s block height (${format.blockHeight}), got ${height}`);
+  const [width, height, depth, rowPitch] = [f.width, f.height, f.depth, f.rowPitch] as number[] as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  if (width % format.blockWidth !== 0)
+    return invalidArg(
+      call,
+      `${at}.footprint.width`,
+      `must be a multiple of ${String(f.format)}'s block width (${format.blockWidth}), got ${width}`,
+    );
+  if (height % format.blockHeight !== 0)
+    return invalidArg(
+      call,
+      `${at}.footprint.height`,
+      `must be a multiple of ${String(f.format)}'s block height (${format.blockHeight}), got ${height}`,
+    );
   const rowSize = (width / format.blockWidth) * format.bytesPerElement;
-  if (rowPitch % TEXTURE_DATA_PITCH_ALIGNMENT !== 0) return invalidArg(call, `${at}.footprint.rowPitch`, `must be a multiple of D3D12_TEXTURE_DATA_PITCH_ALIGNMENT (${TEXTURE_DATA_PITCH_ALIGNMENT}), got ${rowPitch}`);
-  if (rowPitch < rowSize) return invalidArg(call, `${at}.footprint.rowPitch`, `must be at least a row's ${rowSize} bytes (${width} texels of ${String(f.format)}), got ${rowPitch}`);
+  if (rowPitch % TEXTURE_DATA_PITCH_ALIGNMENT !== 0)
+    return invalidArg(
+      call,
+      `${at}.footprint.rowPitch`,
+      `must be a multiple of D3D12_TEXTURE_DATA_PITCH_ALIGNMENT (${TEXTURE_DATA_PITCH_ALIGNMENT}), got ${rowPitch}`,
+    );
+  if (rowPitch < rowSize)
+    return invalidArg(
+      call,
+      `${at}.footprint.rowPitch`,
+      `must be at least a row's ${rowSize} bytes (${width} texels of ${String(f.format)}), got ${rowPitch}`,
+    );
   const numRows = height / format.blockHeight;
   const bytes = footprintBytes(numRows, rowPitch, rowSize, depth);
   if (offset + bytes > resource.desc.width) {
-    return invalidArg(call, at, `the footprint spans ${bytes} bytes from offset ${offset}, past the end of ${resource.label} (${resource.desc.width} bytes)`);
+    return invalidArg(
+      call,
+      at,
+      `the footprint spans ${bytes} bytes from offset ${offset}, past the end of ${resource.label} (${resource.desc.width} bytes)`,
+    );
   }
   const footprint = { format: f.format as string, width, height, depth, rowPitch };
   return { kind: 'footprint', resource, offset, footprint, numRows, format, extent: { width, height, depth }, bytes };
@@ -160,55 +290,103 @@ const BOX_FIELDS = [
 /** The source box as [start, end) per axis, in texels: checked, or the whole source. */
 function checkBox(call: string, box: unknown, src: CopySide): Checked<[number, number][]> {
   if (box === null || box === undefined) return BOX_FIELDS.map(([, , size]) => [0, src.extent[size]]);
-  if (!isObject(box)) return invalidArg(call, 'srcBox', `must be a D3D12_BOX {left, top, front, right, bottom, back} or null, got ${show(box)}`);
+  if (!isObject(box))
+    return invalidArg(
+      call,
+      'srcBox',
+      `must be a D3D12_BOX {left, top, front, right, bottom, back} or null, got ${show(box)}`,
+    );
   const ranges: [number, number][] = [];
   for (const [low, high, size] of BOX_FIELDS) {
-    const problem = checkInteger(call, `srcBox.${low}`, box[low], 0, U32_MAX) ?? checkInteger(call, `srcBox.${high}`, box[high], 0, U32_MAX);
+    const problem =
+      checkInteger(call, `srcBox.${low}`, box[low], 0, U32_MAX) ??
+      checkInteger(call, `srcBox.${high}`, box[high], 0, U32_MAX);
     if (problem) return problem;
     const [start, end] = [box[low] as number, box[high] as number];
-    if (end <= start) return invalidArg(call, `srcBox.${high}`, `must be greater than ${low} (${start}): the box is empty, got ${end}`);
-    if (end > src.extent[size]) return invalidArg(call, `srcBox.${high}`, `${end} is past the source's ${size} (${src.extent[size]})`);
+    if (end <= start)
+      return invalidArg(call, `srcBox.${high}`, `must be greater than ${low} (${start}): the box is empty, got ${end}`);
+    if (end > src.extent[size])
+      return invalidArg(call, `srcBox.${high}`, `${end} is past the source's ${size} (${src.extent[size]})`);
     ranges.push([start, end]);
   }
   // Block-compressed: whole blocks, but for an edge at the mip's own edge (a mip smaller than a block).
   const { blockWidth, blockHeight } = src.format;
   const own = src.kind === 'subresource' ? src.mip : src.extent;
-  for (const [axis, block, edge] of [[0, blockWidth, own.width], [1, blockHeight, own.height]] as const) {
+  for (const [axis, block, edge] of [
+    [0, blockWidth, own.width],
+    [1, blockHeight, own.height],
+  ] as const) {
     const [start, end] = ranges[axis] as [number, number];
     const [low, high] = BOX_FIELDS[axis];
-    if (start % block !== 0) return invalidArg(call, `srcBox.${low}`, `must be a multiple of the ${block}-texel block of a block-compressed format, got ${start}`);
-    if (end % block !== 0 && end !== edge) return invalidArg(call, `srcBox.${high}`, `must be a multiple of the ${block}-texel block, or the mip's edge (${edge}), got ${end}`);
+    if (start % block !== 0)
+      return invalidArg(
+        call,
+        `srcBox.${low}`,
+        `must be a multiple of the ${block}-texel block of a block-compressed format, got ${start}`,
+      );
+    if (end % block !== 0 && end !== edge)
+      return invalidArg(
+        call,
+        `srcBox.${high}`,
+        `must be a multiple of the ${block}-texel block, or the mip's edge (${edge}), got ${end}`,
+      );
   }
   return ranges;
 }
 
-const depthStencil = (side: CopySide): boolean => side.kind === 'subresource' && side.resource.desc.flags.includes('ALLOW_DEPTH_STENCIL');
+const depthStencil = (side: CopySide): boolean =>
+  side.kind === 'subresource' && side.resource.desc.flags.includes('ALLOW_DEPTH_STENCIL');
 
 /** Rules between the two locations: not buffer to buffer, different subresources, one dimension, one format group. */
 function checkPair(call: string, dst: CopySide, src: CopySide): Problem {
   if (dst.kind === 'footprint' && src.kind === 'footprint') {
-    return invalidArg(call, 'src', 'dst and src are both PLACED_FOOTPRINT locations (buffers); CopyTextureRegion copies to or from a texture subresource (buffer to buffer is copyBufferRegion)');
+    return invalidArg(
+      call,
+      'src',
+      'dst and src are both PLACED_FOOTPRINT locations (buffers); CopyTextureRegion copies to or from a texture subresource (buffer to buffer is copyBufferRegion)',
+    );
   }
   if (dst.kind === 'subresource' && src.kind === 'subresource') {
     if (dst.resource === src.resource && dst.subresource === src.subresource) {
-      return invalidArg(call, 'src.subresourceIndex', `is dst's subresource ${dst.subresource} of ${dst.resource.label}; source and destination must be different subresources (one cannot be in COPY_SOURCE and COPY_DEST at once)`);
+      return invalidArg(
+        call,
+        'src.subresourceIndex',
+        `is dst's subresource ${dst.subresource} of ${dst.resource.label}; source and destination must be different subresources (one cannot be in COPY_SOURCE and COPY_DEST at once)`,
+      );
     }
     if (dst.resource.desc.dimension !== src.resource.desc.dimension) {
-      return invalidArg(call, 'src.resource', `${src.resource.label} is a ${src.resource.desc.dimension} and dst's ${dst.resource.label} a ${dst.resource.desc.dimension}; a texture-to-texture copy needs one dimension`);
+      return invalidArg(
+        call,
+        'src.resource',
+        `${src.resource.label} is a ${src.resource.desc.dimension} and dst's ${dst.resource.label} a ${dst.resource.desc.dimension}; a texture-to-texture copy needs one dimension`,
+      );
     }
   }
   if (!copyCompatible(dst.format, src.format)) {
     const [texture, other, otherArgument] = dst.kind === 'subresource' ? [dst, src, 'src'] : [src, dst, 'dst'];
-    const argument = other.kind === 'footprint' ? `${otherArgument}.placedFootprint.footprint.format` : `${otherArgument}.resource`;
+    const argument =
+      other.kind === 'footprint' ? `${otherArgument}.placedFootprint.footprint.format` : `${otherArgument}.resource`;
     const otherFormat = other.kind === 'footprint' ? other.footprint.format : other.resource.desc.format;
     const textureFormat = texture.kind === 'subresource' ? texture.resource.desc.format : '';
-    return invalidArg(call, argument, `${otherFormat} is not of ${textureFormat}'s format group (${texture.format.family}), nor a format it reinterprets to; copies keep the bytes, so both sides need one format, formats of one TYPELESS group, or a reinterpreting pair (${REINTERPRET_RULE})`);
+    return invalidArg(
+      call,
+      argument,
+      `${otherFormat} is not of ${textureFormat}'s format group (${texture.format.family}), nor a format it reinterprets to; copies keep the bytes, so both sides need one format, formats of one TYPELESS group, or a reinterpreting pair (${REINTERPRET_RULE})`,
+    );
   }
   return undefined;
 }
 
 /** copyTextureRegion(dst, dstX, dstY, dstZ, src, srcBox). */
-export function validateCopyTextureRegion(own: (value: unknown) => ResourceView | undefined, dst: unknown, dstX: unknown, dstY: unknown, dstZ: unknown, src: unknown, srcBox: unknown): Checked<TextureCopyPlan> {
+export function validateCopyTextureRegion(
+  own: (value: unknown) => ResourceView | undefined,
+  dst: unknown,
+  dstX: unknown,
+  dstY: unknown,
+  dstZ: unknown,
+  src: unknown,
+  srcBox: unknown,
+): Checked<TextureCopyPlan> {
   const call = 'copyTextureRegion';
   const to = checkLocation(call, 'dst', dst, own);
   if (to instanceof D3D12Error) return to;
@@ -230,7 +408,11 @@ export function validateCopyTextureRegion(own: (value: unknown) => ResourceView 
   if (ranges instanceof D3D12Error) return ranges;
   const boxGiven = srcBox !== null && srcBox !== undefined;
   if ((depthStencil(to) || depthStencil(from)) && (boxGiven || axes.some((axis) => axis.at !== 0))) {
-    return invalidArg(call, boxGiven ? 'srcBox' : 'dstX', 'a depth-stencil texture is copied as a whole subresource: DstX, DstY, DstZ 0 and no source box');
+    return invalidArg(
+      call,
+      boxGiven ? 'srcBox' : 'dstX',
+      'a depth-stencil texture is copied as a whole subresource: DstX, DstY, DstZ 0 and no source box',
+    );
   }
   const dstStart: number[] = [];
   const srcStart: number[] = [];
@@ -238,14 +420,26 @@ export function validateCopyTextureRegion(own: (value: unknown) => ResourceView 
   for (const [i, axis] of axes.entries()) {
     const at = axis.at as number;
     const [start, end] = ranges[i] as [number, number];
-    if (at % axis.block !== 0) return invalidArg(call, axis.name, `must be a multiple of the ${axis.block}-texel block of a block-compressed format, got ${at}`);
+    if (at % axis.block !== 0)
+      return invalidArg(
+        call,
+        axis.name,
+        `must be a multiple of the ${axis.block}-texel block of a block-compressed format, got ${at}`,
+      );
     // In elements: a block-compressed box may end inside a block (at a small mip's edge); between a
     // block-compressed and an uncompressed format, each texel of the one is a block of the other.
     const count = Math.ceil((end - start) / axis.srcBlock);
     const room = to.extent[axis.size];
     if (at + count * axis.block > room) {
-      const reinterpreted = axis.block === axis.srcBlock ? '' : ` (${count} source ${axis.srcBlock > 1 ? 'blocks' : 'texels'}, each ${axis.block > 1 ? `a ${axis.block}-texel block` : 'one texel'} here)`;
-      return invalidArg(call, axis.name, `the region [${at}, ${at + (axis.block === axis.srcBlock ? end - start : count * axis.block)}) runs past the destination's ${axis.size} (${room})${reinterpreted}`);
+      const reinterpreted =
+        axis.block === axis.srcBlock
+          ? ''
+          : ` (${count} source ${axis.srcBlock > 1 ? 'blocks' : 'texels'}, each ${axis.block > 1 ? `a ${axis.block}-texel block` : 'one texel'} here)`;
+      return invalidArg(
+        call,
+        axis.name,
+        `the region [${at}, ${at + (axis.block === axis.srcBlock ? end - start : count * axis.block)}) runs past the destination's ${axis.size} (${room})${reinterpreted}`,
+      );
     }
     dstStart.push(at / axis.block);
     srcStart.push(start / axis.srcBlock);
@@ -266,27 +460,59 @@ export function validateCopyTextureRegion(own: (value: unknown) => ResourceView 
 const S = RESOURCE_STATE_BITS;
 
 /** discardResource(resource, region): the subresources it names and the state they must be in. */
-export function validateDiscardResource(resource: ResourceView | undefined, region: unknown, listType: CommandListType): Checked<{ subresources: number[]; state: number }> {
+export function validateDiscardResource(
+  resource: ResourceView | undefined,
+  region: unknown,
+  listType: CommandListType,
+): Checked<{ subresources: number[]; state: number }> {
   const call = 'discardResource';
-  if (listType === 'COPY') return invalidArg(call, 'this', 'a COPY list cannot discard resources (DiscardResource is not supported on COPY and BUNDLE lists)');
+  if (listType === 'COPY')
+    return invalidArg(
+      call,
+      'this',
+      'a COPY list cannot discard resources (DiscardResource is not supported on COPY and BUNDLE lists)',
+    );
   if (!resource) return invalidArg(call, 'resource', 'must be a resource created by this device');
   if (resource.released) return invalidArg(call, 'resource', `${resource.label} was released`);
   const flags = resource.desc.flags;
   let state: number;
   if (listType === 'COMPUTE') {
-    if (!flags.includes('ALLOW_UNORDERED_ACCESS')) return invalidArg(call, 'resource', `${resource.label} has no ALLOW_UNORDERED_ACCESS; a COMPUTE list discards only unordered-access resources (in UNORDERED_ACCESS)`);
+    if (!flags.includes('ALLOW_UNORDERED_ACCESS'))
+      return invalidArg(
+        call,
+        'resource',
+        `${resource.label} has no ALLOW_UNORDERED_ACCESS; a COMPUTE list discards only unordered-access resources (in UNORDERED_ACCESS)`,
+      );
     state = S.UNORDERED_ACCESS;
   } else if (flags.includes('ALLOW_RENDER_TARGET')) state = S.RENDER_TARGET;
   else if (flags.includes('ALLOW_DEPTH_STENCIL')) state = S.DEPTH_WRITE;
   else if (flags.includes('ALLOW_UNORDERED_ACCESS')) state = S.UNORDERED_ACCESS;
-  else return invalidArg(call, 'resource', `${resource.label} has none of ALLOW_RENDER_TARGET, ALLOW_DEPTH_STENCIL, ALLOW_UNORDERED_ACCESS; only render targets, depth-stencil and unordered-access resources are discarded`);
+  else
+    return invalidArg(
+      call,
+      'resource',
+      `${resource.label} has none of ALLOW_RENDER_TARGET, ALLOW_DEPTH_STENCIL, ALLOW_UNORDERED_ACCESS; only render targets, depth-stencil and unordered-access resources are discarded`,
+    );
   const count = resource.layout.mipLevels * resource.layout.arraySize;
-  if (region === null || region === undefined) return { subresources: Array.from({ length: count }, (_, i) => i), state };
-  if (!isObject(region)) return invalidArg(call, 'region', `must be a D3D12_DISCARD_REGION {rects, firstSubresource, numSubresources} or null, got ${show(region)}`);
-  const problem = checkInteger(call, 'region.firstSubresource', region.firstSubresource, 0, count - 1) ?? checkInteger(call, 'region.numSubresources', region.numSubresources, 1);
+  if (region === null || region === undefined)
+    return { subresources: Array.from({ length: count }, (_, i) => i), state };
+  if (!isObject(region))
+    return invalidArg(
+      call,
+      'region',
+      `must be a D3D12_DISCARD_REGION {rects, firstSubresource, numSubresources} or null, got ${show(region)}`,
+    );
+  const problem =
+    checkInteger(call, 'region.firstSubresource', region.firstSubresource, 0, count - 1) ??
+    checkInteger(call, 'region.numSubresources', region.numSubresources, 1);
   if (problem) return problem;
   const [first, num] = [region.firstSubresource as number, region.numSubresources as number];
-  if (first + num > count) return invalidArg(call, 'region.numSubresources', `subresources [${first}, ${first + num}) run past ${resource.label}'s ${count}`);
+  if (first + num > count)
+    return invalidArg(
+      call,
+      'region.numSubresources',
+      `subresources [${first}, ${first + num}) run past ${resource.label}'s ${count}`,
+    );
   const subresources = Array.from({ length: num }, (_, i) => first + i);
   const rectProblem = checkDiscardRects(call, region.rects, resource, subresources);
   return rectProblem ?? { subresources, state };
@@ -294,23 +520,46 @@ export function validateDiscardResource(resource: ResourceView | undefined, regi
 
 function checkDiscardRects(call: string, rects: unknown, resource: ResourceView, subresources: number[]): Problem {
   if (rects === null || rects === undefined) return undefined;
-  if (!Array.isArray(rects)) return invalidArg(call, 'region.rects', `must be an array of D3D12_RECT or null, got ${show(rects)}`);
+  if (!Array.isArray(rects))
+    return invalidArg(call, 'region.rects', `must be an array of D3D12_RECT or null, got ${show(rects)}`);
   if (rects.length === 0) return undefined;
-  if (resource.desc.dimension !== 'TEXTURE2D') return invalidArg(call, 'region.rects', `rectangles need 2D subresources, and ${resource.label} is a ${resource.desc.dimension}`);
-  const sizeOf = (sub: number): [number, number] => [mipSize(resource.desc.width, sub % resource.layout.mipLevels), mipSize(resource.desc.height, sub % resource.layout.mipLevels)];
+  if (resource.desc.dimension !== 'TEXTURE2D')
+    return invalidArg(
+      call,
+      'region.rects',
+      `rectangles need 2D subresources, and ${resource.label} is a ${resource.desc.dimension}`,
+    );
+  const sizeOf = (sub: number): [number, number] => [
+    mipSize(resource.desc.width, sub % resource.layout.mipLevels),
+    mipSize(resource.desc.height, sub % resource.layout.mipLevels),
+  ];
   const [width, height] = sizeOf(subresources[0] as number);
   const other = subresources.find((sub) => sizeOf(sub)[0] !== width || sizeOf(sub)[1] !== height);
-  if (other !== undefined) return invalidArg(call, 'region.numSubresources', `with rectangles, every subresource must have one size; subresource ${other} is not ${width}×${height}`);
+  if (other !== undefined)
+    return invalidArg(
+      call,
+      'region.numSubresources',
+      `with rectangles, every subresource must have one size; subresource ${other} is not ${width}×${height}`,
+    );
   for (let i = 0; i < rects.length; i++) {
     const rect: unknown = rects[i];
     const at = `region.rects[${i}]`;
-    if (!isObject(rect)) return invalidArg(call, at, `must be a D3D12_RECT {left, top, right, bottom}, got ${show(rect)}`);
+    if (!isObject(rect))
+      return invalidArg(call, at, `must be a D3D12_RECT {left, top, right, bottom}, got ${show(rect)}`);
     for (const field of ['left', 'top', 'right', 'bottom'] as const) {
-      const problem = checkInteger(call, `${at}.${field}`, rect[field], 0, field === 'left' || field === 'right' ? width : height);
+      const problem = checkInteger(
+        call,
+        `${at}.${field}`,
+        rect[field],
+        0,
+        field === 'left' || field === 'right' ? width : height,
+      );
       if (problem) return problem;
     }
-    if ((rect.right as number) <= (rect.left as number)) return invalidArg(call, `${at}.right`, `must be greater than left (${show(rect.left)}), got ${show(rect.right)}`);
-    if ((rect.bottom as number) <= (rect.top as number)) return invalidArg(call, `${at}.bottom`, `must be greater than top (${show(rect.top)}), got ${show(rect.bottom)}`);
+    if ((rect.right as number) <= (rect.left as number))
+      return invalidArg(call, `${at}.right`, `must be greater than left (${show(rect.left)}), got ${show(rect.right)}`);
+    if ((rect.bottom as number) <= (rect.top as number))
+      return invalidArg(call, `${at}.bottom`, `must be greater than top (${show(rect.top)}), got ${show(rect.bottom)}`);
   }
   return undefined;
 }

@@ -46,7 +46,18 @@ export type UavClearPlan = { subresources: number[] } & (
     }
 );
 
-const VIEW_FIELDS = ['format', 'mipSlice', 'firstArraySlice', 'arraySize', 'firstWSlice', 'wSize', 'firstElement', 'numElements', 'structureByteStride', 'flags'] as const;
+const VIEW_FIELDS = [
+  'format',
+  'mipSlice',
+  'firstArraySlice',
+  'arraySize',
+  'firstWSlice',
+  'wSize',
+  'firstElement',
+  'numElements',
+  'structureByteStride',
+  'flags',
+] as const;
 const BUFFER_FIELDS = ['firstElement', 'numElements', 'structureByteStride', 'flags'];
 const ARRAY_FIELDS = ['firstArraySlice', 'arraySize'];
 const W_FIELDS = ['firstWSlice', 'wSize'];
@@ -60,29 +71,61 @@ const LONG_MAX = 2 ** 31 - 1;
 
 /** values: four 32-bit integers (signed or unsigned, as JS writes -1) or four numbers. */
 function checkValues(call: string, kind: UavClearKind, values: unknown): Checked<number[]> {
-  if (!Array.isArray(values) && !(values instanceof Float32Array) && !(values instanceof Uint32Array) && !(values instanceof Int32Array)) {
-    return invalidArg(call, 'values', `must be an array of 4 ${kind === 'Uint' ? '32-bit integers' : 'numbers'}, got ${show(values)}`);
+  if (
+    !Array.isArray(values) &&
+    !(values instanceof Float32Array) &&
+    !(values instanceof Uint32Array) &&
+    !(values instanceof Int32Array)
+  ) {
+    return invalidArg(
+      call,
+      'values',
+      `must be an array of 4 ${kind === 'Uint' ? '32-bit integers' : 'numbers'}, got ${show(values)}`,
+    );
   }
   const list = Array.from(values as ArrayLike<unknown>);
   if (list.length !== 4) return invalidArg(call, 'values', `must hold 4 values (one per channel), got ${list.length}`);
   for (let i = 0; i < 4; i++) {
     const value = list[i];
-    if (kind === 'Float' ? typeof value !== 'number' : typeof value !== 'number' || !Number.isInteger(value) || value < -(2 ** 31) || value >= 2 ** 32) {
-      return invalidArg(call, `values[${i}]`, kind === 'Float' ? `must be a number, got ${show(value)}` : `must be a 32-bit integer (a UINT; -2^31..-1 as its two's complement), got ${show(value)}`);
+    if (
+      kind === 'Float'
+        ? typeof value !== 'number'
+        : typeof value !== 'number' || !Number.isInteger(value) || value < -(2 ** 31) || value >= 2 ** 32
+    ) {
+      return invalidArg(
+        call,
+        `values[${i}]`,
+        kind === 'Float'
+          ? `must be a number, got ${show(value)}`
+          : `must be a 32-bit integer (a UINT; -2^31..-1 as its two's complement), got ${show(value)}`,
+      );
     }
   }
   return list as number[];
 }
 
 /** A UAV format: typed, with a channel layout the clear writes (no TYPELESS, sRGB, depth or block-compressed format). */
-function checkViewFormat(call: string, argument: string, format: string, resourceFormat: string | undefined): D3D12Error | undefined {
+function checkViewFormat(
+  call: string,
+  argument: string,
+  format: string,
+  resourceFormat: string | undefined,
+): D3D12Error | undefined {
   const info = formatInfo(format);
   if (!info) return invalidArg(call, argument, `${show(format)} is not a DXGI format`);
   if (resourceFormat !== undefined && formatInfo(resourceFormat)?.family !== info.family) {
-    return invalidArg(call, argument, `${format} is not of the family of the resource's format ${resourceFormat} (${formatInfo(resourceFormat)?.family ?? '?'})`);
+    return invalidArg(
+      call,
+      argument,
+      `${format} is not of the family of the resource's format ${resourceFormat} (${formatInfo(resourceFormat)?.family ?? '?'})`,
+    );
   }
   if (!clearChannels(format)) {
-    return invalidArg(call, argument, `${format} is not a format an unordered access view clears (TYPELESS, sRGB, depth, block-compressed and packed formats are not; the typed UAV formats are ${CLEAR_FORMATS.join(', ')})`);
+    return invalidArg(
+      call,
+      argument,
+      `${format} is not a format an unordered access view clears (TYPELESS, sRGB, depth, block-compressed and packed formats are not; the typed UAV formats are ${CLEAR_FORMATS.join(', ')})`,
+    );
   }
   return undefined;
 }
@@ -90,16 +133,28 @@ function checkViewFormat(call: string, argument: string, format: string, resourc
 /** A rectangle list: null, or D3D12_RECTs whose fields are 32-bit integers. */
 function checkRects(call: string, rects: unknown): Checked<Rect[] | null> {
   if (rects === null || rects === undefined) return null;
-  if (!Array.isArray(rects)) return invalidArg(call, 'rects', `must be an array of D3D12_RECT {left, top, right, bottom}, or null for the whole view; got ${show(rects)}`);
+  if (!Array.isArray(rects))
+    return invalidArg(
+      call,
+      'rects',
+      `must be an array of D3D12_RECT {left, top, right, bottom}, or null for the whole view; got ${show(rects)}`,
+    );
   const list: Rect[] = [];
   for (let i = 0; i < rects.length; i++) {
     const rect: unknown = rects[i];
-    if (!isObject(rect)) return invalidArg(call, `rects[${i}]`, `must be a D3D12_RECT {left, top, right, bottom}, got ${show(rect)}`);
+    if (!isObject(rect))
+      return invalidArg(call, `rects[${i}]`, `must be a D3D12_RECT {left, top, right, bottom}, got ${show(rect)}`);
     for (const side of ['left', 'top', 'right', 'bottom'] as const) {
       const problem = checkInteger(call, `rects[${i}].${side}`, rect[side], LONG_MIN, LONG_MAX);
-      if (problem) return invalidArg(call, `rects[${i}].${side}`, `must be a 32-bit integer (a LONG), got ${show(rect[side])}`);
+      if (problem)
+        return invalidArg(call, `rects[${i}].${side}`, `must be a 32-bit integer (a LONG), got ${show(rect[side])}`);
     }
-    list.push({ left: rect.left as number, top: rect.top as number, right: rect.right as number, bottom: rect.bottom as number });
+    list.push({
+      left: rect.left as number,
+      top: rect.top as number,
+      right: rect.right as number,
+      bottom: rect.bottom as number,
+    });
   }
   return list;
 }
@@ -108,11 +163,23 @@ function checkRects(call: string, rects: unknown): Checked<Rect[] | null> {
 function clip(rects: Rect[] | null, width: number, height: number): Rect[] {
   if (!rects) return [{ left: 0, top: 0, right: width, bottom: height }];
   return rects
-    .map((r) => ({ left: Math.max(0, r.left), top: Math.max(0, r.top), right: Math.min(width, r.right), bottom: Math.min(height, r.bottom) }))
+    .map((r) => ({
+      left: Math.max(0, r.left),
+      top: Math.max(0, r.top),
+      right: Math.min(width, r.right),
+      bottom: Math.min(height, r.bottom),
+    }))
     .filter((r) => r.left < r.right && r.top < r.bottom);
 }
 
-function optionalInteger(call: string, argument: string, value: unknown, min: number, max: number, fallback: number): Checked<number> {
+function optionalInteger(
+  call: string,
+  argument: string,
+  value: unknown,
+  min: number,
+  max: number,
+  fallback: number,
+): Checked<number> {
   if (value === undefined) return fallback;
   return checkInteger(call, argument, value, min, max) ?? (value as number);
 }
@@ -121,33 +188,62 @@ function optionalInteger(call: string, argument: string, value: unknown, min: nu
 function elementOf(call: string, kind: UavClearKind, format: string, values: number[]): Checked<Uint8Array> {
   const channels = clearChannels(format) ?? [];
   if (kind === 'Float' && !takesFloatClear(channels)) {
-    return invalidArg(call, 'view.format', `a Float clear converts to FLOAT, UNORM and SNORM formats only; ${format} has integer channels (use clearUnorderedAccessViewUint)`);
+    return invalidArg(
+      call,
+      'view.format',
+      `a Float clear converts to FLOAT, UNORM and SNORM formats only; ${format} has integer channels (use clearUnorderedAccessViewUint)`,
+    );
   }
   return clearElementBytes(channels, values, kind);
 }
 
-function bufferPlan(call: string, kind: UavClearKind, resource: ResourceView, values: number[], rects: Rect[] | null, view: UnorderedAccessViewDesc): Checked<UavClearPlan> {
+function bufferPlan(
+  call: string,
+  kind: UavClearKind,
+  resource: ResourceView,
+  values: number[],
+  rects: Rect[] | null,
+  view: UnorderedAccessViewDesc,
+): Checked<UavClearPlan> {
   const width = resource.desc.width;
   const stride = view.structureByteStride ?? 0;
   const strideProblem = checkInteger(call, 'view.structureByteStride', stride, 0, MAX_STRUCTURE_STRIDE);
   if (strideProblem) return strideProblem;
   if (stride % 4 !== 0) return invalidArg(call, 'view.structureByteStride', `must be a multiple of 4, got ${stride}`);
   const flags = view.flags ?? (stride === 0 && view.format === undefined ? 'RAW' : 'NONE');
-  if (flags !== 'NONE' && flags !== 'RAW') return invalidArg(call, 'view.flags', `must be 'NONE' or 'RAW' (D3D12_BUFFER_UAV_FLAGS), got ${show(flags)}`);
+  if (flags !== 'NONE' && flags !== 'RAW')
+    return invalidArg(call, 'view.flags', `must be 'NONE' or 'RAW' (D3D12_BUFFER_UAV_FLAGS), got ${show(flags)}`);
   const format = view.format ?? (flags === 'RAW' ? 'R32_TYPELESS' : 'UNKNOWN');
   let element: Uint8Array;
   let size: number;
   if (flags === 'RAW') {
-    if (format !== 'R32_TYPELESS') return invalidArg(call, 'view.format', `a RAW view's format must be R32_TYPELESS, got ${show(format)}`);
+    if (format !== 'R32_TYPELESS')
+      return invalidArg(call, 'view.format', `a RAW view's format must be R32_TYPELESS, got ${show(format)}`);
     if (stride !== 0) return invalidArg(call, 'view.structureByteStride', 'must be 0 for a RAW view');
-    if (kind === 'Float') return invalidArg(call, 'view.flags', 'a Float clear converts to a typed view; a RAW view takes clearUnorderedAccessViewUint (values[0] into every 32-bit word)');
+    if (kind === 'Float')
+      return invalidArg(
+        call,
+        'view.flags',
+        'a Float clear converts to a typed view; a RAW view takes clearUnorderedAccessViewUint (values[0] into every 32-bit word)',
+      );
     [element, size] = [clearElementBytes(clearChannels('R32_UINT') ?? [], values, 'Uint'), 4];
   } else if (stride > 0) {
-    if (format !== 'UNKNOWN') return invalidArg(call, 'view.format', `a structured view's format must be UNKNOWN, got ${show(format)}`);
-    if (kind === 'Float') return invalidArg(call, 'view.structureByteStride', 'a Float clear converts to a typed view; a structured view takes clearUnorderedAccessViewUint (values[0] into every 32-bit word)');
+    if (format !== 'UNKNOWN')
+      return invalidArg(call, 'view.format', `a structured view's format must be UNKNOWN, got ${show(format)}`);
+    if (kind === 'Float')
+      return invalidArg(
+        call,
+        'view.structureByteStride',
+        'a Float clear converts to a typed view; a structured view takes clearUnorderedAccessViewUint (values[0] into every 32-bit word)',
+      );
     [element, size] = [clearElementBytes(clearChannels('R32_UINT') ?? [], values, 'Uint'), stride];
   } else {
-    if (typeof format !== 'string' || format === 'UNKNOWN') return invalidArg(call, 'view.format', `a typed buffer view needs a format (or flags 'RAW', or a structureByteStride), got ${show(format)}`);
+    if (typeof format !== 'string' || format === 'UNKNOWN')
+      return invalidArg(
+        call,
+        'view.format',
+        `a typed buffer view needs a format (or flags 'RAW', or a structureByteStride), got ${show(format)}`,
+      );
     const problem = checkViewFormat(call, 'view.format', format, undefined);
     if (problem) return problem;
     const bytes = elementOf(call, kind, format, values);
@@ -159,7 +255,8 @@ function bufferPlan(call: string, kind: UavClearKind, resource: ResourceView, va
   if (typeof first !== 'number') return first;
   const count = optionalInteger(call, 'view.numElements', view.numElements, 1, elements - first, elements - first);
   if (typeof count !== 'number') return count;
-  if (count < 1) return invalidArg(call, 'resource', `${resource.label} (${width} bytes) holds no whole ${size}-byte element`);
+  if (count < 1)
+    return invalidArg(call, 'resource', `${resource.label} (${width} bytes) holds no whole ${size}-byte element`);
   const origin = first * size;
   // Raw and structured views write values[0] into every word: a 4-byte period.
   const period = element.length;
@@ -170,13 +267,29 @@ function bufferPlan(call: string, kind: UavClearKind, resource: ResourceView, va
 }
 
 /** The slices a texture view names: array slices of a 1D or 2D texture, depth (W) slices of a 3D texture's mip. */
-function viewSlices(call: string, resource: ResourceView, mip: number, view: UnorderedAccessViewDesc): Checked<{ first: number; count: number }> {
+function viewSlices(
+  call: string,
+  resource: ResourceView,
+  mip: number,
+  view: UnorderedAccessViewDesc,
+): Checked<{ first: number; count: number }> {
   const volume = resource.desc.dimension === 'TEXTURE3D';
-  const other = Object.keys(view).find((key) => view[key as keyof UnorderedAccessViewDesc] !== undefined && (volume ? ARRAY_FIELDS : W_FIELDS).includes(key));
+  const other = Object.keys(view).find(
+    (key) =>
+      view[key as keyof UnorderedAccessViewDesc] !== undefined && (volume ? ARRAY_FIELDS : W_FIELDS).includes(key),
+  );
   if (other !== undefined) {
-    return invalidArg(call, `view.${other}`, volume ? `is a field of 1D and 2D texture views; ${resource.label} is a TEXTURE3D, whose view (D3D12_TEX3D_UAV) takes firstWSlice and wSize` : `is a field of Texture3D views (D3D12_TEX3D_UAV); ${resource.label} is a ${resource.desc.dimension}, whose view takes firstArraySlice and arraySize`);
+    return invalidArg(
+      call,
+      `view.${other}`,
+      volume
+        ? `is a field of 1D and 2D texture views; ${resource.label} is a TEXTURE3D, whose view (D3D12_TEX3D_UAV) takes firstWSlice and wSize`
+        : `is a field of Texture3D views (D3D12_TEX3D_UAV); ${resource.label} is a ${resource.desc.dimension}, whose view takes firstArraySlice and arraySize`,
+    );
   }
-  const [firstName, sizeName] = volume ? ['view.firstWSlice', 'view.wSize'] : ['view.firstArraySlice', 'view.arraySize'];
+  const [firstName, sizeName] = volume
+    ? ['view.firstWSlice', 'view.wSize']
+    : ['view.firstArraySlice', 'view.arraySize'];
   const slices = volume ? mipSize(resource.desc.depthOrArraySize, mip) : resource.layout.arraySize;
   const first = optionalInteger(call, firstName, volume ? view.firstWSlice : view.firstArraySlice, 0, slices - 1, 0);
   if (typeof first !== 'number') return first;
@@ -187,10 +300,22 @@ function viewSlices(call: string, resource: ResourceView, mip: number, view: Uno
   return { first, count };
 }
 
-function texturePlan(call: string, kind: UavClearKind, resource: ResourceView, values: number[], rects: Rect[] | null, view: UnorderedAccessViewDesc): Checked<UavClearPlan> {
+function texturePlan(
+  call: string,
+  kind: UavClearKind,
+  resource: ResourceView,
+  values: number[],
+  rects: Rect[] | null,
+  view: UnorderedAccessViewDesc,
+): Checked<UavClearPlan> {
   const { desc, layout } = resource;
   const format = view.format ?? desc.format;
-  if (view.format === undefined && formatInfo(format)?.typeless) return invalidArg(call, 'view.format', `${resource.label} is ${format}: a view of a TYPELESS resource names its format`);
+  if (view.format === undefined && formatInfo(format)?.typeless)
+    return invalidArg(
+      call,
+      'view.format',
+      `${resource.label} is ${format}: a view of a TYPELESS resource names its format`,
+    );
   const formatProblem = checkViewFormat(call, 'view.format', format, desc.format);
   if (formatProblem) return formatProblem;
   const mip = optionalInteger(call, 'view.mipSlice', view.mipSlice, 0, layout.mipLevels - 1, 0);
@@ -202,26 +327,65 @@ function texturePlan(call: string, kind: UavClearKind, resource: ResourceView, v
   const volume = desc.dimension === 'TEXTURE3D';
   const height = desc.dimension === 'TEXTURE1D' ? 1 : mipSize(desc.height, mip);
   // A 3D texture has one subresource per mip, holding every depth slice.
-  const subresources = volume ? [mip] : Array.from({ length: slices.count }, (_, i) => mip + (slices.first + i) * layout.mipLevels);
-  return { kind: 'texture', subresources, mip, firstSlice: slices.first, sliceCount: slices.count, volume, rects: clip(rects, mipSize(desc.width, mip), height), element };
+  const subresources = volume
+    ? [mip]
+    : Array.from({ length: slices.count }, (_, i) => mip + (slices.first + i) * layout.mipLevels);
+  return {
+    kind: 'texture',
+    subresources,
+    mip,
+    firstSlice: slices.first,
+    sliceCount: slices.count,
+    volume,
+    rects: clip(rects, mipSize(desc.width, mip), height),
+    element,
+  };
 }
 
 /** clearUnorderedAccessView{Uint,Float}(resource, values, rects, view) on a resource of this device (undefined if not). */
-export function validateClearUnorderedAccessView(call: string, kind: UavClearKind, resource: ResourceView | undefined, values: unknown, rects: unknown, view: unknown): Checked<UavClearPlan> {
+export function validateClearUnorderedAccessView(
+  call: string,
+  kind: UavClearKind,
+  resource: ResourceView | undefined,
+  values: unknown,
+  rects: unknown,
+  view: unknown,
+): Checked<UavClearPlan> {
   if (!resource) return invalidArg(call, 'resource', 'must be a resource created by this device');
   if (resource.released) return invalidArg(call, 'resource', `${resource.label} was released`);
-  if (!resource.desc.flags.includes('ALLOW_UNORDERED_ACCESS')) return invalidArg(call, 'resource', `${resource.label} was created without ALLOW_UNORDERED_ACCESS; only such resources have unordered access views`);
+  if (!resource.desc.flags.includes('ALLOW_UNORDERED_ACCESS'))
+    return invalidArg(
+      call,
+      'resource',
+      `${resource.label} was created without ALLOW_UNORDERED_ACCESS; only such resources have unordered access views`,
+    );
   const checked = checkValues(call, kind, values);
   if (checked instanceof Error) return checked;
   const list = checkRects(call, rects);
   if (list instanceof Error) return list;
-  if (view !== null && view !== undefined && !isObject(view)) return invalidArg(call, 'view', `must be a D3D12_UNORDERED_ACCESS_VIEW_DESC subset {${VIEW_FIELDS.join(', ')}}, or null; got ${show(view)}`);
+  if (view !== null && view !== undefined && !isObject(view))
+    return invalidArg(
+      call,
+      'view',
+      `must be a D3D12_UNORDERED_ACCESS_VIEW_DESC subset {${VIEW_FIELDS.join(', ')}}, or null; got ${show(view)}`,
+    );
   const fields = view ?? {};
   const unknown = Object.keys(fields).find((key) => !(VIEW_FIELDS as readonly string[]).includes(key));
-  if (unknown !== undefined) return invalidArg(call, `view.${unknown}`, `is not a field of the view (${VIEW_FIELDS.join(', ')})`);
-  if (fields.format !== undefined && typeof fields.format !== 'string') return invalidArg(call, 'view.format', `must be a DXGI format name, got ${show(fields.format)}`);
+  if (unknown !== undefined)
+    return invalidArg(call, `view.${unknown}`, `is not a field of the view (${VIEW_FIELDS.join(', ')})`);
+  if (fields.format !== undefined && typeof fields.format !== 'string')
+    return invalidArg(call, 'view.format', `must be a DXGI format name, got ${show(fields.format)}`);
   const buffer = resource.desc.dimension === 'BUFFER';
-  const misplaced = Object.keys(fields).find((key) => fields[key] !== undefined && (buffer ? TEXTURE_FIELDS : BUFFER_FIELDS).includes(key));
-  if (misplaced !== undefined) return invalidArg(call, `view.${misplaced}`, `is a field of ${buffer ? 'texture' : 'buffer'} views; ${resource.label} is a ${resource.desc.dimension}`);
-  return buffer ? bufferPlan(call, kind, resource, checked, list, fields) : texturePlan(call, kind, resource, checked, list, fields);
+  const misplaced = Object.keys(fields).find(
+    (key) => fields[key] !== undefined && (buffer ? TEXTURE_FIELDS : BUFFER_FIELDS).includes(key),
+  );
+  if (misplaced !== undefined)
+    return invalidArg(
+      call,
+      `view.${misplaced}`,
+      `is a field of ${buffer ? 'texture' : 'buffer'} views; ${resource.label} is a ${resource.desc.dimension}`,
+    );
+  return buffer
+    ? bufferPlan(call, kind, resource, checked, list, fields)
+    : texturePlan(call, kind, resource, checked, list, fields);
 }

@@ -16,13 +16,22 @@ const RUN_TIMEOUT_MS = 240_000;
 let out = '';
 
 beforeAll(() => {
-  for (const mode of ['browser', 'page']) execFileSync('npx', ['vite', 'build', '-c', 'bench/vite.config.ts', '--mode', mode], { cwd: PROJECT_ROOT, stdio: 'pipe' });
+  for (const mode of ['browser', 'page'])
+    execFileSync('npx', ['vite', 'build', '-c', 'bench/vite.config.ts', '--mode', mode], {
+      cwd: PROJECT_ROOT,
+      stdio: 'pipe',
+    });
   out = mkdtempSync(join(tmpdir(), 'bench-runner-'));
 }, 120_000);
 
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-const runner = (args: string[]) => spawnSync('node', ['bench/dist/browser.mjs', ...args], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: RUN_TIMEOUT_MS });
+const runner = (args: string[]) =>
+  spawnSync('node', ['bench/dist/browser.mjs', ...args], {
+    cwd: PROJECT_ROOT,
+    encoding: 'utf8',
+    timeout: RUN_TIMEOUT_MS,
+  });
 
 describe('npm run bench (the runner over the benchmark page)', () => {
   it(
@@ -48,7 +57,7 @@ describe('npm run bench (the runner over the benchmark page)', () => {
   );
 
   it(
-    'an unknown figure: the page refuses it and the runner fails with the page\'s reason',
+    "an unknown figure: the page refuses it and the runner fails with the page's reason",
     () => {
       const run = runner(['--quick', '--only=no-such-figure', `--out=${out}`, '--no-report']);
       expect(run.status).not.toBe(0);

@@ -17,7 +17,12 @@ describe('benchmark figures 1–2 (quick)', () => {
     const figure = await pagingThroughput(quickContext(device));
     console.log(figureReport(figure));
     // Quick mode: 1 and 4 MiB heaps (both within every adapter's limits), 2 rounds after 1 warm-up.
-    expectFigureShape(figure, 'paging-throughput', 'GB/s', ['evict 1 MiB', 'restore 1 MiB', 'evict 4 MiB', 'restore 4 MiB']);
+    expectFigureShape(figure, 'paging-throughput', 'GB/s', [
+      'evict 1 MiB',
+      'restore 1 MiB',
+      'evict 4 MiB',
+      'restore 4 MiB',
+    ]);
     // The stream (quick: 0.5 s) on the largest heap up to 16 MiB: a point per operation, at increasing seconds.
     expect(figure.series?.map((s) => s.name)).toEqual(['evict stream, 4 MiB', 'restore stream, 4 MiB']);
     for (const line of figure.series ?? []) {
@@ -47,9 +52,18 @@ describe('benchmark figures 1–2 (quick)', () => {
   gpuTest('indirection-cost', async ({ device }) => {
     const figure = await indirectionCost(quickContext(device));
     console.log(figureReport(figure));
-    expectFigureShape(figure, 'indirection-cost', 'ms', ['placed resource', 'reserved, scattered pages', '16-byte loads', 'page handle']);
+    expectFigureShape(figure, 'indirection-cost', 'ms', [
+      'placed resource',
+      'reserved, scattered pages',
+      '16-byte loads',
+      'page handle',
+    ]);
     expect([figure.rounds, figure.warmup]).toEqual([2, 1]);
-    expect(figure.target).toEqual({ text: 'at most 1.10× the direct time on a real GPU', ratio: 1.1, direction: 'at-most' });
+    expect(figure.target).toEqual({
+      text: 'at most 1.10× the direct time on a real GPU',
+      ratio: 1.1,
+      direction: 'at-most',
+    });
     // The two 4-byte rows share the direct 4-byte kernel's samples; the 16-byte rows have their own
     // direct kernels (vectors in grid-stride order, vectors page by page).
     expect(figure.rows[0]?.baselineSamples).toEqual(figure.rows[1]?.baselineSamples);

@@ -28,7 +28,12 @@ describe('benchmark figures 3–5 (quick)', () => {
     const figure = await policyQuality(quickContext(device));
     console.log(figureReport(figure));
     const shapes = ['camera walk', 'popular sets', 'phase shift', 'cyclic scan'];
-    expectFigureShape(figure, 'policy-quality', 'MiB paged', shapes.flatMap((shape) => [`${shape}, 2× budget`, `${shape}, 4× budget`]));
+    expectFigureShape(
+      figure,
+      'policy-quality',
+      'MiB paged',
+      shapes.flatMap((shape) => [`${shape}, 2× budget`, `${shape}, 4× budget`]),
+    );
     for (const r of figure.rows) {
       const extra = r.extra ?? {};
       // Every heap the trace touches is paged in at least once, by any policy.

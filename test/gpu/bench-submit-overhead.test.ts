@@ -20,7 +20,10 @@ gpuTest('submit-overhead (quick): rows, target, live samples; registered after t
   expect(figure.parameters.callsPerSample).toBe(20);
   for (const name of ['empty list', 'one dispatch']) {
     for (const side of ['measured', 'baseline'] as const) {
-      expect(events.filter((e) => e.kind === 'sample' && e.case === name && e.side === side), `${name} ${side}`).toHaveLength(figure.rounds);
+      expect(
+        events.filter((e) => e.kind === 'sample' && e.case === name && e.side === side),
+        `${name} ${side}`,
+      ).toHaveLength(figure.rounds);
     }
   }
   const ids = FIGURES.map((f) => f.id);

@@ -15,7 +15,11 @@ describe('createNodeDevice', () => {
 
   test('destroy() unmaps mapped buffers and detaches their ranges', async () => {
     const device = await createNodeDevice();
-    const buffer = device.createBuffer({ size: 16, usage: GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC, mappedAtCreation: true });
+    const buffer = device.createBuffer({
+      size: 16,
+      usage: GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC,
+      mappedAtCreation: true,
+    });
     const range = buffer.getMappedRange();
     expect(range.byteLength).toBe(16);
     device.destroy();
@@ -25,7 +29,11 @@ describe('createNodeDevice', () => {
 
   test('control: a buffer of a device that lives on stays mapped', async () => {
     const device = await createNodeDevice();
-    const buffer = device.createBuffer({ size: 16, usage: GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC, mappedAtCreation: true });
+    const buffer = device.createBuffer({
+      size: 16,
+      usage: GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC,
+      mappedAtCreation: true,
+    });
     expect(buffer.mapState).toBe('mapped');
     buffer.unmap();
     device.destroy();

@@ -14,7 +14,9 @@ interface ExportTarget {
   default: string;
 }
 
-const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { exports: Record<string, ExportTarget> };
+const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+  exports: Record<string, ExportTarget>;
+};
 /** How long a build or a child process may take on a slow CI machine. */
 const CHILD_TIMEOUT_MS = 90_000;
 
@@ -60,8 +62,18 @@ describe('package: the built entries', () => {
     `;
     const env = childEnv();
     delete env.VK_ICD_FILENAMES;
-    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: PROJECT_ROOT, env, encoding: 'utf8', timeout: CHILD_TIMEOUT_MS });
-    const result = JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as { equal: boolean; adapter: string; driver: string; icdLeft: string | null };
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: PROJECT_ROOT,
+      env,
+      encoding: 'utf8',
+      timeout: CHILD_TIMEOUT_MS,
+    });
+    const result = JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as {
+      equal: boolean;
+      adapter: string;
+      driver: string;
+      icdLeft: string | null;
+    };
     expect(result.equal).toBe(true);
     expect(result.adapter).toMatch(/^vendor=/);
     // Found by the lookup itself, not handed down by the environment.
@@ -72,10 +84,16 @@ describe('package: the built entries', () => {
 
 /** What a class of the published types exposes: its public members (private ones show only as names). */
 function publicMembers(declarations: string, className: string): string[] {
-  const match = new RegExp(`export declare (?:abstract )?class ${className}\\b[^{]*\\{([\\s\\S]*?)\\n\\}`).exec(declarations);
+  const match = new RegExp(`export declare (?:abstract )?class ${className}\\b[^{]*\\{([\\s\\S]*?)\\n\\}`).exec(
+    declarations,
+  );
   if (!match) throw new Error(`publicMembers: no class ${className} in the declarations`);
   const body = (match[1] as string).replace(/\/\*\*[\s\S]*?\*\//g, '');
-  const names = [...body.matchAll(/^ {4}(?!private |protected |#)(?:readonly |static |abstract |get |set )*([A-Za-z_$][\w$]*)\s*[(<:?;]/gm)].map((m) => m[1] as string);
+  const names = [
+    ...body.matchAll(
+      /^ {4}(?!private |protected |#)(?:readonly |static |abstract |get |set )*([A-Za-z_$][\w$]*)\s*[(<:?;]/gm,
+    ),
+  ].map((m) => m[1] as string);
   return [...new Set(names)].sort();
 }
 
@@ -88,28 +106,113 @@ const PUBLISHED: Record<string, { file: string; members: string[] }> = {
   Device: {
     file: 'd3d12/device.d.ts',
     members: [
-      'buildStatsString', 'checkFeatureSupport', 'corruptPageTableEntryForTesting', 'createCommandList', 'createCommandQueue', 'createCommittedResource', 'createComputePipelineState', 'createFence',
-      'createGraphicsPipelineState', 'createHeap', 'createPlacedResource', 'createQueryHeap', 'createReservedResource', 'createSwapChain', 'destroy', 'dropNextPageTableWriteForTesting', 'enqueueMakeResident',
-      'evict', 'failNextAllocationForTesting', 'getCopyableFootprints', 'getDeviceRemovedReason', 'getInfoQueue', 'getMemoryStats', 'getPageFaultReport', 'getPagingStats', 'getReleaseCount', 'getResidencyStatus',
-      'getResourceAllocationInfo', 'getResourceTiling', 'gpuDevice', 'makeResident', 'queryVideoMemoryInfo', 'readFaults', 'readUnmappedAccesses', 'setResidencyDebugBudget', 'setResidencyPriority',
-      'setVideoMemoryReservation', 'validateTileMappings', 'writeTextureDescriptor',
+      'buildStatsString',
+      'checkFeatureSupport',
+      'corruptPageTableEntryForTesting',
+      'createCommandList',
+      'createCommandQueue',
+      'createCommittedResource',
+      'createComputePipelineState',
+      'createFence',
+      'createGraphicsPipelineState',
+      'createHeap',
+      'createPlacedResource',
+      'createQueryHeap',
+      'createReservedResource',
+      'createSwapChain',
+      'destroy',
+      'dropNextPageTableWriteForTesting',
+      'enqueueMakeResident',
+      'evict',
+      'failNextAllocationForTesting',
+      'getCopyableFootprints',
+      'getDeviceRemovedReason',
+      'getInfoQueue',
+      'getMemoryStats',
+      'getPageFaultReport',
+      'getPagingStats',
+      'getReleaseCount',
+      'getResidencyStatus',
+      'getResourceAllocationInfo',
+      'getResourceTiling',
+      'gpuDevice',
+      'makeResident',
+      'queryVideoMemoryInfo',
+      'readFaults',
+      'readUnmappedAccesses',
+      'setResidencyDebugBudget',
+      'setResidencyPriority',
+      'setVideoMemoryReservation',
+      'validateTileMappings',
+      'writeTextureDescriptor',
     ],
   },
-  Heap: { file: 'd3d12/heap.d.ts', members: ['getDesc', 'getEvictedBytesForTesting', 'id', 'isReleasedForTesting', 'label', 'release'] },
-  Resource: { file: 'd3d12/resource.d.ts', members: ['getDesc', 'getGPUVirtualAddress', 'getTileMappingForTesting', 'id', 'label', 'map', 'release', 'unmap'] },
+  Heap: {
+    file: 'd3d12/heap.d.ts',
+    members: ['getDesc', 'getEvictedBytesForTesting', 'id', 'isReleasedForTesting', 'label', 'release'],
+  },
+  Resource: {
+    file: 'd3d12/resource.d.ts',
+    members: ['getDesc', 'getGPUVirtualAddress', 'getTileMappingForTesting', 'id', 'label', 'map', 'release', 'unmap'],
+  },
   DeviceChild: { file: 'd3d12/device-child.d.ts', members: ['getName', 'label', 'released', 'setName'] },
-  CommandQueue: { file: 'd3d12/command-queue.d.ts', members: ['copyTileMappings', 'executeCommandLists', 'getDesc', 'getTimestampFrequency', 'signal', 'type', 'updateTileMappings', 'validateExecuteCommandLists', 'wait'] },
-  Fence: { file: 'd3d12/fence.d.ts', members: ['getCompletedValue', 'getSubmittedValue', 'id', 'setEventOnCompletion', 'signal'] },
+  CommandQueue: {
+    file: 'd3d12/command-queue.d.ts',
+    members: [
+      'copyTileMappings',
+      'executeCommandLists',
+      'getDesc',
+      'getTimestampFrequency',
+      'signal',
+      'type',
+      'updateTileMappings',
+      'validateExecuteCommandLists',
+      'wait',
+    ],
+  },
+  Fence: {
+    file: 'd3d12/fence.d.ts',
+    members: ['getCompletedValue', 'getSubmittedValue', 'id', 'setEventOnCompletion', 'signal'],
+  },
   QueryHeap: { file: 'd3d12/query-heap.d.ts', members: ['getDesc', 'id', 'label', 'release'] },
   PipelineState: { file: 'd3d12/pipeline-state.d.ts', members: ['id', 'label'] },
   GraphicsCommandList: {
     file: 'd3d12/command-list.d.ts',
     members: [
-      'clearRenderTargetView', 'clearUnorderedAccessViewFloat', 'clearUnorderedAccessViewUint', 'close', 'copyBufferRegion', 'copyResource', 'copyTextureRegion', 'copyTiles', 'discardResource', 'dispatch', 'drawInstanced', 'endQuery', 'getName', 'id', 'label',
-      'omSetRenderTargets', 'reset', 'resolveQueryData', 'resourceBarrier', 'rsSetScissorRects', 'rsSetViewports', 'setComputeRoot32BitConstant',
-      'setComputeRoot32BitConstants', 'setComputeRootConstantBufferView', 'setComputeRootShaderResourceView', 'setComputeRootUnorderedAccessView',
-      'setGraphicsRoot32BitConstant', 'setGraphicsRoot32BitConstants', 'setGraphicsRootConstantBufferView', 'setGraphicsRootShaderResourceView',
-      'setGraphicsRootUnorderedAccessView', 'setName', 'setPipelineState', 'type',
+      'clearRenderTargetView',
+      'clearUnorderedAccessViewFloat',
+      'clearUnorderedAccessViewUint',
+      'close',
+      'copyBufferRegion',
+      'copyResource',
+      'copyTextureRegion',
+      'copyTiles',
+      'discardResource',
+      'dispatch',
+      'drawInstanced',
+      'endQuery',
+      'getName',
+      'id',
+      'label',
+      'omSetRenderTargets',
+      'reset',
+      'resolveQueryData',
+      'resourceBarrier',
+      'rsSetScissorRects',
+      'rsSetViewports',
+      'setComputeRoot32BitConstant',
+      'setComputeRoot32BitConstants',
+      'setComputeRootConstantBufferView',
+      'setComputeRootShaderResourceView',
+      'setComputeRootUnorderedAccessView',
+      'setGraphicsRoot32BitConstant',
+      'setGraphicsRoot32BitConstants',
+      'setGraphicsRootConstantBufferView',
+      'setGraphicsRootShaderResourceView',
+      'setGraphicsRootUnorderedAccessView',
+      'setName',
+      'setPipelineState',
+      'type',
     ],
   },
   SwapChain: { file: 'd3d12/swap-chain.d.ts', members: ['format', 'getCurrentBackBuffer', 'present'] },
@@ -126,35 +229,68 @@ describe('package: the published types show the D3D12 API, not the internal stat
   }
 
   test('no declaration marked @internal is left in dist/types', () => {
-    const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(join(dir, entry.name)) : entry.name.endsWith('.d.ts') ? [join(dir, entry.name)] : []));
-    const left = walk(join(PROJECT_ROOT, 'dist/types')).filter((path) => readFileSync(path, 'utf8').includes('@internal'));
+    const walk = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory() ? walk(join(dir, entry.name)) : entry.name.endsWith('.d.ts') ? [join(dir, entry.name)] : [],
+      );
+    const left = walk(join(PROJECT_ROOT, 'dist/types')).filter((path) =>
+      readFileSync(path, 'utf8').includes('@internal'),
+    );
     expect(left).toEqual([]);
   });
 
   // A strict consumer with full lib checking (skipLibCheck off) compiles against the published types:
   // stripping must not leave a class that names a stripped member (an `implements` clause did: TS2420).
-  test('a strict TypeScript consumer compiles against every entry by package name', () => {
-    const dir = join(PROJECT_ROOT, 'dist/consumer-check');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'use.ts'), CONSUMER_SOURCE);
-    const tsc = join(PROJECT_ROOT, 'node_modules/typescript/bin/tsc');
-    const flags = ['--ignoreConfig', '--noEmit', '--skipLibCheck', 'false', '--strict', '--target', 'ES2022', '--lib', 'ES2023,DOM,DOM.Iterable', '--module', 'ESNext', '--moduleResolution', 'bundler', '--types', 'node'];
-    const run = (file: string): string => {
-      try {
-        execFileSync(process.execPath, [tsc, ...flags, file], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: CHILD_TIMEOUT_MS });
-        return '';
-      } catch (error) {
-        return String((error as { stdout?: string }).stdout ?? error);
-      }
-    };
-    expect(run(join(dir, 'use.ts'))).toBe('');
-    // Control: the same compile sees a member the published types do not have.
-    writeFileSync(join(dir, 'misuse.ts'), `${CONSUMER_SOURCE}\nexport const hidden = (heap: import('d3d12-webgpu').Heap) => heap.resident;\n`);
-    expect(run(join(dir, 'misuse.ts'))).toMatch(/TS2339: Property 'resident' does not exist/);
-  }, CHILD_TIMEOUT_MS + 10_000);
+  test(
+    'a strict TypeScript consumer compiles against every entry by package name',
+    () => {
+      const dir = join(PROJECT_ROOT, 'dist/consumer-check');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'use.ts'), CONSUMER_SOURCE);
+      const tsc = join(PROJECT_ROOT, 'node_modules/typescript/bin/tsc');
+      const flags = [
+        '--ignoreConfig',
+        '--noEmit',
+        '--skipLibCheck',
+        'false',
+        '--strict',
+        '--target',
+        'ES2022',
+        '--lib',
+        'ES2023,DOM,DOM.Iterable',
+        '--module',
+        'ESNext',
+        '--moduleResolution',
+        'bundler',
+        '--types',
+        'node',
+      ];
+      const run = (file: string): string => {
+        try {
+          execFileSync(process.execPath, [tsc, ...flags, file], {
+            cwd: PROJECT_ROOT,
+            encoding: 'utf8',
+            timeout: CHILD_TIMEOUT_MS,
+          });
+          return '';
+        } catch (error) {
+          return String((error as { stdout?: string }).stdout ?? error);
+        }
+      };
+      expect(run(join(dir, 'use.ts'))).toBe('');
+      // Control: the same compile sees a member the published types do not have.
+      writeFileSync(
+        join(dir, 'misuse.ts'),
+        `${CONSUMER_SOURCE}\nexport const hidden = (heap: import('d3d12-webgpu').Heap) => heap.resident;\n`,
+      );
+      expect(run(join(dir, 'misuse.ts'))).toMatch(/TS2339: Property 'resident' does not exist/);
+    },
+    CHILD_TIMEOUT_MS + 10_000,
+  );
 
   test('the check reads members: a planted declaration with an internal field is seen', () => {
-    const planted = 'export declare class Heap {\n    #private;\n    private readonly hidden;\n    get resident(): boolean;\n    release(): void;\n}\n';
+    const planted =
+      'export declare class Heap {\n    #private;\n    private readonly hidden;\n    get resident(): boolean;\n    release(): void;\n}\n';
     expect(publicMembers(planted, 'Heap')).toEqual(['release', 'resident']);
   });
 });
@@ -180,11 +316,16 @@ export async function validate(): Promise<ValidationMismatch[]> {
 // Node.js process by package name (the differential run's shader is carried as text).
 describe('package: d3d12-webgpu/validate', () => {
   test('exports["./validate"] is published', () => {
-    expect(pkg.exports['./validate']).toEqual({ types: './dist/types/validate/index.d.ts', default: './dist/validate.js' });
+    expect(pkg.exports['./validate']).toEqual({
+      types: './dist/types/validate/index.d.ts',
+      default: './dist/validate.js',
+    });
   });
 
-  test('a plain node process runs runDifferential from d3d12-webgpu/validate on a device from d3d12-webgpu/node', () => {
-    const script = `
+  test(
+    'a plain node process runs runDifferential from d3d12-webgpu/validate on a device from d3d12-webgpu/node',
+    () => {
+      const script = `
       import { createNodeDevice } from 'd3d12-webgpu/node';
       import { runDifferential } from 'd3d12-webgpu/validate';
       const gpuDevice = await createNodeDevice();
@@ -192,11 +333,23 @@ describe('package: d3d12-webgpu/validate', () => {
       console.log(JSON.stringify({ ops: result.ops, mismatches: result.mismatches, bytesCompared: result.bytesCompared, pagesValidated: result.pagesValidated }));
       gpuDevice.destroy();
     `;
-    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: PROJECT_ROOT, env: childEnv(), encoding: 'utf8', timeout: CHILD_TIMEOUT_MS });
-    const result = JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as { ops: number; mismatches: unknown[]; bytesCompared: number; pagesValidated: number };
-    expect(result.mismatches).toEqual([]);
-    expect(result.ops).toBe(40);
-    expect(result.bytesCompared).toBeGreaterThan(0);
-    expect(result.pagesValidated).toBeGreaterThan(0);
-  }, CHILD_TIMEOUT_MS + 10_000);
+      const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: PROJECT_ROOT,
+        env: childEnv(),
+        encoding: 'utf8',
+        timeout: CHILD_TIMEOUT_MS,
+      });
+      const result = JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as {
+        ops: number;
+        mismatches: unknown[];
+        bytesCompared: number;
+        pagesValidated: number;
+      };
+      expect(result.mismatches).toEqual([]);
+      expect(result.ops).toBe(40);
+      expect(result.bytesCompared).toBeGreaterThan(0);
+      expect(result.pagesValidated).toBeGreaterThan(0);
+    },
+    CHILD_TIMEOUT_MS + 10_000,
+  );
 });

@@ -16,6 +16,8 @@ describe('smoke: a compute shader from shaders/ writes a pattern that is read ba
   gpuTest('a different seed gives a different pattern (the reference is not trivially met)', async ({ device }) => {
     const words = await runSmokePattern(device, { count: 256, seed: 1 });
     expectWordsEqual(words, smokePatternReference({ count: 256, seed: 1 }));
-    expect(() => expectWordsEqual(words, smokePatternReference({ count: 256, seed: 2 }))).toThrow(/differ from the reference/);
+    expect(() => expectWordsEqual(words, smokePatternReference({ count: 256, seed: 2 }))).toThrow(
+      /differ from the reference/,
+    );
   });
 });

@@ -30,7 +30,10 @@ describe('npm run validate --target=node (in-process)', () => {
     `1 seed × ${OPS} ops: exit code 0, no mismatch, bytes compared, a line per seed and the summary last`,
     async ({ device }) => {
       const lines: string[] = [];
-      const code = await runCli(['--target=node', '--seeds=1', `--ops=${OPS}`, '--seed=5'], { log: (line) => lines.push(line), gpuDevice: device });
+      const code = await runCli(['--target=node', '--seeds=1', `--ops=${OPS}`, '--seed=5'], {
+        log: (line) => lines.push(line),
+        gpuDevice: device,
+      });
       console.log(lines.join('\n'));
       expect(code, lines.join('\n')).toBe(0);
       const summary = summaryOf(lines);
@@ -47,7 +50,10 @@ describe('npm run validate --target=node (in-process)', () => {
     '--plant=corrupt-entry: exit code 1 and at least one mismatch, printed with its seed and operation',
     async ({ device }) => {
       const lines: string[] = [];
-      const code = await runCli(['--target=node', '--seeds=1', `--ops=${OPS}`, '--seed=5', '--plant=corrupt-entry'], { log: (line) => lines.push(line), gpuDevice: device });
+      const code = await runCli(['--target=node', '--seeds=1', `--ops=${OPS}`, '--seed=5', '--plant=corrupt-entry'], {
+        log: (line) => lines.push(line),
+        gpuDevice: device,
+      });
       console.log(lines.join('\n'));
       expect(code, lines.join('\n')).toBe(1);
       expect(summaryOf(lines).mismatches).toBeGreaterThanOrEqual(1);
@@ -65,11 +71,15 @@ describe('the bundle validate/dist/validate.mjs in a plain node process', () => 
   test(
     `--target=node --seeds=1 --ops=${OPS}: exit code 0 and the summary as the last line`,
     async () => {
-      const { stdout } = await promisify(execFile)(process.execPath, [join(PROJECT_ROOT, 'validate/dist/validate.mjs'), '--target=node', '--seeds=1', `--ops=${OPS}`], {
-        cwd: PROJECT_ROOT,
-        env: childEnv(),
-        timeout: RUN_TIMEOUT_MS,
-      });
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        [join(PROJECT_ROOT, 'validate/dist/validate.mjs'), '--target=node', '--seeds=1', `--ops=${OPS}`],
+        {
+          cwd: PROJECT_ROOT,
+          env: childEnv(),
+          timeout: RUN_TIMEOUT_MS,
+        },
+      );
       const lines = stdout.trimEnd().split('\n');
       console.log(stdout);
       expect(summaryOf(lines).mismatches).toBe(0);

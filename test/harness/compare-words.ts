@@ -5,7 +5,8 @@
  */
 import { expect } from 'vitest';
 
-const hex = (value: number | undefined): string => (value === undefined ? 'missing' : `0x${value.toString(16).padStart(8, '0')}`);
+const hex = (value: number | undefined): string =>
+  value === undefined ? 'missing' : `0x${value.toString(16).padStart(8, '0')}`;
 
 /** How many mismatching words are listed in a failure message. */
 const LISTED = 8;

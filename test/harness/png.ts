@@ -28,7 +28,8 @@ export function decodePng(file: Uint8Array): DecodedPng {
       width = view.getUint32(offset + 8);
       height = view.getUint32(offset + 12);
       const [depth, colorType, , , interlace] = data.subarray(8, 13);
-      if (depth !== 8 || interlace !== 0 || (colorType !== 2 && colorType !== 6)) throw new Error(`unsupported PNG: depth ${depth}, colour type ${colorType}, interlace ${interlace}`);
+      if (depth !== 8 || interlace !== 0 || (colorType !== 2 && colorType !== 6))
+        throw new Error(`unsupported PNG: depth ${depth}, colour type ${colorType}, interlace ${interlace}`);
       channels = colorType === 6 ? 4 : 3;
     } else if (type === 'IDAT') {
       idat.push(data);

@@ -26,7 +26,10 @@ interface JsonReport {
 }
 
 /** Runs one fixture project in a child vitest; kills it (and its browser) after `timeoutMs`. */
-export async function runFixtures(project: 'gpu-fixtures' | 'browser-fixtures', timeoutMs: number): Promise<FixtureRun> {
+export async function runFixtures(
+  project: 'gpu-fixtures' | 'browser-fixtures',
+  timeoutMs: number,
+): Promise<FixtureRun> {
   const vitest = join(PROJECT_ROOT, 'node_modules/vitest/vitest.mjs');
   const reportDir = mkdtempSync(join(tmpdir(), 'fixtures-'));
   const jsonFile = join(reportDir, 'report.json');
@@ -34,13 +37,23 @@ export async function runFixtures(project: 'gpu-fixtures' | 'browser-fixtures', 
     const child = spawn(
       process.execPath,
       [
-        vitest, 'run',
-        '--config', 'test/harness/fixtures/vitest.fixtures.config.ts',
-        '--project', project,
-        '--reporter=default', '--reporter=json', `--outputFile.json=${jsonFile}`,
+        vitest,
+        'run',
+        '--config',
+        'test/harness/fixtures/vitest.fixtures.config.ts',
+        '--project',
+        project,
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${jsonFile}`,
       ],
       // Its own process group, so that a timeout stops the child's browser and workers too.
-      { cwd: PROJECT_ROOT, env: childEnv({ NO_COLOR: '1', FORCE_COLOR: '0' }), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+      {
+        cwd: PROJECT_ROOT,
+        env: childEnv({ NO_COLOR: '1', FORCE_COLOR: '0' }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      },
     );
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -56,7 +69,9 @@ export async function runFixtures(project: 'gpu-fixtures' | 'browser-fixtures', 
     try {
       report = JSON.parse(readFileSync(jsonFile, 'utf8')) as JsonReport;
     } catch (error) {
-      throw new Error(`the fixture run (exit ${exitCode}) wrote no report (${String(error)}); its output:\n${output}`, { cause: error });
+      throw new Error(`the fixture run (exit ${exitCode}) wrote no report (${String(error)}); its output:\n${output}`, {
+        cause: error,
+      });
     }
     const results = new Map<string, FixtureResult>();
     for (const file of report.testResults) {

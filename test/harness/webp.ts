@@ -16,6 +16,7 @@ export function webpSize(file: Uint8Array): { width: number; height: number } {
     return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1 };
   }
   // VP8X: flags and reserved bytes, then canvas width - 1 and height - 1 in 24 bits each.
-  if (chunk === 'VP8X') return { width: (view.getUint32(24, true) & 0xffffff) + 1, height: (view.getUint32(27, true) & 0xffffff) + 1 };
+  if (chunk === 'VP8X')
+    return { width: (view.getUint32(24, true) & 0xffffff) + 1, height: (view.getUint32(27, true) & 0xffffff) + 1 };
   throw new Error(`unknown WebP chunk "${chunk}"`);
 }

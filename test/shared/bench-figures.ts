@@ -24,4 +24,9 @@ export function expectFigureShape(figure: Figure, id: string, unit: string, case
 
 /** One line per row, for the test log. */
 export const figureReport = (figure: Figure): string =>
-  figure.rows.map((r) => `${figure.id} ${r.case}: ${r.value.toPrecision(4)} ${figure.unit} (baseline ${r.baseline?.toPrecision(4)}, ratio ${r.ratio?.toFixed(3)}) ${JSON.stringify(r.extra ?? {})} samples ${JSON.stringify(r.samples)} baseline samples ${JSON.stringify(r.baselineSamples)}`).join('\n');
+  figure.rows
+    .map(
+      (r) =>
+        `${figure.id} ${r.case}: ${r.value.toPrecision(4)} ${figure.unit} (baseline ${r.baseline?.toPrecision(4)}, ratio ${r.ratio?.toFixed(3)}) ${JSON.stringify(r.extra ?? {})} samples ${JSON.stringify(r.samples)} baseline samples ${JSON.stringify(r.baselineSamples)}`,
+    )
+    .join('\n');

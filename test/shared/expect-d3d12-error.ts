@@ -53,7 +53,9 @@ function checkError(thrown: unknown, expected: ExpectedD3D12Error): D3D12Error {
   else if (expected.argument !== undefined) expect(error.argument, `${context}: argument`).toBe(expected.argument);
   if (expected.message !== undefined) expect(error.message, `${context}: message`).toMatch(expected.message);
   // The contract: the message names the call, the argument and the rule, and ends with the HRESULT.
-  expect(error.message, `${context}: message format`).toBe(`${error.call}: ${error.argument}: ${error.rule} (${error.hresult})`);
+  expect(error.message, `${context}: message format`).toBe(
+    `${error.call}: ${error.argument}: ${error.rule} (${error.hresult})`,
+  );
   expect(error.rule.length, `${context}: rule`).toBeGreaterThan(0);
   return error;
 }
@@ -69,18 +71,25 @@ export function expectD3D12Error(fn: () => unknown, expected: ExpectedD3D12Error
   if (result instanceof Promise) {
     // Keep the rejection (if any) from going unhandled; the caller should have awaited it.
     result.catch(() => undefined);
-    expect.unreachable('expected a D3D12Error to be thrown, but the call returned a Promise (use expectD3D12Rejection)');
+    expect.unreachable(
+      'expected a D3D12Error to be thrown, but the call returned a Promise (use expectD3D12Rejection)',
+    );
   }
   return expect.unreachable(`expected a D3D12Error to be thrown, but the call returned ${describeValue(result)}`);
 }
 
 /** Awaits `promise`, which must reject with a D3D12Error matching `expected`. */
-export async function expectD3D12Rejection(promise: Promise<unknown>, expected: ExpectedD3D12Error): Promise<D3D12Error> {
+export async function expectD3D12Rejection(
+  promise: Promise<unknown>,
+  expected: ExpectedD3D12Error,
+): Promise<D3D12Error> {
   let result: unknown;
   try {
     result = await promise;
   } catch (thrown) {
     return checkError(thrown, expected);
   }
-  return expect.unreachable(`expected a rejection with a D3D12Error, but the promise resolved to ${describeValue(result)}`);
+  return expect.unreachable(
+    `expected a rejection with a D3D12Error, but the promise resolved to ${describeValue(result)}`,
+  );
 }

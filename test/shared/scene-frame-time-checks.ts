@@ -12,7 +12,10 @@ import { QUICK } from '../../bench/suite/scene-frame-time.js';
 
 export async function expectQuickSceneFrameTime(figure: Figure | undefined, page: Page): Promise<void> {
   expect(figure?.id).toBe('scene-frame-time');
-  expect(figure?.rows.map((r) => r.case)).toEqual(['virtual-texture: mean GPU time per frame', ...SCENE_CASES.map((c) => `${c.name}: frame time`)]);
+  expect(figure?.rows.map((r) => r.case)).toEqual([
+    'virtual-texture: mean GPU time per frame',
+    ...SCENE_CASES.map((c) => `${c.name}: frame time`),
+  ]);
   for (const row of figure?.rows ?? []) {
     expect(row.samples.length).toBeGreaterThanOrEqual(QUICK.frames);
     expect(row.samples.every((ms) => ms > 0 && Number.isFinite(ms))).toBe(true);

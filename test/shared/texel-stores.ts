@@ -9,8 +9,25 @@
  * heap must fault, naming the dispatch. (That NULL-tile texel stores are recorded as unmapped writes
  * is checked through the UAV clear kernel, whose stores are these: src/validate/scenarios/uav-clears.ts.)
  */
-import { createDevice, type Device, type PipelineState, type Resource, type TiledResourcesTier } from '../../src/index.js';
-import { check, dispatchOnce, readTiles, TILE, TIER1_NULL_READ, pattern, readBuffer, uploadBuffer, writeTiles, type Check } from '../../src/validate/index.js';
+import {
+  createDevice,
+  type Device,
+  type PipelineState,
+  type Resource,
+  type TiledResourcesTier,
+} from '../../src/index.js';
+import {
+  check,
+  dispatchOnce,
+  readTiles,
+  TILE,
+  TIER1_NULL_READ,
+  pattern,
+  readBuffer,
+  uploadBuffer,
+  writeTiles,
+  type Check,
+} from '../../src/validate/index.js';
 import { toUnorm } from '../../src/memory/clear-values.js';
 import { formatInfo } from '../../src/memory/formats.js';
 import { texelByteOffset } from '../../src/memory/texel-layout.js';
@@ -30,7 +47,13 @@ interface Job {
   value: [number, number, number, number];
 }
 
-export const TEXEL_STORE_FORMATS = ['R8G8B8A8_UNORM', 'R8G8B8A8_UNORM_SRGB', 'B8G8R8A8_UNORM', 'R32_FLOAT', 'R32G32B32A32_FLOAT'] as const;
+export const TEXEL_STORE_FORMATS = [
+  'R8G8B8A8_UNORM',
+  'R8G8B8A8_UNORM_SRGB',
+  'B8G8R8A8_UNORM',
+  'R32_FLOAT',
+  'R32G32B32A32_FLOAT',
+] as const;
 
 const f32Bits = (values: readonly number[]): Uint8Array => new Uint8Array(Float32Array.from(values).buffer);
 const srgb = (c: number): number => (c <= 0.0031308 ? c * 12.92 : 1.055 * c ** (1 / 2.4) - 0.055);
@@ -44,7 +67,9 @@ export function encodeTexel(format: string, job: Job): Uint8Array {
     case 'R8G8B8A8_UNORM':
       return Uint8Array.from(v, (c) => toUnorm(c, 8));
     case 'R8G8B8A8_UNORM_SRGB':
-      return Uint8Array.from([srgb(saturate(v[0])), srgb(saturate(v[1])), srgb(saturate(v[2])), v[3]], (c) => toUnorm(c, 8));
+      return Uint8Array.from([srgb(saturate(v[0])), srgb(saturate(v[1])), srgb(saturate(v[2])), v[3]], (c) =>
+        toUnorm(c, 8),
+      );
     case 'B8G8R8A8_UNORM':
       return Uint8Array.from([v[2], v[1], v[0], v[3]], (c) => toUnorm(c, 8));
     case 'R32_FLOAT':
@@ -85,10 +110,24 @@ function jobsFor(tw: number, th: number, slices: number, mips: number): Job[] {
   ];
   for (let slice = 1; slice < slices; slice++) {
     // Slice 2's tail is NULL.
-    at.push(['arrayChecked', 0, slice, 5, 6], ['bits', 1, slice, 64, 64], ['arrayChecked', 2, slice, 63, 5], ['arrayChecked', 5, slice, 7, 0]);
+    at.push(
+      ['arrayChecked', 0, slice, 5, 6],
+      ['bits', 1, slice, 64, 64],
+      ['arrayChecked', 2, slice, 63, 5],
+      ['arrayChecked', 5, slice, 7, 0],
+    );
   }
   // Each form's jobs together: a dispatch per form writes its statuses at the jobs' own indices.
-  return at.map(([form, mip, slice, x, y], i): Job => ({ form, mip, slice, x, y, value: VALUES[i % VALUES.length] as Job['value'] })).sort((a, b) => FORMS[a.form] - FORMS[b.form]);
+  return at
+    .map(([form, mip, slice, x, y], i): Job => ({
+      form,
+      mip,
+      slice,
+      x,
+      y,
+      value: VALUES[i % VALUES.length] as Job['value'],
+    }))
+    .sort((a, b) => FORMS[a.form] - FORMS[b.form]);
 }
 
 interface StoreTexture {
@@ -100,15 +139,42 @@ interface StoreTexture {
 /** A reserved 256² texture of `format`, 9 mips, every tile mapped but tile (1, 0) of mip 0 of slice 0 and (at 3 slices) slice 2's tail. */
 function storeTexture(device: Device, format: string, slices: number): StoreTexture {
   const queue = device.createCommandQueue({ type: 'DIRECT' });
-  const texture = device.createReservedResource({ dimension: 'TEXTURE2D', width: 256, height: 256, depthOrArraySize: slices, mipLevels: 9, format, layout: '64KB_UNDEFINED_SWIZZLE' }, 'COMMON');
+  const texture = device.createReservedResource(
+    {
+      dimension: 'TEXTURE2D',
+      width: 256,
+      height: 256,
+      depthOrArraySize: slices,
+      mipLevels: 9,
+      format,
+      layout: '64KB_UNDEFINED_SWIZZLE',
+    },
+    'COMMON',
+  );
   const tiling = device.getResourceTiling(texture);
   const tiles = tiling.numTilesForEntireResource;
   const heap = device.createHeap({ sizeInBytes: tiles * TILE, properties: { type: 'DEFAULT' } });
   queue.updateTileMappings(texture, null, null, heap, null, null, null);
-  queue.updateTileMappings(texture, [{ x: 1, y: 0, z: 0, subresource: 0 }], [{ numTiles: 1 }], null, ['NULL'], null, null);
+  queue.updateTileMappings(
+    texture,
+    [{ x: 1, y: 0, z: 0, subresource: 0 }],
+    [{ numTiles: 1 }],
+    null,
+    ['NULL'],
+    null,
+    null,
+  );
   if (slices > 2) {
     const packed = tiling.packedMipDesc;
-    queue.updateTileMappings(texture, [{ x: 0, y: 0, z: 0, subresource: 2 * 9 + packed.numStandardMips }], [{ numTiles: packed.numTilesForPackedMips }], null, ['NULL'], null, null);
+    queue.updateTileMappings(
+      texture,
+      [{ x: 0, y: 0, z: 0, subresource: 2 * 9 + packed.numStandardMips }],
+      [{ numTiles: packed.numTilesForPackedMips }],
+      null,
+      ['NULL'],
+      null,
+      null,
+    );
   }
   return { texture, heap, tiles };
 }
@@ -130,7 +196,13 @@ const nullTile = (tier: TiledResourcesTier): Uint8Array => {
   return tile;
 };
 
-async function storeFormat(device: Device, pso: PipelineState, tier: TiledResourcesTier, format: string, seed: number): Promise<Check[]> {
+async function storeFormat(
+  device: Device,
+  pso: PipelineState,
+  tier: TiledResourcesTier,
+  format: string,
+  seed: number,
+): Promise<Check[]> {
   const queue = device.createCommandQueue({ type: 'DIRECT' });
   const slices = tier === 4 ? 3 : 1;
   const { texture, tiles } = storeTexture(device, format, slices);
@@ -145,8 +217,14 @@ async function storeFormat(device: Device, pso: PipelineState, tier: TiledResour
 
   const jobs = jobsFor(layout.tileShape.widthInTexels, layout.tileShape.heightInTexels, slices, 9);
   const descriptor = uploadBuffer(device, new Uint8Array(device.writeTextureDescriptor(texture).buffer));
-  const out = device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: jobs.length * 32 }, 'COMMON');
-  const inRange = (job: Job): boolean => job.mip < 9 && job.slice < slices && job.x < Math.max(1, 256 >> job.mip) && job.y < Math.max(1, 256 >> job.mip);
+  const out = device.createCommittedResource(
+    { type: 'DEFAULT' },
+    [],
+    { dimension: 'BUFFER', width: jobs.length * 32 },
+    'COMMON',
+  );
+  const inRange = (job: Job): boolean =>
+    job.mip < 9 && job.slice < slices && job.x < Math.max(1, 256 >> job.mip) && job.y < Math.max(1, 256 >> job.mip);
   const offsetOf = (job: Job): number => texelByteOffset(layout, bytes, job.mip, job.slice, job.x, job.y);
   const expectedStatus = new Uint32Array(jobs.length);
   // One dispatch per form, over its jobs (consecutive; no two of them share a texel).
@@ -155,7 +233,18 @@ async function storeFormat(device: Device, pso: PipelineState, tier: TiledResour
     const count = jobs.filter((job) => job.form === form).length;
     if (count === 0) continue;
     const upload = uploadBuffer(device, jobBytes(jobs.slice(first, first + count)));
-    await dispatchOnce(device, queue, pso, [descriptor.getGPUVirtualAddress(), upload.getGPUVirtualAddress(), out.getGPUVirtualAddress() + BigInt(first * 32)], [count, FORMS[form], 0], Math.ceil(count / 64));
+    await dispatchOnce(
+      device,
+      queue,
+      pso,
+      [
+        descriptor.getGPUVirtualAddress(),
+        upload.getGPUVirtualAddress(),
+        out.getGPUVirtualAddress() + BigInt(first * 32),
+      ],
+      [count, FORMS[form], 0],
+      Math.ceil(count / 64),
+    );
     upload.release();
   }
   jobs.forEach((job, i) => {
@@ -170,7 +259,13 @@ async function storeFormat(device: Device, pso: PipelineState, tier: TiledResour
   const clamped = jobs.map((job): Job => {
     const mip = Math.min(job.mip, 8);
     const size = Math.max(1, 256 >> mip);
-    return { ...job, mip, slice: Math.min(job.slice, slices - 1), x: Math.min(job.x, size - 1), y: Math.min(job.y, size - 1) };
+    return {
+      ...job,
+      mip,
+      slice: Math.min(job.slice, slices - 1),
+      x: Math.min(job.x, size - 1),
+      y: Math.min(job.y, size - 1),
+    };
   });
   const expectedLoads = new Uint32Array(jobs.length * 5);
   clamped.forEach((job, i) => {
@@ -179,15 +274,37 @@ async function storeFormat(device: Device, pso: PipelineState, tier: TiledResour
     expectedLoads.set([mapped(Math.floor(offsetOf(job) / TILE)) ? 1 : 0, ...new Uint32Array(texel.buffer)], i * 5);
   });
   const loadJobs = uploadBuffer(device, jobBytes(jobs));
-  await dispatchOnce(device, queue, pso, [descriptor.getGPUVirtualAddress(), loadJobs.getGPUVirtualAddress(), out.getGPUVirtualAddress()], [jobs.length, 0, 1], Math.ceil(jobs.length / 64));
+  await dispatchOnce(
+    device,
+    queue,
+    pso,
+    [descriptor.getGPUVirtualAddress(), loadJobs.getGPUVirtualAddress(), out.getGPUVirtualAddress()],
+    [jobs.length, 0, 1],
+    Math.ceil(jobs.length / 64),
+  );
   const loaded = new Uint32Array((await readBuffer(device, queue, out, 0, jobs.length * 32)).buffer);
-  const actualLoads = Uint32Array.from({ length: jobs.length * 5 }, (_, k) => loaded[Math.floor(k / 5) * 8 + [1, 4, 5, 6, 7][k % 5]!] as number);
+  const actualLoads = Uint32Array.from(
+    { length: jobs.length * 5 },
+    (_, k) => loaded[Math.floor(k / 5) * 8 + [1, 4, 5, 6, 7][k % 5]!] as number,
+  );
 
   const name = `tier ${tier}, ${format}`;
   const result = [
-    check(`${name}: the texture's bytes (copyTiles) match the layout model after every store`, await readTiles(device, queue, texture, tiles), model),
-    check(`${name}: each store's status (1 mapped, 0 dropped: NULL tile or out of range)`, new Uint8Array(actualStatus.buffer), new Uint8Array(expectedStatus.buffer)),
-    check(`${name}: each stored texel loads back (d3d12_tex2d_array_load_bits, clamped), with its status`, new Uint8Array(actualLoads.buffer), new Uint8Array(expectedLoads.buffer)),
+    check(
+      `${name}: the texture's bytes (copyTiles) match the layout model after every store`,
+      await readTiles(device, queue, texture, tiles),
+      model,
+    ),
+    check(
+      `${name}: each store's status (1 mapped, 0 dropped: NULL tile or out of range)`,
+      new Uint8Array(actualStatus.buffer),
+      new Uint8Array(expectedStatus.buffer),
+    ),
+    check(
+      `${name}: each stored texel loads back (d3d12_tex2d_array_load_bits, clamped), with its status`,
+      new Uint8Array(actualLoads.buffer),
+      new Uint8Array(expectedLoads.buffer),
+    ),
   ];
   for (const r of [descriptor, out, loadJobs, texture]) r.release();
   return result;
@@ -200,14 +317,35 @@ async function faultingStore(device: Device, pso: PipelineState): Promise<Check[
   const descriptor = uploadBuffer(device, new Uint8Array(device.writeTextureDescriptor(texture).buffer));
   const out = device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: 32 }, 'COMMON');
   // (5, 7) is in tile 0, mapped to the heap, which is then evicted.
-  const job = uploadBuffer(device, jobBytes([{ form: 'arrayChecked', mip: 0, slice: 0, x: 5, y: 7, value: [1, 2, 3, 4] }]));
+  const job = uploadBuffer(
+    device,
+    jobBytes([{ form: 'arrayChecked', mip: 0, slice: 0, x: 5, y: 7, value: [1, 2, 3, 4] }]),
+  );
   device.evict([heap]);
-  await dispatchOnce(device, queue, pso, [descriptor.getGPUVirtualAddress(), job.getGPUVirtualAddress(), out.getGPUVirtualAddress()], [1, FORMS.arrayChecked, 0], 1);
+  await dispatchOnce(
+    device,
+    queue,
+    pso,
+    [descriptor.getGPUVirtualAddress(), job.getGPUVirtualAddress(), out.getGPUVirtualAddress()],
+    [1, FORMS.arrayChecked, 0],
+    1,
+  );
   const faults = await device.readFaults();
   const address = `0x${(texture.getGPUVirtualAddress() + BigInt(texelByteOffset(texture.layout, 4, 0, 0, 5, 7))).toString(16)}`;
   const checks = [
-    detail('a store to an evicted heap faults: write-absent at the texel, attributed to the dispatch', faults.length === 1 && faults[0]?.kind === 'write-absent' && faults[0].address === address && faults[0].command?.name === 'dispatch', JSON.stringify(faults)),
-    check('the faulting store reports status 0', (await readBuffer(device, queue, out, 0, 4)).subarray(0, 4), new Uint8Array(4)),
+    detail(
+      'a store to an evicted heap faults: write-absent at the texel, attributed to the dispatch',
+      faults.length === 1 &&
+        faults[0]?.kind === 'write-absent' &&
+        faults[0].address === address &&
+        faults[0].command?.name === 'dispatch',
+      JSON.stringify(faults),
+    ),
+    check(
+      'the faulting store reports status 0',
+      (await readBuffer(device, queue, out, 0, 4)).subarray(0, 4),
+      new Uint8Array(4),
+    ),
   ];
   for (const r of [descriptor, out, job, texture, heap]) r.release();
   return checks;
@@ -219,11 +357,18 @@ function detail(name: string, ok: boolean, what: string): Check {
 
 /** The scenario at `tier` (1, 2: NULL semantics on one slice; 4: arrays of 3 slices with packed mips). */
 export async function texelStores(gpuDevice: GPUDevice, tier: TiledResourcesTier): Promise<Check[]> {
-  const device = await createDevice({ gpuDevice, tiledResourcesTier: tier, localMemoryBytes: 48 << 20, nonLocalMemoryBytes: 24 << 20, onPageFault: 'report' });
+  const device = await createDevice({
+    gpuDevice,
+    tiledResourcesTier: tier,
+    localMemoryBytes: 48 << 20,
+    nonLocalMemoryBytes: 24 << 20,
+    onPageFault: 'report',
+  });
   try {
     const checks: Check[] = [];
     const pso = await device.createComputePipelineState({ code: STORES, entryPoint: 'main' });
-    for (const [i, format] of TEXEL_STORE_FORMATS.entries()) checks.push(...(await storeFormat(device, pso, tier, format, 40 + i)));
+    for (const [i, format] of TEXEL_STORE_FORMATS.entries())
+      checks.push(...(await storeFormat(device, pso, tier, format, 40 + i)));
     checks.push(...(await faultingStore(device, pso)));
     return checks;
   } finally {

@@ -136,10 +136,21 @@ describe('layers', () => {
       ['api/types.ts', []],
       ['api/errors.ts', []],
     ]);
-    expect(wrongImports(planted)).toEqual(['validation/heap.ts -> d3d12/heap.ts', 'd3d12/heap.ts -> residency/residency-set.ts']);
+    expect(wrongImports(planted)).toEqual([
+      'validation/heap.ts -> d3d12/heap.ts',
+      'd3d12/heap.ts -> residency/residency-set.ts',
+    ]);
     // heap -> residency-set -> heap joins the manager to the heap/resource cycle; validation/heap.ts only points in.
-    expect(importCycles(planted)).toEqual([['d3d12/heap.ts', 'd3d12/resource.ts', 'residency/residency-set.ts'], ['gpu/self.ts'], ['memory/a.ts', 'memory/b.ts', 'memory/c.ts']]);
-    const clean = new Map([['d3d12/heap.ts', ['api/types.ts', 'validation/heap.ts']], ['validation/heap.ts', ['api/types.ts']], ['api/types.ts', []]]);
+    expect(importCycles(planted)).toEqual([
+      ['d3d12/heap.ts', 'd3d12/resource.ts', 'residency/residency-set.ts'],
+      ['gpu/self.ts'],
+      ['memory/a.ts', 'memory/b.ts', 'memory/c.ts'],
+    ]);
+    const clean = new Map([
+      ['d3d12/heap.ts', ['api/types.ts', 'validation/heap.ts']],
+      ['validation/heap.ts', ['api/types.ts']],
+      ['api/types.ts', []],
+    ]);
     expect([wrongImports(clean), importCycles(clean)]).toEqual([[], []]);
   });
 });
@@ -149,7 +160,14 @@ describe('layers', () => {
  * another layer marked `@internal` (what the published types strip), or private/protected ones.
  */
 function internalUses(files: string[]): string[] {
-  const program = ts.createProgram(files, { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, strict: true, noEmit: true, types: [] });
+  const program = ts.createProgram(files, {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    strict: true,
+    noEmit: true,
+    types: [],
+  });
   const checker = program.getTypeChecker();
   const found = new Set<string>();
   for (const file of files) {
@@ -157,13 +175,17 @@ function internalUses(files: string[]): string[] {
     if (!source) throw new Error(`internalUses: ${file} is not in the program`);
     const visit = (node: ts.Node): void => {
       if (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) {
-        const symbol = checker.getSymbolAtLocation(ts.isPropertyAccessExpression(node) ? node.name : node.argumentExpression);
+        const symbol = checker.getSymbolAtLocation(
+          ts.isPropertyAccessExpression(node) ? node.name : node.argumentExpression,
+        );
         for (const declaration of symbol?.declarations ?? []) {
           const where = declaration.getSourceFile().fileName;
           if (!where.startsWith(SRC) || layer(relative(SRC, where)) === layer(relative(SRC, file))) continue;
           const internal = ts.getJSDocTags(declaration).some((tag) => tag.tagName.text === 'internal');
-          const hidden = ts.getCombinedModifierFlags(declaration) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected);
-          if (internal || hidden) found.add(`${relative(SRC, file)}: ${node.getText(source)} (${relative(SRC, where)})`);
+          const hidden =
+            ts.getCombinedModifierFlags(declaration) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected);
+          if (internal || hidden)
+            found.add(`${relative(SRC, file)}: ${node.getText(source)} (${relative(SRC, where)})`);
         }
       }
       ts.forEachChild(node, visit);
@@ -179,8 +201,14 @@ describe('the residency manager is a client of the D3D12 API', () => {
   });
 
   test('the check sees internal uses: a planted client (test/unit/fixtures/internal-use.ts) is reported', () => {
-    const uses = internalUses([join(PROJECT_ROOT, 'test/unit/fixtures/internal-use.ts')]).map((use) => use.replace(/^.*: /, ''));
-    expect(uses).toEqual(['device.pageableHeap (d3d12/device.ts)', 'device.settings (d3d12/device.ts)', 'heap.residencyReferences (d3d12/heap.ts)']);
+    const uses = internalUses([join(PROJECT_ROOT, 'test/unit/fixtures/internal-use.ts')]).map((use) =>
+      use.replace(/^.*: /, ''),
+    );
+    expect(uses).toEqual([
+      'device.pageableHeap (d3d12/device.ts)',
+      'device.settings (d3d12/device.ts)',
+      'heap.residencyReferences (d3d12/heap.ts)',
+    ]);
   });
 });
 
@@ -205,12 +233,71 @@ function longFiles(files: Map<string, string>, limit: number): string[] {
 
 describe('file size', () => {
   test(`no file in src/ is longer than ${MAX_SOURCE_LINES} lines`, () => {
-    expect(longFiles(new Map(sources(SRC).map((file) => [relative(SRC, file), readFileSync(file, 'utf8')])), MAX_SOURCE_LINES)).toEqual([]);
+    expect(
+      longFiles(
+        new Map(sources(SRC).map((file) => [relative(SRC, file), readFileSync(file, 'utf8')])),
+        MAX_SOURCE_LINES,
+      ),
+    ).toEqual([]);
   });
 
   test('the check counts lines: both sides of the limit', () => {
     const lines = (n: number): string => Array.from({ length: n }, (_, i) => `// ${i}`).join('\n');
-    const files = new Map([['at.ts', lines(MAX_SOURCE_LINES)], ['over.ts', lines(MAX_SOURCE_LINES + 1)], ['empty.ts', '']]);
+    const files = new Map([
+      ['at.ts', lines(MAX_SOURCE_LINES)],
+      ['over.ts', lines(MAX_SOURCE_LINES + 1)],
+      ['empty.ts', ''],
+    ]);
     expect(longFiles(files, MAX_SOURCE_LINES)).toEqual([`over.ts: ${MAX_SOURCE_LINES + 1} lines`]);
+  });
+});
+
+/**
+ * No function in src/ longer than this (formatted code, `npm run format:check`): a function does one
+ * thing. The conformance scenarios (src/validate/scenarios/) are scripts, read top to bottom, and exempt.
+ */
+const MAX_FUNCTION_LINES = 100;
+const FUNCTION_LENGTH_EXEMPT = ['validate/scenarios/'];
+
+/** `file:line name: N lines` for each function-like node with a body in `text` longer than `limit` lines. */
+function longFunctions(file: string, text: string, limit: number): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+      const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+      const name = node.name && ts.isIdentifier(node.name) ? node.name.text : '(anonymous)';
+      if (last - first + 1 > limit) found.push(`${file}:${first + 1} ${name}: ${last - first + 1} lines`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('function size', () => {
+  test(`no function in src/ is longer than ${MAX_FUNCTION_LINES} lines (scenario scripts exempt)`, () => {
+    const files = sources(SRC)
+      .map((file) => relative(SRC, file))
+      .filter((file) => !FUNCTION_LENGTH_EXEMPT.some((prefix) => file.startsWith(prefix)));
+    expect(
+      files.flatMap((file) => longFunctions(file, readFileSync(join(SRC, file), 'utf8'), MAX_FUNCTION_LINES)),
+    ).toEqual([]);
+  });
+
+  test('the check measures functions: both sides of the limit, methods and arrows included', () => {
+    const body = (n: number): string => Array.from({ length: n - 2 }, (_, i) => `  x += ${i};`).join('\n');
+    const text = [
+      `function at() {\n${body(MAX_FUNCTION_LINES)}\n}`,
+      `function over() {\n${body(MAX_FUNCTION_LINES + 1)}\n}`,
+      `class C {\n  method() {\n${body(MAX_FUNCTION_LINES + 1)}\n  }\n}`,
+      `const arrow = () => {\n${body(MAX_FUNCTION_LINES + 1)}\n};`,
+    ].join('\n');
+    expect(longFunctions('f.ts', text, MAX_FUNCTION_LINES).map((line) => line.replace(/^f\.ts:\d+ /, ''))).toEqual([
+      `over: ${MAX_FUNCTION_LINES + 1} lines`,
+      `method: ${MAX_FUNCTION_LINES + 1} lines`,
+      `(anonymous): ${MAX_FUNCTION_LINES + 1} lines`,
+    ]);
   });
 });

@@ -18,10 +18,22 @@ describe('bench page parameters', () => {
   });
 
   it('a full set parses, in the suite order, and its query reproduces it', () => {
-    const parsed = parseBenchParameters('?figures=residency-overhead,paging-throughput&quick=1&pagingMiB=16,1,0.0625&streamSeconds=2.5&ref=node-nvidia-h200&run=1&collect=1&commit=abc123%2Bdirty', IDS);
+    const parsed = parseBenchParameters(
+      '?figures=residency-overhead,paging-throughput&quick=1&pagingMiB=16,1,0.0625&streamSeconds=2.5&ref=node-nvidia-h200&run=1&collect=1&commit=abc123%2Bdirty',
+      IDS,
+    );
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
-    expect(parsed.value).toEqual({ figures: ['paging-throughput', 'residency-overhead'], quick: true, pagingMiB: [0.0625, 1, 16], streamSeconds: 2.5, references: ['node-nvidia-h200'], autostart: true, collect: true, commit: 'abc123+dirty' });
+    expect(parsed.value).toEqual({
+      figures: ['paging-throughput', 'residency-overhead'],
+      quick: true,
+      pagingMiB: [0.0625, 1, 16],
+      streamSeconds: 2.5,
+      references: ['node-nvidia-h200'],
+      autostart: true,
+      collect: true,
+      commit: 'abc123+dirty',
+    });
     expect(parseBenchParameters(`?${benchQuery(parsed.value)}`, IDS)).toEqual(parsed);
     expect(benchQuery(DEFAULT_BENCH_PARAMETERS)).toBe('');
   });
@@ -66,7 +78,14 @@ const figure = (id: string, cases: [string, number, number][]): Figure => ({
   baselineName: 'raw',
   ratioMeaning: 'library ÷ raw',
   target: { text: 'at least 0.9 of raw', ratio: 0.9, direction: 'at-least' },
-  rows: cases.map(([c, value, baseline]) => ({ case: c, value, baseline, ratio: value / baseline, samples: [value], baselineSamples: [baseline] })),
+  rows: cases.map(([c, value, baseline]) => ({
+    case: c,
+    value,
+    baseline,
+    ratio: value / baseline,
+    samples: [value],
+    baselineSamples: [baseline],
+  })),
   rounds: 1,
   warmup: 0,
   parameters: {},
@@ -76,7 +95,13 @@ const result = (runtime: 'browser' | 'node', vendor: string, figures: Figure[]):
   runtime,
   commit: 'abc',
   date: '2026-12-01T00:00:00.000Z',
-  adapter: { vendor, architecture: vendor === 'nvidia' ? '' : 'swiftshader', device: vendor === 'nvidia' ? 'h200' : '', description: '', isFallbackAdapter: false } as SuiteResult['adapter'],
+  adapter: {
+    vendor,
+    architecture: vendor === 'nvidia' ? '' : 'swiftshader',
+    device: vendor === 'nvidia' ? 'h200' : '',
+    description: '',
+    isFallbackAdapter: false,
+  } as SuiteResult['adapter'],
   adapterText: vendor,
   host: 'test',
   timestampQuery: true,
@@ -88,7 +113,12 @@ const result = (runtime: 'browser' | 'node', vendor: string, figures: Figure[]):
 
 describe('bench page results table', () => {
   it('one line per row with its verdict, and each reference ratio on the same case (– where it has none)', () => {
-    const mine = [figure('paging-throughput', [['evict 1 MiB', 0.8, 1], ['restore 1 MiB', 2, 2]])];
+    const mine = [
+      figure('paging-throughput', [
+        ['evict 1 MiB', 0.8, 1],
+        ['restore 1 MiB', 2, 2],
+      ]),
+    ];
     const reference = result('node', 'nvidia', [figure('paging-throughput', [['evict 1 MiB', 0.95, 1]])]);
     const lines = resultLines(mine, [reference]);
     expect(lines.map((l) => [l.case, l.measured, l.baseline, l.ratio, l.verdict, l.references])).toEqual([
@@ -113,7 +143,9 @@ describe('bench page results table', () => {
 
 describe('runner flags', () => {
   it('paging sizes and stream seconds reach the suite; bad ones are refused', () => {
-    expect(parseRunnerArgs(['--quick', '--paging-mib=1,16', '--stream-seconds=2', '--out=/tmp/x', '--no-report'])).toEqual({ quick: true, paging: { sizesMiB: [1, 16], streamSeconds: 2 }, out: '/tmp/x', report: false });
+    expect(
+      parseRunnerArgs(['--quick', '--paging-mib=1,16', '--stream-seconds=2', '--out=/tmp/x', '--no-report']),
+    ).toEqual({ quick: true, paging: { sizesMiB: [1, 16], streamSeconds: 2 }, out: '/tmp/x', report: false });
     expect(parseRunnerArgs([]).paging).toEqual({});
     expect(() => parseRunnerArgs(['--paging-mib=1,x'])).toThrow('--paging-mib');
     expect(() => parseRunnerArgs(['--stream-seconds=-3'])).toThrow('--stream-seconds');

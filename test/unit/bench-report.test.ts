@@ -58,7 +58,14 @@ describe('bench suite helpers', () => {
   });
 
   it('formats numbers by magnitude', () => {
-    expect([formatNumber(1234.5), formatNumber(12.34), formatNumber(1.234), formatNumber(0.01234), formatNumber(null), formatNumber(2.5e7)]).toEqual(['1235', '12.3', '1.23', '0.012', '–', '2.50e+7']);
+    expect([
+      formatNumber(1234.5),
+      formatNumber(12.34),
+      formatNumber(1.234),
+      formatNumber(0.01234),
+      formatNumber(null),
+      formatNumber(2.5e7),
+    ]).toEqual(['1235', '12.3', '1.23', '0.012', '–', '2.50e+7']);
   });
 
   it('names result files by runtime and adapter', () => {
@@ -70,7 +77,10 @@ describe('bench suite helpers', () => {
   });
 
   it('tables and the report show every row, escaped, with its verdict', () => {
-    const results = [suite('node', 'nvidia', [figure(0.95, 'at-least')]), suite('browser', 'google', [figure(0.5, 'at-least')])];
+    const results = [
+      suite('node', 'nvidia', [figure(0.95, 'at-least')]),
+      suite('browser', 'google', [figure(0.5, 'at-least')]),
+    ];
     expect(formatSuite(results[0]!)).toContain('a & b');
     const markdown = markdownTable(results);
     expect(markdown.split('\n')).toHaveLength(3);
@@ -83,8 +93,16 @@ describe('bench suite helpers', () => {
     expect(html.match(/ misses</g)).toHaveLength(1);
   });
 
-  it('parses the runners\' flags, defaults first', () => {
+  it("parses the runners' flags, defaults first", () => {
     expect(parseRunnerArgs([])).toEqual({ quick: false, paging: {}, out: RESULTS_DIR, report: true });
-    expect(parseRunnerArgs(['--quick', '--only=paging-throughput,indirection-cost', '--out=/tmp/x', '--no-report'])).toEqual({ quick: true, only: ['paging-throughput', 'indirection-cost'], paging: {}, out: '/tmp/x', report: false });
+    expect(
+      parseRunnerArgs(['--quick', '--only=paging-throughput,indirection-cost', '--out=/tmp/x', '--no-report']),
+    ).toEqual({
+      quick: true,
+      only: ['paging-throughput', 'indirection-cost'],
+      paging: {},
+      out: '/tmp/x',
+      report: false,
+    });
   });
 });

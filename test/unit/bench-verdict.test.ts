@@ -19,7 +19,14 @@ const figure = (target: FigureTarget | undefined, ratios: (number | null)[]): Fi
   baselineName: 'raw',
   ratioMeaning: 'library ÷ raw',
   ...(target ? { target } : {}),
-  rows: ratios.map((ratio, i) => ({ case: `case ${i}`, value: 1, baseline: ratio === null ? null : 1, ratio, samples: [1], baselineSamples: [] })),
+  rows: ratios.map((ratio, i) => ({
+    case: `case ${i}`,
+    value: 1,
+    baseline: ratio === null ? null : 1,
+    ratio,
+    samples: [1],
+    baselineSamples: [],
+  })),
   rounds: 1,
   warmup: 0,
   parameters: {},
@@ -44,16 +51,35 @@ describe('figure verdict', () => {
 
   it('one missing row among meeting ones: missed, naming that row', () => {
     const v = figureVerdict(figure(AT_LEAST, [1.5, 0.46, 0.95]));
-    expect(v).toEqual({ kind: 'missed', judged: 3, missedCases: ['case 1'], ratios: { min: 0.46, max: 1.5, count: 3 } });
+    expect(v).toEqual({
+      kind: 'missed',
+      judged: 3,
+      missedCases: ['case 1'],
+      ratios: { min: 0.46, max: 1.5, count: 3 },
+    });
   });
 
   it('rows without a ratio are not judged: the others decide; all null is nothing to judge', () => {
-    expect(figureVerdict(figure(AT_MOST, [null, 1.05]))).toMatchObject({ kind: 'met', judged: 1, ratios: { min: 1.05, max: 1.05, count: 1 } });
-    expect(figureVerdict(figure(AT_MOST, [null, null]))).toEqual({ kind: 'none', judged: 0, missedCases: [], ratios: null });
+    expect(figureVerdict(figure(AT_MOST, [null, 1.05]))).toMatchObject({
+      kind: 'met',
+      judged: 1,
+      ratios: { min: 1.05, max: 1.05, count: 1 },
+    });
+    expect(figureVerdict(figure(AT_MOST, [null, null]))).toEqual({
+      kind: 'none',
+      judged: 0,
+      missedCases: [],
+      ratios: null,
+    });
   });
 
   it('no target: none, whatever the ratios; no rows at all: none', () => {
-    expect(figureVerdict(figure(undefined, [0.1, 10]))).toEqual({ kind: 'none', judged: 0, missedCases: [], ratios: { min: 0.1, max: 10, count: 2 } });
+    expect(figureVerdict(figure(undefined, [0.1, 10]))).toEqual({
+      kind: 'none',
+      judged: 0,
+      missedCases: [],
+      ratios: { min: 0.1, max: 10, count: 2 },
+    });
     expect(figureVerdict(figure(AT_LEAST, []))).toEqual({ kind: 'none', judged: 0, missedCases: [], ratios: null });
   });
 

@@ -6,7 +6,9 @@ describe('expectWordsEqual (the GPU tests rely on it failing)', () => {
     expect(() => expectWordsEqual(new Uint32Array([1, 2, 3]), [1, 2, 3])).not.toThrow();
   });
   test('one differing word fails, naming its index and both values', () => {
-    expect(() => expectWordsEqual(new Uint32Array([1, 0xdead, 3]), [1, 2, 3])).toThrow(/1 of 3 differ[\s\S]*\[1\] got 0x0000dead, expected 0x00000002/);
+    expect(() => expectWordsEqual(new Uint32Array([1, 0xdead, 3]), [1, 2, 3])).toThrow(
+      /1 of 3 differ[\s\S]*\[1\] got 0x0000dead, expected 0x00000002/,
+    );
   });
   test('a length mismatch fails', () => {
     expect(() => expectWordsEqual([1, 2], [1, 2, 3])).toThrow(/length/);

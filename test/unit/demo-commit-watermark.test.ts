@@ -44,9 +44,15 @@ function recordingBackend(capacity: number) {
 
 function checkInvariants(watermark: CommitWatermark<FakeHeap>, state: ReturnType<typeof recordingBackend>): void {
   const n = watermark.committedTiles;
-  expect(state.mapping.slice(0, n).every((m) => m !== null), 'no holes below the watermark').toBe(true);
+  expect(
+    state.mapping.slice(0, n).every((m) => m !== null),
+    'no holes below the watermark',
+  ).toBe(true);
   expect(watermark.heapCount).toBe(state.heaps.filter((h) => !h.released).length);
-  expect(state.mapping.slice(n).every((m) => m === null), 'nothing mapped above the watermark').toBe(true);
+  expect(
+    state.mapping.slice(n).every((m) => m === null),
+    'nothing mapped above the watermark',
+  ).toBe(true);
   // Heaps in tile order, each heap's mapped tiles are its prefix, only the last has slack.
   const live = state.heaps.filter((h) => !h.released);
   let tile = 0;
@@ -54,7 +60,8 @@ function checkInvariants(watermark: CommitWatermark<FakeHeap>, state: ReturnType
     expect(heap.tiles).toBeLessThanOrEqual(HEAP_TILES);
     let used = 0;
     while (tile < n && state.mapping[tile]?.heap === heap.id) {
-      if (state.mapping[tile]?.tile !== used) expect.fail(`buffer tile ${tile} maps heap ${k}'s tile ${state.mapping[tile]?.tile}, not ${used}`);
+      if (state.mapping[tile]?.tile !== used)
+        expect.fail(`buffer tile ${tile} maps heap ${k}'s tile ${state.mapping[tile]?.tile}, not ${used}`);
       used++;
       tile++;
     }
@@ -69,15 +76,25 @@ describe('CommitWatermark (UE5 CommitReservedResource)', () => {
     const state = recordingBackend(32768);
     const watermark = new CommitWatermark(state.backend, 32768);
     const a = watermark.commit(640);
-    expect(a.heaps).toEqual([{ tiles: 256, used: 256 }, { tiles: 256, used: 256 }, { tiles: 128, used: 128 }]);
+    expect(a.heaps).toEqual([
+      { tiles: 256, used: 256 },
+      { tiles: 256, used: 256 },
+      { tiles: 128, used: 128 },
+    ]);
     expect(a.createdHeaps).toBe(3);
     checkInvariants(watermark, state);
     const b = watermark.commit(300);
-    expect(b.heaps).toEqual([{ tiles: 256, used: 256 }, { tiles: 256, used: 44 }]);
+    expect(b.heaps).toEqual([
+      { tiles: 256, used: 256 },
+      { tiles: 256, used: 44 },
+    ]);
     expect(b.releasedHeaps).toBe(1);
     checkInvariants(watermark, state);
     const c = watermark.commit(400);
-    expect(c.heaps).toEqual([{ tiles: 256, used: 256 }, { tiles: 256, used: 144 }]);
+    expect(c.heaps).toEqual([
+      { tiles: 256, used: 256 },
+      { tiles: 256, used: 144 },
+    ]);
     expect(c).toMatchObject({ createdHeaps: 0, slackReused: 100 });
     expect(state.mapping[300]).toEqual({ heap: 1, tile: 44 });
     checkInvariants(watermark, state);
@@ -90,7 +107,11 @@ describe('CommitWatermark (UE5 CommitReservedResource)', () => {
     watermark.commit(260); // heap 1: 4 used, 40 slack
     const step = watermark.commit(350);
     expect(step).toMatchObject({ slackReused: 40, createdHeaps: 1 });
-    expect(step.heaps).toEqual([{ tiles: 256, used: 256 }, { tiles: 44, used: 44 }, { tiles: 50, used: 50 }]);
+    expect(step.heaps).toEqual([
+      { tiles: 256, used: 256 },
+      { tiles: 44, used: 44 },
+      { tiles: 50, used: 50 },
+    ]);
     checkInvariants(watermark, state);
   });
 
@@ -99,7 +120,10 @@ describe('CommitWatermark (UE5 CommitReservedResource)', () => {
     const watermark = new CommitWatermark(state.backend, 4096);
     watermark.commit(700);
     const step = watermark.commit(512);
-    expect(step.heaps).toEqual([{ tiles: 256, used: 256 }, { tiles: 256, used: 256 }]);
+    expect(step.heaps).toEqual([
+      { tiles: 256, used: 256 },
+      { tiles: 256, used: 256 },
+    ]);
     expect(step.releasedHeaps).toBe(1);
     expect(watermark.commit(0).heaps).toEqual([]);
     expect(state.heaps.every((h) => h.released)).toBe(true);

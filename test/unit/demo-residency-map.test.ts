@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { computeResidencyMap, REGIONS_PER_SIDE } from '../../demo/virtual-texture/residency-map.js';
 import { tileIndex } from '../../demo/virtual-texture/vt-layout.js';
 
-const map = (resident: Set<number>) => computeResidencyMap((t) => resident.has(t), new Uint32Array(REGIONS_PER_SIDE ** 2));
+const map = (resident: Set<number>) =>
+  computeResidencyMap((t) => resident.has(t), new Uint32Array(REGIONS_PER_SIDE ** 2));
 const at = (m: Uint32Array, x: number, y: number) => m[y * REGIONS_PER_SIDE + x];
 /** Tiles of mips from..7 covering mip-0 region (x, y). */
-const chain = (x: number, y: number, from: number) => Array.from({ length: 8 - from }, (_, k) => tileIndex(from + k, x >> (from + k), y >> (from + k)));
+const chain = (x: number, y: number, from: number) =>
+  Array.from({ length: 8 - from }, (_, k) => tileIndex(from + k, x >> (from + k), y >> (from + k)));
 
 describe('residency map (MinMip map)', () => {
   it('is 8 (tail only) everywhere when no standard tile is resident', () => {
@@ -14,7 +16,8 @@ describe('residency map (MinMip map)', () => {
 
   it('gives the pinned mip 5 everywhere when mips 5..7 are resident', () => {
     const resident = new Set<number>();
-    for (let mip = 5; mip < 8; mip++) for (let y = 0; y < 128 >> mip; y++) for (let x = 0; x < 128 >> mip; x++) resident.add(tileIndex(mip, x, y));
+    for (let mip = 5; mip < 8; mip++)
+      for (let y = 0; y < 128 >> mip; y++) for (let x = 0; x < 128 >> mip; x++) resident.add(tileIndex(mip, x, y));
     expect(new Set(map(resident))).toEqual(new Set([5]));
   });
 

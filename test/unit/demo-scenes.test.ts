@@ -25,7 +25,8 @@ describe('demo scenes', () => {
   for (const scene of SCENES) {
     it(`${scene.name}: has its page, entry point${WITHOUT_WGSL.includes(scene.name) ? '' : ' and WGSL'}, and a one-paragraph summary`, () => {
       for (const file of ['index.html', 'main.ts']) expect(existsSync(join(DEMO, scene.name, file)), file).toBe(true);
-      if (!WITHOUT_WGSL.includes(scene.name)) expect(readdirSync(join(DEMO, scene.name)).some((f) => f.endsWith('.wgsl'))).toBe(true);
+      if (!WITHOUT_WGSL.includes(scene.name))
+        expect(readdirSync(join(DEMO, scene.name)).some((f) => f.endsWith('.wgsl'))).toBe(true);
       expect(scene.summary).not.toContain('\n');
       expect(scene.summary.length).toBeGreaterThan(200);
       expect(scene.calls.length).toBeGreaterThan(3);

@@ -51,7 +51,9 @@ describe('TileCache', () => {
     for (let t = 0; t < 5; t++) pageOwner.set(cache.pageOf(10_000 + t) as number, 10_000 + t);
     for (let frame = 0; frame < 3000; frame++) {
       const centre = random.below(200);
-      const requested = Array.from({ length: 1 + random.below(30) }, () => tile(centre + random.below(40), random.below(4)));
+      const requested = Array.from({ length: 1 + random.below(30) }, () =>
+        tile(centre + random.below(40), random.below(4)),
+      );
       const plan = cache.update(requested, frame, 6);
       for (const { tile: t, page } of plan.unmap) {
         expect(pageOwner.get(page)).toBe(t);
@@ -63,7 +65,8 @@ describe('TileCache', () => {
       }
       expect(cache.residentCount).toBe(pageOwner.size);
       expect(cache.residentCount + cache.freePages).toBe(40);
-      for (const info of requested) if (plan.unmap.some((u) => u.tile === info.tile)) expect.fail(`requested tile ${info.tile} evicted`);
+      for (const info of requested)
+        if (plan.unmap.some((u) => u.tile === info.tile)) expect.fail(`requested tile ${info.tile} evicted`);
     }
     for (let t = 0; t < 5; t++) expect(cache.pageOf(10_000 + t)).toBeDefined();
     expect(cache.evictions).toBeGreaterThan(100);

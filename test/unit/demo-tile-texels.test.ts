@@ -12,23 +12,48 @@ import { formatInfo } from '../../src/memory/formats.js';
 import { computeLayout, TILE_SIZE } from '../../src/memory/tiling.js';
 
 /** The scene's texture as the emulator lays it out, at the tiers the library offers. */
-const layouts = ([1, 2, 3, 4] as const).map((tier) => computeLayout({ dimension: 'TEXTURE2D', width: VT_SIZE, height: VT_SIZE, depth: 1, arraySize: 1, mipLevels: VT_MIPS, format: formatInfo('R8G8B8A8_UNORM') }, tier));
+const layouts = ([1, 2, 3, 4] as const).map((tier) =>
+  computeLayout(
+    {
+      dimension: 'TEXTURE2D',
+      width: VT_SIZE,
+      height: VT_SIZE,
+      depth: 1,
+      arraySize: 1,
+      mipLevels: VT_MIPS,
+      format: formatInfo('R8G8B8A8_UNORM'),
+    },
+    tier,
+  ),
+);
 
 /** Texels of `bytes` that differ from mip `mip`'s texels, `width` a row from `offset`, origin (x0, y0). */
-function differences(bytes: Uint8Array, offset: number, mip: number, width: number, height: number, x0: number, y0: number, pitch: number): string[] {
+function differences(
+  bytes: Uint8Array,
+  offset: number,
+  mip: number,
+  width: number,
+  height: number,
+  x0: number,
+  y0: number,
+  pitch: number,
+): string[] {
   const out: string[] = [];
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const at = offset + y * pitch + x * 4;
       const want = proceduralTexel(mip, x0 + x, y0 + y);
-      if (want.some((v, c) => bytes[at + c] !== v)) out.push(`mip ${mip} texel (${x0 + x}, ${y0 + y}) at byte ${at}: ${Array.from(bytes.subarray(at, at + 4)).join(',')} vs ${want.join(',')}`);
+      if (want.some((v, c) => bytes[at + c] !== v))
+        out.push(
+          `mip ${mip} texel (${x0 + x}, ${y0 + y}) at byte ${at}: ${Array.from(bytes.subarray(at, at + 4)).join(',')} vs ${want.join(',')}`,
+        );
     }
   }
   return out;
 }
 
 describe('tileTexels', () => {
-  it("lays the texture out as the emulator does: mips 0..7 in 128 x 128 tiles, 8..14 packed in one tail tile at the offsets it uses", () => {
+  it('lays the texture out as the emulator does: mips 0..7 in 128 x 128 tiles, 8..14 packed in one tail tile at the offsets it uses', () => {
     for (const layout of layouts) {
       expect(layout.tileShape).toEqual({ widthInTexels: 128, heightInTexels: 128, depthInTexels: 1 });
       expect(layout.numStandardMips).toBe(VT_STANDARD_MIPS);
@@ -44,7 +69,13 @@ describe('tileTexels', () => {
   });
 
   it('a standard tile holds its 128 x 128 texels row-major, 512 bytes a row, RGBA', () => {
-    for (const [mip, tx, ty] of [[0, 0, 0], [0, 39, 54], [0, 127, 127], [3, 5, 9], [7, 0, 0]] as const) {
+    for (const [mip, tx, ty] of [
+      [0, 0, 0],
+      [0, 39, 54],
+      [0, 127, 127],
+      [3, 5, 9],
+      [7, 0, 0],
+    ] as const) {
       const bytes = tileTexels(tileIndex(mip, tx, ty));
       expect(bytes.byteLength).toBe(TILE_BYTES);
       const wrong = differences(bytes, 0, mip, 128, 128, tx * 128, ty * 128, 512);
@@ -62,7 +93,10 @@ describe('tileTexels', () => {
       expect(offset % 16, `mip ${mip} starts at a multiple of 16`).toBe(0);
       expect(offset, `mip ${mip} starts after mip ${mip - 1}`).toBeGreaterThanOrEqual(end);
       // Padding between mips is zero.
-      expect(bytes.subarray(end, offset).every((b) => b === 0), `padding before mip ${mip}`).toBe(true);
+      expect(
+        bytes.subarray(end, offset).every((b) => b === 0),
+        `padding before mip ${mip}`,
+      ).toBe(true);
       const wrong = differences(bytes, offset, mip, size, size, 0, 0, size * 4);
       expect(wrong.slice(0, 4), `mip ${mip}: ${wrong.length} texels differ`).toEqual([]);
       end = offset + size * size * 4;
@@ -73,9 +107,16 @@ describe('tileTexels', () => {
 
   it("TAIL_REGIONS (the copyTextureRegion path's boxes) name each packed mip whole, where the tail holds its rows", () => {
     const bytes = tileTexels(TAIL_TILE);
-    expect(TAIL_REGIONS.map((r) => r.subresource)).toEqual(Array.from({ length: VT_MIPS - VT_STANDARD_MIPS }, (_, k) => VT_STANDARD_MIPS + k));
+    expect(TAIL_REGIONS.map((r) => r.subresource)).toEqual(
+      Array.from({ length: VT_MIPS - VT_STANDARD_MIPS }, (_, k) => VT_STANDARD_MIPS + k),
+    );
     for (const r of TAIL_REGIONS) {
-      expect([r.left, r.top, r.width, r.height], `mip ${r.subresource}`).toEqual([0, 0, VT_SIZE >> r.subresource, VT_SIZE >> r.subresource]);
+      expect([r.left, r.top, r.width, r.height], `mip ${r.subresource}`).toEqual([
+        0,
+        0,
+        VT_SIZE >> r.subresource,
+        VT_SIZE >> r.subresource,
+      ]);
       const wrong = differences(bytes, r.dataOffset, r.subresource, r.width, r.height, 0, 0, r.dataRowPitch);
       expect(wrong.slice(0, 4), `mip ${r.subresource}: ${wrong.length} texels differ`).toEqual([]);
     }

@@ -63,7 +63,9 @@ describe('runInGpuErrorScopes', () => {
       return Promise.resolve();
     });
     await expect(run).rejects.toThrow(GpuTestFailure);
-    await expect(run).rejects.toThrow('GPU test "my test" failed:\nWebGPU validation error: Buffer usages (MapRead|Storage) is invalid.');
+    await expect(run).rejects.toThrow(
+      'GPU test "my test" failed:\nWebGPU validation error: Buffer usages (MapRead|Storage) is invalid.',
+    );
   });
 
   test('an out-of-memory error fails the test', async () => {
@@ -110,7 +112,7 @@ describe('runInGpuErrorScopes', () => {
     ).resolves.toBe('ok');
   });
 
-  test("a body that unbalances the scopes fails the test", async () => {
+  test('a body that unbalances the scopes fails the test', async () => {
     const device = new FakeDevice();
     const run = runInGpuErrorScopes(asDevice(device), 'unbalanced', async () => {
       await device.popErrorScope();
@@ -130,6 +132,8 @@ describe('runInGpuErrorScopes', () => {
       device.raise('validation', new FakeValidationError('bad shader'));
       return Promise.reject(new Error('words differ'));
     });
-    await expect(run).rejects.toThrow(/WebGPU validation error: bad shader\n\(the test body also threw: words differ\)/);
+    await expect(run).rejects.toThrow(
+      /WebGPU validation error: bad shader\n\(the test body also threw: words differ\)/,
+    );
   });
 });

@@ -17,9 +17,12 @@ describe('usableLocale', () => {
     // What it gives, Intl takes.
     expect(() => new Intl.NumberFormat(usable)).not.toThrow();
   });
-  it.each([[undefined], [null], [''], ['C'], ['POSIX'], ['C.UTF-8'], ['@@@'], ['not a tag at all']])('%j gives undefined (Intl default)', (tag) => {
-    expect(usableLocale(tag)).toBeUndefined();
-  });
+  it.each([[undefined], [null], [''], ['C'], ['POSIX'], ['C.UTF-8'], ['@@@'], ['not a tag at all']])(
+    '%j gives undefined (Intl default)',
+    (tag) => {
+      expect(usableLocale(tag)).toBeUndefined();
+    },
+  );
 });
 
 describe('installLocaleGuard', () => {

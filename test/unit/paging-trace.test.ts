@@ -5,7 +5,15 @@
  * the requested multiple of the budget, every frame within the budget).
  */
 import { describe, expect, test } from 'vitest';
-import { beladyMin, frameBytes, generateCameraTrace, lru, PAGE_BYTES, workingSetBytes, type Trace } from '../../bench/suite/paging-trace.js';
+import {
+  beladyMin,
+  frameBytes,
+  generateCameraTrace,
+  lru,
+  PAGE_BYTES,
+  workingSetBytes,
+  type Trace,
+} from '../../bench/suite/paging-trace.js';
 import { Random } from '../../src/validate/random.js';
 
 /** Single-object frames: the classic one-request-at-a-time trace. */
@@ -15,7 +23,13 @@ describe('beladyMin and lru on hand-made traces', () => {
   test('when everything fits, both page each object in once (cold misses only) and never out', () => {
     const trace: Trace = { sizes: [1, 2, 3], frames: [[0], [1], [2], [0, 1, 2], [1], [2, 0]] };
     for (const policy of [beladyMin, lru]) {
-      expect(policy(trace, 6)).toEqual({ pagedInBytes: 6, pagedOutBytes: 0, pageIns: 3, evictions: 0, overBudgetFrames: 0 });
+      expect(policy(trace, 6)).toEqual({
+        pagedInBytes: 6,
+        pagedOutBytes: 0,
+        pageIns: 3,
+        evictions: 0,
+        overBudgetFrames: 0,
+      });
     }
   });
 
@@ -26,25 +40,50 @@ describe('beladyMin and lru on hand-made traces', () => {
     // hits C: 4 misses, 2 evictions. For unit sizes MIN is the optimum.
     const trace = sequence([1, 1, 1], [0, 1, 2, 0, 1, 2]);
     expect(lru(trace, 2)).toEqual({ pagedInBytes: 6, pagedOutBytes: 4, pageIns: 6, evictions: 4, overBudgetFrames: 0 });
-    expect(beladyMin(trace, 2)).toEqual({ pagedInBytes: 4, pagedOutBytes: 2, pageIns: 4, evictions: 2, overBudgetFrames: 0 });
+    expect(beladyMin(trace, 2)).toEqual({
+      pagedInBytes: 4,
+      pagedOutBytes: 2,
+      pageIns: 4,
+      evictions: 2,
+      overBudgetFrames: 0,
+    });
   });
 
   test('objects a frame uses together are never evicted for each other', () => {
     // Unit sizes, frames [0, 1], [2, 3], [1, 2]. Budget 3: [2, 3] needs 2 with 2 resident, so one of
     // 0 and 1 goes (never 2 or 3, the frame's own): MIN evicts 0 (never used again), LRU evicts 0
     // (touched first in its frame), and [1, 2] hits.
-    const trace: Trace = { sizes: [1, 1, 1, 1], frames: [[0, 1], [2, 3], [1, 2]] };
+    const trace: Trace = {
+      sizes: [1, 1, 1, 1],
+      frames: [
+        [0, 1],
+        [2, 3],
+        [1, 2],
+      ],
+    };
     expect(beladyMin(trace, 3)).toMatchObject({ pagedInBytes: 4, evictions: 1 });
     expect(lru(trace, 3)).toMatchObject({ pagedInBytes: 4, evictions: 1 });
     // Budget 2: [2, 3] evicts both 0 and 1, then [1, 2] pages 1 back in, evicting 3.
-    expect(beladyMin(trace, 2)).toEqual({ pagedInBytes: 5, pagedOutBytes: 3, pageIns: 5, evictions: 3, overBudgetFrames: 0 });
+    expect(beladyMin(trace, 2)).toEqual({
+      pagedInBytes: 5,
+      pagedOutBytes: 3,
+      pageIns: 5,
+      evictions: 3,
+      overBudgetFrames: 0,
+    });
   });
 
   test('variable sizes: a large object evicts as many small ones as it needs, larger and lower ids first among ties', () => {
     // Budget 4; sizes 1, 1, 1, 3; frames 0 1 2 3. Frame 3 needs 3 with 3 resident: usage must fall to 1,
     // so two of the (never used again, equal-sized) small ones go: ids 0 and 1.
     const trace = sequence([1, 1, 1, 3], [0, 1, 2, 3]);
-    expect(beladyMin(trace, 4)).toEqual({ pagedInBytes: 6, pagedOutBytes: 2, pageIns: 4, evictions: 2, overBudgetFrames: 0 });
+    expect(beladyMin(trace, 4)).toEqual({
+      pagedInBytes: 6,
+      pagedOutBytes: 2,
+      pageIns: 4,
+      evictions: 2,
+      overBudgetFrames: 0,
+    });
     expect(lru(trace, 4)).toEqual({ pagedInBytes: 6, pagedOutBytes: 2, pageIns: 4, evictions: 2, overBudgetFrames: 0 });
   });
 
@@ -63,7 +102,13 @@ describe('beladyMin and lru on hand-made traces', () => {
   test('a frame larger than the budget runs over it, after evicting everything else', () => {
     const trace: Trace = { sizes: [2, 2, 2], frames: [[0], [1, 2]] };
     for (const policy of [beladyMin, lru]) {
-      expect(policy(trace, 3)).toEqual({ pagedInBytes: 6, pagedOutBytes: 2, pageIns: 3, evictions: 1, overBudgetFrames: 1 });
+      expect(policy(trace, 3)).toEqual({
+        pagedInBytes: 6,
+        pagedOutBytes: 2,
+        pageIns: 3,
+        evictions: 1,
+        overBudgetFrames: 1,
+      });
     }
   });
 
@@ -71,7 +116,10 @@ describe('beladyMin and lru on hand-made traces', () => {
     const random = new Random(12345);
     for (let round = 0; round < 50; round++) {
       const objects = 3 + random.below(6);
-      const trace = sequence(Array<number>(objects).fill(1), Array.from({ length: 40 }, () => random.below(objects)));
+      const trace = sequence(
+        Array<number>(objects).fill(1),
+        Array.from({ length: 40 }, () => random.below(objects)),
+      );
       const budget = 1 + random.below(objects);
       expect(beladyMin(trace, budget).pagedInBytes).toBeLessThanOrEqual(lru(trace, budget).pagedInBytes);
       expect(beladyMin(trace, budget).pagedInBytes).toBeGreaterThanOrEqual(workingSetBytes(trace));

@@ -11,7 +11,10 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
   const out = new Uint8Array(12 + data.length);
   const view = new DataView(out.buffer);
   view.setUint32(0, data.length);
-  out.set([...type].map((c) => c.charCodeAt(0)), 4);
+  out.set(
+    [...type].map((c) => c.charCodeAt(0)),
+    4,
+  );
   out.set(data, 8);
   return out; // the decoder does not check CRCs: left 0
 }
@@ -25,7 +28,14 @@ function paeth(a: number, b: number, c: number): number {
 }
 
 /** Encodes `rows` (channels bytes per pixel), row y with filter filters[y % filters.length]. */
-function encode(width: number, height: number, channels: 3 | 4, rows: Uint8Array, filters: number[], header: Partial<{ depth: number; colorType: number; interlace: number }> = {}): Uint8Array {
+function encode(
+  width: number,
+  height: number,
+  channels: 3 | 4,
+  rows: Uint8Array,
+  filters: number[],
+  header: Partial<{ depth: number; colorType: number; interlace: number }> = {},
+): Uint8Array {
   const stride = width * channels;
   const raw = new Uint8Array(height * (stride + 1));
   for (let y = 0; y < height; y++) {
@@ -48,7 +58,13 @@ function encode(width: number, height: number, channels: 3 | 4, rows: Uint8Array
   const compressed = deflateSync(raw);
   // Two IDAT chunks: the decoder must concatenate them.
   const half = compressed.length >> 1;
-  const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', compressed.subarray(0, half)), chunk('IDAT', compressed.subarray(half)), chunk('IEND', new Uint8Array())];
+  const parts = [
+    new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', compressed.subarray(0, half)),
+    chunk('IDAT', compressed.subarray(half)),
+    chunk('IEND', new Uint8Array()),
+  ];
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const part of parts) {

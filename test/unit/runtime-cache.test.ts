@@ -45,10 +45,14 @@ describe('cachedFolder', () => {
   test('a failed fill leaves neither the entry nor its staging folder', () => {
     const root = newRoot();
     expect(() =>
-      cachedFolder('broken', (dir) => {
-        writeFileSync(join(dir, 'half'), 'x');
-        throw new Error('disk full');
-      }, root),
+      cachedFolder(
+        'broken',
+        (dir) => {
+          writeFileSync(join(dir, 'half'), 'x');
+          throw new Error('disk full');
+        },
+        root,
+      ),
     ).toThrow('disk full');
     expect(readdirSync(root)).toEqual([]);
   });
@@ -74,11 +78,15 @@ describe('cachedFolder', () => {
 
   test('when another process completes the entry first, its copy is used and ours discarded', () => {
     const root = newRoot();
-    const folder = cachedFolder('raced', (dir) => {
-      writeFileSync(join(dir, 'who'), 'loser');
-      // The "other process" finishes while we are still filling.
-      cachedFolder('raced', (other) => writeFileSync(join(other, 'who'), 'winner'), root);
-    }, root);
+    const folder = cachedFolder(
+      'raced',
+      (dir) => {
+        writeFileSync(join(dir, 'who'), 'loser');
+        // The "other process" finishes while we are still filling.
+        cachedFolder('raced', (other) => writeFileSync(join(other, 'who'), 'winner'), root);
+      },
+      root,
+    );
     expect(readFileSync(join(folder, 'who'), 'utf8')).toBe('winner');
     expect(readdirSync(root)).toEqual(['raced']);
   });

@@ -7,20 +7,39 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { canvasSizeParams, devicePixels } from '../../demo/common/canvas-size.js';
 import type { FrameTimer } from '../../demo/common/frame-timer.js';
 import { pairsMs, submissionLabel } from '../../demo/common/frame-timer.js';
-import { BENCH_FRAME_MS, benchLength, DEFAULT_WARMUP_FRAMES, MIN_MEASURED_FRAMES, runSceneBench } from '../../demo/common/scene-bench.js';
+import {
+  BENCH_FRAME_MS,
+  benchLength,
+  DEFAULT_WARMUP_FRAMES,
+  MIN_MEASURED_FRAMES,
+  runSceneBench,
+} from '../../demo/common/scene-bench.js';
 
 describe('benchLength', () => {
   it('reads bench, warmup, benchSeconds and warmupSeconds', () => {
-    expect(benchLength(new URLSearchParams('bench=300&warmup=60&benchSeconds=20&warmupSeconds=10'))).toEqual({ frames: 300, warmup: 60, seconds: 20, warmupSeconds: 10 });
+    expect(benchLength(new URLSearchParams('bench=300&warmup=60&benchSeconds=20&warmupSeconds=10'))).toEqual({
+      frames: 300,
+      warmup: 60,
+      seconds: 20,
+      warmupSeconds: 10,
+    });
   });
   it('defaults: the warm-up frames, no time limits', () => {
-    expect(benchLength(new URLSearchParams('bench=5'))).toEqual({ frames: 5, warmup: DEFAULT_WARMUP_FRAMES, seconds: Infinity, warmupSeconds: Infinity });
+    expect(benchLength(new URLSearchParams('bench=5'))).toEqual({
+      frames: 5,
+      warmup: DEFAULT_WARMUP_FRAMES,
+      seconds: Infinity,
+      warmupSeconds: Infinity,
+    });
   });
-  it.each(['warmup=-1', 'warmup=abc', 'warmup=NaN', 'benchSeconds=-3'])('a bad value (%s) falls back to its default', (query) => {
-    const length = benchLength(new URLSearchParams(`bench=5&${query}`));
-    expect(length.warmup).toBe(DEFAULT_WARMUP_FRAMES);
-    expect(length.seconds).toBe(Infinity);
-  });
+  it.each(['warmup=-1', 'warmup=abc', 'warmup=NaN', 'benchSeconds=-3'])(
+    'a bad value (%s) falls back to its default',
+    (query) => {
+      const length = benchLength(new URLSearchParams(`bench=5&${query}`));
+      expect(length.warmup).toBe(DEFAULT_WARMUP_FRAMES);
+      expect(length.seconds).toBe(Infinity);
+    },
+  );
 });
 
 describe('runSceneBench', () => {
@@ -31,7 +50,12 @@ describe('runSceneBench', () => {
     vi.spyOn(performance, 'now').mockImplementation(() => now);
     const times: number[] = [];
     const parts = gpuMs === null ? {} : { 'frame N': gpuMs };
-    const timer = { supported: gpuMs !== null, begin: () => undefined, finish: () => Promise.resolve(), read: () => Promise.resolve({ gpuMs, parts, pairs: 1, overflow: false }) } as unknown as FrameTimer;
+    const timer = {
+      supported: gpuMs !== null,
+      begin: () => undefined,
+      finish: () => Promise.resolve(),
+      read: () => Promise.resolve({ gpuMs, parts, pairs: 1, overflow: false }),
+    } as unknown as FrameTimer;
     const canvas = { width: 64, height: 36 } as HTMLCanvasElement;
     const frame = (_index: number, timeMs: number): void => {
       times.push(timeMs);
@@ -77,7 +101,11 @@ describe('canvas sizes', () => {
     expect(devicePixels(css, ratio, max)).toBe(expected);
   });
   it('reads width, height and dpr from the URL; absent ones are 0', () => {
-    expect(canvasSizeParams(new URLSearchParams('width=1920&height=1080&dpr=1'))).toEqual({ width: 1920, height: 1080, dpr: 1 });
+    expect(canvasSizeParams(new URLSearchParams('width=1920&height=1080&dpr=1'))).toEqual({
+      width: 1920,
+      height: 1080,
+      dpr: 1,
+    });
     expect(canvasSizeParams(new URLSearchParams(''))).toEqual({ width: 0, height: 0, dpr: 0 });
   });
 });

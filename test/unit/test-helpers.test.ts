@@ -31,9 +31,21 @@ const RULES: Rule[] = [
   { name: 'a mulberry32 step', home: 'src/validate/random.ts', pattern: /\b0x6d2b79f5\b/i },
   // An LCG written inline, `Math.imul(seed, 1103515245)` or `seed * 1103515245`, or the
   // Numerical Recipes 1664525. A WGSL literal (`x * 1664525u`, a shader's busy loop) does not match.
-  { name: 'an inline LCG', home: 'src/validate/random.ts', pattern: /Math\.imul\(\s*\w+\s*,\s*(?:1103515245|1664525)\s*\)|\b\w+\s*\*\s*(?:1103515245|1664525)\b/ },
-  { name: 'a function expectD3D12Error', home: 'test/shared/expect-d3d12-error.ts', pattern: /\b(?:function\s+expectD3D12Error|(?:const|let|var)\s+expectD3D12Error\s*=)/ },
-  { name: 'a readBack function over a D3D12 Device', home: 'src/validate/d3d12-io.ts', pattern: /\bfunction\s+readBack\w*\s*\([^)]*:\s*Device\b/ },
+  {
+    name: 'an inline LCG',
+    home: 'src/validate/random.ts',
+    pattern: /Math\.imul\(\s*\w+\s*,\s*(?:1103515245|1664525)\s*\)|\b\w+\s*\*\s*(?:1103515245|1664525)\b/,
+  },
+  {
+    name: 'a function expectD3D12Error',
+    home: 'test/shared/expect-d3d12-error.ts',
+    pattern: /\b(?:function\s+expectD3D12Error|(?:const|let|var)\s+expectD3D12Error\s*=)/,
+  },
+  {
+    name: 'a readBack function over a D3D12 Device',
+    home: 'src/validate/d3d12-io.ts',
+    pattern: /\bfunction\s+readBack\w*\s*\([^)]*:\s*Device\b/,
+  },
 ];
 
 /** The rules a text breaks (by name). */
@@ -58,12 +70,13 @@ describe('test helpers in one place', () => {
     for (const file of all) {
       if (file === SELF) continue;
       const text = readFileSync(join(PROJECT_ROOT, file), 'utf8');
-      for (const rule of RULES) if (file !== rule.home && rule.pattern.test(text)) found.push(`${file}: ${rule.name} (use ${rule.home})`);
+      for (const rule of RULES)
+        if (file !== rule.home && rule.pattern.test(text)) found.push(`${file}: ${rule.name} (use ${rule.home})`);
     }
     expect(found).toEqual([]);
   });
 
-  test('control: the shared helpers\' own files are what the check finds', () => {
+  test("control: the shared helpers' own files are what the check finds", () => {
     const read = (file: string): string => readFileSync(join(PROJECT_ROOT, file), 'utf8');
     expect(definitionsIn(read('src/validate/random.ts'))).toEqual(['a class Random', 'a mulberry32 step']);
     expect(definitionsIn(read('test/shared/expect-d3d12-error.ts'))).toEqual(['a function expectD3D12Error']);
@@ -81,7 +94,10 @@ describe('test helpers in one place', () => {
       ['x = (x * 1103515245 + 12345) % 2 ** 31;', 'an inline LCG'],
       ['function expectD3D12Error(fn: () => unknown, hresult: string): void {', 'a function expectD3D12Error'],
       ['const expectD3D12Error = (fn: () => unknown): void => {', 'a function expectD3D12Error'],
-      ['async function readBack(d3d: Device, queue: CommandQueue, source: Resource, length: number): Promise<Uint8Array> {', 'a readBack function over a D3D12 Device'],
+      [
+        'async function readBack(d3d: Device, queue: CommandQueue, source: Resource, length: number): Promise<Uint8Array> {',
+        'a readBack function over a D3D12 Device',
+      ],
       ['function readBackBytes(device: Device, source: Resource) {', 'a readBack function over a D3D12 Device'],
     ];
     for (const [text, rule] of planted) expect(definitionsIn(text), text).toEqual([rule]);

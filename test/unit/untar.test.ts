@@ -7,7 +7,12 @@ import { findBundlePackage } from '../../src/node/bundled-chromium.js';
 import { extractTar, readTar } from '../../src/node/untar.js';
 
 /** Builds one ustar header block (with a valid checksum) for the tests' archives. */
-function header(name: string, size: number, type: string, options: { prefix?: string; mode?: number } = {}): Uint8Array {
+function header(
+  name: string,
+  size: number,
+  type: string,
+  options: { prefix?: string; mode?: number } = {},
+): Uint8Array {
   const block = new Uint8Array(512);
   const put = (offset: number, text: string): void => block.set(new TextEncoder().encode(text), offset);
   put(0, name);
@@ -22,7 +27,12 @@ function header(name: string, size: number, type: string, options: { prefix?: st
   return block;
 }
 
-function entry(name: string, body: string | Uint8Array, type = '0', options: { prefix?: string; mode?: number } = {}): Uint8Array[] {
+function entry(
+  name: string,
+  body: string | Uint8Array,
+  type = '0',
+  options: { prefix?: string; mode?: number } = {},
+): Uint8Array[] {
   const data = typeof body === 'string' ? new TextEncoder().encode(body) : body;
   const padded = new Uint8Array(Math.ceil(data.length / 512) * 512);
   padded.set(data);
@@ -58,17 +68,29 @@ describe('readTar', () => {
 
   test('a body of exactly one block and one of a block plus one byte', () => {
     const entries = readTar(archive(entry('a', 'x'.repeat(512)), entry('b', 'y'.repeat(513)), entry('c', 'z')));
-    expect(entries.map((e) => [e.path, e.data.length])).toEqual([['a', 512], ['b', 513], ['c', 1]]);
+    expect(entries.map((e) => [e.path, e.data.length])).toEqual([
+      ['a', 512],
+      ['b', 513],
+      ['c', 1],
+    ]);
   });
 
   test('joins the ustar prefix field with the name', () => {
-    expect(readTar(archive(entry('file.bin', 'x', '0', { prefix: 'long/prefix' })))[0]?.path).toBe('long/prefix/file.bin');
+    expect(readTar(archive(entry('file.bin', 'x', '0', { prefix: 'long/prefix' })))[0]?.path).toBe(
+      'long/prefix/file.bin',
+    );
   });
 
   test('takes long paths from pax and GNU long-name headers, for the next entry only', () => {
     const long = `${'d'.repeat(120)}/file`;
     const entries = readTar(
-      archive(entry('PaxHeader', `${long.length + 11} path=${long}\n`, 'x'), entry('short', '1'), entry('././@LongLink', `${long}2\0`, 'L'), entry('short2', '2'), entry('plain', '3')),
+      archive(
+        entry('PaxHeader', `${long.length + 11} path=${long}\n`, 'x'),
+        entry('short', '1'),
+        entry('././@LongLink', `${long}2\0`, 'L'),
+        entry('short2', '2'),
+        entry('plain', '3'),
+      ),
     );
     expect(entries.map((e) => e.path)).toEqual([long, `${long}2`, 'plain']);
   });
@@ -98,7 +120,10 @@ describe('readTar', () => {
 describe('extractTar', () => {
   test('writes files and folders and skips other entry types', () => {
     const dir = tempDir();
-    const written = extractTar(archive(entry('sub/', '', '5'), entry('sub/lib.so', 'ELF', '0', { mode: 0o755 }), entry('link', '', '2')), dir);
+    const written = extractTar(
+      archive(entry('sub/', '', '5'), entry('sub/lib.so', 'ELF', '0', { mode: 0o755 }), entry('link', '', '2')),
+      dir,
+    );
     expect(written).toEqual(['sub/lib.so']);
     expect(readFileSync(join(dir, 'sub/lib.so'), 'utf8')).toBe('ELF');
     expect(statSync(join(dir, 'sub/lib.so')).mode & 0o777).toBe(0o755);

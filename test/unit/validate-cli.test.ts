@@ -13,11 +13,16 @@ import { validationChromiumArgs } from '../../validate/node/browser-target.js';
 
 describe('flags', () => {
   test('defaults: seed 1, 1 seed, 500 ops, tier 3, no plant, both targets', () => {
-    expect(parseCliArgs([])).toEqual({ ok: true, value: { seed: 1, seeds: 1, ops: 500, tier: 3, targets: ['node', 'browser'], help: false } });
+    expect(parseCliArgs([])).toEqual({
+      ok: true,
+      value: { seed: 1, seeds: 1, ops: 500, tier: 3, targets: ['node', 'browser'], help: false },
+    });
   });
 
   test('every flag read', () => {
-    expect(parseCliArgs(['--seeds=3', '--ops=40', '--seed=0x20', '--tier=2', '--plant=corrupt-entry', '--target=node'])).toEqual({
+    expect(
+      parseCliArgs(['--seeds=3', '--ops=40', '--seed=0x20', '--tier=2', '--plant=corrupt-entry', '--target=node']),
+    ).toEqual({
       ok: true,
       value: { seed: 32, seeds: 3, ops: 40, tier: 2, plant: 'corrupt-entry', targets: ['node'], help: false },
     });
@@ -26,7 +31,9 @@ describe('flags', () => {
   });
 
   test('bad values, unknown flags and stray arguments are refused, each named', () => {
-    expect(parseCliArgs(['--ops=0', '--tier=x', '--target=gpu', '--plant=yes', '--opps=3', '--ops', 'seeds=2'])).toEqual({
+    expect(
+      parseCliArgs(['--ops=0', '--tier=x', '--target=gpu', '--plant=yes', '--opps=3', '--ops', 'seeds=2']),
+    ).toEqual({
       ok: false,
       errors: [
         'unexpected argument "--ops" (flags take the form --name=value)',
@@ -85,10 +92,16 @@ describe('static server', () => {
     try {
       expect(server.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const page = await fetch(`${server.origin}/validation/?seed=2`);
-      expect([page.status, page.headers.get('content-type'), await page.text()]).toEqual([200, 'text/html; charset=utf-8', '<!doctype html><title>v</title>']);
+      expect([page.status, page.headers.get('content-type'), await page.text()]).toEqual([
+        200,
+        'text/html; charset=utf-8',
+        '<!doctype html><title>v</title>',
+      ]);
       const script = await fetch(`${server.origin}/assets/main.js`);
       expect([script.status, script.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
-      expect((await fetch(`${server.origin}/assets/style.css`)).headers.get('content-type')).toBe('text/css; charset=utf-8');
+      expect((await fetch(`${server.origin}/assets/style.css`)).headers.get('content-type')).toBe(
+        'text/css; charset=utf-8',
+      );
       const redirect = await fetch(`${server.origin}/validation?seed=2`, { redirect: 'manual' });
       expect([redirect.status, redirect.headers.get('location')]).toEqual([301, '/validation/?seed=2']);
       expect((await fetch(`${server.origin}/nothing`)).status).toBe(404);

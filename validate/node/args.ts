@@ -3,7 +3,12 @@
  * `--name=value` (checked by the same rules as its URL parameters, demo/validation/validation-logic.ts),
  * plus --target and --help.
  */
-import { DEFAULT_PARAMETERS, parseRunEntries, type Parsed, type RunParameters } from '../../demo/validation/validation-logic.js';
+import {
+  DEFAULT_PARAMETERS,
+  parseRunEntries,
+  type Parsed,
+  type RunParameters,
+} from '../../demo/validation/validation-logic.js';
 
 export type Target = 'node' | 'browser';
 export const TARGETS: Record<string, Target[]> = { node: ['node'], browser: ['browser'], both: ['node', 'browser'] };
@@ -35,14 +40,19 @@ export function parseCliArgs(argv: readonly string[]): Parsed<CliOptions> {
     else if (match) entries.push([match[1] as string, match[2] as string]);
     else errors.push(`unexpected argument ${JSON.stringify(arg)} (flags take the form --name=value)`);
   }
-  const parsed = parseRunEntries<CliOptions>(entries, { ...DEFAULT_PARAMETERS, targets: TARGETS.both as Target[], help }, 'flag', {
-    target: (raw, into) => {
-      const targets = TARGETS[raw];
-      if (!targets) return `--target must be node, browser or both, got ${JSON.stringify(raw)}`;
-      into.targets = targets;
-      return undefined;
+  const parsed = parseRunEntries<CliOptions>(
+    entries,
+    { ...DEFAULT_PARAMETERS, targets: TARGETS.both as Target[], help },
+    'flag',
+    {
+      target: (raw, into) => {
+        const targets = TARGETS[raw];
+        if (!targets) return `--target must be node, browser or both, got ${JSON.stringify(raw)}`;
+        into.targets = targets;
+        return undefined;
+      },
     },
-  });
+  );
   if (errors.length > 0) return { ok: false, errors: [...errors, ...(parsed.ok ? [] : parsed.errors)] };
   if (!parsed.ok) return parsed;
   const { autostart: _autostart, ...options } = parsed.value as CliOptions & { autostart?: boolean };

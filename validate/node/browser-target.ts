@@ -32,13 +32,22 @@ export interface BrowserTargetOptions {
  * asks for SwiftShader all the same.
  */
 export function validationChromiumArgs(env: NodeJS.ProcessEnv = process.env): string[] {
-  return chromiumArgs({ ...env, D3D12_WEBGPU_BROWSER_GPU: env.D3D12_WEBGPU_BROWSER_GPU === 'software' ? 'software' : 'hardware' });
+  return chromiumArgs({
+    ...env,
+    D3D12_WEBGPU_BROWSER_GPU: env.D3D12_WEBGPU_BROWSER_GPU === 'software' ? 'software' : 'hardware',
+  });
 }
 
-export async function runBrowserTarget(run: RunParameters, report: TargetReport, options: BrowserTargetOptions = {}): Promise<void> {
+export async function runBrowserTarget(
+  run: RunParameters,
+  report: TargetReport,
+  options: BrowserTargetOptions = {},
+): Promise<void> {
   const pageDir = options.pageDir ?? DEFAULT_PAGE_DIR;
   if (!existsSync(join(pageDir, 'validation', 'index.html'))) {
-    throw new Error(`the built validation page is missing (${join(pageDir, 'validation', 'index.html')}): npm run validate builds it (vite build -c validate/vite.config.ts --mode page)`);
+    throw new Error(
+      `the built validation page is missing (${join(pageDir, 'validation', 'index.html')}): npm run validate builds it (vite build -c validate/vite.config.ts --mode page)`,
+    );
   }
   const server = await serveStatic(pageDir);
   // launchBrowser loads puppeteer-core on first use: the Node target runs where it may be absent.
@@ -46,14 +55,20 @@ export async function runBrowserTarget(run: RunParameters, report: TargetReport,
   try {
     report.line(`${version} (${located.source}: ${located.executable})`);
     const page = await browser.newPage();
-    page.on('pageerror', (error) => report.line(`page error: ${error instanceof Error ? error.message : String(error)}`));
+    page.on('pageerror', (error) =>
+      report.line(`page error: ${error instanceof Error ? error.message : String(error)}`),
+    );
     page.on('console', (message) => {
       if (message.type() === 'error') report.line(`console error: ${message.text()}`);
     });
     await page.goto(`${server.origin}/validation/${pageQuery({ ...run, autostart: true })}`);
-    await page.waitForFunction(() => window.validationState !== undefined, { timeout: START_TIMEOUT_MS, polling: 100 }).catch(() => {
-      throw new Error(`the validation page's script did not start within ${START_TIMEOUT_MS / 1000} s (see the console errors above)`);
-    });
+    await page
+      .waitForFunction(() => window.validationState !== undefined, { timeout: START_TIMEOUT_MS, polling: 100 })
+      .catch(() => {
+        throw new Error(
+          `the validation page's script did not start within ${START_TIMEOUT_MS / 1000} s (see the console errors above)`,
+        );
+      });
     report.startClock();
     let shown = 0;
     let adapterShown = false;
@@ -62,7 +77,13 @@ export async function runBrowserTarget(run: RunParameters, report: TargetReport,
     for (;;) {
       const seen = await page.evaluate((from) => {
         const s = window.validationState;
-        return { done: s.done, error: s.error, adapter: s.adapter, fresh: s.results.slice(from), mark: JSON.stringify(s.progress ?? null) };
+        return {
+          done: s.done,
+          error: s.error,
+          adapter: s.adapter,
+          fresh: s.results.slice(from),
+          mark: JSON.stringify(s.progress ?? null),
+        };
       }, shown);
       if (seen.adapter && !adapterShown) {
         adapterShown = true;
@@ -74,7 +95,8 @@ export async function runBrowserTarget(run: RunParameters, report: TargetReport,
       if (seen.done) break;
       const mark = `${shown} ${seen.mark}`;
       if (mark !== lastMark) [lastMark, lastChange] = [mark, Date.now()];
-      else if (Date.now() - lastChange > STALL_TIMEOUT_MS) throw new Error(`the validation page made no progress for ${STALL_TIMEOUT_MS / 60_000} minutes`);
+      else if (Date.now() - lastChange > STALL_TIMEOUT_MS)
+        throw new Error(`the validation page made no progress for ${STALL_TIMEOUT_MS / 60_000} minutes`);
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   } finally {

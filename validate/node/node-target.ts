@@ -11,7 +11,9 @@ import type { TargetReport } from './report.js';
 export async function runNodeTarget(run: RunParameters, report: TargetReport, gpuDevice?: GPUDevice): Promise<void> {
   const device = gpuDevice ?? (await createNodeDevice());
   const driver = gpuDevice ? undefined : nodeDeviceDriver();
-  report.line(`node ${process.version}, adapter ${formatAdapter(summarizeAdapter(device.adapterInfo))}${driver ? `, Vulkan driver from ${driver.source}` : ''}`);
+  report.line(
+    `node ${process.version}, adapter ${formatAdapter(summarizeAdapter(device.adapterInfo))}${driver ? `, Vulkan driver from ${driver.source}` : ''}`,
+  );
   let failure: Error | undefined;
   const onError = (event: GPUUncapturedErrorEvent): void => {
     failure ??= new Error(`WebGPU error: ${event.error.message}`);
@@ -21,7 +23,9 @@ export async function runNodeTarget(run: RunParameters, report: TargetReport, gp
   report.startClock();
   try {
     for (let i = 0; i < run.seeds; i++) {
-      report.add(await runDifferential({ gpuDevice: device, seed: run.seed + i, ops: run.ops, tier: run.tier, ...plant }));
+      report.add(
+        await runDifferential({ gpuDevice: device, seed: run.seed + i, ops: run.ops, tier: run.tier, ...plant }),
+      );
       if (failure) throw failure;
     }
     report.add(await runScenarios({ gpuDevice: device, seed: run.seed, tier: run.tier, ...plant }));

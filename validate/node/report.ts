@@ -3,7 +3,12 @@
  * one line with its first mismatches, and kept for the per-target and final summaries.
  */
 import type { ValidationResult } from '../../src/validate/index.js';
-import { formatMismatch, formatResultLine, mismatchRows, type RunParameters } from '../../demo/validation/validation-logic.js';
+import {
+  formatMismatch,
+  formatResultLine,
+  mismatchRows,
+  type RunParameters,
+} from '../../demo/validation/validation-logic.js';
 
 /** Mismatches printed per run; the rest are counted. */
 export const PRINTED_MISMATCHES = 10;
@@ -37,7 +42,10 @@ export class TargetReport {
     this.log(formatResultLine(this.target, result, milliseconds / 1000));
     this.last = now;
     const rows = mismatchRows(result, this.run);
-    for (const row of rows.slice(0, PRINTED_MISMATCHES)) this.log(`  mismatch: ${formatMismatch(row)} (replay: --seed=${row.seed} --ops=${this.run.ops} --tier=${this.run.tier}${this.run.plant ? ` --plant=${this.run.plant}` : ''})`);
+    for (const row of rows.slice(0, PRINTED_MISMATCHES))
+      this.log(
+        `  mismatch: ${formatMismatch(row)} (replay: --seed=${row.seed} --ops=${this.run.ops} --tier=${this.run.tier}${this.run.plant ? ` --plant=${this.run.plant}` : ''})`,
+      );
     if (rows.length > PRINTED_MISMATCHES) this.log(`  … and ${rows.length - PRINTED_MISMATCHES} more mismatches`);
   }
 }

@@ -3,7 +3,12 @@
  * Chromium through the validation page, then one summary line over both. Flags: args.ts (USAGE).
  * Returns the exit code: 0 with no mismatch, 1 with mismatches, 2 on an error.
  */
-import { addSummaries, formatSummaryLine, summarize, type ValidationSummary } from '../../demo/validation/validation-logic.js';
+import {
+  addSummaries,
+  formatSummaryLine,
+  summarize,
+  type ValidationSummary,
+} from '../../demo/validation/validation-logic.js';
 import { parseCliArgs, USAGE, type Target } from './args.js';
 import type { BrowserTargetOptions } from './browser-target.js';
 import { TargetReport, type Log } from './report.js';
@@ -33,7 +38,9 @@ export async function runCli(argv: readonly string[], dependencies: CliDependenc
     return 0;
   }
   const last = options.seed + options.seeds - 1;
-  log(`validate: ${options.seeds > 1 ? `seeds ${options.seed}..${last}` : `seed ${options.seed}`}, ${options.ops} ops${options.seeds > 1 ? ' each' : ''}, tier ${options.tier}${options.plant ? `, planted fault ${options.plant}` : ''}, on ${options.targets.join(' and ')}`);
+  log(
+    `validate: ${options.seeds > 1 ? `seeds ${options.seed}..${last}` : `seed ${options.seed}`}, ${options.ops} ops${options.seeds > 1 ? ' each' : ''}, tier ${options.tier}${options.plant ? `, planted fault ${options.plant}` : ''}, on ${options.targets.join(' and ')}`,
+  );
   const summaries: ValidationSummary[] = [];
   const lines: string[] = [];
   let failed = false;
@@ -42,7 +49,8 @@ export async function runCli(argv: readonly string[], dependencies: CliDependenc
     let error: string | undefined;
     try {
       // Loaded when needed: flags are checked (and --help answered) without opening Dawn or Chromium.
-      if (target === 'node') await (await import('./node-target.js')).runNodeTarget(options, report, dependencies.gpuDevice);
+      if (target === 'node')
+        await (await import('./node-target.js')).runNodeTarget(options, report, dependencies.gpuDevice);
       else await (await import('./browser-target.js')).runBrowserTarget(options, report, dependencies);
     } catch (caught) {
       error = caught instanceof Error ? caught.message : String(caught);

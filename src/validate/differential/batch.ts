@@ -87,7 +87,14 @@ export class Batch {
 
   /** The batch's next commands go to another list, executed after the current one. */
   newList(): void {
-    if (this.recorders.length > 0) this.recorders.push({ list: this.takeList(), states: new Map(), textures: new Set(), pipelineSet: false, commands: 0 });
+    if (this.recorders.length > 0)
+      this.recorders.push({
+        list: this.takeList(),
+        states: new Map(),
+        textures: new Set(),
+        pipelineSet: false,
+        commands: 0,
+      });
   }
 
   /** Puts a resource in the state a command needs, with the barriers a D3D12 app records. */
@@ -98,7 +105,10 @@ export class Batch {
     rec.states.set(resource, access);
     if (entry.kind === 'texture') {
       rec.textures.add(entry);
-      if ((current ?? 'COMMON') !== access) rec.list.resourceBarrier([{ type: 'TRANSITION', transition: { resource, stateBefore: current ?? 'COMMON', stateAfter: access } }]);
+      if ((current ?? 'COMMON') !== access)
+        rec.list.resourceBarrier([
+          { type: 'TRANSITION', transition: { resource, stateBefore: current ?? 'COMMON', stateAfter: access } },
+        ]);
       return;
     }
     if (current === access) {
@@ -108,9 +118,14 @@ export class Batch {
     if (current === undefined) {
       // Buffers start every list in COMMON and are promoted implicitly; a dispatch (bindless, so not
       // tracked by the emulator) gets an explicit transition instead.
-      if (access === 'UNORDERED_ACCESS') rec.list.resourceBarrier([{ type: 'TRANSITION', transition: { resource, stateBefore: 'COMMON', stateAfter: 'UNORDERED_ACCESS' } }]);
+      if (access === 'UNORDERED_ACCESS')
+        rec.list.resourceBarrier([
+          { type: 'TRANSITION', transition: { resource, stateBefore: 'COMMON', stateAfter: 'UNORDERED_ACCESS' } },
+        ]);
     } else {
-      rec.list.resourceBarrier([{ type: 'TRANSITION', transition: { resource, stateBefore: current, stateAfter: access } }]);
+      rec.list.resourceBarrier([
+        { type: 'TRANSITION', transition: { resource, stateBefore: current, stateAfter: access } },
+      ]);
     }
   }
 
@@ -137,7 +152,13 @@ export class Batch {
     for (const rec of this.recorders) {
       for (const texture of rec.textures) {
         const state = rec.states.get(texture.resource);
-        if (state) rec.list.resourceBarrier([{ type: 'TRANSITION', transition: { resource: texture.resource, stateBefore: state, stateAfter: 'COMMON' } }]);
+        if (state)
+          rec.list.resourceBarrier([
+            {
+              type: 'TRANSITION',
+              transition: { resource: texture.resource, stateBefore: state, stateAfter: 'COMMON' },
+            },
+          ]);
       }
       rec.list.close();
     }
@@ -151,7 +172,8 @@ export class Batch {
     for (const pending of this.pending) for (const entry of pending.uses) entry.lastUse = this.fenceValue;
     this.recorders = [];
     this.pending = [];
-    if (this.batchUploads.length > 0) this.submittedUploads.push({ value: this.fenceValue, uploads: this.batchUploads });
+    if (this.batchUploads.length > 0)
+      this.submittedUploads.push({ value: this.fenceValue, uploads: this.batchUploads });
     this.batchUploads = [];
     this.executions++;
     return true;
@@ -181,6 +203,9 @@ export class Batch {
 
   /** Pages of transient UPLOAD buffers not released yet. */
   uploadTiles(): number {
-    return this.submittedUploads.reduce((sum, b) => sum + b.uploads.reduce((s, u) => s + u.tiles, 0), 0) + this.batchUploads.reduce((s, u) => s + u.tiles, 0);
+    return (
+      this.submittedUploads.reduce((sum, b) => sum + b.uploads.reduce((s, u) => s + u.tiles, 0), 0) +
+      this.batchUploads.reduce((s, u) => s + u.tiles, 0)
+    );
   }
 }

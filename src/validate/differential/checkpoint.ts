@@ -21,7 +21,10 @@ export function mappingDifference(entry: ResourceEntry): string | undefined {
   for (let tile = 0; tile < entry.tiles; tile++) {
     const actual = entry.resource.getTileMappingForTesting(tile);
     const slot = (entry.slots as Slots)[tile] ?? null;
-    const same = actual === null ? slot === null : slot !== null && actual.heap === slot.heap.heap && actual.heapTileOffset === slot.tile;
+    const same =
+      actual === null
+        ? slot === null
+        : slot !== null && actual.heap === slot.heap.heap && actual.heapTileOffset === slot.tile;
     if (!same) {
       const show = (m: { heap: Heap; tile: number } | null): string => (m ? `${m.heap.label} tile ${m.tile}` : 'NULL');
       return `${entry.resource.label} tile ${tile} maps to ${show(actual && { heap: actual.heap, tile: actual.heapTileOffset })} in the CPU page table; the model says ${show(slot && { heap: slot.heap.heap, tile: slot.tile })}`;
@@ -35,14 +38,22 @@ function byteDifference(entry: ResourceEntry, actual: Uint8Array, expected: Uint
   for (let at = 0; at < expected.length; at++) {
     if (actual[at] === expected[at]) continue;
     const tile = Math.floor(at / TILE);
-    const where = entry.kind === 'texture' && entry.grid ? ` (tile ${tile}: ${JSON.stringify(coordinateOf(entry.grid, tile))})` : '';
+    const where =
+      entry.kind === 'texture' && entry.grid
+        ? ` (tile ${tile}: ${JSON.stringify(coordinateOf(entry.grid, tile))})`
+        : '';
     return `byte ${at} of ${expected.length}${where}: expected ${hexByte(expected, at)}, found ${hexByte(actual, at)}`;
   }
   return undefined;
 }
 
 const expectedBytes = (s: RunnerState, entry: ResourceEntry): Uint8Array =>
-  entry.kind === 'texture' ? s.cpu.readTiles(entry, Array.from({ length: entry.tiles }, (_, i) => i)) : s.cpu.read(entry, 0, entry.width);
+  entry.kind === 'texture'
+    ? s.cpu.readTiles(
+        entry,
+        Array.from({ length: entry.tiles }, (_, i) => i),
+      )
+    : s.cpu.read(entry, 0, entry.width);
 
 export async function checkpoint(s: RunnerState, f: Findings, index: number, operation: string): Promise<void> {
   s.executeBatch();
@@ -55,12 +66,20 @@ export async function checkpoint(s: RunnerState, f: Findings, index: number, ope
   for (const memory of s.pageables()) {
     const status = s.device.getResidencyStatus(memory.pageable);
     if (status.resident !== memory.refs > 0 || status.residencyReferences !== memory.refs) {
-      f.add(index, operation, 'residency (getResidencyStatus)', `${memory.name}: resident ${status.resident}, ${status.residencyReferences} reference(s); expected ${memory.refs > 0}, ${memory.refs}`);
+      f.add(
+        index,
+        operation,
+        'residency (getResidencyStatus)',
+        `${memory.name}: resident ${status.resident}, ${status.residencyReferences} reference(s); expected ${memory.refs > 0}, ${memory.refs}`,
+      );
     }
   }
   if (f.failed) return;
 
-  const evicted = s.pageables().filter((m) => m.refs === 0).map((m) => m.pageable);
+  const evicted = s
+    .pageables()
+    .filter((m) => m.refs === 0)
+    .map((m) => m.pageable);
   if (evicted.length > 0) s.device.makeResident(evicted);
   // READBACK memory is never a copy source (it stays COPY_DEST): it is compared through map() alone.
   const targets = s.live((e) => e.access !== 'readback');
@@ -70,12 +89,23 @@ export async function checkpoint(s: RunnerState, f: Findings, index: number, ope
     offsets.push(total);
     total += roundUp(entry.width, 256);
   }
-  const readback = total > 0 ? s.device.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: total }, 'COPY_DEST') : undefined;
+  const readback =
+    total > 0
+      ? s.device.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: total }, 'COPY_DEST')
+      : undefined;
   if (readback) {
     const list = s.batch.takeList();
     targets.forEach((entry, i) => {
       const offset = offsets[i] as number;
-      if (entry.kind === 'texture') list.copyTiles(entry.resource, { x: 0, y: 0, z: 0, subresource: 0 }, { numTiles: entry.tiles }, readback, offset, 'SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER');
+      if (entry.kind === 'texture')
+        list.copyTiles(
+          entry.resource,
+          { x: 0, y: 0, z: 0, subresource: 0 },
+          { numTiles: entry.tiles },
+          readback,
+          offset,
+          'SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER',
+        );
       else list.copyBufferRegion(readback, offset, entry.resource, 0, entry.width);
     });
     list.close();
@@ -92,7 +122,13 @@ export async function checkpoint(s: RunnerState, f: Findings, index: number, ope
       const offset = offsets[i] as number;
       const difference = byteDifference(entry, bytes.subarray(offset, offset + entry.width), expectedBytes(s, entry));
       f.bytesCompared += entry.width;
-      if (difference) f.add(index, operation, `bytes of ${entry.name} (${entry.resource.label}), read back by ${entry.kind === 'texture' ? 'copyTiles' : 'copyBufferRegion'} into READBACK memory`, difference);
+      if (difference)
+        f.add(
+          index,
+          operation,
+          `bytes of ${entry.name} (${entry.resource.label}), read back by ${entry.kind === 'texture' ? 'copyTiles' : 'copyBufferRegion'} into READBACK memory`,
+          difference,
+        );
     });
   }
   for (const entry of s.live((e) => e.access !== 'none')) {
@@ -100,8 +136,10 @@ export async function checkpoint(s: RunnerState, f: Findings, index: number, ope
     const difference = byteDifference(entry, view, s.cpu.read(entry, 0, entry.width));
     entry.resource.unmap(0, { begin: 0, end: 0 });
     f.bytesCompared += entry.width;
-    if (difference) f.add(index, operation, `bytes of ${entry.name} (${entry.resource.label}), read through map()`, difference);
+    if (difference)
+      f.add(index, operation, `bytes of ${entry.name} (${entry.resource.label}), read through map()`, difference);
   }
   const faults = await s.device.readFaults();
-  if (faults.length > 0) f.add(index, operation, 'GPU fault log', `${faults.length} fault(s); first: ${faults[0]?.message ?? ''}`);
+  if (faults.length > 0)
+    f.add(index, operation, 'GPU fault log', `${faults.length} fault(s); first: ${faults[0]?.message ?? ''}`);
 }

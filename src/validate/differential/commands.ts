@@ -56,7 +56,8 @@ export class DifferentialRunner extends RunnerState {
     rec.list.copyBufferRegion(dst.resource, op.dstOffset, src.resource, op.srcOffset, op.numBytes);
     this.batch.add(rec, {
       uses: new Set([dst, src]),
-      safe: (slotsOf) => legal(segments(dst, op.dstOffset, op.numBytes, slotsOf), segments(src, op.srcOffset, op.numBytes, slotsOf)),
+      safe: (slotsOf) =>
+        legal(segments(dst, op.dstOffset, op.numBytes, slotsOf), segments(src, op.srcOffset, op.numBytes, slotsOf)),
       apply: () => this.cpu.copyBufferRegion(dst, op.dstOffset, src, op.srcOffset, op.numBytes),
     });
   }
@@ -65,12 +66,22 @@ export class DifferentialRunner extends RunnerState {
     const tiled = this.entryNamed(op.tiled);
     const tiles = regionTiles(tiled.grid as NonNullable<ResourceEntry['grid']>, op.start, op.size);
     const bytes = tiles.length * TILE;
-    const buffer = op.buffer === null ? this.createUpload(op.bufferOffset + bytes, op.data) : this.entryNamed(op.buffer);
+    const buffer =
+      op.buffer === null ? this.createUpload(op.bufferOffset + bytes, op.data) : this.entryNamed(op.buffer);
     const rec = this.batch.recorder();
     this.batch.need(rec, tiled, op.toTiles ? 'COPY_DEST' : 'COPY_SOURCE');
     this.batch.need(rec, buffer, op.toTiles ? 'COPY_SOURCE' : 'COPY_DEST');
-    const direction = op.toTiles ? 'LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE' : 'SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER';
-    rec.list.copyTiles(tiled.resource, op.start, op.size, buffer.resource, op.bufferOffset, op.noHazard ? [direction, 'NO_HAZARD'] : direction);
+    const direction = op.toTiles
+      ? 'LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE'
+      : 'SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER';
+    rec.list.copyTiles(
+      tiled.resource,
+      op.start,
+      op.size,
+      buffer.resource,
+      op.bufferOffset,
+      op.noHazard ? [direction, 'NO_HAZARD'] : direction,
+    );
     this.batch.add(rec, {
       uses: new Set([tiled, buffer]),
       safe: (slotsOf) => {

@@ -47,7 +47,12 @@ export class CpuReference {
   }
 
   /** Calls `visit` for each tile-sized piece of resource bytes [offset, offset + length). */
-  private walk(entry: ResourceEntry, offset: number, length: number, visit: (page: Uint8Array | null, pageOffset: number, dataOffset: number, count: number) => void): void {
+  private walk(
+    entry: ResourceEntry,
+    offset: number,
+    length: number,
+    visit: (page: Uint8Array | null, pageOffset: number, dataOffset: number, count: number) => void,
+  ): void {
     let done = 0;
     while (done < length) {
       const at = offset + done;
@@ -65,7 +70,8 @@ export class CpuReference {
     const out = new Uint8Array(length);
     this.walk(entry, offset, length, (page, pageOffset, dataOffset, count) => {
       if (page) out.set(page.subarray(pageOffset, pageOffset + count), dataOffset);
-      else if (this.tier === 1) for (let i = 0; i < count; i++) out[dataOffset + i] = (TIER1_NULL_READ >>> (8 * ((pageOffset + i) & 3))) & 0xff;
+      else if (this.tier === 1)
+        for (let i = 0; i < count; i++) out[dataOffset + i] = (TIER1_NULL_READ >>> (8 * ((pageOffset + i) & 3))) & 0xff;
     });
     return out;
   }
@@ -88,13 +94,29 @@ export class CpuReference {
     tiles.forEach((tile, i) => this.write(entry, tile * TILE, bytes.subarray(i * TILE, (i + 1) * TILE)));
   }
 
-  copyBufferRegion(dst: ResourceEntry, dstOffset: number, src: ResourceEntry, srcOffset: number, numBytes: number): void {
+  copyBufferRegion(
+    dst: ResourceEntry,
+    dstOffset: number,
+    src: ResourceEntry,
+    srcOffset: number,
+    numBytes: number,
+  ): void {
     const bytes = this.read(src, srcOffset, numBytes);
-    this.write(dst, dstOffset, this.bug === 'copy-drops-last-byte' ? bytes.subarray(0, Math.max(0, numBytes - 1)) : bytes);
+    this.write(
+      dst,
+      dstOffset,
+      this.bug === 'copy-drops-last-byte' ? bytes.subarray(0, Math.max(0, numBytes - 1)) : bytes,
+    );
   }
 
   /** copyTiles of `tiles` (in region order) of a reserved resource against a linear buffer from `bufferOffset`. */
-  copyTiles(tiled: ResourceEntry, tiles: readonly number[], buffer: ResourceEntry, bufferOffset: number, toTiles: boolean): void {
+  copyTiles(
+    tiled: ResourceEntry,
+    tiles: readonly number[],
+    buffer: ResourceEntry,
+    bufferOffset: number,
+    toTiles: boolean,
+  ): void {
     if (toTiles) this.writeTiles(tiled, tiles, this.read(buffer, bufferOffset, tiles.length * TILE));
     else this.write(buffer, bufferOffset, this.readTiles(tiled, tiles));
   }
@@ -103,7 +125,8 @@ export class CpuReference {
   readModifyWrite(entry: ResourceEntry, offset: number, words: number, seed: number): void {
     const bytes = this.read(entry, offset, words * 4);
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    for (let i = 0; i < words * 4; i += 4) view.setUint32(i, (Math.imul(view.getUint32(i, true), 3) + seed) >>> 0, true);
+    for (let i = 0; i < words * 4; i += 4)
+      view.setUint32(i, (Math.imul(view.getUint32(i, true), 3) + seed) >>> 0, true);
     this.write(entry, offset, bytes);
   }
 }

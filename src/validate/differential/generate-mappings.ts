@@ -28,7 +28,12 @@ export interface PickedRegion {
 export function pickRegion(r: Random, grid: TileGrid, allowBox: boolean, maxTiles = MAX_RUN): PickedRegion | undefined {
   const boxable = grid.standard.filter((s) => s.width * s.height * s.depth > 1);
   const spillable = grid.standard.length > 1 || (grid.standard.length === 1 && grid.tail !== null);
-  const kind = r.weighted([allowBox && boxable.length > 0 ? 3 : 0, 5, grid.tail ? 1.5 : 0, allowBox && spillable ? 2 : 0]);
+  const kind = r.weighted([
+    allowBox && boxable.length > 0 ? 3 : 0,
+    5,
+    grid.tail ? 1.5 : 0,
+    allowBox && spillable ? 2 : 0,
+  ]);
   let start: TiledResourceCoordinate;
   let size: TileRegionSize;
   if (kind === 0) {
@@ -77,7 +82,13 @@ function rangeFor(r: Random, heap: HeapEntry | undefined, count: number): RangeS
     ['SKIP', 1],
   ];
   const flag = (choices[r.weighted(choices.map(([, w]) => w))] as [TileRangeFlag, number])[0];
-  const heapStart = !heap ? 0 : flag === 'NONE' ? r.int(0, heap.tiles - count) : flag === 'REUSE_SINGLE_TILE' ? r.int(0, heap.tiles - 1) : 0;
+  const heapStart = !heap
+    ? 0
+    : flag === 'NONE'
+      ? r.int(0, heap.tiles - count)
+      : flag === 'REUSE_SINGLE_TILE'
+        ? r.int(0, heap.tiles - 1)
+        : 0;
   return { flag, heapStart, count };
 }
 
@@ -101,13 +112,21 @@ export function generateUpdate(r: Random, entry: ResourceEntry, heaps: HeapEntry
   }
   if (regions.length === 0) {
     // No coordinates and sizes: the whole resource, one range (the counts left to D3D12 or given).
-    return { kind: 'updateTileMappings', resource: entry.name, regions: null, heap: heap?.name ?? null, ranges: [rangeFor(r, heap, entry.tiles)], defaults: r.chance(0.5), flags };
+    return {
+      kind: 'updateTileMappings',
+      resource: entry.name,
+      regions: null,
+      heap: heap?.name ?? null,
+      ranges: [rangeFor(r, heap, entry.tiles)],
+      defaults: r.chance(0.5),
+      flags,
+    };
   }
   // A cut between two tail tiles would split the tail across ranges.
   const tail = grid.tail;
   const inTail = (tile: number | undefined): boolean => tail !== null && tile !== undefined && tile >= tail.first;
   const ranges: RangeSpec[] = [];
-  for (let at = 0; at < order.length; ) {
+  for (let at = 0; at < order.length;) {
     let count = ranges.length === 3 ? order.length - at : r.int(1, order.length - at);
     while (at + count < order.length && inTail(order[at + count]) && inTail(order[at + count - 1])) count++;
     ranges.push(rangeFor(r, heap, count));
@@ -115,7 +134,15 @@ export function generateUpdate(r: Random, entry: ResourceEntry, heaps: HeapEntry
   }
   // D3D12's defaults for the counts: one range covers every tile, several are one tile each.
   const defaultsFit = ranges.length === 1 || ranges.every((range) => range.count === 1);
-  return { kind: 'updateTileMappings', resource: entry.name, regions, heap: heap?.name ?? null, ranges, defaults: defaultsFit && r.chance(0.3), flags };
+  return {
+    kind: 'updateTileMappings',
+    resource: entry.name,
+    regions,
+    heap: heap?.name ?? null,
+    ranges,
+    defaults: defaultsFit && r.chance(0.3),
+    flags,
+  };
 }
 
 /** copyTileMappings between two reserved resources (or within one): a run of tiles, or a box when both are textures. */
@@ -133,13 +160,31 @@ export function generateCopyMappings(r: Random, dst: ResourceEntry, src: Resourc
     const height = r.int(1, Math.min(d.height, s.height));
     const depth = r.int(1, Math.min(d.depth, s.depth));
     const size = { numTiles: width * height * depth, useBox: true, width, height, depth };
-    const dstStart = { x: r.int(0, d.width - width), y: r.int(0, d.height - height), z: r.int(0, d.depth - depth), subresource: ds };
-    const srcStart = { x: r.int(0, s.width - width), y: r.int(0, s.height - height), z: r.int(0, s.depth - depth), subresource: ss };
+    const dstStart = {
+      x: r.int(0, d.width - width),
+      y: r.int(0, d.height - height),
+      z: r.int(0, d.depth - depth),
+      subresource: ds,
+    };
+    const srcStart = {
+      x: r.int(0, s.width - width),
+      y: r.int(0, s.height - height),
+      z: r.int(0, s.depth - depth),
+      subresource: ss,
+    };
     return { kind: 'copyTileMappings', dst: dst.name, dstStart, src: src.name, srcStart, size, flags };
   }
   const numTiles = r.int(1, Math.min(dst.tiles, src.tiles, MAX_RUN));
   const dstFirst = r.int(0, dst.tiles - numTiles);
   const srcFirst = r.int(0, src.tiles - numTiles);
   if (splitsTail(dstGrid, dstFirst, numTiles) || splitsTail(srcGrid, srcFirst, numTiles)) return undefined;
-  return { kind: 'copyTileMappings', dst: dst.name, dstStart: coordinateOf(dstGrid, dstFirst), src: src.name, srcStart: coordinateOf(srcGrid, srcFirst), size: { numTiles }, flags };
+  return {
+    kind: 'copyTileMappings',
+    dst: dst.name,
+    dstStart: coordinateOf(dstGrid, dstFirst),
+    src: src.name,
+    srcStart: coordinateOf(srcGrid, srcFirst),
+    size: { numTiles },
+    flags,
+  };
 }

@@ -63,7 +63,10 @@ export class Generator {
       ['createPlaced', roomForBuffer && heaps.length > 0 ? (buffers.length < 4 ? 8 : 3) : 0],
       ['createCommitted', roomForBuffer ? (buffers.length < 4 ? 6 : 3) : 0],
       ['createReserved', roomForBuffer ? (reserved.length < 2 ? 10 : 3) : 0],
-      ['createTexture', textures.length < MAX_TEXTURES && textureTiles < MAX_TEXTURE_TILES - 30 ? (textures.length < 1 ? 8 : 2) : 0],
+      [
+        'createTexture',
+        textures.length < MAX_TEXTURES && textureTiles < MAX_TEXTURE_TILES - 30 ? (textures.length < 1 ? 8 : 2) : 0,
+      ],
       ['release', buffers.length > 8 || textures.length > 2 ? 1 : 0],
       ['releaseHeap', heaps.length > 3 ? 0.6 : 0],
       ['updateTileMappings', reserved.length > 0 ? 10 : 0],
@@ -86,7 +89,11 @@ export class Generator {
     return undefined;
   }
 
-  private generateKind(kind: OperationKind, buffers: ResourceEntry[], reserved: ResourceEntry[]): Operation | undefined {
+  private generateKind(
+    kind: OperationKind,
+    buffers: ResourceEntry[],
+    reserved: ResourceEntry[],
+  ): Operation | undefined {
     const r = this.r;
     const s = this.state;
     switch (kind) {
@@ -114,7 +121,11 @@ export class Generator {
         return candidates.length > 0 ? { kind, heap: r.pick(candidates).name } : undefined;
       }
       case 'updateTileMappings':
-        return generateUpdate(r, r.pick(reserved), s.liveHeaps().filter((h) => !h.custom));
+        return generateUpdate(
+          r,
+          r.pick(reserved),
+          s.liveHeaps().filter((h) => !h.custom),
+        );
       case 'copyTileMappings': {
         const dst = r.pick(reserved);
         return generateCopyMappings(r, dst, r.chance(0.3) ? dst : r.pick(reserved));
@@ -126,7 +137,15 @@ export class Generator {
         const numBytes = r.chance(0.02) ? 0 : r.size(dst.width);
         const dstOffset = r.int(0, dst.width - numBytes);
         const srcOffset = r.chance(0.5) ? 0 : r.int(0, 300);
-        const op: Operation = { kind, dst: dst.name, dstOffset, uploadWidth: Math.max(1, srcOffset + numBytes + r.int(0, 9)), srcOffset, numBytes, data: r.next() };
+        const op: Operation = {
+          kind,
+          dst: dst.name,
+          dstOffset,
+          uploadWidth: Math.max(1, srcOffset + numBytes + r.int(0, 9)),
+          srcOffset,
+          numBytes,
+          data: r.next(),
+        };
         return legal(segments(dst, dstOffset, numBytes), []) ? op : undefined;
       }
       case 'copy': {
@@ -140,7 +159,9 @@ export class Generator {
         const numBytes = r.chance(0.02) ? 0 : r.size(Math.min(dst.width, src.width));
         const dstOffset = r.int(0, dst.width - numBytes);
         const srcOffset = r.int(0, src.width - numBytes);
-        return legal(segments(dst, dstOffset, numBytes), segments(src, srcOffset, numBytes)) ? { kind, dst: dst.name, dstOffset, src: src.name, srcOffset, numBytes } : undefined;
+        return legal(segments(dst, dstOffset, numBytes), segments(src, srcOffset, numBytes))
+          ? { kind, dst: dst.name, dstOffset, src: src.name, srcOffset, numBytes }
+          : undefined;
       }
       case 'copyTiles':
         return this.copyTiles(r.pick(reserved), buffers);
@@ -151,12 +172,21 @@ export class Generator {
         const maxWords = Math.floor(buffer.width / 4);
         const words = r.size(maxWords);
         const offset = 4 * r.int(0, maxWords - words);
-        return legal(segments(buffer, offset, words * 4), []) ? { kind, buffer: buffer.name, offset, words, seed: r.next() } : undefined;
+        return legal(segments(buffer, offset, words * 4), [])
+          ? { kind, buffer: buffer.name, offset, words, seed: r.next() }
+          : undefined;
       }
       case 'cpuWrite': {
         const buffer = r.pick(buffers.filter((b) => b.access !== 'none'));
         const length = r.size(buffer.width);
-        return { kind, buffer: buffer.name, offset: r.int(0, buffer.width - length), length, data: r.next(), ranged: r.chance(0.5) };
+        return {
+          kind,
+          buffer: buffer.name,
+          offset: r.int(0, buffer.width - length),
+          length,
+          data: r.next(),
+          ranged: r.chance(0.5),
+        };
       }
       case 'evict': {
         const candidates = s.pageables().filter((m) => m.refs > 0);
@@ -164,7 +194,8 @@ export class Generator {
       }
       case 'makeResident': {
         const evicted = s.pageables().filter((m) => m.refs === 0);
-        const candidates = evicted.length > 0 && r.chance(0.85) ? evicted : s.pageables().filter((m) => m.refs < MAX_REFS);
+        const candidates =
+          evicted.length > 0 && r.chance(0.85) ? evicted : s.pageables().filter((m) => m.refs < MAX_REFS);
         return candidates.length > 0 ? { kind, object: r.pick(candidates).name } : undefined;
       }
       case 'newList':
@@ -180,21 +211,36 @@ export class Generator {
     const { format, shape2d, shape3d } = r.pick(FORMATS);
     const volume = this.tier >= 3 && r.chance(0.35);
     // Whole tiles sometimes, mostly at Tier 1 (which packs any mip that is not a whole number of tiles).
-    const extent = (tile: number, most: number): number => (r.chance(this.tier === 1 ? 0.8 : 0.35) ? tile * r.int(1, most) : r.int(1, tile * most));
+    const extent = (tile: number, most: number): number =>
+      r.chance(this.tier === 1 ? 0.8 : 0.35) ? tile * r.int(1, most) : r.int(1, tile * most);
     const width = extent(volume ? shape3d[0] : shape2d[0], volume ? 3 : 4);
     const height = extent(volume ? shape3d[1] : shape2d[1], volume ? 3 : 4);
     const depth = volume ? extent(shape3d[2], 2) : 1;
     const fullMips = Math.floor(Math.log2(Math.max(width, height, depth))) + 1;
-    return { dimension: volume ? 'TEXTURE3D' : 'TEXTURE2D', format, width, height, depth, mipLevels: r.int(1, fullMips) };
+    return {
+      dimension: volume ? 'TEXTURE3D' : 'TEXTURE2D',
+      format,
+      width,
+      height,
+      depth,
+      mipLevels: r.int(1, fullMips),
+    };
   }
 
   private copyTiles(tiled: ResourceEntry, buffers: ResourceEntry[]): Operation | undefined {
     const r = this.r;
-    const picked = pickRegion(r, tiled.grid as NonNullable<ResourceEntry['grid']>, tiled.kind === 'texture', MAX_COPY_TILES);
+    const picked = pickRegion(
+      r,
+      tiled.grid as NonNullable<ResourceEntry['grid']>,
+      tiled.kind === 'texture',
+      MAX_COPY_TILES,
+    );
     if (!picked) return undefined;
     const toTiles = r.chance(0.5);
     const bytes = picked.tiles.length * TILE;
-    const candidates = buffers.filter((b) => b !== tiled && b.width >= bytes && (toTiles ? b.access !== 'readback' : b.access !== 'upload'));
+    const candidates = buffers.filter(
+      (b) => b !== tiled && b.width >= bytes && (toTiles ? b.access !== 'readback' : b.access !== 'upload'),
+    );
     const fromUpload = toTiles && (candidates.length === 0 || r.chance(0.5));
     if (!fromUpload && candidates.length === 0) return undefined;
     const buffer = fromUpload ? null : r.pick(candidates);
@@ -203,6 +249,18 @@ export class Generator {
     const tileSide = tileSegments(tiled, picked.tiles);
     const bufferSide = buffer ? segments(buffer, bufferOffset, bytes) : [];
     const ok = toTiles ? legal(tileSide, bufferSide) : legal(bufferSide, tileSide);
-    return ok ? { kind: 'copyTiles', tiled: tiled.name, start: picked.region.start, size: picked.region.size, buffer: buffer?.name ?? null, bufferOffset, toTiles, noHazard: r.chance(0.2), data: r.next() } : undefined;
+    return ok
+      ? {
+          kind: 'copyTiles',
+          tiled: tiled.name,
+          start: picked.region.start,
+          size: picked.region.size,
+          buffer: buffer?.name ?? null,
+          bufferOffset,
+          toTiles,
+          noHazard: r.chance(0.2),
+          data: r.next(),
+        }
+      : undefined;
   }
 }

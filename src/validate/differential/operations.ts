@@ -46,13 +46,47 @@ export type Operation =
    * call passes null rangeTileCounts (and null flags when all are NONE), which D3D12 resolves to
    * the counts given here.
    */
-  | { kind: 'updateTileMappings'; resource: string; regions: RegionSpec[] | null; heap: string | null; ranges: RangeSpec[]; defaults: boolean; flags: TileMappingFlag }
-  | { kind: 'copyTileMappings'; dst: string; dstStart: TiledResourceCoordinate; src: string; srcStart: TiledResourceCoordinate; size: TileRegionSize; flags: TileMappingFlag }
+  | {
+      kind: 'updateTileMappings';
+      resource: string;
+      regions: RegionSpec[] | null;
+      heap: string | null;
+      ranges: RangeSpec[];
+      defaults: boolean;
+      flags: TileMappingFlag;
+    }
+  | {
+      kind: 'copyTileMappings';
+      dst: string;
+      dstStart: TiledResourceCoordinate;
+      src: string;
+      srcStart: TiledResourceCoordinate;
+      size: TileRegionSize;
+      flags: TileMappingFlag;
+    }
   /** A new UPLOAD buffer of `uploadWidth` bytes of dataBytes(uploadWidth, data), copied from srcOffset. */
-  | { kind: 'uploadCopy'; dst: string; dstOffset: number; uploadWidth: number; srcOffset: number; numBytes: number; data: number }
+  | {
+      kind: 'uploadCopy';
+      dst: string;
+      dstOffset: number;
+      uploadWidth: number;
+      srcOffset: number;
+      numBytes: number;
+      data: number;
+    }
   | { kind: 'copy'; dst: string; dstOffset: number; src: string; srcOffset: number; numBytes: number }
   /** buffer null: a new UPLOAD buffer of bufferOffset + the region's tiles of dataBytes(…, data). */
-  | { kind: 'copyTiles'; tiled: string; start: TiledResourceCoordinate; size: TileRegionSize; buffer: string | null; bufferOffset: number; toTiles: boolean; noHazard: boolean; data: number }
+  | {
+      kind: 'copyTiles';
+      tiled: string;
+      start: TiledResourceCoordinate;
+      size: TileRegionSize;
+      buffer: string | null;
+      bufferOffset: number;
+      toTiles: boolean;
+      noHazard: boolean;
+      data: number;
+    }
   | { kind: 'dispatch'; buffer: string; offset: number; words: number; seed: number }
   /** map(), write dataBytes(length, data) at offset, unmap (naming the written range when `ranged`). */
   | { kind: 'cpuWrite'; buffer: string; offset: number; length: number; data: number; ranged: boolean }

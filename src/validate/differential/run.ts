@@ -46,32 +46,60 @@ export async function runDifferential(options: ValidationOptions): Promise<Valid
   let at = { index: -1, operation: 'createDevice' };
   let device: Device | undefined;
   const progress = (): void =>
-    options.onProgress?.({ phase: 'differential', seed, opsDone: runner?.operations ?? 0, opsTotal: target, bytesCompared: findings.bytesCompared, mismatches: findings.mismatches.length });
+    options.onProgress?.({
+      phase: 'differential',
+      seed,
+      opsDone: runner?.operations ?? 0,
+      opsTotal: target,
+      bytesCompared: findings.bytesCompared,
+      mismatches: findings.mismatches.length,
+    });
   try {
-    const d3d = await createDevice({ gpuDevice: options.gpuDevice, localMemoryBytes: LOCAL_BYTES, nonLocalMemoryBytes: NON_LOCAL_BYTES, tiledResourcesTier: tier });
+    const d3d = await createDevice({
+      gpuDevice: options.gpuDevice,
+      localMemoryBytes: LOCAL_BYTES,
+      nonLocalMemoryBytes: NON_LOCAL_BYTES,
+      tiledResourcesTier: tier,
+    });
     device = d3d;
     const checks = new TileMappingChecks(d3d, findings);
     let planted = false;
-    const pipeline = await d3d.createComputePipelineState({ code: readModifyWrite, entryPoint: 'main', label: 'differential read-modify-write' });
-    const random = new Random(seed);
-    runner = new DifferentialRunner(d3d, d3d.createCommandQueue({ type: 'DIRECT' }), d3d.createFence(0), pipeline, random, tier, options.cpuReferenceBugForTesting, {
-      beforeUpdateTileMappings: (entry, slots) => {
-        if (options.plant !== 'drop-write' || planted || !changesMappedTile(entry.slots as Slots, slots)) return;
-        d3d.dropNextPageTableWriteForTesting();
-        planted = true;
-      },
-      mappingChanged: (entry) => {
-        const difference = mappingDifference(entry);
-        if (difference) findings.add(at.index, at.operation, 'CPU page table (getTileMappingForTesting)', difference);
-      },
+    const pipeline = await d3d.createComputePipelineState({
+      code: readModifyWrite,
+      entryPoint: 'main',
+      label: 'differential read-modify-write',
     });
+    const random = new Random(seed);
+    runner = new DifferentialRunner(
+      d3d,
+      d3d.createCommandQueue({ type: 'DIRECT' }),
+      d3d.createFence(0),
+      pipeline,
+      random,
+      tier,
+      options.cpuReferenceBugForTesting,
+      {
+        beforeUpdateTileMappings: (entry, slots) => {
+          if (options.plant !== 'drop-write' || planted || !changesMappedTile(entry.slots as Slots, slots)) return;
+          d3d.dropNextPageTableWriteForTesting();
+          planted = true;
+        },
+        mappingChanged: (entry) => {
+          const difference = mappingDifference(entry);
+          if (difference) findings.add(at.index, at.operation, 'CPU page table (getTileMappingForTesting)', difference);
+        },
+      },
+    );
     const state = runner;
     const generator = new Generator(state, random, tier);
     /** corrupt-entry: the first mapped tile of the first reserved resource that has one. */
     const plantCorruption = (): boolean => {
       const entry = state.live(isReserved).find((e) => (e.slots as Slots).some((slot) => slot !== null));
       if (!entry) return false;
-      d3d.corruptPageTableEntryForTesting(entry.resource, (entry.slots as Slots).findIndex((slot) => slot !== null));
+      d3d.corruptPageTableEntryForTesting(
+        entry.resource,
+        (entry.slots as Slots).findIndex((slot) => slot !== null),
+      );
       return true;
     };
     const housekeeping = async (): Promise<void> => {
@@ -83,7 +111,7 @@ export async function runDifferential(options: ValidationOptions): Promise<Valid
       }
       if (random.chance(CHECKPOINT_CHANCE)) await checkpoint(state, findings, at.index, at.operation);
     };
-    for (let idle = 0; state.operations < target && !findings.failed; ) {
+    for (let idle = 0; state.operations < target && !findings.failed;) {
       const op = generator.generate();
       if (!op) {
         if (++idle > 10_000) throw new Error('the generator found no legal operation 10,000 times in a row');
@@ -106,16 +134,32 @@ export async function runDifferential(options: ValidationOptions): Promise<Valid
       checks.after(at.index, at.operation);
     }
     await checks.drain();
-    if (options.plant && !planted) findings.add(at.index, at.operation, 'plant', `the ${options.plant} plant found no place in ${state.operations} operations`);
+    if (options.plant && !planted)
+      findings.add(
+        at.index,
+        at.operation,
+        'plant',
+        `the ${options.plant} plant found no place in ${state.operations} operations`,
+      );
     // A plant nothing saw (a lost write of entries that did not change, say) is reported, never a clean pass.
-    else if (options.plant && findings.mismatches.length === 0) findings.add(at.index, at.operation, 'plant', `the ${options.plant} plant was placed and no check saw it`);
+    else if (options.plant && findings.mismatches.length === 0)
+      findings.add(at.index, at.operation, 'plant', `the ${options.plant} plant was placed and no check saw it`);
   } catch (caught) {
-    findings.add(at.index, at.operation, 'error', caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught));
+    findings.add(
+      at.index,
+      at.operation,
+      'error',
+      caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught),
+    );
   } finally {
     device?.destroy();
   }
   progress();
-  const counts = { ...(runner?.counts ?? {}), fenceWait: runner?.batch.waits ?? 0, commandLists: runner?.batch.commandLists ?? 0 };
+  const counts = {
+    ...(runner?.counts ?? {}),
+    fenceWait: runner?.batch.waits ?? 0,
+    commandLists: runner?.batch.commandLists ?? 0,
+  };
   return {
     seed,
     tier,

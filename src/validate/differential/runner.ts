@@ -25,7 +25,16 @@ import type { CpuReferenceBugForTesting } from '../types.js';
 import { Batch } from './batch.js';
 import { CpuReference } from './cpu-reference.js';
 import { describeOperation, type CpuAccess, type Operation } from './operations.js';
-import { isReserved, memoriesOf, type HeapEntry, type Memory, type ResourceEntry, type Slot, type Slots, type SlotsOf } from './world.js';
+import {
+  isReserved,
+  memoriesOf,
+  type HeapEntry,
+  type Memory,
+  type ResourceEntry,
+  type Slot,
+  type Slots,
+  type SlotsOf,
+} from './world.js';
 
 const CUSTOM_L0: HeapProperties = { type: 'CUSTOM', cpuPageProperty: 'WRITE_BACK', memoryPoolPreference: 'L0' };
 const CUSTOM_WC_L0: HeapProperties = { type: 'CUSTOM', cpuPageProperty: 'WRITE_COMBINE', memoryPoolPreference: 'L0' };
@@ -149,13 +158,21 @@ export class RunnerState {
 
   /** A committed UPLOAD buffer holding dataBytes(width, data), read by the open batch. */
   createUpload(width: number, data: number): ResourceEntry {
-    const resource = this.device.createCommittedResource({ type: 'UPLOAD' }, [], { dimension: 'BUFFER', width }, 'GENERIC_READ');
+    const resource = this.device.createCommittedResource(
+      { type: 'UPLOAD' },
+      [],
+      { dimension: 'BUFFER', width },
+      'GENERIC_READ',
+    );
     const bytes = dataBytes(width, data);
     resource.map().set(bytes);
     resource.unmap();
     const tiles = Math.ceil(width / TILE);
     const memory: Memory = { name: '', pages: tiles, refs: 1, released: false, pageable: resource, access: 'upload' };
-    const upload = this.addEntry({ resource, kind: 'upload', access: 'upload', width, tiles, memory, heapTile: 0 }, 'U');
+    const upload = this.addEntry(
+      { resource, kind: 'upload', access: 'upload', width, tiles, memory, heapTile: 0 },
+      'U',
+    );
     memory.name = upload.name;
     this.cpu.write(upload, 0, bytes);
     this.batch.addUpload(upload);
@@ -163,45 +180,124 @@ export class RunnerState {
   }
 
   createHeap(op: Extract<Operation, { kind: 'createHeap' }>): void {
-    const heap = this.device.createHeap({ sizeInBytes: op.tiles * TILE, properties: op.custom ? CUSTOM_WC_L0 : { type: 'DEFAULT' } });
+    const heap = this.device.createHeap({
+      sizeInBytes: op.tiles * TILE,
+      properties: op.custom ? CUSTOM_WC_L0 : { type: 'DEFAULT' },
+    });
     const name = this.name('H');
     heap.setName(name);
-    const entry: HeapEntry = { name, heap, memory: this.addMemory(name, op.tiles, heap, op.custom ? 'custom' : 'none'), tiles: op.tiles, custom: op.custom, released: false, placed: new Set() };
+    const entry: HeapEntry = {
+      name,
+      heap,
+      memory: this.addMemory(name, op.tiles, heap, op.custom ? 'custom' : 'none'),
+      tiles: op.tiles,
+      custom: op.custom,
+      released: false,
+      placed: new Set(),
+    };
     this.heaps.push(entry);
     this.byName.set(name, entry);
   }
 
   createPlaced(op: Extract<Operation, { kind: 'createPlaced' }>): void {
     const heap = this.heapNamed(op.heap);
-    const resource = this.device.createPlacedResource(heap.heap, op.heapTile * TILE, { dimension: 'BUFFER', width: op.width, flags: ['ALLOW_UNORDERED_ACCESS'] }, 'COMMON');
-    const entry = this.addEntry({ resource, kind: 'placed', access: heap.custom ? 'custom' : 'none', width: op.width, tiles: Math.ceil(op.width / TILE), memory: heap.memory, heap, heapTile: op.heapTile }, 'B');
+    const resource = this.device.createPlacedResource(
+      heap.heap,
+      op.heapTile * TILE,
+      { dimension: 'BUFFER', width: op.width, flags: ['ALLOW_UNORDERED_ACCESS'] },
+      'COMMON',
+    );
+    const entry = this.addEntry(
+      {
+        resource,
+        kind: 'placed',
+        access: heap.custom ? 'custom' : 'none',
+        width: op.width,
+        tiles: Math.ceil(op.width / TILE),
+        memory: heap.memory,
+        heap,
+        heapTile: op.heapTile,
+      },
+      'B',
+    );
     heap.placed.add(entry);
   }
 
   createCommitted(op: Extract<Operation, { kind: 'createCommitted' }>): void {
-    const flags: ['ALLOW_UNORDERED_ACCESS'] | [] = op.access === 'none' || op.access === 'custom' ? ['ALLOW_UNORDERED_ACCESS'] : [];
-    const properties: HeapProperties = op.access === 'upload' ? { type: 'UPLOAD' } : op.access === 'readback' ? { type: 'READBACK' } : op.access === 'custom' ? CUSTOM_L0 : { type: 'DEFAULT' };
+    const flags: ['ALLOW_UNORDERED_ACCESS'] | [] =
+      op.access === 'none' || op.access === 'custom' ? ['ALLOW_UNORDERED_ACCESS'] : [];
+    const properties: HeapProperties =
+      op.access === 'upload'
+        ? { type: 'UPLOAD' }
+        : op.access === 'readback'
+          ? { type: 'READBACK' }
+          : op.access === 'custom'
+            ? CUSTOM_L0
+            : { type: 'DEFAULT' };
     const state = op.access === 'upload' ? 'GENERIC_READ' : op.access === 'readback' ? 'COPY_DEST' : 'COMMON';
-    const resource = this.device.createCommittedResource(properties, [], { dimension: 'BUFFER', width: op.width, flags }, state);
+    const resource = this.device.createCommittedResource(
+      properties,
+      [],
+      { dimension: 'BUFFER', width: op.width, flags },
+      state,
+    );
     const tiles = Math.ceil(op.width / TILE);
-    const entry = this.addEntry({ resource, kind: 'committed', access: op.access, width: op.width, tiles, heapTile: 0 }, 'B');
+    const entry = this.addEntry(
+      { resource, kind: 'committed', access: op.access, width: op.width, tiles, heapTile: 0 },
+      'B',
+    );
     entry.memory = this.addMemory(entry.name, tiles, resource, op.access);
   }
 
   createReserved(op: Extract<Operation, { kind: 'createReserved' }>): void {
-    const resource = this.device.createReservedResource({ dimension: 'BUFFER', width: op.width, flags: ['ALLOW_UNORDERED_ACCESS'] }, 'COMMON');
+    const resource = this.device.createReservedResource(
+      { dimension: 'BUFFER', width: op.width, flags: ['ALLOW_UNORDERED_ACCESS'] },
+      'COMMON',
+    );
     const tiles = Math.ceil(op.width / TILE);
-    this.addEntry({ resource, kind: 'reserved', access: 'none', width: op.width, tiles, heapTile: 0, slots: new Array<Slot | null>(tiles).fill(null), grid: bufferGrid(tiles) }, 'B');
+    this.addEntry(
+      {
+        resource,
+        kind: 'reserved',
+        access: 'none',
+        width: op.width,
+        tiles,
+        heapTile: 0,
+        slots: new Array<Slot | null>(tiles).fill(null),
+        grid: bufferGrid(tiles),
+      },
+      'B',
+    );
   }
 
   createTexture(op: Extract<Operation, { kind: 'createTexture' }>): void {
     const t = op.texture;
     const resource = this.device.createReservedResource(
-      { dimension: t.dimension, width: t.width, height: t.height, depthOrArraySize: t.depth, mipLevels: t.mipLevels, format: t.format, layout: '64KB_UNDEFINED_SWIZZLE' },
+      {
+        dimension: t.dimension,
+        width: t.width,
+        height: t.height,
+        depthOrArraySize: t.depth,
+        mipLevels: t.mipLevels,
+        format: t.format,
+        layout: '64KB_UNDEFINED_SWIZZLE',
+      },
       'COMMON',
     );
     const grid = textureGrid(this.device.getResourceTiling(resource));
-    this.addEntry({ resource, kind: 'texture', access: 'none', width: grid.numTiles * TILE, tiles: grid.numTiles, heapTile: 0, slots: new Array<Slot | null>(grid.numTiles).fill(null), grid }, 'T');
+    this.addEntry(
+      {
+        resource,
+        kind: 'texture',
+        access: 'none',
+        width: grid.numTiles * TILE,
+        tiles: grid.numTiles,
+        heapTile: 0,
+        slots: new Array<Slot | null>(grid.numTiles).fill(null),
+        grid,
+      },
+      'T',
+    );
   }
 
   release(op: Extract<Operation, { kind: 'release' }>): void {
@@ -216,13 +312,24 @@ export class RunnerState {
     for (const entry of this.live(isReserved)) {
       const grid = entry.grid as NonNullable<ResourceEntry['grid']>;
       const tail = grid.tail;
-      const tiles = (entry.slots as Slots).flatMap((slot, tile) => (slot?.heap === heap && !(tail && tile >= tail.first) ? [tile] : []));
+      const tiles = (entry.slots as Slots).flatMap((slot, tile) =>
+        slot?.heap === heap && !(tail && tile >= tail.first) ? [tile] : [],
+      );
       const regions = tiles.map((tile) => ({ start: coordinateOf(grid, tile), size: { numTiles: 1 } }));
       // A packed tail is mapped as a whole: NULL all of it when any of its tiles is in the heap.
-      if (tail && (entry.slots as Slots).slice(tail.first).some((slot) => slot?.heap === heap)) regions.push({ start: coordinateOf(grid, tail.first), size: { numTiles: tail.count } });
+      if (tail && (entry.slots as Slots).slice(tail.first).some((slot) => slot?.heap === heap))
+        regions.push({ start: coordinateOf(grid, tail.first), size: { numTiles: tail.count } });
       if (regions.length === 0) continue;
       const count = regions.reduce((sum, region) => sum + region.size.numTiles, 0);
-      await this.apply({ kind: 'updateTileMappings', resource: entry.name, regions, heap: null, ranges: [{ flag: 'NULL', heapStart: 0, count }], defaults: false, flags: 'NONE' });
+      await this.apply({
+        kind: 'updateTileMappings',
+        resource: entry.name,
+        regions,
+        heap: null,
+        ranges: [{ flag: 'NULL', heapStart: 0, count }],
+        defaults: false,
+        flags: 'NONE',
+      });
     }
     heap.heap.release();
     heap.released = true;
@@ -236,7 +343,10 @@ export class RunnerState {
     const slots = [...(entry.slots as Slots)];
     const heap = op.heap === null ? undefined : this.heapNamed(op.heap);
     const grid = entry.grid as NonNullable<ResourceEntry['grid']>;
-    const tiles = op.regions === null ? Array.from({ length: entry.tiles }, (_, i) => i) : op.regions.flatMap((region) => regionTiles(grid, region.start, region.size));
+    const tiles =
+      op.regions === null
+        ? Array.from({ length: entry.tiles }, (_, i) => i)
+        : op.regions.flatMap((region) => regionTiles(grid, region.start, region.size));
     let next = 0;
     for (const range of op.ranges) {
       for (let i = 0; i < range.count; i++) {
@@ -336,7 +446,12 @@ export class RunnerState {
     this.trace.push(`#${this.operations} ${describeOperation(op)}`);
     if (this.trace.length > 200) this.trace.splice(0, this.trace.length - 100);
     if (op.kind !== 'execute' && op.kind !== 'wait' && op.kind !== 'checkpoint') this.count(op.kind);
-    for (const variant of coverageOf(op, (name) => this.entries.find((e) => e.name === name), (name) => this.heaps.some((h) => h.name === name))) this.count(variant);
+    for (const variant of coverageOf(
+      op,
+      (name) => this.entries.find((e) => e.name === name),
+      (name) => this.heaps.some((h) => h.name === name),
+    ))
+      this.count(variant);
     await this.applyKind(op);
   }
 

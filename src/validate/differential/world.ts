@@ -83,7 +83,11 @@ export const isBuffer = (entry: ResourceEntry): boolean => entry.kind !== 'textu
 export const resident = (memory: Memory): boolean => memory.refs > 0 && !memory.released;
 
 /** The memory page behind resource tile `tile` (reserved: under `slotsOf`, else the current slots); null for a NULL tile. */
-export function physical(entry: ResourceEntry, tile: number, slotsOf?: SlotsOf): { memory: Memory; page: number } | null {
+export function physical(
+  entry: ResourceEntry,
+  tile: number,
+  slotsOf?: SlotsOf,
+): { memory: Memory; page: number } | null {
   if (isReserved(entry)) {
     const slot = ((slotsOf?.(entry) ?? entry.slots) as Slots)[tile] ?? null;
     return slot ? { memory: slot.heap.memory, page: slot.tile } : null;
@@ -134,7 +138,12 @@ function overlapsItself(a: Segment[]): boolean {
  * memory and nothing read is written, and it can run when all its memory is resident.
  */
 export function legal(dst: Segment[], src: Segment[]): boolean {
-  return !overlapsItself(dst) && !overlaps(dst, src) && dst.every((s) => resident(s.memory)) && src.every((s) => resident(s.memory));
+  return (
+    !overlapsItself(dst) &&
+    !overlaps(dst, src) &&
+    dst.every((s) => resident(s.memory)) &&
+    src.every((s) => resident(s.memory))
+  );
 }
 
 /** The memories a resource's bytes live in now (reserved: every heap a tile maps to). */

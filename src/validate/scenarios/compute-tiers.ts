@@ -12,24 +12,54 @@ import { readBuffer, runList, uploadBuffer } from '../d3d12-io.js';
 import { PageTableModel } from '../page-table-model.js';
 import { ScenarioContext } from './context.js';
 
-export async function computeTiers(gpuDevice: GPUDevice, options: { tiledResourcesTier: TiledResourcesTier }, context = new ScenarioContext()): Promise<Check[]> {
+export async function computeTiers(
+  gpuDevice: GPUDevice,
+  options: { tiledResourcesTier: TiledResourcesTier },
+  context = new ScenarioContext(),
+): Promise<Check[]> {
   const tier = options.tiledResourcesTier;
-  const device = await createDevice({ gpuDevice, tiledResourcesTier: tier, localMemoryBytes: 16 << 20, nonLocalMemoryBytes: 16 << 20 });
+  const device = await createDevice({
+    gpuDevice,
+    tiledResourcesTier: tier,
+    localMemoryBytes: 16 << 20,
+    nonLocalMemoryBytes: 16 << 20,
+  });
   try {
     const queue = device.createCommandQueue({ type: 'DIRECT' });
     const tiles = 4;
     const reserved = device.createReservedResource({ dimension: 'BUFFER', width: tiles * TILE }, 'COMMON');
     const heap = device.createHeap({ sizeInBytes: 2 * TILE, properties: { type: 'DEFAULT' } });
     // Tile 0 → heap tile 1, tile 2 → heap tile 0; tiles 1 and 3 stay NULL.
-    queue.updateTileMappings(reserved, [{ x: 0, y: 0, z: 0, subresource: 0 }, { x: 2, y: 0, z: 0, subresource: 0 }], null, heap, ['NONE', 'NONE'], [1, 0], null);
-    const mapped = await context.tileMappings(device, `tier ${tier}: tiles 0 and 2 mapped`, { resource: reserved, page: 0 });
+    queue.updateTileMappings(
+      reserved,
+      [
+        { x: 0, y: 0, z: 0, subresource: 0 },
+        { x: 2, y: 0, z: 0, subresource: 0 },
+      ],
+      null,
+      heap,
+      ['NONE', 'NONE'],
+      [1, 0],
+      null,
+    );
+    const mapped = await context.tileMappings(device, `tier ${tier}: tiles 0 and 2 mapped`, {
+      resource: reserved,
+      page: 0,
+    });
     const data = pattern(tiles * TILE, 30 + tier);
     const model = new PageTableModel(tier);
-    await runList(device, queue, (list) => list.copyBufferRegion(reserved, 0, uploadBuffer(device, data), 0, tiles * TILE));
+    await runList(device, queue, (list) =>
+      list.copyBufferRegion(reserved, 0, uploadBuffer(device, data), 0, tiles * TILE),
+    );
     model.writeRange(reserved, 0, data);
 
     const count = (tiles * TILE) / 4;
-    const out = device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: count * 8 }, 'COMMON');
+    const out = device.createCommittedResource(
+      { type: 'DEFAULT' },
+      [],
+      { dimension: 'BUFFER', width: count * 8 },
+      'COMMON',
+    );
     const pso = await device.createComputePipelineState({ code: LOAD_CHECKED, entryPoint: 'main' });
     await runList(device, queue, (list) => {
       list.setPipelineState(pso);
@@ -48,7 +78,11 @@ export async function computeTiers(gpuDevice: GPUDevice, options: { tiledResourc
     const faults = await device.readFaults();
     return [
       ...mapped,
-      check(`tier ${tier}: d3d12_load_checked value and status for every word`, await readBuffer(device, queue, out, 0, count * 8), new Uint8Array(predicted.buffer)),
+      check(
+        `tier ${tier}: d3d12_load_checked value and status for every word`,
+        await readBuffer(device, queue, out, 0, count * 8),
+        new Uint8Array(predicted.buffer),
+      ),
       check(`tier ${tier}: NULL-tile reads raise no fault`, new Uint8Array([faults.length]), new Uint8Array([0])),
     ];
   } finally {

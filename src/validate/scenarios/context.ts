@@ -42,7 +42,21 @@ export class ScenarioContext {
     }
     const v = await device.validateTileMappings();
     this.pagesValidated += v.pages;
-    const check: Check = { name: `${name}: the GPU page table matches the CPU authority (validateTileMappings)`, length: 0, firstDifference: -1 };
-    return [v.mismatchCount === 0 ? check : { ...check, firstDifference: v.mismatches[0]?.page ?? 0, actual: v.mismatchCount, expected: 0, detail: describeTileValidation(v) }];
+    const check: Check = {
+      name: `${name}: the GPU page table matches the CPU authority (validateTileMappings)`,
+      length: 0,
+      firstDifference: -1,
+    };
+    return [
+      v.mismatchCount === 0
+        ? check
+        : {
+            ...check,
+            firstDifference: v.mismatches[0]?.page ?? 0,
+            actual: v.mismatchCount,
+            expected: 0,
+            detail: describeTileValidation(v),
+          },
+    ];
   }
 }

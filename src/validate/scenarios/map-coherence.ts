@@ -28,20 +28,34 @@ interface Memory {
   create(device: Device): { buffer: Resource; pageable: Parameters<Device['evict']>[0][number] };
 }
 
-const CUSTOM = (cpuPageProperty: 'WRITE_BACK' | 'WRITE_COMBINE'): HeapProperties => ({ type: 'CUSTOM', cpuPageProperty, memoryPoolPreference: 'L0' });
+const CUSTOM = (cpuPageProperty: 'WRITE_BACK' | 'WRITE_COMBINE'): HeapProperties => ({
+  type: 'CUSTOM',
+  cpuPageProperty,
+  memoryPoolPreference: 'L0',
+});
 
 const MEMORIES: Memory[] = [
   {
     name: 'UPLOAD committed',
     create: (device) => {
-      const buffer = device.createCommittedResource({ type: 'UPLOAD' }, [], { dimension: 'BUFFER', width: BYTES }, 'GENERIC_READ');
+      const buffer = device.createCommittedResource(
+        { type: 'UPLOAD' },
+        [],
+        { dimension: 'BUFFER', width: BYTES },
+        'GENERIC_READ',
+      );
       return { buffer, pageable: buffer };
     },
   },
   {
     name: 'CUSTOM write-back L0 committed',
     create: (device) => {
-      const buffer = device.createCommittedResource(CUSTOM('WRITE_BACK'), [], { dimension: 'BUFFER', width: BYTES }, 'COMMON');
+      const buffer = device.createCommittedResource(
+        CUSTOM('WRITE_BACK'),
+        [],
+        { dimension: 'BUFFER', width: BYTES },
+        'COMMON',
+      );
       return { buffer, pageable: buffer };
     },
   },
@@ -49,7 +63,10 @@ const MEMORIES: Memory[] = [
     name: 'placed in a CUSTOM write-combine L0 heap',
     create: (device) => {
       const heap = device.createHeap({ sizeInBytes: 2 * BYTES, properties: CUSTOM('WRITE_COMBINE') });
-      return { buffer: device.createPlacedResource(heap, BYTES, { dimension: 'BUFFER', width: BYTES }, 'COMMON'), pageable: heap };
+      return {
+        buffer: device.createPlacedResource(heap, BYTES, { dimension: 'BUFFER', width: BYTES }, 'COMMON'),
+        pageable: heap,
+      };
     },
   },
 ];
@@ -69,8 +86,18 @@ function cpuWrite(buffer: Resource, offset: number, bytes: Uint8Array, ranged: b
 
 /** A list that touches nothing of the rig's buffer. */
 async function unrelatedList(rig: Rig): Promise<void> {
-  const other = rig.device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: 256 }, 'COMMON');
-  const source = rig.device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: 256 }, 'COMMON');
+  const other = rig.device.createCommittedResource(
+    { type: 'DEFAULT' },
+    [],
+    { dimension: 'BUFFER', width: 256 },
+    'COMMON',
+  );
+  const source = rig.device.createCommittedResource(
+    { type: 'DEFAULT' },
+    [],
+    { dimension: 'BUFFER', width: 256 },
+    'COMMON',
+  );
   await runList(rig.device, rig.queue, (list) => list.copyBufferRegion(other, 0, source, 0, 256));
 }
 
@@ -101,7 +128,8 @@ const ORDERS: { name: string; run(rig: Rig, data: Uint8Array): Promise<Uint8Arra
       rig.device.evict([rig.pageable]);
       const faulting = await readBuffer(rig.device, rig.queue, rig.buffer, 0, BYTES);
       const faults = await rig.device.readFaults();
-      if (faults.length === 0 || faults.some((fault) => fault.kind !== 'read-absent')) throw new Error(`expected read-absent faults, got ${JSON.stringify(faults.map((f) => f.kind))}`);
+      if (faults.length === 0 || faults.some((fault) => fault.kind !== 'read-absent'))
+        throw new Error(`expected read-absent faults, got ${JSON.stringify(faults.map((f) => f.kind))}`);
       if (faulting.some((byte) => byte !== 0)) throw new Error('a read of an evicted heap returned bytes');
       rig.device.makeResident([rig.pageable]);
       return data;
@@ -137,7 +165,13 @@ export async function mapCoherence(gpuDevice: GPUDevice, context = new ScenarioC
   let seed = 1;
   for (const memory of MEMORIES) {
     for (const order of ORDERS) {
-      const device = await createDevice({ gpuDevice, localMemoryBytes: 4 << 20, nonLocalMemoryBytes: 4 << 20, gpuValidation: true, onPageFault: 'report' });
+      const device = await createDevice({
+        gpuDevice,
+        localMemoryBytes: 4 << 20,
+        nonLocalMemoryBytes: 4 << 20,
+        gpuValidation: true,
+        onPageFault: 'report',
+      });
       try {
         const queue = device.createCommandQueue({ type: 'DIRECT' });
         const rig: Rig = { device, queue, ...memory.create(device) };
@@ -145,7 +179,8 @@ export async function mapCoherence(gpuDevice: GPUDevice, context = new ScenarioC
         const name = `${memory.name}: ${order.name}`;
         checks.push(check(name, await readBuffer(device, queue, rig.buffer, 0, BYTES), expected));
         checks.push(...(await context.tileMappings(device, name)));
-        if (device.getDeviceRemovedReason() !== 'S_OK') throw new Error(`${name}: the device was removed (${device.getDeviceRemovedReason()})`);
+        if (device.getDeviceRemovedReason() !== 'S_OK')
+          throw new Error(`${name}: the device was removed (${device.getDeviceRemovedReason()})`);
       } finally {
         device.destroy();
       }

@@ -21,7 +21,14 @@ import { runList } from '../d3d12-io.js';
 import { TextureModel } from '../texture-model.js';
 import { copyBetween, mapTiles, readAll, uploadAll, type Texture } from './texture-copies.js';
 
-const box = (left: number, top: number, right: number, bottom: number) => ({ left, top, front: 0, right, bottom, back: 1 });
+const box = (left: number, top: number, right: number, bottom: number) => ({
+  left,
+  top,
+  front: 0,
+  right,
+  bottom,
+  back: 1,
+});
 
 /** copyResource(dst, src) and its model: every subresource's elements, as they read from the source. */
 async function copyWhole(device: Device, queue: CommandQueue, dst: Texture, src: Texture): Promise<void> {
@@ -32,9 +39,17 @@ async function copyWhole(device: Device, queue: CommandQueue, dst: Texture, src:
   }
 }
 
-export async function reinterpretCopies(gpuDevice: GPUDevice, options: { tiledResourcesTier: TiledResourcesTier }): Promise<Check[]> {
+export async function reinterpretCopies(
+  gpuDevice: GPUDevice,
+  options: { tiledResourcesTier: TiledResourcesTier },
+): Promise<Check[]> {
   const tier = options.tiledResourcesTier;
-  const device = await createDevice({ gpuDevice, tiledResourcesTier: tier, localMemoryBytes: 24 << 20, nonLocalMemoryBytes: 16 << 20 });
+  const device = await createDevice({
+    gpuDevice,
+    tiledResourcesTier: tier,
+    localMemoryBytes: 24 << 20,
+    nonLocalMemoryBytes: 16 << 20,
+  });
   const checks: Check[] = [];
   try {
     const queue = device.createCommandQueue({ type: 'COPY' });
@@ -49,9 +64,19 @@ export async function reinterpretCopies(gpuDevice: GPUDevice, options: { tiledRe
         heapOffset += roundUp(device.getResourceAllocationInfo(desc).sizeInBytes, TILE);
       } else resource = device.createReservedResource({ ...desc, layout: '64KB_UNDEFINED_SWIZZLE' }, 'COMMON');
       resource.setName(name);
-      return { name: `tier ${tier} ${name}`, resource, model: new TextureModel(device, resource, tier, kind === 'reserved') };
+      return {
+        name: `tier ${tier} ${name}`,
+        resource,
+        model: new TextureModel(device, resource, tier, kind === 'reserved'),
+      };
     };
-    const tex2D = (width: number, height: number, format: string, mipLevels = 1): ResourceDesc => ({ dimension: 'TEXTURE2D', width, height, mipLevels, format });
+    const tex2D = (width: number, height: number, format: string, mipLevels = 1): ResourceDesc => ({
+      dimension: 'TEXTURE2D',
+      width,
+      height,
+      mipLevels,
+      format,
+    });
 
     // BC1 128×64, 3 mips (32×16, 16×8, 8×4 blocks) and a BC1 8×8 to its 1×1 mip (2×2 blocks, then
     // one block each); R16G16B16A16_UINT 64×32 (one texel per BC1 block).
@@ -91,13 +116,17 @@ export async function reinterpretCopies(gpuDevice: GPUDevice, options: { tiledRe
     // tile 2 and writing R32G32's NULL tile 1; and back the other way.
     await copyBetween(device, queue, rg32, 0, [100, 40, 0], bc4, 0, box(448, 192, 640, 320));
     await copyBetween(device, queue, bc4, 0, [480, 224, 0], rg32, 0, box(96, 32, 160, 96));
-    for (const t of [rgba16, bc1, smallBc1, rgba32, bc7, rg32, bc4]) checks.push(...(await readAll(device, queue, t, 'after copyTextureRegion between block-compressed and uncompressed')));
+    for (const t of [rgba16, bc1, smallBc1, rgba32, bc7, rg32, bc4])
+      checks.push(
+        ...(await readAll(device, queue, t, 'after copyTextureRegion between block-compressed and uncompressed')),
+      );
 
     // copyResource both ways with mips, and between the two reserved textures (NULL tiles both sides).
     await copyWhole(device, queue, rgba32u, bc3);
     await copyWhole(device, queue, bc3Copy, rgba32u);
     await copyWhole(device, queue, rg32, bc4);
-    for (const t of [rgba32u, bc3Copy, rg32]) checks.push(...(await readAll(device, queue, t, 'after copyResource between block-compressed and uncompressed')));
+    for (const t of [rgba32u, bc3Copy, rg32])
+      checks.push(...(await readAll(device, queue, t, 'after copyResource between block-compressed and uncompressed')));
   } finally {
     device.destroy();
   }

@@ -18,7 +18,14 @@ export interface ResidencyBasics {
   checks: Check[];
   removedReason: string;
   /** The first fault of the report, flattened. */
-  fault?: Pick<FaultReport, 'kind' | 'message'> & { tile?: number; commandList: string; commandIndex: number; commandName: string; resource?: string; heap?: string };
+  fault?: Pick<FaultReport, 'kind' | 'message'> & {
+    tile?: number;
+    commandList: string;
+    commandIndex: number;
+    commandName: string;
+    resource?: string;
+    heap?: string;
+  };
 }
 
 export async function residencyBasics(gpuDevice: GPUDevice, context = new ScenarioContext()): Promise<ResidencyBasics> {
@@ -42,8 +49,20 @@ export async function residencyBasics(gpuDevice: GPUDevice, context = new Scenar
       const evictedUsage = device.queryVideoMemoryInfo('LOCAL').currentUsage;
       checks.push(...(await context.tileMappings(device, 'heap evicted', { resource: reserved, page: 0 })));
       device.makeResident([heap]);
-      checks.push(check('evicted then restored at once: placed data', await readBuffer(device, queue, placed, 0, 2 * TILE), data.subarray(0, 2 * TILE)));
-      checks.push(check('evicted then restored at once: reserved tiles', await readBuffer(device, queue, reserved, 0, 2 * TILE), data.subarray(2 * TILE)));
+      checks.push(
+        check(
+          'evicted then restored at once: placed data',
+          await readBuffer(device, queue, placed, 0, 2 * TILE),
+          data.subarray(0, 2 * TILE),
+        ),
+      );
+      checks.push(
+        check(
+          'evicted then restored at once: reserved tiles',
+          await readBuffer(device, queue, reserved, 0, 2 * TILE),
+          data.subarray(2 * TILE),
+        ),
+      );
       // Evict, wait until the bytes are on the CPU, fill the pool with another heap, restore.
       device.evict([heap]);
       await flush(device, queue);
@@ -51,9 +70,29 @@ export async function residencyBasics(gpuDevice: GPUDevice, context = new Scenar
       const other = device.createHeap({ sizeInBytes: 4 * TILE, properties: { type: 'DEFAULT' } });
       device.makeResident([heap]);
       checks.push(...(await context.tileMappings(device, 'heap restored elsewhere')));
-      checks.push(check('evicted, on the CPU, restored elsewhere: placed data', await readBuffer(device, queue, placed, 0, 2 * TILE), data.subarray(0, 2 * TILE)));
-      checks.push(check('evicted, on the CPU, restored elsewhere: reserved tiles', await readBuffer(device, queue, reserved, 0, 2 * TILE), data.subarray(2 * TILE)));
-      checks.push(check('usage drops by the heap while it is evicted', new Uint8Array([evictedUsage === device.queryVideoMemoryInfo('LOCAL').currentUsage - 4 * TILE - 4 * TILE ? 1 : 0]), new Uint8Array([1])));
+      checks.push(
+        check(
+          'evicted, on the CPU, restored elsewhere: placed data',
+          await readBuffer(device, queue, placed, 0, 2 * TILE),
+          data.subarray(0, 2 * TILE),
+        ),
+      );
+      checks.push(
+        check(
+          'evicted, on the CPU, restored elsewhere: reserved tiles',
+          await readBuffer(device, queue, reserved, 0, 2 * TILE),
+          data.subarray(2 * TILE),
+        ),
+      );
+      checks.push(
+        check(
+          'usage drops by the heap while it is evicted',
+          new Uint8Array([
+            evictedUsage === device.queryVideoMemoryInfo('LOCAL').currentUsage - 4 * TILE - 4 * TILE ? 1 : 0,
+          ]),
+          new Uint8Array([1]),
+        ),
+      );
       other.release();
     } finally {
       device.destroy();
@@ -69,7 +108,12 @@ export async function residencyBasics(gpuDevice: GPUDevice, context = new Scenar
     const forgotten = device.createPlacedResource(forgottenHeap, 0, { dimension: 'BUFFER', width: TILE }, 'COMMON');
     forgotten.setName('vertex data');
     forgottenHeap.setName('mesh heap');
-    const output = device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: TILE }, 'COMMON');
+    const output = device.createCommittedResource(
+      { type: 'DEFAULT' },
+      [],
+      { dimension: 'BUFFER', width: TILE },
+      'COMMON',
+    );
     manager.beginTrackingObject(forgottenHeap);
     manager.beginTrackingObject(output);
     // UE's D3D12.ResidencyDebugBudgetMB = 0: everything outside the batch's sets is evicted.

@@ -28,13 +28,24 @@ export type ScenarioOptions = Omit<ValidationOptions, 'ops' | 'seed'> & { seed?:
 export function residencyBasicsChecks(result: ResidencyBasics): Check[] {
   const fault = result.fault;
   const expect = checkThat;
-  const message = /placed resource #\d+ 'vertex data' tile 0, heap #\d+ 'mesh heap'.*command 3 \(dispatch\) of DIRECT command list #\d+ 'draw meshes'/;
+  const message =
+    /placed resource #\d+ 'vertex data' tile 0, heap #\d+ 'mesh heap'.*command 3 \(dispatch\) of DIRECT command list #\d+ 'draw meshes'/;
   return [
     ...result.checks,
-    expect('the missing residency-set entry removes the device', result.removedReason === 'DXGI_ERROR_DEVICE_HUNG', `removed reason ${result.removedReason}, expected DXGI_ERROR_DEVICE_HUNG`),
+    expect(
+      'the missing residency-set entry removes the device',
+      result.removedReason === 'DXGI_ERROR_DEVICE_HUNG',
+      `removed reason ${result.removedReason}, expected DXGI_ERROR_DEVICE_HUNG`,
+    ),
     expect(
       'the fault names the resource, tile, heap and command',
-      fault?.kind === 'read-absent' && fault.tile === 0 && fault.resource === 'vertex data' && fault.heap === 'mesh heap' && fault.commandIndex === 3 && fault.commandName === 'dispatch' && message.test(fault.message),
+      fault?.kind === 'read-absent' &&
+        fault.tile === 0 &&
+        fault.resource === 'vertex data' &&
+        fault.heap === 'mesh heap' &&
+        fault.commandIndex === 3 &&
+        fault.commandName === 'dispatch' &&
+        message.test(fault.message),
       `fault ${JSON.stringify(fault ?? null)}`,
     ),
   ];
@@ -50,23 +61,47 @@ export async function runScenarios(options: ScenarioOptions): Promise<Validation
   const context = new ScenarioContext(options.plant);
   const tiers = [...new Set<1 | 2 | 3 | 4>([1, 2, 3, tier])];
   const scenarios: [string, () => Promise<Check[]>][] = [
-    ...tiers.map((t): [string, () => Promise<Check[]>] => [`reserved buffer data, every range flag, copyTiles: tier ${t}`, () => reservedBufferData(gpu, { tiledResourcesTier: t }, context)]),
-    ['reserved texture data: 2D and 3D boxes, spills into later mips and the tail', () => reservedTextureData(gpu, context)],
-    ...tiers.map((t): [string, () => Promise<Check[]>] => [`CheckAccessFullyMapped: tier ${t}`, () => computeTiers(gpu, { tiledResourcesTier: t }, context)]),
+    ...tiers.map((t): [string, () => Promise<Check[]>] => [
+      `reserved buffer data, every range flag, copyTiles: tier ${t}`,
+      () => reservedBufferData(gpu, { tiledResourcesTier: t }, context),
+    ]),
+    [
+      'reserved texture data: 2D and 3D boxes, spills into later mips and the tail',
+      () => reservedTextureData(gpu, context),
+    ],
+    ...tiers.map((t): [string, () => Promise<Check[]>] => [
+      `CheckAccessFullyMapped: tier ${t}`,
+      () => computeTiers(gpu, { tiledResourcesTier: t }, context),
+    ]),
     ['memory semantics: queue order of remaps, no clearing, scattered pages', () => memorySemantics(gpu, context)],
     ['CPU writes through map() across paging', () => mapCoherence(gpu, context)],
-    ['residency: evict/restore keeps bytes, a missing residency-set entry is reported', async () => residencyBasicsChecks(await residencyBasics(gpu, context))],
+    [
+      'residency: evict/restore keeps bytes, a missing residency-set entry is reported',
+      async () => residencyBasicsChecks(await residencyBasics(gpu, context)),
+    ],
   ];
   const results: ValidationResult['scenarios'] = [];
   for (const [name, run] of scenarios) {
-    options.onProgress?.({ phase: 'scenarios', seed, opsDone: results.length, opsTotal: scenarios.length, bytesCompared: findings.bytesCompared, mismatches: findings.mismatches.length, scenario: name });
+    options.onProgress?.({
+      phase: 'scenarios',
+      seed,
+      opsDone: results.length,
+      opsTotal: scenarios.length,
+      bytesCompared: findings.bytesCompared,
+      mismatches: findings.mismatches.length,
+      scenario: name,
+    });
     try {
       const checks = await run();
       const failed = checks.filter((c) => c.firstDifference >= 0);
       for (const c of checks) findings.bytesCompared += c.length;
       for (const c of failed) findings.add(-1, name, c.name, describeCheck(c) ?? '');
       const passed = checks.length > 0 && failed.length === 0;
-      results.push(passed ? { name, passed } : { name, passed, detail: failed[0] ? `${failed[0].name}: ${describeCheck(failed[0])}` : 'no checks ran' });
+      results.push(
+        passed
+          ? { name, passed }
+          : { name, passed, detail: failed[0] ? `${failed[0].name}: ${describeCheck(failed[0])}` : 'no checks ran' },
+      );
       if (checks.length === 0) findings.add(-1, name, 'checks', 'the scenario compared nothing');
     } catch (caught) {
       const detail = caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught);
@@ -76,8 +111,27 @@ export async function runScenarios(options: ScenarioOptions): Promise<Validation
     // A self-check run ends with the scenario that caught its plant: the rest would only repeat it.
     if (context.plantPlaced && findings.failed) break;
   }
-  options.onProgress?.({ phase: 'scenarios', seed, opsDone: results.length, opsTotal: scenarios.length, bytesCompared: findings.bytesCompared, mismatches: findings.mismatches.length });
+  options.onProgress?.({
+    phase: 'scenarios',
+    seed,
+    opsDone: results.length,
+    opsTotal: scenarios.length,
+    bytesCompared: findings.bytesCompared,
+    mismatches: findings.mismatches.length,
+  });
   findings.pagesValidated = context.pagesValidated;
-  if (options.plant && !context.plantPlaced) findings.add(-1, 'runScenarios', 'plant', `the ${options.plant} plant found no place to go`);
-  return { seed, tier, ops: 0, bytesCompared: findings.bytesCompared, pagesValidated: findings.pagesValidated, scenarios: results, mismatches: findings.mismatches, counts: {}, checkpoints: 0, milliseconds: Math.round(performance.now() - started) };
+  if (options.plant && !context.plantPlaced)
+    findings.add(-1, 'runScenarios', 'plant', `the ${options.plant} plant found no place to go`);
+  return {
+    seed,
+    tier,
+    ops: 0,
+    bytesCompared: findings.bytesCompared,
+    pagesValidated: findings.pagesValidated,
+    scenarios: results,
+    mismatches: findings.mismatches,
+    counts: {},
+    checkpoints: 0,
+    milliseconds: Math.round(performance.now() - started),
+  };
 }

@@ -35,22 +35,53 @@ export interface Texture {
   model: TextureModel;
 }
 
-export const at = (resource: Resource, subresourceIndex: number): TextureCopyLocation => ({ resource, type: 'SUBRESOURCE_INDEX', subresourceIndex });
-const placed = (resource: Resource, placedFootprint: PlacedSubresourceFootprint): TextureCopyLocation => ({ resource, type: 'PLACED_FOOTPRINT', placedFootprint });
-const defaultBuffer = (device: Device, bytes: number): Resource => device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: roundUp(Math.max(bytes, 4), 4) }, 'COMMON');
+export const at = (resource: Resource, subresourceIndex: number): TextureCopyLocation => ({
+  resource,
+  type: 'SUBRESOURCE_INDEX',
+  subresourceIndex,
+});
+const placed = (resource: Resource, placedFootprint: PlacedSubresourceFootprint): TextureCopyLocation => ({
+  resource,
+  type: 'PLACED_FOOTPRINT',
+  placedFootprint,
+});
+const defaultBuffer = (device: Device, bytes: number): Resource =>
+  device.createCommittedResource(
+    { type: 'DEFAULT' },
+    [],
+    { dimension: 'BUFFER', width: roundUp(Math.max(bytes, 4), 4) },
+    'COMMON',
+  );
 
 /** Texels of a corner or size → elements. */
-const elements = (t: Texture, [x, y, z]: Triple): Triple => [Math.ceil(x / t.model.block.width), Math.ceil(y / t.model.block.height), z];
+const elements = (t: Texture, [x, y, z]: Triple): Triple => [
+  Math.ceil(x / t.model.block.width),
+  Math.ceil(y / t.model.block.height),
+  z,
+];
 
 /** Every subresource from one UPLOAD buffer laid out by GetCopyableFootprints, one copy each (as d3dx12's UpdateSubresources does). */
 export async function uploadAll(device: Device, queue: CommandQueue, t: Texture, seed: number): Promise<void> {
   const { footprints } = t.model;
   const data = pattern(footprints.totalBytes, seed);
   const upload = uploadBuffer(device, data);
-  await runList(device, queue, (list) => footprints.layouts.forEach((layout, sub) => list.copyTextureRegion(at(t.resource, sub), 0, 0, 0, placed(upload, layout))), queue.type);
+  await runList(
+    device,
+    queue,
+    (list) =>
+      footprints.layouts.forEach((layout, sub) =>
+        list.copyTextureRegion(at(t.resource, sub), 0, 0, 0, placed(upload, layout)),
+      ),
+    queue.type,
+  );
   footprints.layouts.forEach(({ offset, footprint }, sub) => {
     const s = t.model.shape(sub);
-    t.model.writeRegion(sub, [0, 0, 0], [s.width, s.height, s.depth], footprintRows(data, offset, footprint.rowPitch, footprints.rowSizeInBytes[sub] as number, s.height, s.depth));
+    t.model.writeRegion(
+      sub,
+      [0, 0, 0],
+      [s.width, s.height, s.depth],
+      footprintRows(data, offset, footprint.rowPitch, footprints.rowSizeInBytes[sub] as number, s.height, s.depth),
+    );
   });
   upload.release();
 }
@@ -59,12 +90,27 @@ export async function uploadAll(device: Device, queue: CommandQueue, t: Texture,
 export async function readAll(device: Device, queue: CommandQueue, t: Texture, what: string): Promise<Check[]> {
   const { footprints } = t.model;
   const out = defaultBuffer(device, footprints.totalBytes);
-  await runList(device, queue, (list) => footprints.layouts.forEach((layout, sub) => list.copyTextureRegion(placed(out, layout), 0, 0, 0, at(t.resource, sub))), queue.type);
+  await runList(
+    device,
+    queue,
+    (list) =>
+      footprints.layouts.forEach((layout, sub) =>
+        list.copyTextureRegion(placed(out, layout), 0, 0, 0, at(t.resource, sub)),
+      ),
+    queue.type,
+  );
   const bytes = await readBuffer(device, queue, out, 0, footprints.totalBytes);
   out.release();
   return footprints.layouts.map(({ offset, footprint }, sub) => {
     const s = t.model.shape(sub);
-    const actual = footprintRows(bytes, offset, footprint.rowPitch, footprints.rowSizeInBytes[sub] as number, s.height, s.depth);
+    const actual = footprintRows(
+      bytes,
+      offset,
+      footprint.rowPitch,
+      footprints.rowSizeInBytes[sub] as number,
+      s.height,
+      s.depth,
+    );
     return check(`${t.name} ${what}: subresource ${sub} read back through its footprint`, actual, t.model.readAll(sub));
   });
 }
@@ -73,7 +119,15 @@ export async function readAll(device: Device, queue: CommandQueue, t: Texture, w
  * Uploads a box of `size` texels into subresource `sub` at `dst`: from a footprint 8 texels wider
  * and 4 taller than the box (whole blocks), through a srcBox at (8, 4).
  */
-async function uploadBox(device: Device, queue: CommandQueue, t: Texture, sub: number, dst: Triple, size: Triple, seed: number): Promise<void> {
+async function uploadBox(
+  device: Device,
+  queue: CommandQueue,
+  t: Texture,
+  sub: number,
+  dst: Triple,
+  size: Triple,
+  seed: number,
+): Promise<void> {
   const [bw, bh] = [t.model.block.width, t.model.block.height];
   const bytes = t.model.shape(sub).bytes;
   const [ew, eh, depth] = elements(t, size);
@@ -83,15 +137,23 @@ async function uploadBox(device: Device, queue: CommandQueue, t: Texture, sub: n
   const rowPitch = roundUp(rowSize, 256);
   const data = pattern(rowPitch * rows * depth, seed);
   const upload = uploadBuffer(device, data);
-  const footprint = { offset: 0, footprint: { format: t.resource.getDesc().format, width, height: rows * bh, depth, rowPitch } };
+  const footprint = {
+    offset: 0,
+    footprint: { format: t.resource.getDesc().format, width, height: rows * bh, depth, rowPitch },
+  };
   const box: Box = { left: 8, top: 4, front: 0, right: 8 + size[0], bottom: 4 + size[1], back: depth };
-  await runList(device, queue, (list) => list.copyTextureRegion(at(t.resource, sub), dst[0], dst[1], dst[2], placed(upload, footprint), box), queue.type);
+  await runList(
+    device,
+    queue,
+    (list) => list.copyTextureRegion(at(t.resource, sub), dst[0], dst[1], dst[2], placed(upload, footprint), box),
+    queue.type,
+  );
   const all = footprintRows(data, 0, rowPitch, rowSize, rows, depth);
   const region = new Uint8Array(ew * eh * depth * bytes);
   for (let z = 0; z < depth; z++) {
     for (let y = 0; y < eh; y++) {
       const from = ((z * rows + 4 / bh + y) * (width / bw) + 8 / bw) * bytes;
-      region.set(all.subarray(from, from + ew * bytes), ((z * eh + y) * ew) * bytes);
+      region.set(all.subarray(from, from + ew * bytes), (z * eh + y) * ew * bytes);
     }
   }
   t.model.writeRegion(sub, elements(t, dst), [ew, eh, depth], region);
@@ -99,10 +161,30 @@ async function uploadBox(device: Device, queue: CommandQueue, t: Texture, sub: n
 }
 
 /** A texture-to-texture copy of `box` (texels) of src's subresource into dst's at `dstAt`. */
-export async function copyBetween(device: Device, queue: CommandQueue, dst: Texture, dstSub: number, dstAt: Triple, src: Texture, srcSub: number, box: Box): Promise<void> {
-  await runList(device, queue, (list) => list.copyTextureRegion(at(dst.resource, dstSub), dstAt[0], dstAt[1], dstAt[2], at(src.resource, srcSub), box), queue.type);
+export async function copyBetween(
+  device: Device,
+  queue: CommandQueue,
+  dst: Texture,
+  dstSub: number,
+  dstAt: Triple,
+  src: Texture,
+  srcSub: number,
+  box: Box,
+): Promise<void> {
+  await runList(
+    device,
+    queue,
+    (list) =>
+      list.copyTextureRegion(at(dst.resource, dstSub), dstAt[0], dstAt[1], dstAt[2], at(src.resource, srcSub), box),
+    queue.type,
+  );
   const size = elements(src, [box.right - box.left, box.bottom - box.top, box.back - box.front]);
-  dst.model.writeRegion(dstSub, elements(dst, dstAt), size, src.model.readRegion(srcSub, elements(src, [box.left, box.top, box.front]), size));
+  dst.model.writeRegion(
+    dstSub,
+    elements(dst, dstAt),
+    size,
+    src.model.readRegion(srcSub, elements(src, [box.left, box.top, box.front]), size),
+  );
 }
 
 /** Every texel of every mip of slice 0 through d3d12_tex2d_load (RGBA8), value and CheckAccessFullyMapped against the model. */
@@ -115,7 +197,12 @@ async function textureLoads(device: Device, queue: CommandQueue, t: Texture): Pr
   for (let mip = 0; mip < desc.mipLevels; mip++) {
     const [width, height] = [Math.max(1, desc.width >> mip), Math.max(1, desc.height >> mip)];
     const count = width * height;
-    const out = device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: count * 8, flags: ['ALLOW_UNORDERED_ACCESS'] }, 'COMMON');
+    const out = device.createCommittedResource(
+      { type: 'DEFAULT' },
+      [],
+      { dimension: 'BUFFER', width: count * 8, flags: ['ALLOW_UNORDERED_ACCESS'] },
+      'COMMON',
+    );
     await runList(device, queue, (list) => {
       list.setPipelineState(pso);
       list.setComputeRootShaderResourceView(1, descriptor.getGPUVirtualAddress());
@@ -129,7 +216,13 @@ async function textureLoads(device: Device, queue: CommandQueue, t: Texture): Pr
       expected.set(t.model.read(mip, x, y, 0), i * 8);
       expected[i * 8 + 4] = t.model.mapped(mip, x, y, 0) ? 1 : 0;
     }
-    checks.push(check(`${t.name}: d3d12_tex2d_load of every texel of mip ${mip} (value, and whether fully mapped)`, await readBuffer(device, queue, out, 0, count * 8), expected));
+    checks.push(
+      check(
+        `${t.name}: d3d12_tex2d_load of every texel of mip ${mip} (value, and whether fully mapped)`,
+        await readBuffer(device, queue, out, 0, count * 8),
+        expected,
+      ),
+    );
     out.release();
   }
   descriptor.release();
@@ -146,7 +239,11 @@ async function textureLoads(device: Device, queue: CommandQueue, t: Texture): Pr
 async function standardTiles(device: Device, queue: CommandQueue, t: Texture): Promise<Check[]> {
   const tiling = device.getResourceTiling(t.resource, 0, t.model.subresources);
   const shape = tiling.standardTileShapeForNonPackedMips;
-  const [tw, th, td] = [shape.widthInTexels / t.model.block.width, shape.heightInTexels / t.model.block.height, shape.depthInTexels];
+  const [tw, th, td] = [
+    shape.widthInTexels / t.model.block.width,
+    shape.heightInTexels / t.model.block.height,
+    shape.depthInTexels,
+  ];
   const tiles: { tile: number; sub: number; origin: Triple }[] = [];
   tiling.subresourceTilings.forEach((s, sub) => {
     if (s.startTileIndexInOverallResource === 0xffffffff) return;
@@ -160,7 +257,22 @@ async function standardTiles(device: Device, queue: CommandQueue, t: Texture): P
     }
   });
   const out = defaultBuffer(device, tiles.length * TILE);
-  await runList(device, queue, (list) => tiles.forEach(({ tile }, i) => list.copyTiles(t.resource, coordinateOfTile(device, t.resource, tile), { numTiles: 1 }, out, i * TILE, 'SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER')), queue.type);
+  await runList(
+    device,
+    queue,
+    (list) =>
+      tiles.forEach(({ tile }, i) =>
+        list.copyTiles(
+          t.resource,
+          coordinateOfTile(device, t.resource, tile),
+          { numTiles: 1 },
+          out,
+          i * TILE,
+          'SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER',
+        ),
+      ),
+    queue.type,
+  );
   const actual = await readBuffer(device, queue, out, 0, tiles.length * TILE);
   out.release();
   const expected = actual.slice();
@@ -175,17 +287,43 @@ async function standardTiles(device: Device, queue: CommandQueue, t: Texture): P
       }
     }
   });
-  return [check(`${t.name}: ${tiles.length} mapped standard tiles read with copyTiles, element by element as CopyTiles lays a tile out`, actual, expected)];
+  return [
+    check(
+      `${t.name}: ${tiles.length} mapped standard tiles read with copyTiles, element by element as CopyTiles lays a tile out`,
+      actual,
+      expected,
+    ),
+  ];
 }
 
 /** Maps the listed tiles of a reserved texture, each to its own heap tile (from `next`); returns the next free heap tile. */
-export function mapTiles(device: Device, queue: CommandQueue, texture: Resource, heap: Heap, tiles: number[], next: number): number {
-  for (const tile of tiles) queue.updateTileMappings(texture, [coordinateOfTile(device, texture, tile)], [{ numTiles: 1 }], heap, ['NONE'], [next++], [1]);
+export function mapTiles(
+  device: Device,
+  queue: CommandQueue,
+  texture: Resource,
+  heap: Heap,
+  tiles: number[],
+  next: number,
+): number {
+  for (const tile of tiles)
+    queue.updateTileMappings(
+      texture,
+      [coordinateOfTile(device, texture, tile)],
+      [{ numTiles: 1 }],
+      heap,
+      ['NONE'],
+      [next++],
+      [1],
+    );
   return next;
 }
 
 /** The tile coordinate of tile index `tile` (its subresource's grid, or its slice's tail), from GetResourceTiling. */
-function coordinateOfTile(device: Device, texture: Resource, tile: number): { x: number; y: number; z: number; subresource: number } {
+function coordinateOfTile(
+  device: Device,
+  texture: Resource,
+  tile: number,
+): { x: number; y: number; z: number; subresource: number } {
   const desc = texture.getDesc();
   const count = desc.mipLevels * (desc.dimension === 'TEXTURE3D' ? 1 : desc.depthOrArraySize);
   const tiling = device.getResourceTiling(texture, 0, count);
@@ -194,16 +332,32 @@ function coordinateOfTile(device: Device, texture: Resource, tile: number): { x:
     if (!s || s.startTileIndexInOverallResource === 0xffffffff) continue;
     const local = tile - s.startTileIndexInOverallResource;
     const plane = s.widthInTiles * s.heightInTiles;
-    if (local >= 0 && local < plane * s.depthInTiles) return { x: local % s.widthInTiles, y: Math.floor((local % plane) / s.widthInTiles), z: Math.floor(local / plane), subresource: sub };
+    if (local >= 0 && local < plane * s.depthInTiles)
+      return {
+        x: local % s.widthInTiles,
+        y: Math.floor((local % plane) / s.widthInTiles),
+        z: Math.floor(local / plane),
+        subresource: sub,
+      };
   }
   // A tail tile: the first packed mip of its slice, x counting through the tail.
   const perSlice = tiling.numTilesForEntireResource / (count / desc.mipLevels);
   const slice = Math.floor(tile / perSlice);
-  return { x: tile - slice * perSlice - tiling.packedMipDesc.startTileIndexInOverallResource, y: 0, z: 0, subresource: slice * desc.mipLevels + tiling.packedMipDesc.numStandardMips };
+  return {
+    x: tile - slice * perSlice - tiling.packedMipDesc.startTileIndexInOverallResource,
+    y: 0,
+    z: 0,
+    subresource: slice * desc.mipLevels + tiling.packedMipDesc.numStandardMips,
+  };
 }
 
 export async function textureCopies(gpuDevice: GPUDevice, context = new ScenarioContext()): Promise<Check[]> {
-  const device = await createDevice({ gpuDevice, tiledResourcesTier: 4, localMemoryBytes: 48 << 20, nonLocalMemoryBytes: 24 << 20 });
+  const device = await createDevice({
+    gpuDevice,
+    tiledResourcesTier: 4,
+    localMemoryBytes: 48 << 20,
+    nonLocalMemoryBytes: 24 << 20,
+  });
   const checks: Check[] = [];
   try {
     const copyQueue = device.createCommandQueue({ type: 'COPY' });
@@ -213,7 +367,8 @@ export async function textureCopies(gpuDevice: GPUDevice, context = new Scenario
       resource.setName(name);
       return { name, resource, model: new TextureModel(device, resource, 4, reserved) };
     };
-    const committed = (desc: ResourceDesc): Resource => device.createCommittedResource({ type: 'DEFAULT' }, [], desc, 'COMMON');
+    const committed = (desc: ResourceDesc): Resource =>
+      device.createCommittedResource({ type: 'DEFAULT' }, [], desc, 'COMMON');
     let heapOffset = 0;
     const placedIn = (desc: ResourceDesc): Resource => {
       const resource = device.createPlacedResource(heap, heapOffset, desc, 'COMMON');
@@ -223,33 +378,122 @@ export async function textureCopies(gpuDevice: GPUDevice, context = new Scenario
 
     const textures: Texture[] = [
       // 300×260, 3 mips × 2 slices: mips 0 and 1 in 128² tiles (3×3, 2×2), mip 2 packed.
-      texture('committed RGBA8 2D array', committed({ dimension: 'TEXTURE2D', width: 300, height: 260, depthOrArraySize: 2, mipLevels: 3, format: 'R8G8B8A8_UNORM' })),
+      texture(
+        'committed RGBA8 2D array',
+        committed({
+          dimension: 'TEXTURE2D',
+          width: 300,
+          height: 260,
+          depthOrArraySize: 2,
+          mipLevels: 3,
+          format: 'R8G8B8A8_UNORM',
+        }),
+      ),
       // 600×300 R8, the full chain of 10 mips: mip 0 in 256² tiles (3×2), the rest packed with rows of 300, 150, ... 1 bytes.
-      texture('placed R8 2D', placedIn({ dimension: 'TEXTURE2D', width: 600, height: 300, mipLevels: 0, format: 'R8_UNORM' })),
-      texture('committed R16 1D array', committed({ dimension: 'TEXTURE1D', width: 1000, depthOrArraySize: 2, mipLevels: 2, format: 'R16_FLOAT' })),
-      texture('committed BC1 2D', committed({ dimension: 'TEXTURE2D', width: 128, height: 128, mipLevels: 0, format: 'BC1_UNORM' })),
-      texture('placed BC7 2D array', placedIn({ dimension: 'TEXTURE2D', width: 64, height: 64, depthOrArraySize: 2, mipLevels: 3, format: 'BC7_UNORM' })),
-      texture('placed BC3 3D', placedIn({ dimension: 'TEXTURE3D', width: 64, height: 32, depthOrArraySize: 4, mipLevels: 2, format: 'BC3_UNORM' })),
+      texture(
+        'placed R8 2D',
+        placedIn({ dimension: 'TEXTURE2D', width: 600, height: 300, mipLevels: 0, format: 'R8_UNORM' }),
+      ),
+      texture(
+        'committed R16 1D array',
+        committed({ dimension: 'TEXTURE1D', width: 1000, depthOrArraySize: 2, mipLevels: 2, format: 'R16_FLOAT' }),
+      ),
+      texture(
+        'committed BC1 2D',
+        committed({ dimension: 'TEXTURE2D', width: 128, height: 128, mipLevels: 0, format: 'BC1_UNORM' }),
+      ),
+      texture(
+        'placed BC7 2D array',
+        placedIn({
+          dimension: 'TEXTURE2D',
+          width: 64,
+          height: 64,
+          depthOrArraySize: 2,
+          mipLevels: 3,
+          format: 'BC7_UNORM',
+        }),
+      ),
+      texture(
+        'placed BC3 3D',
+        placedIn({
+          dimension: 'TEXTURE3D',
+          width: 64,
+          height: 32,
+          depthOrArraySize: 4,
+          mipLevels: 2,
+          format: 'BC3_UNORM',
+        }),
+      ),
     ];
 
     // Reserved 256² RGBA8 × 3 slices, 9 mips (Tier 4: packed mips in an array): per slice mip 0 is
     // 2×2 tiles, mip 1 one tile, mips 2..8 one tail tile (6 tiles a slice). Slice 0: all but tile 1;
     // slice 1: tiles 6 and 9 of mip 0 and the tail; slice 2: the standard tiles, tail NULL.
-    const array = texture('reserved RGBA8 2D array', device.createReservedResource({ dimension: 'TEXTURE2D', width: 256, height: 256, depthOrArraySize: 3, mipLevels: 9, format: 'R8G8B8A8_UNORM', layout: '64KB_UNDEFINED_SWIZZLE' }, 'COMMON'), true);
+    const array = texture(
+      'reserved RGBA8 2D array',
+      device.createReservedResource(
+        {
+          dimension: 'TEXTURE2D',
+          width: 256,
+          height: 256,
+          depthOrArraySize: 3,
+          mipLevels: 9,
+          format: 'R8G8B8A8_UNORM',
+          layout: '64KB_UNDEFINED_SWIZZLE',
+        },
+        'COMMON',
+      ),
+      true,
+    );
     const tilesHeap = device.createHeap({ sizeInBytes: 32 * TILE, properties: { type: 'DEFAULT' } });
     const next = mapTiles(device, direct, array.resource, tilesHeap, [0, 2, 3, 4, 5, 6, 9, 11, 12, 13, 14, 15, 16], 0);
     // 64×64×32 RGBA8, 2 mips: mip 0 is 2×2×2 tiles of 32×32×16 (0..7), mip 1 one tile (8); 2 and 5 NULL.
-    const volume = texture('reserved RGBA8 3D', device.createReservedResource({ dimension: 'TEXTURE3D', width: 64, height: 64, depthOrArraySize: 32, mipLevels: 2, format: 'R8G8B8A8_UNORM', layout: '64KB_UNDEFINED_SWIZZLE' }, 'COMMON'), true);
+    const volume = texture(
+      'reserved RGBA8 3D',
+      device.createReservedResource(
+        {
+          dimension: 'TEXTURE3D',
+          width: 64,
+          height: 64,
+          depthOrArraySize: 32,
+          mipLevels: 2,
+          format: 'R8G8B8A8_UNORM',
+          layout: '64KB_UNDEFINED_SWIZZLE',
+        },
+        'COMMON',
+      ),
+      true,
+    );
     mapTiles(device, direct, volume.resource, tilesHeap, [0, 1, 3, 4, 6, 7, 8], next);
     // 1024×512 BC1: mip 0 is 2×2 tiles of 512×256 texels (128×64 blocks), mip 1 one tile; tile 1 NULL.
-    const blocks = texture('reserved BC1 2D', device.createReservedResource({ dimension: 'TEXTURE2D', width: 1024, height: 512, mipLevels: 3, format: 'BC1_UNORM', layout: '64KB_UNDEFINED_SWIZZLE' }, 'COMMON'), true);
+    const blocks = texture(
+      'reserved BC1 2D',
+      device.createReservedResource(
+        {
+          dimension: 'TEXTURE2D',
+          width: 1024,
+          height: 512,
+          mipLevels: 3,
+          format: 'BC1_UNORM',
+          layout: '64KB_UNDEFINED_SWIZZLE',
+        },
+        'COMMON',
+      ),
+      true,
+    );
     mapTiles(device, direct, blocks.resource, tilesHeap, [0, 2, 3, 4, 5], next + 7);
-    checks.push(...(await context.tileMappings(device, 'texture copies: reserved 2D array, 3D and BC textures, tile by tile', { resource: array.resource, page: 0 })));
+    checks.push(
+      ...(await context.tileMappings(device, 'texture copies: reserved 2D array, 3D and BC textures, tile by tile', {
+        resource: array.resource,
+        page: 0,
+      })),
+    );
     textures.push(array, volume, blocks);
 
     let seed = 100;
     for (const t of textures) await uploadAll(device, copyQueue, t, seed++);
-    for (const t of textures) checks.push(...(await readAll(device, copyQueue, t, 'after uploading every subresource')));
+    for (const t of textures)
+      checks.push(...(await readAll(device, copyQueue, t, 'after uploading every subresource')));
 
     // Boxes across tile boundaries (x 128, y 128 of mip 0) and at the right and bottom edges, into
     // a partly NULL slice, and boxes of the R8 texture's tiled mip 0 (256 wide tiles) and packed mip 2.
@@ -260,20 +504,56 @@ export async function textureCopies(gpuDevice: GPUDevice, context = new Scenario
     await uploadBox(device, copyQueue, textures[1] as Texture, 2, [1, 1, 0], [147, 73, 1], seed++);
     await uploadBox(device, copyQueue, volume, 0, [20, 24, 10], [30, 30, 12], seed++);
     await uploadBox(device, copyQueue, textures[3] as Texture, 1, [16, 32, 0], [32, 28, 1], seed++);
-    for (const t of [array, volume, textures[1] as Texture, textures[3] as Texture]) checks.push(...(await readAll(device, copyQueue, t, 'after box uploads across tile boundaries and edges')));
+    for (const t of [array, volume, textures[1] as Texture, textures[3] as Texture])
+      checks.push(...(await readAll(device, copyQueue, t, 'after box uploads across tile boundaries and edges')));
 
     // Texture to texture: placed ↔ reserved (reads of NULL tiles give 0, writes to them are dropped),
     // BC1 ↔ BC1 in whole blocks, and the 2×2 mip (one block).
-    const plain = texture('placed RGBA8 2D', placedIn({ dimension: 'TEXTURE2D', width: 256, height: 256, format: 'R8G8B8A8_UNORM' }));
+    const plain = texture(
+      'placed RGBA8 2D',
+      placedIn({ dimension: 'TEXTURE2D', width: 256, height: 256, format: 'R8G8B8A8_UNORM' }),
+    );
     await uploadAll(device, copyQueue, plain, seed++);
-    await copyBetween(device, copyQueue, array, 9, [20, 40, 0], plain, 0, { left: 16, top: 8, front: 0, right: 240, bottom: 200, back: 1 });
-    await copyBetween(device, copyQueue, plain, 0, [0, 0, 0], array, 9, { left: 0, top: 0, front: 0, right: 256, bottom: 256, back: 1 });
-    const bc = texture('committed BC1 2D (copy target)', committed({ dimension: 'TEXTURE2D', width: 128, height: 128, mipLevels: 0, format: 'BC1_UNORM_SRGB' }));
+    await copyBetween(device, copyQueue, array, 9, [20, 40, 0], plain, 0, {
+      left: 16,
+      top: 8,
+      front: 0,
+      right: 240,
+      bottom: 200,
+      back: 1,
+    });
+    await copyBetween(device, copyQueue, plain, 0, [0, 0, 0], array, 9, {
+      left: 0,
+      top: 0,
+      front: 0,
+      right: 256,
+      bottom: 256,
+      back: 1,
+    });
+    const bc = texture(
+      'committed BC1 2D (copy target)',
+      committed({ dimension: 'TEXTURE2D', width: 128, height: 128, mipLevels: 0, format: 'BC1_UNORM_SRGB' }),
+    );
     await uploadAll(device, copyQueue, bc, seed++);
     const bc1 = textures[3] as Texture;
-    await copyBetween(device, copyQueue, bc, 0, [64, 32, 0], bc1, 1, { left: 4, top: 8, front: 0, right: 36, bottom: 40, back: 1 });
-    await copyBetween(device, copyQueue, bc, 6, [0, 0, 0], bc1, 6, { left: 0, top: 0, front: 0, right: 2, bottom: 2, back: 1 });
-    for (const t of [array, plain, bc]) checks.push(...(await readAll(device, copyQueue, t, 'after texture-to-texture copies')));
+    await copyBetween(device, copyQueue, bc, 0, [64, 32, 0], bc1, 1, {
+      left: 4,
+      top: 8,
+      front: 0,
+      right: 36,
+      bottom: 40,
+      back: 1,
+    });
+    await copyBetween(device, copyQueue, bc, 6, [0, 0, 0], bc1, 6, {
+      left: 0,
+      top: 0,
+      front: 0,
+      right: 2,
+      bottom: 2,
+      back: 1,
+    });
+    for (const t of [array, plain, bc])
+      checks.push(...(await readAll(device, copyQueue, t, 'after texture-to-texture copies')));
 
     for (const t of [array, volume, blocks]) checks.push(...(await standardTiles(device, copyQueue, t)));
     checks.push(...(await textureLoads(device, direct, array)));
@@ -285,22 +565,62 @@ export async function textureCopies(gpuDevice: GPUDevice, context = new Scenario
 }
 
 /** DiscardResource changes no data (DIRECT and COMPUTE lists); its state rule is checked when the list executes. */
-async function discards(device: Device, copyQueue: CommandQueue, direct: CommandQueue, texture: (name: string, resource: Resource) => Texture, committed: (desc: ResourceDesc) => Resource, seed: number): Promise<Check[]> {
-  const uav = texture('UAV RGBA8 2D', committed({ dimension: 'TEXTURE2D', width: 64, height: 64, mipLevels: 2, format: 'R8G8B8A8_UNORM', flags: ['ALLOW_UNORDERED_ACCESS'] }));
+async function discards(
+  device: Device,
+  copyQueue: CommandQueue,
+  direct: CommandQueue,
+  texture: (name: string, resource: Resource) => Texture,
+  committed: (desc: ResourceDesc) => Resource,
+  seed: number,
+): Promise<Check[]> {
+  const uav = texture(
+    'UAV RGBA8 2D',
+    committed({
+      dimension: 'TEXTURE2D',
+      width: 64,
+      height: 64,
+      mipLevels: 2,
+      format: 'R8G8B8A8_UNORM',
+      flags: ['ALLOW_UNORDERED_ACCESS'],
+    }),
+  );
   await uploadAll(device, copyQueue, uav, seed);
-  const barrier = (stateBefore: 'COMMON' | 'UNORDERED_ACCESS', stateAfter: 'COMMON' | 'UNORDERED_ACCESS') => ({ type: 'TRANSITION' as const, transition: { resource: uav.resource, stateBefore, stateAfter } });
+  const barrier = (stateBefore: 'COMMON' | 'UNORDERED_ACCESS', stateAfter: 'COMMON' | 'UNORDERED_ACCESS') => ({
+    type: 'TRANSITION' as const,
+    transition: { resource: uav.resource, stateBefore, stateAfter },
+  });
   for (const type of ['DIRECT', 'COMPUTE'] as const) {
     const queue = type === 'DIRECT' ? direct : device.createCommandQueue({ type });
-    await runList(device, queue, (list) => {
-      list.resourceBarrier([barrier('COMMON', 'UNORDERED_ACCESS')]);
-      list.discardResource(uav.resource);
-      list.discardResource(uav.resource, { firstSubresource: 1, numSubresources: 1, rects: [{ left: 0, top: 0, right: 16, bottom: 16 }] });
-      list.resourceBarrier([barrier('UNORDERED_ACCESS', 'COMMON')]);
-    }, type);
+    await runList(
+      device,
+      queue,
+      (list) => {
+        list.resourceBarrier([barrier('COMMON', 'UNORDERED_ACCESS')]);
+        list.discardResource(uav.resource);
+        list.discardResource(uav.resource, {
+          firstSubresource: 1,
+          numSubresources: 1,
+          rects: [{ left: 0, top: 0, right: 16, bottom: 16 }],
+        });
+        list.resourceBarrier([barrier('UNORDERED_ACCESS', 'COMMON')]);
+      },
+      type,
+    );
   }
-  const checks = await readAll(device, copyQueue, uav, 'after discardResource on DIRECT and COMPUTE lists (no data changes)');
+  const checks = await readAll(
+    device,
+    copyQueue,
+    uav,
+    'after discardResource on DIRECT and COMPUTE lists (no data changes)',
+  );
   // A render target discarded in COMMON: recorded (the state is the list's to learn), refused at execution.
-  const target = committed({ dimension: 'TEXTURE2D', width: 64, height: 64, format: 'R8G8B8A8_UNORM', flags: ['ALLOW_RENDER_TARGET'] });
+  const target = committed({
+    dimension: 'TEXTURE2D',
+    width: 64,
+    height: 64,
+    format: 'R8G8B8A8_UNORM',
+    flags: ['ALLOW_RENDER_TARGET'],
+  });
   const list = device.createCommandList('DIRECT');
   list.discardResource(target);
   list.close();
@@ -310,26 +630,64 @@ async function discards(device: Device, copyQueue: CommandQueue, direct: Command
   } catch (error) {
     refusal = error instanceof D3D12Error ? error.message : String(error);
   }
-  checks.push(checkThat('discardResource of a render target in COMMON is refused at executeCommandLists', /executeCommandLists: .*cannot be used as RENDER_TARGET without a transition barrier/.test(refusal), `executeCommandLists said: ${refusal || 'nothing (it ran)'}`));
+  checks.push(
+    checkThat(
+      'discardResource of a render target in COMMON is refused at executeCommandLists',
+      /executeCommandLists: .*cannot be used as RENDER_TARGET without a transition barrier/.test(refusal),
+      `executeCommandLists said: ${refusal || 'nothing (it ran)'}`,
+    ),
+  );
   return checks;
 }
 
-export async function textureCopyTiers(gpuDevice: GPUDevice, options: { tiledResourcesTier: TiledResourcesTier }): Promise<Check[]> {
+export async function textureCopyTiers(
+  gpuDevice: GPUDevice,
+  options: { tiledResourcesTier: TiledResourcesTier },
+): Promise<Check[]> {
   const tier = options.tiledResourcesTier;
-  const device = await createDevice({ gpuDevice, tiledResourcesTier: tier, localMemoryBytes: 16 << 20, nonLocalMemoryBytes: 16 << 20, onPageFault: 'report' });
+  const device = await createDevice({
+    gpuDevice,
+    tiledResourcesTier: tier,
+    localMemoryBytes: 16 << 20,
+    nonLocalMemoryBytes: 16 << 20,
+    onPageFault: 'report',
+  });
   const checks: Check[] = [];
   try {
     const queue = device.createCommandQueue({ type: 'COPY' });
     // 256² RGBA8: 2×2 tiles of 128², tiles 0 and 3 mapped.
-    const resource = device.createReservedResource({ dimension: 'TEXTURE2D', width: 256, height: 256, format: 'R8G8B8A8_UNORM', layout: '64KB_UNDEFINED_SWIZZLE' }, 'COMMON');
+    const resource = device.createReservedResource(
+      { dimension: 'TEXTURE2D', width: 256, height: 256, format: 'R8G8B8A8_UNORM', layout: '64KB_UNDEFINED_SWIZZLE' },
+      'COMMON',
+    );
     const heap = device.createHeap({ sizeInBytes: 2 * TILE, properties: { type: 'DEFAULT' } });
     mapTiles(device, device.createCommandQueue({ type: 'DIRECT' }), resource, heap, [0, 3], 0);
-    const reserved: Texture = { name: `tier ${tier} reserved RGBA8`, resource, model: new TextureModel(device, resource, tier, true) };
+    const reserved: Texture = {
+      name: `tier ${tier} reserved RGBA8`,
+      resource,
+      model: new TextureModel(device, resource, tier, true),
+    };
     await uploadAll(device, queue, reserved, 40 + tier);
     checks.push(...(await readAll(device, queue, reserved, 'NULL tiles: writes dropped, reads as the tier says')));
-    const copyTarget = device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'TEXTURE2D', width: 256, height: 256, format: 'R8G8B8A8_UNORM' }, 'COMMON');
-    const target: Texture = { name: `tier ${tier} committed RGBA8`, resource: copyTarget, model: new TextureModel(device, copyTarget, tier, false) };
-    await copyBetween(device, queue, target, 0, [0, 0, 0], reserved, 0, { left: 0, top: 0, front: 0, right: 256, bottom: 256, back: 1 });
+    const copyTarget = device.createCommittedResource(
+      { type: 'DEFAULT' },
+      [],
+      { dimension: 'TEXTURE2D', width: 256, height: 256, format: 'R8G8B8A8_UNORM' },
+      'COMMON',
+    );
+    const target: Texture = {
+      name: `tier ${tier} committed RGBA8`,
+      resource: copyTarget,
+      model: new TextureModel(device, copyTarget, tier, false),
+    };
+    await copyBetween(device, queue, target, 0, [0, 0, 0], reserved, 0, {
+      left: 0,
+      top: 0,
+      front: 0,
+      right: 256,
+      bottom: 256,
+      back: 1,
+    });
     checks.push(...(await readAll(device, queue, target, 'a texture-to-texture copy of NULL tiles')));
     checks.push(...(await evictedFaults(device, queue, tier)));
   } finally {
@@ -352,19 +710,53 @@ async function evictedFaults(device: Device, queue: CommandQueue, tier: number):
   const list = device.createCommandList('COPY');
   list.setName('stream into an evicted heap');
   // Four texels each way: a few faults, well within one submission's fault log.
-  list.copyTextureRegion(at(resource, 0), 0, 0, 0, placed(upload, layout), { left: 0, top: 0, front: 0, right: 4, bottom: 1, back: 1 });
-  list.resourceBarrier([{ type: 'TRANSITION', transition: { resource, stateBefore: 'COPY_DEST', stateAfter: 'COPY_SOURCE' } }]);
-  list.copyTextureRegion(placed(out, layout), 0, 0, 0, at(resource, 0), { left: 0, top: 255, front: 0, right: 4, bottom: 256, back: 1 });
+  list.copyTextureRegion(at(resource, 0), 0, 0, 0, placed(upload, layout), {
+    left: 0,
+    top: 0,
+    front: 0,
+    right: 4,
+    bottom: 1,
+    back: 1,
+  });
+  list.resourceBarrier([
+    { type: 'TRANSITION', transition: { resource, stateBefore: 'COPY_DEST', stateAfter: 'COPY_SOURCE' } },
+  ]);
+  list.copyTextureRegion(placed(out, layout), 0, 0, 0, at(resource, 0), {
+    left: 0,
+    top: 255,
+    front: 0,
+    right: 4,
+    bottom: 256,
+    back: 1,
+  });
   list.close();
   queue.executeCommandLists([list]);
   const faults = await device.readFaults();
   const writes = faults.filter((f) => f.kind === 'write-absent');
   const reads = faults.filter((f) => f.kind === 'read-absent');
-  const named = faults.every((f) => f.command.name === 'copyTextureRegion' && f.resource?.name === 'evicted texture' && f.heap?.name === 'evicted texture heap' && f.commandList.label.endsWith("'stream into an evicted heap'"));
+  const named = faults.every(
+    (f) =>
+      f.command.name === 'copyTextureRegion' &&
+      f.resource?.name === 'evicted texture' &&
+      f.heap?.name === 'evicted texture heap' &&
+      f.commandList.label.endsWith("'stream into an evicted heap'"),
+  );
   const summary = JSON.stringify(faults.slice(0, 2));
   return [
-    checkThat(`tier ${tier}: copyTextureRegion into an evicted heap faults, attributed to command 0`, writes.length > 0 && writes.every((f) => f.command.index === 0), `${writes.length} write faults: ${summary}`),
-    checkThat(`tier ${tier}: copyTextureRegion out of an evicted heap faults, attributed to command 2`, reads.length > 0 && reads.every((f) => f.command.index === 2), `${reads.length} read faults: ${summary}`),
-    checkThat(`tier ${tier}: every fault names copyTextureRegion, the texture, the heap and the list`, faults.length === writes.length + reads.length && named, summary),
+    checkThat(
+      `tier ${tier}: copyTextureRegion into an evicted heap faults, attributed to command 0`,
+      writes.length > 0 && writes.every((f) => f.command.index === 0),
+      `${writes.length} write faults: ${summary}`,
+    ),
+    checkThat(
+      `tier ${tier}: copyTextureRegion out of an evicted heap faults, attributed to command 2`,
+      reads.length > 0 && reads.every((f) => f.command.index === 2),
+      `${reads.length} read faults: ${summary}`,
+    ),
+    checkThat(
+      `tier ${tier}: every fault names copyTextureRegion, the texture, the heap and the list`,
+      faults.length === writes.length + reads.length && named,
+      summary,
+    ),
   ];
 }

@@ -9,13 +9,26 @@
 import { describe } from 'vitest';
 import { browserTest } from '../../harness/browser/browser-test.js';
 import { expectPagingSoakPass, parsePagingSoakEnvironment } from '../../shared/soak/paging-soak-expect.js';
-import { describePagingSoakRun, type PagingSoakOptions, type PagingSoakSummary } from '../../shared/soak/paging-soak-report.js';
+import {
+  describePagingSoakRun,
+  type PagingSoakOptions,
+  type PagingSoakSummary,
+} from '../../shared/soak/paging-soak-report.js';
 
 const PAGE = 'test/browser/pages/paging-soak.page.ts';
 const OPERATIONS = 2000;
 
-const runs: (PagingSoakOptions & { name: string; operations: number })[] = [0xb5e1, 424242].map((seed) => ({ name: `seed ${seed}`, seed, operations: OPERATIONS }));
-const extra = parsePagingSoakEnvironment(process.env.D3D12_PAGING_SOAK_SEED, process.env.D3D12_PAGING_SOAK_OPS, OPERATIONS, process.env.D3D12_PAGING_SOAK_SERIALIZE);
+const runs: (PagingSoakOptions & { name: string; operations: number })[] = [0xb5e1, 424242].map((seed) => ({
+  name: `seed ${seed}`,
+  seed,
+  operations: OPERATIONS,
+}));
+const extra = parsePagingSoakEnvironment(
+  process.env.D3D12_PAGING_SOAK_SEED,
+  process.env.D3D12_PAGING_SOAK_OPS,
+  OPERATIONS,
+  process.env.D3D12_PAGING_SOAK_SERIALIZE,
+);
 if (extra) runs.push({ name: `D3D12_PAGING_SOAK_SEED ${extra.seed}`, ...extra });
 
 describe('paging soak: CPU writes, copies, dispatches, evict/makeResident, manager batches and tile remaps at 4x over-commit (headless Chromium)', () => {

@@ -7,7 +7,12 @@
 import { describe, expect } from 'vitest';
 import { browserTest } from '../../harness/browser/browser-test.js';
 import { parseSeed } from '../../../src/validate/index.js';
-import { describeSoakFailure, describeSoakRun, type SoakOptions, type SoakSummary } from '../../shared/soak/residency-soak.js';
+import {
+  describeSoakFailure,
+  describeSoakRun,
+  type SoakOptions,
+  type SoakSummary,
+} from '../../shared/soak/residency-soak.js';
 
 const PAGE = 'test/browser/pages/residency-soak.page.ts';
 const LISTS = 150;

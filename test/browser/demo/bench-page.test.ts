@@ -15,7 +15,12 @@ import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { describe, expect, inject } from 'vitest';
 import { renderReportHtml } from '../../../bench/report/render-report.js';
-import { checkSuiteResult, FIGURES as SUITE_FIGURES, resultFileName, type SuiteResult } from '../../../bench/suite/suite.js';
+import {
+  checkSuiteResult,
+  FIGURES as SUITE_FIGURES,
+  resultFileName,
+  type SuiteResult,
+} from '../../../bench/suite/suite.js';
 import { markdownTable } from '../../../bench/suite/table.js';
 import type { BenchPageState } from '../../../demo/bench/main.js';
 import { figureVerdict } from '../../../demo/bench/verdict.js';
@@ -29,7 +34,9 @@ const FIGURES = ['paging-throughput', 'residency-overhead'];
 const url = (query: string): string => `${inject('browserOrigin')}/demo/bench/index.html?${query}`;
 
 /** The committed full results the page offers as references. */
-const COMMITTED = readdirSync(join(process.cwd(), 'bench', 'results')).filter((f) => f.endsWith('.json') && !f.endsWith('-quick.json'));
+const COMMITTED = readdirSync(join(process.cwd(), 'bench', 'results')).filter(
+  (f) => f.endsWith('.json') && !f.endsWith('-quick.json'),
+);
 
 /** A desktop screen: the page must open on its verdict and fit in MAX_SCREENS of these. */
 const SCREEN = { width: 1400, height: 900 };
@@ -49,18 +56,33 @@ async function layoutOf(page: Page) {
       const range = document.createRange();
       range.selectNodeContents(td);
       const rects = [...range.getClientRects()].filter((r) => r.width > 0);
-      return { rects: rects.length, height: range.getBoundingClientRect().height, lineHeight: parseFloat(getComputedStyle(td).lineHeight) };
+      return {
+        rects: rects.length,
+        height: range.getBoundingClientRect().height,
+        lineHeight: parseFloat(getComputedStyle(td).lineHeight),
+      };
     };
     return {
       scrollHeight: document.documentElement.scrollHeight,
-      verdictFirst: verdict !== null && charts !== null && (verdict.compareDocumentPosition(charts) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0,
+      verdictFirst:
+        verdict !== null &&
+        charts !== null &&
+        (verdict.compareDocumentPosition(charts) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0,
       verdictTop: box ? box.top + scrollY : Number.NaN,
       verdictBottom: box ? box.bottom + scrollY : Number.NaN,
-      entries: [...document.querySelectorAll<HTMLElement>('#bench-verdict [data-figure]')].map((e) => ({ figure: e.dataset.figure, verdict: e.dataset.verdict })),
+      entries: [...document.querySelectorAll<HTMLElement>('#bench-verdict [data-figure]')].map((e) => ({
+        figure: e.dataset.figure,
+        verdict: e.dataset.verdict,
+      })),
       chartLefts: cells.map((c) => c.offsetLeft),
       // Each chart as wide as its grid cell.
-      chartWidths: cells.map((c) => ({ cell: c.clientWidth, plot: c.querySelector<HTMLElement>('.uplot')?.offsetWidth ?? 0 })),
-      numericCells: [...document.querySelectorAll<HTMLTableRowElement>('#bench-results tbody tr')].flatMap((tr) => [...tr.cells].map((td, column) => ({ column, text: td.textContent, ...lines(td) }))),
+      chartWidths: cells.map((c) => ({
+        cell: c.clientWidth,
+        plot: c.querySelector<HTMLElement>('.uplot')?.offsetWidth ?? 0,
+      })),
+      numericCells: [...document.querySelectorAll<HTMLTableRowElement>('#bench-results tbody tr')].flatMap((tr) =>
+        [...tr.cells].map((td, column) => ({ column, text: td.textContent, ...lines(td) })),
+      ),
     };
   });
 }
@@ -112,14 +134,21 @@ describe('the benchmark page', () => {
       const rows = result.figures.flatMap((f) => f.rows);
       const streamPoints = (paging?.series ?? []).reduce((n, s) => n + s.x.length, 0);
       // Every sample of every row (measured and baseline) and every stream point was charted live.
-      expect(state.charted).toBe(rows.reduce((n, r) => n + r.samples.length + r.baselineSamples.length, 0) + streamPoints);
+      expect(state.charted).toBe(
+        rows.reduce((n, r) => n + r.samples.length + r.baselineSamples.length, 0) + streamPoints,
+      );
 
       const shown = await page.evaluate(() => ({
         status: document.querySelector('#bench-status')?.getAttribute('data-state'),
         adapter: document.querySelector('#bench-adapter')?.textContent ?? '',
         head: [...document.querySelectorAll('#bench-results thead th')].map((th) => th.textContent),
-        body: [...document.querySelectorAll<HTMLTableRowElement>('#bench-results tbody tr')].map((tr) => [...tr.cells].map((td) => td.textContent)),
-        charts: [...document.querySelectorAll('#bench-charts .bench-chart')].map((c) => ({ key: (c as HTMLElement).dataset.chart, canvas: c.querySelector('canvas') !== null })),
+        body: [...document.querySelectorAll<HTMLTableRowElement>('#bench-results tbody tr')].map((tr) =>
+          [...tr.cells].map((td) => td.textContent),
+        ),
+        charts: [...document.querySelectorAll('#bench-charts .bench-chart')].map((c) => ({
+          key: (c as HTMLElement).dataset.chart,
+          canvas: c.querySelector('canvas') !== null,
+        })),
         figures: [...document.querySelectorAll('#bench-figures li')].map((li) => (li as HTMLElement).dataset.state),
         sideBySide: document.querySelector<HTMLIFrameElement>('#bench-side-by-side')?.srcdoc ?? '',
         download: !document.querySelector<HTMLButtonElement>('#bench-download')?.disabled,
@@ -149,11 +178,16 @@ describe('the benchmark page', () => {
       try {
         const cdp = await page.createCDPSession();
         // The test's own browser context (each test has one): downloads are allowed per context.
-        await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: folder, ...(page.browserContext().id ? { browserContextId: page.browserContext().id } : {}) });
+        await cdp.send('Browser.setDownloadBehavior', {
+          behavior: 'allow',
+          downloadPath: folder,
+          ...(page.browserContext().id ? { browserContextId: page.browserContext().id } : {}),
+        });
         await page.click('#bench-download');
         const name = resultFileName(result);
         const deadline = Date.now() + 20_000;
-        while (!readdirSync(folder).includes(name) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+        while (!readdirSync(folder).includes(name) && Date.now() < deadline)
+          await new Promise((r) => setTimeout(r, 100));
         expect(readdirSync(folder)).toContain(name);
         const text = readFileSync(join(folder, name), 'utf8');
         expect(text).toBe(state.download?.text);
@@ -184,7 +218,10 @@ describe('the benchmark page', () => {
       const result = state.result as SuiteResult;
       expect(result.failures).toEqual([]);
       expect(result.figures.map((f) => f.id)).toEqual(SUITE_FIGURES.map((f) => f.id));
-      await expectQuickSceneFrameTime(result.figures.find((f) => f.id === 'scene-frame-time'), page);
+      await expectQuickSceneFrameTime(
+        result.figures.find((f) => f.id === 'scene-frame-time'),
+        page,
+      );
       expectCompactPage(await layoutOf(page), result);
       mkdirSync(SCREENSHOT_DIR, { recursive: true });
       await page.screenshot({ path: join(SCREENSHOT_DIR, 'bench-page-all.png'), fullPage: true });
@@ -194,7 +231,12 @@ describe('the benchmark page', () => {
       await page.waitForFunction(
         () => {
           const cells = [...document.querySelectorAll<HTMLElement>('#bench-charts .bench-chart')];
-          return new Set(cells.map((c) => c.offsetLeft)).size === 1 && cells.every((c) => Math.abs((c.querySelector<HTMLElement>('.uplot')?.offsetWidth ?? 0) - c.clientWidth) <= 1);
+          return (
+            new Set(cells.map((c) => c.offsetLeft)).size === 1 &&
+            cells.every(
+              (c) => Math.abs((c.querySelector<HTMLElement>('.uplot')?.offsetWidth ?? 0) - c.clientWidth) <= 1,
+            )
+          );
         },
         { timeout: 10_000, polling: 'raf' },
       );
@@ -202,17 +244,20 @@ describe('the benchmark page', () => {
     RUN_TIMEOUT_MS + 60_000,
   );
 
-  browserTest('ref=none shows no reference column; an unknown figure in the URL is refused on the page', async ({ openPage }) => {
-    const idle = await openPage(url('ref=none&figures=residency-overhead'));
-    await idle.waitForSelector('#bench-results thead th');
-    expect(await idle.$$eval('#bench-results thead th', (ths) => ths.length)).toBe(7);
-    expect(await idle.evaluate(() => window.benchState.done)).toBe(false);
-    expect(await idle.$eval('#bench-status', (p) => p.getAttribute('data-state'))).toBe('waiting');
+  browserTest(
+    'ref=none shows no reference column; an unknown figure in the URL is refused on the page',
+    async ({ openPage }) => {
+      const idle = await openPage(url('ref=none&figures=residency-overhead'));
+      await idle.waitForSelector('#bench-results thead th');
+      expect(await idle.$$eval('#bench-results thead th', (ths) => ths.length)).toBe(7);
+      expect(await idle.evaluate(() => window.benchState.done)).toBe(false);
+      expect(await idle.$eval('#bench-status', (p) => p.getAttribute('data-state'))).toBe('waiting');
 
-    const refused = await openPage(url('figures=paging-throughput,no-such-figure&run=1'));
-    await refused.waitForFunction(() => window.benchState?.done, { timeout: 30_000 });
-    const error = await refused.evaluate(() => window.benchState.error ?? '');
-    expect(error).toContain('figures: unknown no-such-figure');
-    expect(await refused.$eval('#bench-status', (p) => p.getAttribute('data-state'))).toBe('error');
-  });
+      const refused = await openPage(url('figures=paging-throughput,no-such-figure&run=1'));
+      await refused.waitForFunction(() => window.benchState?.done, { timeout: 30_000 });
+      const error = await refused.evaluate(() => window.benchState.error ?? '');
+      expect(error).toContain('figures: unknown no-such-figure');
+      expect(await refused.$eval('#bench-status', (p) => p.getAttribute('data-state'))).toBe('error');
+    },
+  );
 });

@@ -57,15 +57,31 @@ describe('demo: growable reserved buffer', () => {
   browserTest(
     'committed size and heaps follow the watermark rules at each step; classic peaks at old + new; no instance is lost',
     async ({ openPage }) => {
-      const run = await runScene<Snapshot>(openPage, 'growable-buffer', { frames: STEPS * 2, stepFrames: 2, drawLimit: 4000, width: 800, height: 500 });
+      const run = await runScene<Snapshot>(openPage, 'growable-buffer', {
+        frames: STEPS * 2,
+        stepFrames: 2,
+        drawLimit: 4000,
+        width: 800,
+        height: 500,
+      });
       const { steps } = run.snapshot;
       expect(steps).toHaveLength(STEPS);
 
       // The worked example first: 40 MiB, 300 tiles, 400 tiles.
       expect(steps.slice(0, 3).map((s) => s.watermark.heaps.map((h) => [h.tiles, h.used]))).toEqual([
-        [[256, 256], [256, 256], [128, 128]],
-        [[256, 256], [256, 44]],
-        [[256, 256], [256, 144]],
+        [
+          [256, 256],
+          [256, 256],
+          [128, 128],
+        ],
+        [
+          [256, 256],
+          [256, 44],
+        ],
+        [
+          [256, 256],
+          [256, 144],
+        ],
       ]);
 
       let heaps: [number, number][] = [];
@@ -75,7 +91,10 @@ describe('demo: growable reserved buffer', () => {
         const tiles = Math.ceil((step.count * 32) / 65536);
         expect(step.watermark.committedTiles, `step ${step.step}`).toBe(tiles);
         heaps = modelCommit(heaps, committed, tiles);
-        expect(step.watermark.heaps.map((h) => [h.tiles, h.used]), `step ${step.step}: heaps`).toEqual(heaps);
+        expect(
+          step.watermark.heaps.map((h) => [h.tiles, h.used]),
+          `step ${step.step}: heaps`,
+        ).toEqual(heaps);
         expect(heaps.reduce((sum, [, used]) => sum + used, 0)).toBe(tiles);
         expect(step.watermarkBytes).toBe(heaps.reduce((sum, [size]) => sum + size, 0) * 65536);
         // Classic: a new buffer of the new size (64 KiB granular) while the old one still exists.
@@ -91,17 +110,26 @@ describe('demo: growable reserved buffer', () => {
       expect(steps.some((s) => s.watermark.slackReused > 0)).toBe(true);
 
       // The buffer's real tile mappings: [0, N) in heap order, each heap's tiles from 0, nothing above.
-      const mapping = await run.page.evaluate((upTo) => window.d3d12Demo.forTesting.mapping?.(upTo as never), committed + 64) as ([number, number] | null)[];
+      const mapping = (await run.page.evaluate(
+        (upTo) => window.d3d12Demo.forTesting.mapping?.(upTo as never),
+        committed + 64,
+      )) as ([number, number] | null)[];
       let tile = 0;
       heaps.forEach(([, used], k) => {
         for (let t = 0; t < used; t++, tile++) expect(mapping[tile], `buffer tile ${tile}`).toEqual([k, t]);
       });
-      expect(mapping.slice(committed).every((m) => m === null), 'nothing mapped above the watermark').toBe(true);
+      expect(
+        mapping.slice(committed).every((m) => m === null),
+        'nothing mapped above the watermark',
+      ).toBe(true);
 
       // Instances written when they were first committed are intact in both buffers.
       const count = run.snapshot.count;
       const indices = Array.from({ length: 48 }, (_, k) => Math.floor((k * (count - 1)) / 47));
-      const words = (await run.page.evaluate((list) => window.d3d12Demo.forTesting.readInstances?.(list as never), indices)) as { reserved: number[][]; classic: number[][] };
+      const words = (await run.page.evaluate(
+        (list) => window.d3d12Demo.forTesting.readInstances?.(list as never),
+        indices,
+      )) as { reserved: number[][]; classic: number[][] };
       const expected = indices.map((i) => [pcg(i), i, 0xa5a5a5a5, pcg((i ^ 0xa5a5a5a5) >>> 0)]);
       expect(words.reserved).toEqual(expected);
       expect(words.classic).toEqual(expected);

@@ -27,18 +27,34 @@ const SCRIPT_START_TIMEOUT_MS = 30_000;
 /** How long a scene may take for its frames on SwiftShader. */
 export const SCENE_TIMEOUT_MS = 240_000;
 
-export async function runScene<Snapshot>(openPage: OpenPage, name: string, params: Record<string, string | number>, screenshotName = name): Promise<SceneRun<Snapshot>> {
+export async function runScene<Snapshot>(
+  openPage: OpenPage,
+  name: string,
+  params: Record<string, string | number>,
+  screenshotName = name,
+): Promise<SceneRun<Snapshot>> {
   const query = new URLSearchParams(Object.entries(params).map(([key, value]) => [key, String(value)]));
   const page = await openPage(`${inject('browserOrigin')}/demo/${name}/index.html?${query.toString()}`);
   // Wide enough for the canvas and the side panel next to each other, as on a desktop.
   await page.setViewport({ width: 1440, height: 1000 });
   // The scene's module sets window.d3d12Demo first thing: if it never does, the module failed to
   // load (the page's console says why), and waiting for frames would only run into the timeout.
-  await page.waitForFunction(() => window.d3d12Demo !== undefined, { timeout: SCRIPT_START_TIMEOUT_MS, polling: 100 }).catch(() => {
-    throw new Error(`scene ${name}: its script did not start within ${SCRIPT_START_TIMEOUT_MS / 1000} s (an import failed? see the page's console errors)`);
+  await page
+    .waitForFunction(() => window.d3d12Demo !== undefined, { timeout: SCRIPT_START_TIMEOUT_MS, polling: 100 })
+    .catch(() => {
+      throw new Error(
+        `scene ${name}: its script did not start within ${SCRIPT_START_TIMEOUT_MS / 1000} s (an import failed? see the page's console errors)`,
+      );
+    });
+  await page.waitForFunction(() => window.d3d12Demo.state === 'done' || window.d3d12Demo.state === 'failed', {
+    timeout: SCENE_TIMEOUT_MS,
+    polling: 100,
   });
-  await page.waitForFunction(() => window.d3d12Demo.state === 'done' || window.d3d12Demo.state === 'failed', { timeout: SCENE_TIMEOUT_MS, polling: 100 });
-  const { state, error, frames } = await page.evaluate(() => ({ state: window.d3d12Demo.state, error: window.d3d12Demo.error, frames: window.d3d12Demo.frames }));
+  const { state, error, frames } = await page.evaluate(() => ({
+    state: window.d3d12Demo.state,
+    error: window.d3d12Demo.error,
+    frames: window.d3d12Demo.frames,
+  }));
   if (state === 'failed') throw new Error(`scene ${name} failed: ${error}`);
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const screenshot = join(SCREENSHOT_DIR, `${screenshotName}.png`);

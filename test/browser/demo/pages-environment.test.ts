@@ -35,10 +35,18 @@ function argsFor(lang: string | undefined): string[] {
 
 const ENVIRONMENTS = [
   { name: 'lang-c', locale: { LANG: 'C', LC_ALL: 'C' }, args: argsFor(undefined), expectLanguage: /@posix$/ },
-  { name: 'de-de', locale: { LANG: 'de_DE.UTF-8', LC_ALL: 'de_DE.UTF-8' }, args: argsFor('de-DE'), expectLanguage: /^de/ },
+  {
+    name: 'de-de',
+    locale: { LANG: 'de_DE.UTF-8', LC_ALL: 'de_DE.UTF-8' },
+    args: argsFor('de-DE'),
+    expectLanguage: /^de/,
+  },
 ];
 
-const PAGES = [{ name: 'index', path: '/demo/index.html' }, ...SCENES.map((scene) => ({ name: scene.name, path: `/demo/${scene.name}/index.html` }))];
+const PAGES = [
+  { name: 'index', path: '/demo/index.html' },
+  ...SCENES.map((scene) => ({ name: scene.name, path: `/demo/${scene.name}/index.html` })),
+];
 
 interface CanvasSize {
   css: number;
@@ -83,36 +91,44 @@ describe.each(ENVIRONMENTS)('demo pages in a browser started with $name', (envir
     await browser?.close();
   });
 
-  it.each(PAGES)('$name: no page error, full-size canvas, a screenshot', async ({ name, path }) => {
-    const page = await browser.newPage();
-    const problems: string[] = [];
-    watchPage(page, problems);
-    await page.setViewport(VIEWPORT);
-    await page.goto(`${inject('browserOrigin')}${path}`);
-    await settle(page);
-    // The environment took: the browser's own tag (the guard may shadow navigator.language on the page).
-    const language = await page.evaluate(() => Object.getOwnPropertyDescriptor(Navigator.prototype, 'language')?.get?.call(navigator) as string);
-    expect(language).toMatch(environment.expectLanguage);
-    const demo = await page.evaluate(() => (window.d3d12Demo ? { state: window.d3d12Demo.state, error: window.d3d12Demo.error } : null));
-    if (demo) expect(demo.error).toBeUndefined();
-    await page.screenshot({ path: join(SCREENSHOT_DIR, `env-${environment.name}-${name}.png`) });
-    const size = await canvasSize(page);
-    if (size) {
-      expect(size.css).toBeGreaterThanOrEqual(MIN_CANVAS_CSS_WIDTH);
-      expect(Math.abs(size.pixels - size.css * size.dpr)).toBeLessThanOrEqual(1);
-      // A narrower window: the canvas follows, in CSS and in device pixels, by the next frame.
-      await page.setViewport(NARROW_VIEWPORT);
-      await page.waitForFunction(
-        (width: number) => {
-          const canvas = document.getElementById('scene-canvas') as HTMLCanvasElement;
-          const rect = canvas.getBoundingClientRect();
-          return rect.width < width && Math.abs(canvas.width - rect.width * devicePixelRatio) <= 1;
-        },
-        { timeout: PAGE_TIMEOUT_MS, polling: 100 },
-        size.css,
+  it.each(PAGES)(
+    '$name: no page error, full-size canvas, a screenshot',
+    async ({ name, path }) => {
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      watchPage(page, problems);
+      await page.setViewport(VIEWPORT);
+      await page.goto(`${inject('browserOrigin')}${path}`);
+      await settle(page);
+      // The environment took: the browser's own tag (the guard may shadow navigator.language on the page).
+      const language = await page.evaluate(
+        () => Object.getOwnPropertyDescriptor(Navigator.prototype, 'language')?.get?.call(navigator) as string,
       );
-    }
-    expect(problems).toEqual([]);
-    await page.close();
-  }, PAGE_TIMEOUT_MS);
+      expect(language).toMatch(environment.expectLanguage);
+      const demo = await page.evaluate(() =>
+        window.d3d12Demo ? { state: window.d3d12Demo.state, error: window.d3d12Demo.error } : null,
+      );
+      if (demo) expect(demo.error).toBeUndefined();
+      await page.screenshot({ path: join(SCREENSHOT_DIR, `env-${environment.name}-${name}.png`) });
+      const size = await canvasSize(page);
+      if (size) {
+        expect(size.css).toBeGreaterThanOrEqual(MIN_CANVAS_CSS_WIDTH);
+        expect(Math.abs(size.pixels - size.css * size.dpr)).toBeLessThanOrEqual(1);
+        // A narrower window: the canvas follows, in CSS and in device pixels, by the next frame.
+        await page.setViewport(NARROW_VIEWPORT);
+        await page.waitForFunction(
+          (width: number) => {
+            const canvas = document.getElementById('scene-canvas') as HTMLCanvasElement;
+            const rect = canvas.getBoundingClientRect();
+            return rect.width < width && Math.abs(canvas.width - rect.width * devicePixelRatio) <= 1;
+          },
+          { timeout: PAGE_TIMEOUT_MS, polling: 100 },
+          size.css,
+        );
+      }
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    PAGE_TIMEOUT_MS,
+  );
 });

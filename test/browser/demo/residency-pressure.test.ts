@@ -28,24 +28,42 @@ describe('demo: residency under pressure', () => {
       const speed = 3;
       const frames = 60;
       const budget = 5 * MiB;
-      const run = await runScene<Snapshot>(openPage, 'residency-pressure', { frames, baseTiles: BASE_TILES, budgetMiB: budget / MiB, speed, width: 720, height: 540 });
+      const run = await runScene<Snapshot>(openPage, 'residency-pressure', {
+        frames,
+        baseTiles: BASE_TILES,
+        budgetMiB: budget / MiB,
+        speed,
+        width: 720,
+        height: 540,
+      });
       const { history, worldBytes } = run.snapshot;
       expect(worldBytes, 'the world is several times the budget').toBeGreaterThan(3 * budget);
       expect(history).toHaveLength(frames);
       const world = createWorld(BASE_TILES);
       for (const entry of history) {
         expect(entry.budget, `frame ${entry.frame}: budget`).toBe(budget);
-        if (!entry.overBudget) expect(entry.usage, `frame ${entry.frame}: usage within budget`).toBeLessThanOrEqual(entry.budget);
+        if (!entry.overBudget)
+          expect(entry.usage, `frame ${entry.frame}: usage within budget`).toBeLessThanOrEqual(entry.budget);
         // The camera path is a pure function of the frame: the scene used the objects the model predicts.
-        expect(entry.visible, `frame ${entry.frame}: objects in view`).toEqual(visibleObjects(world, cameraAt((entry.frame + 1) * speed)).map((o) => o.index));
+        expect(entry.visible, `frame ${entry.frame}: objects in view`).toEqual(
+          visibleObjects(world, cameraAt((entry.frame + 1) * speed)).map((o) => o.index),
+        );
       }
       expect(run.snapshot.stats.evictions, 'objects were evicted').toBeGreaterThan(10);
       expect(history.filter((e) => e.evictions > 0).length, 'paging on many frames').toBeGreaterThanOrEqual(4);
-      expect(run.snapshot.stats.madeResident, 'evicted objects came back').toBeGreaterThan(run.snapshot.stats.evictions / 2);
+      expect(run.snapshot.stats.madeResident, 'evicted objects came back').toBeGreaterThan(
+        run.snapshot.stats.evictions / 2,
+      );
 
       const last = history.at(-1) as PressureFrame;
       const frameData = (await run.page.evaluate(() => window.d3d12Demo.forTesting.readFrameData?.())) as number[][];
-      for (const k of last.visible) expect(frameData[k], `object ${k}: 256 samples, none wrong, this frame`).toEqual([256, 0, last.frame, expect.any(Number)]);
+      for (const k of last.visible)
+        expect(frameData[k], `object ${k}: 256 samples, none wrong, this frame`).toEqual([
+          256,
+          0,
+          last.frame,
+          expect.any(Number),
+        ]);
       const wrong = (await run.page.evaluate(() => window.d3d12Demo.forTesting.verifyAllObjects?.())) as number[];
       expect(wrong).toEqual(new Array<number>(world.length).fill(0));
     },
@@ -55,7 +73,12 @@ describe('demo: residency under pressure', () => {
   browserTest(
     'a forgotten registration faults once the manager evicts the heap, and the report names resource, tile, heap and list',
     async ({ openPage }) => {
-      const run = await runScene<Snapshot>(openPage, 'residency-pressure', { frames: 300, baseTiles: BASE_TILES, budgetMiB: 4, forgetAt: 10, width: 720, height: 540 }, 'residency-pressure-fault');
+      const run = await runScene<Snapshot>(
+        openPage,
+        'residency-pressure',
+        { frames: 300, baseTiles: BASE_TILES, budgetMiB: 4, forgetAt: 10, width: 720, height: 540 },
+        'residency-pressure-fault',
+      );
       const { report, forgotten } = run.snapshot;
       expect(forgotten).not.toBeNull();
       expect(report, 'the device was removed before 300 frames').not.toBeNull();

@@ -90,7 +90,12 @@ describe('the validation page', () => {
     async ({ openPage }) => {
       const page = await openPage(url('seed=2&ops=10&autostart=0'));
       await page.waitForSelector('#validation-start');
-      expect(await page.evaluate(() => ({ done: window.validationState.done, results: window.validationState.results.length }))).toEqual({ done: false, results: 0 });
+      expect(
+        await page.evaluate(() => ({
+          done: window.validationState.done,
+          results: window.validationState.results.length,
+        })),
+      ).toEqual({ done: false, results: 0 });
       expect(await page.$eval('#validation-status', (el) => el.getAttribute('data-state'))).toBe('waiting');
       await page.click('#validation-start');
       const state = await runValidationPage(page, 'validation-autostart-0');

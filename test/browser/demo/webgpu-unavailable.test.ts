@@ -26,10 +26,18 @@ const FAILURES = {
   'a lost device': {
     // The real device, whose `lost` resolves 1.5 s after it was handed out, as after a driver reset.
     install: () => {
-      const requestDevice = Object.getOwnPropertyDescriptor(GPUAdapter.prototype, 'requestDevice')?.value as (this: GPUAdapter, descriptor?: GPUDeviceDescriptor) => Promise<GPUDevice>;
+      const requestDevice = Object.getOwnPropertyDescriptor(GPUAdapter.prototype, 'requestDevice')?.value as (
+        this: GPUAdapter,
+        descriptor?: GPUDeviceDescriptor,
+      ) => Promise<GPUDevice>;
       GPUAdapter.prototype.requestDevice = async function (this: GPUAdapter, descriptor?: GPUDeviceDescriptor) {
         const device = await requestDevice.call(this, descriptor);
-        const lost = new Promise<GPUDeviceLostInfo>((resolve) => setTimeout(() => resolve({ reason: 'unknown', message: 'simulated for the test' } as GPUDeviceLostInfo), 1500));
+        const lost = new Promise<GPUDeviceLostInfo>((resolve) =>
+          setTimeout(
+            () => resolve({ reason: 'unknown', message: 'simulated for the test' } as GPUDeviceLostInfo),
+            1500,
+          ),
+        );
         Object.defineProperty(device, 'lost', { value: lost });
         return device;
       };
@@ -59,14 +67,23 @@ describe('demo pages without WebGPU', () => {
     browserTest(
       `a scene page says why when there is ${failure}`,
       async ({ browser }) => {
-        const { page, problems } = await open(browser, '/demo/growable-buffer/index.html?width=320&height=200', failure);
+        const { page, problems } = await open(
+          browser,
+          '/demo/growable-buffer/index.html?width=320&height=200',
+          failure,
+        );
         await page.waitForFunction(() => window.d3d12Demo?.state === 'failed', { timeout: TIMEOUT_MS, polling: 100 });
         const shown = await page.evaluate(() => {
           const status = document.getElementById('scene-status');
           const canvas = document.getElementById('scene-canvas');
           const box = status?.getBoundingClientRect();
           const stage = canvas?.parentElement?.getBoundingClientRect();
-          return { text: status?.textContent ?? '', state: status?.dataset.state, visible: (box?.width ?? 0) > 0 && (box?.height ?? 0) > 0, overStage: box && stage ? box.top >= stage.top && box.bottom <= stage.bottom : false };
+          return {
+            text: status?.textContent ?? '',
+            state: status?.dataset.state,
+            visible: (box?.width ?? 0) > 0 && (box?.height ?? 0) > 0,
+            overStage: box && stage ? box.top >= stage.top && box.bottom <= stage.bottom : false,
+          };
         });
         expect(shown.text).toMatch(FAILURES[failure].words);
         expect(shown.state).toBe('failed');
@@ -84,8 +101,13 @@ describe('demo pages without WebGPU', () => {
       `the index, the bench page and the validation page say why when there is ${failure}`,
       async ({ browser }) => {
         const index = await open(browser, '/demo/index.html', failure);
-        await index.page.waitForFunction(() => document.querySelector('#gpu-status')?.getAttribute('data-state') === 'failed', { timeout: TIMEOUT_MS, polling: 100 });
-        expect(await index.page.$eval('#gpu-status', (e) => e.textContent)).toMatch(failure === 'no adapter' ? /adapter/i : /no WebGPU/i);
+        await index.page.waitForFunction(
+          () => document.querySelector('#gpu-status')?.getAttribute('data-state') === 'failed',
+          { timeout: TIMEOUT_MS, polling: 100 },
+        );
+        expect(await index.page.$eval('#gpu-status', (e) => e.textContent)).toMatch(
+          failure === 'no adapter' ? /adapter/i : /no WebGPU/i,
+        );
         expect(fatal(index.problems)).toEqual([]);
 
         const bench = await open(browser, '/demo/bench/index.html?figures=policy-quality&quick=1&run=1', failure);
@@ -95,8 +117,13 @@ describe('demo pages without WebGPU', () => {
         expect(fatal(bench.problems)).toEqual([]);
 
         const validation = await open(browser, '/demo/validation/index.html', failure);
-        await validation.page.waitForFunction(() => window.validationState?.done, { timeout: TIMEOUT_MS, polling: 100 });
-        expect(await validation.page.$eval('#validation-status', (e) => e.textContent)).toMatch(FAILURES[failure].words);
+        await validation.page.waitForFunction(() => window.validationState?.done, {
+          timeout: TIMEOUT_MS,
+          polling: 100,
+        });
+        expect(await validation.page.$eval('#validation-status', (e) => e.textContent)).toMatch(
+          FAILURES[failure].words,
+        );
         expect(fatal(validation.problems)).toEqual([]);
       },
       TIMEOUT_MS,

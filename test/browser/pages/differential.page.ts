@@ -4,6 +4,9 @@ import { runDifferential, type ValidationOptions, type ValidationResult } from '
 
 export type DifferentialPageArgs = Pick<ValidationOptions, 'seed' | 'ops' | 'tier'>;
 
-export default async function differentialPage(device: GPUDevice, args: DifferentialPageArgs): Promise<ValidationResult> {
+export default async function differentialPage(
+  device: GPUDevice,
+  args: DifferentialPageArgs,
+): Promise<ValidationResult> {
   return runDifferential({ gpuDevice: device, ...args });
 }

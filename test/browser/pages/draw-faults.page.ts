@@ -64,7 +64,11 @@ export interface DrawFaultCase {
 
 const COLOR = [0x20, 0x80, 0xc0, 0xff];
 
-async function drawCase(gpuDevice: GPUDevice, stage: DrawFaultCase['stage'], mode: DrawFaultCase['mode']): Promise<DrawFaultCase> {
+async function drawCase(
+  gpuDevice: GPUDevice,
+  stage: DrawFaultCase['stage'],
+  mode: DrawFaultCase['mode'],
+): Promise<DrawFaultCase> {
   const device = await createDevice({
     gpuDevice,
     localMemoryBytes: 4 << 20,
@@ -82,7 +86,13 @@ async function drawCase(gpuDevice: GPUDevice, stage: DrawFaultCase['stage'], mod
     for (let i = 0; i < 4; i++) words.set(COLOR, i * 4);
     await runList(device, queue, (list) => list.copyBufferRegion(colors, 0, uploadBuffer(device, words), 0, 16));
     if (mode !== 'resident' && mode !== 'page-offset') device.evict([heap]);
-    const pso = await device.createGraphicsPipelineState({ code: SHADER, vertexEntryPoint: 'vs', fragmentEntryPoint: 'fs', rtvFormat: swapChain.format, label: 'color reader' });
+    const pso = await device.createGraphicsPipelineState({
+      code: SHADER,
+      vertexEntryPoint: 'vs',
+      fragmentEntryPoint: 'fs',
+      rtvFormat: swapChain.format,
+      label: 'color reader',
+    });
     const backBuffer = swapChain.getCurrentBackBuffer();
     const list = device.createCommandList('DIRECT');
     list.setName(`${stage} reads colors`);
@@ -119,7 +129,8 @@ async function drawCase(gpuDevice: GPUDevice, stage: DrawFaultCase['stage'], mod
 export default async function drawFaultsPage(gpuDevice: GPUDevice): Promise<DrawFaultCase[]> {
   const cases: DrawFaultCase[] = [];
   for (const stage of ['fragment', 'vertex'] as const) {
-    for (const mode of ['remove-device', 'report', 'resident', 'no-validation', 'page-offset'] as const) cases.push(await drawCase(gpuDevice, stage, mode));
+    for (const mode of ['remove-device', 'report', 'resident', 'no-validation', 'page-offset'] as const)
+      cases.push(await drawCase(gpuDevice, stage, mode));
   }
   return cases;
 }

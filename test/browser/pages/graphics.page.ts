@@ -35,7 +35,12 @@ const SHADER = `
 }
 `;
 
-export const MODES = ['load mip 0', 'sample_level at lod 0', 'sample_level clamped to min_lod 1', 'sample_level bilinear between texels'] as const;
+export const MODES = [
+  'load mip 0',
+  'sample_level at lod 0',
+  'sample_level clamped to min_lod 1',
+  'sample_level bilinear between texels',
+] as const;
 
 export interface GraphicsResult {
   width: number;
@@ -51,20 +56,59 @@ export default async function graphicsPage(gpuDevice: GPUDevice): Promise<Graphi
   const { swapChain, queue } = canvasSwapChain(device);
 
   // 256x256 RGBA8, 3 mips: mip 0 is 2x2 tiles (0..3), mip 1 one tile (4), mip 2 packed (tile 5).
-  const texture = device.createReservedResource({ dimension: 'TEXTURE2D', width: 256, height: 256, mipLevels: 3, format: 'R8G8B8A8_UNORM', layout: '64KB_UNDEFINED_SWIZZLE' }, 'COMMON');
+  const texture = device.createReservedResource(
+    {
+      dimension: 'TEXTURE2D',
+      width: 256,
+      height: 256,
+      mipLevels: 3,
+      format: 'R8G8B8A8_UNORM',
+      layout: '64KB_UNDEFINED_SWIZZLE',
+    },
+    'COMMON',
+  );
   const heap = device.createHeap({ sizeInBytes: 8 * TILE, properties: { type: 'DEFAULT' } });
   // Map tiles 0, 1, 2 of mip 0 (tile 3, the bottom-right quarter, stays NULL), mip 1 and the tail.
-  queue.updateTileMappings(texture, [{ x: 0, y: 0, z: 0, subresource: 0 }, { x: 0, y: 0, z: 0, subresource: 1 }], [{ numTiles: 3 }, { numTiles: 2 }], heap, ['NONE', 'NONE'], [0, 3], [3, 2]);
+  queue.updateTileMappings(
+    texture,
+    [
+      { x: 0, y: 0, z: 0, subresource: 0 },
+      { x: 0, y: 0, z: 0, subresource: 1 },
+    ],
+    [{ numTiles: 3 }, { numTiles: 2 }],
+    heap,
+    ['NONE', 'NONE'],
+    [0, 3],
+    [3, 2],
+  );
   const bytes = pattern(6 * TILE, 77);
   const upload = uploadBuffer(device, bytes);
-  const descriptor = device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: 4096 }, 'COMMON');
+  const descriptor = device.createCommittedResource(
+    { type: 'DEFAULT' },
+    [],
+    { dimension: 'BUFFER', width: 4096 },
+    'COMMON',
+  );
   const words = device.writeTextureDescriptor(texture);
   const descriptorUpload = uploadBuffer(device, new Uint8Array(words.buffer));
   await runList(device, queue, (list) => {
-    list.copyTiles(texture, { x: 0, y: 0, z: 0, subresource: 0 }, { numTiles: 6 }, upload, 0, 'LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE');
+    list.copyTiles(
+      texture,
+      { x: 0, y: 0, z: 0, subresource: 0 },
+      { numTiles: 6 },
+      upload,
+      0,
+      'LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE',
+    );
     list.copyBufferRegion(descriptor, 0, descriptorUpload, 0, words.byteLength);
   });
-  const pso = await device.createGraphicsPipelineState({ code: SHADER, vertexEntryPoint: 'vs', fragmentEntryPoint: 'fs', rtvFormat: swapChain.format, label: 'texture reader' });
+  const pso = await device.createGraphicsPipelineState({
+    code: SHADER,
+    vertexEntryPoint: 'vs',
+    fragmentEntryPoint: 'fs',
+    rtvFormat: swapChain.format,
+    label: 'texture reader',
+  });
 
   const results: number[][][] = [];
   for (const mode of MODES.keys()) {
@@ -93,7 +137,8 @@ export default async function graphicsPage(gpuDevice: GPUDevice): Promise<Graphi
     const at = tile * TILE + ((y % 128) * 128 + (x % 128)) * 4;
     return tile === 3 ? undefined : Array.from(bytes.subarray(at, at + 4));
   };
-  const mip1 = (x: number, y: number): number[] => Array.from(bytes.subarray(4 * TILE + (y * 128 + x) * 4, 4 * TILE + (y * 128 + x) * 4 + 4));
+  const mip1 = (x: number, y: number): number[] =>
+    Array.from(bytes.subarray(4 * TILE + (y * 128 + x) * 4, 4 * TILE + (y * 128 + x) * 4 + 4));
   const predict = (mode: number, px: number, py: number): number[] => {
     const [x, y] = [px * 4, py * 4];
     if (mode === 2) return mip1(x / 2, y / 2);
@@ -102,7 +147,9 @@ export default async function graphicsPage(gpuDevice: GPUDevice): Promise<Graphi
     if (corners.some((c) => c === undefined)) return magenta;
     return [0, 1, 2, 3].map((channel) => Math.round(corners.reduce((sum, c) => sum + (c?.[channel] ?? 0), 0) / 4));
   };
-  const expected = MODES.map((_, mode) => Array.from({ length: 64 }, (_, py) => Array.from({ length: 64 }, (_, px) => predict(mode, px, py)).flat()));
+  const expected = MODES.map((_, mode) =>
+    Array.from({ length: 64 }, (_, py) => Array.from({ length: 64 }, (_, px) => predict(mode, px, py)).flat()),
+  );
   device.destroy();
   return { width: 64, height: 64, format: swapChain.format, pixels: results, expected };
 }

@@ -13,24 +13,36 @@ import type { BackBuffer, CommandQueue, Device, SwapChain } from '../../../src/i
 export async function readBackBuffer(gpuDevice: GPUDevice, backBuffer: BackBuffer): Promise<Uint8Array> {
   const { width, height } = backBuffer;
   const bytesPerRow = Math.ceil((width * 4) / 256) * 256;
-  const readback = gpuDevice.createBuffer({ size: bytesPerRow * height, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+  const readback = gpuDevice.createBuffer({
+    size: bytesPerRow * height,
+    usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ,
+  });
   const encoder = gpuDevice.createCommandEncoder();
   encoder.copyTextureToBuffer({ texture: backBuffer.texture }, { buffer: readback, bytesPerRow }, { width, height });
   gpuDevice.queue.submit([encoder.finish()]);
   await readback.mapAsync(GPUMapMode.READ);
   const mapped = new Uint8Array(readback.getMappedRange());
   const pixels = new Uint8Array(width * height * 4);
-  for (let y = 0; y < height; y++) pixels.set(mapped.subarray(y * bytesPerRow, y * bytesPerRow + width * 4), y * width * 4);
+  for (let y = 0; y < height; y++)
+    pixels.set(mapped.subarray(y * bytesPerRow, y * bytesPerRow + width * 4), y * width * 4);
   readback.destroy();
   return pixels;
 }
 
 /** A 64 x 64 canvas on the page with an R8G8B8A8_UNORM swap chain over its context, and a direct queue. */
-export function canvasSwapChain(device: Device): { context: GPUCanvasContext; swapChain: SwapChain; queue: CommandQueue } {
+export function canvasSwapChain(device: Device): {
+  context: GPUCanvasContext;
+  swapChain: SwapChain;
+  queue: CommandQueue;
+} {
   const canvas = document.createElement('canvas');
   canvas.width = 64;
   canvas.height = 64;
   document.body.append(canvas);
   const context = canvas.getContext('webgpu') as GPUCanvasContext;
-  return { context, swapChain: device.createSwapChain(context, { format: 'R8G8B8A8_UNORM' }), queue: device.createCommandQueue({ type: 'DIRECT' }) };
+  return {
+    context,
+    swapChain: device.createSwapChain(context, { format: 'R8G8B8A8_UNORM' }),
+    queue: device.createCommandQueue({ type: 'DIRECT' }),
+  };
 }

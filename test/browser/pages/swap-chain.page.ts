@@ -57,11 +57,35 @@ export default async function swapChainPage(gpuDevice: GPUDevice): Promise<SwapC
   const device = await createDevice({ gpuDevice, localMemoryBytes: 4 << 20, nonLocalMemoryBytes: 4 << 20 });
   const { context, swapChain, queue } = canvasSwapChain(device);
   const psoDesc = { code: SHADER, rtvFormat: swapChain.format };
-  const solid = await device.createGraphicsPipelineState({ ...psoDesc, vertexEntryPoint: 'fullscreen', fragmentEntryPoint: 'solid', label: 'solid' });
-  const blended = await device.createGraphicsPipelineState({ ...psoDesc, vertexEntryPoint: 'fullscreen', fragmentEntryPoint: 'solid', blend: 'ALPHA_BLEND', label: 'blended' });
-  const bars = await device.createGraphicsPipelineState({ ...psoDesc, vertexEntryPoint: 'bars', fragmentEntryPoint: 'barColor', label: 'bars' });
-  const compute = await device.createComputePipelineState({ code: '@compute @workgroup_size(1) fn main() {}', entryPoint: 'main' });
-  const bgra = await device.createGraphicsPipelineState({ ...psoDesc, rtvFormat: 'B8G8R8A8_UNORM', vertexEntryPoint: 'fullscreen', fragmentEntryPoint: 'solid' });
+  const solid = await device.createGraphicsPipelineState({
+    ...psoDesc,
+    vertexEntryPoint: 'fullscreen',
+    fragmentEntryPoint: 'solid',
+    label: 'solid',
+  });
+  const blended = await device.createGraphicsPipelineState({
+    ...psoDesc,
+    vertexEntryPoint: 'fullscreen',
+    fragmentEntryPoint: 'solid',
+    blend: 'ALPHA_BLEND',
+    label: 'blended',
+  });
+  const bars = await device.createGraphicsPipelineState({
+    ...psoDesc,
+    vertexEntryPoint: 'bars',
+    fragmentEntryPoint: 'barColor',
+    label: 'bars',
+  });
+  const compute = await device.createComputePipelineState({
+    code: '@compute @workgroup_size(1) fn main() {}',
+    entryPoint: 'main',
+  });
+  const bgra = await device.createGraphicsPipelineState({
+    ...psoDesc,
+    rtvFormat: 'B8G8R8A8_UNORM',
+    vertexEntryPoint: 'fullscreen',
+    fragmentEntryPoint: 'solid',
+  });
 
   // Frame 0: see swap-chain.test.ts for the picture the CPU predicts.
   const backBuffer = swapChain.getCurrentBackBuffer();
@@ -97,7 +121,14 @@ export default async function swapChainPage(gpuDevice: GPUDevice): Promise<SwapC
       action();
       errors.push({ name, hresult: 'none', call: '', argument: '', message: 'did not throw' });
     } catch (error) {
-      if (error instanceof D3D12Error) errors.push({ name, hresult: error.hresult, call: error.call, argument: error.argument, message: error.message });
+      if (error instanceof D3D12Error)
+        errors.push({
+          name,
+          hresult: error.hresult,
+          call: error.call,
+          argument: error.argument,
+          message: error.message,
+        });
       else errors.push({ name, hresult: 'not a D3D12Error', call: '', argument: '', message: String(error) });
     }
   };
@@ -149,11 +180,24 @@ export default async function swapChainPage(gpuDevice: GPUDevice): Promise<SwapC
   expectError('dispatch with a graphics pipeline state', () => withPipeline(solid).dispatch(1, 1, 1));
   expectError('clearRenderTargetView on a COPY list', () => fresh('COPY').clearRenderTargetView(current, [0, 0, 0, 1]));
   expectError('drawInstanced on a COMPUTE list', () => fresh('COMPUTE').drawInstanced(3, 1));
-  expectError('setGraphicsRoot32BitConstants on a COMPUTE list', () => fresh('COMPUTE').setGraphicsRoot32BitConstants(0, [1]));
-  expectError('setGraphicsRoot32BitConstants past 64 constants', () => fresh().setGraphicsRoot32BitConstants(0, [1, 2], 63));
-  control('setGraphicsRoot32BitConstants at the last constant', () => fresh().setGraphicsRoot32BitConstants(0, [1], 63));
-  const texture = device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'TEXTURE2D', width: 64, height: 64, format: 'R8G8B8A8_UNORM' }, 'COMMON');
-  expectError('clearRenderTargetView on a heap texture', () => fresh().clearRenderTargetView(texture as never, [0, 0, 0, 1]));
+  expectError('setGraphicsRoot32BitConstants on a COMPUTE list', () =>
+    fresh('COMPUTE').setGraphicsRoot32BitConstants(0, [1]),
+  );
+  expectError('setGraphicsRoot32BitConstants past 64 constants', () =>
+    fresh().setGraphicsRoot32BitConstants(0, [1, 2], 63),
+  );
+  control('setGraphicsRoot32BitConstants at the last constant', () =>
+    fresh().setGraphicsRoot32BitConstants(0, [1], 63),
+  );
+  const texture = device.createCommittedResource(
+    { type: 'DEFAULT' },
+    [],
+    { dimension: 'TEXTURE2D', width: 64, height: 64, format: 'R8G8B8A8_UNORM' },
+    'COMMON',
+  );
+  expectError('clearRenderTargetView on a heap texture', () =>
+    fresh().clearRenderTargetView(texture as never, [0, 0, 0, 1]),
+  );
   expectError('omSetRenderTargets with two targets', () => fresh().omSetRenderTargets([current, current]));
   control('omSetRenderTargets with none (unbinds)', () => fresh().omSetRenderTargets([]));
   expectError('drawInstanced on a closed list', () => {
@@ -163,21 +207,56 @@ export default async function swapChainPage(gpuDevice: GPUDevice): Promise<SwapC
   });
   expectError('createSwapChain: not a canvas context', () => device.createSwapChain({} as GPUCanvasContext));
   expectError('createSwapChain: format R32_FLOAT', () => device.createSwapChain(context, { format: 'R32_FLOAT' }));
-  expectError('createSwapChain: alphaMode', () => device.createSwapChain(context, { alphaMode: 'straight' as GPUCanvasAlphaMode }));
+  expectError('createSwapChain: alphaMode', () =>
+    device.createSwapChain(context, { alphaMode: 'straight' as GPUCanvasAlphaMode }),
+  );
   expectError('createSwapChain: desc null', () => device.createSwapChain(context, null as never));
   try {
-    await device.createGraphicsPipelineState({ ...psoDesc, rtvFormat: 'R32_FLOAT', vertexEntryPoint: 'fullscreen', fragmentEntryPoint: 'solid' });
-    errors.push({ name: 'createGraphicsPipelineState: rtvFormat R32_FLOAT', hresult: 'none', call: '', argument: '', message: 'did not throw' });
+    await device.createGraphicsPipelineState({
+      ...psoDesc,
+      rtvFormat: 'R32_FLOAT',
+      vertexEntryPoint: 'fullscreen',
+      fragmentEntryPoint: 'solid',
+    });
+    errors.push({
+      name: 'createGraphicsPipelineState: rtvFormat R32_FLOAT',
+      hresult: 'none',
+      call: '',
+      argument: '',
+      message: 'did not throw',
+    });
   } catch (error) {
     const e = error as D3D12Error;
-    errors.push({ name: 'createGraphicsPipelineState: rtvFormat R32_FLOAT', hresult: e.hresult, call: e.call, argument: e.argument, message: e.message });
+    errors.push({
+      name: 'createGraphicsPipelineState: rtvFormat R32_FLOAT',
+      hresult: e.hresult,
+      call: e.call,
+      argument: e.argument,
+      message: e.message,
+    });
   }
   try {
-    await device.createGraphicsPipelineState({ ...psoDesc, vertexEntryPoint: 'fullscreen', fragmentEntryPoint: 'missing' });
-    errors.push({ name: 'createGraphicsPipelineState: no such fragment entry point', hresult: 'none', call: '', argument: '', message: 'did not throw' });
+    await device.createGraphicsPipelineState({
+      ...psoDesc,
+      vertexEntryPoint: 'fullscreen',
+      fragmentEntryPoint: 'missing',
+    });
+    errors.push({
+      name: 'createGraphicsPipelineState: no such fragment entry point',
+      hresult: 'none',
+      call: '',
+      argument: '',
+      message: 'did not throw',
+    });
   } catch (error) {
     const e = error as D3D12Error;
-    errors.push({ name: 'createGraphicsPipelineState: no such fragment entry point', hresult: e.hresult, call: e.call, argument: e.argument, message: e.message });
+    errors.push({
+      name: 'createGraphicsPipelineState: no such fragment entry point',
+      hresult: e.hresult,
+      call: e.call,
+      argument: e.argument,
+      message: e.message,
+    });
   }
 
   // A frame recorded in one task and executed in another still lands in the live canvas texture.

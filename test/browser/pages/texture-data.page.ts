@@ -5,6 +5,9 @@ import type { Check } from '../../../src/validate/index.js';
 import { texelStores } from '../../shared/texel-stores.js';
 import { textureClears } from '../../shared/texture-clears.js';
 
-export default async function textureDataPage(device: GPUDevice, args: { scenario: 'texelStores' | 'textureClears'; tier?: TiledResourcesTier }): Promise<Check[]> {
+export default async function textureDataPage(
+  device: GPUDevice,
+  args: { scenario: 'texelStores' | 'textureClears'; tier?: TiledResourcesTier },
+): Promise<Check[]> {
   return args.scenario === 'texelStores' ? texelStores(device, args.tier ?? 2) : textureClears(device);
 }

@@ -40,7 +40,10 @@ function parseSeeds(value: string | undefined): number[] {
   const text = value?.trim() || '3';
   if (/^\d+$/.test(text)) return Array.from({ length: Number(text) }, (_, i) => i + 1);
   const seeds = text.split(',').map((s) => Number(s.trim()));
-  if (seeds.some((s) => !Number.isInteger(s) || s < 0 || s >= 2 ** 32)) throw new Error(`D3D12_FUZZ_SEEDS must be a count or a comma-separated list of seeds, got ${JSON.stringify(value)}`);
+  if (seeds.some((s) => !Number.isInteger(s) || s < 0 || s >= 2 ** 32))
+    throw new Error(
+      `D3D12_FUZZ_SEEDS must be a count or a comma-separated list of seeds, got ${JSON.stringify(value)}`,
+    );
   return seeds;
 }
 
@@ -56,12 +59,19 @@ const replay = (f: Failure): string =>
 // ---- planted defects --------------------------------------------------------------------------
 
 /** A method on a throwaway object whose body is `body` (it sees the fuzz context). */
-function planted(name: string, body: (ctx: FuzzContext, args: readonly unknown[]) => unknown, extra: Partial<MethodSpec> = {}): MethodSpec {
+function planted(
+  name: string,
+  body: (ctx: FuzzContext, args: readonly unknown[]) => unknown,
+  extra: Partial<MethodSpec> = {},
+): MethodSpec {
   return {
     cls: 'Planted',
     name,
     params: [param('value', () => invalid(NaN))],
-    plan: (ctx) => ({ receiver: { target: { [name]: (...args: unknown[]) => body(ctx, args) }, validity: 'valid' }, args: [1] }),
+    plan: (ctx) => ({
+      receiver: { target: { [name]: (...args: unknown[]) => body(ctx, args) }, validity: 'valid' },
+      args: [1],
+    }),
     ...extra,
   };
 }
@@ -98,7 +108,15 @@ function plantedCatalogue(gpuDevice: GPUDevice): MethodSpec[] {
       throw new D3D12Error('E_WHATEVER' as never, 'plantBadHresult', 'value', 'planted');
     }),
     planted('plantAccepts', () => undefined),
-    planted('plantHang', () => new Promise(() => undefined), { async: true, plan: () => ({ receiver: { target: { plantHang: () => new Promise(() => undefined) }, validity: 'valid' }, args: [1], mustSettle: true }), weight: 0.3 }),
+    planted('plantHang', () => new Promise(() => undefined), {
+      async: true,
+      plan: () => ({
+        receiver: { target: { plantHang: () => new Promise(() => undefined) }, validity: 'valid' },
+        args: [1],
+        mustSettle: true,
+      }),
+      weight: 0.3,
+    }),
     planted('plantWebGPU', () => void gpuDevice.createBuffer({ size: 4, usage: 0 }), { weight: 0.3 }),
     mutates('plantHeapCount', (ctx) => first(ctx.main.heaps).addResidencyReference()),
     mutates('plantStates', (ctx) => {
@@ -114,19 +132,36 @@ function plantedCatalogue(gpuDevice: GPUDevice): MethodSpec[] {
     }),
     mutates('plantManager', (ctx) => {
       const manager = first(ctx.main.managers);
-      const heap = ctx.main.device.createHeap({ sizeInBytes: 65536, properties: { type: 'DEFAULT' }, flags: ['CREATE_NOT_RESIDENT'] });
+      const heap = ctx.main.device.createHeap({
+        sizeInBytes: 65536,
+        properties: { type: 'DEFAULT' },
+        flags: ['CREATE_NOT_RESIDENT'],
+      });
       manager.beginTrackingObject(heap);
     }),
     mutates('plantBudget', (ctx) => ctx.main.device.setResidencyDebugBudget(1 + ctx.rng.int(0, 1000))),
-    mutates('plantPages', (ctx) => void (ctx.main.device.backend as unknown as { backing: { allocators: { LOCAL: { allocate(n: number): unknown } } } }).backing.allocators.LOCAL.allocate(1)),
-    planted('plantRefuses', () => {
-      throw new D3D12Error('E_INVALIDARG', 'plantRefuses', 'value', 'refuses even a valid call');
-    }, { certain: true }),
+    mutates(
+      'plantPages',
+      (ctx) =>
+        void (
+          ctx.main.device.backend as unknown as { backing: { allocators: { LOCAL: { allocate(n: number): unknown } } } }
+        ).backing.allocators.LOCAL.allocate(1),
+    ),
+    planted(
+      'plantRefuses',
+      () => {
+        throw new D3D12Error('E_INVALIDARG', 'plantRefuses', 'value', 'refuses even a valid call');
+      },
+      { certain: true },
+    ),
     planted('plantLongMessage', () => {
       throw new D3D12Error('E_INVALIDARG', 'plantLongMessage', 'value', `got ${'x'.repeat(20_000)}`);
     }),
     planted('plantClean', (_, args) => refuse('plantClean', args), { weight: 2, certain: true }),
-    planted('plantAsyncClean', (_, args) => Promise.resolve().then(() => refuse('plantAsyncClean', args)), { async: true, weight: 2 }),
+    planted('plantAsyncClean', (_, args) => Promise.resolve().then(() => refuse('plantAsyncClean', args)), {
+      async: true,
+      weight: 2,
+    }),
   ];
 }
 
@@ -136,15 +171,23 @@ function publicMethods(cls: { prototype: object; name: string }, files: string[]
   const hidden = new Set<string>();
   const lines = source.split('\n');
   lines.forEach((line, i) => {
-    const match = /^ {2}(?:(?:private|protected|public|static|override|async|readonly|abstract)\s+)*(?:get\s+|set\s+)?([A-Za-z_$][\w$]*)\s*(?:<[^(]*>)?\(/.exec(line);
+    const match =
+      /^ {2}(?:(?:private|protected|public|static|override|async|readonly|abstract)\s+)*(?:get\s+|set\s+)?([A-Za-z_$][\w$]*)\s*(?:<[^(]*>)?\(/.exec(
+        line,
+      );
     if (!match) return;
     const name = match[1] as string;
     let doc = '';
-    for (let j = i - 1; j >= 0 && /^\s*(\/\*\*|\*|\*\/|\/\/)/.test(lines[j] as string); j--) doc = `${lines[j] as string}\n${doc}`;
+    for (let j = i - 1; j >= 0 && /^\s*(\/\*\*|\*|\*\/|\/\/)/.test(lines[j] as string); j--)
+      doc = `${lines[j] as string}\n${doc}`;
     if (/^ {2}(private|protected)\b/.test(line) || doc.includes('@internal')) hidden.add(name);
   });
   const names = new Set<string>();
-  for (let proto: object | null = cls.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
+  for (
+    let proto: object | null = cls.prototype;
+    proto && proto !== Object.prototype;
+    proto = Object.getPrototypeOf(proto) as object | null
+  ) {
     for (const key of Object.getOwnPropertyNames(proto)) {
       const descriptor = Object.getOwnPropertyDescriptor(proto, key);
       if (key === 'constructor' || typeof descriptor?.value !== 'function') continue;
@@ -170,18 +213,30 @@ const CLASSES: [{ prototype: object; name: string }, string, string[]][] = [
 function printReport(report: FuzzReport): void {
   console.log(summaryLine(report));
   if (report.failures.length > 0) console.log(`[fuzz] seed ${report.seed} failures:\n${failureReport(report, replay)}`);
-  if (report.notes.length > 0) console.log(`[fuzz] seed ${report.seed} notes:\n  ${report.notes.slice(0, 20).join('\n  ')}`);
+  if (report.notes.length > 0)
+    console.log(`[fuzz] seed ${report.seed} notes:\n  ${report.notes.slice(0, 20).join('\n  ')}`);
   if (STATS) {
-    const rows = [...report.perMethod].sort((a, b) => a[0].localeCompare(b[0])).map(([method, s]) => `  ${method}: ${s.calls} calls, ${s.ok} returned, ${s.threw} threw`);
+    const rows = [...report.perMethod]
+      .sort((a, b) => a[0].localeCompare(b[0]))
+      .map(([method, s]) => `  ${method}: ${s.calls} calls, ${s.ok} returned, ${s.threw} threw`);
     console.log(`[fuzz] seed ${report.seed} per method:\n${rows.join('\n')}`);
   }
 }
 
 describe('API fuzz', () => {
   gpuTest("the fuzzer's checks catch planted defects and pass clean methods", async ({ device: gpuDevice }) => {
-    const report = await runFuzz(gpuDevice, { seed: 7, calls: 400, syncEvery: 40, hangTimeoutMs: 250, tailCalls: 0, catalogue: plantedCatalogue(gpuDevice) });
+    const report = await runFuzz(gpuDevice, {
+      seed: 7,
+      calls: 400,
+      syncEvery: 40,
+      hangTimeoutMs: 250,
+      tailCalls: 0,
+      catalogue: plantedCatalogue(gpuDevice),
+    });
     const found = (method: string, kind: string, detail?: RegExp): boolean =>
-      report.failures.some((f) => f.method === `Planted.${method}` && f.kind === kind && (!detail || detail.test(f.key + f.detail)));
+      report.failures.some(
+        (f) => f.method === `Planted.${method}` && f.kind === kind && (!detail || detail.test(f.key + f.detail)),
+      );
     const expected: [string, string, RegExp?][] = [
       ['plantTypeError', 'threw a non-D3D12Error', /TypeError/],
       ['plantOtherCall', 'message names another call'],
@@ -201,13 +256,18 @@ describe('API fuzz', () => {
       ['plantRefuses', 'refused a valid call'],
       ['plantLongMessage', 'message too long'],
     ];
-    const missing = expected.filter(([method, kind, detail]) => !found(method, kind, detail)).map(([method, kind]) => `${method}: ${kind}`);
+    const missing = expected
+      .filter(([method, kind, detail]) => !found(method, kind, detail))
+      .map(([method, kind]) => `${method}: ${kind}`);
     const webgpu = report.failures.some((f) => f.kind === 'WebGPU error' && /validation/.test(f.detail));
     const clean = report.failures.filter((f) => /Clean$/.test(f.method));
     if (missing.length > 0 || !webgpu || clean.length > 0) printReport(report);
     expect(missing, 'planted defects the fuzzer did not report').toEqual([]);
     expect(webgpu, 'the planted WebGPU validation error was reported').toBe(true);
-    expect(clean.map((f) => `${f.method}: ${f.kind}: ${f.detail}`), 'failures reported for correct methods').toEqual([]);
+    expect(
+      clean.map((f) => `${f.method}: ${f.kind}: ${f.detail}`),
+      'failures reported for correct methods',
+    ).toEqual([]);
     expect(report.perMethod.get('Planted.plantClean')?.ok, 'clean calls returned').toBeGreaterThan(0);
     expect(report.throws.E_INVALIDARG, 'clean calls threw').toBeGreaterThan(0);
 
@@ -216,36 +276,66 @@ describe('API fuzz', () => {
       seed: 8,
       calls: 30,
       tailCalls: 0,
-      catalogue: [planted('plantRemoval', (ctx) => (ctx.main.device as unknown as { recordFailure(call: string, error: unknown): void }).recordFailure('planted', new Error('planted')))],
+      catalogue: [
+        planted('plantRemoval', (ctx) =>
+          (ctx.main.device as unknown as { recordFailure(call: string, error: unknown): void }).recordFailure(
+            'planted',
+            new Error('planted'),
+          ),
+        ),
+      ],
     });
     expect(removal.failures.filter((f) => f.kind === 'device removed').map((f) => f.count)).toEqual([1]);
   });
 
   gpuTest('the catalogue has every public method of the fuzzed classes', () => {
     const catalogued = new Set(fullCatalogue().map((spec) => `${spec.cls}.${spec.name}`));
-    const missing = CLASSES.flatMap(([cls, name, files]) => publicMethods(cls, files).map((method) => `${name}.${method}`)).filter((key) => !catalogued.has(key));
+    const missing = CLASSES.flatMap(([cls, name, files]) =>
+      publicMethods(cls, files).map((method) => `${name}.${method}`),
+    ).filter((key) => !catalogued.has(key));
     expect(missing, 'public methods the fuzzer never calls').toEqual([]);
     expect(catalogued.has('module.createResidencyManager')).toBe(true);
   });
 
   for (const seed of SEEDS) {
-    gpuTest(`seed ${seed}: ${CALLS} calls`, { timeout: Math.max(120_000, CALLS * 12) }, async ({ device: gpuDevice }) => {
-      let context: FuzzContext | undefined;
-      const report = await runFuzz(gpuDevice, { seed, calls: CALLS, stopAt: STOP, trace: TRACE ? (line) => console.log(line) : undefined, prepare: (ctx) => (context = ctx) });
-      printReport(report);
-      const dispatches = context ? dispatchTargets(context) : { recorded: 0, live: 0 };
-      console.log(`[fuzz] seed ${seed}: ${dispatches.recorded} dispatches recorded, ${dispatches.live} of them aimed at a live resource`);
-      // Short runs (a replay, a quick look) need not reach every method.
-      if (STOP === undefined && CALLS >= 5000) {
-        const uncalled = fullCatalogue().map((spec) => `${spec.cls}.${spec.name}`).filter((key) => !report.perMethod.has(key));
-        expect(uncalled, 'catalogued methods this seed never called').toEqual([]);
-        // Dispatches reach emulated memory: most recorded ones have root descriptor 1 (the fuzz
-        // shader's address) inside a live resource, with the access on. Before dispatch plans aimed
-        // their lists, about one in 30 had (0 or 1 per seed of 10,000 calls).
-        expect(dispatches.live, `dispatches aimed at a live resource, of ${dispatches.recorded} recorded`).toBeGreaterThanOrEqual(Math.max(5, Math.ceil(dispatches.recorded / 2)));
-      }
-      expect(report.failures.map((f) => `${f.kind}: ${f.method}: ${f.detail.split('\n')[0] ?? ''} (seed ${f.seed}, call #${f.index})`), 'fuzz failures (printed above with reproductions)').toEqual([]);
-    });
+    gpuTest(
+      `seed ${seed}: ${CALLS} calls`,
+      { timeout: Math.max(120_000, CALLS * 12) },
+      async ({ device: gpuDevice }) => {
+        let context: FuzzContext | undefined;
+        const report = await runFuzz(gpuDevice, {
+          seed,
+          calls: CALLS,
+          stopAt: STOP,
+          trace: TRACE ? (line) => console.log(line) : undefined,
+          prepare: (ctx) => (context = ctx),
+        });
+        printReport(report);
+        const dispatches = context ? dispatchTargets(context) : { recorded: 0, live: 0 };
+        console.log(
+          `[fuzz] seed ${seed}: ${dispatches.recorded} dispatches recorded, ${dispatches.live} of them aimed at a live resource`,
+        );
+        // Short runs (a replay, a quick look) need not reach every method.
+        if (STOP === undefined && CALLS >= 5000) {
+          const uncalled = fullCatalogue()
+            .map((spec) => `${spec.cls}.${spec.name}`)
+            .filter((key) => !report.perMethod.has(key));
+          expect(uncalled, 'catalogued methods this seed never called').toEqual([]);
+          // Dispatches reach emulated memory: most recorded ones have root descriptor 1 (the fuzz
+          // shader's address) inside a live resource, with the access on. Before dispatch plans aimed
+          // their lists, about one in 30 had (0 or 1 per seed of 10,000 calls).
+          expect(
+            dispatches.live,
+            `dispatches aimed at a live resource, of ${dispatches.recorded} recorded`,
+          ).toBeGreaterThanOrEqual(Math.max(5, Math.ceil(dispatches.recorded / 2)));
+        }
+        expect(
+          report.failures.map(
+            (f) => `${f.kind}: ${f.method}: ${f.detail.split('\n')[0] ?? ''} (seed ${f.seed}, call #${f.index})`,
+          ),
+          'fuzz failures (printed above with reproductions)',
+        ).toEqual([]);
+      },
+    );
   }
 });
-

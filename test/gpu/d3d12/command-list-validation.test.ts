@@ -38,11 +38,24 @@ function defaultBuffer(d3d: Device, width: number): Resource {
 }
 
 function texture(d3d: Device, desc: Partial<ResourceDesc> = {}, initialState: ResourceStates = 'COMMON'): Resource {
-  return d3d.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'TEXTURE2D', width: 64, height: 64, format: 'R8G8B8A8_UNORM', ...desc }, initialState);
+  return d3d.createCommittedResource(
+    { type: 'DEFAULT' },
+    [],
+    { dimension: 'TEXTURE2D', width: 64, height: 64, format: 'R8G8B8A8_UNORM', ...desc },
+    initialState,
+  );
 }
 
-function transition(resource: Resource, stateBefore: ResourceStates, stateAfter: ResourceStates, subresource?: number): ResourceBarrier {
-  return { type: 'TRANSITION', transition: { resource, stateBefore, stateAfter, ...(subresource === undefined ? {} : { subresource }) } };
+function transition(
+  resource: Resource,
+  stateBefore: ResourceStates,
+  stateAfter: ResourceStates,
+  subresource?: number,
+): ResourceBarrier {
+  return {
+    type: 'TRANSITION',
+    transition: { resource, stateBefore, stateAfter, ...(subresource === undefined ? {} : { subresource }) },
+  };
 }
 
 /** Records, closes and executes one list on `queue`, then waits for it. */
@@ -58,13 +71,30 @@ async function run(d3d: Device, queue: CommandQueue, record: (list: GraphicsComm
  * Passes only when `resource` (the subresource, or all) is in `state`: a list whose first barrier
  * leaves from `state` and whose second comes back executes. Buffers decay to COMMON afterwards.
  */
-async function expectState(d3d: Device, queue: CommandQueue, resource: Resource, state: ResourceStates, subresource?: number): Promise<void> {
+async function expectState(
+  d3d: Device,
+  queue: CommandQueue,
+  resource: Resource,
+  state: ResourceStates,
+  subresource?: number,
+): Promise<void> {
   const via: ResourceStates = state === 'COPY_DEST' ? 'COPY_SOURCE' : 'COPY_DEST';
-  await run(d3d, queue, (list) => list.resourceBarrier([transition(resource, state, via, subresource), transition(resource, via, state, subresource)]));
+  await run(d3d, queue, (list) =>
+    list.resourceBarrier([
+      transition(resource, state, via, subresource),
+      transition(resource, via, state, subresource),
+    ]),
+  );
 }
 
 /** executeCommandLists of a list that starts from a barrier out of `wrong` must fail: the resource is not in `wrong`. */
-function expectNotState(d3d: Device, queue: CommandQueue, resource: Resource, wrong: ResourceStates, actual: string): void {
+function expectNotState(
+  d3d: Device,
+  queue: CommandQueue,
+  resource: Resource,
+  wrong: ResourceStates,
+  actual: string,
+): void {
   const list = d3d.createCommandList(queue.type);
   list.resourceBarrier([transition(resource, wrong, wrong === 'COPY_DEST' ? 'COPY_SOURCE' : 'COPY_DEST')]);
   list.close();
@@ -75,7 +105,13 @@ function expectNotState(d3d: Device, queue: CommandQueue, resource: Resource, wr
   });
 }
 
-async function expectBytes(d3d: Device, queue: CommandQueue, buffer: Resource, expected: Uint8Array, what: string): Promise<void> {
+async function expectBytes(
+  d3d: Device,
+  queue: CommandQueue,
+  buffer: Resource,
+  expected: Uint8Array,
+  what: string,
+): Promise<void> {
   const actual = await readBuffer(d3d, queue, buffer, 0, expected.length);
   const at = firstDifference(actual, expected);
   expect(at, `${what}: byte ${at} is ${actual[at]}, expected ${expected[at]}`).toBe(-1);
@@ -90,9 +126,11 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
 }
 `;
 
-const storePipeline = (d3d: Device): Promise<PipelineState> => d3d.createComputePipelineState({ code: STORE_ROOT_CONSTANTS, entryPoint: 'main' });
+const storePipeline = (d3d: Device): Promise<PipelineState> =>
+  d3d.createComputePipelineState({ code: STORE_ROOT_CONSTANTS, entryPoint: 'main' });
 
-const words = (bytes: Uint8Array): number[] => Array.from(new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4));
+const words = (bytes: Uint8Array): number[] =>
+  Array.from(new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4));
 
 describe('createCommandList', () => {
   test('DIRECT, COMPUTE and COPY lists start open; other types are refused', ({ d3d }) => {
@@ -135,7 +173,18 @@ describe('close and reset', () => {
     const attempts: [string, () => void][] = [
       ['copyBufferRegion', () => list.copyBufferRegion(dst, 16, src, 16, 48)],
       ['copyResource', () => list.copyResource(tex2, tex)],
-      ['copyTiles', () => list.copyTiles(reserved, { x: 0, y: 0, z: 0, subresource: 0 }, { numTiles: 1 }, dst, 0, 'SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER')],
+      [
+        'copyTiles',
+        () =>
+          list.copyTiles(
+            reserved,
+            { x: 0, y: 0, z: 0, subresource: 0 },
+            { numTiles: 1 },
+            dst,
+            0,
+            'SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER',
+          ),
+      ],
       ['resourceBarrier', () => list.resourceBarrier([transition(tex, 'COMMON', 'COPY_SOURCE')])],
       ['setPipelineState', () => list.setPipelineState(pso)],
       ['setComputeRoot32BitConstants', () => list.setComputeRoot32BitConstants(0, [1])],
@@ -162,13 +211,19 @@ describe('close and reset', () => {
     const list = d3d.createCommandList('DIRECT');
     list.copyBufferRegion(dst, 0, src, 0, 32);
     list.close();
-    expectD3D12Error(() => list.close(), { call: 'GraphicsCommandList.close', argument: 'this', message: /DIRECT command list #\d+ is already closed/ });
+    expectD3D12Error(() => list.close(), {
+      call: 'GraphicsCommandList.close',
+      argument: 'this',
+      message: /DIRECT command list #\d+ is already closed/,
+    });
     queue.executeCommandLists([list]);
     await flush(d3d, queue);
     await expectBytes(d3d, queue, dst, data, 'after executing');
   });
 
-  test('resetting an open list fails and keeps its commands; reset of a closed list reopens it empty', async ({ d3d }) => {
+  test('resetting an open list fails and keeps its commands; reset of a closed list reopens it empty', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const a = pattern(32, 3);
     const b = pattern(32, 4);
@@ -177,7 +232,11 @@ describe('close and reset', () => {
     const dst = defaultBuffer(d3d, 64);
     const list = d3d.createCommandList('DIRECT');
     list.copyBufferRegion(dst, 0, srcA, 0, 32);
-    expectD3D12Error(() => list.reset(), { call: 'GraphicsCommandList.reset', argument: 'this', message: /DIRECT command list #\d+ is open; close\(\) it first/ });
+    expectD3D12Error(() => list.reset(), {
+      call: 'GraphicsCommandList.reset',
+      argument: 'this',
+      message: /DIRECT command list #\d+ is open; close\(\) it first/,
+    });
     // Still open, commands kept.
     list.copyBufferRegion(dst, 32, srcB, 0, 32);
     list.close();
@@ -254,21 +313,39 @@ describe('executeCommandLists', () => {
             message: new RegExp(`${listType} command list #\\d+ cannot run on a ${queueType} queue`),
           });
           await flush(d3d, queue);
-          await expectBytes(d3d, queue, dst, new Uint8Array(16), `${listType} list refused on a ${queueType} queue: the good list did not run`);
+          await expectBytes(
+            d3d,
+            queue,
+            dst,
+            new Uint8Array(16),
+            `${listType} list refused on a ${queueType} queue: the good list did not run`,
+          );
         }
         dst.release();
       }
     }
   });
 
-  test('lists must be this device\'s, in an array', async ({ d3d }) => {
+  test("lists must be this device's, in an array", async ({ d3d }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const other = await createDevice({ gpuDevice: null });
     const foreign = other.createCommandList('DIRECT');
     foreign.close();
-    expectD3D12Error(() => queue.executeCommandLists([foreign]), { call: 'executeCommandLists', argument: 'commandLists[0]', message: /created by this device/ });
-    expectD3D12Error(() => queue.executeCommandLists({} as GraphicsCommandList[]), { call: 'executeCommandLists', argument: 'commandLists', message: /must be an array/ });
-    expectD3D12Error(() => queue.executeCommandLists([{} as GraphicsCommandList]), { call: 'executeCommandLists', argument: 'commandLists[0]', message: /created by this device/ });
+    expectD3D12Error(() => queue.executeCommandLists([foreign]), {
+      call: 'executeCommandLists',
+      argument: 'commandLists[0]',
+      message: /created by this device/,
+    });
+    expectD3D12Error(() => queue.executeCommandLists({} as GraphicsCommandList[]), {
+      call: 'executeCommandLists',
+      argument: 'commandLists',
+      message: /must be an array/,
+    });
+    expectD3D12Error(() => queue.executeCommandLists([{} as GraphicsCommandList]), {
+      call: 'executeCommandLists',
+      argument: 'commandLists[0]',
+      message: /created by this device/,
+    });
   });
 
   test('a list using a released resource fails at recording and at execution, running nothing', async ({ d3d }) => {
@@ -295,9 +372,21 @@ describe('executeCommandLists', () => {
     await expectBytes(d3d, queue, dst2, new Uint8Array(16), 'the good list of the failed call');
     // Recording with a released resource is refused too.
     const next = d3d.createCommandList('DIRECT');
-    expectD3D12Error(() => next.copyBufferRegion(dst, 0, src, 0, 16), { call: 'copyBufferRegion', argument: 'srcBuffer', message: new RegExp(`${RESOURCE} was released`) });
-    expectD3D12Error(() => next.copyBufferRegion(src, 0, keep, 0, 16), { call: 'copyBufferRegion', argument: 'dstBuffer', message: /was released/ });
-    expectD3D12Error(() => next.resourceBarrier([transition(src, 'COMMON', 'COPY_DEST')]), { call: 'resourceBarrier', argument: 'barriers[0].transition.resource', message: /was released/ });
+    expectD3D12Error(() => next.copyBufferRegion(dst, 0, src, 0, 16), {
+      call: 'copyBufferRegion',
+      argument: 'srcBuffer',
+      message: new RegExp(`${RESOURCE} was released`),
+    });
+    expectD3D12Error(() => next.copyBufferRegion(src, 0, keep, 0, 16), {
+      call: 'copyBufferRegion',
+      argument: 'dstBuffer',
+      message: /was released/,
+    });
+    expectD3D12Error(() => next.resourceBarrier([transition(src, 'COMMON', 'COPY_DEST')]), {
+      call: 'resourceBarrier',
+      argument: 'barriers[0].transition.resource',
+      message: /was released/,
+    });
     // The control: the good list alone runs.
     next.close();
     queue.executeCommandLists([good, next]);
@@ -330,20 +419,65 @@ describe('copyBufferRegion', () => {
       argument: 'numBytes',
       message: /57 bytes from srcOffset 200 run past the end of committed resource #\d+ \(256 bytes\)/,
     });
-    expectD3D12Error(() => list.copyBufferRegion(dst, 257, src, 0, 0), { call: 'copyBufferRegion', argument: 'numBytes', message: /0 bytes from dstOffset 257 run past the end/ });
-    expectD3D12Error(() => list.copyBufferRegion(dst, 0, src, 257, 0), { call: 'copyBufferRegion', argument: 'numBytes', message: /0 bytes from srcOffset 257 run past the end/ });
-    expectD3D12Error(() => list.copyBufferRegion(dst, 16, src, 16, 257), { call: 'copyBufferRegion', argument: 'numBytes', message: /257 bytes from dstOffset 16/ });
+    expectD3D12Error(() => list.copyBufferRegion(dst, 257, src, 0, 0), {
+      call: 'copyBufferRegion',
+      argument: 'numBytes',
+      message: /0 bytes from dstOffset 257 run past the end/,
+    });
+    expectD3D12Error(() => list.copyBufferRegion(dst, 0, src, 257, 0), {
+      call: 'copyBufferRegion',
+      argument: 'numBytes',
+      message: /0 bytes from srcOffset 257 run past the end/,
+    });
+    expectD3D12Error(() => list.copyBufferRegion(dst, 16, src, 16, 257), {
+      call: 'copyBufferRegion',
+      argument: 'numBytes',
+      message: /257 bytes from dstOffset 16/,
+    });
     // Not integers, negative.
-    expectD3D12Error(() => list.copyBufferRegion(dst, -1, src, 0, 4), { call: 'copyBufferRegion', argument: 'dstOffset', message: /at least 0, got -1/ });
-    expectD3D12Error(() => list.copyBufferRegion(dst, 16, src, -1, 4), { call: 'copyBufferRegion', argument: 'srcOffset', message: /at least 0, got -1/ });
-    expectD3D12Error(() => list.copyBufferRegion(dst, 16, src, 0, -1), { call: 'copyBufferRegion', argument: 'numBytes', message: /at least 0, got -1/ });
-    expectD3D12Error(() => list.copyBufferRegion(dst, 16.5, src, 0, 4), { call: 'copyBufferRegion', argument: 'dstOffset', message: /must be an integer, got 16.5/ });
+    expectD3D12Error(() => list.copyBufferRegion(dst, -1, src, 0, 4), {
+      call: 'copyBufferRegion',
+      argument: 'dstOffset',
+      message: /at least 0, got -1/,
+    });
+    expectD3D12Error(() => list.copyBufferRegion(dst, 16, src, -1, 4), {
+      call: 'copyBufferRegion',
+      argument: 'srcOffset',
+      message: /at least 0, got -1/,
+    });
+    expectD3D12Error(() => list.copyBufferRegion(dst, 16, src, 0, -1), {
+      call: 'copyBufferRegion',
+      argument: 'numBytes',
+      message: /at least 0, got -1/,
+    });
+    expectD3D12Error(() => list.copyBufferRegion(dst, 16.5, src, 0, 4), {
+      call: 'copyBufferRegion',
+      argument: 'dstOffset',
+      message: /must be an integer, got 16.5/,
+    });
     // Non-buffers and foreign objects.
-    expectD3D12Error(() => list.copyBufferRegion(tex, 16, src, 0, 4), { call: 'copyBufferRegion', argument: 'dstBuffer', message: new RegExp(`${RESOURCE} is a TEXTURE2D, not a buffer`) });
-    expectD3D12Error(() => list.copyBufferRegion(dst, 16, tex, 0, 4), { call: 'copyBufferRegion', argument: 'srcBuffer', message: /is a TEXTURE2D, not a buffer/ });
+    expectD3D12Error(() => list.copyBufferRegion(tex, 16, src, 0, 4), {
+      call: 'copyBufferRegion',
+      argument: 'dstBuffer',
+      message: new RegExp(`${RESOURCE} is a TEXTURE2D, not a buffer`),
+    });
+    expectD3D12Error(() => list.copyBufferRegion(dst, 16, tex, 0, 4), {
+      call: 'copyBufferRegion',
+      argument: 'srcBuffer',
+      message: /is a TEXTURE2D, not a buffer/,
+    });
     const other = await createDevice({ gpuDevice: null });
-    const foreign = other.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: 256 }, 'COMMON');
-    expectD3D12Error(() => list.copyBufferRegion(foreign, 16, src, 0, 4), { call: 'copyBufferRegion', argument: 'dstBuffer', message: /created by this device/ });
+    const foreign = other.createCommittedResource(
+      { type: 'DEFAULT' },
+      [],
+      { dimension: 'BUFFER', width: 256 },
+      'COMMON',
+    );
+    expectD3D12Error(() => list.copyBufferRegion(foreign, 16, src, 0, 4), {
+      call: 'copyBufferRegion',
+      argument: 'dstBuffer',
+      message: /created by this device/,
+    });
     list.close();
     queue.executeCommandLists([list]);
     await flush(d3d, queue);
@@ -372,7 +506,9 @@ describe('copyBufferRegion', () => {
       expectD3D12Error(() => list.copyBufferRegion(buffer, d, buffer, s, n), {
         call: 'copyBufferRegion',
         argument: 'dstOffset',
-        message: new RegExp(`the source \\[${s}, ${s + n}\\) and destination \\[${d}, ${d + n}\\) overlap in ${RESOURCE}`),
+        message: new RegExp(
+          `the source \\[${s}, ${s + n}\\) and destination \\[${d}, ${d + n}\\) overlap in ${RESOURCE}`,
+        ),
       });
     }
     list.close();
@@ -382,7 +518,11 @@ describe('copyBufferRegion', () => {
     // Adjacent regions and empty copies do not overlap: whatever else these calls may say (a
     // subresource cannot be COPY_SOURCE and COPY_DEST at once with legacy states), it is not an overlap.
     const adjacent = d3d.createCommandList('DIRECT');
-    for (const [d, s, n] of [[8, 0, 8], [0, 8, 8], [16, 16, 0]] as const) {
+    for (const [d, s, n] of [
+      [8, 0, 8],
+      [0, 8, 8],
+      [16, 16, 0],
+    ] as const) {
       try {
         adjacent.copyBufferRegion(buffer, d, buffer, s, n);
       } catch (error) {
@@ -404,7 +544,9 @@ describe('copyBufferRegion', () => {
 });
 
 describe('copyResource', () => {
-  test('sizes, dimensions, formats and subresources must match; a resource cannot be copied onto itself', async ({ d3d }) => {
+  test('sizes, dimensions, formats and subresources must match; a resource cannot be copied onto itself', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const data = pattern(256, 10);
     const src = uploadBuffer(d3d, data);
@@ -414,13 +556,55 @@ describe('copyResource', () => {
     const list = d3d.createCommandList('DIRECT');
     const cases: [string, Resource, Resource, string | RegExp, RegExp][] = [
       ['buffer widths', big, src, 'srcResource', /width differs: 256 in the source, 260 in the destination/],
-      ['buffer onto texture', tex, src, 'srcResource', /dimension differs: 'BUFFER' in the source, 'TEXTURE2D' in the destination/],
-      ['texture widths', tex, texture(d3d, { width: 128 }), 'srcResource', /width differs: 128 in the source, 64 in the destination/],
-      ['texture heights', tex, texture(d3d, { height: 32 }), 'srcResource', /height differs: 32 in the source, 64 in the destination/],
-      ['array sizes', tex, texture(d3d, { depthOrArraySize: 2 }), 'srcResource', /depthOrArraySize differs: 2 in the source, 1 in the destination/],
-      ['mip levels', tex, texture(d3d, { mipLevels: 2 }), 'srcResource', /mipLevels differs: 2 in the source, 1 in the destination/],
-      ['2D onto 3D', texture(d3d, { dimension: 'TEXTURE3D', depthOrArraySize: 1 }), tex, 'srcResource', /dimension differs: 'TEXTURE2D' in the source, 'TEXTURE3D' in the destination/],
-      ['format families', tex, texture(d3d, { format: 'R32_FLOAT' }), 'srcResource', /formats R32_FLOAT and R8G8B8A8_UNORM are not of one family/],
+      [
+        'buffer onto texture',
+        tex,
+        src,
+        'srcResource',
+        /dimension differs: 'BUFFER' in the source, 'TEXTURE2D' in the destination/,
+      ],
+      [
+        'texture widths',
+        tex,
+        texture(d3d, { width: 128 }),
+        'srcResource',
+        /width differs: 128 in the source, 64 in the destination/,
+      ],
+      [
+        'texture heights',
+        tex,
+        texture(d3d, { height: 32 }),
+        'srcResource',
+        /height differs: 32 in the source, 64 in the destination/,
+      ],
+      [
+        'array sizes',
+        tex,
+        texture(d3d, { depthOrArraySize: 2 }),
+        'srcResource',
+        /depthOrArraySize differs: 2 in the source, 1 in the destination/,
+      ],
+      [
+        'mip levels',
+        tex,
+        texture(d3d, { mipLevels: 2 }),
+        'srcResource',
+        /mipLevels differs: 2 in the source, 1 in the destination/,
+      ],
+      [
+        '2D onto 3D',
+        texture(d3d, { dimension: 'TEXTURE3D', depthOrArraySize: 1 }),
+        tex,
+        'srcResource',
+        /dimension differs: 'TEXTURE2D' in the source, 'TEXTURE3D' in the destination/,
+      ],
+      [
+        'format families',
+        tex,
+        texture(d3d, { format: 'R32_FLOAT' }),
+        'srcResource',
+        /formats R32_FLOAT and R8G8B8A8_UNORM are not of one family/,
+      ],
       ['itself', dst, dst, 'srcResource', /cannot be copied onto itself/],
       ['texture onto itself', tex, tex, 'srcResource', /cannot be copied onto itself/],
     ];
@@ -446,21 +630,60 @@ describe('copyResource', () => {
     await expectState(d3d, queue, sameFamily, 'COPY_DEST');
   });
 
-  test('a Reinterpret Copy: block-compressed ↔ uncompressed of the block\'s size, 4 times as wide and high, the same mips and total size (one field off at a time)', ({ d3d }) => {
+  test("a Reinterpret Copy: block-compressed ↔ uncompressed of the block's size, 4 times as wide and high, the same mips and total size (one field off at a time)", ({
+    d3d,
+  }) => {
     const list = d3d.createCommandList('DIRECT');
     // BC1 64×64, 3 mips (16×16, 8×8, 4×4 blocks of 8 bytes) ↔ R16G16B16A16_UINT 16×16, 3 mips.
-    const bc1 = (desc: Partial<ResourceDesc> = {}): Resource => texture(d3d, { format: 'BC1_UNORM', mipLevels: 3, ...desc });
-    const rgba16 = (desc: Partial<ResourceDesc> = {}): Resource => texture(d3d, { width: 16, height: 16, format: 'R16G16B16A16_UINT', mipLevels: 3, ...desc });
+    const bc1 = (desc: Partial<ResourceDesc> = {}): Resource =>
+      texture(d3d, { format: 'BC1_UNORM', mipLevels: 3, ...desc });
+    const rgba16 = (desc: Partial<ResourceDesc> = {}): Resource =>
+      texture(d3d, { width: 16, height: 16, format: 'R16G16B16A16_UINT', mipLevels: 3, ...desc });
     const cases: [string, Resource, Resource, RegExp][] = [
-      ['BC width', rgba16(), bc1({ width: 68 }), /width differs: 68 in the source, 16 in the destination: a reinterpreting copy needs the block-compressed resource 4 times as wide as the uncompressed one \(one texel per block\), so 64 in the source/],
-      ['BC height', rgba16(), bc1({ height: 60 }), /height differs: 60 in the source, 16 in the destination: .*4 times as high .*so 64 in the source/],
-      ['uncompressed width', bc1(), rgba16({ width: 17 }), /width differs: 17 in the source, 64 in the destination: .*4 times as wide .*so 16 in the source/],
-      ['array sizes', rgba16(), bc1({ depthOrArraySize: 2 }), /depthOrArraySize differs: 2 in the source, 1 in the destination/],
+      [
+        'BC width',
+        rgba16(),
+        bc1({ width: 68 }),
+        /width differs: 68 in the source, 16 in the destination: a reinterpreting copy needs the block-compressed resource 4 times as wide as the uncompressed one \(one texel per block\), so 64 in the source/,
+      ],
+      [
+        'BC height',
+        rgba16(),
+        bc1({ height: 60 }),
+        /height differs: 60 in the source, 16 in the destination: .*4 times as high .*so 64 in the source/,
+      ],
+      [
+        'uncompressed width',
+        bc1(),
+        rgba16({ width: 17 }),
+        /width differs: 17 in the source, 64 in the destination: .*4 times as wide .*so 16 in the source/,
+      ],
+      [
+        'array sizes',
+        rgba16(),
+        bc1({ depthOrArraySize: 2 }),
+        /depthOrArraySize differs: 2 in the source, 1 in the destination/,
+      ],
       ['mip levels', rgba16(), bc1({ mipLevels: 2 }), /mipLevels differs: 2 in the source, 3 in the destination/],
-      ['16-byte texels for 8-byte blocks', texture(d3d, { width: 16, height: 16, format: 'R32G32B32A32_UINT', mipLevels: 3 }), bc1(), /formats BC1_UNORM and R32G32B32A32_UINT are not of one family, nor a reinterpreting pair/],
-      ['two block-compressed families', bc1({ format: 'BC4_UNORM' }), bc1(), /formats BC1_UNORM and BC4_UNORM are not of one family, nor a reinterpreting pair/],
+      [
+        '16-byte texels for 8-byte blocks',
+        texture(d3d, { width: 16, height: 16, format: 'R32G32B32A32_UINT', mipLevels: 3 }),
+        bc1(),
+        /formats BC1_UNORM and R32G32B32A32_UINT are not of one family, nor a reinterpreting pair/,
+      ],
+      [
+        'two block-compressed families',
+        bc1({ format: 'BC4_UNORM' }),
+        bc1(),
+        /formats BC1_UNORM and BC4_UNORM are not of one family, nor a reinterpreting pair/,
+      ],
       // 12×12 BC1 has 2×2 blocks at mip 1 (6×6 texels); a 3×3 uncompressed texture has a 1×1 mip 1.
-      ['total size', rgba16({ width: 3, height: 3, mipLevels: 2 }), bc1({ width: 12, height: 12, mipLevels: 2 }), /mip 1 is 2×2 elements in the source and 1×1 in the destination; a reinterpreting copy needs the same total size \(bytes\)/],
+      [
+        'total size',
+        rgba16({ width: 3, height: 3, mipLevels: 2 }),
+        bc1({ width: 12, height: 12, mipLevels: 2 }),
+        /mip 1 is 2×2 elements in the source and 1×1 in the destination; a reinterpreting copy needs the same total size \(bytes\)/,
+      ],
     ];
     for (const [what, to, from, message] of cases) {
       try {
@@ -473,10 +696,19 @@ describe('copyResource', () => {
     // The controls: both directions, every pair of the debug layer's equivalences, TYPELESS members included.
     list.copyResource(rgba16(), bc1());
     list.copyResource(bc1({ format: 'BC4_SNORM' }), rgba16({ format: 'R32G32_FLOAT' }));
-    list.copyResource(texture(d3d, { width: 32, height: 16, format: 'R32G32B32A32_TYPELESS', mipLevels: 2 }), texture(d3d, { width: 128, height: 64, format: 'BC7_UNORM_SRGB', mipLevels: 2 }));
-    list.copyResource(texture(d3d, { format: 'BC6H_UF16' }), texture(d3d, { width: 16, height: 16, format: 'R32G32B32A32_FLOAT' }));
+    list.copyResource(
+      texture(d3d, { width: 32, height: 16, format: 'R32G32B32A32_TYPELESS', mipLevels: 2 }),
+      texture(d3d, { width: 128, height: 64, format: 'BC7_UNORM_SRGB', mipLevels: 2 }),
+    );
+    list.copyResource(
+      texture(d3d, { format: 'BC6H_UF16' }),
+      texture(d3d, { width: 16, height: 16, format: 'R32G32B32A32_FLOAT' }),
+    );
     list.copyResource(texture(d3d, { format: 'R9G9B9E5_SHAREDEXP' }), texture(d3d, { format: 'R32_UINT' }));
-    list.copyResource(texture(d3d, { dimension: 'TEXTURE3D', width: 16, height: 8, depthOrArraySize: 4, format: 'BC3_UNORM' }), texture(d3d, { dimension: 'TEXTURE3D', width: 4, height: 2, depthOrArraySize: 4, format: 'R32G32B32A32_SINT' }));
+    list.copyResource(
+      texture(d3d, { dimension: 'TEXTURE3D', width: 16, height: 8, depthOrArraySize: 4, format: 'BC3_UNORM' }),
+      texture(d3d, { dimension: 'TEXTURE3D', width: 4, height: 2, depthOrArraySize: 4, format: 'R32G32B32A32_SINT' }),
+    );
     expect(list.commands).toHaveLength(6);
   });
 });
@@ -499,44 +731,121 @@ describe('copyTiles', () => {
     const list = d3d.createCommandList('DIRECT');
     const call = 'copyTiles';
 
-    expectD3D12Error(() => list.copyTiles(committed, origin, { numTiles: 1 }, upload, 0, toTiles), { call, argument: 'tiledResource', message: new RegExp(`${RESOURCE} is not a reserved resource`) });
-    expectD3D12Error(() => list.copyTiles(tex, origin, { numTiles: 1 }, upload, 0, toTiles), { call, argument: 'tiledResource', message: /is not a reserved resource/ });
-    // Directions.
-    for (const flags of [[toTiles, toBuffer], [toBuffer, 'NO_HAZARD', toTiles]] as TileCopyFlag[][]) {
-      expectD3D12Error(() => list.copyTiles(reserved, origin, { numTiles: 1 }, upload, 0, flags), { call, argument: 'flags', message: /names both directions/ });
-    }
-    expectD3D12Error(() => list.copyTiles(reserved, origin, { numTiles: 1 }, upload, 0, 'LINEAR' as TileCopyFlag), { call, argument: 'flags', message: /must be one of NONE, NO_HAZARD/ });
-    expectD3D12Error(() => list.copyTiles(reserved, origin, { numTiles: 1 }, upload, 0, [toTiles, 'BOGUS'] as TileCopyFlag[]), { call, argument: 'flags[1]', message: /got 'BOGUS'/ });
-    // Regions: tiles 0..3 exist.
-    expectD3D12Error(() => list.copyTiles(reserved, { ...origin, x: 4 }, { numTiles: 1 }, upload, 0, toTiles), { call, argument: 'tileRegionStartCoordinate.x', message: /subresource 0 is 4×1×1 tiles, got x=4/ });
-    expectD3D12Error(() => list.copyTiles(reserved, { ...origin, y: 1 }, { numTiles: 1 }, upload, 0, toTiles), { call, argument: 'tileRegionStartCoordinate.y', message: /got y=1/ });
-    expectD3D12Error(() => list.copyTiles(reserved, { ...origin, subresource: 1 }, { numTiles: 1 }, upload, 0, toTiles), { call, argument: 'tileRegionStartCoordinate.subresource', message: /less than the resource's 1 subresources/ });
-    expectD3D12Error(() => list.copyTiles(reserved, { ...origin, x: 3 }, { numTiles: 2 }, upload, 0, toBuffer), { call, argument: 'tileRegionSize.numTiles', message: /2 tiles from tile 3 run past the resource's last tile \(3\)/ });
-    expectD3D12Error(() => list.copyTiles(reserved, origin, { numTiles: 5 }, committed, 0, toBuffer), { call, argument: 'tileRegionSize.numTiles', message: /5 tiles from tile 0 run past/ });
-    expectD3D12Error(() => list.copyTiles(reserved, { ...origin, x: 3 }, { numTiles: 2, useBox: true, width: 2, height: 1, depth: 1 }, committed, 0, toBuffer), {
+    expectD3D12Error(() => list.copyTiles(committed, origin, { numTiles: 1 }, upload, 0, toTiles), {
       call,
-      argument: 'tileRegionSize.width',
-      message: /the box runs past subresource 0 \(4 tiles along x\): x=3 \+ width=2/,
+      argument: 'tiledResource',
+      message: new RegExp(`${RESOURCE} is not a reserved resource`),
     });
-    expectD3D12Error(() => list.copyTiles(reserved, origin, { numTiles: 3, useBox: true, width: 2, height: 1, depth: 1 }, committed, 0, toBuffer), {
+    expectD3D12Error(() => list.copyTiles(tex, origin, { numTiles: 1 }, upload, 0, toTiles), {
+      call,
+      argument: 'tiledResource',
+      message: /is not a reserved resource/,
+    });
+    // Directions.
+    for (const flags of [
+      [toTiles, toBuffer],
+      [toBuffer, 'NO_HAZARD', toTiles],
+    ] as TileCopyFlag[][]) {
+      expectD3D12Error(() => list.copyTiles(reserved, origin, { numTiles: 1 }, upload, 0, flags), {
+        call,
+        argument: 'flags',
+        message: /names both directions/,
+      });
+    }
+    expectD3D12Error(() => list.copyTiles(reserved, origin, { numTiles: 1 }, upload, 0, 'LINEAR' as TileCopyFlag), {
+      call,
+      argument: 'flags',
+      message: /must be one of NONE, NO_HAZARD/,
+    });
+    expectD3D12Error(
+      () => list.copyTiles(reserved, origin, { numTiles: 1 }, upload, 0, [toTiles, 'BOGUS'] as TileCopyFlag[]),
+      { call, argument: 'flags[1]', message: /got 'BOGUS'/ },
+    );
+    // Regions: tiles 0..3 exist.
+    expectD3D12Error(() => list.copyTiles(reserved, { ...origin, x: 4 }, { numTiles: 1 }, upload, 0, toTiles), {
+      call,
+      argument: 'tileRegionStartCoordinate.x',
+      message: /subresource 0 is 4×1×1 tiles, got x=4/,
+    });
+    expectD3D12Error(() => list.copyTiles(reserved, { ...origin, y: 1 }, { numTiles: 1 }, upload, 0, toTiles), {
+      call,
+      argument: 'tileRegionStartCoordinate.y',
+      message: /got y=1/,
+    });
+    expectD3D12Error(
+      () => list.copyTiles(reserved, { ...origin, subresource: 1 }, { numTiles: 1 }, upload, 0, toTiles),
+      { call, argument: 'tileRegionStartCoordinate.subresource', message: /less than the resource's 1 subresources/ },
+    );
+    expectD3D12Error(() => list.copyTiles(reserved, { ...origin, x: 3 }, { numTiles: 2 }, upload, 0, toBuffer), {
       call,
       argument: 'tileRegionSize.numTiles',
-      message: /must equal the box's width × height × depth \(2\), got 3/,
+      message: /2 tiles from tile 3 run past the resource's last tile \(3\)/,
     });
-    expectD3D12Error(() => list.copyTiles(reserved, origin, { numTiles: -1 }, committed, 0, toBuffer), { call, argument: 'tileRegionSize.numTiles', message: /at least 0/ });
+    expectD3D12Error(() => list.copyTiles(reserved, origin, { numTiles: 5 }, committed, 0, toBuffer), {
+      call,
+      argument: 'tileRegionSize.numTiles',
+      message: /5 tiles from tile 0 run past/,
+    });
+    expectD3D12Error(
+      () =>
+        list.copyTiles(
+          reserved,
+          { ...origin, x: 3 },
+          { numTiles: 2, useBox: true, width: 2, height: 1, depth: 1 },
+          committed,
+          0,
+          toBuffer,
+        ),
+      {
+        call,
+        argument: 'tileRegionSize.width',
+        message: /the box runs past subresource 0 \(4 tiles along x\): x=3 \+ width=2/,
+      },
+    );
+    expectD3D12Error(
+      () =>
+        list.copyTiles(
+          reserved,
+          origin,
+          { numTiles: 3, useBox: true, width: 2, height: 1, depth: 1 },
+          committed,
+          0,
+          toBuffer,
+        ),
+      {
+        call,
+        argument: 'tileRegionSize.numTiles',
+        message: /must equal the box's width × height × depth \(2\), got 3/,
+      },
+    );
+    expectD3D12Error(() => list.copyTiles(reserved, origin, { numTiles: -1 }, committed, 0, toBuffer), {
+      call,
+      argument: 'tileRegionSize.numTiles',
+      message: /at least 0/,
+    });
     // The buffer: a buffer, holding every tile from its offset.
-    expectD3D12Error(() => list.copyTiles(reserved, origin, { numTiles: 1 }, tex, 0, toBuffer), { call, argument: 'buffer', message: /is a TEXTURE2D, not a buffer/ });
+    expectD3D12Error(() => list.copyTiles(reserved, origin, { numTiles: 1 }, tex, 0, toBuffer), {
+      call,
+      argument: 'buffer',
+      message: /is a TEXTURE2D, not a buffer/,
+    });
     expectD3D12Error(() => list.copyTiles(reserved, origin, { numTiles: 2 }, exact, 2, toBuffer), {
       call,
       argument: 'bufferStartOffsetInBytes',
-      message: new RegExp(`2 tiles \\(131072 bytes\\) from offset 2 run past the end of ${RESOURCE} \\(131073 bytes\\)`),
+      message: new RegExp(
+        `2 tiles \\(131072 bytes\\) from offset 2 run past the end of ${RESOURCE} \\(131073 bytes\\)`,
+      ),
     });
     expectD3D12Error(() => list.copyTiles(reserved, origin, { numTiles: 3 }, upload, 0, toTiles), {
       call,
       argument: 'bufferStartOffsetInBytes',
       message: /3 tiles \(196608 bytes\) from offset 0 run past the end of committed resource #\d+ \(131072 bytes\)/,
     });
-    expectD3D12Error(() => list.copyTiles(reserved, origin, { numTiles: 1 }, upload, -1, toTiles), { call, argument: 'bufferStartOffsetInBytes', message: /at least 0, got -1/ });
+    expectD3D12Error(() => list.copyTiles(reserved, origin, { numTiles: 1 }, upload, -1, toTiles), {
+      call,
+      argument: 'bufferStartOffsetInBytes',
+      message: /at least 0, got -1/,
+    });
 
     // The controls: two tiles in from an exactly large enough buffer, and out at offset 1 of a buffer
     // exactly 2 tiles + 1 byte long.
@@ -586,26 +895,68 @@ describe('resourceBarrier', () => {
     const list = d3d.createCommandList('DIRECT');
     const call = 'resourceBarrier';
     const bad = (value: unknown): ResourceBarrier => value as ResourceBarrier;
-    expectD3D12Error(() => list.resourceBarrier({} as ResourceBarrier[]), { call, argument: 'barriers', message: /must be an array of D3D12_RESOURCE_BARRIER/ });
-    expectD3D12Error(() => list.resourceBarrier([bad(null)]), { call, argument: 'barriers[0]', message: /must be a D3D12_RESOURCE_BARRIER object, got null/ });
-    expectD3D12Error(() => list.resourceBarrier([bad({ type: 'TRANSITIONS', transition: { resource: tex, stateBefore: 'COMMON', stateAfter: 'COPY_DEST' } })]), {
+    expectD3D12Error(() => list.resourceBarrier({} as ResourceBarrier[]), {
       call,
-      argument: 'barriers[0].type',
-      message: /must be one of TRANSITION, UAV, ALIASING; got 'TRANSITIONS'/,
+      argument: 'barriers',
+      message: /must be an array of D3D12_RESOURCE_BARRIER/,
     });
-    expectD3D12Error(() => list.resourceBarrier([bad({ type: 'TRANSITION' })]), { call, argument: 'barriers[0].transition', message: /must be \{resource, subresource, stateBefore, stateAfter\}/ });
-    expectD3D12Error(() => list.resourceBarrier([bad({ type: 'TRANSITION', flags: 'BEGIN', transition: { resource: tex, stateBefore: 'COMMON', stateAfter: 'COPY_DEST' } })]), {
+    expectD3D12Error(() => list.resourceBarrier([bad(null)]), {
       call,
-      argument: 'barriers[0].flags',
-      message: /must be one of NONE, BEGIN_ONLY, END_ONLY; got 'BEGIN'/,
+      argument: 'barriers[0]',
+      message: /must be a D3D12_RESOURCE_BARRIER object, got null/,
     });
-    expectD3D12Error(() => list.resourceBarrier([bad({ type: 'TRANSITION', transition: { resource: {}, stateBefore: 'COMMON', stateAfter: 'COPY_DEST' } })]), {
+    expectD3D12Error(
+      () =>
+        list.resourceBarrier([
+          bad({ type: 'TRANSITIONS', transition: { resource: tex, stateBefore: 'COMMON', stateAfter: 'COPY_DEST' } }),
+        ]),
+      {
+        call,
+        argument: 'barriers[0].type',
+        message: /must be one of TRANSITION, UAV, ALIASING; got 'TRANSITIONS'/,
+      },
+    );
+    expectD3D12Error(() => list.resourceBarrier([bad({ type: 'TRANSITION' })]), {
       call,
-      argument: 'barriers[0].transition.resource',
-      message: /created by this device/,
+      argument: 'barriers[0].transition',
+      message: /must be \{resource, subresource, stateBefore, stateAfter\}/,
     });
-    expectD3D12Error(() => list.resourceBarrier([transition(tex, 'COMMON', 'COPY_DST' as ResourceStates)]), { call, argument: 'barriers[0].transition.stateAfter', message: /got 'COPY_DST'/ });
-    expectD3D12Error(() => list.resourceBarrier([transition(tex, [], 'COPY_DEST')]), { call, argument: 'barriers[0].transition.stateBefore', message: /must name at least one state/ });
+    expectD3D12Error(
+      () =>
+        list.resourceBarrier([
+          bad({
+            type: 'TRANSITION',
+            flags: 'BEGIN',
+            transition: { resource: tex, stateBefore: 'COMMON', stateAfter: 'COPY_DEST' },
+          }),
+        ]),
+      {
+        call,
+        argument: 'barriers[0].flags',
+        message: /must be one of NONE, BEGIN_ONLY, END_ONLY; got 'BEGIN'/,
+      },
+    );
+    expectD3D12Error(
+      () =>
+        list.resourceBarrier([
+          bad({ type: 'TRANSITION', transition: { resource: {}, stateBefore: 'COMMON', stateAfter: 'COPY_DEST' } }),
+        ]),
+      {
+        call,
+        argument: 'barriers[0].transition.resource',
+        message: /created by this device/,
+      },
+    );
+    expectD3D12Error(() => list.resourceBarrier([transition(tex, 'COMMON', 'COPY_DST' as ResourceStates)]), {
+      call,
+      argument: 'barriers[0].transition.stateAfter',
+      message: /got 'COPY_DST'/,
+    });
+    expectD3D12Error(() => list.resourceBarrier([transition(tex, [], 'COPY_DEST')]), {
+      call,
+      argument: 'barriers[0].transition.stateBefore',
+      message: /must name at least one state/,
+    });
     expectD3D12Error(() => list.resourceBarrier([transition(tex, 'COMMON', ['COPY_DEST', 'COPY_SOURCE'])]), {
       call,
       argument: 'barriers[0].transition.stateAfter',
@@ -617,30 +968,61 @@ describe('resourceBarrier', () => {
       argument: 'barriers[0].transition.stateAfter',
       message: /equals stateBefore \('COPY_SOURCE'\); a transition must change the state/,
     });
-    expectD3D12Error(() => list.resourceBarrier([transition(tex, ['COPY_SOURCE', 'PIXEL_SHADER_RESOURCE'], ['PIXEL_SHADER_RESOURCE', 'COPY_SOURCE'])]), {
+    expectD3D12Error(
+      () =>
+        list.resourceBarrier([
+          transition(tex, ['COPY_SOURCE', 'PIXEL_SHADER_RESOURCE'], ['PIXEL_SHADER_RESOURCE', 'COPY_SOURCE']),
+        ]),
+      {
+        call,
+        argument: 'barriers[0].transition.stateAfter',
+        message: /equals stateBefore/,
+      },
+    );
+    expectD3D12Error(() => list.resourceBarrier([transition(tex, 'COMMON', 'PRESENT')]), {
       call,
       argument: 'barriers[0].transition.stateAfter',
       message: /equals stateBefore/,
     });
-    expectD3D12Error(() => list.resourceBarrier([transition(tex, 'COMMON', 'PRESENT')]), { call, argument: 'barriers[0].transition.stateAfter', message: /equals stateBefore/ });
     // Subresources: 3 mips, so 0..2 and ALL.
-    expectD3D12Error(() => list.resourceBarrier([transition(tex, 'COMMON', 'COPY_DEST', 3)]), { call, argument: 'barriers[0].transition.subresource', message: /at most 2, got 3/ });
-    expectD3D12Error(() => list.resourceBarrier([transition(other, 'COMMON', 'COPY_DEST', 1)]), { call, argument: 'barriers[0].transition.subresource', message: /at most 0, got 1/ });
+    expectD3D12Error(() => list.resourceBarrier([transition(tex, 'COMMON', 'COPY_DEST', 3)]), {
+      call,
+      argument: 'barriers[0].transition.subresource',
+      message: /at most 2, got 3/,
+    });
+    expectD3D12Error(() => list.resourceBarrier([transition(other, 'COMMON', 'COPY_DEST', 1)]), {
+      call,
+      argument: 'barriers[0].transition.subresource',
+      message: /at most 0, got 1/,
+    });
     // A valid first barrier is not applied when a later one of the same call is refused.
-    expectD3D12Error(() => list.resourceBarrier([transition(tex, 'COMMON', 'COPY_SOURCE', 0), transition(other, 'COMMON', 'COMMON')]), {
-      call,
-      argument: 'barriers[1].transition.stateAfter',
-      message: /equals stateBefore/,
-    });
-    expectD3D12Error(() => list.resourceBarrier([transition(tex, 'COMMON', 'COPY_SOURCE', 1), transition(tex, 'COPY_DEST', 'COMMON', 1)]), {
-      call,
-      argument: 'barriers',
-      message: /subresource 1 is in COPY_SOURCE at this point of the list, not in stateBefore COPY_DEST/,
-    });
+    expectD3D12Error(
+      () => list.resourceBarrier([transition(tex, 'COMMON', 'COPY_SOURCE', 0), transition(other, 'COMMON', 'COMMON')]),
+      {
+        call,
+        argument: 'barriers[1].transition.stateAfter',
+        message: /equals stateBefore/,
+      },
+    );
+    expectD3D12Error(
+      () =>
+        list.resourceBarrier([transition(tex, 'COMMON', 'COPY_SOURCE', 1), transition(tex, 'COPY_DEST', 'COMMON', 1)]),
+      {
+        call,
+        argument: 'barriers',
+        message: /subresource 1 is in COPY_SOURCE at this point of the list, not in stateBefore COPY_DEST/,
+      },
+    );
     // The list knows nothing of tex yet: every subresource may still start from COMMON.
     list.resourceBarrier([transition(tex, 'COMMON', 'COPY_DEST', 2)]);
-    list.resourceBarrier([transition(tex, 'COMMON', 'COPY_SOURCE', 0), transition(tex, 'COMMON', 'PIXEL_SHADER_RESOURCE', 1)]);
-    list.resourceBarrier([{ type: 'UAV', uav: { resource: null } }, { type: 'ALIASING', aliasing: { resourceBefore: null, resourceAfter: other } }]);
+    list.resourceBarrier([
+      transition(tex, 'COMMON', 'COPY_SOURCE', 0),
+      transition(tex, 'COMMON', 'PIXEL_SHADER_RESOURCE', 1),
+    ]);
+    list.resourceBarrier([
+      { type: 'UAV', uav: { resource: null } },
+      { type: 'ALIASING', aliasing: { resourceBefore: null, resourceAfter: other } },
+    ]);
     list.close();
     queue.executeCommandLists([list]);
     await flush(d3d, queue);
@@ -650,7 +1032,7 @@ describe('resourceBarrier', () => {
     await expectState(d3d, queue, other, 'COMMON');
   });
 
-  test('stateBefore that disagrees with the list\'s own state is refused when recorded', async ({ d3d }) => {
+  test("stateBefore that disagrees with the list's own state is refused when recorded", async ({ d3d }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const tex = texture(d3d, { depthOrArraySize: 2 });
     const buffer = defaultBuffer(d3d, 64);
@@ -659,7 +1041,9 @@ describe('resourceBarrier', () => {
     expectD3D12Error(() => list.resourceBarrier([transition(tex, 'COMMON', 'COPY_DEST')]), {
       call: 'resourceBarrier',
       argument: 'barriers',
-      message: new RegExp(`${RESOURCE} subresource 0 is in COPY_SOURCE at this point of the list, not in stateBefore COMMON`),
+      message: new RegExp(
+        `${RESOURCE} subresource 0 is in COPY_SOURCE at this point of the list, not in stateBefore COMMON`,
+      ),
     });
     // ALL_SUBRESOURCES is checked per subresource: subresource 1 was moved alone.
     list.resourceBarrier([transition(tex, 'COPY_SOURCE', 'COPY_DEST', 1)]);
@@ -684,7 +1068,9 @@ describe('resourceBarrier', () => {
     await expectState(d3d, queue, tex, 'COPY_DEST', 1);
   });
 
-  test('stateBefore that disagrees with the global state is refused by executeCommandLists; no list of the call applies its states', async ({ d3d }) => {
+  test('stateBefore that disagrees with the global state is refused by executeCommandLists; no list of the call applies its states', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const t1 = texture(d3d);
     const t2 = texture(d3d);
@@ -712,10 +1098,20 @@ describe('resourceBarrier', () => {
     expectD3D12Error(() => queue.executeCommandLists([b]), {
       call: 'executeCommandLists',
       argument: 'commandLists[0]',
-      message: new RegExp(`DIRECT command list #\\d+: ${RESOURCE} subresource 0 is in COMMON, but the list's first barrier says stateBefore COPY_SOURCE`),
+      message: new RegExp(
+        `DIRECT command list #\\d+: ${RESOURCE} subresource 0 is in COMMON, but the list's first barrier says stateBefore COPY_SOURCE`,
+      ),
     });
-    expectD3D12Error(() => queue.executeCommandLists([a, b]), { call: 'executeCommandLists', argument: 'commandLists[1]', message: /is in COMMON, but the list's first barrier says stateBefore COPY_SOURCE/ });
-    expectD3D12Error(() => queue.executeCommandLists([a, c]), { call: 'executeCommandLists', argument: 'commandLists[1]', message: /is in COPY_SOURCE, but the list's first barrier says stateBefore COMMON/ });
+    expectD3D12Error(() => queue.executeCommandLists([a, b]), {
+      call: 'executeCommandLists',
+      argument: 'commandLists[1]',
+      message: /is in COMMON, but the list's first barrier says stateBefore COPY_SOURCE/,
+    });
+    expectD3D12Error(() => queue.executeCommandLists([a, c]), {
+      call: 'executeCommandLists',
+      argument: 'commandLists[1]',
+      message: /is in COPY_SOURCE, but the list's first barrier says stateBefore COMMON/,
+    });
     await flush(d3d, queue);
     // Nothing ran, no state moved: t1 and t2 are COMMON, the copy of A did not happen.
     await expectBytes(d3d, queue, dst, new Uint8Array(64), 'A did not run');
@@ -727,13 +1123,19 @@ describe('resourceBarrier', () => {
     await expectBytes(d3d, queue, dst, data, 'A ran');
     await expectState(d3d, queue, t1, 'COPY_DEST');
     // Executing A again: t1 is no longer COMMON.
-    expectD3D12Error(() => queue.executeCommandLists([a]), { call: 'executeCommandLists', argument: 'commandLists[0]', message: /is in COPY_DEST, but the list's first barrier says stateBefore COMMON/ });
+    expectD3D12Error(() => queue.executeCommandLists([a]), {
+      call: 'executeCommandLists',
+      argument: 'commandLists[0]',
+      message: /is in COPY_DEST, but the list's first barrier says stateBefore COMMON/,
+    });
     await expectState(d3d, queue, t1, 'COPY_DEST');
   });
 });
 
 describe('implicit promotion and decay', () => {
-  test('buffers are promoted from COMMON to COPY_SOURCE and COPY_DEST and decay to COMMON after each executeCommandLists', async ({ d3d }) => {
+  test('buffers are promoted from COMMON to COPY_SOURCE and COPY_DEST and decay to COMMON after each executeCommandLists', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const data = pattern(64, 13);
     const src = uploadBuffer(d3d, data);
@@ -756,7 +1158,9 @@ describe('implicit promotion and decay', () => {
     await expectBytes(d3d, queue, a, data, 'copied back');
   });
 
-  test('after an implicit use, a barrier must name the true combined read state (COPY_SOURCE | PIXEL_SHADER_RESOURCE)', async ({ d3d }) => {
+  test('after an implicit use, a barrier must name the true combined read state (COPY_SOURCE | PIXEL_SHADER_RESOURCE)', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const desc = { dimension: 'TEXTURE2D' as const, width: 256, height: 256, format: 'R8G8B8A8_UNORM' as const };
     const src = d3d.createCommittedResource({ type: 'DEFAULT' }, [], desc, ['COPY_SOURCE', 'PIXEL_SHADER_RESOURCE']);
@@ -773,7 +1177,8 @@ describe('implicit promotion and decay', () => {
     expectD3D12Error(() => queue.executeCommandLists([record('COPY_SOURCE')]), {
       call: 'executeCommandLists',
       argument: 'commandLists[0]',
-      message: /subresource 0 is in PIXEL_SHADER_RESOURCE\|COPY_SOURCE, but the list's barrier says stateBefore COPY_SOURCE \(/,
+      message:
+        /subresource 0 is in PIXEL_SHADER_RESOURCE\|COPY_SOURCE, but the list's barrier says stateBefore COPY_SOURCE \(/,
     });
     expectNotState(d3d, queue, src, 'COMMON', 'PIXEL_SHADER_RESOURCE\\|COPY_SOURCE');
     // The true state, written in either order, runs, and leaves src in COMMON.
@@ -794,16 +1199,23 @@ describe('implicit promotion and decay', () => {
     expectD3D12Error(() => list.copyBufferRegion(buffer, 0, src, 0, 64), {
       call: 'copyBufferRegion',
       argument: 'dstBuffer',
-      message: new RegExp(`${RESOURCE} subresource 0 is in COPY_SOURCE at this point of the list and cannot be used as COPY_DEST without a transition barrier`),
+      message: new RegExp(
+        `${RESOURCE} subresource 0 is in COPY_SOURCE at this point of the list and cannot be used as COPY_DEST without a transition barrier`,
+      ),
     });
     // A promoted write does not become a read either.
     const other = defaultBuffer(d3d, 64);
     expectD3D12Error(() => list.copyBufferRegion(other, 0, out, 0, 64), {
       call: 'copyBufferRegion',
       argument: 'srcBuffer',
-      message: /subresource 0 is in COPY_DEST at this point of the list and cannot be used as COPY_SOURCE without a transition barrier/,
+      message:
+        /subresource 0 is in COPY_DEST at this point of the list and cannot be used as COPY_SOURCE without a transition barrier/,
     });
-    expectD3D12Error(() => list.copyBufferRegion(buffer, 0, out, 0, 64), { call: 'copyBufferRegion', argument: 'dstBuffer', message: /is in COPY_SOURCE at this point/ });
+    expectD3D12Error(() => list.copyBufferRegion(buffer, 0, out, 0, 64), {
+      call: 'copyBufferRegion',
+      argument: 'dstBuffer',
+      message: /is in COPY_SOURCE at this point/,
+    });
     list.close();
     queue.executeCommandLists([list]);
     await flush(d3d, queue);
@@ -812,7 +1224,9 @@ describe('implicit promotion and decay', () => {
     await expectBytes(d3d, queue, buffer, new Uint8Array(64), 'buffer');
   });
 
-  test('a texture explicitly transitioned stays in its state; one promoted to a read state decays, one promoted to COPY_DEST does not', async ({ d3d }) => {
+  test('a texture explicitly transitioned stays in its state; one promoted to a read state decays, one promoted to COPY_DEST does not', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const explicit = texture(d3d);
     const promotedRead = texture(d3d);
@@ -839,14 +1253,20 @@ describe('implicit promotion and decay', () => {
       const list = d3d.createCommandList('DIRECT');
       list.copyResource(to, from);
       list.close();
-      expectD3D12Error(() => queue.executeCommandLists([list]), { call: 'executeCommandLists', argument: 'commandLists[0]', message });
+      expectD3D12Error(() => queue.executeCommandLists([list]), {
+        call: 'executeCommandLists',
+        argument: 'commandLists[0]',
+        message,
+      });
     }
     await expectState(d3d, queue, explicit, 'COPY_SOURCE');
     await expectState(d3d, queue, promotedWrite, 'COPY_DEST');
     await expectState(d3d, queue, copy, 'COPY_DEST');
   });
 
-  test('a texture is promoted only from COMMON: in another state, a copy needs a barrier (checked at execution)', async ({ d3d }) => {
+  test('a texture is promoted only from COMMON: in another state, a copy needs a barrier (checked at execution)', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const shaderRead = texture(d3d);
     await run(d3d, queue, (list) => list.resourceBarrier([transition(shaderRead, 'COMMON', 'PIXEL_SHADER_RESOURCE')]));
@@ -857,7 +1277,8 @@ describe('implicit promotion and decay', () => {
     expectD3D12Error(() => queue.executeCommandLists([list]), {
       call: 'executeCommandLists',
       argument: 'commandLists[0]',
-      message: /subresource 0 is in PIXEL_SHADER_RESOURCE and cannot be used as COPY_SOURCE without a transition barrier/,
+      message:
+        /subresource 0 is in PIXEL_SHADER_RESOURCE and cannot be used as COPY_SOURCE without a transition barrier/,
     });
     await expectState(d3d, queue, shaderRead, 'PIXEL_SHADER_RESOURCE');
     await expectState(d3d, queue, dst, 'COMMON');
@@ -866,7 +1287,11 @@ describe('implicit promotion and decay', () => {
     const fromCreated = d3d.createCommandList('DIRECT');
     fromCreated.copyResource(dst, created);
     fromCreated.close();
-    expectD3D12Error(() => queue.executeCommandLists([fromCreated]), { call: 'executeCommandLists', argument: 'commandLists[0]', message: /is in COPY_DEST and cannot be used as COPY_SOURCE/ });
+    expectD3D12Error(() => queue.executeCommandLists([fromCreated]), {
+      call: 'executeCommandLists',
+      argument: 'commandLists[0]',
+      message: /is in COPY_DEST and cannot be used as COPY_SOURCE/,
+    });
     const source = texture(d3d);
     await run(d3d, queue, (l) => l.copyResource(created, source));
     await expectState(d3d, queue, created, 'COPY_DEST');
@@ -898,13 +1323,21 @@ describe('implicit promotion and decay', () => {
   });
 
   /** Records with `record` and executes: one of the two must throw a D3D12Error matching `message`; then nothing ran. */
-  function expectRefused(d3d: Device, queue: CommandQueue, record: (list: GraphicsCommandList) => void, message: RegExp): void {
-    expectD3D12Error(() => {
-      const list = d3d.createCommandList(queue.type);
-      record(list);
-      list.close();
-      queue.executeCommandLists([list]);
-    }, { message });
+  function expectRefused(
+    d3d: Device,
+    queue: CommandQueue,
+    record: (list: GraphicsCommandList) => void,
+    message: RegExp,
+  ): void {
+    expectD3D12Error(
+      () => {
+        const list = d3d.createCommandList(queue.type);
+        record(list);
+        list.close();
+        queue.executeCommandLists([list]);
+      },
+      { message },
+    );
   }
 
   // D3D12_HEAP_TYPE_UPLOAD: "Resources in this heap must be created with D3D12_RESOURCE_STATE_GENERIC_READ
@@ -924,12 +1357,29 @@ describe('implicit promotion and decay', () => {
     upload.unmap();
   });
 
-  test('barriers cannot move an UPLOAD buffer out of GENERIC_READ nor a READBACK buffer out of COPY_DEST', async ({ d3d }) => {
+  test('barriers cannot move an UPLOAD buffer out of GENERIC_READ nor a READBACK buffer out of COPY_DEST', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const upload = uploadBuffer(d3d, pattern(64, 18));
-    const readback = d3d.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: 64 }, 'COPY_DEST');
-    expectRefused(d3d, queue, (list) => list.resourceBarrier([transition(upload, 'GENERIC_READ', 'COPY_DEST')]), /UPLOAD|GENERIC_READ/);
-    expectRefused(d3d, queue, (list) => list.resourceBarrier([transition(readback, 'COPY_DEST', 'COPY_SOURCE')]), /READBACK|COPY_DEST/);
+    const readback = d3d.createCommittedResource(
+      { type: 'READBACK' },
+      [],
+      { dimension: 'BUFFER', width: 64 },
+      'COPY_DEST',
+    );
+    expectRefused(
+      d3d,
+      queue,
+      (list) => list.resourceBarrier([transition(upload, 'GENERIC_READ', 'COPY_DEST')]),
+      /UPLOAD|GENERIC_READ/,
+    );
+    expectRefused(
+      d3d,
+      queue,
+      (list) => list.resourceBarrier([transition(readback, 'COPY_DEST', 'COPY_SOURCE')]),
+      /READBACK|COPY_DEST/,
+    );
     await flush(d3d, queue);
   });
 
@@ -937,7 +1387,12 @@ describe('implicit promotion and decay', () => {
   // and cannot be changed away from this."
   test('a READBACK buffer is never a copy source, before or after it served as a copy destination', async ({ d3d }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
-    const readback = d3d.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: 64 }, 'COPY_DEST');
+    const readback = d3d.createCommittedResource(
+      { type: 'READBACK' },
+      [],
+      { dimension: 'BUFFER', width: 64 },
+      'COPY_DEST',
+    );
     const buffer = defaultBuffer(d3d, 64);
     const fromReadback = (list: GraphicsCommandList): void => list.copyBufferRegion(buffer, 0, readback, 0, 64);
     expectRefused(d3d, queue, fromReadback, /COPY_DEST and cannot be used as COPY_SOURCE/);
@@ -948,13 +1403,31 @@ describe('implicit promotion and decay', () => {
 });
 
 describe('shader commands', () => {
-  test('COPY lists cannot set a pipeline, set root constants or dispatch; DIRECT and COMPUTE lists can', async ({ d3d }) => {
+  test('COPY lists cannot set a pipeline, set root constants or dispatch; DIRECT and COMPUTE lists can', async ({
+    d3d,
+  }) => {
     const pso = await storePipeline(d3d);
     const copy = d3d.createCommandList('COPY');
-    expectD3D12Error(() => copy.setPipelineState(pso), { call: 'setPipelineState', argument: 'this', message: /COPY command list #\d+ is a COPY list, which cannot run shaders/ });
-    expectD3D12Error(() => copy.setComputeRoot32BitConstants(0, [1]), { call: 'setComputeRoot32BitConstants', argument: 'this', message: /is a COPY list, which has no root constants/ });
-    expectD3D12Error(() => copy.setComputeRoot32BitConstant(0, 1, 0), { call: 'setComputeRoot32BitConstant', argument: 'this', message: /which has no root constants/ });
-    expectD3D12Error(() => copy.dispatch(1), { call: 'dispatch', argument: 'this', message: /is a COPY list, which cannot dispatch/ });
+    expectD3D12Error(() => copy.setPipelineState(pso), {
+      call: 'setPipelineState',
+      argument: 'this',
+      message: /COPY command list #\d+ is a COPY list, which cannot run shaders/,
+    });
+    expectD3D12Error(() => copy.setComputeRoot32BitConstants(0, [1]), {
+      call: 'setComputeRoot32BitConstants',
+      argument: 'this',
+      message: /is a COPY list, which has no root constants/,
+    });
+    expectD3D12Error(() => copy.setComputeRoot32BitConstant(0, 1, 0), {
+      call: 'setComputeRoot32BitConstant',
+      argument: 'this',
+      message: /which has no root constants/,
+    });
+    expectD3D12Error(() => copy.dispatch(1), {
+      call: 'dispatch',
+      argument: 'this',
+      message: /is a COPY list, which cannot dispatch/,
+    });
     // The COPY list is still fine for copies.
     const queue = d3d.createCommandQueue({ type: 'COPY' });
     const data = pattern(16, 16);
@@ -973,10 +1446,16 @@ describe('shader commands', () => {
       list.dispatch(1);
       list.close();
     }
-    expectD3D12Error(() => d3d.createCommandList('DIRECT').setPipelineState({} as PipelineState), { call: 'setPipelineState', argument: 'pipelineState', message: /created by this device/ });
+    expectD3D12Error(() => d3d.createCommandList('DIRECT').setPipelineState({} as PipelineState), {
+      call: 'setPipelineState',
+      argument: 'pipelineState',
+      message: /created by this device/,
+    });
   });
 
-  test('setComputeRoot32BitConstants: index 0 only, offset + count ≤ 64, 32-bit integers; a refused call changes no constant', async ({ d3d }) => {
+  test('setComputeRoot32BitConstants: index 0 only, offset + count ≤ 64, 32-bit integers; a refused call changes no constant', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'COMPUTE' });
     const pso = await storePipeline(d3d);
     const out = defaultBuffer(d3d, 64);
@@ -992,20 +1471,72 @@ describe('shader commands', () => {
     list.setComputeRootUnorderedAccessView(1, out.getGPUVirtualAddress());
     list.setComputeRoot32BitConstants(0, [7, 2 ** 32 - 1, -1, -(2 ** 31), 2 ** 31, 0], 2);
     // One past each boundary.
-    expectD3D12Error(() => list.setComputeRoot32BitConstants(1, [9]), { call, argument: 'rootParameterIndex', message: /must be 0: the emulator's one root parameter is 64 32-bit constants, got 1/ });
-    expectD3D12Error(() => list.setComputeRoot32BitConstants(-1, [9]), { call, argument: 'rootParameterIndex', message: /must be 0/ });
-    expectD3D12Error(() => list.setComputeRoot32BitConstants(0, [9, 9], 63), { call, argument: 'srcData', message: /2 values from offset 63 run past the 64 root constants/ });
-    expectD3D12Error(() => list.setComputeRoot32BitConstants(0, new Array<number>(65).fill(9)), { call, argument: 'srcData', message: /65 values from offset 0 run past/ });
-    expectD3D12Error(() => list.setComputeRoot32BitConstants(0, [], 65), { call, argument: 'destOffsetIn32BitValues', message: /at most 64, got 65/ });
-    expectD3D12Error(() => list.setComputeRoot32BitConstants(0, [9], -1), { call, argument: 'destOffsetIn32BitValues', message: /at least 0, got -1/ });
+    expectD3D12Error(() => list.setComputeRoot32BitConstants(1, [9]), {
+      call,
+      argument: 'rootParameterIndex',
+      message: /must be 0: the emulator's one root parameter is 64 32-bit constants, got 1/,
+    });
+    expectD3D12Error(() => list.setComputeRoot32BitConstants(-1, [9]), {
+      call,
+      argument: 'rootParameterIndex',
+      message: /must be 0/,
+    });
+    expectD3D12Error(() => list.setComputeRoot32BitConstants(0, [9, 9], 63), {
+      call,
+      argument: 'srcData',
+      message: /2 values from offset 63 run past the 64 root constants/,
+    });
+    expectD3D12Error(() => list.setComputeRoot32BitConstants(0, new Array<number>(65).fill(9)), {
+      call,
+      argument: 'srcData',
+      message: /65 values from offset 0 run past/,
+    });
+    expectD3D12Error(() => list.setComputeRoot32BitConstants(0, [], 65), {
+      call,
+      argument: 'destOffsetIn32BitValues',
+      message: /at most 64, got 65/,
+    });
+    expectD3D12Error(() => list.setComputeRoot32BitConstants(0, [9], -1), {
+      call,
+      argument: 'destOffsetIn32BitValues',
+      message: /at least 0, got -1/,
+    });
     // Values: the first is fine, the second is not: nothing is set.
-    expectD3D12Error(() => list.setComputeRoot32BitConstants(0, [9, 2 ** 32], 2), { call, argument: 'srcData[1]', message: /must be a 32-bit integer \(signed or unsigned\), got 4294967296/ });
-    expectD3D12Error(() => list.setComputeRoot32BitConstants(0, [9, -(2 ** 31) - 1], 2), { call, argument: 'srcData[1]', message: /got -2147483649/ });
-    expectD3D12Error(() => list.setComputeRoot32BitConstants(0, [9, 1.5], 2), { call, argument: 'srcData[1]', message: /got 1.5/ });
-    expectD3D12Error(() => list.setComputeRoot32BitConstants(0, [9, Number.NaN], 2), { call, argument: 'srcData[1]', message: /got NaN/ });
-    expectD3D12Error(() => list.setComputeRoot32BitConstants(0, [9, '1' as unknown as number], 2), { call, argument: 'srcData[1]', message: /got '1'/ });
-    expectD3D12Error(() => list.setComputeRoot32BitConstants(0, 7 as unknown as number[], 2), { call, argument: 'srcData', message: /must be an array of 32-bit values/ });
-    expectD3D12Error(() => list.setComputeRoot32BitConstant(0, 2 ** 32, 2), { call: 'setComputeRoot32BitConstant', argument: 'srcData', message: /32-bit integer/ });
+    expectD3D12Error(() => list.setComputeRoot32BitConstants(0, [9, 2 ** 32], 2), {
+      call,
+      argument: 'srcData[1]',
+      message: /must be a 32-bit integer \(signed or unsigned\), got 4294967296/,
+    });
+    expectD3D12Error(() => list.setComputeRoot32BitConstants(0, [9, -(2 ** 31) - 1], 2), {
+      call,
+      argument: 'srcData[1]',
+      message: /got -2147483649/,
+    });
+    expectD3D12Error(() => list.setComputeRoot32BitConstants(0, [9, 1.5], 2), {
+      call,
+      argument: 'srcData[1]',
+      message: /got 1.5/,
+    });
+    expectD3D12Error(() => list.setComputeRoot32BitConstants(0, [9, Number.NaN], 2), {
+      call,
+      argument: 'srcData[1]',
+      message: /got NaN/,
+    });
+    expectD3D12Error(() => list.setComputeRoot32BitConstants(0, [9, '1' as unknown as number], 2), {
+      call,
+      argument: 'srcData[1]',
+      message: /got '1'/,
+    });
+    expectD3D12Error(() => list.setComputeRoot32BitConstants(0, 7 as unknown as number[], 2), {
+      call,
+      argument: 'srcData',
+      message: /must be an array of 32-bit values/,
+    });
+    expectD3D12Error(() => list.setComputeRoot32BitConstant(0, 2 ** 32, 2), {
+      call: 'setComputeRoot32BitConstant',
+      argument: 'srcData',
+      message: /32-bit integer/,
+    });
     list.dispatch(6);
     list.close();
     queue.executeCommandLists([list]);
@@ -1014,14 +1545,20 @@ describe('shader commands', () => {
     expect(stored).toEqual([7, 0xffffffff, 0xffffffff, 0x80000000, 0x80000000, 0]);
   });
 
-  test('dispatch needs a pipeline and counts 0..65535 per dimension; a refused dispatch does not run', async ({ d3d }) => {
+  test('dispatch needs a pipeline and counts 0..65535 per dimension; a refused dispatch does not run', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const pso = await storePipeline(d3d);
     const out = defaultBuffer(d3d, 64);
     const list = d3d.createCommandList('DIRECT');
     list.setComputeRootUnorderedAccessView(1, out.getGPUVirtualAddress());
     list.setComputeRoot32BitConstant(0, 42, 2);
-    expectD3D12Error(() => list.dispatch(1), { call: 'dispatch', argument: 'this', message: /no pipeline state is set \(setPipelineState\)/ });
+    expectD3D12Error(() => list.dispatch(1), {
+      call: 'dispatch',
+      argument: 'this',
+      message: /no pipeline state is set \(setPipelineState\)/,
+    });
     list.setPipelineState(pso);
     const call = 'dispatch';
     for (const [x, y, z, argument] of [
@@ -1032,7 +1569,11 @@ describe('shader commands', () => {
       expectD3D12Error(() => list.dispatch(x, y, z), { call, argument, message: /must be at most 65535, got 65536/ });
     }
     expectD3D12Error(() => list.dispatch(-1), { call, argument: 'threadGroupCountX', message: /at least 0, got -1/ });
-    expectD3D12Error(() => list.dispatch(1, 0.5), { call, argument: 'threadGroupCountY', message: /must be an integer, got 0.5/ });
+    expectD3D12Error(() => list.dispatch(1, 0.5), {
+      call,
+      argument: 'threadGroupCountY',
+      message: /must be an integer, got 0.5/,
+    });
     // Zero groups pass and run nothing.
     list.dispatch(0);
     list.dispatch(0, 0, 0);

@@ -7,7 +7,15 @@
  * it back through a READBACK buffer.
  */
 import { describe, expect } from 'vitest';
-import { createDevice, type CommandQueue, type Device, type GraphicsCommandList, type PipelineState, type Resource, type TiledResourcesTier } from '../../../src/index.js';
+import {
+  createDevice,
+  type CommandQueue,
+  type Device,
+  type GraphicsCommandList,
+  type PipelineState,
+  type Resource,
+  type TiledResourcesTier,
+} from '../../../src/index.js';
 import { gpuTest } from '../../harness/gpu-test.js';
 import { firstDifference, flush, pattern, readBuffer, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
 
@@ -15,7 +23,13 @@ import { firstDifference, flush, pattern, readBuffer, TILE, uploadBuffer } from 
 const TIER1_NULL_READ = 0xdeadbeef;
 
 async function open(gpuDevice: GPUDevice, tiledResourcesTier: TiledResourcesTier = 3): Promise<Device> {
-  return createDevice({ gpuDevice, tiledResourcesTier, localMemoryBytes: 8 << 20, nonLocalMemoryBytes: 8 << 20, onPageFault: 'report' });
+  return createDevice({
+    gpuDevice,
+    tiledResourcesTier,
+    localMemoryBytes: 8 << 20,
+    nonLocalMemoryBytes: 8 << 20,
+    onPageFault: 'report',
+  });
 }
 
 const test = gpuTest;
@@ -24,14 +38,25 @@ function defaultBuffer(d3d: Device, width: number): Resource {
   return d3d.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width }, 'COMMON');
 }
 
-const wordsOf = (bytes: Uint8Array): number[] => Array.from(new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4));
-const wordAt = (bytes: Uint8Array, offset: number): number => new DataView(bytes.buffer, bytes.byteOffset).getUint32(offset, true);
+const wordsOf = (bytes: Uint8Array): number[] =>
+  Array.from(new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4));
+const wordAt = (bytes: Uint8Array, offset: number): number =>
+  new DataView(bytes.buffer, bytes.byteOffset).getUint32(offset, true);
 
 /**
  * Runs one dispatch: `addresses` as root UAVs 1, 2, ...; `constants` from root constant 2 per address
  * on (so a shader's constant k sits where it would after that many two-word addresses).
  */
-async function dispatch(d3d: Device, queue: CommandQueue, pso: PipelineState, addresses: bigint[], constants: number[], groups: number, name?: string, before?: (list: GraphicsCommandList) => void): Promise<GraphicsCommandList> {
+async function dispatch(
+  d3d: Device,
+  queue: CommandQueue,
+  pso: PipelineState,
+  addresses: bigint[],
+  constants: number[],
+  groups: number,
+  name?: string,
+  before?: (list: GraphicsCommandList) => void,
+): Promise<GraphicsCommandList> {
   const list = d3d.createCommandList(queue.type);
   if (name) list.setName(name);
   before?.(list);
@@ -81,7 +106,9 @@ fn main() {
 
 describe('d3d12_load_checked on a partially mapped reserved buffer', () => {
   for (const tier of [1, 2, 3] as const) {
-    test(`tier ${tier}: mapped tiles give their data${tier === 1 ? '' : ' and true'}; NULL tiles give ${tier === 1 ? 'the poison value' : '0 and false'}`, async ({ device }) => {
+    test(`tier ${tier}: mapped tiles give their data${tier === 1 ? '' : ' and true'}; NULL tiles give ${tier === 1 ? 'the poison value' : '0 and false'}`, async ({
+      device,
+    }) => {
       const d3d = await open(device, tier);
       try {
         const queue = d3d.createCommandQueue({ type: 'COMPUTE' });
@@ -89,7 +116,18 @@ describe('d3d12_load_checked on a partially mapped reserved buffer', () => {
         const reserved = d3d.createReservedResource({ dimension: 'BUFFER', width: tiles * TILE }, 'COMMON');
         const heap = d3d.createHeap({ sizeInBytes: 2 * TILE, properties: { type: 'DEFAULT' } });
         // Tile 0 → heap tile 1, tile 2 → heap tile 0; tiles 1 and 3 stay NULL.
-        queue.updateTileMappings(reserved, [{ x: 0, y: 0, z: 0, subresource: 0 }, { x: 2, y: 0, z: 0, subresource: 0 }], [{ numTiles: 1 }, { numTiles: 1 }], heap, ['NONE', 'NONE'], [1, 0], [1, 1]);
+        queue.updateTileMappings(
+          reserved,
+          [
+            { x: 0, y: 0, z: 0, subresource: 0 },
+            { x: 2, y: 0, z: 0, subresource: 0 },
+          ],
+          [{ numTiles: 1 }, { numTiles: 1 }],
+          heap,
+          ['NONE', 'NONE'],
+          [1, 0],
+          [1, 1],
+        );
         const data = pattern(tiles * TILE, 20 + tier);
         const upload = uploadBuffer(d3d, data);
         const list = d3d.createCommandList('COMPUTE');
@@ -102,7 +140,14 @@ describe('d3d12_load_checked on a partially mapped reserved buffer', () => {
         const offsets = [0, 4, 32768, TILE - 4];
         const out = defaultBuffer(d3d, tiles * offsets.length * 8);
         const pso = await d3d.createComputePipelineState({ code: LOAD_CHECKED, entryPoint: 'main' });
-        await dispatch(d3d, queue, pso, [reserved.getGPUVirtualAddress(), out.getGPUVirtualAddress()], [0, ...offsets], tiles * offsets.length);
+        await dispatch(
+          d3d,
+          queue,
+          pso,
+          [reserved.getGPUVirtualAddress(), out.getGPUVirtualAddress()],
+          [0, ...offsets],
+          tiles * offsets.length,
+        );
         const results = wordsOf(await readBuffer(d3d, queue, out, 0, tiles * offsets.length * 8));
 
         for (let tile = 0; tile < tiles; tile++) {
@@ -134,7 +179,9 @@ describe('d3d12_load_checked on a partially mapped reserved buffer', () => {
 
 describe('stores and faults', () => {
   for (const tier of [2, 3] as const) {
-    test(`tier ${tier}: a store to a NULL tile is dropped: no heap page changes, the tile still reads 0, no fault`, async ({ device }) => {
+    test(`tier ${tier}: a store to a NULL tile is dropped: no heap page changes, the tile still reads 0, no fault`, async ({
+      device,
+    }) => {
       const d3d = await open(device, tier);
       try {
         const queue = d3d.createCommandQueue({ type: 'DIRECT' });
@@ -149,12 +196,27 @@ describe('stores and faults', () => {
         queue.executeCommandLists([fill]);
         // Reserved tile 0 → heap tile 1; tile 1 NULL.
         const reserved = d3d.createReservedResource({ dimension: 'BUFFER', width: 2 * TILE }, 'COMMON');
-        queue.updateTileMappings(reserved, [{ x: 0, y: 0, z: 0, subresource: 0 }], [{ numTiles: 1 }], heap, ['NONE'], [1], [1]);
+        queue.updateTileMappings(
+          reserved,
+          [{ x: 0, y: 0, z: 0, subresource: 0 }],
+          [{ numTiles: 1 }],
+          heap,
+          ['NONE'],
+          [1],
+          [1],
+        );
         const pso = await d3d.createComputePipelineState({ code: STORE, entryPoint: 'main' });
         const value = 0x600dcafe;
         // Thread 0 (the control) stores into mapped tile 0 at byte 8; threads 1-3 into the NULL tile.
         const storeOffsets = [8, TILE, TILE + 8, 2 * TILE - 4];
-        await dispatch(d3d, queue, pso, [reserved.getGPUVirtualAddress()], [value, ...storeOffsets], storeOffsets.length);
+        await dispatch(
+          d3d,
+          queue,
+          pso,
+          [reserved.getGPUVirtualAddress()],
+          [value, ...storeOffsets],
+          storeOffsets.length,
+        );
 
         const expected = data.slice();
         new DataView(expected.buffer).setUint32(TILE + 8, value, true); // heap tile 1, byte 8
@@ -170,13 +232,20 @@ describe('stores and faults', () => {
     });
   }
 
-  test('readFaults reports a read and a write outside every resource (a buffer\'s guard page), naming the address, list and command; then forgets them', async ({ device }) => {
+  test("readFaults reports a read and a write outside every resource (a buffer's guard page), naming the address, list and command; then forgets them", async ({
+    device,
+  }) => {
     const d3d = await open(device);
     try {
       const queue = d3d.createCommandQueue({ type: 'COMPUTE' });
       const buffer = defaultBuffer(d3d, TILE);
       const out = defaultBuffer(d3d, 256);
-      const marker = d3d.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'TEXTURE2D', width: 64, height: 64, format: 'R8G8B8A8_UNORM' }, 'COMMON');
+      const marker = d3d.createCommittedResource(
+        { type: 'DEFAULT' },
+        [],
+        { dimension: 'TEXTURE2D', width: 64, height: 64, format: 'R8G8B8A8_UNORM' },
+        'COMMON',
+      );
       const load = await d3d.createComputePipelineState({ code: LOAD, entryPoint: 'main' });
       const store = await d3d.createComputePipelineState({ code: STORE, entryPoint: 'main' });
       const base = buffer.getGPUVirtualAddress();
@@ -196,7 +265,9 @@ describe('stores and faults', () => {
       // A read one word past the end: the guard page. Commands: barrier 0, pipeline 1, UAVs 2 and 3,
       // constants 4, dispatch 5.
       const reader = await dispatch(d3d, queue, load, [base, outVa + 4n], [TILE], 1, 'reader', (list) => {
-        list.resourceBarrier([{ type: 'TRANSITION', transition: { resource: marker, stateBefore: 'COMMON', stateAfter: 'COPY_SOURCE' } }]);
+        list.resourceBarrier([
+          { type: 'TRANSITION', transition: { resource: marker, stateBefore: 'COMMON', stateAfter: 'COPY_SOURCE' } },
+        ]);
       });
       // A write 8 bytes into the guard page: pipeline 0, UAV 1, constants 2, dispatch 3.
       const writer = await dispatch(d3d, queue, store, [base], [7, TILE + 8], 1, 'writer');
@@ -210,8 +281,12 @@ describe('stores and faults', () => {
       expect(read.resource).toBeUndefined();
       expect(read.commandList.label).toBe(reader.label);
       expect(reader.label).toMatch(/^COMPUTE command list #\d+ 'reader'$/);
-      expect(read.message).toBe(`GPU page fault: read of an address no resource owns 0x${(base + BigInt(TILE)).toString(16)} (outside every live resource) by command 5 (dispatch) of ${reader.label}`);
-      expect(write.message).toContain(`write to an address no resource owns 0x${(base + BigInt(TILE + 8)).toString(16)} (outside every live resource) by command 3 (dispatch) of ${writer.label}`);
+      expect(read.message).toBe(
+        `GPU page fault: read of an address no resource owns 0x${(base + BigInt(TILE)).toString(16)} (outside every live resource) by command 5 (dispatch) of ${reader.label}`,
+      );
+      expect(write.message).toContain(
+        `write to an address no resource owns 0x${(base + BigInt(TILE + 8)).toString(16)} (outside every live resource) by command 3 (dispatch) of ${writer.label}`,
+      );
       // The control read the last word; the faulting read returned 0; the faulting write went nowhere.
       const expectedOut = outBefore.slice();
       new DataView(expectedOut.buffer).setUint32(0, wordAt(data, TILE - 4), true);

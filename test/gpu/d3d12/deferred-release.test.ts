@@ -11,11 +11,18 @@ import type { Device, Resource } from '../../../src/index.js';
 import { d3dTest } from '../../harness/d3d-test.js';
 import { firstDifference, flush, pattern, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
 
-const test = d3dTest({ localMemoryBytes: 8 << 20, nonLocalMemoryBytes: 8 << 20, gpuValidation: true, onPageFault: 'report' });
+const test = d3dTest({
+  localMemoryBytes: 8 << 20,
+  nonLocalMemoryBytes: 8 << 20,
+  gpuValidation: true,
+  onPageFault: 'report',
+});
 
 const usage = (d3d: Device, segment: 'LOCAL' | 'NON_LOCAL'): number => d3d.queryVideoMemoryInfo(segment).currentUsage;
-const defaultBuffer = (d3d: Device, width: number): Resource => d3d.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width }, 'COMMON');
-const readbackBuffer = (d3d: Device, width: number): Resource => d3d.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width }, 'COPY_DEST');
+const defaultBuffer = (d3d: Device, width: number): Resource =>
+  d3d.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width }, 'COMMON');
+const readbackBuffer = (d3d: Device, width: number): Resource =>
+  d3d.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width }, 'COPY_DEST');
 
 function expectBytes(actual: Uint8Array, expected: Uint8Array, what: string): void {
   const at = firstDifference(actual, expected);
@@ -23,7 +30,9 @@ function expectBytes(actual: Uint8Array, expected: Uint8Array, what: string): vo
 }
 
 describe('release while GPU work uses the object', () => {
-  test('an UPLOAD buffer released right after the copy from it was submitted: its memory returns when the copy completes, the copy reads its bytes, a warning names it', async ({ d3d }) => {
+  test('an UPLOAD buffer released right after the copy from it was submitted: its memory returns when the copy completes, the copy reads its bytes, a warning names it', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const data = pattern(2 * TILE, 21);
     const upload = uploadBuffer(d3d, data);
@@ -44,7 +53,9 @@ describe('release while GPU work uses the object', () => {
       category: 'EXECUTION',
       severity: 'WARNING',
       id: 'OBJECT_DELETED_WHILE_STILL_IN_USE',
-      description: expect.stringMatching(/^committed resource #\d+ 'staging' was released while GPU work still uses it: DIRECT command list #\d+ 'upload textures' \(executing\)/) as string,
+      description: expect.stringMatching(
+        /^committed resource #\d+ 'staging' was released while GPU work still uses it: DIRECT command list #\d+ 'upload textures' \(executing\)/,
+      ) as string,
       object: { type: 'Resource', id: upload.id, name: 'staging', label: upload.label },
       commandLists: [{ id: list.id, label: list.label, state: 'submitted' }],
     });
@@ -64,7 +75,9 @@ describe('release while GPU work uses the object', () => {
     expect(info.getNumStoredMessages()).toBe(0);
   });
 
-  test('work held behind a wait runs on the released buffer\'s memory, and a buffer created meanwhile gets other addresses and memory', async ({ d3d }) => {
+  test("work held behind a wait runs on the released buffer's memory, and a buffer created meanwhile gets other addresses and memory", async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const gate = d3d.createFence(0);
     const data = new Uint8Array(256).fill(0xab);
@@ -74,7 +87,9 @@ describe('release while GPU work uses the object', () => {
     const list = d3d.createCommandList('DIRECT');
     list.setName('held');
     list.copyBufferRegion(x, 0, upload, 0, 256);
-    list.resourceBarrier([{ type: 'TRANSITION', transition: { resource: x, stateBefore: 'COPY_DEST', stateAfter: 'COPY_SOURCE' } }]);
+    list.resourceBarrier([
+      { type: 'TRANSITION', transition: { resource: x, stateBefore: 'COPY_DEST', stateAfter: 'COPY_SOURCE' } },
+    ]);
     list.copyBufferRegion(readback, 0, x, 0, 256);
     list.close();
     queue.wait(gate, 1);
@@ -83,20 +98,25 @@ describe('release while GPU work uses the object', () => {
     const va = x.getGPUVirtualAddress();
     x.release();
     upload.release();
-    expect(d3d.getInfoQueue().getMessages().map((m) => [m.object?.label, m.commandLists?.map((l) => l.state)])).toEqual([
+    expect(
+      d3d
+        .getInfoQueue()
+        .getMessages()
+        .map((m) => [m.object?.label, m.commandLists?.map((l) => l.state)]),
+    ).toEqual([
       [x.label, ['waiting']],
       [upload.label, ['waiting']],
     ]);
     const y = defaultBuffer(d3d, 256);
-    expect(y.getGPUVirtualAddress(), 'no new resource inside the held work\'s addresses').not.toBe(va);
-    expect(usage(d3d, 'LOCAL'), 'x\'s memory is still held').toBe(localBefore + TILE);
+    expect(y.getGPUVirtualAddress(), "no new resource inside the held work's addresses").not.toBe(va);
+    expect(usage(d3d, 'LOCAL'), "x's memory is still held").toBe(localBefore + TILE);
     gate.signal(1);
     await flush(d3d, queue);
     // The held work copied through x; y was never written.
     expectBytes(readback.map().slice(), data, 'read back through the released buffer');
     readback.unmap();
     expect(await d3d.readFaults(), 'no fault: the held work saw x mapped').toEqual([]);
-    expect(usage(d3d, 'LOCAL'), 'x\'s memory returned once the held work ran').toBe(localBefore);
+    expect(usage(d3d, 'LOCAL'), "x's memory returned once the held work ran").toBe(localBefore);
     const check = readbackBuffer(d3d, 256);
     const out = d3d.createCommandList('DIRECT');
     out.copyBufferRegion(check, 0, y, 0, 256);
@@ -106,7 +126,9 @@ describe('release while GPU work uses the object', () => {
     expectBytes(check.map().slice(), new Uint8Array(256), 'y');
   });
 
-  test('a heap released while held work reads a reserved resource mapped onto it keeps its memory for that work', async ({ d3d }) => {
+  test('a heap released while held work reads a reserved resource mapped onto it keeps its memory for that work', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const gate = d3d.createFence(0);
     const heap = d3d.createHeap({ sizeInBytes: 2 * TILE, properties: { type: 'DEFAULT' } });
@@ -128,7 +150,13 @@ describe('release while GPU work uses the object', () => {
     queue.executeCommandLists([list]);
     const before = usage(d3d, 'LOCAL');
     heap.release();
-    expect(d3d.getInfoQueue().getMessages()).toMatchObject([{ id: 'OBJECT_DELETED_WHILE_STILL_IN_USE', object: { type: 'Heap', id: heap.id, name: 'tile pool' }, commandLists: [{ id: list.id, state: 'waiting' }] }]);
+    expect(d3d.getInfoQueue().getMessages()).toMatchObject([
+      {
+        id: 'OBJECT_DELETED_WHILE_STILL_IN_USE',
+        object: { type: 'Heap', id: heap.id, name: 'tile pool' },
+        commandLists: [{ id: list.id, state: 'waiting' }],
+      },
+    ]);
     expect(usage(d3d, 'LOCAL')).toBe(before);
     gate.signal(1);
     await flush(d3d, queue);
@@ -137,7 +165,9 @@ describe('release while GPU work uses the object', () => {
     expect(usage(d3d, 'LOCAL')).toBe(before - 2 * TILE);
   });
 
-  test('controls: with no work in flight a release returns memory at once and says nothing; a list that used the object and completed is no user', async ({ d3d }) => {
+  test('controls: with no work in flight a release returns memory at once and says nothing; a list that used the object and completed is no user', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const upload = uploadBuffer(d3d, pattern(TILE, 1));
     const target = defaultBuffer(d3d, TILE);

@@ -20,11 +20,21 @@ const MIB = 2 ** 20;
 
 const test = d3dTest({ localMemoryBytes: 8 * MIB, nonLocalMemoryBytes: 8 * MIB });
 
-const values = (fence: Fence): { submitted: number; completed: number } => ({ submitted: fence.getSubmittedValue(), completed: fence.getCompletedValue() });
+const values = (fence: Fence): { submitted: number; completed: number } => ({
+  submitted: fence.getSubmittedValue(),
+  completed: fence.getCompletedValue(),
+});
 
 /** A READBACK buffer of `length` bytes and a closed list that copies `data` into it at `offset`. */
-function copyToReadback(d3d: Device, data: Uint8Array, readback?: Resource, offset = 0): { readback: Resource; list: GraphicsCommandList } {
-  const target = readback ?? d3d.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: data.length }, 'COPY_DEST');
+function copyToReadback(
+  d3d: Device,
+  data: Uint8Array,
+  readback?: Resource,
+  offset = 0,
+): { readback: Resource; list: GraphicsCommandList } {
+  const target =
+    readback ??
+    d3d.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: data.length }, 'COPY_DEST');
   const src = uploadBuffer(d3d, data);
   const list = d3d.createCommandList('DIRECT');
   list.copyBufferRegion(target, offset, src, 0, data.length);
@@ -55,7 +65,9 @@ describe('Fence.getSubmittedValue', () => {
     }
   });
 
-  test('queue.signal(fence, v): submitted at once, completed only after the work; then both are v and the copy has landed', async ({ d3d }) => {
+  test('queue.signal(fence, v): submitted at once, completed only after the work; then both are v and the copy has landed', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const fence = d3d.createFence(3);
     const data = pattern(256 * 1024, 1);
@@ -75,13 +87,20 @@ describe('Fence.getSubmittedValue', () => {
     expectSame(readbackBytes(readback, 0, data.length), data, 'READBACK buffer at completion');
   });
 
-  test('signals in sequence: submitted follows each call at once; completed never passes submitted, never goes back, and reaches the last value; events resolve in order', async ({ d3d }) => {
+  test('signals in sequence: submitted follows each call at once; completed never passes submitted, never goes back, and reaches the last value; events resolve in order', async ({
+    d3d,
+  }) => {
     const random = new Random(0xfe1ce);
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const fence = d3d.createFence(0);
     const chunk = 16 * 1024;
     const rounds = 8;
-    const readback = d3d.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: rounds * chunk }, 'COPY_DEST');
+    const readback = d3d.createCommittedResource(
+      { type: 'READBACK' },
+      [],
+      { dimension: 'BUFFER', width: rounds * chunk },
+      'COPY_DEST',
+    );
     const expected = new Uint8Array(rounds * chunk);
     const signalled: number[] = [];
     let value = 0;
@@ -109,7 +128,9 @@ describe('Fence.getSubmittedValue', () => {
       const now = values(fence);
       expect(now.submitted, `seed ${random.seed}: submitted`).toBe(value);
       expect(now.completed, `seed ${random.seed}: completed passed submitted`).toBeLessThanOrEqual(now.submitted);
-      expect(now.completed, `seed ${random.seed}: completed went back`).toBeGreaterThanOrEqual(seen[seen.length - 1] as number);
+      expect(now.completed, `seed ${random.seed}: completed went back`).toBeGreaterThanOrEqual(
+        seen[seen.length - 1] as number,
+      );
       expect([0, ...signalled], 'completed is a signalled value').toContain(now.completed);
       seen.push(now.completed);
     }
@@ -119,7 +140,9 @@ describe('Fence.getSubmittedValue', () => {
     expectSame(readbackBytes(readback, 0, expected.length), expected, 'READBACK buffer after all rounds');
   });
 
-  test('a signal held behind an unsatisfied queue.wait is not submitted; it is once another queue\'s signal satisfies the wait', async ({ d3d }) => {
+  test("a signal held behind an unsatisfied queue.wait is not submitted; it is once another queue's signal satisfies the wait", async ({
+    d3d,
+  }) => {
     const held = d3d.createCommandQueue({ type: 'DIRECT' });
     const other = d3d.createCommandQueue({ type: 'DIRECT' });
     const gate = d3d.createFence(0);
@@ -166,7 +189,11 @@ describe('Fence.getSubmittedValue', () => {
     expect(values(fence), 'gate at 4, waiting for 5').toEqual({ submitted: 0, completed: 0 });
     // Read on a queue that is not held: the copy has not happened.
     const reader = d3d.createCommandQueue({ type: 'DIRECT' });
-    expectSame(await readBuffer(d3d, reader, dst, 0, data.length), new Uint8Array(data.length), 'DEFAULT buffer while held');
+    expectSame(
+      await readBuffer(d3d, reader, dst, 0, data.length),
+      new Uint8Array(data.length),
+      'DEFAULT buffer while held',
+    );
     expect(values(fence)).toEqual({ submitted: 0, completed: 0 });
     gate.signal(5);
     expect(values(fence), 'right after the CPU signal released the queue').toEqual({ submitted: 1, completed: 0 });
@@ -175,7 +202,9 @@ describe('Fence.getSubmittedValue', () => {
     expectSame(await readBuffer(d3d, queue, dst, 0, data.length), data, 'DEFAULT buffer once released');
   });
 
-  test('a wait on a value already submitted does not hold the signal after it, even before that value completes', async ({ d3d }) => {
+  test('a wait on a value already submitted does not hold the signal after it, even before that value completes', async ({
+    d3d,
+  }) => {
     const producer = d3d.createCommandQueue({ type: 'DIRECT' });
     const consumer = d3d.createCommandQueue({ type: 'DIRECT' });
     const shared = d3d.createFence(0);
@@ -192,10 +221,12 @@ describe('Fence.getSubmittedValue', () => {
     await fence.setEventOnCompletion(9);
     // The consumer's signal completed after the producer's (queue order): its copy has landed.
     expect(shared.getCompletedValue()).toBe(1);
-    expectSame(readbackBytes(readback, 0, data.length), data, 'READBACK buffer when the consumer\'s fence completed');
+    expectSame(readbackBytes(readback, 0, data.length), data, "READBACK buffer when the consumer's fence completed");
   });
 
-  test('Fence.signal(v) on the CPU: submitted and completed are v at once; waits and events on v are satisfied', async ({ d3d }) => {
+  test('Fence.signal(v) on the CPU: submitted and completed are v at once; waits and events on v are satisfied', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const fence = d3d.createFence(0);
     const after = d3d.createFence(0);
@@ -223,12 +254,18 @@ describe('Fence.getSubmittedValue', () => {
     const a = d3d.createFence(0);
     const b = d3d.createFence(10);
     queue.signal(a, 1);
-    expect([values(a), values(b)]).toEqual([{ submitted: 1, completed: 0 }, { submitted: 10, completed: 10 }]);
+    expect([values(a), values(b)]).toEqual([
+      { submitted: 1, completed: 0 },
+      { submitted: 10, completed: 10 },
+    ]);
     queue.signal(b, 11);
     queue.signal(a, 2);
     expect([a.getSubmittedValue(), b.getSubmittedValue()]).toEqual([2, 11]);
     await a.setEventOnCompletion(2);
     // b's signal came before a's second one: completed by then.
-    expect([values(a), values(b)]).toEqual([{ submitted: 2, completed: 2 }, { submitted: 11, completed: 11 }]);
+    expect([values(a), values(b)]).toEqual([
+      { submitted: 2, completed: 2 },
+      { submitted: 11, completed: 11 },
+    ]);
   });
 });

@@ -55,48 +55,66 @@ describe('many heaps per call', () => {
   // each above the 4 MiB queue-write limit, so the fifth finds every kept chunk still re-mapping and
   // goes through queue writes.
   const big = d3dTest({ localMemoryBytes: 32 * MIB, nonLocalMemoryBytes: 12 * MIB });
-  big('one evict and one makeResident call move five 5 MiB heaps across a chunk boundary; then restores one by one outrun the chunks; every byte comes back', async ({ d3d }) => {
-    const queue = d3d.createCommandQueue({ type: 'DIRECT' });
-    const heaps: Paged[] = [];
-    for (let i = 0; i < 5; i++) heaps.push(await filled(d3d, queue, 5 * MIB, 100 + i));
-    const all = heaps.map((paged) => paged.heap);
-    const usageBefore = d3d.queryVideoMemoryInfo('LOCAL').currentUsage;
-    d3d.evict(all);
-    expect(d3d.getPagingStats().evictions).toBe(5);
-    expect(d3d.queryVideoMemoryInfo('LOCAL').currentUsage).toBe(usageBefore - 25 * MIB);
-    const arrived = await Promise.all(heaps.map((paged) => paged.heap.getEvictedBytesForTesting() as Promise<Uint8Array>));
-    arrived.forEach((bytes, i) => expectBytes(bytes, (heaps[i] as Paged).bytes, `heap ${i} in CPU memory`));
-    expect(backing(d3d).heldPagesForTesting('LOCAL'), 'arrived: the old pages are free').toBe(0);
-    d3d.makeResident(all);
-    expect(d3d.getPagingStats().restores).toBe(5);
-    for (const [i, paged] of heaps.entries()) await expectHeld(d3d, queue, paged, `heap ${i} after one restore call`);
-    d3d.evict(all);
-    await Promise.all(heaps.map((paged) => paged.heap.getEvictedBytesForTesting() as Promise<Uint8Array>));
-    for (const heap of all) d3d.makeResident([heap]);
-    for (const [i, paged] of heaps.entries()) await expectHeld(d3d, queue, paged, `heap ${i} after a restore call of its own`);
-    expect(backing(d3d).stagedBytesForTesting, 'no page was reused early: no GPU copy').toBe(0);
-  });
+  big(
+    'one evict and one makeResident call move five 5 MiB heaps across a chunk boundary; then restores one by one outrun the chunks; every byte comes back',
+    async ({ d3d }) => {
+      const queue = d3d.createCommandQueue({ type: 'DIRECT' });
+      const heaps: Paged[] = [];
+      for (let i = 0; i < 5; i++) heaps.push(await filled(d3d, queue, 5 * MIB, 100 + i));
+      const all = heaps.map((paged) => paged.heap);
+      const usageBefore = d3d.queryVideoMemoryInfo('LOCAL').currentUsage;
+      d3d.evict(all);
+      expect(d3d.getPagingStats().evictions).toBe(5);
+      expect(d3d.queryVideoMemoryInfo('LOCAL').currentUsage).toBe(usageBefore - 25 * MIB);
+      const arrived = await Promise.all(
+        heaps.map((paged) => paged.heap.getEvictedBytesForTesting() as Promise<Uint8Array>),
+      );
+      arrived.forEach((bytes, i) => expectBytes(bytes, (heaps[i] as Paged).bytes, `heap ${i} in CPU memory`));
+      expect(backing(d3d).heldPagesForTesting('LOCAL'), 'arrived: the old pages are free').toBe(0);
+      d3d.makeResident(all);
+      expect(d3d.getPagingStats().restores).toBe(5);
+      for (const [i, paged] of heaps.entries()) await expectHeld(d3d, queue, paged, `heap ${i} after one restore call`);
+      d3d.evict(all);
+      await Promise.all(heaps.map((paged) => paged.heap.getEvictedBytesForTesting() as Promise<Uint8Array>));
+      for (const heap of all) d3d.makeResident([heap]);
+      for (const [i, paged] of heaps.entries())
+        await expectHeld(d3d, queue, paged, `heap ${i} after a restore call of its own`);
+      expect(backing(d3d).stagedBytesForTesting, 'no page was reused early: no GPU copy').toBe(0);
+    },
+  );
 
   const small = d3dTest({ localMemoryBytes: 4 * MIB, nonLocalMemoryBytes: 4 * MIB });
   small('heaps of several sizes and a committed resource in one call, a heap named twice', async ({ d3d }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const a = await filled(d3d, queue, 3 * TILE, 1);
     const b = await filled(d3d, queue, TILE, 2);
-    const committed = d3d.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: 2 * TILE }, 'COMMON');
+    const committed = d3d.createCommittedResource(
+      { type: 'DEFAULT' },
+      [],
+      { dimension: 'BUFFER', width: 2 * TILE },
+      'COMMON',
+    );
     const c: Paged = { heap: committed as never, buffer: committed, bytes: pattern(2 * TILE, 3) };
     await write(d3d, queue, committed, c.bytes);
     d3d.makeResident([a.heap]);
     d3d.evict([a.heap, b.heap, committed, a.heap]);
     expect(d3d.getResidencyStatus(a.heap).resident).toBe(false);
     d3d.makeResident([committed, b.heap, a.heap]);
-    for (const [what, paged] of [['a', a], ['b', b], ['committed', c]] as const) await expectHeld(d3d, queue, paged, what);
+    for (const [what, paged] of [
+      ['a', a],
+      ['b', b],
+      ['committed', c],
+    ] as const)
+      await expectHeld(d3d, queue, paged, what);
   });
 });
 
 describe('the old pages of an evicted heap', () => {
   const test = d3dTest({ localMemoryBytes: 4 * TILE, nonLocalMemoryBytes: 4 * MIB });
 
-  test('a restore before the bytes reached CPU memory takes its old pages back: no copy, every byte right', async ({ d3d }) => {
+  test('a restore before the bytes reached CPU memory takes its old pages back: no copy, every byte right', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const a = await filled(d3d, queue, 4 * TILE, 10);
     d3d.evict([a.heap]);
@@ -112,7 +130,9 @@ describe('the old pages of an evicted heap', () => {
     await expectHeld(d3d, queue, a, 'restored from CPU memory');
   });
 
-  test('another heap taking them before the bytes arrived: they are copied first, and both heaps keep their bytes', async ({ d3d }) => {
+  test('another heap taking them before the bytes arrived: they are copied first, and both heaps keep their bytes', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const a = await filled(d3d, queue, 4 * TILE, 20);
     d3d.evict([a.heap]);
@@ -120,7 +140,11 @@ describe('the old pages of an evicted heap', () => {
     const made = makeHeap(d3d, 4 * TILE);
     expect(backing(d3d).stagedBytesForTesting).toBe(4 * TILE);
     expect(backing(d3d).heldPagesForTesting('LOCAL')).toBe(0);
-    expectBytes(await readBuffer(d3d, queue, made.buffer, 0, 4 * TILE), new Uint8Array(4 * TILE), 'the new heap is zeroed');
+    expectBytes(
+      await readBuffer(d3d, queue, made.buffer, 0, 4 * TILE),
+      new Uint8Array(4 * TILE),
+      'the new heap is zeroed',
+    );
     const b: Paged = { ...made, bytes: pattern(4 * TILE, 21) };
     await write(d3d, queue, b.buffer, b.bytes);
     d3d.evict([b.heap]);
@@ -146,7 +170,7 @@ describe('the old pages of an evicted heap', () => {
     expect(backing(d3d).stagedBytesForTesting).toBe(0);
   });
 
-  test('a CPU store reused by the next eviction holds that eviction\'s bytes', async ({ d3d }) => {
+  test("a CPU store reused by the next eviction holds that eviction's bytes", async ({ d3d }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const a = await filled(d3d, queue, 2 * TILE, 40);
     const b = await filled(d3d, queue, 2 * TILE, 41);

@@ -12,7 +12,13 @@
  */
 import { describe, expect } from 'vitest';
 import { gpuTest } from '../../harness/gpu-test.js';
-import { describePagingSoakFailure, describePagingSoakRun, runPagingSoak, type PagingSoakOptions, type PagingSoakSummary } from '../../shared/soak/paging-soak.js';
+import {
+  describePagingSoakFailure,
+  describePagingSoakRun,
+  runPagingSoak,
+  type PagingSoakOptions,
+  type PagingSoakSummary,
+} from '../../shared/soak/paging-soak.js';
 import { expectPagingSoakPass, parsePagingSoakEnvironment } from '../../shared/soak/paging-soak-expect.js';
 
 const OPERATIONS = 2000;
@@ -31,27 +37,43 @@ describe('paging soak: CPU writes, copies, dispatches, evict/makeResident, manag
     });
   }
 
-  for (const [seed, corrupt] of [[11, 'DEFAULT'], [12, 'CPU']] as const) {
-    gpuTest(`a flipped model byte (${corrupt} memory) is reported at the next checkpoint, seed ${seed}`, { timeout: TIMEOUT_MS }, async ({ device }) => {
-      const summary = await runPagingSoak(device, { seed, operations: 150, checkpoints: 1, corrupt });
-      expect(summary.ok).toBe(false);
-      expect(summary.error).toBeUndefined();
-      expect(summary.corrupted).toBeDefined();
-      expect(summary.difference?.kind).toBe('gpu');
-      expect(summary.difference?.location).toBe(summary.corrupted?.location);
-      expect(summary.difference?.actual).toBe(summary.corrupted?.from);
-      expect(summary.difference?.expected).toBe(summary.corrupted?.to);
-      // Found on the GPU's side, and for CPU-visible memory through map() as well.
-      expect(summary.differingByPath.gpu).toBeGreaterThan(0);
-      if (corrupt === 'CPU') expect(summary.differingByPath.cpu).toBeGreaterThan(0);
-      expect(describePagingSoakFailure(summary)).toContain(summary.corrupted?.location);
-    });
+  for (const [seed, corrupt] of [
+    [11, 'DEFAULT'],
+    [12, 'CPU'],
+  ] as const) {
+    gpuTest(
+      `a flipped model byte (${corrupt} memory) is reported at the next checkpoint, seed ${seed}`,
+      { timeout: TIMEOUT_MS },
+      async ({ device }) => {
+        const summary = await runPagingSoak(device, { seed, operations: 150, checkpoints: 1, corrupt });
+        expect(summary.ok).toBe(false);
+        expect(summary.error).toBeUndefined();
+        expect(summary.corrupted).toBeDefined();
+        expect(summary.difference?.kind).toBe('gpu');
+        expect(summary.difference?.location).toBe(summary.corrupted?.location);
+        expect(summary.difference?.actual).toBe(summary.corrupted?.from);
+        expect(summary.difference?.expected).toBe(summary.corrupted?.to);
+        // Found on the GPU's side, and for CPU-visible memory through map() as well.
+        expect(summary.differingByPath.gpu).toBeGreaterThan(0);
+        if (corrupt === 'CPU') expect(summary.differingByPath.cpu).toBeGreaterThan(0);
+        expect(describePagingSoakFailure(summary)).toContain(summary.corrupted?.location);
+      },
+    );
   }
 
-  const extra = parsePagingSoakEnvironment(process.env.D3D12_PAGING_SOAK_SEED, process.env.D3D12_PAGING_SOAK_OPS, OPERATIONS, process.env.D3D12_PAGING_SOAK_SERIALIZE);
+  const extra = parsePagingSoakEnvironment(
+    process.env.D3D12_PAGING_SOAK_SEED,
+    process.env.D3D12_PAGING_SOAK_OPS,
+    OPERATIONS,
+    process.env.D3D12_PAGING_SOAK_SERIALIZE,
+  );
   if (extra) {
-    gpuTest(`D3D12_PAGING_SOAK_SEED ${extra.seed}, ${extra.operations} operations`, { timeout: 10 * TIMEOUT_MS }, async ({ device }) => {
-      expectPagingSoakPass(await soak(device, extra), extra.operations);
-    });
+    gpuTest(
+      `D3D12_PAGING_SOAK_SEED ${extra.seed}, ${extra.operations} operations`,
+      { timeout: 10 * TIMEOUT_MS },
+      async ({ device }) => {
+        expectPagingSoakPass(await soak(device, extra), extra.operations);
+      },
+    );
   }
 });

@@ -5,7 +5,15 @@
  * a check that nothing changed (fence values, map counts, pool usage, memory).
  */
 import { describe, expect } from 'vitest';
-import { createDevice, type CommandQueue, type Device, type Fence, type GraphicsCommandList, type Range, type Resource } from '../../../src/index.js';
+import {
+  createDevice,
+  type CommandQueue,
+  type Device,
+  type Fence,
+  type GraphicsCommandList,
+  type Range,
+  type Resource,
+} from '../../../src/index.js';
 import { d3dTest } from '../../harness/d3d-test.js';
 import { firstDifference, flush, pattern, readBuffer, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
 import { expectD3D12Error, expectD3D12Rejection } from '../../shared/expect-d3d12-error.js';
@@ -57,7 +65,11 @@ describe('fences', () => {
     expect(d3d.createFence(7).getCompletedValue()).toBe(7);
     expect(d3d.createFence(2 ** 53 - 1).getCompletedValue()).toBe(2 ** 53 - 1);
     for (const value of [-1, 1.5, 2 ** 53, Number.NaN, Number.POSITIVE_INFINITY, '1', 1n]) {
-      expectD3D12Error(() => d3d.createFence(value as number), { call: 'createFence', argument: 'initialValue', message: /must be a non-negative integer \(a fence value\), got/ });
+      expectD3D12Error(() => d3d.createFence(value as number), {
+        call: 'createFence',
+        argument: 'initialValue',
+        message: /must be a non-negative integer \(a fence value\), got/,
+      });
     }
     // A fence from a failed call does not exist; the next one works normally.
     const fence = d3d.createFence(1);
@@ -76,7 +88,11 @@ describe('fences', () => {
     fence.signal(3); // ID3D12Fence::Signal sets the value, whatever it was
     expect(fence.getCompletedValue()).toBe(3);
     for (const value of [-1, 2.5, 2 ** 53]) {
-      expectD3D12Error(() => fence.signal(value), { call: 'Fence.signal', argument: 'value', message: /must be a non-negative integer/ });
+      expectD3D12Error(() => fence.signal(value), {
+        call: 'Fence.signal',
+        argument: 'value',
+        message: /must be a non-negative integer/,
+      });
       expect(fence.getCompletedValue()).toBe(3);
     }
   });
@@ -99,20 +115,38 @@ describe('fences', () => {
     await Promise.all(waits);
     expect(resolved.sort()).toEqual([3, 4, 5]);
     for (const value of [-1, 0.5]) {
-      expectD3D12Error(() => fence.setEventOnCompletion(value), { call: 'Fence.setEventOnCompletion', argument: 'value', message: /must be a non-negative integer/ });
+      expectD3D12Error(() => fence.setEventOnCompletion(value), {
+        call: 'Fence.setEventOnCompletion',
+        argument: 'value',
+        message: /must be a non-negative integer/,
+      });
     }
   });
 
-  test('queue signal and wait take this device\'s fences and valid values; a refused call enqueues nothing', async ({ d3d }) => {
+  test("queue signal and wait take this device's fences and valid values; a refused call enqueues nothing", async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const fence = d3d.createFence(0);
     const other = await createDevice({ gpuDevice: null });
     const foreign = other.createFence(0);
     for (const method of ['signal', 'wait'] as const) {
-      expectD3D12Error(() => queue[method](foreign, 1), { call: method, argument: 'fence', message: /must be a fence created by this device/ });
-      expectD3D12Error(() => queue[method]({} as Fence, 1), { call: method, argument: 'fence', message: /created by this device/ });
+      expectD3D12Error(() => queue[method](foreign, 1), {
+        call: method,
+        argument: 'fence',
+        message: /must be a fence created by this device/,
+      });
+      expectD3D12Error(() => queue[method]({} as Fence, 1), {
+        call: method,
+        argument: 'fence',
+        message: /created by this device/,
+      });
       for (const value of [-1, 1.5, 2 ** 53]) {
-        expectD3D12Error(() => queue[method](fence, value), { call: method, argument: 'value', message: /must be a non-negative integer \(a fence value\)/ });
+        expectD3D12Error(() => queue[method](fence, value), {
+          call: method,
+          argument: 'value',
+          message: /must be a non-negative integer \(a fence value\)/,
+        });
       }
     }
     // Nothing was signalled, and the queue is not held by a refused wait.
@@ -124,7 +158,9 @@ describe('fences', () => {
 });
 
 describe('queue ordering', () => {
-  test('a queue signal completes only after the work before it: the data is in the READBACK buffer by then', async ({ d3d }) => {
+  test('a queue signal completes only after the work before it: the data is in the READBACK buffer by then', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const first = pattern(4 * TILE, 1);
     const second = pattern(4 * TILE, 2);
@@ -154,7 +190,9 @@ describe('queue ordering', () => {
     expectSame(seen[2] as Uint8Array, second, 'at value 2');
   });
 
-  test('queue.wait on a value not yet signalled holds back that queue\'s later work until another queue signals it; other queues proceed', async ({ d3d }) => {
+  test("queue.wait on a value not yet signalled holds back that queue's later work until another queue signals it; other queues proceed", async ({
+    d3d,
+  }) => {
     const held = d3d.createCommandQueue({ type: 'DIRECT' });
     const free = d3d.createCommandQueue({ type: 'COPY' });
     const gate = d3d.createFence(0);
@@ -169,8 +207,12 @@ describe('queue ordering', () => {
     free.executeCommandLists([copyList(d3d, free, targetFree, uploadBuffer(d3d, dataFree), 256)]);
     await flush(d3d, free);
     // The other queue's copy happened; the held one did not (read through the free queue).
-    expectSame(await readBuffer(d3d, free, targetFree, 0, 256), dataFree, 'the free queue\'s copy');
-    expectSame(await readBuffer(d3d, free, targetHeld, 0, 256), new Uint8Array(256), 'the held queue\'s copy, before the signal');
+    expectSame(await readBuffer(d3d, free, targetFree, 0, 256), dataFree, "the free queue's copy");
+    expectSame(
+      await readBuffer(d3d, free, targetHeld, 0, 256),
+      new Uint8Array(256),
+      "the held queue's copy, before the signal",
+    );
     expect(heldDone.getCompletedValue()).toBe(0);
     expect(await resolvedYet(heldDone.setEventOnCompletion(1))).toBe(false);
     // A signal of a lower value does not release it.
@@ -180,7 +222,7 @@ describe('queue ordering', () => {
     // Another queue's signal of the value releases it.
     free.signal(gate, 1);
     await heldDone.setEventOnCompletion(1);
-    expectSame(await readBuffer(d3d, free, targetHeld, 0, 256), dataHeld, 'the held queue\'s copy, after the signal');
+    expectSame(await readBuffer(d3d, free, targetHeld, 0, 256), dataHeld, "the held queue's copy, after the signal");
   });
 
   test('a CPU signal releases a waiting queue; a wait on a value already reached holds nothing', async ({ d3d }) => {
@@ -221,10 +263,24 @@ describe('map and unmap', () => {
     const resources: [string, Resource, RegExp][] = [
       ['DEFAULT buffer', defaultBuffer(d3d, 256), notCpu],
       ['reserved buffer', d3d.createReservedResource({ dimension: 'BUFFER', width: TILE }, 'COMMON'), notCpu],
-      ['DEFAULT texture', d3d.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'TEXTURE2D', width: 64, height: 64, format: 'R8G8B8A8_UNORM' }, 'COMMON'), notCpu],
+      [
+        'DEFAULT texture',
+        d3d.createCommittedResource(
+          { type: 'DEFAULT' },
+          [],
+          { dimension: 'TEXTURE2D', width: 64, height: 64, format: 'R8G8B8A8_UNORM' },
+          'COMMON',
+        ),
+        notCpu,
+      ],
       [
         'CPU-visible CUSTOM texture',
-        d3d.createCommittedResource({ type: 'CUSTOM', cpuPageProperty: 'WRITE_BACK', memoryPoolPreference: 'L0' }, [], { dimension: 'TEXTURE2D', width: 64, height: 64, format: 'R8G8B8A8_UNORM' }, 'COMMON'),
+        d3d.createCommittedResource(
+          { type: 'CUSTOM', cpuPageProperty: 'WRITE_BACK', memoryPoolPreference: 'L0' },
+          [],
+          { dimension: 'TEXTURE2D', width: 64, height: 64, format: 'R8G8B8A8_UNORM' },
+          'COMMON',
+        ),
         /is a texture; only buffers are mapped here/,
       ],
     ];
@@ -232,13 +288,22 @@ describe('map and unmap', () => {
       try {
         expectD3D12Error(() => resource.map(), { call, argument: 'this', message });
         // Not mapped by the failed call.
-        expectD3D12Error(() => resource.unmap(), { call: 'Resource.unmap', argument: 'this', message: /is not mapped/ });
+        expectD3D12Error(() => resource.unmap(), {
+          call: 'Resource.unmap',
+          argument: 'this',
+          message: /is not mapped/,
+        });
       } catch (error) {
         throw new Error(`${what}: ${String(error)}`, { cause: error });
       }
     }
     // The controls: UPLOAD, READBACK and CUSTOM buffers map.
-    const custom = d3d.createCommittedResource({ type: 'CUSTOM', cpuPageProperty: 'WRITE_COMBINE', memoryPoolPreference: 'L0' }, [], { dimension: 'BUFFER', width: 256 }, 'COMMON');
+    const custom = d3d.createCommittedResource(
+      { type: 'CUSTOM', cpuPageProperty: 'WRITE_COMBINE', memoryPoolPreference: 'L0' },
+      [],
+      { dimension: 'BUFFER', width: 256 },
+      'COMMON',
+    );
     for (const resource of [uploadBuffer(d3d, pattern(256, 6)), readbackBuffer(d3d, 256), custom]) {
       expect(resource.map().length).toBe(256);
       resource.unmap();
@@ -251,7 +316,11 @@ describe('map and unmap', () => {
 
   test('maps nest: each map needs an unmap, one more unmap fails; views share the bytes', ({ d3d }) => {
     const buffer = readbackBuffer(d3d, 256);
-    expectD3D12Error(() => buffer.unmap(), { call: 'Resource.unmap', argument: 'this', message: /committed resource #\d+ is not mapped/ });
+    expectD3D12Error(() => buffer.unmap(), {
+      call: 'Resource.unmap',
+      argument: 'this',
+      message: /committed resource #\d+ is not mapped/,
+    });
     const a = buffer.map();
     const b = buffer.map();
     a[17] = 0x5a;
@@ -271,7 +340,14 @@ describe('map and unmap', () => {
 
   test('read and written ranges must lie in the buffer; a refused map or unmap does not count', ({ d3d }) => {
     const buffer = uploadBuffer(d3d, pattern(256, 7));
-    const valid: (Range | null | undefined)[] = [undefined, null, { begin: 0, end: 256 }, { begin: 256, end: 256 }, { begin: 0, end: 0 }, { begin: 100, end: 101 }];
+    const valid: (Range | null | undefined)[] = [
+      undefined,
+      null,
+      { begin: 0, end: 256 },
+      { begin: 256, end: 256 },
+      { begin: 0, end: 0 },
+      { begin: 100, end: 101 },
+    ];
     const invalid: Range[] = [
       { begin: 0, end: 257 },
       { begin: 5, end: 4 },
@@ -281,22 +357,45 @@ describe('map and unmap', () => {
       { begin: 0 } as Range,
     ];
     for (const range of invalid) {
-      expectD3D12Error(() => buffer.map(0, range), { call: 'Resource.map', argument: 'readRange', message: /must be \{begin, end\} with 0 <= begin <= end <= 256, got/ });
+      expectD3D12Error(() => buffer.map(0, range), {
+        call: 'Resource.map',
+        argument: 'readRange',
+        message: /must be \{begin, end\} with 0 <= begin <= end <= 256, got/,
+      });
     }
-    expectD3D12Error(() => buffer.map(1), { call: 'Resource.map', argument: 'subresource', message: /a buffer has one subresource, 0; got 1/ });
+    expectD3D12Error(() => buffer.map(1), {
+      call: 'Resource.map',
+      argument: 'subresource',
+      message: /a buffer has one subresource, 0; got 1/,
+    });
     expectD3D12Error(() => buffer.unmap(), { call: 'Resource.unmap', argument: 'this', message: /is not mapped/ });
     for (const range of valid) buffer.map(0, range);
     for (const range of invalid) {
-      expectD3D12Error(() => buffer.unmap(0, range), { call: 'Resource.unmap', argument: 'writtenRange', message: /must be \{begin, end\} with 0 <= begin <= end <= 256, got/ });
+      expectD3D12Error(() => buffer.unmap(0, range), {
+        call: 'Resource.unmap',
+        argument: 'writtenRange',
+        message: /must be \{begin, end\} with 0 <= begin <= end <= 256, got/,
+      });
     }
-    expectD3D12Error(() => buffer.unmap(1), { call: 'Resource.unmap', argument: 'subresource', message: /a buffer has one subresource, 0; got 1/ });
+    expectD3D12Error(() => buffer.unmap(1), {
+      call: 'Resource.unmap',
+      argument: 'subresource',
+      message: /a buffer has one subresource, 0; got 1/,
+    });
     for (const range of valid) buffer.unmap(0, range);
     expectD3D12Error(() => buffer.unmap(), { call: 'Resource.unmap', argument: 'this', message: /is not mapped/ });
   });
 
-  test('CPU writes to a mapped UPLOAD buffer are seen by copies executed afterwards, also while it stays mapped', async ({ d3d }) => {
+  test('CPU writes to a mapped UPLOAD buffer are seen by copies executed afterwards, also while it stays mapped', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
-    const upload = d3d.createCommittedResource({ type: 'UPLOAD' }, [], { dimension: 'BUFFER', width: 256 }, 'GENERIC_READ');
+    const upload = d3d.createCommittedResource(
+      { type: 'UPLOAD' },
+      [],
+      { dimension: 'BUFFER', width: 256 },
+      'GENERIC_READ',
+    );
     const [a, b, c] = [pattern(256, 8), pattern(256, 9), pattern(256, 10)];
     const view = upload.map();
     view.set(a);
@@ -363,18 +462,25 @@ describe('map and unmap', () => {
 });
 
 describe('out of memory', () => {
-  const heap = (d3d: Device, sizeInBytes: number, type: 'DEFAULT' | 'UPLOAD' = 'DEFAULT') => d3d.createHeap({ sizeInBytes, properties: { type } });
+  const heap = (d3d: Device, sizeInBytes: number, type: 'DEFAULT' | 'UPLOAD' = 'DEFAULT') =>
+    d3d.createHeap({ sizeInBytes, properties: { type } });
   /**
    * With NON_LOCAL's whole budget reserved for others a DEFAULT heap cannot be demoted there, so
    * LOCAL's pool is all it may have (UPLOAD heaps still take NON_LOCAL's pool, which has no budget
    * check at creation). With room in NON_LOCAL the OS demotes instead: residency-demotion.test.ts.
    */
-  const noDemotion = (d3d: Device): void => d3d.setVideoMemoryReservation('NON_LOCAL', d3d.queryVideoMemoryInfo('NON_LOCAL').availableForReservation);
+  const noDemotion = (d3d: Device): void =>
+    d3d.setVideoMemoryReservation('NON_LOCAL', d3d.queryVideoMemoryInfo('NON_LOCAL').availableForReservation);
 
   test('createHeap: E_OUTOFMEMORY names the sizes, takes nothing; exactly the free space fits', ({ d3d }) => {
     noDemotion(d3d);
     const tooBig = (sizeInBytes: number, message: RegExp, type: 'DEFAULT' | 'UPLOAD' = 'DEFAULT'): void => {
-      expectD3D12Error(() => heap(d3d, sizeInBytes, type), { hresult: 'E_OUTOFMEMORY', call: 'createHeap', argument: 'desc.sizeInBytes', message });
+      expectD3D12Error(() => heap(d3d, sizeInBytes, type), {
+        hresult: 'E_OUTOFMEMORY',
+        call: 'createHeap',
+        argument: 'desc.sizeInBytes',
+        message,
+      });
     };
     tooBig(POOL + TILE, /needs 8\.06 MiB of LOCAL memory, and 8 MiB of the pool's 8 MiB are free/);
     tooBig(POOL + 1, /needs 8\.06 MiB of LOCAL memory, and 8 MiB of the pool's 8 MiB are free/);
@@ -398,19 +504,40 @@ describe('out of memory', () => {
     heap(d3d, POOL).release();
   });
 
-  test('createCommittedResource: E_OUTOFMEMORY when the resource does not fit; nothing is allocated', async ({ d3d }) => {
+  test('createCommittedResource: E_OUTOFMEMORY when the resource does not fit; nothing is allocated', async ({
+    d3d,
+  }) => {
     noDemotion(d3d);
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const big = heap(d3d, 6 * MIB);
     const call = 'createCommittedResource';
-    expectD3D12Error(() => defaultBuffer(d3d, 2 * MIB + 1), { hresult: 'E_OUTOFMEMORY', call, argument: 'desc', message: /needs 2\.06 MiB of LOCAL memory, and 2 MiB of the pool's 8 MiB are free/ });
-    expectD3D12Error(() => d3d.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'TEXTURE2D', width: 1024, height: 1024, format: 'R8G8B8A8_UNORM' }, 'COMMON'), {
+    expectD3D12Error(() => defaultBuffer(d3d, 2 * MIB + 1), {
       hresult: 'E_OUTOFMEMORY',
       call,
       argument: 'desc',
-      message: /needs 4 MiB of LOCAL memory, and 2 MiB of the pool's 8 MiB are free/,
+      message: /needs 2\.06 MiB of LOCAL memory, and 2 MiB of the pool's 8 MiB are free/,
     });
-    expectD3D12Error(() => uploadBuffer(d3d, new Uint8Array(POOL + 4)), { hresult: 'E_OUTOFMEMORY', call, argument: 'desc', message: /needs 8\.06 MiB of NON_LOCAL memory, and 8 MiB of the pool's 8 MiB are free/ });
+    expectD3D12Error(
+      () =>
+        d3d.createCommittedResource(
+          { type: 'DEFAULT' },
+          [],
+          { dimension: 'TEXTURE2D', width: 1024, height: 1024, format: 'R8G8B8A8_UNORM' },
+          'COMMON',
+        ),
+      {
+        hresult: 'E_OUTOFMEMORY',
+        call,
+        argument: 'desc',
+        message: /needs 4 MiB of LOCAL memory, and 2 MiB of the pool's 8 MiB are free/,
+      },
+    );
+    expectD3D12Error(() => uploadBuffer(d3d, new Uint8Array(POOL + 4)), {
+      hresult: 'E_OUTOFMEMORY',
+      call,
+      argument: 'desc',
+      message: /needs 8\.06 MiB of NON_LOCAL memory, and 8 MiB of the pool's 8 MiB are free/,
+    });
     // Exactly what is free fits, and works.
     const fits = defaultBuffer(d3d, 2 * MIB);
     const data = pattern(2 * MIB, 15);
@@ -418,7 +545,11 @@ describe('out of memory', () => {
     queue.executeCommandLists([copyList(d3d, queue, fits, upload, 2 * MIB)]);
     await flush(d3d, queue);
     expectSame(await readBuffer(d3d, queue, fits, 0, 2 * MIB), data, 'the buffer that exactly fits');
-    expectD3D12Error(() => heap(d3d, TILE), { hresult: 'E_OUTOFMEMORY', call: 'createHeap', message: /0 MiB of the pool's 8 MiB are free/ });
+    expectD3D12Error(() => heap(d3d, TILE), {
+      hresult: 'E_OUTOFMEMORY',
+      call: 'createHeap',
+      message: /0 MiB of the pool's 8 MiB are free/,
+    });
     // Releasing the committed resource returns its memory.
     fits.release();
     big.release();
@@ -451,9 +582,18 @@ fn main() {
     expectSame(await readBuffer(d3d, queue, out, 0, 256), expected, 'the stored word');
   });
 
-  const BAD_LINE_3 = ['@compute @workgroup_size(1)', 'fn main() {', '  let x: u32 = no_such_value;', '  d3d12_store(vec2u(0u), x);', '}'].join('\n');
+  const BAD_LINE_3 = [
+    '@compute @workgroup_size(1)',
+    'fn main() {',
+    '  let x: u32 = no_such_value;',
+    '  d3d12_store(vec2u(0u), x);',
+    '}',
+  ].join('\n');
 
-  test('a WGSL compile error rejects with E_INVALIDARG naming the line of the caller\'s code', async ({ d3d, device }) => {
+  test("a WGSL compile error rejects with E_INVALIDARG naming the line of the caller's code", async ({
+    d3d,
+    device,
+  }) => {
     // (Whether WebGPU's own report of the bad module reaches the device is the next test's concern.)
     device.pushErrorScope('validation');
     await expectD3D12Rejection(d3d.createComputePipelineState({ code: BAD_LINE_3, entryPoint: 'main' }), {
@@ -466,22 +606,54 @@ fn main() {
     await d3d.createComputePipelineState({ code: STORE, entryPoint: 'main' });
   });
 
-  test('a WGSL compile error leaves no WebGPU error on the caller\'s device: the D3D12Error is the whole report', async ({ d3d, device }) => {
+  test("a WGSL compile error leaves no WebGPU error on the caller's device: the D3D12Error is the whole report", async ({
+    d3d,
+    device,
+  }) => {
     device.pushErrorScope('validation');
-    await expectD3D12Rejection(d3d.createComputePipelineState({ code: BAD_LINE_3, entryPoint: 'main' }), { call: 'createComputePipelineState', argument: 'desc.code' });
+    await expectD3D12Rejection(d3d.createComputePipelineState({ code: BAD_LINE_3, entryPoint: 'main' }), {
+      call: 'createComputePipelineState',
+      argument: 'desc.code',
+    });
     const leaked = await device.popErrorScope();
-    expect(leaked?.message, 'a WebGPU validation error of the emulator\'s making, on the caller\'s device').toBeUndefined();
+    expect(
+      leaked?.message,
+      "a WebGPU validation error of the emulator's making, on the caller's device",
+    ).toBeUndefined();
   });
 
   test('shaders may not declare bindings; code and entry point must be given', async ({ d3d }) => {
     const call = 'createComputePipelineState';
     const bindings = /declares bindings; shaders reach memory through the prelude/;
-    for (const declaration of ['@group(1) @binding(0) var<storage, read_write> extra: array<u32>;', '@group (2) var<uniform> u: vec4u;', '@binding(3) var<storage> s: array<u32>;']) {
-      await expectD3D12Rejection(d3d.createComputePipelineState({ code: `${declaration}\n${STORE}`, entryPoint: 'main' }), { call, argument: 'desc.code', message: bindings });
+    for (const declaration of [
+      '@group(1) @binding(0) var<storage, read_write> extra: array<u32>;',
+      '@group (2) var<uniform> u: vec4u;',
+      '@binding(3) var<storage> s: array<u32>;',
+    ]) {
+      await expectD3D12Rejection(
+        d3d.createComputePipelineState({ code: `${declaration}\n${STORE}`, entryPoint: 'main' }),
+        { call, argument: 'desc.code', message: bindings },
+      );
     }
-    await expectD3D12Rejection(d3d.createComputePipelineState({ code: '  ', entryPoint: 'main' }), { call, argument: 'desc.code', message: /must be WGSL source text/ });
-    await expectD3D12Rejection(d3d.createComputePipelineState({ code: STORE, entryPoint: '' }), { call, argument: 'desc.entryPoint', message: /must be the name of a @compute function/ });
-    await expectD3D12Rejection(d3d.createComputePipelineState({ code: STORE, entryPoint: 'main()' }), { call, argument: 'desc.entryPoint', message: /must be the name of a @compute function/ });
-    await expectD3D12Rejection(d3d.createComputePipelineState(null as never), { call, argument: 'desc', message: /must be \{code, entryPoint\}/ });
+    await expectD3D12Rejection(d3d.createComputePipelineState({ code: '  ', entryPoint: 'main' }), {
+      call,
+      argument: 'desc.code',
+      message: /must be WGSL source text/,
+    });
+    await expectD3D12Rejection(d3d.createComputePipelineState({ code: STORE, entryPoint: '' }), {
+      call,
+      argument: 'desc.entryPoint',
+      message: /must be the name of a @compute function/,
+    });
+    await expectD3D12Rejection(d3d.createComputePipelineState({ code: STORE, entryPoint: 'main()' }), {
+      call,
+      argument: 'desc.entryPoint',
+      message: /must be the name of a @compute function/,
+    });
+    await expectD3D12Rejection(d3d.createComputePipelineState(null as never), {
+      call,
+      argument: 'desc',
+      message: /must be \{code, entryPoint\}/,
+    });
   });
 });

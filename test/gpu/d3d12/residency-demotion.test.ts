@@ -33,10 +33,19 @@ interface Tracked {
 }
 
 function tracked(d3d: Device, name: string, priority: Priority, notResident = false, tiles = HEAP_TILES): Tracked {
-  const heap = d3d.createHeap({ sizeInBytes: tiles * TILE, properties: { type: 'DEFAULT' }, flags: notResident ? ['CREATE_NOT_RESIDENT'] : [] });
+  const heap = d3d.createHeap({
+    sizeInBytes: tiles * TILE,
+    properties: { type: 'DEFAULT' },
+    flags: notResident ? ['CREATE_NOT_RESIDENT'] : [],
+  });
   heap.setName(name);
   d3d.setResidencyPriority([heap], [priority]);
-  const buffer = d3d.createPlacedResource(heap, 0, { dimension: 'BUFFER', width: tiles * TILE, flags: ['ALLOW_UNORDERED_ACCESS'] }, 'COMMON');
+  const buffer = d3d.createPlacedResource(
+    heap,
+    0,
+    { dimension: 'BUFFER', width: tiles * TILE, flags: ['ALLOW_UNORDERED_ACCESS'] },
+    'COMMON',
+  );
   return { name, heap, buffer, address: buffer.getGPUVirtualAddress(), bytes: new Uint8Array(tiles * TILE) };
 }
 
@@ -52,7 +61,12 @@ function fill(d3d: Device, queue: CommandQueue, t: Tracked, seed: number): void 
 }
 
 /** Reads every heap back through the GPU (a copy through the page table at its address) and compares. */
-async function expectContents(d3d: Device, queue: CommandQueue, heaps: readonly Tracked[], when: string): Promise<void> {
+async function expectContents(
+  d3d: Device,
+  queue: CommandQueue,
+  heaps: readonly Tracked[],
+  when: string,
+): Promise<void> {
   for (const t of heaps) {
     expect(t.buffer.getGPUVirtualAddress(), `${t.name}'s address ${when}`).toBe(t.address);
     expectBytes(await readBuffer(d3d, queue, t.buffer, 0, t.bytes.length), t.bytes, `${t.name} ${when}`);
@@ -60,16 +74,25 @@ async function expectContents(d3d: Device, queue: CommandQueue, heaps: readonly 
   expect((await d3d.validateTileMappings()).mismatchCount, `page table ${when}`).toBe(0);
 }
 
-const demoted = (d3d: Device, heaps: readonly Tracked[]): string[] => heaps.filter((t) => d3d.getResidencyStatus(t.heap).demoted).map((t) => t.name);
+const demoted = (d3d: Device, heaps: readonly Tracked[]): string[] =>
+  heaps.filter((t) => d3d.getResidencyStatus(t.heap).demoted).map((t) => t.name);
 const usage = (d3d: Device, segment: 'LOCAL' | 'NON_LOCAL'): number => d3d.queryVideoMemoryInfo(segment).currentUsage;
 /** NON_LOCAL usage of heaps native to it (uploads, readbacks): everything but the demoted heaps. */
-const demotedUsage = (d3d: Device, heaps: readonly Tracked[]): number => heaps.filter((t) => d3d.getResidencyStatus(t.heap).demoted).reduce((sum, t) => sum + t.bytes.length, 0);
+const demotedUsage = (d3d: Device, heaps: readonly Tracked[]): number =>
+  heaps.filter((t) => d3d.getResidencyStatus(t.heap).demoted).reduce((sum, t) => sum + t.bytes.length, 0);
 
 describe('demotion over the LOCAL budget', () => {
-  test('lowest priority first, within a priority the least recently made resident; bytes and addresses unchanged', async ({ d3d }) => {
+  test('lowest priority first, within a priority the least recently made resident; bytes and addresses unchanged', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     // The budget holds four: A (LOW), B (HIGH), C (NORMAL), D (LOW), in that order.
-    const heaps = [tracked(d3d, 'A', 'LOW'), tracked(d3d, 'B', 'HIGH'), tracked(d3d, 'C', 'NORMAL'), tracked(d3d, 'D', 'LOW')];
+    const heaps = [
+      tracked(d3d, 'A', 'LOW'),
+      tracked(d3d, 'B', 'HIGH'),
+      tracked(d3d, 'C', 'NORMAL'),
+      tracked(d3d, 'D', 'LOW'),
+    ];
     heaps.forEach((t, i) => fill(d3d, queue, t, 10 + i));
     expect([usage(d3d, 'LOCAL'), demoted(d3d, heaps)]).toEqual([BUDGET, []]);
 
@@ -88,9 +111,19 @@ describe('demotion over the LOCAL budget', () => {
     expect(demoted(d3d, heaps)).toEqual(['A', 'E']);
     expect(usage(d3d, 'LOCAL')).toBe(BUDGET);
     expect(demotedUsage(d3d, heaps)).toBe(2 * HEAP_TILES * TILE);
-    expect(d3d.getPagingStats()).toMatchObject({ restores: 2, demotions: 1, demotedBytes: HEAP_TILES * TILE, promotions: 0 });
+    expect(d3d.getPagingStats()).toMatchObject({
+      restores: 2,
+      demotions: 1,
+      demotedBytes: HEAP_TILES * TILE,
+      promotions: 0,
+    });
     // Status and statistics say where each heap is; `segment` stays the one its type prefers.
-    expect(d3d.getResidencyStatus(heaps[0]?.heap as Heap)).toMatchObject({ segment: 'LOCAL', resident: true, demoted: true, priority: RESIDENCY_PRIORITIES.LOW });
+    expect(d3d.getResidencyStatus(heaps[0]?.heap as Heap)).toMatchObject({
+      segment: 'LOCAL',
+      resident: true,
+      demoted: true,
+      priority: RESIDENCY_PRIORITIES.LOW,
+    });
     const stats = d3d.getMemoryStats();
     expect(stats.heaps.filter((h) => h.demoted).map((h) => h.name)).toEqual(['A', 'E']);
     expect(stats.segments.LOCAL.currentUsage).toBe(BUDGET);
@@ -102,9 +135,16 @@ describe('demotion over the LOCAL budget', () => {
     await expectContents(d3d, queue, heaps, 'after writing the demoted heap');
   });
 
-  test('promotion when room returns: highest priority first; evicting a demoted heap frees no LOCAL', async ({ d3d }) => {
+  test('promotion when room returns: highest priority first; evicting a demoted heap frees no LOCAL', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
-    const heaps = [tracked(d3d, 'N1', 'NORMAL'), tracked(d3d, 'N2', 'NORMAL'), tracked(d3d, 'N3', 'NORMAL'), tracked(d3d, 'N4', 'NORMAL')];
+    const heaps = [
+      tracked(d3d, 'N1', 'NORMAL'),
+      tracked(d3d, 'N2', 'NORMAL'),
+      tracked(d3d, 'N3', 'NORMAL'),
+      tracked(d3d, 'N4', 'NORMAL'),
+    ];
     const low = tracked(d3d, 'low', 'LOW');
     const min = tracked(d3d, 'min', 'MINIMUM');
     heaps.push(low, min);
@@ -120,7 +160,11 @@ describe('demotion over the LOCAL budget', () => {
     d3d.evict([heaps[1]?.heap as Heap]);
     expect([demoted(d3d, heaps), usage(d3d, 'LOCAL')]).toEqual([[], BUDGET]);
     const paging = d3d.getPagingStats();
-    expect([paging.promotions - base.promotions, paging.promotedBytes - base.promotedBytes, paging.demotions - base.demotions]).toEqual([1, HEAP_TILES * TILE, 0]);
+    expect([
+      paging.promotions - base.promotions,
+      paging.promotedBytes - base.promotedBytes,
+      paging.demotions - base.demotions,
+    ]).toEqual([1, HEAP_TILES * TILE, 0]);
     // min comes back resident: over budget, and the lowest, so demoted again.
     d3d.makeResident([min.heap]);
     expect(demoted(d3d, heaps)).toEqual(['min']);
@@ -149,7 +193,8 @@ describe('demotion over the LOCAL budget', () => {
     // The debug budget lowers both segments' budgets. Set so that LOCAL's is two heaps and
     // NON_LOCAL has room for two heaps beside what is there now (`native`: its own heaps).
     const native = usage(d3d, 'NON_LOCAL');
-    const debugBudget = (heapsOfRoom: number): void => d3d.setResidencyDebugBudget(heapsOfRoom * HEAP_TILES * TILE + native);
+    const debugBudget = (heapsOfRoom: number): void =>
+      d3d.setResidencyDebugBudget(heapsOfRoom * HEAP_TILES * TILE + native);
     d3d.setVideoMemoryReservation('LOCAL', native);
     debugBudget(2);
     expect(d3d.queryVideoMemoryInfo('LOCAL').budget).toBe(2 * HEAP_TILES * TILE);
@@ -167,7 +212,9 @@ describe('demotion over the LOCAL budget', () => {
     await expectContents(d3d, queue, heaps, 'with the budgets back');
   });
 
-  test('setResidencyPriority reorders: a raised heap swaps with the oldest lower one, a lowered one leaves', async ({ d3d }) => {
+  test('setResidencyPriority reorders: a raised heap swaps with the oldest lower one, a lowered one leaves', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const heaps = ['P1', 'P2', 'P3', 'P4', 'X'].map((name) => tracked(d3d, name, 'NORMAL'));
     heaps.forEach((t, i) => fill(d3d, queue, t, 60 + i));
@@ -197,7 +244,9 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
 }`;
 
 describe('evicted while demoted', () => {
-  test('paged back in at once, it lands in LOCAL when there is room: its bytes, still on their way to the CPU, are staged first', async ({ d3d }) => {
+  test('paged back in at once, it lands in LOCAL when there is room: its bytes, still on their way to the CPU, are staged first', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const heaps = ['P1', 'P2', 'P3', 'P4', 'P5'].map((name) => tracked(d3d, name, 'NORMAL'));
     heaps.forEach((t, i) => fill(d3d, queue, t, 120 + i));
@@ -226,7 +275,9 @@ describe('evicted while demoted', () => {
 });
 
 describe('demotion is queue work', () => {
-  test('GPU work queued before the move writes the old pages and its result moves; work after it finds the new ones', async ({ d3d }) => {
+  test('GPU work queued before the move writes the old pages and its result moves; work after it finds the new ones', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const pso = await d3d.createComputePipelineState({ code: INCREMENT, entryPoint: 'main' });
     const increment = (t: Tracked, times: number): void => {
@@ -242,7 +293,12 @@ describe('demotion is queue work', () => {
       const words = new Uint32Array(t.bytes.buffer);
       for (let i = 0; i < words.length; i++) words[i] = ((words[i] as number) + times) >>> 0;
     };
-    const heaps = [tracked(d3d, 'old', 'LOW'), tracked(d3d, 'b', 'NORMAL'), tracked(d3d, 'c', 'NORMAL'), tracked(d3d, 'd', 'NORMAL')];
+    const heaps = [
+      tracked(d3d, 'old', 'LOW'),
+      tracked(d3d, 'b', 'NORMAL'),
+      tracked(d3d, 'c', 'NORMAL'),
+      tracked(d3d, 'd', 'NORMAL'),
+    ];
     heaps.forEach((t, i) => fill(d3d, queue, t, 70 + i));
     // No wait anywhere until the reads: the dispatches on `old` are still queued (or running) when
     // making a HIGH heap resident demotes it.
@@ -266,17 +322,48 @@ describe('demotion is queue work', () => {
 });
 
 describe('reserved resources with tiles in a demoted heap', () => {
-  test('tiles mapped into a heap follow it to NON_LOCAL and back; reads through the reserved resource see its bytes', async ({ d3d }) => {
+  test('tiles mapped into a heap follow it to NON_LOCAL and back; reads through the reserved resource see its bytes', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
-    const heaps = [tracked(d3d, 'tiles', 'LOW'), tracked(d3d, 'k1', 'NORMAL'), tracked(d3d, 'k2', 'NORMAL'), tracked(d3d, 'k3', 'NORMAL')];
+    const heaps = [
+      tracked(d3d, 'tiles', 'LOW'),
+      tracked(d3d, 'k1', 'NORMAL'),
+      tracked(d3d, 'k2', 'NORMAL'),
+      tracked(d3d, 'k3', 'NORMAL'),
+    ];
     heaps.forEach((t, i) => fill(d3d, queue, t, 80 + i));
     const tiles = heaps[0] as Tracked;
     const k1 = heaps[1] as Tracked;
     // A reserved buffer of 4 tiles: tile 0 → tiles[2], tile 1 → k1[0], tile 2 → tiles[0], tile 3 NULL.
     const reserved = d3d.createReservedResource({ dimension: 'BUFFER', width: 4 * TILE }, 'COMMON');
-    queue.updateTileMappings(reserved, [{ x: 0, y: 0, z: 0, subresource: 0 }], [{ numTiles: 1 }], tiles.heap, ['NONE'], [2], [1]);
-    queue.updateTileMappings(reserved, [{ x: 1, y: 0, z: 0, subresource: 0 }], [{ numTiles: 1 }], k1.heap, ['NONE'], [0], [1]);
-    queue.updateTileMappings(reserved, [{ x: 2, y: 0, z: 0, subresource: 0 }], [{ numTiles: 1 }], tiles.heap, ['NONE'], [0], [1]);
+    queue.updateTileMappings(
+      reserved,
+      [{ x: 0, y: 0, z: 0, subresource: 0 }],
+      [{ numTiles: 1 }],
+      tiles.heap,
+      ['NONE'],
+      [2],
+      [1],
+    );
+    queue.updateTileMappings(
+      reserved,
+      [{ x: 1, y: 0, z: 0, subresource: 0 }],
+      [{ numTiles: 1 }],
+      k1.heap,
+      ['NONE'],
+      [0],
+      [1],
+    );
+    queue.updateTileMappings(
+      reserved,
+      [{ x: 2, y: 0, z: 0, subresource: 0 }],
+      [{ numTiles: 1 }],
+      tiles.heap,
+      ['NONE'],
+      [0],
+      [1],
+    );
     const expected = (): Uint8Array => {
       const bytes = new Uint8Array(4 * TILE);
       bytes.set(tiles.bytes.subarray(2 * TILE, 3 * TILE), 0);
@@ -284,12 +371,20 @@ describe('reserved resources with tiles in a demoted heap', () => {
       bytes.set(tiles.bytes.subarray(0, TILE), 2 * TILE);
       return bytes;
     };
-    expectBytes(await readBuffer(d3d, queue, reserved, 0, 4 * TILE), expected(), 'through the reserved resource, before');
+    expectBytes(
+      await readBuffer(d3d, queue, reserved, 0, 4 * TILE),
+      expected(),
+      'through the reserved resource, before',
+    );
     // A fifth heap over the budget demotes the LOW one, whose tiles the reserved resource maps.
     const fifth = tracked(d3d, 'fifth', 'NORMAL');
     heaps.push(fifth);
     expect(demoted(d3d, heaps)).toEqual(['tiles']);
-    expectBytes(await readBuffer(d3d, queue, reserved, 0, 4 * TILE), expected(), 'through the reserved resource, demoted');
+    expectBytes(
+      await readBuffer(d3d, queue, reserved, 0, 4 * TILE),
+      expected(),
+      'through the reserved resource, demoted',
+    );
     // Written through the reserved resource while demoted: the heap's tile 0 changes.
     const write = pattern(TILE, 90);
     const upload = uploadBuffer(d3d, write);
@@ -301,7 +396,11 @@ describe('reserved resources with tiles in a demoted heap', () => {
     // Room returns: it moves back with the tile written through the reserved resource.
     d3d.evict([fifth.heap]);
     expect(demoted(d3d, heaps)).toEqual([]);
-    expectBytes(await readBuffer(d3d, queue, reserved, 0, 4 * TILE), expected(), 'through the reserved resource, promoted');
+    expectBytes(
+      await readBuffer(d3d, queue, reserved, 0, 4 * TILE),
+      expected(),
+      'through the reserved resource, promoted',
+    );
     await expectContents(
       d3d,
       queue,
@@ -312,7 +411,9 @@ describe('reserved resources with tiles in a demoted heap', () => {
 });
 
 describe('when demotion cannot make the room', () => {
-  test('no NON_LOCAL room: LOCAL goes over budget while its pool has pages; past the pool E_OUTOFMEMORY changes nothing', async ({ d3d }) => {
+  test('no NON_LOCAL room: LOCAL goes over budget while its pool has pages; past the pool E_OUTOFMEMORY changes nothing', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     // NON_LOCAL's whole budget reserved for others: nothing may be demoted there.
     d3d.setVideoMemoryReservation('NON_LOCAL', d3d.queryVideoMemoryInfo('NON_LOCAL').availableForReservation);
@@ -322,10 +423,19 @@ describe('when demotion cannot make the room', () => {
     const last = tracked(d3d, 'last', 'HIGH', true, 2 * HEAP_TILES);
     const before = { stats: d3d.getMemoryStats(), paging: d3d.getPagingStats() };
     // The LOCAL pool (32 tiles) has 4 free; the new heap needs 8.
-    expectD3D12Error(() => d3d.makeResident([last.heap]), { hresult: 'E_OUTOFMEMORY', call: 'makeResident', argument: 'objects', message: /needs 524288 bytes of LOCAL memory and 262144 are free .*demotion cannot make the room either/ });
+    expectD3D12Error(() => d3d.makeResident([last.heap]), {
+      hresult: 'E_OUTOFMEMORY',
+      call: 'makeResident',
+      argument: 'objects',
+      message: /needs 524288 bytes of LOCAL memory and 262144 are free .*demotion cannot make the room either/,
+    });
     expect(d3d.getMemoryStats()).toEqual(before.stats);
     expect(d3d.getPagingStats()).toEqual(before.paging);
-    expect(d3d.getResidencyStatus(last.heap)).toMatchObject({ resident: false, residencyReferences: 0, demoted: false });
+    expect(d3d.getResidencyStatus(last.heap)).toMatchObject({
+      resident: false,
+      residencyReferences: 0,
+      demoted: false,
+    });
     // Control: with the reservation gone, the lowest heap (h0, MINIMUM) and the oldest NORMAL ones
     // are demoted until LOCAL fits its budget, and the new heap is made resident in LOCAL.
     d3d.setVideoMemoryReservation('NON_LOCAL', 0);
@@ -341,14 +451,25 @@ describe('when demotion cannot make the room', () => {
     const heaps = [0, 1, 2, 3].map((i) => tracked(d3d, `h${i}`, 'NORMAL'));
     const extra = tracked(d3d, 'extra', 'HIGH', true);
     const fence = d3d.createFence(0);
-    expectD3D12Error(() => d3d.enqueueMakeResident('DENY_OVERBUDGET', [extra.heap], fence, 1), { hresult: 'E_OUTOFMEMORY', argument: 'flags', message: /DENY_OVERBUDGET/ });
-    expect([demoted(d3d, heaps), extra.heap.resident, usage(d3d, 'LOCAL'), fence.getCompletedValue()]).toEqual([[], false, BUDGET, 0]);
+    expectD3D12Error(() => d3d.enqueueMakeResident('DENY_OVERBUDGET', [extra.heap], fence, 1), {
+      hresult: 'E_OUTOFMEMORY',
+      argument: 'flags',
+      message: /DENY_OVERBUDGET/,
+    });
+    expect([demoted(d3d, heaps), extra.heap.resident, usage(d3d, 'LOCAL'), fence.getCompletedValue()]).toEqual([
+      [],
+      false,
+      BUDGET,
+      0,
+    ]);
     // Control: NONE makes it resident, demoting the oldest NORMAL heap.
     d3d.enqueueMakeResident('NONE', [extra.heap], fence, 1);
     expect(demoted(d3d, [...heaps, extra])).toEqual(['h0']);
   });
 
-  test('heaps native to NON_LOCAL never move; when they need its pages, demoted heaps go back to LOCAL', async ({ d3d }) => {
+  test('heaps native to NON_LOCAL never move; when they need its pages, demoted heaps go back to LOCAL', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const heaps = [0, 1, 2, 3, 4, 5, 6].map((i) => tracked(d3d, `h${i}`, 'NORMAL'));
     heaps.forEach((t, i) => fill(d3d, queue, t, 110 + i));

@@ -37,10 +37,25 @@ interface Rig {
   clock: { now: number };
 }
 
-async function rig(gpuDevice: GPUDevice, localMemoryBudget: number, more: { nonLocalMemoryBudget?: number } = {}): Promise<Rig> {
-  const d3d = await createDevice({ gpuDevice, localMemoryBytes: 8 * MIB, nonLocalMemoryBytes: 4 * MIB, localMemoryBudget, ...more });
+async function rig(
+  gpuDevice: GPUDevice,
+  localMemoryBudget: number,
+  more: { nonLocalMemoryBudget?: number } = {},
+): Promise<Rig> {
+  const d3d = await createDevice({
+    gpuDevice,
+    localMemoryBytes: 8 * MIB,
+    nonLocalMemoryBytes: 4 * MIB,
+    localMemoryBudget,
+    ...more,
+  });
   const clock = { now: 0 };
-  return { d3d, queue: d3d.createCommandQueue({ type: 'DIRECT' }), manager: createResidencyManager(d3d, { clock: () => clock.now }), clock };
+  return {
+    d3d,
+    queue: d3d.createCommandQueue({ type: 'DIRECT' }),
+    manager: createResidencyManager(d3d, { clock: () => clock.now }),
+    clock,
+  };
 }
 
 interface TrackedHeap {
@@ -51,7 +66,11 @@ interface TrackedHeap {
 
 /** A DEFAULT heap of `tiles` tiles with a buffer over all of it, tracked by the manager. */
 function trackedHeap(r: Rig, name: string, tiles: number, notResident = false): TrackedHeap {
-  const heap = r.d3d.createHeap({ sizeInBytes: tiles * TILE, properties: { type: 'DEFAULT' }, flags: notResident ? ['CREATE_NOT_RESIDENT'] : [] });
+  const heap = r.d3d.createHeap({
+    sizeInBytes: tiles * TILE,
+    properties: { type: 'DEFAULT' },
+    flags: notResident ? ['CREATE_NOT_RESIDENT'] : [],
+  });
   heap.setName(name);
   const buffer = r.d3d.createPlacedResource(heap, 0, { dimension: 'BUFFER', width: tiles * TILE }, 'COMMON');
   r.manager.beginTrackingObject(heap);
@@ -59,7 +78,11 @@ function trackedHeap(r: Rig, name: string, tiles: number, notResident = false): 
 }
 
 /** Executes one list through the manager with a set of `objects`, and waits for it. */
-async function submit(r: Rig, objects: Pageable[], record: (list: GraphicsCommandList) => void = () => undefined): Promise<void> {
+async function submit(
+  r: Rig,
+  objects: Pageable[],
+  record: (list: GraphicsCommandList) => void = () => undefined,
+): Promise<void> {
   const list = r.d3d.createCommandList('DIRECT');
   record(list);
   list.close();
@@ -72,9 +95,18 @@ async function submit(r: Rig, objects: Pageable[], record: (list: GraphicsComman
 }
 
 /** Copies `buffers` (whose heaps are in `objects`) out through the manager and returns their bytes. */
-async function readThroughManager(r: Rig, objects: Pageable[], buffers: Resource[], length: number): Promise<Uint8Array[]> {
-  const readbacks = buffers.map(() => r.d3d.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: length }, 'COPY_DEST'));
-  await submit(r, objects, (list) => buffers.forEach((buffer, i) => list.copyBufferRegion(readbacks[i] as Resource, 0, buffer, 0, length)));
+async function readThroughManager(
+  r: Rig,
+  objects: Pageable[],
+  buffers: Resource[],
+  length: number,
+): Promise<Uint8Array[]> {
+  const readbacks = buffers.map(() =>
+    r.d3d.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: length }, 'COPY_DEST'),
+  );
+  await submit(r, objects, (list) =>
+    buffers.forEach((buffer, i) => list.copyBufferRegion(readbacks[i] as Resource, 0, buffer, 0, length)),
+  );
   return readbacks.map((readback) => {
     const bytes = readback.map().slice();
     readback.unmap();
@@ -88,7 +120,9 @@ const localUsage = (r: Rig): number => r.d3d.queryVideoMemoryInfo('LOCAL').curre
 const nonLocalUsage = (r: Rig): number => r.d3d.queryVideoMemoryInfo('NON_LOCAL').currentUsage;
 
 describe('over-committing a small budget (Dawn: OvercommitSmallResources / OvercommitLargeResources)', () => {
-  test('evicts least recently used heaps, just enough, and brings evicted heaps back with their bytes', async ({ device }) => {
+  test('evicts least recently used heaps, just enough, and brings evicted heaps back with their bytes', async ({
+    device,
+  }) => {
     // Budget: 32 tiles (2 MiB).
     const r = await rig(device, 2 * MIB);
     try {
@@ -98,7 +132,10 @@ describe('over-committing a small budget (Dawn: OvercommitSmallResources / Overc
       await submit(
         r,
         small.map((s) => s.heap),
-        (list) => small.forEach((s, i) => list.copyBufferRegion(s.buffer, 0, uploadBuffer(r.d3d, data[i] as Uint8Array), 0, 4 * TILE)),
+        (list) =>
+          small.forEach((s, i) =>
+            list.copyBufferRegion(s.buffer, 0, uploadBuffer(r.d3d, data[i] as Uint8Array), 0, 4 * TILE),
+          ),
       );
       expect(localUsage(r)).toBe(16 * TILE);
       expect(r.manager.getStats()).toMatchObject({ tracked: 4, evictions: 0, madeResident: 0, executions: 1 });
@@ -118,17 +155,34 @@ describe('over-committing a small budget (Dawn: OvercommitSmallResources / Overc
         [[small[0] as TrackedHeap], ['s0', 'L2', 'L3'], 28], // re-touched: back, nothing evicted
       ];
       for (const [set, resident, tiles] of steps) {
-        await submit(r, set.map((s) => s.heap));
+        await submit(
+          r,
+          set.map((s) => s.heap),
+        );
         const label = `after the submit of ${set.map((s) => s.name).join()}`;
         expect(residentNames(all), label).toEqual(resident);
         expect(localUsage(r), label).toBe(tiles * TILE);
         expect(localUsage(r), label).toBeLessThanOrEqual(r.d3d.queryVideoMemoryInfo('LOCAL').budget);
       }
-      expect(r.manager.getStats()).toMatchObject({ evictions: 6, evictedBytes: (4 + 4 + 4 + 4 + 12 + 12) * TILE, madeResident: 5, madeResidentBytes: 52 * TILE, trimmed: 0, overBudgetBatches: 0, splits: 0, executions: 6 });
+      expect(r.manager.getStats()).toMatchObject({
+        evictions: 6,
+        evictedBytes: (4 + 4 + 4 + 4 + 12 + 12) * TILE,
+        madeResident: 5,
+        madeResidentBytes: 52 * TILE,
+        trimmed: 0,
+        overBudgetBatches: 0,
+        splits: 0,
+        executions: 6,
+      });
 
       // Re-touching every small heap brings the evicted ones back (L2, least recently used, goes)
       // with the bytes written before they were evicted.
-      const bytes = await readThroughManager(r, small.map((s) => s.heap), small.map((s) => s.buffer), 4 * TILE);
+      const bytes = await readThroughManager(
+        r,
+        small.map((s) => s.heap),
+        small.map((s) => s.buffer),
+        4 * TILE,
+      );
       expect(residentNames(all)).toEqual(['s0', 's1', 's2', 's3', 'L3']);
       expect(localUsage(r)).toBe(28 * TILE);
       bytes.forEach((b, i) => expectBytes(b, data[i] as Uint8Array, `s${i}`));
@@ -140,7 +194,9 @@ describe('over-committing a small budget (Dawn: OvercommitSmallResources / Overc
     }
   });
 
-  test('a heap created evicted reads zero when first made resident; written bytes survive a later eviction', async ({ device }) => {
+  test('a heap created evicted reads zero when first made resident; written bytes survive a later eviction', async ({
+    device,
+  }) => {
     const r = await rig(device, 1 * MIB);
     try {
       const a = trackedHeap(r, 'a', 12, true);
@@ -169,14 +225,21 @@ describe('a batch larger than the budget', () => {
       await submit(r, [other.heap]);
       const big = [0, 1, 2].map((i) => trackedHeap(r, `big${i}`, 8, true));
       const data = big.map((_, i) => pattern(8 * TILE, 200 + i));
-      const readbacks = big.map(() => r.d3d.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: 8 * TILE }, 'COPY_DEST'));
+      const readbacks = big.map(() =>
+        r.d3d.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: 8 * TILE }, 'COPY_DEST'),
+      );
       const uploads = data.map((d) => uploadBuffer(r.d3d, d));
       await submit(
         r,
         big.map((b) => b.heap),
         (list) => {
           big.forEach((b, i) => list.copyBufferRegion(b.buffer, 0, uploads[i] as Resource, 0, 8 * TILE));
-          list.resourceBarrier(big.map((b) => ({ type: 'TRANSITION' as const, transition: { resource: b.buffer, stateBefore: 'COPY_DEST' as const, stateAfter: 'COPY_SOURCE' as const } })));
+          list.resourceBarrier(
+            big.map((b) => ({
+              type: 'TRANSITION' as const,
+              transition: { resource: b.buffer, stateBefore: 'COPY_DEST' as const, stateAfter: 'COPY_SOURCE' as const },
+            })),
+          );
           big.forEach((b, i) => list.copyBufferRegion(readbacks[i] as Resource, 0, b.buffer, 0, 8 * TILE));
         },
       );
@@ -212,7 +275,12 @@ describe('a batch larger than the budget', () => {
     const r = await rig(device, 1 * MIB, { nonLocalMemoryBudget: 4 * TILE });
     try {
       const local = trackedHeap(r, 'local', 20, true);
-      const nonLocal = r.d3d.createCommittedResource({ type: 'UPLOAD' }, ['CREATE_NOT_RESIDENT'], { dimension: 'BUFFER', width: 6 * TILE }, 'GENERIC_READ');
+      const nonLocal = r.d3d.createCommittedResource(
+        { type: 'UPLOAD' },
+        ['CREATE_NOT_RESIDENT'],
+        { dimension: 'BUFFER', width: 6 * TILE },
+        'GENERIC_READ',
+      );
       r.manager.beginTrackingObject(nonLocal);
       await submit(r, [local.heap, nonLocal]);
       expect([local.heap.resident, nonLocal.heap?.resident]).toEqual([true, true]);
@@ -241,14 +309,22 @@ describe('reservations (SetVideoMemoryReservation) lower the budget the manager 
   test('without a reservation six heaps fit; with 1 MiB reserved, two are evicted', async ({ device }) => {
     const plain = await rig(device, 2 * MIB);
     try {
-      expect(await workload(plain)).toEqual({ evictions: 0, resident: ['h0', 'h1', 'h2', 'h3', 'h4', 'h5'], usage: 24 * TILE });
+      expect(await workload(plain)).toEqual({
+        evictions: 0,
+        resident: ['h0', 'h1', 'h2', 'h3', 'h4', 'h5'],
+        usage: 24 * TILE,
+      });
     } finally {
       plain.d3d.destroy();
     }
     const reserved = await rig(device, 2 * MIB);
     try {
       reserved.d3d.setVideoMemoryReservation('LOCAL', 1 * MIB);
-      expect(reserved.d3d.queryVideoMemoryInfo('LOCAL')).toMatchObject({ budget: 1 * MIB, currentReservation: 1 * MIB, availableForReservation: 2 * MIB });
+      expect(reserved.d3d.queryVideoMemoryInfo('LOCAL')).toMatchObject({
+        budget: 1 * MIB,
+        currentReservation: 1 * MIB,
+        availableForReservation: 2 * MIB,
+      });
       expect(await workload(reserved)).toEqual({ evictions: 2, resident: ['h2', 'h3', 'h4', 'h5'], usage: 16 * TILE });
     } finally {
       reserved.d3d.destroy();
@@ -261,7 +337,10 @@ describe('reservations (SetVideoMemoryReservation) lower the budget the manager 
     const r = await rig(device, 2 * MIB, { nonLocalMemoryBudget: 0 });
     try {
       const heaps = [0, 1, 2, 3, 4, 5].map((i) => trackedHeap(r, `h${i}`, 4));
-      await submit(r, heaps.map((h) => h.heap));
+      await submit(
+        r,
+        heaps.map((h) => h.heap),
+      );
       expect(localUsage(r)).toBe(24 * TILE);
       r.d3d.setVideoMemoryReservation('LOCAL', 1 * MIB);
       await submit(r, [heaps[5]?.heap as Heap]);
@@ -269,7 +348,10 @@ describe('reservations (SetVideoMemoryReservation) lower the budget the manager 
       expect(localUsage(r)).toBe(16 * TILE);
       // Released again: the budget returns and nothing more is evicted.
       r.d3d.setVideoMemoryReservation('LOCAL', 0);
-      await submit(r, heaps.map((h) => h.heap));
+      await submit(
+        r,
+        heaps.map((h) => h.heap),
+      );
       expect(residentNames(heaps)).toEqual(['h0', 'h1', 'h2', 'h3', 'h4', 'h5']);
       expect(r.manager.getStats()).toMatchObject({ evictions: 2, madeResident: 2 });
     } finally {
@@ -279,13 +361,25 @@ describe('reservations (SetVideoMemoryReservation) lower the budget the manager 
 });
 
 describe('mapped memory is never evicted (Dawn: mapped buffers are locked resident)', () => {
-  test('mapped UPLOAD and READBACK buffers tracked by the manager stay resident under NON_LOCAL pressure', async ({ device }) => {
+  test('mapped UPLOAD and READBACK buffers tracked by the manager stay resident under NON_LOCAL pressure', async ({
+    device,
+  }) => {
     // NON_LOCAL budget: 16 tiles.
     const r = await rig(device, 2 * MIB, { nonLocalMemoryBudget: 1 * MIB });
     try {
       const data = pattern(2 * TILE, 300);
-      const upload = r.d3d.createCommittedResource({ type: 'UPLOAD' }, [], { dimension: 'BUFFER', width: 2 * TILE }, 'GENERIC_READ');
-      const readback = r.d3d.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: 2 * TILE }, 'COPY_DEST');
+      const upload = r.d3d.createCommittedResource(
+        { type: 'UPLOAD' },
+        [],
+        { dimension: 'BUFFER', width: 2 * TILE },
+        'GENERIC_READ',
+      );
+      const readback = r.d3d.createCommittedResource(
+        { type: 'READBACK' },
+        [],
+        { dimension: 'BUFFER', width: 2 * TILE },
+        'COPY_DEST',
+      );
       upload.map().set(data);
       upload.unmap();
       const uploadView = upload.map();
@@ -296,7 +390,12 @@ describe('mapped memory is never evicted (Dawn: mapped buffers are locked reside
       expectBytes(readbackView.slice(), data, 'readback, mapped throughout');
 
       const others = [0, 1, 2, 3].map(() => {
-        const resource = r.d3d.createCommittedResource({ type: 'UPLOAD' }, ['CREATE_NOT_RESIDENT'], { dimension: 'BUFFER', width: 4 * TILE }, 'GENERIC_READ');
+        const resource = r.d3d.createCommittedResource(
+          { type: 'UPLOAD' },
+          ['CREATE_NOT_RESIDENT'],
+          { dimension: 'BUFFER', width: 4 * TILE },
+          'GENERIC_READ',
+        );
         r.manager.beginTrackingObject(resource);
         return resource;
       });
@@ -313,7 +412,12 @@ describe('mapped memory is never evicted (Dawn: mapped buffers are locked reside
       expectBytes(readbackView.slice(), data, 'readback view, still mapped');
 
       // Still resident while mapped, the bytes reach the GPU: copy the upload buffer again.
-      const second = r.d3d.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: 2 * TILE }, 'COPY_DEST');
+      const second = r.d3d.createCommittedResource(
+        { type: 'READBACK' },
+        [],
+        { dimension: 'BUFFER', width: 2 * TILE },
+        'COPY_DEST',
+      );
       await submit(r, [upload], (list) => list.copyBufferRegion(second, 0, upload, 0, 2 * TILE));
       expect(upload.heap?.resident).toBe(true);
       expectBytes(second.map().slice(), data, 'copied from the mapped upload buffer');
@@ -333,7 +437,12 @@ describe('batches split in half when their sets cannot fit together', () => {
    * (from one 15-tile upload buffer, at a different offset per heap, so NON_LOCAL usage stays under
    * its 16-tile budget).
    */
-  function splitRig(r: Rig): { heaps: TrackedHeap[]; data: Uint8Array[]; lists: GraphicsCommandList[]; sets: ReturnType<ResidencyManager['createResidencySet']>[] } {
+  function splitRig(r: Rig): {
+    heaps: TrackedHeap[];
+    data: Uint8Array[];
+    lists: GraphicsCommandList[];
+    sets: ReturnType<ResidencyManager['createResidencySet']>[];
+  } {
     const heaps = [0, 1, 2, 3, 4, 5].map((i) => trackedHeap(r, `h${i}`, 14, true));
     const source = pattern(15 * TILE, 400);
     const upload = uploadBuffer(r.d3d, source);
@@ -357,18 +466,34 @@ describe('batches split in half when their sets cannot fit together', () => {
     return { heaps, data, lists, sets };
   }
 
-  test('two lists of 28 tiles each (56 > 32 LOCAL + 16 NON_LOCAL): one split, each half within budget, every byte right', async ({ device }) => {
+  test('two lists of 28 tiles each (56 > 32 LOCAL + 16 NON_LOCAL): one split, each half within budget, every byte right', async ({
+    device,
+  }) => {
     const r = await rig(device, 2 * MIB, { nonLocalMemoryBudget: 1 * MIB });
     try {
       const { heaps, data, lists, sets } = splitRig(r);
       r.manager.executeCommandLists(r.queue, lists.slice(0, 2), sets.slice(0, 2));
       await flush(r.d3d, r.queue);
-      expect(r.manager.getStats()).toMatchObject({ splits: 1, executions: 2, overBudgetBatches: 0, evictions: 2, madeResident: 4 });
+      expect(r.manager.getStats()).toMatchObject({
+        splits: 1,
+        executions: 2,
+        overBudgetBatches: 0,
+        evictions: 2,
+        madeResident: 4,
+      });
       // The second half evicted the first (its use was queued before the eviction).
       expect(residentNames(heaps)).toEqual(['h2', 'h3']);
       expect(localUsage(r)).toBe(28 * TILE);
-      for (const pair of [[0, 1], [2, 3]]) {
-        const bytes = await readThroughManager(r, pair.map((i) => heaps[i]?.heap as Heap), pair.map((i) => heaps[i]?.buffer as Resource), 14 * TILE);
+      for (const pair of [
+        [0, 1],
+        [2, 3],
+      ]) {
+        const bytes = await readThroughManager(
+          r,
+          pair.map((i) => heaps[i]?.heap as Heap),
+          pair.map((i) => heaps[i]?.buffer as Resource),
+          14 * TILE,
+        );
         pair.forEach((i, k) => expectBytes(bytes[k] as Uint8Array, data[i] as Uint8Array, `h${i}`));
       }
     } finally {
@@ -384,8 +509,17 @@ describe('batches split in half when their sets cannot fit together', () => {
       await flush(r.d3d, r.queue);
       expect(r.manager.getStats()).toMatchObject({ splits: 2, executions: 3, overBudgetBatches: 0 });
       expect(residentNames(heaps)).toEqual(['h4', 'h5']);
-      for (const pair of [[0, 1], [2, 3], [4, 5]]) {
-        const bytes = await readThroughManager(r, pair.map((i) => heaps[i]?.heap as Heap), pair.map((i) => heaps[i]?.buffer as Resource), 14 * TILE);
+      for (const pair of [
+        [0, 1],
+        [2, 3],
+        [4, 5],
+      ]) {
+        const bytes = await readThroughManager(
+          r,
+          pair.map((i) => heaps[i]?.heap as Heap),
+          pair.map((i) => heaps[i]?.buffer as Resource),
+          14 * TILE,
+        );
         pair.forEach((i, k) => expectBytes(bytes[k] as Uint8Array, data[i] as Uint8Array, `h${i}`));
       }
     } finally {
@@ -393,7 +527,9 @@ describe('batches split in half when their sets cannot fit together', () => {
     }
   });
 
-  test('control: lists that fit the two budgets together are not split (and one list is never split)', async ({ device }) => {
+  test('control: lists that fit the two budgets together are not split (and one list is never split)', async ({
+    device,
+  }) => {
     const r = await rig(device, 2 * MIB, { nonLocalMemoryBudget: 1 * MIB });
     try {
       const heaps = [0, 1, 2].map((i) => trackedHeap(r, `h${i}`, 14, true));
@@ -414,7 +550,10 @@ describe('batches split in half when their sets cannot fit together', () => {
       expect(r.manager.getStats()).toMatchObject({ splits: 0, executions: 1 });
       expect(residentNames(heaps)).toEqual(['h0', 'h1']);
       // One list needing 42 tiles: not split, over budget.
-      await submit(r, heaps.map((h) => h.heap));
+      await submit(
+        r,
+        heaps.map((h) => h.heap),
+      );
       expect(r.manager.getStats()).toMatchObject({ splits: 0, executions: 2, overBudgetBatches: 1 });
       expect(r.manager.getStats().lastOverBudget).toEqual({ segment: 'LOCAL', usage: 42 * TILE, budget: 32 * TILE });
     } finally {
@@ -427,13 +566,18 @@ describe('trimming idle heaps (grace period on the pressure curve, injected cloc
   // Budget: 20 tiles; 70 % is 14 tiles. Heaps of one tile each.
   const BUDGET = 20 * TILE;
 
-  test('at 90 % (grace 20 666.67 ms): idle heaps older than the grace period go, down to 70 % and no further', async ({ device }) => {
+  test('at 90 % (grace 20 666.67 ms): idle heaps older than the grace period go, down to 70 % and no further', async ({
+    device,
+  }) => {
     const r = await rig(device, BUDGET);
     try {
       const heaps = Array.from({ length: 18 }, (_, i) => trackedHeap(r, `h${i}`, 1));
       const last = heaps[17] as TrackedHeap;
       r.clock.now = 0;
-      await submit(r, heaps.map((h) => h.heap));
+      await submit(
+        r,
+        heaps.map((h) => h.heap),
+      );
       expect(localUsage(r)).toBe(18 * TILE);
       r.clock.now = 20_666;
       await submit(r, [last.heap]);
@@ -460,7 +604,10 @@ describe('trimming idle heaps (grace period on the pressure curve, injected cloc
     try {
       const heaps = Array.from({ length: 20 }, (_, i) => trackedHeap(r, `h${i}`, 1));
       const last = heaps[19] as TrackedHeap;
-      await submit(r, heaps.map((h) => h.heap));
+      await submit(
+        r,
+        heaps.map((h) => h.heap),
+      );
       r.clock.now = 1_000;
       await submit(r, [last.heap]);
       expect(r.manager.getStats().trimmed).toBe(0);
@@ -474,13 +621,21 @@ describe('trimming idle heaps (grace period on the pressure curve, injected cloc
     }
   });
 
-  test('only heaps idle longer than the grace period go, even if usage stays above 70 %; the batch\'s own heaps never do', async ({ device }) => {
+  test("only heaps idle longer than the grace period go, even if usage stays above 70 %; the batch's own heaps never do", async ({
+    device,
+  }) => {
     const r = await rig(device, BUDGET);
     try {
       const heaps = Array.from({ length: 18 }, (_, i) => trackedHeap(r, `h${i}`, 1));
-      await submit(r, heaps.map((h) => h.heap));
+      await submit(
+        r,
+        heaps.map((h) => h.heap),
+      );
       r.clock.now = 15_000;
-      await submit(r, heaps.slice(3).map((h) => h.heap));
+      await submit(
+        r,
+        heaps.slice(3).map((h) => h.heap),
+      );
       // 20 700 ms later h0..h2 are past the grace period; h0 is in the batch, so only h1, h2 go.
       r.clock.now = 20_700;
       await submit(r, [heaps[0]?.heap as Heap]);
@@ -496,7 +651,10 @@ describe('trimming idle heaps (grace period on the pressure curve, injected cloc
     const r = await rig(device, BUDGET);
     try {
       const heaps = Array.from({ length: 14 }, (_, i) => trackedHeap(r, `h${i}`, 1));
-      await submit(r, heaps.map((h) => h.heap));
+      await submit(
+        r,
+        heaps.map((h) => h.heap),
+      );
       r.clock.now = 1e12;
       await submit(r, [heaps[13]?.heap as Heap]);
       expect(r.manager.getStats()).toMatchObject({ trimmed: 0, evictions: 0 });
@@ -520,7 +678,10 @@ describe('executeCommandLists: a refused call changes nothing', () => {
       set.insert(b.heap);
       set.close();
       const stats = r.manager.getStats();
-      expectD3D12Error(() => r.manager.executeCommandLists(r.queue, [list], [set]), { argument: 'commandLists[0]', message: /still open/ });
+      expectD3D12Error(() => r.manager.executeCommandLists(r.queue, [list], [set]), {
+        argument: 'commandLists[0]',
+        message: /still open/,
+      });
       // Validation first: nothing was paged for a call that failed.
       expect([a.heap.resident, b.heap.resident]).toEqual([true, false]);
       expect(localUsage(r)).toBe(12 * TILE);
@@ -554,8 +715,10 @@ describe('executeCommandLists: a refused call changes nothing', () => {
   });
 });
 
-describe('residency priorities order the manager\'s victims (setResidencyPriority)', () => {
-  test('lower priority goes first, whatever the recency; equal priorities go least recently used first', async ({ device }) => {
+describe("residency priorities order the manager's victims (setResidencyPriority)", () => {
+  test('lower priority goes first, whatever the recency; equal priorities go least recently used first', async ({
+    device,
+  }) => {
     // Budget 32 tiles: four 8-tile heaps fill it; a fifth needs one of them to go.
     const r = await rig(device, 2 * MIB);
     try {

@@ -11,7 +11,13 @@
 import { describe, expect } from 'vitest';
 import { gpuTest } from '../../harness/gpu-test.js';
 import { parseSeed } from '../../../src/validate/index.js';
-import { describeSoakFailure, describeSoakRun, runResidencySoak, type SoakOptions, type SoakSummary } from '../../shared/soak/residency-soak.js';
+import {
+  describeSoakFailure,
+  describeSoakRun,
+  runResidencySoak,
+  type SoakOptions,
+  type SoakSummary,
+} from '../../shared/soak/residency-soak.js';
 
 const LISTS = 320;
 const TIMEOUT_MS = 120_000;
@@ -66,10 +72,14 @@ describe('residency soak: no byte lost or changed while the manager pages 4x its
     const budget = process.env.D3D12_SOAK_DEBUG_BUDGET;
     const debugBudget = budget === undefined || budget === '' ? null : Number(budget);
     const lists = Number(process.env.D3D12_SOAK_LISTS ?? LISTS);
-    gpuTest(`D3D12_SOAK_SEED ${seed}, debug budget ${debugBudget ?? 'none'}, ${lists} lists`, { timeout: 10 * TIMEOUT_MS }, async ({ device }) => {
-      const summary = await soak(device, { seed, lists, debugBudget });
-      expectSoakPass(summary, lists);
-      if (debugBudget === 0) expectMaximumPressure(summary);
-    });
+    gpuTest(
+      `D3D12_SOAK_SEED ${seed}, debug budget ${debugBudget ?? 'none'}, ${lists} lists`,
+      { timeout: 10 * TIMEOUT_MS },
+      async ({ device }) => {
+        const summary = await soak(device, { seed, lists, debugBudget });
+        expectSoakPass(summary, lists);
+        if (debugBudget === 0) expectMaximumPressure(summary);
+      },
+    );
   }
 });

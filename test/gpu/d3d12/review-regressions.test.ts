@@ -5,7 +5,8 @@ import { flush, pattern, readBuffer, uploadBuffer } from '../../shared/d3d12-hel
 
 const test = d3dTest({ localMemoryBytes: 8 << 20, nonLocalMemoryBytes: 8 << 20 });
 
-const defaultBuffer = (d3d: Device, width: number): Resource => d3d.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width }, 'COMMON');
+const defaultBuffer = (d3d: Device, width: number): Resource =>
+  d3d.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width }, 'COMMON');
 
 describe('regressions found in review: state decay, coherence, fault kinds, error scopes, held work', () => {
   test('no decay between the lists of one executeCommandLists call, decay after it', ({ d3d }) => {
@@ -13,12 +14,16 @@ describe('regressions found in review: state decay, coherence, fault kinds, erro
     const a = defaultBuffer(d3d, 256);
     const b = defaultBuffer(d3d, 256);
     const l1 = d3d.createCommandList('DIRECT');
-    l1.resourceBarrier([{ type: 'TRANSITION', transition: { resource: a, stateBefore: 'COMMON', stateAfter: 'COPY_DEST' } }]);
+    l1.resourceBarrier([
+      { type: 'TRANSITION', transition: { resource: a, stateBefore: 'COMMON', stateAfter: 'COPY_DEST' } },
+    ]);
     l1.copyBufferRegion(a, 0, b, 0, 16);
     l1.close();
     const c = defaultBuffer(d3d, 256);
     const l2 = d3d.createCommandList('DIRECT');
-    l2.resourceBarrier([{ type: 'TRANSITION', transition: { resource: a, stateBefore: 'COPY_DEST', stateAfter: 'COPY_SOURCE' } }]);
+    l2.resourceBarrier([
+      { type: 'TRANSITION', transition: { resource: a, stateBefore: 'COPY_DEST', stateAfter: 'COPY_SOURCE' } },
+    ]);
     l2.copyBufferRegion(c, 0, a, 0, 16);
     l2.close();
     expect(() => queue.executeCommandLists([l1, l2])).not.toThrow();
@@ -35,11 +40,18 @@ describe('regressions found in review: state decay, coherence, fault kinds, erro
     queue.executeCommandLists([l3]);
   });
 
-  test('a persistently mapped CUSTOM L0 buffer written by the GPU is not overwritten by a CPU flush before the next execute', async ({ d3d }) => {
+  test('a persistently mapped CUSTOM L0 buffer written by the GPU is not overwritten by a CPU flush before the next execute', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const data = pattern(4096, 7);
     const up = uploadBuffer(d3d, data);
-    const custom = d3d.createCommittedResource({ type: 'CUSTOM', cpuPageProperty: 'WRITE_BACK', memoryPoolPreference: 'L0' }, [], { dimension: 'BUFFER', width: 4096 }, 'COMMON');
+    const custom = d3d.createCommittedResource(
+      { type: 'CUSTOM', cpuPageProperty: 'WRITE_BACK', memoryPoolPreference: 'L0' },
+      [],
+      { dimension: 'BUFFER', width: 4096 },
+      'COMMON',
+    );
     const dst = defaultBuffer(d3d, 4096);
     custom.map(); // persistently mapped
     const l1 = d3d.createCommandList('DIRECT');
@@ -74,8 +86,16 @@ describe('regressions found in review: state decay, coherence, fault kinds, erro
 
   test('shader writes into a UAV buffer in CUSTOM L0 memory reach map() after the fence', async ({ d3d }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
-    const custom = d3d.createCommittedResource({ type: 'CUSTOM', cpuPageProperty: 'WRITE_BACK', memoryPoolPreference: 'L0' }, [], { dimension: 'BUFFER', width: 256, flags: ['ALLOW_UNORDERED_ACCESS'] }, 'COMMON');
-    const pso = await d3d.createComputePipelineState({ code: `@compute @workgroup_size(1) fn main() { d3d12_store(d3d12_root_descriptor(1u), 0x12345678u); }`, entryPoint: 'main' });
+    const custom = d3d.createCommittedResource(
+      { type: 'CUSTOM', cpuPageProperty: 'WRITE_BACK', memoryPoolPreference: 'L0' },
+      [],
+      { dimension: 'BUFFER', width: 256, flags: ['ALLOW_UNORDERED_ACCESS'] },
+      'COMMON',
+    );
+    const pso = await d3d.createComputePipelineState({
+      code: `@compute @workgroup_size(1) fn main() { d3d12_store(d3d12_root_descriptor(1u), 0x12345678u); }`,
+      entryPoint: 'main',
+    });
     const list = d3d.createCommandList('DIRECT');
     list.setPipelineState(pso);
     list.setComputeRootUnorderedAccessView(1, custom.getGPUVirtualAddress());
@@ -88,7 +108,13 @@ describe('regressions found in review: state decay, coherence, fault kinds, erro
   });
 
   test("a copy's unaligned write to a released heap logs only a write fault", async ({ device }) => {
-    const d3d = await createDevice({ gpuDevice: device, localMemoryBytes: 8 << 20, nonLocalMemoryBytes: 8 << 20, gpuValidation: true, onPageFault: 'report' });
+    const d3d = await createDevice({
+      gpuDevice: device,
+      localMemoryBytes: 8 << 20,
+      nonLocalMemoryBytes: 8 << 20,
+      gpuValidation: true,
+      onPageFault: 'report',
+    });
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const heap = d3d.createHeap({ sizeInBytes: 65536, properties: { type: 'DEFAULT' } });
     const reserved = d3d.createReservedResource({ dimension: 'BUFFER', width: 65536, layout: 'ROW_MAJOR' }, 'COMMON');
@@ -121,9 +147,15 @@ describe('review fences', () => {
 });
 
 describe('review scopes', () => {
-  test("createComputePipelineState leaves the caller's error scopes alone while it compiles", async ({ d3d, device }) => {
+  test("createComputePipelineState leaves the caller's error scopes alone while it compiles", async ({
+    d3d,
+    device,
+  }) => {
     device.pushErrorScope('validation');
-    const pending = d3d.createComputePipelineState({ code: `@compute @workgroup_size(1) fn main() {}`, entryPoint: 'main' });
+    const pending = d3d.createComputePipelineState({
+      code: `@compute @workgroup_size(1) fn main() {}`,
+      entryPoint: 'main',
+    });
     device.createBuffer({ size: 4, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.STORAGE }); // invalid usage
     await pending;
     const error = await device.popErrorScope();

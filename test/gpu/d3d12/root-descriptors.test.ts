@@ -16,7 +16,13 @@ const loose = (value: unknown): never => value as never;
 
 const test = d3dTest({ localMemoryBytes: 4 << 20, nonLocalMemoryBytes: 4 << 20 });
 
-const buffer = (d3d: Device, width = TILE): Resource => d3d.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width, flags: ['ALLOW_UNORDERED_ACCESS'] }, 'COMMON');
+const buffer = (d3d: Device, width = TILE): Resource =>
+  d3d.createCommittedResource(
+    { type: 'DEFAULT' },
+    [],
+    { dimension: 'BUFFER', width, flags: ['ALLOW_UNORDERED_ACCESS'] },
+    'COMMON',
+  );
 
 /** Word i of the root SRV (parameter 2) times root constant 0, into the root UAV (parameter 5). */
 const SCALE = `
@@ -39,16 +45,30 @@ describe('root descriptors: validation', () => {
   ] as const;
 
   for (const method of methods) {
-    test(`${method}: parameters 1 to ${ROOT_DESCRIPTOR_COUNT}, a bigint address below 2^64; nothing recorded when refused`, ({ d3d }) => {
+    test(`${method}: parameters 1 to ${ROOT_DESCRIPTOR_COUNT}, a bigint address below 2^64; nothing recorded when refused`, ({
+      d3d,
+    }) => {
       const list = d3d.createCommandList('DIRECT');
       const va = buffer(d3d).getGPUVirtualAddress();
       const set = (index: unknown, address: unknown): void => list[method](loose(index), loose(address));
-      expectD3D12Error(() => set(0, va), { call: method, argument: 'rootParameterIndex', message: /root parameter 0 is the 64 32-bit root constants/ });
+      expectD3D12Error(() => set(0, va), {
+        call: method,
+        argument: 'rootParameterIndex',
+        message: /root parameter 0 is the 64 32-bit root constants/,
+      });
       for (const index of [ROOT_DESCRIPTOR_COUNT + 1, -1, 1.5, '1', NaN, null]) {
-        expectD3D12Error(() => set(index, va), { call: method, argument: 'rootParameterIndex', message: /must be a root descriptor's parameter, 1 to 8/ });
+        expectD3D12Error(() => set(index, va), {
+          call: method,
+          argument: 'rootParameterIndex',
+          message: /must be a root descriptor's parameter, 1 to 8/,
+        });
       }
       for (const address of [Number(va), 2n ** 64n, -1n, '0x10000', null, undefined]) {
-        expectD3D12Error(() => set(1, address), { call: method, argument: 'bufferLocation', message: /must be a GPU virtual address, a bigint from 0 to 2\^64 - 1/ });
+        expectD3D12Error(() => set(1, address), {
+          call: method,
+          argument: 'bufferLocation',
+          message: /must be a GPU virtual address, a bigint from 0 to 2\^64 - 1/,
+        });
       }
       expect(list.commands).toHaveLength(0);
       // Controls: both ends of the index, 0 and the largest address, and an address no resource owns.
@@ -62,16 +82,30 @@ describe('root descriptors: validation', () => {
 
   test('a COPY list has no root signature; a COMPUTE list has no graphics root arguments', ({ d3d }) => {
     const va = buffer(d3d).getGPUVirtualAddress();
-    expectD3D12Error(() => d3d.createCommandList('COPY').setComputeRootUnorderedAccessView(1, va), { call: 'setComputeRootUnorderedAccessView', argument: 'this', message: /COPY list, which has no root signature/ });
-    expectD3D12Error(() => d3d.createCommandList('COMPUTE').setGraphicsRootShaderResourceView(1, va), { call: 'setGraphicsRootShaderResourceView', argument: 'this', message: /only DIRECT lists draw/ });
+    expectD3D12Error(() => d3d.createCommandList('COPY').setComputeRootUnorderedAccessView(1, va), {
+      call: 'setComputeRootUnorderedAccessView',
+      argument: 'this',
+      message: /COPY list, which has no root signature/,
+    });
+    expectD3D12Error(() => d3d.createCommandList('COMPUTE').setGraphicsRootShaderResourceView(1, va), {
+      call: 'setGraphicsRootShaderResourceView',
+      argument: 'this',
+      message: /only DIRECT lists draw/,
+    });
     const closed = d3d.createCommandList('COMPUTE');
     closed.close();
-    expectD3D12Error(() => closed.setComputeRootShaderResourceView(1, va), { call: 'GraphicsCommandList.setComputeRootShaderResourceView', argument: 'this', message: /is closed/ });
+    expectD3D12Error(() => closed.setComputeRootShaderResourceView(1, va), {
+      call: 'GraphicsCommandList.setComputeRootShaderResourceView',
+      argument: 'this',
+      message: /is closed/,
+    });
   });
 });
 
 describe('root descriptors: a dispatch reads and writes through them', () => {
-  test('root SRV in, root UAV out, a root constant beside them; graphics descriptors do not reach dispatches', async ({ d3d }) => {
+  test('root SRV in, root UAV out, a root constant beside them; graphics descriptors do not reach dispatches', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const data = pattern(1024, 3);
     const input = buffer(d3d, 1024);
@@ -81,7 +115,10 @@ describe('root descriptors: a dispatch reads and writes through them', () => {
     const list = d3d.createCommandList('DIRECT');
     list.copyBufferRegion(input, 0, uploadBuffer(d3d, data), 0, 1024);
     list.resourceBarrier([
-      { type: 'TRANSITION', transition: { resource: input, stateBefore: 'COPY_DEST', stateAfter: 'NON_PIXEL_SHADER_RESOURCE' } },
+      {
+        type: 'TRANSITION',
+        transition: { resource: input, stateBefore: 'COPY_DEST', stateAfter: 'NON_PIXEL_SHADER_RESOURCE' },
+      },
       { type: 'TRANSITION', transition: { resource: output, stateBefore: 'COMMON', stateAfter: 'UNORDERED_ACCESS' } },
     ]);
     list.setPipelineState(pso);
@@ -92,7 +129,9 @@ describe('root descriptors: a dispatch reads and writes through them', () => {
     list.setComputeRootUnorderedAccessView(5, output.getGPUVirtualAddress());
     list.setComputeRoot32BitConstant(0, 3, 0);
     list.dispatch(4);
-    list.resourceBarrier([{ type: 'TRANSITION', transition: { resource: output, stateBefore: 'UNORDERED_ACCESS', stateAfter: 'COMMON' } }]);
+    list.resourceBarrier([
+      { type: 'TRANSITION', transition: { resource: output, stateBefore: 'UNORDERED_ACCESS', stateAfter: 'COMMON' } },
+    ]);
     list.close();
     queue.executeCommandLists([list]);
     await flush(d3d, queue);
@@ -102,11 +141,16 @@ describe('root descriptors: a dispatch reads and writes through them', () => {
     expect(Array.from(await readBuffer(d3d, queue, decoy, 0, 16))).toEqual(new Array(16).fill(0));
   });
 
-  test('a resource a list reaches through its root UAV is named when released while the dispatch is in flight', async ({ d3d }) => {
+  test('a resource a list reaches through its root UAV is named when released while the dispatch is in flight', async ({
+    d3d,
+  }) => {
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const target = buffer(d3d);
     target.setName('root uav target');
-    const pso = await d3d.createComputePipelineState({ code: '@compute @workgroup_size(1) fn main() { d3d12_store(d3d12_root_descriptor(1u), 7u); }', entryPoint: 'main' });
+    const pso = await d3d.createComputePipelineState({
+      code: '@compute @workgroup_size(1) fn main() { d3d12_store(d3d12_root_descriptor(1u), 7u); }',
+      entryPoint: 'main',
+    });
     const list = d3d.createCommandList('COMPUTE');
     list.setName('bindless writer');
     list.setPipelineState(pso);
@@ -115,7 +159,13 @@ describe('root descriptors: a dispatch reads and writes through them', () => {
     list.close();
     d3d.createCommandQueue({ type: 'COMPUTE' }).executeCommandLists([list]);
     target.release();
-    expect(d3d.getInfoQueue().getMessages()).toMatchObject([{ id: 'OBJECT_DELETED_WHILE_STILL_IN_USE', object: { name: 'root uav target' }, commandLists: [{ id: list.id, state: 'submitted' }] }]);
+    expect(d3d.getInfoQueue().getMessages()).toMatchObject([
+      {
+        id: 'OBJECT_DELETED_WHILE_STILL_IN_USE',
+        object: { name: 'root uav target' },
+        commandLists: [{ id: list.id, state: 'submitted' }],
+      },
+    ]);
     await flush(d3d, queue);
   });
 });

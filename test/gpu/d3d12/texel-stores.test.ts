@@ -10,8 +10,11 @@ import { texelStores } from '../../shared/texel-stores.js';
 
 describe('texel stores match the CPU layout model (Node.js + Dawn)', () => {
   for (const tier of [1, 2, 4] as const) {
-    gpuTest(`tier ${tier}: tile edges, the packed tail, array slices, NULL tiles, out of range, a faulting store`, async ({ device }) => {
-      expectChecks(await texelStores(device, tier));
-    });
+    gpuTest(
+      `tier ${tier}: tile edges, the packed tail, array slices, NULL tiles, out of range, a faulting store`,
+      async ({ device }) => {
+        expectChecks(await texelStores(device, tier));
+      },
+    );
   }
 });

@@ -10,7 +10,10 @@ import { expectChecks } from '../../shared/expect-checks.js';
 import { textureClears } from '../../shared/texture-clears.js';
 
 describe('UAV clears of textures match the CPU layout model (Node.js + Dawn)', () => {
-  gpuTest('every texel size, standard tiles and packed tails, rectangles, slices, 1D, committed, Texture3D views', async ({ device }) => {
-    expectChecks(await textureClears(device));
-  });
+  gpuTest(
+    'every texel size, standard tiles and packed tails, rectangles, slices, 1D, committed, Texture3D views',
+    async ({ device }) => {
+      expectChecks(await textureClears(device));
+    },
+  );
 });

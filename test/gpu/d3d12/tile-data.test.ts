@@ -23,7 +23,7 @@ describe('memory semantics (Node.js + Dawn)', () => {
   });
 });
 
-describe('compute shaders read tiles with the tier\'s semantics (Node.js + Dawn, shared scenario)', () => {
+describe("compute shaders read tiles with the tier's semantics (Node.js + Dawn, shared scenario)", () => {
   for (const tier of [1, 2, 3] as const) {
     gpuTest(`tier ${tier}: d3d12_load_checked over a partially mapped reserved buffer`, async ({ device }) => {
       expectChecks(await computeTiers(device, { tiledResourcesTier: tier }));

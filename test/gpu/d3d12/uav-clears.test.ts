@@ -11,9 +11,12 @@ import { expectChecks } from '../../shared/expect-checks.js';
 
 describe('UAV clears of buffers (Node.js + Dawn)', () => {
   for (const tier of [1, 2] as const) {
-    gpuTest(`tier ${tier}: raw, typed and structured views, rectangles, NULL tiles, a fault attributed to the clear`, async ({ device }) => {
-      expectChecks(await uavClearBuffers(device, { tiledResourcesTier: tier }));
-    });
+    gpuTest(
+      `tier ${tier}: raw, typed and structured views, rectangles, NULL tiles, a fault attributed to the clear`,
+      async ({ device }) => {
+        expectChecks(await uavClearBuffers(device, { tiledResourcesTier: tier }));
+      },
+    );
   }
 });
 
@@ -23,7 +26,10 @@ describe('UAV clears of reserved textures (Node.js + Dawn)', () => {
       expectChecks(await uavClearTextures(device, { tiledResourcesTier: tier }));
     });
   }
-  gpuTest('tier 4: every (mip, slice) of a 256² array of 4 slices with 9 mips holds its own value; each slice\'s tail its own', async ({ device }) => {
-    expectChecks(await uavClearTextures(device, { tiledResourcesTier: 4 }));
-  });
+  gpuTest(
+    "tier 4: every (mip, slice) of a 256² array of 4 slices with 9 mips holds its own value; each slice's tail its own",
+    async ({ device }) => {
+      expectChecks(await uavClearTextures(device, { tiledResourcesTier: 4 }));
+    },
+  );
 });

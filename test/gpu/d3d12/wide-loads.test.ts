@@ -11,7 +11,14 @@
  * read a word of the same page, stores are dropped.
  */
 import { describe, expect } from 'vitest';
-import { createDevice, type CommandQueue, type Device, type PipelineState, type Resource, type TiledResourcesTier } from '../../../src/index.js';
+import {
+  createDevice,
+  type CommandQueue,
+  type Device,
+  type PipelineState,
+  type Resource,
+  type TiledResourcesTier,
+} from '../../../src/index.js';
 import { gpuTest } from '../../harness/gpu-test.js';
 import { flush, pattern, readBuffer, TILE, uploadBuffer } from '../../shared/d3d12-helpers.js';
 
@@ -29,18 +36,43 @@ interface Scene {
 }
 
 async function scene(gpuDevice: GPUDevice, tier: TiledResourcesTier): Promise<Scene> {
-  const d3d = await createDevice({ gpuDevice, tiledResourcesTier: tier, localMemoryBytes: 4 << 20, nonLocalMemoryBytes: 4 << 20, onPageFault: 'report' });
+  const d3d = await createDevice({
+    gpuDevice,
+    tiledResourcesTier: tier,
+    localMemoryBytes: 4 << 20,
+    nonLocalMemoryBytes: 4 << 20,
+    onPageFault: 'report',
+  });
   const queue = d3d.createCommandQueue({ type: 'DIRECT' });
   const heap = d3d.createHeap({ sizeInBytes: 2 * TILE, properties: { type: 'DEFAULT' } });
-  const buffer = d3d.createReservedResource({ dimension: 'BUFFER', width: TILES * TILE, flags: ['ALLOW_UNORDERED_ACCESS'] }, 'COMMON');
-  queue.updateTileMappings(buffer, [{ x: 0, y: 0, z: 0, subresource: 0 }, { x: 2, y: 0, z: 0, subresource: 0 }], [{ numTiles: 1 }, { numTiles: 1 }], heap, ['NONE', 'NONE'], [0, 1], [1, 1]);
+  const buffer = d3d.createReservedResource(
+    { dimension: 'BUFFER', width: TILES * TILE, flags: ['ALLOW_UNORDERED_ACCESS'] },
+    'COMMON',
+  );
+  queue.updateTileMappings(
+    buffer,
+    [
+      { x: 0, y: 0, z: 0, subresource: 0 },
+      { x: 2, y: 0, z: 0, subresource: 0 },
+    ],
+    [{ numTiles: 1 }, { numTiles: 1 }],
+    heap,
+    ['NONE', 'NONE'],
+    [0, 1],
+    [1, 1],
+  );
   const data = pattern(TILES * TILE, 0x51);
   const upload = uploadBuffer(d3d, data);
   const list = d3d.createCommandList('DIRECT');
   for (const tile of [0, 2]) list.copyBufferRegion(buffer, tile * TILE, upload, tile * TILE, TILE);
   list.close();
   queue.executeCommandLists([list]);
-  const out = d3d.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: TILE, flags: ['ALLOW_UNORDERED_ACCESS'] }, 'COMMON');
+  const out = d3d.createCommittedResource(
+    { type: 'DEFAULT' },
+    [],
+    { dimension: 'BUFFER', width: TILE, flags: ['ALLOW_UNORDERED_ACCESS'] },
+    'COMMON',
+  );
   await flush(d3d, queue);
   return { d3d, queue, buffer, out, data, tier };
 }
@@ -117,105 +149,179 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
 }`;
 
 /** Offsets on both sides of each boundary: aligned and not, inside a tile, across mapped/NULL edges, the last words of the buffer's mapped tiles. */
-const OFFSETS = [0, 16, 20, 4, TILE - 16, TILE - 8, TILE - 4, TILE + 32, 2 * TILE - 4, 2 * TILE, 2 * TILE + 48, 3 * TILE - 16, 3 * TILE - 12];
+const OFFSETS = [
+  0,
+  16,
+  20,
+  4,
+  TILE - 16,
+  TILE - 8,
+  TILE - 4,
+  TILE + 32,
+  2 * TILE - 4,
+  2 * TILE,
+  2 * TILE + 48,
+  3 * TILE - 16,
+  3 * TILE - 12,
+];
 
 describe('16-byte loads and page handles', () => {
   for (const tier of [1, 2] as const) {
-    gpuTest(`tier ${tier}: d3d12_load4_checked reads what four 4-byte loads read, and says whether all were mapped`, async ({ device }) => {
-      const s = await scene(device, tier);
-      try {
-        const words = await run(s, LOAD4, OFFSETS, 'load4');
-        OFFSETS.forEach((offset, t) => {
-          const model = [0, 4, 8, 12].map((k) => modelWord(s, offset + k));
-          expect([...words.subarray(8 * t, 8 * t + 5)], `offset ${offset}`).toEqual([...model.map((m) => m.value), model.every((m) => m.mapped) ? 1 : 0]);
-        });
-        expect(await s.d3d.readFaults()).toEqual([]);
-      } finally {
-        s.d3d.destroy();
-      }
-    });
+    gpuTest(
+      `tier ${tier}: d3d12_load4_checked reads what four 4-byte loads read, and says whether all were mapped`,
+      async ({ device }) => {
+        const s = await scene(device, tier);
+        try {
+          const words = await run(s, LOAD4, OFFSETS, 'load4');
+          OFFSETS.forEach((offset, t) => {
+            const model = [0, 4, 8, 12].map((k) => modelWord(s, offset + k));
+            expect([...words.subarray(8 * t, 8 * t + 5)], `offset ${offset}`).toEqual([
+              ...model.map((m) => m.value),
+              model.every((m) => m.mapped) ? 1 : 0,
+            ]);
+          });
+          expect(await s.d3d.readFaults()).toEqual([]);
+        } finally {
+          s.d3d.destroy();
+        }
+      },
+    );
 
-    gpuTest(`tier ${tier}: page handles read by offset what d3d12_load reads at the same address`, async ({ device }) => {
-      const s = await scene(device, tier);
-      try {
-        const offsets = OFFSETS.filter((o) => o % 4 === 0);
-        const words = await run(s, PAGE_LOADS, offsets, 'page loads');
-        offsets.forEach((offset, t) => {
-          const below = offset - (offset % 16);
-          const model = [offset, below, below + 4, below + 8, below + 12].map((o) => modelWord(s, o).value);
-          expect([words[8 * t], ...words.subarray(8 * t + 4, 8 * t + 8)], `offset ${offset}`).toEqual(model);
-        });
-        expect(await s.d3d.readFaults()).toEqual([]);
-      } finally {
-        s.d3d.destroy();
-      }
-    });
+    gpuTest(
+      `tier ${tier}: page handles read by offset what d3d12_load reads at the same address`,
+      async ({ device }) => {
+        const s = await scene(device, tier);
+        try {
+          const offsets = OFFSETS.filter((o) => o % 4 === 0);
+          const words = await run(s, PAGE_LOADS, offsets, 'page loads');
+          offsets.forEach((offset, t) => {
+            const below = offset - (offset % 16);
+            const model = [offset, below, below + 4, below + 8, below + 12].map((o) => modelWord(s, o).value);
+            expect([words[8 * t], ...words.subarray(8 * t + 4, 8 * t + 8)], `offset ${offset}`).toEqual(model);
+          });
+          expect(await s.d3d.readFaults()).toEqual([]);
+        } finally {
+          s.d3d.destroy();
+        }
+      },
+    );
   }
 
   // Per mode, per thread: two offsets (NONE: no access), and the offset the thread's one fault names (-1: none).
   const NONE = 0xffffffff;
   const BAD_OFFSETS: { mode: number; pairs: [number, number][]; bad: number[] }[] = [
-    { mode: 0, pairs: [[8, TILE - 4], [TILE, NONE], [2, 8], [TILE - 4, TILE + 4], [4 * TILE, 6]], bad: [-1, TILE, 2, TILE + 4, 4 * TILE] },
-    { mode: 1, pairs: [[16, TILE - 16], [20, 32], [TILE, NONE], [48, 8]], bad: [-1, 20, TILE, 8] },
-    { mode: 2, pairs: [[32, NONE], [36, NONE], [TILE, NONE], [TILE + 16, 64]], bad: [-1, 36, TILE, TILE + 16] },
+    {
+      mode: 0,
+      pairs: [
+        [8, TILE - 4],
+        [TILE, NONE],
+        [2, 8],
+        [TILE - 4, TILE + 4],
+        [4 * TILE, 6],
+      ],
+      bad: [-1, TILE, 2, TILE + 4, 4 * TILE],
+    },
+    {
+      mode: 1,
+      pairs: [
+        [16, TILE - 16],
+        [20, 32],
+        [TILE, NONE],
+        [48, 8],
+      ],
+      bad: [-1, 20, TILE, 8],
+    },
+    {
+      mode: 2,
+      pairs: [
+        [32, NONE],
+        [36, NONE],
+        [TILE, NONE],
+        [TILE + 16, 64],
+      ],
+      bad: [-1, 36, TILE, TILE + 16],
+    },
   ];
   for (const { mode, pairs, bad } of BAD_OFFSETS) {
-    gpuTest(`page-handle offsets outside the page or not aligned, mode ${mode}: one page-offset fault per invocation, at the address named; loads stay in the page, stores are dropped`, async ({ device }) => {
-      const s = await scene(device, 2);
-      try {
-        const pso = await s.d3d.createComputePipelineState({ code: PAGE_OFFSETS, entryPoint: 'main', label: `mode ${mode}` });
-        const list = s.d3d.createCommandList('DIRECT');
-        list.setName(`bad offsets, mode ${mode}`);
-        list.setPipelineState(pso);
-        list.setComputeRootUnorderedAccessView(1, s.buffer.getGPUVirtualAddress());
-        list.setComputeRootUnorderedAccessView(2, s.out.getGPUVirtualAddress());
-        list.setComputeRoot32BitConstants(0, [mode, 0, 0, 0, ...pairs.flat()], 0);
-        list.dispatch(pairs.length);
-        list.close();
-        s.queue.executeCommandLists([list]);
-        await flush(s.d3d, s.queue);
-        const faults = await s.d3d.readFaults();
-        const base = s.buffer.getGPUVirtualAddress();
-        const sorted = (values: bigint[]): bigint[] => [...values].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
-        expect(sorted(faults.map((f) => BigInt(f.address)))).toEqual(sorted(bad.filter((o) => o >= 0).map((o) => base + BigInt(o))));
-        for (const fault of faults) {
-          expect(fault.kind).toBe('page-offset');
-          expect(fault.commandList).toEqual({ id: list.id, label: expect.stringContaining(`mode ${mode}`) as string });
-          expect(fault.command.name).toBe('dispatch');
-          expect(fault.message).toMatch(/page handle at an offset outside its 64 KiB page or not aligned/);
-        }
-        const word = (offset: number): number => new DataView(s.data.buffer).getUint32(offset, true);
-        if (mode !== 2) {
-          const out = new Uint32Array((await readBuffer(s.d3d, s.queue, s.out, 0, pairs.length * 32)).buffer);
-          pairs.forEach((pair, t) => {
-            pair.forEach((offset, k) => {
-              if (offset === NONE) return;
-              // Whatever the offset, a load reads inside the page: at the offset taken in the page, aligned down.
-              const inPage = offset % TILE;
-              if (mode === 0) expect(out[8 * t + k], `thread ${t}, load at ${offset}`).toBe(word(inPage - (inPage % 4)));
-              else expect([...out.subarray(8 * t + 4 * k, 8 * t + 4 * k + 4)], `thread ${t}, load4 at ${offset}`).toEqual([0, 4, 8, 12].map((d) => word(inPage - (inPage % 16) + d)));
-            });
+    gpuTest(
+      `page-handle offsets outside the page or not aligned, mode ${mode}: one page-offset fault per invocation, at the address named; loads stay in the page, stores are dropped`,
+      async ({ device }) => {
+        const s = await scene(device, 2);
+        try {
+          const pso = await s.d3d.createComputePipelineState({
+            code: PAGE_OFFSETS,
+            entryPoint: 'main',
+            label: `mode ${mode}`,
           });
-        } else {
-          // The good stores landed (32, and 64 after a bad one: each access stands alone); the bad ones reached no memory.
-          const model = new Uint8Array(s.data);
-          for (const offset of [32, 64]) for (let d = 0; d < 16; d += 4) new DataView(model.buffer).setUint32(offset + d, 0xabcdef00, true);
-          for (const tile of [0, 2]) {
-            const got = await readBuffer(s.d3d, s.queue, s.buffer, tile * TILE, TILE);
-            expect(Buffer.from(got).equals(Buffer.from(model.subarray(tile * TILE, (tile + 1) * TILE))), `tile ${tile}`).toBe(true);
+          const list = s.d3d.createCommandList('DIRECT');
+          list.setName(`bad offsets, mode ${mode}`);
+          list.setPipelineState(pso);
+          list.setComputeRootUnorderedAccessView(1, s.buffer.getGPUVirtualAddress());
+          list.setComputeRootUnorderedAccessView(2, s.out.getGPUVirtualAddress());
+          list.setComputeRoot32BitConstants(0, [mode, 0, 0, 0, ...pairs.flat()], 0);
+          list.dispatch(pairs.length);
+          list.close();
+          s.queue.executeCommandLists([list]);
+          await flush(s.d3d, s.queue);
+          const faults = await s.d3d.readFaults();
+          const base = s.buffer.getGPUVirtualAddress();
+          const sorted = (values: bigint[]): bigint[] => [...values].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+          expect(sorted(faults.map((f) => BigInt(f.address)))).toEqual(
+            sorted(bad.filter((o) => o >= 0).map((o) => base + BigInt(o))),
+          );
+          for (const fault of faults) {
+            expect(fault.kind).toBe('page-offset');
+            expect(fault.commandList).toEqual({
+              id: list.id,
+              label: expect.stringContaining(`mode ${mode}`) as string,
+            });
+            expect(fault.command.name).toBe('dispatch');
+            expect(fault.message).toMatch(/page handle at an offset outside its 64 KiB page or not aligned/);
           }
+          const word = (offset: number): number => new DataView(s.data.buffer).getUint32(offset, true);
+          if (mode !== 2) {
+            const out = new Uint32Array((await readBuffer(s.d3d, s.queue, s.out, 0, pairs.length * 32)).buffer);
+            pairs.forEach((pair, t) => {
+              pair.forEach((offset, k) => {
+                if (offset === NONE) return;
+                // Whatever the offset, a load reads inside the page: at the offset taken in the page, aligned down.
+                const inPage = offset % TILE;
+                if (mode === 0)
+                  expect(out[8 * t + k], `thread ${t}, load at ${offset}`).toBe(word(inPage - (inPage % 4)));
+                else
+                  expect(
+                    [...out.subarray(8 * t + 4 * k, 8 * t + 4 * k + 4)],
+                    `thread ${t}, load4 at ${offset}`,
+                  ).toEqual([0, 4, 8, 12].map((d) => word(inPage - (inPage % 16) + d)));
+              });
+            });
+          } else {
+            // The good stores landed (32, and 64 after a bad one: each access stands alone); the bad ones reached no memory.
+            const model = new Uint8Array(s.data);
+            for (const offset of [32, 64])
+              for (let d = 0; d < 16; d += 4) new DataView(model.buffer).setUint32(offset + d, 0xabcdef00, true);
+            for (const tile of [0, 2]) {
+              const got = await readBuffer(s.d3d, s.queue, s.buffer, tile * TILE, TILE);
+              expect(
+                Buffer.from(got).equals(Buffer.from(model.subarray(tile * TILE, (tile + 1) * TILE))),
+                `tile ${tile}`,
+              ).toBe(true);
+            }
+          }
+        } finally {
+          s.d3d.destroy();
         }
-      } finally {
-        s.d3d.destroy();
-      }
-    });
+      },
+    );
   }
 
-  gpuTest('d3d12_store4 (aligned, unaligned, across a mapped/NULL edge) and page stores; NULL words dropped', async ({ device }) => {
-    const s = await scene(device, 2);
-    try {
-      // Thread t writes words 100 t + 1..4 at offset root constant 4 + t: store4 for even t, a page handle's store4 for odd t.
-      const code = `
+  gpuTest(
+    'd3d12_store4 (aligned, unaligned, across a mapped/NULL edge) and page stores; NULL words dropped',
+    async ({ device }) => {
+      const s = await scene(device, 2);
+      try {
+        // Thread t writes words 100 t + 1..4 at offset root constant 4 + t: store4 for even t, a page handle's store4 for odd t.
+        const code = `
 @compute @workgroup_size(1)
 fn main(@builtin(global_invocation_id) id: vec3u) {
   let va = d3d12_address_add(d3d12_root_descriptor(1u), d3d12_root_constant(4u + id.x));
@@ -227,34 +333,56 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
     d3d12_page_store4(page, va.x - page.start.x, v);
   }
 }`;
-      // Odd threads' offsets (page stores) are 16-byte aligned, as d3d12_page_store4 needs.
-      const offsets = [32, 80, TILE - 8, TILE - 32, TILE + 64, 2 * TILE - 16, 2 * TILE + 16, 2 * TILE + 96];
-      await run(s, code, offsets, 'stores');
-      const model = new Uint8Array(s.data);
-      const view = new DataView(model.buffer);
-      offsets.forEach((offset, t) => {
-        for (let k = 0; k < 4; k++) if (MAPPED[Math.floor((offset + 4 * k) / TILE)]) view.setUint32(offset + 4 * k, 100 * t + k + 1, true);
-      });
-      for (const tile of [0, 2]) {
-        const got = await readBuffer(s.d3d, s.queue, s.buffer, tile * TILE, TILE);
-        expect(Buffer.from(got).equals(Buffer.from(model.subarray(tile * TILE, (tile + 1) * TILE))), `tile ${tile}`).toBe(true);
+        // Odd threads' offsets (page stores) are 16-byte aligned, as d3d12_page_store4 needs.
+        const offsets = [32, 80, TILE - 8, TILE - 32, TILE + 64, 2 * TILE - 16, 2 * TILE + 16, 2 * TILE + 96];
+        await run(s, code, offsets, 'stores');
+        const model = new Uint8Array(s.data);
+        const view = new DataView(model.buffer);
+        offsets.forEach((offset, t) => {
+          for (let k = 0; k < 4; k++)
+            if (MAPPED[Math.floor((offset + 4 * k) / TILE)]) view.setUint32(offset + 4 * k, 100 * t + k + 1, true);
+        });
+        for (const tile of [0, 2]) {
+          const got = await readBuffer(s.d3d, s.queue, s.buffer, tile * TILE, TILE);
+          expect(
+            Buffer.from(got).equals(Buffer.from(model.subarray(tile * TILE, (tile + 1) * TILE))),
+            `tile ${tile}`,
+          ).toBe(true);
+        }
+        expect(await s.d3d.readFaults()).toEqual([]);
+      } finally {
+        s.d3d.destroy();
       }
-      expect(await s.d3d.readFaults()).toEqual([]);
-    } finally {
-      s.d3d.destroy();
-    }
-  });
+    },
+  );
 
-  gpuTest('a handle of an evicted page records one fault, attributed to its command; four scalar loads record four', async ({ device }) => {
-    const d3d = await createDevice({ gpuDevice: device, localMemoryBytes: 4 << 20, nonLocalMemoryBytes: 4 << 20, onPageFault: 'report' });
-    try {
-      const queue = d3d.createCommandQueue({ type: 'DIRECT' });
-      const heap = d3d.createHeap({ sizeInBytes: TILE, properties: { type: 'DEFAULT' } });
-      const placed = d3d.createPlacedResource(heap, 0, { dimension: 'BUFFER', width: TILE, flags: ['ALLOW_UNORDERED_ACCESS'] }, 'COMMON');
-      placed.setName('evicted');
-      const out = d3d.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: TILE, flags: ['ALLOW_UNORDERED_ACCESS'] }, 'COMMON');
-      d3d.evict([heap]);
-      const code = (body: string): string => `
+  gpuTest(
+    'a handle of an evicted page records one fault, attributed to its command; four scalar loads record four',
+    async ({ device }) => {
+      const d3d = await createDevice({
+        gpuDevice: device,
+        localMemoryBytes: 4 << 20,
+        nonLocalMemoryBytes: 4 << 20,
+        onPageFault: 'report',
+      });
+      try {
+        const queue = d3d.createCommandQueue({ type: 'DIRECT' });
+        const heap = d3d.createHeap({ sizeInBytes: TILE, properties: { type: 'DEFAULT' } });
+        const placed = d3d.createPlacedResource(
+          heap,
+          0,
+          { dimension: 'BUFFER', width: TILE, flags: ['ALLOW_UNORDERED_ACCESS'] },
+          'COMMON',
+        );
+        placed.setName('evicted');
+        const out = d3d.createCommittedResource(
+          { type: 'DEFAULT' },
+          [],
+          { dimension: 'BUFFER', width: TILE, flags: ['ALLOW_UNORDERED_ACCESS'] },
+          'COMMON',
+        );
+        d3d.evict([heap]);
+        const code = (body: string): string => `
 @compute @workgroup_size(1)
 fn main() {
   let va = d3d12_root_descriptor(1u);
@@ -262,32 +390,44 @@ fn main() {
   ${body}
   d3d12_store(d3d12_root_descriptor(2u), sum);
 }`;
-      const handle = await d3d.createComputePipelineState({ code: code('let page = d3d12_page(va); for (var i = 0u; i < 4u; i++) { sum += d3d12_page_load(page, 64u + 4u * i); }'), entryPoint: 'main' });
-      const scalar = await d3d.createComputePipelineState({ code: code('for (var i = 0u; i < 4u; i++) { sum += d3d12_load(d3d12_address_add(va, 64u + 4u * i)); }'), entryPoint: 'main' });
-      const counts: number[] = [];
-      for (const [name, pso] of [['through a handle', handle], ['scalar', scalar]] as const) {
-        const list = d3d.createCommandList('DIRECT');
-        list.setName(name);
-        list.setPipelineState(pso);
-        list.setComputeRootUnorderedAccessView(1, placed.getGPUVirtualAddress());
-        list.setComputeRootUnorderedAccessView(2, out.getGPUVirtualAddress());
-        list.dispatch(1);
-        list.close();
-        queue.executeCommandLists([list]);
-        await flush(d3d, queue);
-        const faults = await d3d.readFaults();
-        counts.push(faults.length);
-        for (const fault of faults) {
-          expect(fault.kind).toBe('read-absent');
-          expect(fault.heap?.id).toBe(heap.id);
-          expect(fault.commandList).toEqual({ id: list.id, label: expect.stringContaining(name) as string });
-          expect(fault.command.name).toBe('dispatch');
+        const handle = await d3d.createComputePipelineState({
+          code: code(
+            'let page = d3d12_page(va); for (var i = 0u; i < 4u; i++) { sum += d3d12_page_load(page, 64u + 4u * i); }',
+          ),
+          entryPoint: 'main',
+        });
+        const scalar = await d3d.createComputePipelineState({
+          code: code('for (var i = 0u; i < 4u; i++) { sum += d3d12_load(d3d12_address_add(va, 64u + 4u * i)); }'),
+          entryPoint: 'main',
+        });
+        const counts: number[] = [];
+        for (const [name, pso] of [
+          ['through a handle', handle],
+          ['scalar', scalar],
+        ] as const) {
+          const list = d3d.createCommandList('DIRECT');
+          list.setName(name);
+          list.setPipelineState(pso);
+          list.setComputeRootUnorderedAccessView(1, placed.getGPUVirtualAddress());
+          list.setComputeRootUnorderedAccessView(2, out.getGPUVirtualAddress());
+          list.dispatch(1);
+          list.close();
+          queue.executeCommandLists([list]);
+          await flush(d3d, queue);
+          const faults = await d3d.readFaults();
+          counts.push(faults.length);
+          for (const fault of faults) {
+            expect(fault.kind).toBe('read-absent');
+            expect(fault.heap?.id).toBe(heap.id);
+            expect(fault.commandList).toEqual({ id: list.id, label: expect.stringContaining(name) as string });
+            expect(fault.command.name).toBe('dispatch');
+          }
         }
+        expect(counts).toEqual([1, 4]);
+        expect(d3d.getDeviceRemovedReason()).toBe('S_OK');
+      } finally {
+        d3d.destroy();
       }
-      expect(counts).toEqual([1, 4]);
-      expect(d3d.getDeviceRemovedReason()).toBe('S_OK');
-    } finally {
-      d3d.destroy();
-    }
-  });
+    },
+  );
 });

@@ -25,18 +25,55 @@ const PACKED_SUBRESOURCES = Array.from({ length: VT_MIPS - VT_STANDARD_MIPS }, (
 
 function setup(d3d: Device): { queue: CommandQueue; texture: Resource; heap: ReturnType<Device['createHeap']> } {
   const queue = d3d.createCommandQueue({ type: 'DIRECT' });
-  const texture = d3d.createReservedResource({ dimension: 'TEXTURE2D', width: VT_SIZE, height: VT_SIZE, mipLevels: VT_MIPS, format: 'R8G8B8A8_UNORM', layout: '64KB_UNDEFINED_SWIZZLE' }, 'COMMON');
-  const heap = d3d.createHeap({ sizeInBytes: HEAP_TILES * TILE_BYTES, properties: { type: 'DEFAULT' }, flags: ['ALLOW_ONLY_NON_RT_DS_TEXTURES'] });
+  const texture = d3d.createReservedResource(
+    {
+      dimension: 'TEXTURE2D',
+      width: VT_SIZE,
+      height: VT_SIZE,
+      mipLevels: VT_MIPS,
+      format: 'R8G8B8A8_UNORM',
+      layout: '64KB_UNDEFINED_SWIZZLE',
+    },
+    'COMMON',
+  );
+  const heap = d3d.createHeap({
+    sizeInBytes: HEAP_TILES * TILE_BYTES,
+    properties: { type: 'DEFAULT' },
+    flags: ['ALLOW_ONLY_NON_RT_DS_TEXTURES'],
+  });
   return { queue, texture, heap };
 }
 
 /** The texture's tiles at `coordinates`, read back through copyTiles into one READBACK buffer. */
-async function readTiles(d3d: Device, queue: CommandQueue, texture: Resource, coordinates: TiledResourceCoordinate[], copiedSubresources: number[]): Promise<Uint8Array[]> {
-  const readback = d3d.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: coordinates.length * TILE_BYTES }, 'COPY_DEST');
+async function readTiles(
+  d3d: Device,
+  queue: CommandQueue,
+  texture: Resource,
+  coordinates: TiledResourceCoordinate[],
+  copiedSubresources: number[],
+): Promise<Uint8Array[]> {
+  const readback = d3d.createCommittedResource(
+    { type: 'READBACK' },
+    [],
+    { dimension: 'BUFFER', width: coordinates.length * TILE_BYTES },
+    'COPY_DEST',
+  );
   const list = d3d.createCommandList('DIRECT');
   // The streamer's copies promoted these subresources to COPY_DEST (a texture's write state does not decay).
-  list.resourceBarrier(copiedSubresources.map((subresource) => ({ type: 'TRANSITION' as const, transition: { resource: texture, subresource, stateBefore: 'COPY_DEST' as const, stateAfter: 'COPY_SOURCE' as const } })));
-  coordinates.forEach((c, i) => list.copyTiles(texture, c, { numTiles: 1 }, readback, i * TILE_BYTES, 'SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER'));
+  list.resourceBarrier(
+    copiedSubresources.map((subresource) => ({
+      type: 'TRANSITION' as const,
+      transition: {
+        resource: texture,
+        subresource,
+        stateBefore: 'COPY_DEST' as const,
+        stateAfter: 'COPY_SOURCE' as const,
+      },
+    })),
+  );
+  coordinates.forEach((c, i) =>
+    list.copyTiles(texture, c, { numTiles: 1 }, readback, i * TILE_BYTES, 'SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER'),
+  );
   list.close();
   queue.executeCommandLists([list]);
   await flush(d3d, queue);
@@ -46,16 +83,31 @@ async function readTiles(d3d: Device, queue: CommandQueue, texture: Resource, co
   return coordinates.map((_, i) => bytes.subarray(i * TILE_BYTES, (i + 1) * TILE_BYTES));
 }
 
-const upload = (tile: number, mapTo: TileUpload<number>['mapTo'], data = tileTexels(tile)): TileUpload<number> => ({ coordinate: tileCoordinate(tile), data, requestedAt: performance.now(), key: tile, ...(mapTo ? { mapTo } : {}), ...(tile === TAIL_TILE ? { regions: TAIL_REGIONS } : {}) });
+const upload = (tile: number, mapTo: TileUpload<number>['mapTo'], data = tileTexels(tile)): TileUpload<number> => ({
+  coordinate: tileCoordinate(tile),
+  data,
+  requestedAt: performance.now(),
+  key: tile,
+  ...(mapTo ? { mapTo } : {}),
+  ...(tile === TAIL_TILE ? { regions: TAIL_REGIONS } : {}),
+});
 /** The tail's bytes that hold texels: copyTextureRegion writes those only (a new heap's other bytes are not cleared). */
 const TAIL_TEXEL_BYTES = (TAIL_MIP_OFFSETS.at(-1) ?? 0) + 4;
 
 describe('TileStreamer', () => {
-  test('streams more tiles than the ring holds, waiting for slots, and every texel lands where copyTiles puts it', async ({ d3d }) => {
+  test('streams more tiles than the ring holds, waiting for slots, and every texel lands where copyTiles puts it', async ({
+    d3d,
+  }) => {
     const { queue, texture, heap } = setup(d3d);
     const streamer = new TileStreamer<number>(d3d, queue, texture, { slots: RING_SLOTS });
     // 15 standard tiles of mips 0, 3 and 7, and the packed tail: four times the ring.
-    const tiles = [...Array.from({ length: 12 }, (_, i) => tileIndex(0, 40 + (i % 4), 50 + Math.floor(i / 4))), tileIndex(3, 5, 9), tileIndex(3, 6, 9), tileIndex(7, 0, 0), TAIL_TILE];
+    const tiles = [
+      ...Array.from({ length: 12 }, (_, i) => tileIndex(0, 40 + (i % 4), 50 + Math.floor(i / 4))),
+      tileIndex(3, 5, 9),
+      tileIndex(3, 6, 9),
+      tileIndex(7, 0, 0),
+      TAIL_TILE,
+    ];
     let mostPending = 0;
     let refused = 0;
     for (const [page, tile] of tiles.entries()) {
@@ -83,14 +135,24 @@ describe('TileStreamer', () => {
     expect(Number.isFinite(stats.latencyMedianMs) && stats.latencyP95Ms >= stats.latencyMedianMs).toBe(true);
 
     const read = await readTiles(d3d, queue, texture, tiles.map(tileCoordinate), [0, 3, 7, ...PACKED_SUBRESOURCES]);
-    tiles.forEach((tile, i) => expect(firstDifference(read[i] as Uint8Array, tileTexels(tile)), `tile ${tile}`).toBe(-1));
+    tiles.forEach((tile, i) =>
+      expect(firstDifference(read[i] as Uint8Array, tileTexels(tile)), `tile ${tile}`).toBe(-1),
+    );
     streamer.release();
   });
 
-  test('a copy into a NULL tile is dropped, an unmapped tile reads as zeros, a re-mapped tile holds its new bytes and its old page keeps the old', async ({ d3d }) => {
+  test('a copy into a NULL tile is dropped, an unmapped tile reads as zeros, a re-mapped tile holds its new bytes and its old page keeps the old', async ({
+    d3d,
+  }) => {
     const { queue, texture, heap } = setup(d3d);
     const streamer = new TileStreamer<number>(d3d, queue, texture, { slots: 2, mapping: 'persistent' });
-    const [kept, nulled, never, remapped, alias] = [tileIndex(0, 1, 1), tileIndex(0, 2, 1), tileIndex(0, 3, 1), tileIndex(0, 4, 1), tileIndex(0, 5, 1)] as [number, number, number, number, number];
+    const [kept, nulled, never, remapped, alias] = [
+      tileIndex(0, 1, 1),
+      tileIndex(0, 2, 1),
+      tileIndex(0, 3, 1),
+      tileIndex(0, 4, 1),
+      tileIndex(0, 5, 1),
+    ] as [number, number, number, number, number];
     await streamer.write(upload(kept, { heap, heapTile: 0 }));
     await streamer.write(upload(nulled, { heap, heapTile: 1 }));
     // Never mapped: the streamer leaves its mapping (NULL) alone, and the copy's bytes go nowhere.
@@ -106,7 +168,13 @@ describe('TileStreamer', () => {
     queue.updateTileMappings(texture, [tileCoordinate(alias)], [{ numTiles: 1 }], heap, ['NONE'], [2], [1]);
     expect(streamer.takeCompleted().map((d) => d.key)).toHaveLength(5);
 
-    const [keptBytes, nulledBytes, neverBytes, remappedBytes, aliasBytes] = await readTiles(d3d, queue, texture, [kept, nulled, never, remapped, alias].map(tileCoordinate), [0]);
+    const [keptBytes, nulledBytes, neverBytes, remappedBytes, aliasBytes] = await readTiles(
+      d3d,
+      queue,
+      texture,
+      [kept, nulled, never, remapped, alias].map(tileCoordinate),
+      [0],
+    );
     const zeros = new Uint8Array(TILE_BYTES);
     expect(firstDifference(keptBytes as Uint8Array, tileTexels(kept)), 'kept').toBe(-1);
     expect(firstDifference(nulledBytes as Uint8Array, zeros), 'unmapped after its copy').toBe(-1);
@@ -116,7 +184,9 @@ describe('TileStreamer', () => {
     streamer.release();
   });
 
-  test('write() never overwrites a slot in flight: every tile of a long stream through one slot arrives intact', async ({ d3d }) => {
+  test('write() never overwrites a slot in flight: every tile of a long stream through one slot arrives intact', async ({
+    d3d,
+  }) => {
     const { queue, texture, heap } = setup(d3d);
     const streamer = new TileStreamer<number>(d3d, queue, texture, { slots: 1 });
     const tiles = Array.from({ length: 6 }, (_, i) => tileIndex(2, i, 3));
@@ -124,31 +194,48 @@ describe('TileStreamer', () => {
     for (const [page, tile] of tiles.entries()) await streamer.write(upload(tile, { heap, heapTile: page }));
     await streamer.drain();
     const read = await readTiles(d3d, queue, texture, tiles.map(tileCoordinate), [2]);
-    tiles.forEach((tile, i) => expect(firstDifference(read[i] as Uint8Array, tileTexels(tile)), `tile ${tile}`).toBe(-1));
+    tiles.forEach((tile, i) =>
+      expect(firstDifference(read[i] as Uint8Array, tileTexels(tile)), `tile ${tile}`).toBe(-1),
+    );
     streamer.release();
   });
 
-  test('copyTextureRegion, switched to mid-stream: standard tiles and every packed mip hold the texels copyTiles puts there', async ({ d3d }) => {
+  test('copyTextureRegion, switched to mid-stream: standard tiles and every packed mip hold the texels copyTiles puts there', async ({
+    d3d,
+  }) => {
     const { queue, texture, heap } = setup(d3d);
     const streamer = new TileStreamer<number>(d3d, queue, texture, { slots: RING_SLOTS });
     const before = [tileIndex(0, 7, 7), tileIndex(4, 2, 3)];
-    const after = [tileIndex(0, 8, 7), tileIndex(0, 127, 127), tileIndex(4, 3, 3), tileIndex(6, 1, 0), tileIndex(7, 0, 0), TAIL_TILE];
+    const after = [
+      tileIndex(0, 8, 7),
+      tileIndex(0, 127, 127),
+      tileIndex(4, 3, 3),
+      tileIndex(6, 1, 0),
+      tileIndex(7, 0, 0),
+      TAIL_TILE,
+    ];
     for (const [page, tile] of before.entries()) await streamer.write(upload(tile, { heap, heapTile: page }));
     // Written and not yet submitted: these keep copyTiles; the switch takes the tiles written after it.
     streamer.copy = 'copyTextureRegion';
-    for (const [page, tile] of after.entries()) await streamer.write(upload(tile, { heap, heapTile: before.length + page }));
+    for (const [page, tile] of after.entries())
+      await streamer.write(upload(tile, { heap, heapTile: before.length + page }));
     await streamer.drain();
     expect(streamer.takeCompleted().map((d) => d.key)).toEqual([...before, ...after]);
     const tiles = [...before, ...after];
     const read = await readTiles(d3d, queue, texture, tiles.map(tileCoordinate), [0, 4, 6, 7, ...PACKED_SUBRESOURCES]);
     tiles.forEach((tile, i) => {
       const bytes = tile === TAIL_TILE ? TAIL_TEXEL_BYTES : TILE_BYTES;
-      expect(firstDifference((read[i] as Uint8Array).subarray(0, bytes), tileTexels(tile).subarray(0, bytes)), `tile ${tile}`).toBe(-1);
+      expect(
+        firstDifference((read[i] as Uint8Array).subarray(0, bytes), tileTexels(tile).subarray(0, bytes)),
+        `tile ${tile}`,
+      ).toBe(-1);
     });
     streamer.release();
   });
 
-  test('copyTextureRegion refuses a packed mip without its boxes and boxes beyond the data, leaving the ring usable', async ({ d3d }) => {
+  test('copyTextureRegion refuses a packed mip without its boxes and boxes beyond the data, leaving the ring usable', async ({
+    d3d,
+  }) => {
     const { queue, texture, heap } = setup(d3d);
     const streamer = new TileStreamer<number>(d3d, queue, texture, { slots: 1, copy: 'copyTextureRegion' });
     const { regions: _, ...unnamed } = upload(TAIL_TILE, undefined);
@@ -167,11 +254,18 @@ describe('TileStreamer', () => {
   test('quantile is by nearest rank, NaN when empty; bad ring sizes and oversized tiles are refused', ({ d3d }) => {
     expect(quantile([], 0.5)).toBeNaN();
     expect(quantile([3, 1, 2], 0.5)).toBe(2);
-    expect(quantile(Array.from({ length: 100 }, (_, i) => i + 1), 0.95)).toBe(95);
+    expect(
+      quantile(
+        Array.from({ length: 100 }, (_, i) => i + 1),
+        0.95,
+      ),
+    ).toBe(95);
     const { queue, texture } = setup(d3d);
     expect(() => new TileStreamer(d3d, queue, texture, { slots: 0 })).toThrow(RangeError);
     const streamer = new TileStreamer<number>(d3d, queue, texture, { slots: 1 });
-    expect(() => streamer.tryWrite({ ...upload(0, undefined), data: new Uint8Array(TILE_BYTES + 4) })).toThrow(RangeError);
+    expect(() => streamer.tryWrite({ ...upload(0, undefined), data: new Uint8Array(TILE_BYTES + 4) })).toThrow(
+      RangeError,
+    );
     streamer.release();
   });
 });

@@ -8,7 +8,12 @@
  * that are boxes, spill into a later mip and cover the packed tail.
  */
 import { describe, expect } from 'vitest';
-import { describeValidationFailure, runDifferential, type ValidationProgress, type ValidationResult } from '../../../src/validate/index.js';
+import {
+  describeValidationFailure,
+  runDifferential,
+  type ValidationProgress,
+  type ValidationResult,
+} from '../../../src/validate/index.js';
 import { gpuTest } from '../../harness/gpu-test.js';
 
 const OPERATIONS = 300;
@@ -16,12 +21,50 @@ const SEEDS = [0x7a11ed, 0xc0ffee, 20260401];
 
 /** Operation kinds every tier's three seeds must have made (counts from the results). */
 const KINDS = [
-  'createHeap', 'createPlaced', 'createCommitted', 'createReserved', 'createTexture', 'updateTileMappings', 'copyTileMappings', 'copyTiles', 'uploadCopy', 'copy', 'dispatch',
-  'cpuWrite', 'evict', 'makeResident', 'executeCommandLists', 'fenceWait', 'checkpoint', 'updateTileMappings (texture)', 'copyTiles (texture)', 'copyTileMappings (texture)',
-  'texture region: box', 'texture region: covers the packed tail', 'texture region: spills into a later mip', 'range NONE', 'range NULL', 'range SKIP', 'range REUSE_SINGLE_TILE',
-  'range counts left to D3D12', 'whole resource (no regions)', 'mapping flag NO_HAZARD', 'createCommitted (upload)', 'createCommitted (readback)', 'createCommitted (custom)',
-  'cpuWrite (upload)', 'cpuWrite (readback)', 'cpuWrite (custom)', 'copyTiles LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE', 'copyTiles SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER',
-  'evict (heap)', 'evict (committed)', 'makeResident (heap)', 'makeResident (committed)', 'release', 'remapWhilePending',
+  'createHeap',
+  'createPlaced',
+  'createCommitted',
+  'createReserved',
+  'createTexture',
+  'updateTileMappings',
+  'copyTileMappings',
+  'copyTiles',
+  'uploadCopy',
+  'copy',
+  'dispatch',
+  'cpuWrite',
+  'evict',
+  'makeResident',
+  'executeCommandLists',
+  'fenceWait',
+  'checkpoint',
+  'updateTileMappings (texture)',
+  'copyTiles (texture)',
+  'copyTileMappings (texture)',
+  'texture region: box',
+  'texture region: covers the packed tail',
+  'texture region: spills into a later mip',
+  'range NONE',
+  'range NULL',
+  'range SKIP',
+  'range REUSE_SINGLE_TILE',
+  'range counts left to D3D12',
+  'whole resource (no regions)',
+  'mapping flag NO_HAZARD',
+  'createCommitted (upload)',
+  'createCommitted (readback)',
+  'createCommitted (custom)',
+  'cpuWrite (upload)',
+  'cpuWrite (readback)',
+  'cpuWrite (custom)',
+  'copyTiles LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE',
+  'copyTiles SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER',
+  'evict (heap)',
+  'evict (committed)',
+  'makeResident (heap)',
+  'makeResident (committed)',
+  'release',
+  'remapWhilePending',
 ];
 
 function expectPass(result: ValidationResult): void {
@@ -39,17 +82,31 @@ describe('differential at every tier (Node.js + Dawn)', () => {
       const counts: Record<string, number> = {};
       const progress: ValidationProgress[] = [];
       for (const seed of SEEDS) {
-        const result = await runDifferential({ gpuDevice: device, seed, ops: OPERATIONS, tier, onProgress: (p) => progress.push(p) });
+        const result = await runDifferential({
+          gpuDevice: device,
+          seed,
+          ops: OPERATIONS,
+          tier,
+          onProgress: (p) => progress.push(p),
+        });
         expectPass(result);
         expect(result.tier).toBe(tier);
         for (const [kind, n] of Object.entries(result.counts)) counts[kind] = (counts[kind] ?? 0) + n;
-        console.log(`[differential] seed ${seed} tier ${tier}: ${result.bytesCompared} bytes, ${result.pagesValidated} pages, ${result.milliseconds} ms`);
+        console.log(
+          `[differential] seed ${seed} tier ${tier}: ${result.bytesCompared} bytes, ${result.pagesValidated} pages, ${result.milliseconds} ms`,
+        );
       }
       expect(KINDS.filter((kind) => !(counts[kind] ?? 0))).toEqual([]);
       expect(counts.createTexture).toBeGreaterThanOrEqual(3);
       // Progress: per operation, in order, ending at the total with nothing found.
       const last = progress[progress.length - 1];
-      expect(last).toMatchObject({ phase: 'differential', seed: SEEDS[SEEDS.length - 1], opsDone: OPERATIONS, opsTotal: OPERATIONS, mismatches: 0 });
+      expect(last).toMatchObject({
+        phase: 'differential',
+        seed: SEEDS[SEEDS.length - 1],
+        opsDone: OPERATIONS,
+        opsTotal: OPERATIONS,
+        mismatches: 0,
+      });
       expect(progress.length).toBeGreaterThanOrEqual(SEEDS.length * OPERATIONS);
     });
   }

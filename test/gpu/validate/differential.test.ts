@@ -7,14 +7,21 @@
  * with the generator; its assertions kept.)
  */
 import { describe, expect } from 'vitest';
-import { describeValidationFailure, parseSeed, runDifferential, type ValidationResult } from '../../../src/validate/index.js';
+import {
+  describeValidationFailure,
+  parseSeed,
+  runDifferential,
+  type ValidationResult,
+} from '../../../src/validate/index.js';
 import { gpuTest } from '../../harness/gpu-test.js';
 
 const OPERATIONS = 1000;
 
 function expectDifferentialPass(result: ValidationResult): void {
   const failure = describeValidationFailure(result);
-  const message = failure && `${failure}\nreproduce: D3D12_DIFFERENTIAL_SEED=${result.seed} npx vitest run --project gpu test/gpu/validate/differential.test.ts`;
+  const message =
+    failure &&
+    `${failure}\nreproduce: D3D12_DIFFERENTIAL_SEED=${result.seed} npx vitest run --project gpu test/gpu/validate/differential.test.ts`;
   if (message) console.error(message);
   expect(message, message).toBeUndefined();
   expect(result.ops).toBeGreaterThanOrEqual(OPERATIONS);
@@ -37,7 +44,9 @@ describe('differential: random operations on the GPU match the CPU reference exe
     gpuTest(`seed ${seed}, tier ${tier}, ${OPERATIONS} operations`, async ({ device }) => {
       const result = await runDifferential({ gpuDevice: device, seed, ops: OPERATIONS, tier });
       expectDifferentialPass(result);
-      console.log(`[differential] seed ${seed} tier ${tier}: ${result.ops} ops, ${result.bytesCompared} bytes compared, ${result.pagesValidated} pages validated, ${result.checkpoints} checkpoints, ${result.milliseconds} ms`);
+      console.log(
+        `[differential] seed ${seed} tier ${tier}: ${result.ops} ops, ${result.bytesCompared} bytes compared, ${result.pagesValidated} pages validated, ${result.checkpoints} checkpoints, ${result.milliseconds} ms`,
+      );
     });
   }
 });

@@ -25,11 +25,21 @@ describe('validate: options', () => {
       ['gpuDevice', { gpuDevice: null }, /must be a WebGPU device/],
     ];
     for (const [argument, change, message] of cases) {
-      for (const [call, run] of [['runDifferential', runDifferential], ['runValidation', runValidation]] as const) {
-        await expectD3D12Rejection(run(loose({ ...good, ...change })), { call, argument: `options.${argument}`, message });
+      for (const [call, run] of [
+        ['runDifferential', runDifferential],
+        ['runValidation', runValidation],
+      ] as const) {
+        await expectD3D12Rejection(run(loose({ ...good, ...change })), {
+          call,
+          argument: `options.${argument}`,
+          message,
+        });
       }
     }
-    await expectD3D12Rejection(runScenarios(loose({ gpuDevice: device, tier: 0 })), { call: 'runScenarios', argument: 'options.tier' });
+    await expectD3D12Rejection(runScenarios(loose({ gpuDevice: device, tier: 0 })), {
+      call: 'runScenarios',
+      argument: 'options.tier',
+    });
     // Control: the same options, valid, run and pass.
     const result = await runDifferential(good);
     expect([result.ops, result.mismatches]).toEqual([20, []]);

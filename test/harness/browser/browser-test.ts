@@ -35,8 +35,12 @@ export function watchPage(page: Page, problems: string[]): void {
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
   });
-  page.on('pageerror', (error) => problems.push(`uncaught exception: ${error instanceof Error ? error.message : String(error)}`));
-  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} (${request.failure()?.errorText})`));
+  page.on('pageerror', (error) =>
+    problems.push(`uncaught exception: ${error instanceof Error ? error.message : String(error)}`),
+  );
+  page.on('requestfailed', (request) =>
+    problems.push(`request failed: ${request.url()} (${request.failure()?.errorText})`),
+  );
   page.on('error', (error) => problems.push(`page crashed: ${error.message}`));
 }
 
@@ -46,7 +50,10 @@ export const browserTest = test.extend<{
 }>({
   browser: [
     async ({}, use) => {
-      const browser = await puppeteer.connect({ browserWSEndpoint: inject('browserWSEndpoint'), protocolTimeout: 180_000 });
+      const browser = await puppeteer.connect({
+        browserWSEndpoint: inject('browserWSEndpoint'),
+        protocolTimeout: 180_000,
+      });
       await use(browser);
       await browser.disconnect();
     },

@@ -55,7 +55,11 @@ export interface LaunchedBrowser {
  * Launches `located` headless with WebGPU; `args` default to chromiumArgs() of this process's
  * environment, `locale` to localeEnv()'s (tests of pages under LANG=C pass their own).
  */
-export async function launchBrowser(located: LocatedBrowser = locateBrowser(), args: string[] = chromiumArgs(), locale: Record<string, string> = localeEnv()): Promise<LaunchedBrowser> {
+export async function launchBrowser(
+  located: LocatedBrowser = locateBrowser(),
+  args: string[] = chromiumArgs(),
+  locale: Record<string, string> = localeEnv(),
+): Promise<LaunchedBrowser> {
   // Loaded on first use: the benchmark bundle imports this file and runs where no puppeteer is.
   const { default: puppeteer } = await import('puppeteer-core');
   const browser = await puppeteer.launch({

@@ -80,5 +80,11 @@ export function locateBrowser(probe: BrowserProbe = machineBrowserProbe()): Loca
 }
 
 export function machineBrowserProbe(): BrowserProbe {
-  return { platform: process.platform, arch: process.arch, env: process.env, exists: existsSync, bundled: bundledChromium };
+  return {
+    platform: process.platform,
+    arch: process.arch,
+    env: process.env,
+    exists: existsSync,
+    bundled: bundledChromium,
+  };
 }

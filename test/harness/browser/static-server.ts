@@ -58,7 +58,9 @@ export function resolveStaticPath(root: string, urlPath: string): StaticTarget |
     const stat = statSync(file);
     if (stat.isFile()) return { file };
     if (!stat.isDirectory() || !statSync(join(file, 'index.html')).isFile()) return undefined;
-    return path.endsWith('/') ? { file: join(file, 'index.html') } : { redirect: `${raw}/${urlPath.slice(raw.length)}` };
+    return path.endsWith('/')
+      ? { file: join(file, 'index.html') }
+      : { redirect: `${raw}/${urlPath.slice(raw.length)}` };
   } catch {
     return undefined;
   }
@@ -66,7 +68,8 @@ export function resolveStaticPath(root: string, urlPath: string): StaticTarget |
 
 export async function serveStatic(root: string, options: StaticServerOptions = {}): Promise<StaticServer> {
   const server: Server = createServer((request, response) => {
-    const handler = request.method === 'POST' ? options.post?.[(request.url ?? '/').split(/[?#]/)[0] ?? '/'] : undefined;
+    const handler =
+      request.method === 'POST' ? options.post?.[(request.url ?? '/').split(/[?#]/)[0] ?? '/'] : undefined;
     if (handler) {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -84,7 +87,8 @@ export async function serveStatic(root: string, options: StaticServerOptions = {
       });
       return;
     }
-    const target = request.method === 'GET' || request.method === 'HEAD' ? resolveStaticPath(root, request.url ?? '/') : undefined;
+    const target =
+      request.method === 'GET' || request.method === 'HEAD' ? resolveStaticPath(root, request.url ?? '/') : undefined;
     if (!target) {
       response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(`not found: ${request.url}\n`);
       return;
@@ -94,7 +98,11 @@ export async function serveStatic(root: string, options: StaticServerOptions = {
       return;
     }
     const { file } = target;
-    response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store', ...options.headers });
+    response.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'cache-control': 'no-store',
+      ...options.headers,
+    });
     if (request.method === 'HEAD') response.end();
     else createReadStream(file).pipe(response);
   });

@@ -25,7 +25,18 @@ import {
 } from './descs.js';
 import { badRef, badRefArray, pickOf, sample, TILE, type FuzzContext } from './pool.js';
 import { param, type CallPlan, type MethodSpec, type Receiver } from './spec.js';
-import { badEnum, badField, badUint, DELETE, invalid, maybe, notAnArray, notAStruct, withField, type Arg } from './values.js';
+import {
+  badEnum,
+  badField,
+  badUint,
+  DELETE,
+  invalid,
+  maybe,
+  notAnArray,
+  notAStruct,
+  withField,
+  type Arg,
+} from './values.js';
 
 const SEGMENTS = ['LOCAL', 'NON_LOCAL'] as const;
 const PRIORITY_NAMES = ['MINIMUM', 'LOW', 'NORMAL', 'HIGH', 'MAXIMUM'] as const;
@@ -45,7 +56,11 @@ export const GRAPHICS_WGSL = `
 @fragment fn fs() -> @location(0) vec4f { return vec4f(1.0, 0.5, 0.25, 1.0); }`;
 
 const device = (ctx: FuzzContext): Receiver => ({ target: ctx.main.device, validity: 'valid' });
-const call = (ctx: FuzzContext, args: unknown[], extra: Partial<CallPlan> = {}): CallPlan => ({ receiver: device(ctx), args, ...extra });
+const call = (ctx: FuzzContext, args: unknown[], extra: Partial<CallPlan> = {}): CallPlan => ({
+  receiver: device(ctx),
+  args,
+  ...extra,
+});
 
 function pageables(ctx: FuzzContext, max = 3): (Heap | Resource)[] | undefined {
   const items = ctx.main.pageables();
@@ -67,7 +82,26 @@ function badPriorities(ctx: FuzzContext, good: unknown): Arg {
   if (r < 0.2) return notAnArray(rng);
   if (r < 0.45) return invalid(rng.chance(0.5) ? [...items, 'NORMAL'] : items.slice(1));
   // Neither a priority name nor a 32-bit value (0 and 1 are priorities: badEnum's numbers are not wrong here).
-  items[rng.int(0, Math.max(0, items.length - 1))] = rng.pick<unknown>(['toString', 'constructor', '__proto__', 'valueOf', 'hasOwnProperty', '', 'normal', 'NORMAL|HIGH', -1, 1.5, NaN, Infinity, 2 ** 32, null, undefined, {}, '1', 1n]);
+  items[rng.int(0, Math.max(0, items.length - 1))] = rng.pick<unknown>([
+    'toString',
+    'constructor',
+    '__proto__',
+    'valueOf',
+    'hasOwnProperty',
+    '',
+    'normal',
+    'NORMAL|HIGH',
+    -1,
+    1.5,
+    NaN,
+    Infinity,
+    2 ** 32,
+    null,
+    undefined,
+    {},
+    '1',
+    1n,
+  ]);
   return invalid(items);
 }
 
@@ -81,7 +115,14 @@ function committedArgs(rng: Random): [ReturnType<typeof heapProperties>, string[
   }
   const properties = heapProperties(rng, 'LOCAL');
   const desc = textureDesc(rng);
-  return [properties, heapFlags(rng, properties.type, true).filter((flag) => flag !== 'DENY_BUFFERS' && flag !== 'ALLOW_ONLY_NON_RT_DS_TEXTURES'), desc, initialState(rng, undefined, desc)];
+  return [
+    properties,
+    heapFlags(rng, properties.type, true).filter(
+      (flag) => flag !== 'DENY_BUFFERS' && flag !== 'ALLOW_ONLY_NON_RT_DS_TEXTURES',
+    ),
+    desc,
+    initialState(rng, undefined, desc),
+  ];
 }
 
 function allocationSize(ctx: FuzzContext, desc: ResourceDesc): number | undefined {
@@ -97,8 +138,14 @@ function placedArgs(ctx: FuzzContext, heap: Heap): [number, ResourceDesc] | unde
   const { rng } = ctx;
   const { flags, properties, sizeInBytes } = heap.getDesc();
   const flagSet = new Set<string>(flags);
-  const buffersDenied = flagSet.has('DENY_BUFFERS') || flagSet.has('ALLOW_ONLY_NON_RT_DS_TEXTURES') || flagSet.has('ALLOW_ONLY_RT_DS_TEXTURES');
-  const texturesDenied = flagSet.has('ALLOW_ONLY_BUFFERS') || flagSet.has('DENY_NON_RT_DS_TEXTURES') || (properties.type !== 'DEFAULT' && !(properties.type === 'CUSTOM' && properties.memoryPoolPreference === 'L1'));
+  const buffersDenied =
+    flagSet.has('DENY_BUFFERS') ||
+    flagSet.has('ALLOW_ONLY_NON_RT_DS_TEXTURES') ||
+    flagSet.has('ALLOW_ONLY_RT_DS_TEXTURES');
+  const texturesDenied =
+    flagSet.has('ALLOW_ONLY_BUFFERS') ||
+    flagSet.has('DENY_NON_RT_DS_TEXTURES') ||
+    (properties.type !== 'DEFAULT' && !(properties.type === 'CUSTOM' && properties.memoryPoolPreference === 'L1'));
   const tiles = Math.floor(sizeInBytes / TILE);
   if (tiles === 0 && rng.chance(0.8)) return undefined;
   const offset = rng.int(0, Math.max(0, tiles - 1)) * TILE;
@@ -113,12 +160,27 @@ function placedArgs(ctx: FuzzContext, heap: Heap): [number, ResourceDesc] | unde
   return [offset, desc];
 }
 
-const created = (ctx: FuzzContext) => (result: unknown): void => ctx.main.addResource(result as Resource);
+const created =
+  (ctx: FuzzContext) =>
+  (result: unknown): void =>
+    ctx.main.addResource(result as Resource);
 
 export function deviceCatalogue(): MethodSpec[] {
   return [
-    { cls: 'Device', name: 'makeResident', weight: 2, params: [objectsParam], plan: (ctx) => mapOr(pageables(ctx), (objects) => call(ctx, [objects])) },
-    { cls: 'Device', name: 'evict', weight: 2, params: [objectsParam], plan: (ctx) => mapOr(pageables(ctx, 2), (objects) => call(ctx, [objects])) },
+    {
+      cls: 'Device',
+      name: 'makeResident',
+      weight: 2,
+      params: [objectsParam],
+      plan: (ctx) => mapOr(pageables(ctx), (objects) => call(ctx, [objects])),
+    },
+    {
+      cls: 'Device',
+      name: 'evict',
+      weight: 2,
+      params: [objectsParam],
+      plan: (ctx) => mapOr(pageables(ctx, 2), (objects) => call(ctx, [objects])),
+    },
     {
       cls: 'Device',
       name: 'enqueueMakeResident',
@@ -143,17 +205,29 @@ export function deviceCatalogue(): MethodSpec[] {
       params: [objectsParam, { name: 'priorities', bad: (ctx, good) => badPriorities(ctx, good) }],
       plan: (ctx) => mapOr(pageables(ctx), (objects) => call(ctx, [objects, objects.map(() => priority(ctx.rng))])),
     },
-    { cls: 'Device', name: 'queryVideoMemoryInfo', certain: true, weight: 0.5, params: [segmentParam], plan: (ctx) => call(ctx, [ctx.rng.pick(SEGMENTS)]) },
     {
       cls: 'Device',
-      name: 'setVideoMemoryReservation', certain: true,
+      name: 'queryVideoMemoryInfo',
+      certain: true,
       weight: 0.5,
-      params: [segmentParam, param('reservation', (ctx) => (ctx.rng.chance(0.3) ? invalid(2 ** 40) : badUint(ctx.rng, { wide: true })))],
+      params: [segmentParam],
+      plan: (ctx) => call(ctx, [ctx.rng.pick(SEGMENTS)]),
+    },
+    {
+      cls: 'Device',
+      name: 'setVideoMemoryReservation',
+      certain: true,
+      weight: 0.5,
+      params: [
+        segmentParam,
+        param('reservation', (ctx) => (ctx.rng.chance(0.3) ? invalid(2 ** 40) : badUint(ctx.rng, { wide: true }))),
+      ],
       plan: (ctx) => call(ctx, [ctx.rng.pick(SEGMENTS), ctx.rng.pick([0, 0, MIB, 2 * MIB, ctx.rng.int(0, 4 * MIB)])]),
     },
     {
       cls: 'Device',
-      name: 'setResidencyDebugBudget', certain: true,
+      name: 'setResidencyDebugBudget',
+      certain: true,
       weight: 0.5,
       params: [param('bytes', (ctx) => badUint(ctx.rng, { wide: true, nullable: true }))],
       plan: (ctx) => call(ctx, [ctx.rng.pick([null, null, 0, MIB, 4 * MIB, 64 * MIB])]),
@@ -171,11 +245,19 @@ export function deviceCatalogue(): MethodSpec[] {
       plan: (ctx) => mapOr(pageables(ctx, 1), (objects) => call(ctx, [objects[0]])),
     },
     { cls: 'Device', name: 'getInfoQueue', certain: true, weight: 0.2, params: [], plan: (ctx) => call(ctx, []) },
-    { cls: 'Device', name: 'getDeviceRemovedReason', certain: true, weight: 0.3, params: [], plan: (ctx) => call(ctx, []) },
+    {
+      cls: 'Device',
+      name: 'getDeviceRemovedReason',
+      certain: true,
+      weight: 0.3,
+      params: [],
+      plan: (ctx) => call(ctx, []),
+    },
     { cls: 'Device', name: 'getPageFaultReport', certain: true, weight: 0.3, params: [], plan: (ctx) => call(ctx, []) },
     {
       cls: 'Device',
-      name: 'checkFeatureSupport', certain: true,
+      name: 'checkFeatureSupport',
+      certain: true,
       weight: 0.5,
       params: [param('feature', (ctx) => badEnum(ctx.rng, ['OPTIONS', 'GPU_VIRTUAL_ADDRESS_SUPPORT', 'ARCHITECTURE']))],
       plan: (ctx) => call(ctx, [ctx.rng.pick(['OPTIONS', 'GPU_VIRTUAL_ADDRESS_SUPPORT', 'ARCHITECTURE'])]),
@@ -192,13 +274,17 @@ export function deviceCatalogue(): MethodSpec[] {
       name: 'createCommittedResource',
       weight: 2,
       params: [
-        { name: 'heapProperties', bad: (ctx, good) => badHeapProperties(ctx.rng, good as ReturnType<typeof heapProperties>) },
+        {
+          name: 'heapProperties',
+          bad: (ctx, good) => badHeapProperties(ctx.rng, good as ReturnType<typeof heapProperties>),
+        },
         param('heapFlags', (ctx) => badHeapFlags(ctx.rng)),
         { name: 'desc', bad: (ctx, good) => badResourceDesc(ctx.rng, good as ResourceDesc) },
         param('initialState', (ctx) => badState(ctx.rng)),
         param('optimizedClearValue', (ctx) => badClearValue(ctx.rng)),
       ],
-      plan: (ctx) => call(ctx, [...committedArgs(ctx.rng), ...(ctx.rng.chance(0.2) ? [null] : [])], { onSuccess: created(ctx) }),
+      plan: (ctx) =>
+        call(ctx, [...committedArgs(ctx.rng), ...(ctx.rng.chance(0.2) ? [null] : [])], { onSuccess: created(ctx) }),
     },
     {
       cls: 'Device',
@@ -206,7 +292,9 @@ export function deviceCatalogue(): MethodSpec[] {
       weight: 2,
       params: [
         param('heap', (ctx) => badRef(ctx, 'heap')),
-        param('heapOffset', (ctx) => (ctx.rng.chance(0.3) ? invalid(ctx.rng.pick([1, 4095, 65535, 2 ** 40])) : badUint(ctx.rng, { wide: true }))),
+        param('heapOffset', (ctx) =>
+          ctx.rng.chance(0.3) ? invalid(ctx.rng.pick([1, 4095, 65535, 2 ** 40])) : badUint(ctx.rng, { wide: true }),
+        ),
         { name: 'desc', bad: (ctx, good) => badResourceDesc(ctx.rng, good as ResourceDesc) },
         param('initialState', (ctx) => badState(ctx.rng)),
         param('optimizedClearValue', (ctx) => badClearValue(ctx.rng)),
@@ -216,7 +304,9 @@ export function deviceCatalogue(): MethodSpec[] {
         const placed = heap && placedArgs(ctx, heap);
         if (!heap || !placed) return undefined;
         const [offset, desc] = placed;
-        return call(ctx, [heap, offset, desc, initialState(ctx.rng, heap.desc.properties.type, desc)], { onSuccess: created(ctx) });
+        return call(ctx, [heap, offset, desc, initialState(ctx.rng, heap.desc.properties.type, desc)], {
+          onSuccess: created(ctx),
+        });
       },
     },
     {
@@ -230,7 +320,13 @@ export function deviceCatalogue(): MethodSpec[] {
           bad: (ctx, good) => {
             const buffer = (good as ResourceDesc).dimension === 'BUFFER';
             if (!ctx.rng.chance(0.2)) return badResourceDesc(ctx.rng, good as ResourceDesc);
-            return invalid(withField(good as object, 'layout', ctx.rng.pick(buffer ? ['UNKNOWN', '64KB_UNDEFINED_SWIZZLE'] : ['ROW_MAJOR', 'UNKNOWN'])));
+            return invalid(
+              withField(
+                good as object,
+                'layout',
+                ctx.rng.pick(buffer ? ['UNKNOWN', '64KB_UNDEFINED_SWIZZLE'] : ['ROW_MAJOR', 'UNKNOWN']),
+              ),
+            );
           },
         },
         param('initialState', (ctx) => badState(ctx.rng)),
@@ -244,7 +340,8 @@ export function deviceCatalogue(): MethodSpec[] {
     },
     {
       cls: 'Device',
-      name: 'getResourceAllocationInfo', certain: true,
+      name: 'getResourceAllocationInfo',
+      certain: true,
       params: [
         {
           name: 'descs',
@@ -270,7 +367,8 @@ export function deviceCatalogue(): MethodSpec[] {
     },
     {
       cls: 'Device',
-      name: 'getResourceTiling', certain: true,
+      name: 'getResourceTiling',
+      certain: true,
       params: [
         param('resource', (ctx) => badRef(ctx, 'resource')),
         param('firstSubresource', (ctx) => badUint(ctx.rng, { optional: true })),
@@ -287,7 +385,8 @@ export function deviceCatalogue(): MethodSpec[] {
     },
     {
       cls: 'Device',
-      name: 'createCommandQueue', certain: true,
+      name: 'createCommandQueue',
+      certain: true,
       params: [
         {
           name: 'desc',
@@ -297,7 +396,10 @@ export function deviceCatalogue(): MethodSpec[] {
               : badField(ctx.rng, good as object, {
                   type: (g) => (g.chance(0.2) ? invalid(DELETE) : badEnum(g, ['DIRECT', 'COMPUTE', 'COPY'])),
                   priority: (g) => badEnum(g, ['NORMAL', 'HIGH', 'GLOBAL_REALTIME'], { optional: true }),
-                  flags: (g) => (g.chance(0.5) ? invalid(g.pick<unknown>(['NONE', 5, {}, Symbol('flags')])) : invalid([badEnum(g, ['NONE', 'DISABLE_GPU_TIMEOUT']).value])),
+                  flags: (g) =>
+                    g.chance(0.5)
+                      ? invalid(g.pick<unknown>(['NONE', 5, {}, Symbol('flags')]))
+                      : invalid([badEnum(g, ['NONE', 'DISABLE_GPU_TIMEOUT']).value]),
                   nodeMask: (g) => (g.chance(0.4) ? invalid(2) : badUint(g, { max: 1, optional: true })),
                 }),
         },
@@ -312,7 +414,8 @@ export function deviceCatalogue(): MethodSpec[] {
     },
     {
       cls: 'Device',
-      name: 'createCommandList', certain: true,
+      name: 'createCommandList',
+      certain: true,
       weight: 1.5,
       params: [
         param('type', (ctx) => badEnum(ctx.rng, ['DIRECT', 'COMPUTE', 'COPY'])),
@@ -321,7 +424,9 @@ export function deviceCatalogue(): MethodSpec[] {
           // A pipeline state for a COPY list: D3D12 ignores or refuses it (copy lists run no shaders).
           bad: (ctx, _, p) => {
             const pso = pickOf(ctx.rng, ctx.main.computePipelines);
-            return p.args[0] === 'COPY' && pso && ctx.rng.chance(0.4) ? maybe(pso) : badRef(ctx, 'pipeline', { nullable: true });
+            return p.args[0] === 'COPY' && pso && ctx.rng.chance(0.4)
+              ? maybe(pso)
+              : badRef(ctx, 'pipeline', { nullable: true });
           },
         },
       ],
@@ -344,7 +449,10 @@ export function deviceCatalogue(): MethodSpec[] {
           bad: (ctx, good) => {
             const { rng } = ctx;
             if (rng.chance(0.15)) return notAStruct(rng);
-            if (rng.chance(0.2)) return maybe(withField(good as object, 'type', rng.pick(['OCCLUSION', 'PIPELINE_STATISTICS', 'SO_STATISTICS'])));
+            if (rng.chance(0.2))
+              return maybe(
+                withField(good as object, 'type', rng.pick(['OCCLUSION', 'PIPELINE_STATISTICS', 'SO_STATISTICS'])),
+              );
             return badField(rng, good as object, {
               type: (g) => badEnum(g, ['TIMESTAMP', 'COPY_QUEUE_TIMESTAMP']),
               count: (g) => (g.chance(0.3) ? invalid(0) : g.chance(0.2) ? maybe(5000) : badUint(g, { min: 1 })),
@@ -353,22 +461,37 @@ export function deviceCatalogue(): MethodSpec[] {
           },
         },
       ],
-      plan: (ctx) => call(ctx, [{ type: ctx.rng.pick(['TIMESTAMP', 'COPY_QUEUE_TIMESTAMP']), count: ctx.rng.int(1, 16), ...(ctx.rng.chance(0.2) ? { nodeMask: 0 } : {}) }], {
-        onSuccess: (heap) => ctx.main.addQueryHeap(heap as never),
-      }),
+      plan: (ctx) =>
+        call(
+          ctx,
+          [
+            {
+              type: ctx.rng.pick(['TIMESTAMP', 'COPY_QUEUE_TIMESTAMP']),
+              count: ctx.rng.int(1, 16),
+              ...(ctx.rng.chance(0.2) ? { nodeMask: 0 } : {}),
+            },
+          ],
+          {
+            onSuccess: (heap) => ctx.main.addQueryHeap(heap as never),
+          },
+        ),
     },
     {
       cls: 'Device',
-      name: 'createFence', certain: true,
+      name: 'createFence',
+      certain: true,
       params: [param('initialValue', (ctx) => badUint(ctx.rng, { wide: true, optional: true }))],
       plan: (ctx) => {
         const args = ctx.rng.chance(0.3) ? [] : [ctx.rng.pick([0, 0, 1, 5, ctx.rng.int(0, 1000)])];
-        return call(ctx, args, { onSuccess: (fence, given) => ctx.main.addFence(fence as never, typeof given[0] === 'number' ? given[0] : 0) });
+        return call(ctx, args, {
+          onSuccess: (fence, given) => ctx.main.addFence(fence as never, typeof given[0] === 'number' ? given[0] : 0),
+        });
       },
     },
     {
       cls: 'Device',
-      name: 'createComputePipelineState', certain: true,
+      name: 'createComputePipelineState',
+      certain: true,
       async: true,
       weight: 0.5,
       params: [
@@ -378,7 +501,17 @@ export function deviceCatalogue(): MethodSpec[] {
             ctx.rng.chance(0.15)
               ? notAStruct(ctx.rng)
               : badField(ctx.rng, good as object, {
-                  code: (g) => invalid(g.pick<unknown>(['', '   ', 'fn main( {', '@group(0) @binding(0) var<storage> x: u32;\n@compute @workgroup_size(1) fn main() {}', 42, null])),
+                  code: (g) =>
+                    invalid(
+                      g.pick<unknown>([
+                        '',
+                        '   ',
+                        'fn main( {',
+                        '@group(0) @binding(0) var<storage> x: u32;\n@compute @workgroup_size(1) fn main() {}',
+                        42,
+                        null,
+                      ]),
+                    ),
                   entryPoint: (g) => invalid(g.pick<unknown>(['missing', '', '1main', 7, null, undefined])),
                   label: (g) => invalid(g.pick<unknown>([5, {}, null, true])),
                 }),
@@ -396,7 +529,8 @@ export function deviceCatalogue(): MethodSpec[] {
     },
     {
       cls: 'Device',
-      name: 'createGraphicsPipelineState', certain: true,
+      name: 'createGraphicsPipelineState',
+      certain: true,
       async: true,
       weight: 0.4,
       params: [
@@ -409,7 +543,10 @@ export function deviceCatalogue(): MethodSpec[] {
                   code: (g) => invalid(g.pick<unknown>(['', 'fn vs( {', 17, null])),
                   vertexEntryPoint: (g) => invalid(g.pick<unknown>(['fs', 'missing', 3, null])),
                   fragmentEntryPoint: (g) => invalid(g.pick<unknown>(['vs', 'missing', 3, undefined])),
-                  rtvFormat: (g) => (g.chance(0.5) ? invalid(g.pick(['R32_FLOAT', 'UNKNOWN', 'constructor', 'toString', '__proto__'])) : badEnum(g, ['B8G8R8A8_UNORM', 'R8G8B8A8_UNORM'])),
+                  rtvFormat: (g) =>
+                    g.chance(0.5)
+                      ? invalid(g.pick(['R32_FLOAT', 'UNKNOWN', 'constructor', 'toString', '__proto__']))
+                      : badEnum(g, ['B8G8R8A8_UNORM', 'R8G8B8A8_UNORM']),
                   primitiveTopology: (g) => badEnum(g, ['TRIANGLELIST', 'POINTLIST'], { optional: true }),
                   blend: (g) => badEnum(g, ['NONE', 'ALPHA_BLEND'], { optional: true }),
                   label: (g) => invalid(g.pick<unknown>([5, {}, null])),
@@ -417,32 +554,58 @@ export function deviceCatalogue(): MethodSpec[] {
         },
       ],
       plan: (ctx) =>
-        call(ctx, [{ code: GRAPHICS_WGSL, vertexEntryPoint: 'vs', fragmentEntryPoint: 'fs', rtvFormat: ctx.rng.pick(['B8G8R8A8_UNORM', 'R8G8B8A8_UNORM']), ...(ctx.rng.chance(0.5) ? { primitiveTopology: 'TRIANGLESTRIP' } : {}) }], {
-          mustSettle: true,
-          mustCorrupt: ctx.pipelineCreations.graphics <= 0,
-          onSuccess: (pso) => {
-            ctx.pipelineCreations.graphics--;
-            ctx.main.addPipeline(pso as never);
+        call(
+          ctx,
+          [
+            {
+              code: GRAPHICS_WGSL,
+              vertexEntryPoint: 'vs',
+              fragmentEntryPoint: 'fs',
+              rtvFormat: ctx.rng.pick(['B8G8R8A8_UNORM', 'R8G8B8A8_UNORM']),
+              ...(ctx.rng.chance(0.5) ? { primitiveTopology: 'TRIANGLESTRIP' } : {}),
+            },
+          ],
+          {
+            mustSettle: true,
+            mustCorrupt: ctx.pipelineCreations.graphics <= 0,
+            onSuccess: (pso) => {
+              ctx.pipelineCreations.graphics--;
+              ctx.main.addPipeline(pso as never);
+            },
           },
-        }),
+        ),
     },
     {
       cls: 'Device',
       name: 'createSwapChain',
       weight: 0.3,
       params: [
-        param('context', (ctx) => invalid(ctx.rng.pick<unknown>([null, undefined, {}, 'canvas', { configure: 1 }, ctx.main.heaps[0]]))),
-        param('desc', (ctx) => (ctx.rng.chance(0.5) ? notAStruct(ctx.rng) : invalid({ format: ctx.rng.pick(['R32_FLOAT', 'constructor', 5]), alphaMode: 'premultiplied' }))),
+        param('context', (ctx) =>
+          invalid(ctx.rng.pick<unknown>([null, undefined, {}, 'canvas', { configure: 1 }, ctx.main.heaps[0]])),
+        ),
+        param('desc', (ctx) =>
+          ctx.rng.chance(0.5)
+            ? notAStruct(ctx.rng)
+            : invalid({ format: ctx.rng.pick(['R32_FLOAT', 'constructor', 5]), alphaMode: 'premultiplied' }),
+        ),
       ],
       // No canvas in Node.js or in a worker: every call names something that is not a canvas context.
-      plan: (ctx) => call(ctx, [ctx.rng.pick<unknown>([{}, null, { getCurrentTexture: () => null }])], { validities: ['invalid'] }),
+      plan: (ctx) =>
+        call(ctx, [ctx.rng.pick<unknown>([{}, null, { getCurrentTexture: () => null }])], { validities: ['invalid'] }),
     },
     {
       cls: 'Device',
       name: 'writeTextureDescriptor',
       weight: 0.5,
       params: [param('resource', (ctx) => badRef(ctx, 'texture'))],
-      plan: (ctx) => mapOr(pickOf(ctx.rng, ctx.main.textures().filter((t) => t.desc.dimension === 'TEXTURE2D')), (texture) => call(ctx, [texture])),
+      plan: (ctx) =>
+        mapOr(
+          pickOf(
+            ctx.rng,
+            ctx.main.textures().filter((t) => t.desc.dimension === 'TEXTURE2D'),
+          ),
+          (texture) => call(ctx, [texture]),
+        ),
     },
     {
       cls: 'Device',
@@ -452,7 +615,17 @@ export function deviceCatalogue(): MethodSpec[] {
       // Left out (undefined or null) is every live resource: only non-arrays and bad elements are wrong.
       params: [
         param('resources', (ctx) => {
-          if (ctx.rng.chance(0.25)) return invalid(ctx.rng.pick<unknown>([{}, 'all', 1, true, { length: 1, 0: ctx.main.resources[0] }, new Set(ctx.main.resources)]));
+          if (ctx.rng.chance(0.25))
+            return invalid(
+              ctx.rng.pick<unknown>([
+                {},
+                'all',
+                1,
+                true,
+                { length: 1, 0: ctx.main.resources[0] },
+                new Set(ctx.main.resources),
+              ]),
+            );
           const bad = badRef(ctx, 'resource');
           const items: unknown[] = sample(ctx.rng, ctx.main.resources, 2);
           items.splice(ctx.rng.int(0, items.length), 0, bad.value);
@@ -465,22 +638,53 @@ export function deviceCatalogue(): MethodSpec[] {
           // Whatever the fuzzer did, the GPU's page table must say what the CPU authority says.
           onSuccess: (result) => {
             const { mismatchCount, mismatches } = result as { mismatchCount: number; mismatches: unknown[] };
-            if (mismatchCount !== 0) throw new Error(`validateTileMappings found ${mismatchCount} mismatches: ${JSON.stringify(mismatches.slice(0, 2))}`);
+            if (mismatchCount !== 0)
+              throw new Error(
+                `validateTileMappings found ${mismatchCount} mismatches: ${JSON.stringify(mismatches.slice(0, 2))}`,
+              );
           },
         }),
     },
-    { cls: 'Device', name: 'readFaults', certain: true, async: true, weight: 0.2, params: [], plan: (ctx) => call(ctx, [], { mustSettle: true }) },
+    {
+      cls: 'Device',
+      name: 'readFaults',
+      certain: true,
+      async: true,
+      weight: 0.2,
+      params: [],
+      plan: (ctx) => call(ctx, [], { mustSettle: true }),
+    },
     // The fuzzed devices are created without gpuValidation.unmappedAccess: every call is DXGI_ERROR_INVALID_CALL.
-    { cls: 'Device', name: 'readUnmappedAccesses', async: true, weight: 0.1, params: [], plan: (ctx) => call(ctx, [], { mustSettle: true, receiver: { target: ctx.main.device, validity: 'invalid' } }) },
-    { cls: 'Device', name: 'destroy', weight: 0, params: [], plan: (ctx) => call(ctx, [], { onSuccess: () => (ctx.main.destroyed = true) }) },
+    {
+      cls: 'Device',
+      name: 'readUnmappedAccesses',
+      async: true,
+      weight: 0.1,
+      params: [],
+      plan: (ctx) => call(ctx, [], { mustSettle: true, receiver: { target: ctx.main.device, validity: 'invalid' } }),
+    },
+    {
+      cls: 'Device',
+      name: 'destroy',
+      weight: 0,
+      params: [],
+      plan: (ctx) => call(ctx, [], { onSuccess: () => (ctx.main.destroyed = true) }),
+    },
     {
       cls: 'module',
-      name: 'createResidencyManager', certain: true,
+      name: 'createResidencyManager',
+      certain: true,
       weight: 0.3,
       invoke: (_, args) => createResidencyManager(args[0] as never, args[1] as never),
       params: [
         // Another device is a device: the manager is then that device's. Only non-devices are wrong.
-        param('device', (ctx) => (ctx.rng.chance(0.5) ? invalid(pickOf(ctx.rng, ctx.main.wrongKind('device')) ?? {}) : invalid(ctx.rng.pick<unknown>([null, undefined, {}, 1, 'device', Object.create(null), ctx.main.heaps[0] ?? 2])))),
+        param('device', (ctx) =>
+          ctx.rng.chance(0.5)
+            ? invalid(pickOf(ctx.rng, ctx.main.wrongKind('device')) ?? {})
+            : invalid(
+                ctx.rng.pick<unknown>([null, undefined, {}, 1, 'device', Object.create(null), ctx.main.heaps[0] ?? 2]),
+              ),
+        ),
         {
           name: 'options',
           bad: (ctx, good) =>
@@ -510,10 +714,17 @@ export function deviceCatalogue(): MethodSpec[] {
 
 function badClearValue(rng: Random): Arg {
   // A clear value on a resource that is no render target or depth-stencil target is refused by D3D12.
-  return invalid(rng.pick<unknown>([{ format: 'R8G8B8A8_UNORM', color: [0, 0, 0, 1] }, { format: 'UNKNOWN' }, 5, 'clear', { color: [NaN, 0, 0, 0] }]));
+  return invalid(
+    rng.pick<unknown>([
+      { format: 'R8G8B8A8_UNORM', color: [0, 0, 0, 1] },
+      { format: 'UNKNOWN' },
+      5,
+      'clear',
+      { color: [NaN, 0, 0, 0] },
+    ]),
+  );
 }
 
 function mapOr<T>(value: T | undefined, build: (value: T) => CallPlan): CallPlan | undefined {
   return value === undefined ? undefined : build(value);
 }
-

@@ -11,7 +11,15 @@
  * resource (aimAtLiveResource: valid calls made while planning), so that dispatches touch emulated
  * memory; dispatchTargets counts the dispatches recorded and those aimed so.
  */
-import { ROOT_CONSTANT_COUNT, ROOT_DESCRIPTOR_COUNT, type CommandListType, type GraphicsCommandList, type QueryHeap, type Resource, type ResourceState } from '../../../src/index.js';
+import {
+  ROOT_CONSTANT_COUNT,
+  ROOT_DESCRIPTOR_COUNT,
+  type CommandListType,
+  type GraphicsCommandList,
+  type QueryHeap,
+  type Resource,
+  type ResourceState,
+} from '../../../src/index.js';
 import { RESOURCE_STATE_BITS } from '../../../src/api/types.js';
 import type { Random } from '../../../src/validate/random.js';
 import { badState, stateNamesOf } from './descs.js';
@@ -29,16 +37,28 @@ const GRAPHICS = ['DIRECT'] as const;
 const ALL_SUBRESOURCES = 0xffffffff;
 
 function openList(ctx: FuzzContext, types: readonly CommandListType[]): GraphicsCommandList | undefined {
-  return pickOf(ctx.rng, ctx.main.lists.filter((l) => isOpen(l) && types.includes(l.type)));
+  return pickOf(
+    ctx.rng,
+    ctx.main.lists.filter((l) => isOpen(l) && types.includes(l.type)),
+  );
 }
 
 /** A closed list, or an open one of a type that cannot record the command. */
 function unfitList(ctx: FuzzContext, types: readonly CommandListType[]): Receiver | undefined {
-  const list = pickOf(ctx.rng, ctx.main.lists.filter((l) => !isOpen(l) || !types.includes(l.type)));
+  const list = pickOf(
+    ctx.rng,
+    ctx.main.lists.filter((l) => !isOpen(l) || !types.includes(l.type)),
+  );
   return list && { target: list, validity: 'invalid' };
 }
 
-export function recording(name: string, types: readonly CommandListType[], params: readonly Param[], args: (ctx: FuzzContext, list: GraphicsCommandList) => unknown[] | undefined, extra: Partial<MethodSpec> = {}): MethodSpec {
+export function recording(
+  name: string,
+  types: readonly CommandListType[],
+  params: readonly Param[],
+  args: (ctx: FuzzContext, list: GraphicsCommandList) => unknown[] | undefined,
+  extra: Partial<MethodSpec> = {},
+): MethodSpec {
   return {
     cls: 'GraphicsCommandList',
     name,
@@ -55,13 +75,17 @@ export function recording(name: string, types: readonly CommandListType[], param
 
 /** The state a list's next barrier on a subresource must name: what the list left it in, else the global state. */
 function knownState(list: GraphicsCommandList, resource: Resource, sub: number): number {
-  const tracked = (list.states as unknown as { tracked: Map<Resource, { states: (number | undefined)[] }> }).tracked.get(resource);
+  const tracked = (
+    list.states as unknown as { tracked: Map<Resource, { states: (number | undefined)[] }> }
+  ).tracked.get(resource);
   return tracked?.states[sub] ?? resource.states[sub] ?? 0;
 }
 
 /** Buffers a copy may write (not UPLOAD, whose state is GENERIC_READ for good) and read (not READBACK). */
-export const writable = (ctx: FuzzContext): Resource[] => ctx.main.buffers().filter((r) => r.heap?.desc.properties.type !== 'UPLOAD');
-export const readable = (ctx: FuzzContext): Resource[] => ctx.main.buffers().filter((r) => r.heap?.desc.properties.type !== 'READBACK');
+export const writable = (ctx: FuzzContext): Resource[] =>
+  ctx.main.buffers().filter((r) => r.heap?.desc.properties.type !== 'UPLOAD');
+export const readable = (ctx: FuzzContext): Resource[] =>
+  ctx.main.buffers().filter((r) => r.heap?.desc.properties.type !== 'READBACK');
 
 function offsetInto(rng: Random, width: number): Arg {
   return rng.chance(0.5) ? invalid(width + rng.int(1, 4096)) : badUint(rng, { wide: true });
@@ -89,17 +113,42 @@ function badWords(ctx: FuzzContext, good: unknown, offset: number): Arg {
 
 /** Not a 32-bit value: root constants take signed and unsigned ones, so -1 and -2^31 are fine. */
 function badWord(rng: Random): Arg {
-  return invalid(rng.pick<unknown>([2 ** 32, -(2 ** 31) - 1, 1.5, -0.5, NaN, Infinity, -Infinity, 2 ** 53, '1', null, undefined, {}, 1n, true]));
+  return invalid(
+    rng.pick<unknown>([
+      2 ** 32,
+      -(2 ** 31) - 1,
+      1.5,
+      -0.5,
+      NaN,
+      Infinity,
+      -Infinity,
+      2 ** 53,
+      '1',
+      null,
+      undefined,
+      {},
+      1n,
+      true,
+    ]),
+  );
 }
 
-const rootIndex = param('rootParameterIndex', (ctx) => (ctx.rng.chance(0.5) ? invalid(ctx.rng.int(1, 8)) : badUint(ctx.rng)));
+const rootIndex = param('rootParameterIndex', (ctx) =>
+  ctx.rng.chance(0.5) ? invalid(ctx.rng.int(1, 8)) : badUint(ctx.rng),
+);
 
 function constantsMethods(prefix: 'Compute' | 'Graphics', types: readonly CommandListType[]): MethodSpec[] {
   return [
     recording(
       `set${prefix}Root32BitConstants`,
       types,
-      [rootIndex, { name: 'srcData', bad: (ctx, good, p) => badWords(ctx, good, (p.args[2] as number | undefined) ?? 0) }, param('destOffsetIn32BitValues', (ctx) => (ctx.rng.chance(0.4) ? invalid(ROOT_CONSTANT_COUNT + 1) : badUint(ctx.rng, { optional: true })))],
+      [
+        rootIndex,
+        { name: 'srcData', bad: (ctx, good, p) => badWords(ctx, good, (p.args[2] as number | undefined) ?? 0) },
+        param('destOffsetIn32BitValues', (ctx) =>
+          ctx.rng.chance(0.4) ? invalid(ROOT_CONSTANT_COUNT + 1) : badUint(ctx.rng, { optional: true }),
+        ),
+      ],
       (ctx) => {
         const { words, offset } = rootConstants(ctx);
         const data = ctx.rng.chance(0.3) ? Uint32Array.from(words, (w) => w >>> 0) : words;
@@ -110,21 +159,33 @@ function constantsMethods(prefix: 'Compute' | 'Graphics', types: readonly Comman
       `set${prefix}Root32BitConstant`,
       types,
       // Left out, the offset defaults to 0 (D3D12 requires it; taking the default is harmless).
-      [rootIndex, param('srcData', (ctx) => badWord(ctx.rng)), param('destOffsetIn32BitValues', (ctx) => (ctx.rng.chance(0.4) ? invalid(ROOT_CONSTANT_COUNT) : badUint(ctx.rng, { optional: true })))],
+      [
+        rootIndex,
+        param('srcData', (ctx) => badWord(ctx.rng)),
+        param('destOffsetIn32BitValues', (ctx) =>
+          ctx.rng.chance(0.4) ? invalid(ROOT_CONSTANT_COUNT) : badUint(ctx.rng, { optional: true }),
+        ),
+      ],
       (ctx) => [0, ctx.rng.next(), ctx.rng.int(0, ROOT_CONSTANT_COUNT - 1)],
     ),
   ];
 }
 
 /** A root descriptor's parameter that is not one (0 is the constants; 9 is past the eighth). */
-const descriptorIndex = param('rootParameterIndex', (ctx) => (ctx.rng.chance(0.5) ? invalid(ctx.rng.pick([0, ROOT_DESCRIPTOR_COUNT + 1])) : badUint(ctx.rng)));
+const descriptorIndex = param('rootParameterIndex', (ctx) =>
+  ctx.rng.chance(0.5) ? invalid(ctx.rng.pick([0, ROOT_DESCRIPTOR_COUNT + 1])) : badUint(ctx.rng),
+);
 
 /** Not a D3D12_GPU_VIRTUAL_ADDRESS: a number instead of a bigint, negative, 2^64 or more. */
-const badAddress = param('bufferLocation', (ctx) => invalid(ctx.rng.pick<unknown>([65536, -1n, 2n ** 64n, '0x10000', null, undefined, {}, NaN])));
+const badAddress = param('bufferLocation', (ctx) =>
+  invalid(ctx.rng.pick<unknown>([65536, -1n, 2n ** 64n, '0x10000', null, undefined, {}, NaN])),
+);
 
 function descriptorMethods(prefix: 'Compute' | 'Graphics', types: readonly CommandListType[]): MethodSpec[] {
   return (['ConstantBuffer', 'ShaderResource', 'UnorderedAccess'] as const).map((view) =>
-    recording(`set${prefix}Root${view}View`, types, [descriptorIndex, badAddress], (ctx) => descriptorArgs(ctx, view === 'ConstantBuffer' ? 256 : 4)),
+    recording(`set${prefix}Root${view}View`, types, [descriptorIndex, badAddress], (ctx) =>
+      descriptorArgs(ctx, view === 'ConstantBuffer' ? 256 : 4),
+    ),
   );
 }
 
@@ -137,8 +198,14 @@ function descriptorMethods(prefix: 'Compute' | 'Graphics', types: readonly Comma
 function descriptorArgs(ctx: FuzzContext, alignment: number): [number, bigint] {
   const { rng } = ctx;
   const target = pickOf(rng, ctx.main.resources);
-  if (target && rng.chance(0.6)) return [1, target.getGPUVirtualAddress() + BigInt(offsetWithin(rng, target, alignment))];
-  const address = target && rng.chance(0.7) ? target.getGPUVirtualAddress() : rng.chance(0.5) ? BigInt(rng.next()) * BigInt(alignment) : rng.pick([0n, 0x12340000n, 2n ** 64n - 1n]);
+  if (target && rng.chance(0.6))
+    return [1, target.getGPUVirtualAddress() + BigInt(offsetWithin(rng, target, alignment))];
+  const address =
+    target && rng.chance(0.7)
+      ? target.getGPUVirtualAddress()
+      : rng.chance(0.5)
+        ? BigInt(rng.next()) * BigInt(alignment)
+        : rng.pick([0n, 0x12340000n, 2n ** 64n - 1n]);
   return [rng.int(1, ROOT_DESCRIPTOR_COUNT), address];
 }
 
@@ -179,7 +246,13 @@ function dispatchPlan(ctx: FuzzContext): CallPlan | undefined {
   const { rng } = ctx;
   const aim = rng.chance(0.6);
   const open = ctx.main.lists.filter((l) => isOpen(l) && SHADER.includes(l.type as (typeof SHADER)[number]));
-  const list = (aim ? pickOf(rng, open.filter((l) => field<{ kind: string } | undefined>(l, 'pipeline')?.kind === 'compute')) : undefined) ?? pickOf(rng, open);
+  const list =
+    (aim
+      ? pickOf(
+          rng,
+          open.filter((l) => field<{ kind: string } | undefined>(l, 'pipeline')?.kind === 'compute'),
+        )
+      : undefined) ?? pickOf(rng, open);
   if (!list) return undefined;
   if (aim) aimAtLiveResource(ctx, list);
   const args = [rng.int(0, 4), ...(rng.chance(0.5) ? [1, rng.int(1, 2)] : [])];
@@ -193,7 +266,10 @@ function dispatchPlan(ctx: FuzzContext): CallPlan | undefined {
  * is reported as a plan that threw), but the dispatch planned next records what they set.
  */
 function aimAtLiveResource(ctx: FuzzContext, list: GraphicsCommandList): void {
-  const target = pickOf(ctx.rng, ctx.main.resources.filter((r) => !r.released));
+  const target = pickOf(
+    ctx.rng,
+    ctx.main.resources.filter((r) => !r.released),
+  );
   if (!target) return;
   list.setComputeRootUnorderedAccessView(1, target.getGPUVirtualAddress() + BigInt(offsetWithin(ctx.rng, target, 4)));
   list.setComputeRoot32BitConstant(0, 1, 2);
@@ -224,25 +300,50 @@ function noteDispatch(ctx: FuzzContext, list: GraphicsCommandList): void {
 function barrier(ctx: FuzzContext, list: GraphicsCommandList): unknown {
   const { rng } = ctx;
   const r = rng.float();
-  const resource = pickOf(rng, ctx.main.resources.filter((x) => x.fixedState === undefined));
-  if (r < 0.15 || !resource) return { type: 'UAV', uav: { resource: rng.chance(0.5) ? null : pickOf(rng, ctx.main.resources) ?? null } };
-  if (r < 0.22) return { type: 'ALIASING', aliasing: { resourceBefore: null, resourceAfter: rng.chance(0.5) ? resource : null } };
+  const resource = pickOf(
+    rng,
+    ctx.main.resources.filter((x) => x.fixedState === undefined),
+  );
+  if (r < 0.15 || !resource)
+    return { type: 'UAV', uav: { resource: rng.chance(0.5) ? null : (pickOf(rng, ctx.main.resources) ?? null) } };
+  if (r < 0.22)
+    return { type: 'ALIASING', aliasing: { resourceBefore: null, resourceAfter: rng.chance(0.5) ? resource : null } };
   const count = resource.states.length;
   const subresource = rng.chance(0.5) ? ALL_SUBRESOURCES : rng.int(0, count - 1);
   const before = knownState(list, resource, subresource === ALL_SUBRESOURCES ? 0 : subresource);
   const uav = resource.desc.flags.includes('ALLOW_UNORDERED_ACCESS');
-  const afters: ResourceState[] = ['COMMON', 'COPY_DEST', 'COPY_SOURCE', 'NON_PIXEL_SHADER_RESOURCE', ...(uav ? (['UNORDERED_ACCESS'] as const) : [])];
+  const afters: ResourceState[] = [
+    'COMMON',
+    'COPY_DEST',
+    'COPY_SOURCE',
+    'NON_PIXEL_SHADER_RESOURCE',
+    ...(uav ? (['UNORDERED_ACCESS'] as const) : []),
+  ];
   const after = rng.pick(afters.filter((name) => RESOURCE_STATE_BITS[name] !== before));
   const transition: Record<string, unknown> = { resource, stateBefore: stateNamesOf(before), stateAfter: after };
   if (subresource !== ALL_SUBRESOURCES || rng.chance(0.5)) transition.subresource = subresource;
-  return { type: 'TRANSITION', transition, ...(rng.chance(0.1) ? { flags: rng.pick(['NONE', 'BEGIN_ONLY', 'END_ONLY']) } : {}) };
+  return {
+    type: 'TRANSITION',
+    transition,
+    ...(rng.chance(0.1) ? { flags: rng.pick(['NONE', 'BEGIN_ONLY', 'END_ONLY']) } : {}),
+  };
 }
 
 function badBarrier(ctx: FuzzContext, good: unknown): Arg {
   const { rng } = ctx;
   const b = good as { type: string; transition?: Record<string, unknown> };
   if (b.type !== 'TRANSITION' || !b.transition || rng.chance(0.2)) {
-    return invalid(rng.pick<unknown>([null, 5, {}, { type: 'TRANSITION' }, { type: 'SPLIT' }, { type: 'TRANSITION', transition: null }, { type: 'UAV', flags: 'BEGIN_ONLY', uav: { resource: null } }]));
+    return invalid(
+      rng.pick<unknown>([
+        null,
+        5,
+        {},
+        { type: 'TRANSITION' },
+        { type: 'SPLIT' },
+        { type: 'TRANSITION', transition: null },
+        { type: 'UAV', flags: 'BEGIN_ONLY', uav: { resource: null } },
+      ]),
+    );
   }
   const transition = b.transition;
   const count = (transition.resource as Resource).states.length;
@@ -257,19 +358,41 @@ function badBarrier(ctx: FuzzContext, good: unknown): Arg {
 
 /** Recording methods whose valid plan cannot fail on an open list of a fitting type. */
 const CERTAIN_RECORDING = new Set([
-  ...['Compute', 'Graphics'].flatMap((prefix) => ['ConstantBuffer', 'ShaderResource', 'UnorderedAccess'].map((view) => `set${prefix}Root${view}View`)),
-  'setPipelineState', 'setComputeRoot32BitConstants', 'setComputeRoot32BitConstant', 'setGraphicsRoot32BitConstants', 'setGraphicsRoot32BitConstant', 'omSetRenderTargets', 'rsSetViewports', 'rsSetScissorRects', 'endQuery']);
+  ...['Compute', 'Graphics'].flatMap((prefix) =>
+    ['ConstantBuffer', 'ShaderResource', 'UnorderedAccess'].map((view) => `set${prefix}Root${view}View`),
+  ),
+  'setPipelineState',
+  'setComputeRoot32BitConstants',
+  'setComputeRoot32BitConstant',
+  'setGraphicsRoot32BitConstants',
+  'setGraphicsRoot32BitConstant',
+  'omSetRenderTargets',
+  'rsSetViewports',
+  'rsSetScissorRects',
+  'endQuery',
+]);
 
 export function listCatalogue(): MethodSpec[] {
   return listMethods().map((spec) => (CERTAIN_RECORDING.has(spec.name) ? { ...spec, certain: true } : spec));
 }
 
 function listMethods(): MethodSpec[] {
-  const closed = (ctx: FuzzContext): GraphicsCommandList | undefined => pickOf(ctx.rng, ctx.main.lists.filter((l) => !isOpen(l)));
+  const closed = (ctx: FuzzContext): GraphicsCommandList | undefined =>
+    pickOf(
+      ctx.rng,
+      ctx.main.lists.filter((l) => !isOpen(l)),
+    );
   const queryHeap = param('queryHeap', (ctx) => badRef(ctx, 'queryHeap'));
-  const queryType = param('type', (ctx) => (ctx.rng.chance(0.3) ? invalid(ctx.rng.pick(['OCCLUSION', 'BINARY_OCCLUSION', 'PIPELINE_STATISTICS'])) : badEnum(ctx.rng, ['TIMESTAMP'])));
+  const queryType = param('type', (ctx) =>
+    ctx.rng.chance(0.3)
+      ? invalid(ctx.rng.pick(['OCCLUSION', 'BINARY_OCCLUSION', 'PIPELINE_STATISTICS']))
+      : badEnum(ctx.rng, ['TIMESTAMP']),
+  );
   const heapFor = (ctx: FuzzContext, list: GraphicsCommandList): QueryHeap | undefined =>
-    pickOf(ctx.rng, ctx.main.queryHeaps.filter((h) => (h.desc.type === 'COPY_QUEUE_TIMESTAMP') === (list.type === 'COPY')));
+    pickOf(
+      ctx.rng,
+      ctx.main.queryHeaps.filter((h) => (h.desc.type === 'COPY_QUEUE_TIMESTAMP') === (list.type === 'COPY')),
+    );
   return [
     {
       cls: 'GraphicsCommandList',
@@ -290,38 +413,81 @@ function listMethods(): MethodSpec[] {
           name: 'initialState',
           bad: (ctx, _, p) => {
             const pso = pickOf(ctx.rng, ctx.main.computePipelines);
-            return (p.receiver.target as GraphicsCommandList).type === 'COPY' && pso && ctx.rng.chance(0.4) ? maybe(pso) : badRef(ctx, 'pipeline', { nullable: true });
+            return (p.receiver.target as GraphicsCommandList).type === 'COPY' && pso && ctx.rng.chance(0.4)
+              ? maybe(pso)
+              : badRef(ctx, 'pipeline', { nullable: true });
           },
         },
       ],
       plan: (ctx) => {
         const list = closed(ctx);
         if (!list) return undefined;
-        const pso = list.type !== 'COPY' && ctx.rng.chance(0.3) ? pickOf(ctx.rng, ctx.main.computePipelines) : undefined;
+        const pso =
+          list.type !== 'COPY' && ctx.rng.chance(0.3) ? pickOf(ctx.rng, ctx.main.computePipelines) : undefined;
         return mapPlan(list, pso ? [pso] : ctx.rng.chance(0.3) ? [null] : []);
       },
       badReceiver: (ctx) => mapReceiver(openList(ctx, ALL)),
     },
-    { cls: 'GraphicsCommandList', name: 'setName', certain: true, weight: 0.2, params: [param('name', (ctx) => oddString(ctx.rng))], plan: (ctx) => mapPlan(pickOf(ctx.rng, ctx.main.lists), ['list']) },
-    { cls: 'GraphicsCommandList', name: 'getName', certain: true, weight: 0.2, params: [], plan: (ctx) => mapPlan(pickOf(ctx.rng, ctx.main.lists), []) },
-    recording('endQuery', ALL, [queryHeap, queryType, { name: 'index', bad: (ctx, _, p) => (ctx.rng.chance(0.5) ? invalid((p.args[0] as QueryHeap).desc?.count ?? 99) : badUint(ctx.rng)) }], (ctx, list) => {
-      const heap = heapFor(ctx, list);
-      return heap && [heap, 'TIMESTAMP', ctx.rng.int(0, heap.desc.count - 1)];
-    }),
+    {
+      cls: 'GraphicsCommandList',
+      name: 'setName',
+      certain: true,
+      weight: 0.2,
+      params: [param('name', (ctx) => oddString(ctx.rng))],
+      plan: (ctx) => mapPlan(pickOf(ctx.rng, ctx.main.lists), ['list']),
+    },
+    {
+      cls: 'GraphicsCommandList',
+      name: 'getName',
+      certain: true,
+      weight: 0.2,
+      params: [],
+      plan: (ctx) => mapPlan(pickOf(ctx.rng, ctx.main.lists), []),
+    },
+    recording(
+      'endQuery',
+      ALL,
+      [
+        queryHeap,
+        queryType,
+        {
+          name: 'index',
+          bad: (ctx, _, p) =>
+            ctx.rng.chance(0.5) ? invalid((p.args[0] as QueryHeap).desc?.count ?? 99) : badUint(ctx.rng),
+        },
+      ],
+      (ctx, list) => {
+        const heap = heapFor(ctx, list);
+        return heap && [heap, 'TIMESTAMP', ctx.rng.int(0, heap.desc.count - 1)];
+      },
+    ),
     recording(
       'resolveQueryData',
       ALL,
       [
         queryHeap,
         queryType,
-        { name: 'startIndex', bad: (ctx, _, p) => (ctx.rng.chance(0.4) ? invalid(((p.args[0] as QueryHeap).desc?.count ?? 0) + 1) : badUint(ctx.rng)) },
-        { name: 'numQueries', bad: (ctx, _, p) => (ctx.rng.chance(0.4) ? invalid(((p.args[0] as QueryHeap).desc?.count ?? 0) + 1) : badUint(ctx.rng)) },
+        {
+          name: 'startIndex',
+          bad: (ctx, _, p) =>
+            ctx.rng.chance(0.4) ? invalid(((p.args[0] as QueryHeap).desc?.count ?? 0) + 1) : badUint(ctx.rng),
+        },
+        {
+          name: 'numQueries',
+          bad: (ctx, _, p) =>
+            ctx.rng.chance(0.4) ? invalid(((p.args[0] as QueryHeap).desc?.count ?? 0) + 1) : badUint(ctx.rng),
+        },
         param('destinationBuffer', (ctx) => badRef(ctx, 'buffer')),
-        param('alignedDestinationBufferOffset', (ctx) => (ctx.rng.chance(0.4) ? invalid(ctx.rng.pick([4, 1, 12])) : badUint(ctx.rng, { wide: true }))),
+        param('alignedDestinationBufferOffset', (ctx) =>
+          ctx.rng.chance(0.4) ? invalid(ctx.rng.pick([4, 1, 12])) : badUint(ctx.rng, { wide: true }),
+        ),
       ],
       (ctx) => {
         const heap = pickOf(ctx.rng, ctx.main.queryHeaps);
-        const destination = pickOf(ctx.rng, writable(ctx).filter((r) => r.desc.width >= 8));
+        const destination = pickOf(
+          ctx.rng,
+          writable(ctx).filter((r) => r.desc.width >= 8),
+        );
         if (!heap || !destination) return undefined;
         const start = ctx.rng.int(0, heap.desc.count - 1);
         const count = ctx.rng.int(0, Math.min(heap.desc.count - start, Math.floor(destination.desc.width / 8)));
@@ -337,7 +503,9 @@ function listMethods(): MethodSpec[] {
         { name: 'dstOffset', bad: (ctx, _, p) => offsetInto(ctx.rng, (p.args[0] as Resource).desc.width) },
         param('srcBuffer', (ctx) => badRef(ctx, 'buffer')),
         { name: 'srcOffset', bad: (ctx, _, p) => offsetInto(ctx.rng, (p.args[2] as Resource).desc.width) },
-        param('numBytes', (ctx) => (ctx.rng.chance(0.5) ? invalid(ctx.rng.pick([2 ** 40, 16 * TILE])) : badUint(ctx.rng, { wide: true }))),
+        param('numBytes', (ctx) =>
+          ctx.rng.chance(0.5) ? invalid(ctx.rng.pick([2 ** 40, 16 * TILE])) : badUint(ctx.rng, { wide: true }),
+        ),
       ],
       (ctx) => {
         const [dst, src] = [pickOf(ctx.rng, writable(ctx)), pickOf(ctx.rng, readable(ctx))];
@@ -346,14 +514,25 @@ function listMethods(): MethodSpec[] {
         return [dst, ctx.rng.int(0, dst.desc.width - n), src, ctx.rng.int(0, src.desc.width - n), n];
       },
     ),
-    recording('copyResource', ALL, [param('dstResource', (ctx) => badRef(ctx, 'resource')), param('srcResource', (ctx) => badRef(ctx, 'resource'))], (ctx) => {
-      const pairs = ctx.main.resources.flatMap((dst) =>
-        ctx.main.resources
-          .filter((src) => src !== dst && sameShape(dst, src) && dst.heap?.desc.properties.type !== 'UPLOAD' && src.heap?.desc.properties.type !== 'READBACK')
-          .map((src) => [dst, src]),
-      );
-      return pickOf(ctx.rng, pairs);
-    }),
+    recording(
+      'copyResource',
+      ALL,
+      [param('dstResource', (ctx) => badRef(ctx, 'resource')), param('srcResource', (ctx) => badRef(ctx, 'resource'))],
+      (ctx) => {
+        const pairs = ctx.main.resources.flatMap((dst) =>
+          ctx.main.resources
+            .filter(
+              (src) =>
+                src !== dst &&
+                sameShape(dst, src) &&
+                dst.heap?.desc.properties.type !== 'UPLOAD' &&
+                src.heap?.desc.properties.type !== 'READBACK',
+            )
+            .map((src) => [dst, src]),
+        );
+        return pickOf(ctx.rng, pairs);
+      },
+    ),
     recording(
       'copyTiles',
       ALL,
@@ -362,8 +541,15 @@ function listMethods(): MethodSpec[] {
         { name: 'tileRegionStartCoordinate', bad: (ctx, good) => badCoordinate(ctx.rng, good as never) },
         { name: 'tileRegionSize', bad: (ctx, good) => badRegionSize(ctx.rng, good as never) },
         param('buffer', (ctx) => badRef(ctx, 'buffer')),
-        { name: 'bufferStartOffsetInBytes', bad: (ctx, _, p) => offsetInto(ctx.rng, (p.args[3] as Resource).desc.width) },
-        param('flags', (ctx) => (ctx.rng.chance(0.3) ? invalid(['LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE', 'SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER']) : badEnum(ctx.rng, ['NONE', 'NO_HAZARD']))),
+        {
+          name: 'bufferStartOffsetInBytes',
+          bad: (ctx, _, p) => offsetInto(ctx.rng, (p.args[3] as Resource).desc.width),
+        },
+        param('flags', (ctx) =>
+          ctx.rng.chance(0.3)
+            ? invalid(['LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE', 'SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER'])
+            : badEnum(ctx.rng, ['NONE', 'NO_HAZARD']),
+        ),
       ],
       (ctx) => {
         const tiled = pickOf(ctx.rng, ctx.main.reserved());
@@ -371,18 +557,38 @@ function listMethods(): MethodSpec[] {
         const region = tileRegion(ctx, tiled, 2);
         const toTiles = ctx.rng.chance(0.5);
         const bytes = region.tiles * TILE;
-        const buffer = pickOf(ctx.rng, (toTiles ? readable(ctx) : writable(ctx)).filter((b) => b !== tiled && b.desc.width >= bytes));
+        const buffer = pickOf(
+          ctx.rng,
+          (toTiles ? readable(ctx) : writable(ctx)).filter((b) => b !== tiled && b.desc.width >= bytes),
+        );
         if (!buffer) return undefined;
         const offset = ctx.rng.chance(0.7) ? 0 : ctx.rng.int(0, buffer.desc.width - bytes);
-        const direction = toTiles ? 'LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE' : ctx.rng.pick(['SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER', 'NONE']);
-        return [tiled, region.coordinate, region.size, buffer, offset, ctx.rng.chance(0.3) ? [direction, 'NO_HAZARD'] : direction];
+        const direction = toTiles
+          ? 'LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE'
+          : ctx.rng.pick(['SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER', 'NONE']);
+        return [
+          tiled,
+          region.coordinate,
+          region.size,
+          buffer,
+          offset,
+          ctx.rng.chance(0.3) ? [direction, 'NO_HAZARD'] : direction,
+        ];
       },
     ),
     ...uavClearMethods(),
     recording(
       'resourceBarrier',
       ALL,
-      [{ name: 'barriers', bad: (ctx, good) => (ctx.rng.chance(0.2) ? notAnArray(ctx.rng) : badArrayOf(ctx, good, (_, item) => badBarrier(ctx, item), { lengthValidity: 'maybe' })) }],
+      [
+        {
+          name: 'barriers',
+          bad: (ctx, good) =>
+            ctx.rng.chance(0.2)
+              ? notAnArray(ctx.rng)
+              : badArrayOf(ctx, good, (_, item) => badBarrier(ctx, item), { lengthValidity: 'maybe' }),
+        },
+      ],
       (ctx, list) => [Array.from({ length: ctx.rng.int(1, 3) }, () => barrier(ctx, list))],
       { weight: 3 },
     ),
@@ -395,12 +601,22 @@ function listMethods(): MethodSpec[] {
           // A graphics pipeline state on a COMPUTE list is as wrong as another device's.
           bad: (ctx, _, p) => {
             const graphics = pickOf(ctx.rng, ctx.main.graphicsPipelines);
-            if ((p.receiver.target as GraphicsCommandList).type === 'COMPUTE' && graphics && ctx.rng.chance(0.3)) return invalid(graphics);
+            if ((p.receiver.target as GraphicsCommandList).type === 'COMPUTE' && graphics && ctx.rng.chance(0.3))
+              return invalid(graphics);
             return badRef(ctx, 'pipeline');
           },
         },
       ],
-      (ctx, list) => mapArgs(pickOf(ctx.rng, list.type === 'DIRECT' ? [...ctx.main.computePipelines, ...ctx.main.graphicsPipelines] : ctx.main.computePipelines), (pso) => [pso]),
+      (ctx, list) =>
+        mapArgs(
+          pickOf(
+            ctx.rng,
+            list.type === 'DIRECT'
+              ? [...ctx.main.computePipelines, ...ctx.main.graphicsPipelines]
+              : ctx.main.computePipelines,
+          ),
+          (pso) => [pso],
+        ),
       { weight: 1.5 },
     ),
     ...constantsMethods('Compute', SHADER),
@@ -410,19 +626,48 @@ function listMethods(): MethodSpec[] {
       name: 'dispatch',
       weight: 1.5,
       params: [
-        param('threadGroupCountX', (ctx) => (ctx.rng.chance(0.4) ? invalid(ctx.rng.pick([65536, 2 ** 32])) : badUint(ctx.rng))),
-        param('threadGroupCountY', (ctx) => (ctx.rng.chance(0.4) ? invalid(65536) : badUint(ctx.rng, { optional: true }))),
-        param('threadGroupCountZ', (ctx) => (ctx.rng.chance(0.4) ? invalid(65536) : badUint(ctx.rng, { optional: true }))),
+        param('threadGroupCountX', (ctx) =>
+          ctx.rng.chance(0.4) ? invalid(ctx.rng.pick([65536, 2 ** 32])) : badUint(ctx.rng),
+        ),
+        param('threadGroupCountY', (ctx) =>
+          ctx.rng.chance(0.4) ? invalid(65536) : badUint(ctx.rng, { optional: true }),
+        ),
+        param('threadGroupCountZ', (ctx) =>
+          ctx.rng.chance(0.4) ? invalid(65536) : badUint(ctx.rng, { optional: true }),
+        ),
       ],
       plan: dispatchPlan,
       badReceiver: (ctx) => unfitList(ctx, SHADER),
     },
-    recording('omSetRenderTargets', GRAPHICS, [param('renderTargets', (ctx) => (ctx.rng.chance(0.3) ? maybe([undefined]) : badRefArray4(ctx)))], () => [[]], { weight: 0.4 }),
+    recording(
+      'omSetRenderTargets',
+      GRAPHICS,
+      [param('renderTargets', (ctx) => (ctx.rng.chance(0.3) ? maybe([undefined]) : badRefArray4(ctx)))],
+      () => [[]],
+      { weight: 0.4 },
+    ),
     {
-      ...recording('clearRenderTargetView', GRAPHICS, [param('renderTarget', (ctx) => badRef(ctx, 'heap'), ['renderTargetView']), param('colorRGBA', (ctx) => invalid(ctx.rng.pick<unknown>([[1, 0, 0], [NaN, 0, 0, 1], [0, 0, 0, Infinity], 'red', null, [0, 0, 0, '1']])))], (ctx) => [ctx.main.heaps[0] ?? {}, [0, 0, 0, 1]]),
+      ...recording(
+        'clearRenderTargetView',
+        GRAPHICS,
+        [
+          param('renderTarget', (ctx) => badRef(ctx, 'heap'), ['renderTargetView']),
+          param('colorRGBA', (ctx) =>
+            invalid(
+              ctx.rng.pick<unknown>([[1, 0, 0], [NaN, 0, 0, 1], [0, 0, 0, Infinity], 'red', null, [0, 0, 0, '1']]),
+            ),
+          ),
+        ],
+        (ctx) => [ctx.main.heaps[0] ?? {}, [0, 0, 0, 1]],
+      ),
       weight: 0.3,
       // There is no back buffer outside a browser: the target is never right here.
-      plan: (ctx) => mapPlan(openList(ctx, GRAPHICS), [ctx.rng.pick<unknown>([{}, null, ctx.main.heaps[0]]), [0, 0, 0, 1]], ['invalid', 'valid']),
+      plan: (ctx) =>
+        mapPlan(
+          openList(ctx, GRAPHICS),
+          [ctx.rng.pick<unknown>([{}, null, ctx.main.heaps[0]]), [0, 0, 0, 1]],
+          ['invalid', 'valid'],
+        ),
     },
     ...constantsMethods('Graphics', GRAPHICS),
     ...descriptorMethods('Graphics', GRAPHICS),
@@ -435,21 +680,34 @@ function listMethods(): MethodSpec[] {
           bad: (ctx, good) => {
             const { rng } = ctx;
             if (rng.chance(0.2)) return maybe(rng.chance(0.5) ? [] : [...(good as unknown[]), ...(good as unknown[])]);
-            return badArrayOf(ctx, good, (g, item) =>
-              badField(g, item as object, {
-                topLeftX: (h) => invalid(h.pick<unknown>([NaN, Infinity, '0', null])),
-                topLeftY: (h) => invalid(h.pick<unknown>([NaN, -Infinity, {}, undefined])),
-                width: (h) => invalid(h.pick<unknown>([0, -1, NaN, Infinity, '64'])),
-                height: (h) => invalid(h.pick<unknown>([0, -64, NaN, null])),
-                minDepth: (h) => invalid(h.pick<unknown>([-0.5, 2, NaN, '0'])),
-                maxDepth: (h) => invalid(h.pick<unknown>([1.5, -1, NaN, {}])),
-              }),
+            return badArrayOf(
+              ctx,
+              good,
+              (g, item) =>
+                badField(g, item as object, {
+                  topLeftX: (h) => invalid(h.pick<unknown>([NaN, Infinity, '0', null])),
+                  topLeftY: (h) => invalid(h.pick<unknown>([NaN, -Infinity, {}, undefined])),
+                  width: (h) => invalid(h.pick<unknown>([0, -1, NaN, Infinity, '64'])),
+                  height: (h) => invalid(h.pick<unknown>([0, -64, NaN, null])),
+                  minDepth: (h) => invalid(h.pick<unknown>([-0.5, 2, NaN, '0'])),
+                  maxDepth: (h) => invalid(h.pick<unknown>([1.5, -1, NaN, {}])),
+                }),
               { lengthValidity: 'maybe' },
             );
           },
         },
       ],
-      (ctx) => [[{ topLeftX: ctx.rng.int(0, 8), topLeftY: 0, width: ctx.rng.int(1, 64), height: 32, ...(ctx.rng.chance(0.5) ? { minDepth: 0, maxDepth: 1 } : {}) }]],
+      (ctx) => [
+        [
+          {
+            topLeftX: ctx.rng.int(0, 8),
+            topLeftY: 0,
+            width: ctx.rng.int(1, 64),
+            height: 32,
+            ...(ctx.rng.chance(0.5) ? { minDepth: 0, maxDepth: 1 } : {}),
+          },
+        ],
+      ],
       { weight: 0.4 },
     ),
     recording(
@@ -459,13 +717,23 @@ function listMethods(): MethodSpec[] {
         {
           name: 'rects',
           bad: (ctx, good) =>
-            badArrayOf(ctx, good, (g, item) => {
-              const rect = item as { left: number; right: number };
-              if (g.chance(0.3)) return invalid({ ...rect, right: rect.left - 1 });
-              // D3D12_RECT's fields are LONG: negative values are D3D12's to accept (the emulator refuses them).
-              if (g.chance(0.2)) return maybe({ ...rect, left: -1 });
-              return badField(g, rect, { left: (h) => invalid(h.pick<unknown>([NaN, 1.5, '0'])), top: (h) => invalid(h.pick<unknown>([Infinity, null])), right: (h) => invalid(h.pick<unknown>([0.25, {}])), bottom: (h) => invalid(h.pick<unknown>([NaN, undefined])) });
-            }, { lengthValidity: 'maybe' }),
+            badArrayOf(
+              ctx,
+              good,
+              (g, item) => {
+                const rect = item as { left: number; right: number };
+                if (g.chance(0.3)) return invalid({ ...rect, right: rect.left - 1 });
+                // D3D12_RECT's fields are LONG: negative values are D3D12's to accept (the emulator refuses them).
+                if (g.chance(0.2)) return maybe({ ...rect, left: -1 });
+                return badField(g, rect, {
+                  left: (h) => invalid(h.pick<unknown>([NaN, 1.5, '0'])),
+                  top: (h) => invalid(h.pick<unknown>([Infinity, null])),
+                  right: (h) => invalid(h.pick<unknown>([0.25, {}])),
+                  bottom: (h) => invalid(h.pick<unknown>([NaN, undefined])),
+                });
+              },
+              { lengthValidity: 'maybe' },
+            ),
         },
       ],
       (ctx) => [[{ left: 0, top: ctx.rng.int(0, 4), right: ctx.rng.int(8, 64), bottom: 64 }]],
@@ -494,47 +762,108 @@ function listMethods(): MethodSpec[] {
  */
 function uavClearMethods(): MethodSpec[] {
   const clearable = (ctx: FuzzContext): Resource[] =>
-    ctx.main.resources.filter((r) => !r.released && r.desc.flags.includes('ALLOW_UNORDERED_ACCESS') && (r.desc.dimension === 'BUFFER' ? r.desc.width >= 16 : clearChannels(r.desc.format) !== undefined));
-  const plan = (kind: 'Uint' | 'Float') => (ctx: FuzzContext): unknown[] | undefined => {
-    const { rng } = ctx;
-    const resource = pickOf(rng, clearable(ctx).filter((r) => kind === 'Uint' || r.desc.dimension === 'BUFFER' || takesFloatClear(clearChannels(r.desc.format) ?? [])));
-    if (!resource) return undefined;
-    const values = kind === 'Uint' ? [rng.next(), 0, 1, -1] : [rng.float(), -1, 2, 0.5];
-    const rects = rng.chance(0.5) ? null : [{ left: rng.int(-4, 8), top: rng.int(-4, 8), right: rng.int(0, 64), bottom: rng.int(0, 64) }];
-    if (resource.desc.dimension === 'BUFFER') {
-      const elements = Math.floor(resource.desc.width / 4);
-      const first = rng.int(0, elements - 1);
-      const view = kind === 'Float' ? { format: 'R32_FLOAT', firstElement: first } : rng.pick<unknown>([null, { flags: 'RAW' }, { format: 'R8_UINT' }, { structureByteStride: 4, firstElement: first }]);
-      return [resource, values, rects, view];
-    }
-    const layout = resource.layout;
-    const mipSlice = rng.int(0, layout.mipLevels - 1);
-    if (rng.chance(0.3)) return [resource, values, rects, null];
-    if (resource.desc.dimension === 'TEXTURE3D') {
-      const depth = Math.max(1, resource.desc.depthOrArraySize >> mipSlice);
-      return [resource, values, rects, { mipSlice, firstWSlice: rng.int(0, depth - 1), wSize: rng.pick([1, -1]) }];
-    }
-    return [resource, values, rects, { mipSlice, firstArraySlice: rng.int(0, layout.arraySize - 1), arraySize: 1 }];
-  };
+    ctx.main.resources.filter(
+      (r) =>
+        !r.released &&
+        r.desc.flags.includes('ALLOW_UNORDERED_ACCESS') &&
+        (r.desc.dimension === 'BUFFER' ? r.desc.width >= 16 : clearChannels(r.desc.format) !== undefined),
+    );
+  const plan =
+    (kind: 'Uint' | 'Float') =>
+    (ctx: FuzzContext): unknown[] | undefined => {
+      const { rng } = ctx;
+      const resource = pickOf(
+        rng,
+        clearable(ctx).filter(
+          (r) =>
+            kind === 'Uint' || r.desc.dimension === 'BUFFER' || takesFloatClear(clearChannels(r.desc.format) ?? []),
+        ),
+      );
+      if (!resource) return undefined;
+      const values = kind === 'Uint' ? [rng.next(), 0, 1, -1] : [rng.float(), -1, 2, 0.5];
+      const rects = rng.chance(0.5)
+        ? null
+        : [{ left: rng.int(-4, 8), top: rng.int(-4, 8), right: rng.int(0, 64), bottom: rng.int(0, 64) }];
+      if (resource.desc.dimension === 'BUFFER') {
+        const elements = Math.floor(resource.desc.width / 4);
+        const first = rng.int(0, elements - 1);
+        const view =
+          kind === 'Float'
+            ? { format: 'R32_FLOAT', firstElement: first }
+            : rng.pick<unknown>([
+                null,
+                { flags: 'RAW' },
+                { format: 'R8_UINT' },
+                { structureByteStride: 4, firstElement: first },
+              ]);
+        return [resource, values, rects, view];
+      }
+      const layout = resource.layout;
+      const mipSlice = rng.int(0, layout.mipLevels - 1);
+      if (rng.chance(0.3)) return [resource, values, rects, null];
+      if (resource.desc.dimension === 'TEXTURE3D') {
+        const depth = Math.max(1, resource.desc.depthOrArraySize >> mipSlice);
+        return [resource, values, rects, { mipSlice, firstWSlice: rng.int(0, depth - 1), wSize: rng.pick([1, -1]) }];
+      }
+      return [resource, values, rects, { mipSlice, firstArraySlice: rng.int(0, layout.arraySize - 1), arraySize: 1 }];
+    };
   const params: Param[] = [
     param('resource', (ctx) => badRef(ctx, 'resource')),
-    param('values', (ctx) => invalid(ctx.rng.pick<unknown>([[1, 2, 3], '1234', null, [1, 2, 3, '4'], [1, 2, 3, {}], [undefined, 0, 0, 0]]))),
-    param('rects', (ctx) => invalid(ctx.rng.pick<unknown>([{}, 5, [null], [{ left: 0.5, top: 0, right: 1, bottom: 1 }], [{ left: 0, top: 0, right: 2 ** 31, bottom: 1 }]]))),
-    param('view', (ctx) => invalid(ctx.rng.pick<unknown>([5, 'RAW', { bogus: 1 }, { format: 'BC1_UNORM' }, { mipSlice: 99, firstElement: 0 }, { format: 7 }]))),
+    param('values', (ctx) =>
+      invalid(ctx.rng.pick<unknown>([[1, 2, 3], '1234', null, [1, 2, 3, '4'], [1, 2, 3, {}], [undefined, 0, 0, 0]])),
+    ),
+    param('rects', (ctx) =>
+      invalid(
+        ctx.rng.pick<unknown>([
+          {},
+          5,
+          [null],
+          [{ left: 0.5, top: 0, right: 1, bottom: 1 }],
+          [{ left: 0, top: 0, right: 2 ** 31, bottom: 1 }],
+        ]),
+      ),
+    ),
+    param('view', (ctx) =>
+      invalid(
+        ctx.rng.pick<unknown>([
+          5,
+          'RAW',
+          { bogus: 1 },
+          { format: 'BC1_UNORM' },
+          { mipSlice: 99, firstElement: 0 },
+          { format: 7 },
+        ]),
+      ),
+    ),
   ];
-  return (['Uint', 'Float'] as const).map((kind) => recording(`clearUnorderedAccessView${kind}`, SHADER, params, plan(kind), { weight: 0.8 }));
+  return (['Uint', 'Float'] as const).map((kind) =>
+    recording(`clearUnorderedAccessView${kind}`, SHADER, params, plan(kind), { weight: 0.8 }),
+  );
 }
 
 function badRefArray4(ctx: FuzzContext): Arg {
-  return ctx.rng.chance(0.3) ? notAnArray(ctx.rng) : invalid([ctx.rng.pick<unknown>([{}, null, ctx.main.heaps[0] ?? 5, 'rtv'])]);
+  return ctx.rng.chance(0.3)
+    ? notAnArray(ctx.rng)
+    : invalid([ctx.rng.pick<unknown>([{}, null, ctx.main.heaps[0] ?? 5, 'rtv'])]);
 }
 
 function sameShape(a: Resource, b: Resource): boolean {
   const [x, y] = [a.desc, b.desc];
-  return x.dimension === y.dimension && x.width === y.width && x.height === y.height && x.depthOrArraySize === y.depthOrArraySize && x.mipLevels === y.mipLevels && x.format === y.format;
+  return (
+    x.dimension === y.dimension &&
+    x.width === y.width &&
+    x.height === y.height &&
+    x.depthOrArraySize === y.depthOrArraySize &&
+    x.mipLevels === y.mipLevels &&
+    x.format === y.format
+  );
 }
 
-function mapPlan(list: GraphicsCommandList | undefined, args: unknown[], validities?: CallPlan['validities']): CallPlan | undefined {
+function mapPlan(
+  list: GraphicsCommandList | undefined,
+  args: unknown[],
+  validities?: CallPlan['validities'],
+): CallPlan | undefined {
   return list && { receiver: { target: list, validity: 'valid' }, args, validities };
 }
 
@@ -545,4 +874,3 @@ function mapReceiver(list: GraphicsCommandList | undefined): Receiver | undefine
 function mapArgs<T>(value: T | undefined, build: (value: T) => unknown[]): unknown[] | undefined {
   return value === undefined ? undefined : build(value);
 }
-

@@ -6,16 +6,36 @@
  * device's heap or fence may be read (getDesc, getCompletedValue) but the fuzz never releases or
  * signals it, so the second device only changes through calls that wrongly accept its objects.
  */
-import type { CommandQueue, Fence, GraphicsCommandList, Heap, QueryHeap, Resource, TileRangeFlag } from '../../../src/index.js';
+import type {
+  CommandQueue,
+  Fence,
+  GraphicsCommandList,
+  Heap,
+  QueryHeap,
+  Resource,
+  TileRangeFlag,
+} from '../../../src/index.js';
 import type { Random } from '../../../src/validate/random.js';
-import { badRef, badRefArray, cpuVisible, isOpen, pickOf, sample, type DeviceWorld, type FuzzContext, type RefKind } from './pool.js';
+import {
+  badRef,
+  badRefArray,
+  cpuVisible,
+  isOpen,
+  pickOf,
+  sample,
+  type DeviceWorld,
+  type FuzzContext,
+  type RefKind,
+} from './pool.js';
 import { param, type CallPlan, type MethodSpec, type Param, type Receiver } from './spec.js';
 import { badCoordinate, badRegionSize, tileRegion, type Region } from './tiles.js';
 import { badEnum, badUint, invalid, maybe, notAnArray, oddString, type Arg } from './values.js';
 
 const live = (target: object): Receiver => ({ target, validity: 'valid' });
-const wrong = (target: object | undefined): Receiver | undefined => (target ? { target, validity: 'invalid' } : undefined);
-const plan = (target: object | undefined, args: unknown[], extra: Partial<CallPlan> = {}): CallPlan | undefined => (target ? { receiver: live(target), args, ...extra } : undefined);
+const wrong = (target: object | undefined): Receiver | undefined =>
+  target ? { target, validity: 'invalid' } : undefined;
+const plan = (target: object | undefined, args: unknown[], extra: Partial<CallPlan> = {}): CallPlan | undefined =>
+  target ? { receiver: live(target), args, ...extra } : undefined;
 
 type Child = 'Heap' | 'Resource' | 'QueryHeap';
 const KIND: Record<Child, RefKind> = { Heap: 'heap', Resource: 'resource', QueryHeap: 'queryHeap' };
@@ -24,9 +44,18 @@ const KIND: Record<Child, RefKind> = { Heap: 'heap', Resource: 'resource', Query
 function childMethods(cls: Child, release: (world: DeviceWorld, object: object) => void): MethodSpec[] {
   const liveOf = (ctx: FuzzContext): object | undefined => pickOf(ctx.rng, ctx.main.live(KIND[cls]));
   const releasedOf = (ctx: FuzzContext): object | undefined => pickOf(ctx.rng, ctx.main.released(KIND[cls]));
-  const readable = (ctx: FuzzContext): object | undefined => (ctx.rng.chance(0.15) ? pickOf(ctx.rng, ctx.other.live(KIND[cls])) : undefined) ?? liveOf(ctx);
+  const readable = (ctx: FuzzContext): object | undefined =>
+    (ctx.rng.chance(0.15) ? pickOf(ctx.rng, ctx.other.live(KIND[cls])) : undefined) ?? liveOf(ctx);
   return [
-    { cls, name: 'getDesc', certain: true, weight: 0.4, params: [], plan: (ctx) => plan(readable(ctx), []), badReceiver: (ctx) => wrong(releasedOf(ctx)) },
+    {
+      cls,
+      name: 'getDesc',
+      certain: true,
+      weight: 0.4,
+      params: [],
+      plan: (ctx) => plan(readable(ctx), []),
+      badReceiver: (ctx) => wrong(releasedOf(ctx)),
+    },
     {
       cls,
       name: 'release',
@@ -48,7 +77,14 @@ function childMethods(cls: Child, release: (world: DeviceWorld, object: object) 
       plan: (ctx) => plan(liveOf(ctx), [ctx.rng.pick(['terrain', '', 'a b', 'fuzz'])]),
       badReceiver: (ctx) => wrong(releasedOf(ctx)),
     },
-    { cls, name: 'getName', certain: true, weight: 0.2, params: [], plan: (ctx) => plan(liveOf(ctx) ?? releasedOf(ctx), []) },
+    {
+      cls,
+      name: 'getName',
+      certain: true,
+      weight: 0.2,
+      params: [],
+      plan: (ctx) => plan(liveOf(ctx) ?? releasedOf(ctx), []),
+    },
   ];
 }
 
@@ -58,7 +94,19 @@ function badSubresource(rng: Random): Arg {
 
 /** A D3D12_RANGE outside `width`, inverted, or not a range. */
 function badRange(rng: Random, width: number): Arg {
-  return invalid(rng.pick<unknown>([{ begin: 5, end: 2 }, { begin: 0, end: width + 1 }, { begin: -1, end: 4 }, { begin: NaN, end: 1 }, { begin: 0 }, {}, 5, 'all', { begin: 0.5, end: 1 }]));
+  return invalid(
+    rng.pick<unknown>([
+      { begin: 5, end: 2 },
+      { begin: 0, end: width + 1 },
+      { begin: -1, end: 4 },
+      { begin: NaN, end: 1 },
+      { begin: 0 },
+      {},
+      5,
+      'all',
+      { begin: 0.5, end: 1 },
+    ]),
+  );
 }
 
 function resourceMethods(): MethodSpec[] {
@@ -69,12 +117,20 @@ function resourceMethods(): MethodSpec[] {
     return ctx.rng.pick<unknown>([undefined, null, { begin, end: ctx.rng.int(begin, width) }, { begin: 0, end: 0 }]);
   };
   const notMappable = (ctx: FuzzContext): Receiver | undefined =>
-    wrong(pickOf(ctx.rng, [...ctx.main.released('buffer'), ...ctx.main.resources.filter((r) => r.kind === 'reserved' || !r.heap || !cpuVisible(r.heap) || r.desc.dimension !== 'BUFFER')]));
+    wrong(
+      pickOf(ctx.rng, [
+        ...ctx.main.released('buffer'),
+        ...ctx.main.resources.filter(
+          (r) => r.kind === 'reserved' || !r.heap || !cpuVisible(r.heap) || r.desc.dimension !== 'BUFFER',
+        ),
+      ]),
+    );
   return [
     ...childMethods('Resource', (world, object) => world.releaseResource(object as Resource, 'call')),
     {
       cls: 'Resource',
-      name: 'getGPUVirtualAddress', certain: true,
+      name: 'getGPUVirtualAddress',
+      certain: true,
       weight: 0.4,
       params: [],
       plan: (ctx) => plan(pickOf(ctx.rng, ctx.main.resources), []),
@@ -84,7 +140,10 @@ function resourceMethods(): MethodSpec[] {
       cls: 'Resource',
       name: 'map',
       weight: 1.2,
-      params: [param('subresource', (ctx) => badSubresource(ctx.rng)), { name: 'readRange', bad: (ctx, _, p) => badRange(ctx.rng, widthOf(p)) }],
+      params: [
+        param('subresource', (ctx) => badSubresource(ctx.rng)),
+        { name: 'readRange', bad: (ctx, _, p) => badRange(ctx.rng, widthOf(p)) },
+      ],
       plan: (ctx) => {
         const resource = mappable(ctx);
         if (!resource) return undefined;
@@ -101,7 +160,10 @@ function resourceMethods(): MethodSpec[] {
       cls: 'Resource',
       name: 'unmap',
       weight: 1.2,
-      params: [param('subresource', (ctx) => badSubresource(ctx.rng)), { name: 'writtenRange', bad: (ctx, _, p) => badRange(ctx.rng, widthOf(p)) }],
+      params: [
+        param('subresource', (ctx) => badSubresource(ctx.rng)),
+        { name: 'writtenRange', bad: (ctx, _, p) => badRange(ctx.rng, widthOf(p)) },
+      ],
       plan: (ctx) => {
         const mapped = ctx.main.mappable().filter((r) => r.mapCount > 0);
         const resource = pickOf(ctx.rng, mapped.length > 0 && ctx.rng.chance(0.85) ? mapped : ctx.main.mappable());
@@ -117,8 +179,22 @@ function fenceMethods(): MethodSpec[] {
   const fence = (ctx: FuzzContext): Fence | undefined => pickOf(ctx.rng, ctx.main.fences);
   const value = param('value', (ctx) => badUint(ctx.rng, { wide: true }));
   return [
-    { cls: 'Fence', name: 'getCompletedValue', certain: true, weight: 0.4, params: [], plan: (ctx) => plan((ctx.rng.chance(0.2) ? ctx.other.fences[0] : undefined) ?? fence(ctx), []) },
-    { cls: 'Fence', name: 'getSubmittedValue', certain: true, weight: 0.2, params: [], plan: (ctx) => plan(fence(ctx), []) },
+    {
+      cls: 'Fence',
+      name: 'getCompletedValue',
+      certain: true,
+      weight: 0.4,
+      params: [],
+      plan: (ctx) => plan((ctx.rng.chance(0.2) ? ctx.other.fences[0] : undefined) ?? fence(ctx), []),
+    },
+    {
+      cls: 'Fence',
+      name: 'getSubmittedValue',
+      certain: true,
+      weight: 0.2,
+      params: [],
+      plan: (ctx) => plan(fence(ctx), []),
+    },
     {
       cls: 'Fence',
       name: 'signal',
@@ -134,7 +210,8 @@ function fenceMethods(): MethodSpec[] {
     },
     {
       cls: 'Fence',
-      name: 'setEventOnCompletion', certain: true,
+      name: 'setEventOnCompletion',
+      certain: true,
       async: true,
       params: [value],
       plan: (ctx) => {
@@ -160,7 +237,10 @@ export function listArrayParam(name: string, aliases?: readonly string[]): Param
       const type = (p.receiver.target as CommandQueue).type ?? 'DIRECT';
       if (rng.chance(0.35)) {
         // Lists of this device that cannot run here: open, or of another type.
-        const misfit = pickOf(rng, ctx.main.lists.filter((l) => isOpen(l) || l.type !== type));
+        const misfit = pickOf(
+          rng,
+          ctx.main.lists.filter((l) => isOpen(l) || l.type !== type),
+        );
         if (misfit) return invalid([...(good as unknown[]), misfit]);
       }
       return badRefArray(ctx, 'list', good as unknown[]);
@@ -174,8 +254,22 @@ function queueMethods(): MethodSpec[] {
   const valueParam = param('value', (ctx) => badUint(ctx.rng, { wide: true }));
   const mappingFlags = param('flags', (ctx) => badEnum(ctx.rng, ['NONE', 'NO_HAZARD'], { optional: true }));
   return [
-    { cls: 'CommandQueue', name: 'getDesc', certain: true, weight: 0.3, params: [], plan: (ctx) => plan(queue(ctx), []) },
-    { cls: 'CommandQueue', name: 'getTimestampFrequency', certain: true, weight: 0.3, params: [], plan: (ctx) => plan(queue(ctx), []) },
+    {
+      cls: 'CommandQueue',
+      name: 'getDesc',
+      certain: true,
+      weight: 0.3,
+      params: [],
+      plan: (ctx) => plan(queue(ctx), []),
+    },
+    {
+      cls: 'CommandQueue',
+      name: 'getTimestampFrequency',
+      certain: true,
+      weight: 0.3,
+      params: [],
+      plan: (ctx) => plan(queue(ctx), []),
+    },
     // The same arguments: one executes, the other only checks (and must change nothing).
     ...(['executeCommandLists', 'validateExecuteCommandLists'] as const).map((name): MethodSpec => ({
       cls: 'CommandQueue',
@@ -197,7 +291,9 @@ function queueMethods(): MethodSpec[] {
       params: [fenceParam, valueParam],
       plan: (ctx) => {
         const [q, f] = [queue(ctx), pickOf(ctx.rng, ctx.main.fences)];
-        return f && plan(q, [f, ctx.main.nextFenceValue(f)], { onSuccess: (_, args) => ctx.main.noteFence(f, args[1]) });
+        return (
+          f && plan(q, [f, ctx.main.nextFenceValue(f)], { onSuccess: (_, args) => ctx.main.noteFence(f, args[1]) })
+        );
       },
     },
     {
@@ -208,7 +304,12 @@ function queueMethods(): MethodSpec[] {
       plan: (ctx) => {
         const [q, f] = [queue(ctx), pickOf(ctx.rng, ctx.main.fences)];
         // Mostly values already given to the fence; sometimes one nothing has signalled yet (a sync point will).
-        return f && plan(q, [f, ctx.rng.int(0, (ctx.main.fenceMax.get(f) ?? 0) + (ctx.rng.chance(0.2) ? 2 : 0))], { onSuccess: (_, args) => ctx.main.noteFence(f, args[1]) });
+        return (
+          f &&
+          plan(q, [f, ctx.rng.int(0, (ctx.main.fenceMax.get(f) ?? 0) + (ctx.rng.chance(0.2) ? 2 : 0))], {
+            onSuccess: (_, args) => ctx.main.noteFence(f, args[1]),
+          })
+        );
       },
     },
     {
@@ -217,21 +318,55 @@ function queueMethods(): MethodSpec[] {
       weight: 3,
       params: [
         param('resource', (ctx) => badRef(ctx, 'reserved')),
-        { name: 'regionStartCoordinates', bad: (ctx, good, p) => badArrayOf(ctx, good, (rng, item) => badCoordinate(rng, item as never), partnersGiven(p, [2])) },
-        { name: 'regionSizes', bad: (ctx, good, p) => badArrayOf(ctx, good, (rng, item) => badRegionSize(rng, item as never), { ...partnersGiven(p, [1]), lengthValidity: 'maybe' }) },
+        {
+          name: 'regionStartCoordinates',
+          bad: (ctx, good, p) =>
+            badArrayOf(ctx, good, (rng, item) => badCoordinate(rng, item as never), partnersGiven(p, [2])),
+        },
+        {
+          name: 'regionSizes',
+          bad: (ctx, good, p) =>
+            badArrayOf(ctx, good, (rng, item) => badRegionSize(rng, item as never), {
+              ...partnersGiven(p, [1]),
+              lengthValidity: 'maybe',
+            }),
+        },
         param('heap', (ctx) => badRef(ctx, 'heap', { nullable: true })),
-        { name: 'rangeFlags', bad: (ctx, good, p) => badArrayOf(ctx, good, (rng) => badEnum(rng, ['NONE', 'NULL', 'SKIP', 'REUSE_SINGLE_TILE']), partnersGiven(p, [5, 6])) },
+        {
+          name: 'rangeFlags',
+          bad: (ctx, good, p) =>
+            badArrayOf(
+              ctx,
+              good,
+              (rng) => badEnum(rng, ['NONE', 'NULL', 'SKIP', 'REUSE_SINGLE_TILE']),
+              partnersGiven(p, [5, 6]),
+            ),
+        },
         {
           name: 'heapRangeStartOffsets',
           bad: (ctx, good, p) =>
-            badArrayOf(ctx, good, (rng, _, i) => {
-              // D3D12 reads a range's heap offset only where the range maps tiles.
-              const flag = (p.args[4] as unknown[] | null)?.[i] ?? 'NONE';
-              const bad = rng.chance(0.4) ? invalid(1 << 20) : badUint(rng);
-              return flag === 'NULL' || flag === 'SKIP' ? maybe(bad.value) : bad;
-            }, partnersGiven(p, [4, 6])),
+            badArrayOf(
+              ctx,
+              good,
+              (rng, _, i) => {
+                // D3D12 reads a range's heap offset only where the range maps tiles.
+                const flag = (p.args[4] as unknown[] | null)?.[i] ?? 'NONE';
+                const bad = rng.chance(0.4) ? invalid(1 << 20) : badUint(rng);
+                return flag === 'NULL' || flag === 'SKIP' ? maybe(bad.value) : bad;
+              },
+              partnersGiven(p, [4, 6]),
+            ),
         },
-        { name: 'rangeTileCounts', bad: (ctx, good, p) => badArrayOf(ctx, good, (rng, item) => (rng.chance(0.4) ? invalid((item as number) + 1) : badUint(rng)), partnersGiven(p, [4, 5])) },
+        {
+          name: 'rangeTileCounts',
+          bad: (ctx, good, p) =>
+            badArrayOf(
+              ctx,
+              good,
+              (rng, item) => (rng.chance(0.4) ? invalid((item as number) + 1) : badUint(rng)),
+              partnersGiven(p, [4, 5]),
+            ),
+        },
         mappingFlags,
       ],
       plan: (ctx) => {
@@ -257,7 +392,14 @@ function queueMethods(): MethodSpec[] {
         // One size for both regions: a run of tiles of the smaller region, no box (the shapes may differ).
         const [a, b] = [tileRegion(ctx, dst, 4), tileRegion(ctx, src, 4)];
         const tiles = Math.min(a.tiles, b.tiles);
-        return plan(queue(ctx), [dst, a.coordinate, src, b.coordinate, { numTiles: tiles }, ...(ctx.rng.chance(0.3) ? ['NO_HAZARD'] : [])]);
+        return plan(queue(ctx), [
+          dst,
+          a.coordinate,
+          src,
+          b.coordinate,
+          { numTiles: tiles },
+          ...(ctx.rng.chance(0.3) ? ['NO_HAZARD'] : []),
+        ]);
       },
     },
   ];
@@ -270,8 +412,12 @@ function tileMappingArgs(ctx: FuzzContext, resource: Resource): unknown[] {
   const heaps = ctx.main.heaps.filter((heap) => backs(heap, textures));
   const heap = rng.chance(0.85) ? pickOf(rng, heaps) : undefined;
   const whole = rng.chance(0.15);
-  const regions: Region[] = whole ? [] : Array.from({ length: rng.chance(0.75) ? 1 : 2 }, () => tileRegion(ctx, resource, 6));
-  const total = whole ? ctx.main.device.getResourceTiling(resource).numTilesForEntireResource : regions.reduce((sum, region) => sum + region.tiles, 0);
+  const regions: Region[] = whole
+    ? []
+    : Array.from({ length: rng.chance(0.75) ? 1 : 2 }, () => tileRegion(ctx, resource, 6));
+  const total = whole
+    ? ctx.main.device.getResourceTiling(resource).numTilesForEntireResource
+    : regions.reduce((sum, region) => sum + region.tiles, 0);
   const heapTiles = heap ? Math.floor(heap.desc.sizeInBytes / 65536) : 0;
   const flagFor = (count: number): TileRangeFlag => {
     if (!heap) return rng.pick(['NULL', 'SKIP'] as const);
@@ -282,11 +428,25 @@ function tileMappingArgs(ctx: FuzzContext, resource: Resource): unknown[] {
   const split = !whole && !regions.some((region) => region.packed) && total > 1 && rng.chance(0.35);
   const counts = split ? splitCount(rng, total) : [total];
   const flags = counts.map(flagFor);
-  const offsets = counts.map((count, i) => (flags[i] === 'NONE' ? rng.int(0, Math.max(0, heapTiles - count)) : flags[i] === 'REUSE_SINGLE_TILE' ? rng.int(0, Math.max(0, heapTiles - 1)) : 0));
+  const offsets = counts.map((count, i) =>
+    flags[i] === 'NONE'
+      ? rng.int(0, Math.max(0, heapTiles - count))
+      : flags[i] === 'REUSE_SINGLE_TILE'
+        ? rng.int(0, Math.max(0, heapTiles - 1))
+        : 0,
+  );
   const coordinates = whole ? null : regions.map((region) => region.coordinate);
   const sizes = whole ? null : regions.map((region) => region.size);
   const simple = counts.length === 1 && rng.chance(0.3);
-  const args: unknown[] = [resource, coordinates, sizes, heap ?? null, flags, simple && flags[0] !== 'NONE' ? null : offsets, simple ? null : counts];
+  const args: unknown[] = [
+    resource,
+    coordinates,
+    sizes,
+    heap ?? null,
+    flags,
+    simple && flags[0] !== 'NONE' ? null : offsets,
+    simple ? null : counts,
+  ];
   if (rng.chance(0.3)) args.push(rng.pick(['NONE', 'NO_HAZARD', ['NO_HAZARD']]));
   return args;
 }
@@ -296,7 +456,9 @@ function backs(heap: Heap, textures: boolean): boolean {
   const { type, memoryPoolPreference } = heap.desc.properties;
   if (type !== 'DEFAULT' && !(type === 'CUSTOM' && memoryPoolPreference === 'L1')) return false;
   const flags = new Set<string>(heap.desc.flags);
-  return textures ? !flags.has('ALLOW_ONLY_BUFFERS') && !flags.has('DENY_NON_RT_DS_TEXTURES') : !flags.has('DENY_BUFFERS') && !flags.has('ALLOW_ONLY_NON_RT_DS_TEXTURES');
+  return textures
+    ? !flags.has('ALLOW_ONLY_BUFFERS') && !flags.has('DENY_NON_RT_DS_TEXTURES')
+    : !flags.has('DENY_BUFFERS') && !flags.has('ALLOW_ONLY_NON_RT_DS_TEXTURES');
 }
 
 function splitCount(rng: Random, total: number): number[] {
@@ -312,15 +474,28 @@ export interface ArrayBadOptions {
 }
 
 /** An array argument made wrong: not an array, of the wrong length, or with one bad element. */
-export function badArrayOf(ctx: FuzzContext, good: unknown, element: (rng: Random, item: unknown, index: number) => Arg, options: ArrayBadOptions = {}): Arg {
+export function badArrayOf(
+  ctx: FuzzContext,
+  good: unknown,
+  element: (rng: Random, item: unknown, index: number) => Arg,
+  options: ArrayBadOptions = {},
+): Arg {
   const { rng } = ctx;
   const items = Array.isArray(good) ? [...(good as unknown[])] : null;
   const r = rng.float();
   if (r < 0.2 || !items || items.length === 0) {
-    const value = rng.chance(0.5) ? rng.pick<unknown>([{}, 5, 'array', Symbol('array'), { length: 1 }]) : notAnArray(rng).value;
-    return value === null || value === undefined ? { value, validity: options.nullable ? 'maybe' : 'invalid' } : invalid(value);
+    const value = rng.chance(0.5)
+      ? rng.pick<unknown>([{}, 5, 'array', Symbol('array'), { length: 1 }])
+      : notAnArray(rng).value;
+    return value === null || value === undefined
+      ? { value, validity: options.nullable ? 'maybe' : 'invalid' }
+      : invalid(value);
   }
-  if (r < 0.4) return { value: rng.chance(0.5) ? [...items, items[0]] : items.slice(1), validity: options.lengthValidity ?? 'invalid' };
+  if (r < 0.4)
+    return {
+      value: rng.chance(0.5) ? [...items, items[0]] : items.slice(1),
+      validity: options.lengthValidity ?? 'invalid',
+    };
   const at = rng.int(0, items.length - 1);
   const bad = element(rng, items[at], at);
   items[at] = bad.value;
@@ -335,7 +510,14 @@ function partnersGiven(p: CallPlan, partners: readonly number[]): ArrayBadOption
 /** ID3D12InfoQueue: the debug layer's messages (the device's, or now and then the other device's). */
 function infoQueueMethods(): MethodSpec[] {
   const queue = (ctx: FuzzContext): object => (ctx.rng.chance(0.1) ? ctx.other : ctx.main).device.getInfoQueue();
-  const read = (name: string): MethodSpec => ({ cls: 'InfoQueue', name, certain: true, weight: 0.15, params: [], plan: (ctx) => plan(queue(ctx), []) });
+  const read = (name: string): MethodSpec => ({
+    cls: 'InfoQueue',
+    name,
+    certain: true,
+    weight: 0.15,
+    params: [],
+    plan: (ctx) => plan(queue(ctx), []),
+  });
   return [
     read('getNumStoredMessages'),
     read('getNumMessagesDiscardedByMessageCountLimit'),
@@ -365,4 +547,3 @@ export function objectCatalogue(): MethodSpec[] {
     ...queueMethods(),
   ];
 }
-

@@ -7,7 +7,14 @@
  * set's manager tracks; executions pair each closed list with a closed set of the same manager, or
  * null.
  */
-import type { CommandQueue, GraphicsCommandList, Heap, ResidencyManager, ResidencySet, Resource } from '../../../src/index.js';
+import type {
+  CommandQueue,
+  GraphicsCommandList,
+  Heap,
+  ResidencyManager,
+  ResidencySet,
+  Resource,
+} from '../../../src/index.js';
 import { listArrayParam } from './catalogue-objects.js';
 import { badRef, badRefArray, isOpen, pickOf, sample, type FuzzContext } from './pool.js';
 import { param, type CallPlan, type MethodSpec, type Param, type Receiver } from './spec.js';
@@ -23,7 +30,11 @@ export function trackedBy(manager: ResidencyManager): Pageable[] {
 
 const isOpenSet = (set: ResidencySet): boolean => !set.closed;
 
-function managerPlan(ctx: FuzzContext, args: (manager: ResidencyManager) => unknown[] | undefined, extra: Partial<CallPlan> = {}): CallPlan | undefined {
+function managerPlan(
+  ctx: FuzzContext,
+  args: (manager: ResidencyManager) => unknown[] | undefined,
+  extra: Partial<CallPlan> = {},
+): CallPlan | undefined {
   const manager = pickOf(ctx.rng, ctx.main.managers);
   const built = manager && args(manager);
   return built && { receiver: { target: manager, validity: 'valid' }, args: built, ...extra };
@@ -31,7 +42,10 @@ function managerPlan(ctx: FuzzContext, args: (manager: ResidencyManager) => unkn
 
 /** A pageable of this device `manager` already tracks (refused by beginTrackingObject). */
 function trackedArg(ctx: FuzzContext, manager: ResidencyManager): Arg | undefined {
-  const tracked = pickOf(ctx.rng, trackedBy(manager).filter((p) => !p.released));
+  const tracked = pickOf(
+    ctx.rng,
+    trackedBy(manager).filter((p) => !p.released),
+  );
   return tracked && invalid(tracked);
 }
 
@@ -57,37 +71,53 @@ function setsParam(): Param {
 }
 
 export function residencyCatalogue(): MethodSpec[] {
-  const setOf = (ctx: FuzzContext, open: boolean): ResidencySet | undefined => pickOf(ctx.rng, ctx.main.sets.filter((s) => isOpenSet(s) === open));
-  const setReceiver = (set: ResidencySet | undefined, validity: Receiver['validity']): Receiver | undefined => set && { target: set, validity };
-  const setPlan = (set: ResidencySet | undefined, args: unknown[]): CallPlan | undefined => set && { receiver: { target: set, validity: 'valid' }, args };
+  const setOf = (ctx: FuzzContext, open: boolean): ResidencySet | undefined =>
+    pickOf(
+      ctx.rng,
+      ctx.main.sets.filter((s) => isOpenSet(s) === open),
+    );
+  const setReceiver = (set: ResidencySet | undefined, validity: Receiver['validity']): Receiver | undefined =>
+    set && { target: set, validity };
+  const setPlan = (set: ResidencySet | undefined, args: unknown[]): CallPlan | undefined =>
+    set && { receiver: { target: set, validity: 'valid' }, args };
   return [
     {
       cls: 'ResidencyManager',
-      name: 'beginTrackingObject', certain: true,
+      name: 'beginTrackingObject',
+      certain: true,
       weight: 1.5,
       params: [
         {
           name: 'pageable',
-          bad: (ctx, _, p) => (ctx.rng.chance(0.3) ? trackedArg(ctx, p.receiver.target as ResidencyManager) : undefined) ?? badRef(ctx, 'pageable'),
+          bad: (ctx, _, p) =>
+            (ctx.rng.chance(0.3) ? trackedArg(ctx, p.receiver.target as ResidencyManager) : undefined) ??
+            badRef(ctx, 'pageable'),
         },
       ],
       plan: (ctx) =>
         managerPlan(ctx, (manager) => {
           const tracked = new Set(trackedBy(manager));
-          const candidate = pickOf(ctx.rng, ctx.main.pageables().filter((p) => !tracked.has(p)));
+          const candidate = pickOf(
+            ctx.rng,
+            ctx.main.pageables().filter((p) => !tracked.has(p)),
+          );
           return candidate && [candidate];
         }),
     },
     {
       cls: 'ResidencyManager',
-      name: 'endTrackingObject', certain: true,
+      name: 'endTrackingObject',
+      certain: true,
       weight: 0.5,
       params: [
         {
           name: 'pageable',
           // Ending the tracking of a released object is how an app cleans up after it: not certainly wrong.
           bad: (ctx, _, p) => {
-            const releasedTracked = pickOf(ctx.rng, trackedBy(p.receiver.target as ResidencyManager).filter((x) => x.released));
+            const releasedTracked = pickOf(
+              ctx.rng,
+              trackedBy(p.receiver.target as ResidencyManager).filter((x) => x.released),
+            );
             if (releasedTracked && ctx.rng.chance(0.3)) return { value: releasedTracked, validity: 'maybe' };
             return badRef(ctx, 'pageable', { released: 'maybe' });
           },
@@ -97,15 +127,29 @@ export function residencyCatalogue(): MethodSpec[] {
     },
     {
       cls: 'ResidencyManager',
-      name: 'createResidencySet', certain: true,
+      name: 'createResidencySet',
+      certain: true,
       weight: 0.5,
       params: [],
       plan: (ctx) => {
         const manager = pickOf(ctx.rng, ctx.main.managers);
-        return manager && { receiver: { target: manager, validity: 'valid' }, args: [], onSuccess: (set) => ctx.main.addSet(set as ResidencySet, manager) };
+        return (
+          manager && {
+            receiver: { target: manager, validity: 'valid' },
+            args: [],
+            onSuccess: (set) => ctx.main.addSet(set as ResidencySet, manager),
+          }
+        );
       },
     },
-    { cls: 'ResidencyManager', name: 'getStats', certain: true, weight: 0.3, params: [], plan: (ctx) => managerPlan(ctx, () => []) },
+    {
+      cls: 'ResidencyManager',
+      name: 'getStats',
+      certain: true,
+      weight: 0.3,
+      params: [],
+      plan: (ctx) => managerPlan(ctx, () => []),
+    },
     {
       cls: 'ResidencyManager',
       name: 'executeCommandLists',
@@ -122,12 +166,13 @@ export function residencyCatalogue(): MethodSpec[] {
           if (!queue || lists.length === 0) return undefined;
           const chosen = sample(ctx.rng, lists, ctx.rng.int(1, 2));
           const sets = ctx.main.sets.filter((s) => !isOpenSet(s) && ctx.main.setManager.get(s) === manager);
-          return [queue, chosen, chosen.map(() => (ctx.rng.chance(0.8) ? pickOf(ctx.rng, sets) ?? null : null))];
+          return [queue, chosen, chosen.map(() => (ctx.rng.chance(0.8) ? (pickOf(ctx.rng, sets) ?? null) : null))];
         }),
     },
     {
       cls: 'ResidencySet',
-      name: 'open', certain: true,
+      name: 'open',
+      certain: true,
       weight: 1.5,
       params: [],
       plan: (ctx) => setPlan(setOf(ctx, false), []),
@@ -135,7 +180,8 @@ export function residencyCatalogue(): MethodSpec[] {
     },
     {
       cls: 'ResidencySet',
-      name: 'insert', certain: true,
+      name: 'insert',
+      certain: true,
       weight: 3,
       params: [
         {
@@ -143,7 +189,10 @@ export function residencyCatalogue(): MethodSpec[] {
           bad: (ctx, _, p) => {
             const manager = ctx.main.setManager.get(p.receiver.target as ResidencySet);
             const tracked = new Set(manager ? trackedBy(manager) : []);
-            const untracked = pickOf(ctx.rng, ctx.main.pageables().filter((x) => !tracked.has(x)));
+            const untracked = pickOf(
+              ctx.rng,
+              ctx.main.pageables().filter((x) => !tracked.has(x)),
+            );
             if (untracked && ctx.rng.chance(0.3)) return invalid(untracked);
             return badRef(ctx, 'pageable');
           },
@@ -153,14 +202,20 @@ export function residencyCatalogue(): MethodSpec[] {
         const set = setOf(ctx, true);
         const manager = set && ctx.main.setManager.get(set);
         // Live objects only: inserting a released one is a wrong call (see the corruption above).
-        const candidate = manager && pickOf(ctx.rng, trackedBy(manager).filter((p) => !p.released));
+        const candidate =
+          manager &&
+          pickOf(
+            ctx.rng,
+            trackedBy(manager).filter((p) => !p.released),
+          );
         return candidate && setPlan(set, [candidate]);
       },
       badReceiver: (ctx) => setReceiver(setOf(ctx, false), 'invalid'),
     },
     {
       cls: 'ResidencySet',
-      name: 'close', certain: true,
+      name: 'close',
+      certain: true,
       weight: 1.5,
       params: [],
       plan: (ctx) => setPlan(setOf(ctx, true), []),
@@ -174,7 +229,10 @@ function badLists(ctx: FuzzContext, good: unknown, p: CallPlan): Arg {
   const queue = p.args[0] as CommandQueue;
   const items = good as GraphicsCommandList[];
   if (ctx.rng.chance(0.2)) return invalid([]);
-  const misfit = pickOf(ctx.rng, ctx.main.lists.filter((l) => l.type !== queue.type || isOpen(l)));
+  const misfit = pickOf(
+    ctx.rng,
+    ctx.main.lists.filter((l) => l.type !== queue.type || isOpen(l)),
+  );
   // One more list than sets is wrong by itself; a misfit in place of a good list is wrong too.
   if (misfit && ctx.rng.chance(0.4)) return invalid(items.map((l, i) => (i === 0 ? misfit : l)));
   return badRefArray(ctx, 'list', items, { emptyValidity: 'invalid' });
@@ -183,4 +241,3 @@ function badLists(ctx: FuzzContext, good: unknown, p: CallPlan): Arg {
 function mapArg<T>(value: T | undefined): unknown[] | undefined {
   return value === undefined ? undefined : [value];
 }
-

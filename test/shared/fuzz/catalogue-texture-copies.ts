@@ -23,16 +23,27 @@ const subresourcesOf = (resource: Resource): number => {
 };
 
 /** A subresource's extent in texels and its block (from its footprint: rows of blocks). */
-function extentOf(device: Device, resource: Resource, subresource: number): { width: number; height: number; depth: number; block: number; rowSize: number } {
+function extentOf(
+  device: Device,
+  resource: Resource,
+  subresource: number,
+): { width: number; height: number; depth: number; block: number; rowSize: number } {
   const fp = device.getCopyableFootprints(resource.getDesc(), subresource, 1, 0);
   const { width, height, depth } = fp.layouts[0]?.footprint ?? { width: 1, height: 1, depth: 1 };
   return { width, height, depth, block: height / (fp.numRows[0] ?? 1), rowSize: fp.rowSizeInBytes[0] ?? 1 };
 }
 
-const at = (resource: Resource, subresourceIndex: number): TextureCopyLocation => ({ resource, type: 'SUBRESOURCE_INDEX', subresourceIndex });
+const at = (resource: Resource, subresourceIndex: number): TextureCopyLocation => ({
+  resource,
+  type: 'SUBRESOURCE_INDEX',
+  subresourceIndex,
+});
 
 /** A box of a few blocks each way inside an extent: its corner and size in texels. */
-function boxIn(ctx: FuzzContext, extent: { width: number; height: number; depth: number; block: number }): { corner: [number, number, number]; size: [number, number, number] } {
+function boxIn(
+  ctx: FuzzContext,
+  extent: { width: number; height: number; depth: number; block: number },
+): { corner: [number, number, number]; size: [number, number, number] } {
   const { rng } = ctx;
   const pick = (room: number, block: number): [number, number] => {
     const size = Math.min(room, block * rng.int(1, 4));
@@ -45,16 +56,34 @@ function boxIn(ctx: FuzzContext, extent: { width: number; height: number; depth:
 }
 
 /** A footprint of `size` texels of `resource`'s format, in `buffer` at a 512-aligned offset where it fits. */
-function footprintFor(ctx: FuzzContext, resource: Resource, sub: number, size: [number, number, number], buffers: Resource[]): TextureCopyLocation | undefined {
+function footprintFor(
+  ctx: FuzzContext,
+  resource: Resource,
+  sub: number,
+  size: [number, number, number],
+  buffers: Resource[],
+): TextureCopyLocation | undefined {
   const extent = extentOf(ctx.main.device, resource, sub);
   const bytesPerElement = extent.rowSize / (extent.width / extent.block);
   const rowSize = (size[0] / extent.block) * bytesPerElement;
   const rowPitch = Math.ceil(rowSize / 256) * 256;
   const bytes = footprintBytes(size[1] / extent.block, rowPitch, rowSize, size[2]);
-  const buffer = pickOf(ctx.rng, buffers.filter((b) => b.getDesc().width >= bytes));
+  const buffer = pickOf(
+    ctx.rng,
+    buffers.filter((b) => b.getDesc().width >= bytes),
+  );
   if (!buffer) return undefined;
   const offset = 512 * ctx.rng.int(0, Math.floor((buffer.getDesc().width - bytes) / 512));
-  const placedFootprint: PlacedSubresourceFootprint = { offset, footprint: { format: resource.getDesc().format ?? 'UNKNOWN', width: size[0], height: size[1], depth: size[2], rowPitch } };
+  const placedFootprint: PlacedSubresourceFootprint = {
+    offset,
+    footprint: {
+      format: resource.getDesc().format ?? 'UNKNOWN',
+      width: size[0],
+      height: size[1],
+      depth: size[2],
+      rowPitch,
+    },
+  };
   return { resource: buffer, type: 'PLACED_FOOTPRINT', placedFootprint };
 }
 
@@ -66,7 +95,14 @@ function copyArgs(ctx: FuzzContext): unknown[] | undefined {
   const sub = rng.int(0, subresourcesOf(texture) - 1);
   const extent = extentOf(main.device, texture, sub);
   const { corner, size } = boxIn(ctx, extent);
-  const wholeBox = (origin: [number, number, number]): Box => ({ left: origin[0], top: origin[1], front: origin[2], right: origin[0] + size[0], bottom: origin[1] + size[1], back: origin[2] + size[2] });
+  const wholeBox = (origin: [number, number, number]): Box => ({
+    left: origin[0],
+    top: origin[1],
+    front: origin[2],
+    right: origin[0] + size[0],
+    bottom: origin[1] + size[1],
+    back: origin[2] + size[2],
+  });
   const mode = rng.pick(['upload', 'readback', 'texture'] as const);
   if (mode === 'upload') {
     const src = footprintFor(ctx, texture, sub, size, readable(ctx));
@@ -77,14 +113,20 @@ function copyArgs(ctx: FuzzContext): unknown[] | undefined {
     return dst && [dst, 0, 0, 0, at(texture, sub), wholeBox(corner)];
   }
   const desc = texture.getDesc();
-  const others = main.textures().filter((t) => t.getDesc().format === desc.format && t.getDesc().dimension === desc.dimension);
+  const others = main
+    .textures()
+    .filter((t) => t.getDesc().format === desc.format && t.getDesc().dimension === desc.dimension);
   const other = pickOf(rng, others);
   if (!other) return undefined;
   const otherSub = rng.int(0, subresourcesOf(other) - 1);
   if (other === texture && otherSub === sub) return undefined;
   const room = extentOf(main.device, other, otherSub);
   if (room.width < size[0] || room.height < size[1] || room.depth < size[2]) return undefined;
-  const dst: [number, number, number] = [room.block * rng.int(0, (room.width - size[0]) / room.block), room.block * rng.int(0, (room.height - size[1]) / room.block), rng.int(0, room.depth - size[2])];
+  const dst: [number, number, number] = [
+    room.block * rng.int(0, (room.width - size[0]) / room.block),
+    room.block * rng.int(0, (room.height - size[1]) / room.block),
+    rng.int(0, room.depth - size[2]),
+  ];
   return [at(other, otherSub), ...dst, at(texture, sub), wholeBox(corner)];
 }
 
@@ -99,7 +141,12 @@ function badLocation(ctx: FuzzContext, good: unknown): Arg {
     return { value: { ...location, resource: resource.value }, validity: resource.validity };
   }
   if (r < 0.5) {
-    const type = rng.chance(0.4) ? { value: location.type === 'SUBRESOURCE_INDEX' ? 'PLACED_FOOTPRINT' : 'SUBRESOURCE_INDEX', validity: 'invalid' as const } : badEnum(rng, ['SUBRESOURCE_INDEX', 'PLACED_FOOTPRINT']);
+    const type = rng.chance(0.4)
+      ? {
+          value: location.type === 'SUBRESOURCE_INDEX' ? 'PLACED_FOOTPRINT' : 'SUBRESOURCE_INDEX',
+          validity: 'invalid' as const,
+        }
+      : badEnum(rng, ['SUBRESOURCE_INDEX', 'PLACED_FOOTPRINT']);
     return { value: { ...location, type: type.value }, validity: type.validity };
   }
   if (location.type === 'SUBRESOURCE_INDEX') {
@@ -120,19 +167,29 @@ function badLocation(ctx: FuzzContext, good: unknown): Arg {
     ['format', rng.pick(['R8_FUZZ', 'UNKNOWN', 7, ''])],
   ];
   const [field, value] = rng.pick(wrong);
-  const changed = field === 'offset' ? { ...placed, offset: value } : { ...placed, footprint: { ...footprint, [field]: value } };
+  const changed =
+    field === 'offset' ? { ...placed, offset: value } : { ...placed, footprint: { ...footprint, [field]: value } };
   return invalid({ ...location, placedFootprint: changed });
 }
 
 /** The source's extent, from the plan's src location. */
 function sourceExtent(ctx: FuzzContext, src: TextureCopyLocation): { width: number; height: number; depth: number } {
-  return src.type === 'PLACED_FOOTPRINT' ? src.placedFootprint.footprint : extentOf(ctx.main.device, src.resource, src.subresourceIndex);
+  return src.type === 'PLACED_FOOTPRINT'
+    ? src.placedFootprint.footprint
+    : extentOf(ctx.main.device, src.resource, src.subresourceIndex);
 }
 
 function badBox(ctx: FuzzContext, good: unknown, plan: CallPlan): Arg {
   const { rng } = ctx;
   const extent = sourceExtent(ctx, plan.args[4] as TextureCopyLocation);
-  const box = (good as Box | null) ?? { left: 0, top: 0, front: 0, right: extent.width, bottom: extent.height, back: extent.depth };
+  const box = (good as Box | null) ?? {
+    left: 0,
+    top: 0,
+    front: 0,
+    right: extent.width,
+    bottom: extent.height,
+    back: extent.depth,
+  };
   const wrong: Partial<Box>[] = [
     { right: box.left },
     { bottom: box.top },
@@ -153,7 +210,10 @@ function badCorner(axis: 0 | 1 | 2): (ctx: FuzzContext, good: unknown, plan: Cal
   return (ctx, _good, plan) => {
     const dst = plan.args[0] as TextureCopyLocation;
     if (ctx.rng.chance(0.6)) return badUint(ctx.rng);
-    const extent = dst.type === 'PLACED_FOOTPRINT' ? dst.placedFootprint.footprint : extentOf(ctx.main.device, dst.resource, dst.subresourceIndex);
+    const extent =
+      dst.type === 'PLACED_FOOTPRINT'
+        ? dst.placedFootprint.footprint
+        : extentOf(ctx.main.device, dst.resource, dst.subresourceIndex);
     return invalid([extent.width, extent.height, extent.depth][axis]);
   };
 }
@@ -162,7 +222,10 @@ function badCorner(axis: 0 | 1 | 2): (ctx: FuzzContext, good: unknown, plan: Cal
 function discardArgs(ctx: FuzzContext, type: string): unknown[] | undefined {
   const { rng } = ctx;
   const flags = (r: Resource): string[] => r.getDesc().flags ?? [];
-  const fits = (r: Resource): boolean => (type === 'COMPUTE' ? flags(r).includes('ALLOW_UNORDERED_ACCESS') : ['ALLOW_UNORDERED_ACCESS', 'ALLOW_RENDER_TARGET', 'ALLOW_DEPTH_STENCIL'].some((f) => flags(r).includes(f)));
+  const fits = (r: Resource): boolean =>
+    type === 'COMPUTE'
+      ? flags(r).includes('ALLOW_UNORDERED_ACCESS')
+      : ['ALLOW_UNORDERED_ACCESS', 'ALLOW_RENDER_TARGET', 'ALLOW_DEPTH_STENCIL'].some((f) => flags(r).includes(f));
   const resource = pickOf(rng, ctx.main.resources.filter(fits));
   if (!resource) return undefined;
   const count = subresourcesOf(resource);
@@ -171,7 +234,9 @@ function discardArgs(ctx: FuzzContext, type: string): unknown[] | undefined {
   const region: Record<string, unknown> = { firstSubresource: first, numSubresources: rng.int(1, count - first) };
   if (resource.getDesc().dimension === 'TEXTURE2D' && region.numSubresources === 1 && rng.chance(0.5)) {
     const extent = extentOf(ctx.main.device, resource, first);
-    region.rects = [{ left: 0, top: 0, right: Math.max(1, extent.width >> 1), bottom: Math.max(1, extent.height >> 1) }];
+    region.rects = [
+      { left: 0, top: 0, right: Math.max(1, extent.width >> 1), bottom: Math.max(1, extent.height >> 1) },
+    ];
   }
   return [resource, region];
 }
@@ -203,8 +268,15 @@ export function textureCopyCatalogue(): MethodSpec[] {
       weight: 0.5,
       params: [
         { name: 'desc', bad: (ctx, good) => badResourceDesc(ctx.rng, good as never) },
-        { name: 'firstSubresource', bad: (ctx, _, p) => (ctx.rng.chance(0.4) ? invalid(subresourceCount(p) + 1) : badUint(ctx.rng)) },
-        { name: 'numSubresources', bad: (ctx, _, p) => (ctx.rng.chance(0.4) ? invalid(subresourceCount(p) - (p.args[1] as number) + 1) : badUint(ctx.rng)) },
+        {
+          name: 'firstSubresource',
+          bad: (ctx, _, p) => (ctx.rng.chance(0.4) ? invalid(subresourceCount(p) + 1) : badUint(ctx.rng)),
+        },
+        {
+          name: 'numSubresources',
+          bad: (ctx, _, p) =>
+            ctx.rng.chance(0.4) ? invalid(subresourceCount(p) - (p.args[1] as number) + 1) : badUint(ctx.rng),
+        },
         param('baseOffset', (ctx) => badUint(ctx.rng, { wide: true })),
       ],
       plan: (ctx) => {
@@ -213,7 +285,10 @@ export function textureCopyCatalogue(): MethodSpec[] {
         const desc = resource.getDesc();
         const count = desc.dimension === 'BUFFER' ? 1 : subresourcesOf(resource);
         const first = ctx.rng.int(0, count - 1);
-        return { receiver: { target: ctx.main.device, validity: 'valid' }, args: [desc, first, ctx.rng.int(0, count - first), ctx.rng.pick([0, 512, 1, 2 ** 30])] };
+        return {
+          receiver: { target: ctx.main.device, validity: 'valid' },
+          args: [desc, first, ctx.rng.int(0, count - first), ctx.rng.pick([0, 512, 1, 2 ** 30])],
+        };
       },
     },
     recording(
@@ -230,7 +305,13 @@ export function textureCopyCatalogue(): MethodSpec[] {
       (ctx) => copyArgs(ctx),
       { weight: 1.5 },
     ),
-    recording('discardResource', SHADER, [param('resource', (ctx) => badRef(ctx, 'resource')), { name: 'region', bad: badRegion }], (ctx, list) => discardArgs(ctx, list.type), { weight: 0.5 }),
+    recording(
+      'discardResource',
+      SHADER,
+      [param('resource', (ctx) => badRef(ctx, 'resource')), { name: 'region', bad: badRegion }],
+      (ctx, list) => discardArgs(ctx, list.type),
+      { weight: 0.5 },
+    ),
   ];
 }
 

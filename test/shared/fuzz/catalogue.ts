@@ -17,7 +17,13 @@ import { TILE, type DeviceWorld } from './pool.js';
 import type { MethodSpec } from './spec.js';
 
 export function fullCatalogue(): MethodSpec[] {
-  return [...deviceCatalogue(), ...objectCatalogue(), ...listCatalogue(), ...residencyCatalogue(), ...textureCopyCatalogue()];
+  return [
+    ...deviceCatalogue(),
+    ...objectCatalogue(),
+    ...listCatalogue(),
+    ...residencyCatalogue(),
+    ...textureCopyCatalogue(),
+  ];
 }
 
 /**
@@ -25,7 +31,10 @@ export function fullCatalogue(): MethodSpec[] {
  * (buffers and textures), queues and lists of each type, fences, pipeline states, query heaps (where
  * timestamps are supported), a residency manager with sets, and one released heap and resource.
  */
-export async function populate(world: DeviceWorld, options: { full: boolean; timestamps: boolean; tier: number; clock: () => number }): Promise<void> {
+export async function populate(
+  world: DeviceWorld,
+  options: { full: boolean; timestamps: boolean; tier: number; clock: () => number },
+): Promise<void> {
   const device: Device = world.device;
   world.syncQueue = device.createCommandQueue({ type: 'DIRECT' });
   world.syncFence = device.createFence(0);
@@ -35,36 +44,99 @@ export async function populate(world: DeviceWorld, options: { full: boolean; tim
   }
   world.addFence(device.createFence(0), 0);
   world.addFence(device.createFence(3), 3);
-  const heap = (sizeInBytes: number, type: 'DEFAULT' | 'UPLOAD' | 'READBACK', flags: ('CREATE_NOT_RESIDENT' | 'ALLOW_ONLY_BUFFERS')[] = []): void =>
-    world.addHeap(device.createHeap({ sizeInBytes, properties: { type }, flags }));
+  const heap = (
+    sizeInBytes: number,
+    type: 'DEFAULT' | 'UPLOAD' | 'READBACK',
+    flags: ('CREATE_NOT_RESIDENT' | 'ALLOW_ONLY_BUFFERS')[] = [],
+  ): void => world.addHeap(device.createHeap({ sizeInBytes, properties: { type }, flags }));
   heap(8 * TILE, 'DEFAULT');
   heap(2 * TILE, 'UPLOAD');
   if (options.full) {
     heap(4 * TILE, 'DEFAULT', ['CREATE_NOT_RESIDENT']);
     heap(2 * TILE, 'READBACK');
-    world.addHeap(device.createHeap({ sizeInBytes: 2 * TILE, properties: { type: 'CUSTOM', cpuPageProperty: 'WRITE_BACK', memoryPoolPreference: 'L0' } }));
+    world.addHeap(
+      device.createHeap({
+        sizeInBytes: 2 * TILE,
+        properties: { type: 'CUSTOM', cpuPageProperty: 'WRITE_BACK', memoryPoolPreference: 'L0' },
+      }),
+    );
   }
   const [defaultHeap, uploadHeap] = world.heaps as [DeviceWorld['heaps'][number], DeviceWorld['heaps'][number]];
-  const committed = (type: 'DEFAULT' | 'UPLOAD' | 'READBACK', width: number, state: 'COMMON' | 'GENERIC_READ' | 'COPY_DEST'): void =>
-    world.addResource(device.createCommittedResource({ type }, [], { dimension: 'BUFFER', width }, state));
+  const committed = (
+    type: 'DEFAULT' | 'UPLOAD' | 'READBACK',
+    width: number,
+    state: 'COMMON' | 'GENERIC_READ' | 'COPY_DEST',
+  ): void => world.addResource(device.createCommittedResource({ type }, [], { dimension: 'BUFFER', width }, state));
   committed('DEFAULT', 2 * TILE, 'COMMON');
   committed('UPLOAD', TILE, 'GENERIC_READ');
   committed('READBACK', TILE, 'COPY_DEST');
   world.addResource(device.createPlacedResource(defaultHeap, 0, { dimension: 'BUFFER', width: 2 * TILE }, 'COMMON'));
   world.addResource(device.createPlacedResource(uploadHeap, 0, { dimension: 'BUFFER', width: TILE }, 'GENERIC_READ'));
   world.addResource(device.createReservedResource({ dimension: 'BUFFER', width: 8 * TILE }, 'COMMON'));
-  world.addResource(device.createReservedResource({ dimension: 'TEXTURE2D', width: 256, height: 256, mipLevels: 0, format: 'R8G8B8A8_UNORM', layout: '64KB_UNDEFINED_SWIZZLE' }, 'COMMON'));
+  world.addResource(
+    device.createReservedResource(
+      {
+        dimension: 'TEXTURE2D',
+        width: 256,
+        height: 256,
+        mipLevels: 0,
+        format: 'R8G8B8A8_UNORM',
+        layout: '64KB_UNDEFINED_SWIZZLE',
+      },
+      'COMMON',
+    ),
+  );
   if (options.full) {
-    world.addResource(device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'TEXTURE2D', width: 64, height: 64, format: 'R8G8B8A8_UNORM' }, 'COMMON'));
-    world.addResource(device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'TEXTURE2D', width: 64, height: 64, format: 'R8G8B8A8_UNORM' }, 'COMMON'));
-    world.addResource(device.createPlacedResource(defaultHeap, 4 * TILE, { dimension: 'TEXTURE2D', width: 32, height: 32, format: 'R32_FLOAT', flags: ['ALLOW_UNORDERED_ACCESS'] }, 'COMMON'));
+    world.addResource(
+      device.createCommittedResource(
+        { type: 'DEFAULT' },
+        [],
+        { dimension: 'TEXTURE2D', width: 64, height: 64, format: 'R8G8B8A8_UNORM' },
+        'COMMON',
+      ),
+    );
+    world.addResource(
+      device.createCommittedResource(
+        { type: 'DEFAULT' },
+        [],
+        { dimension: 'TEXTURE2D', width: 64, height: 64, format: 'R8G8B8A8_UNORM' },
+        'COMMON',
+      ),
+    );
+    world.addResource(
+      device.createPlacedResource(
+        defaultHeap,
+        4 * TILE,
+        { dimension: 'TEXTURE2D', width: 32, height: 32, format: 'R32_FLOAT', flags: ['ALLOW_UNORDERED_ACCESS'] },
+        'COMMON',
+      ),
+    );
     if (options.tier >= 3) {
-      world.addResource(device.createReservedResource({ dimension: 'TEXTURE3D', width: 64, height: 32, depthOrArraySize: 32, format: 'R8G8B8A8_UNORM', layout: '64KB_UNDEFINED_SWIZZLE' }, 'COMMON'));
+      world.addResource(
+        device.createReservedResource(
+          {
+            dimension: 'TEXTURE3D',
+            width: 64,
+            height: 32,
+            depthOrArraySize: 32,
+            format: 'R8G8B8A8_UNORM',
+            layout: '64KB_UNDEFINED_SWIZZLE',
+          },
+          'COMMON',
+        ),
+      );
     }
   }
   world.addPipeline(await device.createComputePipelineState({ code: COMPUTE_WGSL, entryPoint: 'main' }));
   if (options.full) {
-    world.addPipeline(await device.createGraphicsPipelineState({ code: GRAPHICS_WGSL, vertexEntryPoint: 'vs', fragmentEntryPoint: 'fs', rtvFormat: 'B8G8R8A8_UNORM' }));
+    world.addPipeline(
+      await device.createGraphicsPipelineState({
+        code: GRAPHICS_WGSL,
+        vertexEntryPoint: 'vs',
+        fragmentEntryPoint: 'fs',
+        rtvFormat: 'B8G8R8A8_UNORM',
+      }),
+    );
   }
   if (options.timestamps) {
     world.addQueryHeap(device.createQueryHeap({ type: 'TIMESTAMP', count: 8 }));
@@ -88,7 +160,12 @@ export async function populate(world: DeviceWorld, options: { full: boolean; tim
   world.label(releasedHeap, `heap#${releasedHeap.id}(DEFAULT)`);
   releasedHeap.release();
   world.releasedHeaps.push(releasedHeap);
-  const releasedResource = device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: TILE }, 'COMMON');
+  const releasedResource = device.createCommittedResource(
+    { type: 'DEFAULT' },
+    [],
+    { dimension: 'BUFFER', width: TILE },
+    'COMMON',
+  );
   world.addResource(releasedResource);
   releasedResource.release();
   world.releaseResource(releasedResource, 'call');

@@ -29,14 +29,38 @@ import { invalid, valid, type Arg, type Validity } from './values.js';
 export const TILE = 65536;
 
 /** Caps on what a world keeps; past them the oldest goes (released where the API can release it). */
-const CAPS = { heaps: 10, resources: 18, lists: 9, fences: 6, queues: 5, queryHeaps: 3, managers: 2, sets: 6, released: 6 } as const;
+const CAPS = {
+  heaps: 10,
+  resources: 18,
+  lists: 9,
+  fences: 6,
+  queues: 5,
+  queryHeaps: 3,
+  managers: 2,
+  sets: 6,
+  released: 6,
+} as const;
 
 /** The largest resource (in 64 KiB tiles) the pool keeps. */
 const MAX_POOLED_TILES = 4096;
 /** The largest heap the pool keeps: the LOCAL pool's size. */
 const MAX_POOLED_HEAP_BYTES = 16 * 2 ** 20;
 
-export type RefKind = 'heap' | 'pageable' | 'resource' | 'buffer' | 'texture' | 'reserved' | 'fence' | 'list' | 'queue' | 'pipeline' | 'queryHeap' | 'set' | 'manager' | 'device';
+export type RefKind =
+  | 'heap'
+  | 'pageable'
+  | 'resource'
+  | 'buffer'
+  | 'texture'
+  | 'reserved'
+  | 'fence'
+  | 'list'
+  | 'queue'
+  | 'pipeline'
+  | 'queryHeap'
+  | 'set'
+  | 'manager'
+  | 'device';
 
 /** The objects of one device. */
 export class DeviceWorld {
@@ -119,7 +143,11 @@ export class DeviceWorld {
   addList(list: GraphicsCommandList): void {
     this.label(list, `list#${list.id}(${list.type})`);
     this.lists.push(list);
-    if (this.lists.length > CAPS.lists) this.lists.splice(this.lists.findIndex((l) => !this.isLastOfType(l)), 1);
+    if (this.lists.length > CAPS.lists)
+      this.lists.splice(
+        this.lists.findIndex((l) => !this.isLastOfType(l)),
+        1,
+      );
   }
 
   addFence(fence: Fence, value: number): void {
@@ -226,7 +254,9 @@ export class DeviceWorld {
   }
 
   listsOf(type: CommandListType | undefined, open: boolean | undefined): GraphicsCommandList[] {
-    return this.lists.filter((l) => (type === undefined || l.type === type) && (open === undefined || isOpen(l) === open));
+    return this.lists.filter(
+      (l) => (type === undefined || l.type === type) && (open === undefined || isOpen(l) === open),
+    );
   }
 
   /** Live objects of a kind. */
@@ -292,7 +322,11 @@ export class DeviceWorld {
       case 'heap':
         return [...resources.slice(0, 2), ...this.fences.slice(0, 1), ...this.queryHeaps.slice(0, 1)];
       case 'pageable':
-        return [...resources.filter((r) => r.kind !== 'committed'), ...this.fences.slice(0, 1), ...this.lists.slice(0, 1)];
+        return [
+          ...resources.filter((r) => r.kind !== 'committed'),
+          ...this.fences.slice(0, 1),
+          ...this.lists.slice(0, 1),
+        ];
       case 'resource':
         return [...this.heaps.slice(0, 2), ...this.queryHeaps.slice(0, 1), ...this.fences.slice(0, 1)];
       case 'buffer':
@@ -384,16 +418,36 @@ export function badRef(ctx: FuzzContext, kind: RefKind, options: RefOptions = {}
     const wrong = pickOf(rng, main.wrongKind(kind));
     if (wrong) return invalid(wrong);
   }
-  const garbage = rng.pick<unknown>([null, undefined, {}, 1, 'object', Symbol('ref'), Object.create(null), { id: 1, released: false }, [], new Date(0)]);
+  const garbage = rng.pick<unknown>([
+    null,
+    undefined,
+    {},
+    1,
+    'object',
+    Symbol('ref'),
+    Object.create(null),
+    { id: 1, released: false },
+    [],
+    new Date(0),
+  ]);
   if (garbage === null || garbage === undefined) return options.nullable ? valid(garbage) : invalid(garbage);
   return invalid(garbage);
 }
 
 /** An array parameter (of objects of `kind`) made wrong: not an array, a bad element among good ones, or empty. */
-export function badRefArray(ctx: FuzzContext, kind: RefKind, good: readonly unknown[], options: RefOptions & { emptyValidity?: Validity } = {}): Arg {
+export function badRefArray(
+  ctx: FuzzContext,
+  kind: RefKind,
+  good: readonly unknown[],
+  options: RefOptions & { emptyValidity?: Validity } = {},
+): Arg {
   const { rng } = ctx;
   const r = rng.float();
-  if (r < 0.2) return { value: rng.pick<unknown>([null, undefined, {}, 'list', 1, { length: 1, 0: good[0] }]), validity: 'invalid' };
+  if (r < 0.2)
+    return {
+      value: rng.pick<unknown>([null, undefined, {}, 'list', 1, { length: 1, 0: good[0] }]),
+      validity: 'invalid',
+    };
   if (r < 0.3) return { value: [], validity: options.emptyValidity ?? 'maybe' };
   const bad = badRef(ctx, kind, { released: options.released });
   const items = [...good];
@@ -410,4 +464,3 @@ export function sample<T>(rng: Random, items: readonly T[], count: number): T[] 
   for (let i = 0; i < n; i++) chosen.push(pool.splice(rng.int(0, pool.length - 1), 1)[0] as T);
   return chosen;
 }
-

@@ -31,7 +31,16 @@ import { describeValue, type Validity } from './values.js';
 const MIB = 2 ** 20;
 /** The longest message worth reading (characters); longer ones quote whole objects. */
 const MAX_MESSAGE = 10_000;
-const HRESULTS = new Set(['E_INVALIDARG', 'E_OUTOFMEMORY', 'E_NOTIMPL', 'E_FAIL', 'DXGI_ERROR_DEVICE_REMOVED', 'DXGI_ERROR_DEVICE_HUNG', 'DXGI_ERROR_UNSUPPORTED', 'DXGI_ERROR_INVALID_CALL']);
+const HRESULTS = new Set([
+  'E_INVALIDARG',
+  'E_OUTOFMEMORY',
+  'E_NOTIMPL',
+  'E_FAIL',
+  'DXGI_ERROR_DEVICE_REMOVED',
+  'DXGI_ERROR_DEVICE_HUNG',
+  'DXGI_ERROR_UNSUPPORTED',
+  'DXGI_ERROR_INVALID_CALL',
+]);
 
 export interface FuzzConfig {
   seed: number;
@@ -93,10 +102,17 @@ interface Outcome {
 
 const macrotask = (): Promise<'tick'> => new Promise((resolve) => setTimeout(() => resolve('tick'), 0));
 const timeout = (ms: number): Promise<'timeout'> => new Promise((resolve) => setTimeout(() => resolve('timeout'), ms));
-const isThenable = (value: unknown): value is Promise<unknown> => typeof (value as { then?: unknown } | null)?.then === 'function';
-const errorText = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+const isThenable = (value: unknown): value is Promise<unknown> =>
+  typeof (value as { then?: unknown } | null)?.then === 'function';
+const errorText = (error: unknown): string =>
+  error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 /** A message with its numbers, quoted values and ids taken out: what groups a failure. */
-const shape = (text: string): string => text.replace(/'[^']*'/g, "'…'").replace(/#\d+/g, '#').replace(/\d+/g, 'N').slice(0, 120);
+const shape = (text: string): string =>
+  text
+    .replace(/'[^']*'/g, "'…'")
+    .replace(/#\d+/g, '#')
+    .replace(/\d+/g, 'N')
+    .slice(0, 120);
 
 export async function runFuzz(gpuDevice: GPUDevice, config: FuzzConfig): Promise<FuzzReport> {
   const started = performance.now();
@@ -107,7 +123,9 @@ export async function runFuzz(gpuDevice: GPUDevice, config: FuzzConfig): Promise
   const validShare = config.validShare ?? 0.4;
   const maxFailures = config.maxFailures ?? 50;
   const catalogue = (config.catalogue ?? fullCatalogue()).filter((spec) => (spec.weight ?? 1) > 0);
-  const destroySpec = (config.catalogue ?? fullCatalogue()).find((spec) => spec.cls === 'Device' && spec.name === 'destroy');
+  const destroySpec = (config.catalogue ?? fullCatalogue()).find(
+    (spec) => spec.cls === 'Device' && spec.name === 'destroy',
+  );
   const tier = 2 + (config.seed % 3);
   const timestamps = gpuDevice.features.has('timestamp-query');
 
@@ -115,23 +133,51 @@ export async function runFuzz(gpuDevice: GPUDevice, config: FuzzConfig): Promise
   const name = (object: object): string | undefined => {
     const base = labels.get(object);
     if (base === undefined) return undefined;
-    if ('released' in object && (object).released === true) return `${base}[released]`;
+    if ('released' in object && object.released === true) return `${base}[released]`;
     if ('commands' in object && 'reset' in object) return `${base}[${isOpen(object as never) ? 'open' : 'closed'}]`;
-    if ('closed' in object && 'insert' in object) return `${base}[${(object as { closed: boolean }).closed ? 'closed' : 'open'}]`;
+    if ('closed' in object && 'insert' in object)
+      return `${base}[${(object as { closed: boolean }).closed ? 'closed' : 'open'}]`;
     return base;
   };
   const options = { gpuDevice, onPageFault: 'report' as const, tiledResourcesTier: tier as 2 | 3 | 4 };
-  const mainDevice: Device = await createDevice({ ...options, localMemoryBytes: 16 * MIB, nonLocalMemoryBytes: 8 * MIB });
-  const otherDevice: Device = await createDevice({ ...options, localMemoryBytes: 4 * MIB, nonLocalMemoryBytes: 4 * MIB });
+  const mainDevice: Device = await createDevice({
+    ...options,
+    localMemoryBytes: 16 * MIB,
+    nonLocalMemoryBytes: 8 * MIB,
+  });
+  const otherDevice: Device = await createDevice({
+    ...options,
+    localMemoryBytes: 4 * MIB,
+    nonLocalMemoryBytes: 4 * MIB,
+  });
   let clock = 0;
   const main = new DeviceWorld('', mainDevice, labels);
   const other = new DeviceWorld('other.', otherDevice, labels);
-  const ctx: FuzzContext = { rng, main, other, pipelineCreations: { compute: 2, graphics: 1 }, timestamps, tier, now: () => clock };
+  const ctx: FuzzContext = {
+    rng,
+    main,
+    other,
+    pipelineCreations: { compute: 2, graphics: 1 },
+    timestamps,
+    tier,
+    now: () => clock,
+  };
   await populate(main, { full: true, timestamps, tier, clock: ctx.now });
   await populate(other, { full: false, timestamps, tier, clock: ctx.now });
   config.prepare?.(ctx);
 
-  const report: FuzzReport = { seed: config.seed, calls: 0, successes: 0, throws: {}, pending: 0, failures: [], failureCount: 0, perMethod: new Map(), notes: [], ms: 0 };
+  const report: FuzzReport = {
+    seed: config.seed,
+    calls: 0,
+    successes: 0,
+    throws: {},
+    pending: 0,
+    failures: [],
+    failureCount: 0,
+    perMethod: new Map(),
+    notes: [],
+    ms: 0,
+  };
   const groups = new Map<string, Failure>();
   let index = 0;
   let description = '(setup)';
@@ -146,14 +192,25 @@ export async function runFuzz(gpuDevice: GPUDevice, config: FuzzConfig): Promise
       return;
     }
     if (groups.size >= maxFailures) return;
-    const failure: Failure = { key, kind, method, methods: [method], count: 1, seed: config.seed, index, call: description, detail };
+    const failure: Failure = {
+      key,
+      kind,
+      method,
+      methods: [method],
+      count: 1,
+      seed: config.seed,
+      index,
+      call: description,
+      detail,
+    };
     groups.set(key, failure);
     report.failures.push(failure);
   };
 
   // ---- WebGPU errors, per stretch between sync points --------------------------------------
   let stretchStart = 0;
-  const onUncaptured = (event: Event): void => fail('WebGPU error', 'uncaptured', `uncaptured: ${(event as GPUUncapturedErrorEvent).error.message}`);
+  const onUncaptured = (event: Event): void =>
+    fail('WebGPU error', 'uncaptured', `uncaptured: ${(event as GPUUncapturedErrorEvent).error.message}`);
   gpuDevice.addEventListener('uncapturederror', onUncaptured);
   const openScopes = (): void => {
     gpuDevice.pushErrorScope('validation');
@@ -165,7 +222,10 @@ export async function runFuzz(gpuDevice: GPUDevice, config: FuzzConfig): Promise
       const error = await gpuDevice.popErrorScope();
       if (error) {
         const saved = [method, description];
-        [method, description] = ['(calls ' + `${stretchStart}..${index})`, `the calls from #${stretchStart} to #${index} (replay with a trace to find the one)`];
+        [method, description] = [
+          '(calls ' + `${stretchStart}..${index})`,
+          `the calls from #${stretchStart} to #${index} (replay with a trace to find the one)`,
+        ];
         fail('WebGPU error', filter, `${filter} error between calls #${stretchStart} and #${index}: ${error.message}`);
         [method, description] = saved as [string, string];
       }
@@ -185,16 +245,27 @@ export async function runFuzz(gpuDevice: GPUDevice, config: FuzzConfig): Promise
       for (let round = 0; round < 50 && [...queues].some((q) => q.holdsWork); round++) {
         for (const [fence, max] of world.fenceMax) upkeep(() => fence.signal(max), `signal fence to ${max}`);
       }
-      if ([...queues].some((q) => q.holdsWork)) report.notes.push(`call #${index}: a queue still held work after 50 rounds of fence signals`);
+      if ([...queues].some((q) => q.holdsWork))
+        report.notes.push(`call #${index}: a queue still held work after 50 rounds of fence signals`);
       const value = ++world.syncValue;
       upkeep(() => world.syncQueue.signal(world.syncFence, value), 'sync signal');
-      const done = await Promise.race([world.syncFence.setEventOnCompletion(value).then(() => 'done' as const), timeout(hangTimeoutMs)]);
-      if (done === 'timeout') fail('hang', 'sync point', `the GPU work submitted before call #${index} did not complete within ${hangTimeoutMs} ms`);
+      const done = await Promise.race([
+        world.syncFence.setEventOnCompletion(value).then(() => 'done' as const),
+        timeout(hangTimeoutMs),
+      ]);
+      if (done === 'timeout')
+        fail(
+          'hang',
+          'sync point',
+          `the GPU work submitted before call #${index} did not complete within ${hangTimeoutMs} ms`,
+        );
       const faults = await Promise.race([world.device.readFaults(), timeout(hangTimeoutMs)]);
-      if (faults === 'timeout') fail('hang', 'readFaults', `readFaults at a sync point did not settle within ${hangTimeoutMs} ms`);
+      if (faults === 'timeout')
+        fail('hang', 'readFaults', `readFaults at a sync point did not settle within ${hangTimeoutMs} ms`);
       if (++syncs % 4 === 0) {
         upkeep(() => world.device.setResidencyDebugBudget(null), 'clear debug budget');
-        for (const segment of ['LOCAL', 'NON_LOCAL'] as const) upkeep(() => world.device.setVideoMemoryReservation(segment, 0), 'clear reservation');
+        for (const segment of ['LOCAL', 'NON_LOCAL'] as const)
+          upkeep(() => world.device.setVideoMemoryReservation(segment, 0), 'clear reservation');
       }
     }
     openScopes();
@@ -216,8 +287,16 @@ export async function runFuzz(gpuDevice: GPUDevice, config: FuzzConfig): Promise
       if (world.destroyed || world.device.getDeviceRemovedReason() !== 'S_OK') continue;
       const value = ++world.syncValue;
       upkeep(() => world.syncQueue.signal(world.syncFence, value), 'quiesce signal');
-      const done = await Promise.race([world.syncFence.setEventOnCompletion(value).then(() => 'done' as const), timeout(hangTimeoutMs)]);
-      if (done === 'timeout') fail('hang', 'quiesce', `the GPU work submitted before call #${index} did not complete within ${hangTimeoutMs} ms`);
+      const done = await Promise.race([
+        world.syncFence.setEventOnCompletion(value).then(() => 'done' as const),
+        timeout(hangTimeoutMs),
+      ]);
+      if (done === 'timeout')
+        fail(
+          'hang',
+          'quiesce',
+          `the GPU work submitted before call #${index} did not complete within ${hangTimeoutMs} ms`,
+        );
       for (let tick = 0; tick < 100 && releasesAwaitingGpu(world.device) > 0; tick++) await macrotask();
     }
   };
@@ -247,7 +326,8 @@ export async function runFuzz(gpuDevice: GPUDevice, config: FuzzConfig): Promise
     const corrupt = plan.mustCorrupt === true || !rng.chance(validShare);
     let changed = false;
     if (corrupt) {
-      const bad = spec.badReceiver && (spec.params.length === 0 || rng.chance(0.15)) ? spec.badReceiver(ctx) : undefined;
+      const bad =
+        spec.badReceiver && (spec.params.length === 0 || rng.chance(0.15)) ? spec.badReceiver(ctx) : undefined;
       if (bad) {
         receiver = bad;
         changed = true;
@@ -268,7 +348,9 @@ export async function runFuzz(gpuDevice: GPUDevice, config: FuzzConfig): Promise
       }
     }
     method = `${spec.cls}.${spec.name}`;
-    const tags = validities.map((v, i) => (v === 'valid' ? '' : `${spec.params[i]?.name ?? `#${i}`}: ${v}`)).filter(Boolean);
+    const tags = validities
+      .map((v, i) => (v === 'valid' ? '' : `${spec.params[i]?.name ?? `#${i}`}: ${v}`))
+      .filter(Boolean);
     if (receiver.validity !== 'valid') tags.unshift(`this: ${receiver.validity}`);
     const target = spec.cls === 'module' ? spec.name : (name(receiver.target) ?? describeValue(receiver.target, name));
     description = `${spec.cls === 'module' ? target : `${target}.${spec.name}`}(${args.map((a) => describeValue(a, name)).join(', ')})${tags.length ? `  /* ${tags.join('; ')} */` : ''}`;
@@ -284,17 +366,27 @@ export async function runFuzz(gpuDevice: GPUDevice, config: FuzzConfig): Promise
     const outcome = await invoke(spec, plan, receiver.target, args);
     const expectThrow = receiver.validity === 'invalid' || validities.includes('invalid');
     // Only calls marked async are preceded by quiescence; a promise from another would make its snapshot unsafe.
-    if (outcome.async && !spec.async) fail('fuzzer bug', 'unexpected promise', `${spec.name} returned a promise but is not marked async in the catalogue`);
+    if (outcome.async && !spec.async)
+      fail(
+        'fuzzer bug',
+        'unexpected promise',
+        `${spec.name} returned a promise but is not marked async in the catalogue`,
+      );
     if (outcome.hung) fail('hang', 'promise', `the returned promise did not settle within ${hangTimeoutMs} ms`);
     else if (outcome.threw) {
       stats.threw++;
       judgeThrow(spec, outcome.error);
-      if (spec.certain && !changed && !plan.validities && !main.destroyed) fail('refused a valid call', shape(errorText(outcome.error)).slice(0, 80), `threw ${errorText(outcome.error)}`);
+      if (spec.certain && !changed && !plan.validities && !main.destroyed)
+        fail('refused a valid call', shape(errorText(outcome.error)).slice(0, 80), `threw ${errorText(outcome.error)}`);
       const changes = diffSnapshots(before, takeSnapshot(worlds, name));
       if (changes.length > 0) {
         const thrown = outcome.error instanceof D3D12Error ? outcome.error.message : errorText(outcome.error);
         const objects = [...new Set(changes.map((change) => changeKind(change).split('.')[0] ?? ''))].sort().join(', ');
-        fail('state changed before throw', `${shape(thrown).slice(0, 70)} | ${objects}`, `threw "${thrown}" after changing:\n      ${changes.slice(0, 12).join('\n      ')}`);
+        fail(
+          'state changed before throw',
+          `${shape(thrown).slice(0, 70)} | ${objects}`,
+          `threw "${thrown}" after changing:\n      ${changes.slice(0, 12).join('\n      ')}`,
+        );
       }
     } else if (outcome.pending) {
       report.pending++;
@@ -302,8 +394,15 @@ export async function runFuzz(gpuDevice: GPUDevice, config: FuzzConfig): Promise
       report.successes++;
       stats.ok++;
       if (expectThrow) {
-        const which = receiver.validity === 'invalid' ? ['this'] : validities.flatMap((v, i) => (v === 'invalid' ? [spec.params[i]?.name ?? `#${i}`] : []));
-        fail('accepted invalid argument', which.join(', '), `returned ${describeValue(outcome.result, name).slice(0, 80)} though ${which.join(', ')} ${which.length > 1 ? 'are' : 'is'} invalid`);
+        const which =
+          receiver.validity === 'invalid'
+            ? ['this']
+            : validities.flatMap((v, i) => (v === 'invalid' ? [spec.params[i]?.name ?? `#${i}`] : []));
+        fail(
+          'accepted invalid argument',
+          which.join(', '),
+          `returned ${describeValue(outcome.result, name).slice(0, 80)} though ${which.join(', ')} ${which.length > 1 ? 'are' : 'is'} invalid`,
+        );
       }
       try {
         plan.onSuccess?.(outcome.result, args);
@@ -313,8 +412,12 @@ export async function runFuzz(gpuDevice: GPUDevice, config: FuzzConfig): Promise
     }
     const took = performance.now() - callStarted;
     stats.ms += took;
-    if (took > 250 && slowCalls++ < 10) report.notes.push(`call #${index} took ${took.toFixed(0)} ms: ${description.slice(0, 200)}`);
-    for (const world of worlds) world.upkeepProblems.splice(0).forEach((p) => fail('upkeep', p.what.replace(/#\d+/g, '#'), `${p.what} threw ${errorText(p.error)}`));
+    if (took > 250 && slowCalls++ < 10)
+      report.notes.push(`call #${index} took ${took.toFixed(0)} ms: ${description.slice(0, 200)}`);
+    for (const world of worlds)
+      world.upkeepProblems
+        .splice(0)
+        .forEach((p) => fail('upkeep', p.what.replace(/#\d+/g, '#'), `${p.what} threw ${errorText(p.error)}`));
     judgeInvariants(worlds);
   };
 
@@ -340,26 +443,44 @@ export async function runFuzz(gpuDevice: GPUDevice, config: FuzzConfig): Promise
       const [late, lateIndex] = [description, index];
       void watched.then(() => {
         const final = settled;
-        if (final && !final.ok && !(final.value instanceof D3D12Error)) report.notes.push(`call #${lateIndex} ${late} rejected later with ${errorText(final.value)}`);
+        if (final && !final.ok && !(final.value instanceof D3D12Error))
+          report.notes.push(`call #${lateIndex} ${late} rejected later with ${errorText(final.value)}`);
       });
       return { threw: false, pending: true, async: true };
     }
-    return done.ok ? { threw: false, result: done.value, async: true } : { threw: true, error: done.value, async: true };
+    return done.ok
+      ? { threw: false, result: done.value, async: true }
+      : { threw: true, error: done.value, async: true };
   };
 
   const judgeThrow = (spec: MethodSpec, error: unknown): void => {
     if (error instanceof FuzzerBug) return fail('fuzzer bug', error.message, error.message);
-    if (!(error instanceof D3D12Error)) return fail('threw a non-D3D12Error', shape(errorText(error)), errorText(error));
+    if (!(error instanceof D3D12Error))
+      return fail('threw a non-D3D12Error', shape(errorText(error)), errorText(error));
     const hresult: unknown = error.hresult;
     report.throws[String(hresult)] = (report.throws[String(hresult)] ?? 0) + 1;
-    if (typeof hresult !== 'string' || !HRESULTS.has(hresult)) fail('bad HRESULT', String(hresult), `hresult is ${describeValue(hresult, name)}: ${error.message}`);
-    if (error.message !== `${error.call}: ${error.argument}: ${error.rule} (${String(hresult)})`) fail('message format', '', `message "${error.message}" is not "call: argument: rule (HRESULT)"`);
+    if (typeof hresult !== 'string' || !HRESULTS.has(hresult))
+      fail('bad HRESULT', String(hresult), `hresult is ${describeValue(hresult, name)}: ${error.message}`);
+    if (error.message !== `${error.call}: ${error.argument}: ${error.rule} (${String(hresult)})`)
+      fail('message format', '', `message "${error.message}" is not "call: argument: rule (HRESULT)"`);
     // A message is read by people: one that quotes a whole object graph (typed arrays and all) is not.
-    if (error.message.length > MAX_MESSAGE) fail('message too long', '', `a ${error.message.length}-character message: ${error.message.slice(0, 300)}…`, true);
-    if (error.call !== spec.name && !error.call.endsWith(`.${spec.name}`)) fail('message names another call', error.call, `names the call "${error.call}": ${error.message}`);
+    if (error.message.length > MAX_MESSAGE)
+      fail(
+        'message too long',
+        '',
+        `a ${error.message.length}-character message: ${error.message.slice(0, 300)}…`,
+        true,
+      );
+    if (error.call !== spec.name && !error.call.endsWith(`.${spec.name}`))
+      fail('message names another call', error.call, `names the call "${error.call}": ${error.message}`);
     const root = error.argument.split(/[.[]/)[0] ?? '';
     const allowed = new Set(['this', ...spec.params.flatMap((p) => [p.name, ...(p.aliases ?? [])])]);
-    if (!allowed.has(root)) fail('message names no parameter', error.argument, `argument "${error.argument}" is none of (${[...allowed].join(', ')}): ${error.message}`);
+    if (!allowed.has(root))
+      fail(
+        'message names no parameter',
+        error.argument,
+        `argument "${error.argument}" is none of (${[...allowed].join(', ')}): ${error.message}`,
+      );
     return undefined;
   };
 
@@ -368,13 +489,18 @@ export async function runFuzz(gpuDevice: GPUDevice, config: FuzzConfig): Promise
     for (const world of worlds) {
       for (const violation of checkInvariants(world)) {
         now.add(violation.key);
-        if (!brokenInvariants.has(violation.key)) fail('invariant broken', violation.key.replace(/#\d+/g, '#'), `${violation.key}: ${violation.detail}`);
+        if (!brokenInvariants.has(violation.key))
+          fail('invariant broken', violation.key.replace(/#\d+/g, '#'), `${violation.key}: ${violation.detail}`);
       }
       const reason = world.device.getDeviceRemovedReason();
       // destroy() removes the device on purpose; any other removal is a failure of some call.
       if (reason !== 'S_OK' && !world.destroyed && !reportedRemoval.has(world.device)) {
         reportedRemoval.add(world.device);
-        fail('device removed', reason, `${world.prefix || 'main.'}device removed: ${world.device.getPageFaultReport()?.message ?? reason}`);
+        fail(
+          'device removed',
+          reason,
+          `${world.prefix || 'main.'}device removed: ${world.device.getPageFaultReport()?.message ?? reason}`,
+        );
       }
     }
     brokenInvariants.clear();
@@ -410,13 +536,18 @@ export async function runFuzz(gpuDevice: GPUDevice, config: FuzzConfig): Promise
   const slowest = [...report.perMethod].sort((a, b) => b[1].ms - a[1].ms).slice(0, 3);
   const neverOk = [...report.perMethod].filter(([, s]) => s.ok === 0).map(([m, s]) => `${m} (${s.calls})`);
   if (neverOk.length > 0) report.notes.push(`never returned normally: ${neverOk.join(', ')}`);
-  report.notes.push(`slowest methods (snapshots included): ${slowest.map(([m, s]) => `${m} ${(s.ms / 1000).toFixed(1)} s over ${s.calls} calls`).join(', ')}`);
+  report.notes.push(
+    `slowest methods (snapshots included): ${slowest.map(([m, s]) => `${m} ${(s.ms / 1000).toFixed(1)} s over ${s.calls} calls`).join(', ')}`,
+  );
   return report;
 }
 
 /** One line: calls, successes, throws by HRESULT, failures. */
 export function summaryLine(report: FuzzReport): string {
-  const throws = Object.entries(report.throws).sort((a, b) => b[1] - a[1]).map(([hresult, n]) => `${hresult} ${n}`).join(', ');
+  const throws = Object.entries(report.throws)
+    .sort((a, b) => b[1] - a[1])
+    .map(([hresult, n]) => `${hresult} ${n}`)
+    .join(', ');
   const thrown = Object.values(report.throws).reduce((a, b) => a + b, 0);
   return `[fuzz] seed ${report.seed}: ${report.calls} calls in ${(report.ms / 1000).toFixed(1)} s: ${report.successes} returned, ${thrown} threw D3D12Error (${throws}), ${report.pending} left pending; ${report.failureCount} failures in ${report.failures.length} groups`;
 }
@@ -424,6 +555,9 @@ export function summaryLine(report: FuzzReport): string {
 /** The failures, each with its reproduction. */
 export function failureReport(report: FuzzReport, replay: (failure: Failure) => string): string {
   return report.failures
-    .map((f, i) => `${i + 1}. [${f.kind}] ${f.methods.join(', ')} (x${f.count})\n   seed ${f.seed}, call #${f.index}: ${f.call}\n   ${f.detail}\n   replay: ${replay(f)}`)
+    .map(
+      (f, i) =>
+        `${i + 1}. [${f.kind}] ${f.methods.join(', ')} (x${f.count})\n   seed ${f.seed}, call #${f.index}: ${f.call}\n   ${f.detail}\n   replay: ${replay(f)}`,
+    )
     .join('\n');
 }

@@ -13,7 +13,16 @@
  * self-test loudly instead of silently weakening every check; two snapshots of unchanged state are
  * equal (everything is rendered in a fixed order).
  */
-import type { Device, Fence, GraphicsCommandList, Heap, QueryHeap, ResidencyManager, ResidencySet, Resource } from '../../../src/index.js';
+import type {
+  Device,
+  Fence,
+  GraphicsCommandList,
+  Heap,
+  QueryHeap,
+  ResidencyManager,
+  ResidencySet,
+  Resource,
+} from '../../../src/index.js';
 import { trackedBy } from './catalogue-residency.js';
 import type { DeviceWorld } from './pool.js';
 
@@ -24,7 +33,9 @@ const SEGMENTS = ['LOCAL', 'NON_LOCAL'] as const;
 /** An internal field of `object`, which must exist. */
 export function field<T>(object: object, name: string): T {
   if (!(name in object)) {
-    throw new Error(`fuzz snapshot: ${object.constructor.name}.${name} no longer exists; update test/shared/fuzz/snapshot.ts to the library's new internals`);
+    throw new Error(
+      `fuzz snapshot: ${object.constructor.name}.${name} no longer exists; update test/shared/fuzz/snapshot.ts to the library's new internals`,
+    );
   }
   return (object as Record<string, unknown>)[name] as T;
 }
@@ -39,7 +50,14 @@ interface Internals {
   live: Set<Resource>;
   allFences: Set<Fence>;
   queues: Set<object>;
-  backend: { backing: { allocators: Record<'LOCAL' | 'NON_LOCAL', Allocator>; heldPagesForTesting(segment: 'LOCAL' | 'NON_LOCAL'): number } } | undefined;
+  backend:
+    | {
+        backing: {
+          allocators: Record<'LOCAL' | 'NON_LOCAL', Allocator>;
+          heldPagesForTesting(segment: 'LOCAL' | 'NON_LOCAL'): number;
+        };
+      }
+    | undefined;
   usage: Record<'LOCAL' | 'NON_LOCAL', number>;
 }
 
@@ -97,24 +115,39 @@ export function takeSnapshot(worlds: readonly DeviceWorld[], name: (object: obje
       deferredReleases: deferredReleases(device),
       freePages: allocators ? SEGMENTS.map((s) => allocators[s].freeUnits) : null,
     });
-    put(`${p}device~`, { removed: device.getDeviceRemovedReason(), faults: field<unknown[]>(field<object>(device, 'removal'), 'faultReports').length });
+    put(`${p}device~`, {
+      removed: device.getDeviceRemovedReason(),
+      faults: field<unknown[]>(field<object>(device, 'removal'), 'faultReports').length,
+    });
     const pooledHeaps = new Set<Heap>([...world.heaps, ...world.releasedHeaps]);
     for (const heap of inner.heaps.values()) {
       // A released heap whose memory is gone and that the fuzz can no longer pass cannot change.
       if (heap.memoryFreed && !pooledHeaps.has(heap)) continue;
       put(`${p}heap#${heap.id}`, heapState(heap, [...inner.live].filter((resource) => resource.heap === heap).length));
     }
-    for (const resource of new Set([...inner.live, ...world.everResources])) put(`${p}resource#${resource.id}`, resourceState(resource));
+    for (const resource of new Set([...inner.live, ...world.everResources]))
+      put(`${p}resource#${resource.id}`, resourceState(resource));
     for (const fence of inner.allFences) {
-      put(`${p}fence#${fence.id}`, { reached: field(fence, 'reached'), watchers: field<Set<unknown>>(fence, 'watchers').size });
-      put(`${p}fence#${fence.id}~`, { completed: fence.getCompletedValue(), events: field<unknown[]>(fence, 'events').length, pending: field(fence, 'pendingCompletions') });
+      put(`${p}fence#${fence.id}`, {
+        reached: field(fence, 'reached'),
+        watchers: field<Set<unknown>>(fence, 'watchers').size,
+      });
+      put(`${p}fence#${fence.id}~`, {
+        completed: fence.getCompletedValue(),
+        events: field<unknown[]>(fence, 'events').length,
+        pending: field(fence, 'pendingCompletions'),
+      });
     }
     for (const queue of inner.queues) {
       const blocked = field<{ fence: Fence; value: number } | undefined>(queue, 'blockedBy');
-      put(`${p}queue#${queueId(queue)}`, { pending: field<unknown[]>(queue, 'pending').length, blockedBy: blocked ? [blocked.fence.id, blocked.value] : null });
+      put(`${p}queue#${queueId(queue)}`, {
+        pending: field<unknown[]>(queue, 'pending').length,
+        blockedBy: blocked ? [blocked.fence.id, blocked.value] : null,
+      });
     }
     for (const list of world.lists) put(`${p}list#${list.id}`, listState(list));
-    for (const heap of [...world.queryHeaps, ...world.releasedQueryHeaps]) put(`${p}queryHeap#${heap.id}`, queryHeapState(heap));
+    for (const heap of [...world.queryHeaps, ...world.releasedQueryHeaps])
+      put(`${p}queryHeap#${heap.id}`, queryHeapState(heap));
     for (const manager of world.managers) put(name(manager) ?? `${p}manager`, managerState(manager));
     for (const set of world.sets) put(name(set) ?? `${p}set#${set.id}`, setState(set));
   }
@@ -142,7 +175,8 @@ function heapState(heap: Heap, users: number): unknown {
 const MAX_RENDERED_TILES = 4096;
 
 function resourceState(resource: Resource): unknown {
-  const table = resource.tileMappings && resource.tileMappings.numTiles <= MAX_RENDERED_TILES ? resource.tileMappings : undefined;
+  const table =
+    resource.tileMappings && resource.tileMappings.numTiles <= MAX_RENDERED_TILES ? resource.tileMappings : undefined;
   return {
     states: resource.states,
     released: resource.released,
@@ -176,14 +210,30 @@ function queryHeapState(heap: QueryHeap): unknown {
 }
 
 function managerState(manager: ResidencyManager): unknown {
-  type Managed = { resident: boolean; lastUsedMs: number; lastUseValue: number; useStamp: number; lastBatch: number; meanGap: number; pageable: Heap | Resource };
+  type Managed = {
+    resident: boolean;
+    lastUsedMs: number;
+    lastUseValue: number;
+    useStamp: number;
+    lastBatch: number;
+    meanGap: number;
+    pageable: Heap | Resource;
+  };
   const managed = field<Map<Heap | Resource, Managed>>(manager, 'managedObjects');
   const resident = field<Managed[]>(manager, 'residentObjects');
   const fences = field<Map<object, { value: number; pending: boolean }>>(manager, 'fences');
   return {
     stats: manager.getStats(),
     // Gather and set marks are scratch marks of one call (which objects it has seen), not state.
-    tracked: [...managed].map(([pageable, m]) => [pageable.label, m.resident, m.lastUsedMs, m.lastUseValue, m.useStamp, m.lastBatch, m.meanGap]),
+    tracked: [...managed].map(([pageable, m]) => [
+      pageable.label,
+      m.resident,
+      m.lastUsedMs,
+      m.lastUseValue,
+      m.useStamp,
+      m.lastBatch,
+      m.meanGap,
+    ]),
     pageables: trackedBy(manager).length,
     resident: resident.map((m) => m.pageable.label).sort(),
     nextSet: field(manager, 'nextSetId'),
@@ -215,7 +265,8 @@ export function diffSnapshots(before: Snapshot, after: Snapshot): string[] {
       if (Array.isArray(p) && Array.isArray(q) && p.length === q.length) {
         // Long arrays (tracked objects, states): the elements that changed, not the whole array.
         const at = p.flatMap((item, i) => (JSON.stringify(item) === JSON.stringify(q[i]) ? [] : [i]));
-        for (const i of at.slice(0, 4)) changes.push(`${key}.${name}[${i}]: ${short(JSON.stringify(p[i]))} → ${short(JSON.stringify(q[i]))}`);
+        for (const i of at.slice(0, 4))
+          changes.push(`${key}.${name}[${i}]: ${short(JSON.stringify(p[i]))} → ${short(JSON.stringify(q[i]))}`);
         if (at.length > 4) changes.push(`${key}.${name}: ${at.length - 4} more elements changed`);
       } else changes.push(`${key}.${name}: ${short(u)} → ${short(v)}`);
     }
@@ -224,9 +275,14 @@ export function diffSnapshots(before: Snapshot, after: Snapshot): string[] {
 }
 
 /** A change's field with object ids left out: what failures are grouped by. */
-export const changeKind = (change: string): string => (change.split(':')[0] ?? change).replace(/#\d+/g, '').replace(/\[\d+\]/g, '[]').replace(/^(main|other)\./, '$1:');
+export const changeKind = (change: string): string =>
+  (change.split(':')[0] ?? change)
+    .replace(/#\d+/g, '')
+    .replace(/\[\d+\]/g, '[]')
+    .replace(/^(main|other)\./, '$1:');
 
-const short = (text: string | undefined): string => (text === undefined ? 'undefined' : text.length > 160 ? `${text.slice(0, 157)}...` : text);
+const short = (text: string | undefined): string =>
+  text === undefined ? 'undefined' : text.length > 160 ? `${text.slice(0, 157)}...` : text;
 
 export interface Violation {
   /** Stable across calls: what is broken and where ("main.heap#4 mapped count"). */
@@ -243,29 +299,57 @@ export function checkInvariants(world: DeviceWorld): Violation[] {
   const heaps = [...inner.heaps.values()];
   for (const segment of SEGMENTS) {
     // A demoted heap (a LOCAL heap the OS moved to NON_LOCAL over budget) counts where it is.
-    const resident = heaps.filter((h) => h.resident && h.currentSegment === segment).reduce((sum, h) => sum + h.residentBytes, 0);
+    const resident = heaps
+      .filter((h) => h.resident && h.currentSegment === segment)
+      .reduce((sum, h) => sum + h.residentBytes, 0);
     if (resident !== inner.usage[segment]) {
-      violations.push({ key: `${p}device usage ${segment}`, detail: `currentUsage is ${inner.usage[segment]} but the resident heaps hold ${resident} bytes` });
+      violations.push({
+        key: `${p}device usage ${segment}`,
+        detail: `currentUsage is ${inner.usage[segment]} but the resident heaps hold ${resident} bytes`,
+      });
     }
     if (!allocators) continue;
     const used = allocators[segment].unitCount - allocators[segment].freeUnits;
-    const held = heaps.filter((h) => h.memory?.segment === segment).reduce((sum, h) => sum + (h.memory?.pages.length ?? 0), 0);
+    const held = heaps
+      .filter((h) => h.memory?.segment === segment)
+      .reduce((sum, h) => sum + (h.memory?.pages.length ?? 0), 0);
     // Evicted heaps' old pages stay taken until their bytes reach CPU memory (src/gpu/paging.ts).
     const waiting = inner.backend?.backing.heldPagesForTesting(segment) ?? 0;
-    if (used !== held + waiting) violations.push({ key: `${p}device pool pages ${segment}`, detail: `${used} pages of the ${segment} pool are taken but heaps hold ${held} and evicted heaps' bytes on their way ${waiting}` });
+    if (used !== held + waiting)
+      violations.push({
+        key: `${p}device pool pages ${segment}`,
+        detail: `${used} pages of the ${segment} pool are taken but heaps hold ${held} and evicted heaps' bytes on their way ${waiting}`,
+      });
   }
   for (const heap of heaps) {
-    if (heap.residencyReferences < 0) violations.push({ key: `${p}heap#${heap.id} residency count`, detail: `residencyCount is ${heap.residencyReferences}` });
+    if (heap.residencyReferences < 0)
+      violations.push({
+        key: `${p}heap#${heap.id} residency count`,
+        detail: `residencyCount is ${heap.residencyReferences}`,
+      });
     if (allocators && !heap.memoryFreed && heap.resident !== (heap.memory !== undefined)) {
-      violations.push({ key: `${p}heap#${heap.id} resident memory`, detail: `resident is ${heap.resident} but the heap ${heap.memory ? 'has' : 'has no'} pages` });
+      violations.push({
+        key: `${p}heap#${heap.id} resident memory`,
+        detail: `resident is ${heap.resident} but the heap ${heap.memory ? 'has' : 'has no'} pages`,
+      });
     }
     if (heap.memory && heap.memory.segment !== heap.currentSegment) {
-      violations.push({ key: `${p}heap#${heap.id} segment`, detail: `its pages are in ${heap.memory.segment} but it says ${heap.currentSegment} (demoted: ${heap.demoted})` });
+      violations.push({
+        key: `${p}heap#${heap.id} segment`,
+        detail: `its pages are in ${heap.memory.segment} but it says ${heap.currentSegment} (demoted: ${heap.demoted})`,
+      });
     }
-    if (heap.demoted && (heap.segment !== 'LOCAL' || !heap.resident)) violations.push({ key: `${p}heap#${heap.id} demoted`, detail: `demoted, but its segment is ${heap.segment} and resident is ${heap.resident}` });
+    if (heap.demoted && (heap.segment !== 'LOCAL' || !heap.resident))
+      violations.push({
+        key: `${p}heap#${heap.id} demoted`,
+        detail: `demoted, but its segment is ${heap.segment} and resident is ${heap.resident}`,
+      });
     const mapped = [...inner.live].filter((r) => r.heap === heap).reduce((sum, r) => sum + r.mapCount, 0);
     if (!heap.released && heap.residencyLocks !== mapped) {
-      violations.push({ key: `${p}heap#${heap.id} mapped count`, detail: `mappedResources is ${heap.residencyLocks} but its live resources hold ${mapped} maps` });
+      violations.push({
+        key: `${p}heap#${heap.id} mapped count`,
+        detail: `mappedResources is ${heap.residencyLocks} but its live resources hold ${mapped} maps`,
+      });
     }
   }
   return violations;

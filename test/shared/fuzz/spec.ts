@@ -75,7 +75,10 @@ export interface MethodSpec {
 /** Calls `target[name](...args)`, or throws if the target has no such method (a catalogue bug). */
 export function callMethod(target: object, name: string, args: readonly unknown[]): unknown {
   const method = (target as Record<string, unknown>)[name];
-  if (typeof method !== 'function') throw new FuzzerBug(`${String((target as { constructor?: { name?: string } }).constructor?.name)} has no method ${name}`);
+  if (typeof method !== 'function')
+    throw new FuzzerBug(
+      `${String((target as { constructor?: { name?: string } }).constructor?.name)} has no method ${name}`,
+    );
   return (method as (...a: unknown[]) => unknown).apply(target, [...args]);
 }
 
@@ -85,4 +88,8 @@ export class FuzzerBug extends Error {
 }
 
 /** A parameter whose bad values come from one generator that ignores the valid value. */
-export const param = (name: string, bad: (ctx: FuzzContext) => Arg, aliases?: readonly string[]): Param => ({ name, bad: (ctx) => bad(ctx), aliases });
+export const param = (name: string, bad: (ctx: FuzzContext) => Arg, aliases?: readonly string[]): Param => ({
+  name,
+  bad: (ctx) => bad(ctx),
+  aliases,
+});

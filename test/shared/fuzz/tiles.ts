@@ -50,7 +50,8 @@ export function tileRegion(ctx: FuzzContext, resource: Resource, maxTiles: numbe
 export function badCoordinate(rng: Random, good: TiledResourceCoordinate): Arg {
   const r = rng.float();
   if (r < 0.15) return notAStruct(rng);
-  if (r < 0.4) return invalid({ ...good, [rng.pick(['x', 'y', 'z', 'subresource'])]: rng.pick([100000, 2 ** 32, 0xffffffff]) });
+  if (r < 0.4)
+    return invalid({ ...good, [rng.pick(['x', 'y', 'z', 'subresource'])]: rng.pick([100000, 2 ** 32, 0xffffffff]) });
   return badField(rng, good, {
     x: (g) => badUint(g),
     y: (g) => badUint(g, { optional: true }),

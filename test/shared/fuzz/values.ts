@@ -23,15 +23,53 @@ export const maybe = (value: unknown): Arg => ({ value, validity: 'maybe' });
 export const invalid = (value: unknown): Arg => ({ value, validity: 'invalid' });
 
 /** Never a UINT of any width. */
-const NOT_UINTS: readonly number[] = [NaN, Infinity, -Infinity, -1, -65536, -(2 ** 31), 0.5, 1.5, 65536.25, -0.0001, Number.MIN_VALUE, 1e300, Number.MAX_VALUE, 2 ** 64];
+const NOT_UINTS: readonly number[] = [
+  NaN,
+  Infinity,
+  -Infinity,
+  -1,
+  -65536,
+  -(2 ** 31),
+  0.5,
+  1.5,
+  65536.25,
+  -0.0001,
+  Number.MIN_VALUE,
+  1e300,
+  Number.MAX_VALUE,
+  2 ** 64,
+];
 
 /** Values of the wrong JavaScript type for a number, a name, an array or a struct. */
 function wrongTypes(): unknown[] {
-  return ['1', '', 'NaN', true, false, 1n, Symbol('fuzz'), () => 0, new Date(0), Object.create(null) as object, { valueOf: () => 1 }];
+  return [
+    '1',
+    '',
+    'NaN',
+    true,
+    false,
+    1n,
+    Symbol('fuzz'),
+    () => 0,
+    new Date(0),
+    Object.create(null) as object,
+    { valueOf: () => 1 },
+  ];
 }
 
 /** Enum names no D3D12 enum has, including Object.prototype's (a lookup by `in` or `[]` accepts those). */
-const UNKNOWN_NAMES: readonly string[] = ['', 'FUZZ_UNKNOWN', 'toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf', 'NONE|NULL', '0', ' DEFAULT'];
+const UNKNOWN_NAMES: readonly string[] = [
+  '',
+  'FUZZ_UNKNOWN',
+  'toString',
+  'constructor',
+  '__proto__',
+  'hasOwnProperty',
+  'valueOf',
+  'NONE|NULL',
+  '0',
+  ' DEFAULT',
+];
 
 export interface UintOptions {
   /** Inclusive maximum D3D12 allows (UINT: 0xffffffff). Values above it are invalid. */
@@ -74,7 +112,11 @@ function absent(rng: Random, options: { optional?: boolean; nullable?: boolean }
 }
 
 /** An enum name that is not one of `names`, or a value that is not a name at all. */
-export function badEnum(rng: Random, names: readonly string[], options: { optional?: boolean; nullable?: boolean } = {}): Arg {
+export function badEnum(
+  rng: Random,
+  names: readonly string[],
+  options: { optional?: boolean; nullable?: boolean } = {},
+): Arg {
   const r = rng.float();
   if (r < 0.5) return invalid(rng.pick(UNKNOWN_NAMES));
   if (r < 0.65) {
@@ -85,7 +127,13 @@ export function badEnum(rng: Random, names: readonly string[], options: { option
   if (r < 0.8) return invalid(rng.pick([0, 1, NaN, -1, 1.5]));
   if (r < 0.9) return absent(rng, options);
   // Not [names[0]]: flag parameters take arrays of names.
-  return invalid(rng.pick([...wrongTypes().filter((value) => typeof value !== 'string'), [names[0], `${String(names[0])}_FUZZ`], {}]));
+  return invalid(
+    rng.pick([
+      ...wrongTypes().filter((value) => typeof value !== 'string'),
+      [names[0], `${String(names[0])}_FUZZ`],
+      {},
+    ]),
+  );
 }
 
 /** Not a boolean. */
@@ -97,7 +145,20 @@ export function badBoolean(rng: Random): Arg {
 
 /** Not a string (setName coerces; these show whether coercion can throw). */
 export function oddString(rng: Random): Arg {
-  return maybe(rng.pick([42, null, undefined, {}, [], Symbol('name'), Object.create(null) as object, 1n, 'ünïcødé ✓', 'x'.repeat(600)]));
+  return maybe(
+    rng.pick([
+      42,
+      null,
+      undefined,
+      {},
+      [],
+      Symbol('name'),
+      Object.create(null) as object,
+      1n,
+      'ünïcødé ✓',
+      'x'.repeat(600),
+    ]),
+  );
 }
 
 /** A value that is not an array (for a parameter taking one). */
@@ -140,11 +201,17 @@ export function describeValue(value: unknown, name: Namer, depth = 0): string {
   if (value === null) return 'null';
   switch (typeof value) {
     case 'number':
-      return Object.is(value, -0) ? '-0' : Number.isInteger(value) && Math.abs(value) >= 2 ** 20 ? bigNumber(value) : String(value);
+      return Object.is(value, -0)
+        ? '-0'
+        : Number.isInteger(value) && Math.abs(value) >= 2 ** 20
+          ? bigNumber(value)
+          : String(value);
     case 'bigint':
       return `${value}n`;
     case 'string':
-      return value.length > 40 ? `${JSON.stringify(value.slice(0, 24))}…(${value.length} chars)` : JSON.stringify(value);
+      return value.length > 40
+        ? `${JSON.stringify(value.slice(0, 24))}…(${value.length} chars)`
+        : JSON.stringify(value);
     case 'boolean':
       return String(value);
     case 'symbol':
@@ -159,11 +226,13 @@ export function describeValue(value: unknown, name: Namer, depth = 0): string {
   if (named) return named;
   if (depth > 3) return '…';
   if (Array.isArray(object)) return `[${object.map((item) => describeValue(item, name, depth + 1)).join(', ')}]`;
-  if (ArrayBuffer.isView(object)) return `${object.constructor.name}(${(object as unknown as ArrayLike<number>).length})`;
+  if (ArrayBuffer.isView(object))
+    return `${object.constructor.name}(${(object as unknown as ArrayLike<number>).length})`;
   if (object instanceof Date) return 'new Date(0)';
   const prototype: unknown = Object.getPrototypeOf(object);
   if (prototype === null) return 'Object.create(null)';
-  if (prototype !== Object.prototype) return `<${(object as { constructor?: { name?: string } }).constructor?.name ?? 'object'}>`;
+  if (prototype !== Object.prototype)
+    return `<${(object as { constructor?: { name?: string } }).constructor?.name ?? 'object'}>`;
   const entries = Object.entries(object).map(([key, item]) => `${key}: ${describeValue(item, name, depth + 1)}`);
   return `{ ${entries.join(', ')} }`.replace('{  }', '{}');
 }

@@ -9,7 +9,10 @@ import type { GraphicsCommandList, Resource } from '../../../src/index.js';
 export type Access = 'COPY_SOURCE' | 'COPY_DEST' | 'UNORDERED_ACCESS';
 
 /** Returns `need(resource, access)`, which records the barriers before a use, and the states so far. */
-export function listStates(list: GraphicsCommandList): { need: (resource: Resource, access: Access) => void; states: ReadonlyMap<Resource, Access> } {
+export function listStates(list: GraphicsCommandList): {
+  need: (resource: Resource, access: Access) => void;
+  states: ReadonlyMap<Resource, Access>;
+} {
   const states = new Map<Resource, Access>();
   const need = (resource: Resource, access: Access): void => {
     const current = states.get(resource);
@@ -18,9 +21,14 @@ export function listStates(list: GraphicsCommandList): { need: (resource: Resour
       return;
     }
     if (current === undefined) {
-      if (access === 'UNORDERED_ACCESS') list.resourceBarrier([{ type: 'TRANSITION', transition: { resource, stateBefore: 'COMMON', stateAfter: access } }]);
+      if (access === 'UNORDERED_ACCESS')
+        list.resourceBarrier([
+          { type: 'TRANSITION', transition: { resource, stateBefore: 'COMMON', stateAfter: access } },
+        ]);
     } else {
-      list.resourceBarrier([{ type: 'TRANSITION', transition: { resource, stateBefore: current, stateAfter: access } }]);
+      list.resourceBarrier([
+        { type: 'TRANSITION', transition: { resource, stateBefore: current, stateAfter: access } },
+      ]);
     }
     states.set(resource, access);
   };

@@ -11,7 +11,17 @@
  */
 import type { CommandQueue, Device, GraphicsCommandList, ResidencySet } from '../../../src/index.js';
 import type { Random } from '../../../src/validate/random.js';
-import { firstDifference, hex, locate, readModel, roundUp, storesOf, type Slot, type SoakBuffer, type Store } from './paging-soak-model.js';
+import {
+  firstDifference,
+  hex,
+  locate,
+  readModel,
+  roundUp,
+  storesOf,
+  type Slot,
+  type SoakBuffer,
+  type Store,
+} from './paging-soak-model.js';
 import type { PagingSoakDifference, PagingSoakSummary } from './paging-soak-report.js';
 
 /** Bytes of one READBACK buffer (an object larger than this gets one of its own). */
@@ -48,8 +58,26 @@ export interface CheckpointHost {
   checkRemoved(): void;
 }
 
-export function describeDifference(host: CheckpointHost, kind: 'gpu' | 'cpu', checkpoint: number, item: SoakBuffer, offset: number, actual: number | undefined, expected: number | undefined): PagingSoakDifference {
-  return { kind, checkpoint, afterOperations: host.operations, object: item.name, resource: item.resource.label, offset, location: locate(item, offset), actual: hex(actual), expected: hex(expected) };
+export function describeDifference(
+  host: CheckpointHost,
+  kind: 'gpu' | 'cpu',
+  checkpoint: number,
+  item: SoakBuffer,
+  offset: number,
+  actual: number | undefined,
+  expected: number | undefined,
+): PagingSoakDifference {
+  return {
+    kind,
+    checkpoint,
+    afterOperations: host.operations,
+    object: item.name,
+    resource: item.resource.label,
+    offset,
+    location: locate(item, offset),
+    actual: hex(actual),
+    expected: hex(expected),
+  };
 }
 
 function checkMappings(host: CheckpointHost, buffer: SoakBuffer): void {
@@ -57,11 +85,21 @@ function checkMappings(host: CheckpointHost, buffer: SoakBuffer): void {
   for (let tile = 0; tile < buffer.tiles; tile++) {
     const actual = buffer.resource.getTileMappingForTesting(tile);
     const expected = slots[tile] ?? null;
-    const same = actual === null ? expected === null : expected !== null && actual.heap === expected.store.heap && actual.heapTileOffset === expected.page;
+    const same =
+      actual === null
+        ? expected === null
+        : expected !== null && actual.heap === expected.store.heap && actual.heapTileOffset === expected.page;
     if (!same) {
       host.difference ??= {
-        kind: 'mapping', checkpoint: host.checkpoints, afterOperations: host.operations, object: buffer.name, resource: buffer.resource.label, offset: tile, location: '',
-        actual: actual ? `${actual.heap.label} page ${actual.heapTileOffset}` : 'NULL', expected: expected ? `${expected.store.name} page ${expected.page}` : 'NULL',
+        kind: 'mapping',
+        checkpoint: host.checkpoints,
+        afterOperations: host.operations,
+        object: buffer.name,
+        resource: buffer.resource.label,
+        offset: tile,
+        location: '',
+        actual: actual ? `${actual.heap.label} page ${actual.heapTileOffset}` : 'NULL',
+        expected: expected ? `${expected.store.name} page ${expected.page}` : 'NULL',
       };
     }
   }
@@ -72,7 +110,9 @@ export function checkCounts(host: CheckpointHost): void {
   for (const s of host.stores) {
     const extra = s.heap.residencyReferences - s.count;
     if (s.tracked ? extra !== 0 && extra !== 1 : extra !== 0) {
-      throw new Error(`${s.name}: the device counts ${s.heap.residencyReferences} residency reference(s); the application holds ${s.count}${s.tracked ? ' and the manager at most 1' : ''}`);
+      throw new Error(
+        `${s.name}: the device counts ${s.heap.residencyReferences} residency reference(s); the application holds ${s.count}${s.tracked ? ' and the manager at most 1' : ''}`,
+      );
     }
     host.checkResidency(s, 'checkpoint');
   }
@@ -115,7 +155,7 @@ export async function checkpoint(host: CheckpointHost): Promise<void> {
   for (const s of raised) s.count++;
   host.queueWaitFor(host.stores);
   const items = [...host.buffers, ...host.probes];
-  for (let next = 0; next < items.length; ) {
+  for (let next = 0; next < items.length;) {
     const chunk: { item: SoakBuffer; offset: number }[] = [];
     let bytes = 0;
     while (next < items.length && (chunk.length === 0 || bytes + (items[next] as SoakBuffer).width <= READBACK_CHUNK)) {
@@ -123,14 +163,20 @@ export async function checkpoint(host: CheckpointHost): Promise<void> {
       chunk.push({ item, offset: bytes });
       bytes += roundUp(item.width, 256);
     }
-    const readback = host.device.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: bytes }, 'COPY_DEST');
+    const readback = host.device.createCommittedResource(
+      { type: 'READBACK' },
+      [],
+      { dimension: 'BUFFER', width: bytes },
+      'COPY_DEST',
+    );
     const touched = new Set<Store>();
     const lists: GraphicsCommandList[] = [];
     const sets: ResidencySet[] = [];
     for (const { item, offset } of chunk) {
       const list = host.takeList();
       list.setName(`checkpoint ${host.checkpoints}: ${item.name}`);
-      if (item.aliased) list.resourceBarrier([{ type: 'ALIASING', aliasing: { resourceBefore: null, resourceAfter: item.resource } }]);
+      if (item.aliased)
+        list.resourceBarrier([{ type: 'ALIASING', aliasing: { resourceBefore: null, resourceAfter: item.resource } }]);
       list.copyBufferRegion(readback, offset, item.resource, 0, item.width);
       list.close();
       const stores = storesOf(item, 0, item.width, new Set());

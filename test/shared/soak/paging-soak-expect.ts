@@ -7,7 +7,24 @@ import { expect } from 'vitest';
 import { describePagingSoakFailure, type PagingSoakSummary } from './paging-soak-report.js';
 
 /** Kinds every run of 2,000 operations must contain. */
-const KINDS = ['managerExecute', 'queueExecute', 'copyBufferRegion', 'copyTilesToTiled', 'copyTilesToBuffer', 'dispatch', 'cpuWrite', 'cpuWriteNoRange', 'cpuRead', 'mapPersistent', 'cpuWritePersistent', 'unmapPersistent', 'evict', 'makeResident', 'enqueueMakeResident', 'updateTileMappings'];
+const KINDS = [
+  'managerExecute',
+  'queueExecute',
+  'copyBufferRegion',
+  'copyTilesToTiled',
+  'copyTilesToBuffer',
+  'dispatch',
+  'cpuWrite',
+  'cpuWriteNoRange',
+  'cpuRead',
+  'mapPersistent',
+  'cpuWritePersistent',
+  'unmapPersistent',
+  'evict',
+  'makeResident',
+  'enqueueMakeResident',
+  'updateTileMappings',
+];
 
 export function expectPagingSoakPass(summary: PagingSoakSummary, operations: number): void {
   const failure = describePagingSoakFailure(summary);
@@ -40,8 +57,10 @@ export function parsePagingSoakEnvironment(
 ): { seed: number; operations: number; serialize: boolean } | undefined {
   if (seedText === undefined || seedText.trim() === '') return undefined;
   const seed = Number(seedText.trim());
-  if (!Number.isInteger(seed) || seed < 0 || seed >= 2 ** 32) throw new Error(`D3D12_PAGING_SOAK_SEED must be an integer in [0, 2^32), got ${JSON.stringify(seedText)}`);
+  if (!Number.isInteger(seed) || seed < 0 || seed >= 2 ** 32)
+    throw new Error(`D3D12_PAGING_SOAK_SEED must be an integer in [0, 2^32), got ${JSON.stringify(seedText)}`);
   const operations = opsText === undefined || opsText.trim() === '' ? defaultOperations : Number(opsText.trim());
-  if (!Number.isInteger(operations) || operations < 1) throw new Error(`D3D12_PAGING_SOAK_OPS must be a positive integer, got ${JSON.stringify(opsText)}`);
+  if (!Number.isInteger(operations) || operations < 1)
+    throw new Error(`D3D12_PAGING_SOAK_OPS must be a positive integer, got ${JSON.stringify(opsText)}`);
   return { seed, operations, serialize: serializeText === '1' };
 }

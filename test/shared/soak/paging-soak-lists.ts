@@ -13,16 +13,39 @@
 import type { GraphicsCommandList, PipelineState } from '../../../src/index.js';
 import type { Random } from '../../../src/validate/random.js';
 import { listStates, type Access } from './list-states.js';
-import { applyRmw, overlap, readModel, storesOf, TILE, writeModel, type SoakBuffer, type Store } from './paging-soak-model.js';
+import {
+  applyRmw,
+  overlap,
+  readModel,
+  storesOf,
+  TILE,
+  writeModel,
+  type SoakBuffer,
+  type Store,
+} from './paging-soak-model.js';
 
 export type Command =
   | { kind: 'copy'; dst: SoakBuffer; dstOffset: number; src: SoakBuffer; srcOffset: number; numBytes: number }
-  | { kind: 'copyTiles'; tiled: SoakBuffer; x: number; numTiles: number; buffer: SoakBuffer; bufferOffset: number; toTiles: boolean }
+  | {
+      kind: 'copyTiles';
+      tiled: SoakBuffer;
+      x: number;
+      numTiles: number;
+      buffer: SoakBuffer;
+      bufferOffset: number;
+      toTiles: boolean;
+    }
   | { kind: 'dispatch'; buffer: SoakBuffer; offset: number; words: number; constant: number };
 
-
 /** The operation kind a command counts as. */
-export const commandKind = (c: Command): string => (c.kind === 'copyTiles' ? (c.toTiles ? 'copyTilesToTiled' : 'copyTilesToBuffer') : c.kind === 'copy' ? 'copyBufferRegion' : 'dispatch');
+export const commandKind = (c: Command): string =>
+  c.kind === 'copyTiles'
+    ? c.toTiles
+      ? 'copyTilesToTiled'
+      : 'copyTilesToBuffer'
+    : c.kind === 'copy'
+      ? 'copyBufferRegion'
+      : 'dispatch';
 
 export function describeCommand(c: Command): string {
   switch (c.kind) {
@@ -48,20 +71,26 @@ export function randomSize(r: Random, max: number): number {
 export function planCommands(r: Random, buffers: readonly SoakBuffer[]): Command[] {
   const pool = [...buffers];
   const subset: SoakBuffer[] = [];
-  for (let n = r.int(1, 4); n > 0 && pool.length > 0; n--) subset.push(pool.splice(r.int(0, pool.length - 1), 1)[0] as SoakBuffer);
+  for (let n = r.int(1, 4); n > 0 && pool.length > 0; n--)
+    subset.push(pool.splice(r.int(0, pool.length - 1), 1)[0] as SoakBuffer);
   const writable = subset.filter((b) => b.writable);
   const reserved = subset.filter((b) => b.kind === 'reserved');
   const uav = subset.filter((b) => b.uav);
   const commands: Command[] = [];
   for (let n = r.int(1, 5), attempts = 0; commands.length < n && attempts < 30; attempts++) {
-    const kind = r.weighted([writable.length > 0 && subset.length > 1 ? 4 : 0, reserved.length > 0 ? 2 : 0, uav.length > 0 ? 3 : 0]);
+    const kind = r.weighted([
+      writable.length > 0 && subset.length > 1 ? 4 : 0,
+      reserved.length > 0 ? 2 : 0,
+      uav.length > 0 ? 3 : 0,
+    ]);
     if (kind === 0) {
       const dst = r.pick(writable);
       const src = r.pick(subset.filter((b) => b !== dst));
       const numBytes = randomSize(r, Math.min(dst.width, src.width));
       const dstOffset = r.int(0, dst.width - numBytes);
       const srcOffset = r.int(0, src.width - numBytes);
-      if (!overlap(dst, dstOffset, src, srcOffset, numBytes)) commands.push({ kind: 'copy', dst, dstOffset, src, srcOffset, numBytes });
+      if (!overlap(dst, dstOffset, src, srcOffset, numBytes))
+        commands.push({ kind: 'copy', dst, dstOffset, src, srcOffset, numBytes });
     } else if (kind === 1) {
       const tiled = r.pick(reserved);
       const numTiles = r.int(1, Math.min(3, tiled.tiles));
@@ -72,7 +101,8 @@ export function planCommands(r: Random, buffers: readonly SoakBuffer[]): Command
       if (candidates.length === 0) continue;
       const buffer = r.pick(candidates);
       const bufferOffset = r.chance(0.4) ? 0 : r.int(0, buffer.width - bytes);
-      if (!overlap(tiled, x * TILE, buffer, bufferOffset, bytes)) commands.push({ kind: 'copyTiles', tiled, x, numTiles, buffer, bufferOffset, toTiles });
+      if (!overlap(tiled, x * TILE, buffer, bufferOffset, bytes))
+        commands.push({ kind: 'copyTiles', tiled, x, numTiles, buffer, bufferOffset, toTiles });
     } else if (kind === 2) {
       const buffer = r.pick(uav);
       const maxWords = Math.floor(buffer.width / 4);
@@ -94,7 +124,9 @@ export function storesOfCommand(c: Command, touched: Set<Store>, read: Set<Store
       break;
     case 'copyTiles': {
       const bytes = c.numTiles * TILE;
-      const [from, fromOffset, to, toOffset] = c.toTiles ? [c.buffer, c.bufferOffset, c.tiled, c.x * TILE] : [c.tiled, c.x * TILE, c.buffer, c.bufferOffset];
+      const [from, fromOffset, to, toOffset] = c.toTiles
+        ? [c.buffer, c.bufferOffset, c.tiled, c.x * TILE]
+        : [c.tiled, c.x * TILE, c.buffer, c.bufferOffset];
       storesOf(from, fromOffset, bytes, read);
       storesOf(from, fromOffset, bytes, touched);
       storesOf(to, toOffset, bytes, touched);
@@ -141,7 +173,14 @@ export function recordCommands(list: GraphicsCommandList, commands: readonly Com
         const bytes = c.numTiles * TILE;
         need(c.tiled, c.toTiles ? 'COPY_DEST' : 'COPY_SOURCE');
         need(c.buffer, c.toTiles ? 'COPY_SOURCE' : 'COPY_DEST');
-        list.copyTiles(c.tiled.resource, { x: c.x, y: 0, z: 0, subresource: 0 }, { numTiles: c.numTiles }, c.buffer.resource, c.bufferOffset, c.toTiles ? 'LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE' : 'SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER');
+        list.copyTiles(
+          c.tiled.resource,
+          { x: c.x, y: 0, z: 0, subresource: 0 },
+          { numTiles: c.numTiles },
+          c.buffer.resource,
+          c.bufferOffset,
+          c.toTiles ? 'LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE' : 'SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER',
+        );
         if (c.toTiles) writeModel(c.tiled, c.x * TILE, readModel(c.buffer, c.bufferOffset, bytes));
         else writeModel(c.buffer, c.bufferOffset, readModel(c.tiled, c.x * TILE, bytes));
         break;
@@ -159,7 +198,10 @@ export function recordCommands(list: GraphicsCommandList, commands: readonly Com
       }
     }
   }
-  const back = [...states].map(([resource, state]) => ({ type: 'TRANSITION' as const, transition: { resource, stateBefore: state, stateAfter: 'COMMON' as const } }));
+  const back = [...states].map(([resource, state]) => ({
+    type: 'TRANSITION' as const,
+    transition: { resource, stateBefore: state, stateAfter: 'COMMON' as const },
+  }));
   if (back.length > 0) list.resourceBarrier(back);
   list.close();
 }

@@ -104,7 +104,12 @@ export function physical(buffer: SoakBuffer, tile: number): Physical | null {
 }
 
 /** Calls `visit` for each tile-sized piece of buffer bytes [offset, offset + length); `at` is the byte in the store. */
-export function walk(buffer: SoakBuffer, offset: number, length: number, visit: (where: Physical | null, at: number, dataOffset: number, count: number) => void): void {
+export function walk(
+  buffer: SoakBuffer,
+  offset: number,
+  length: number,
+  visit: (where: Physical | null, at: number, dataOffset: number, count: number) => void,
+): void {
   let done = 0;
   while (done < length) {
     const tile = Math.floor((offset + done) / TILE);

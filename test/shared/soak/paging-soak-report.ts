@@ -54,7 +54,12 @@ export interface PagingSoakSummary {
    * evict or by the manager; such a write then read by a soak list; an unpin (the application's evict
    * of its own reference on a tracked object) that paged the object out, the manager having let go.
    */
-  orders: { writeThenEvict: number; managerEvictedAfterWrite: number; writeEvictRestoreRead: number; unpinPagedOut: number };
+  orders: {
+    writeThenEvict: number;
+    managerEvictedAfterWrite: number;
+    writeEvictRestoreRead: number;
+    unpinPagedOut: number;
+  };
   setupLists: number;
   checkpointLists: number;
   checkpoints: number;
@@ -63,7 +68,15 @@ export interface PagingSoakSummary {
   bytesDiffering: number;
   /** Of those, found through READBACK buffers and through map() at checkpoints. */
   differingByPath: { gpu: number; cpu: number };
-  objects: { stores: number; tracked: number; untracked: number; cpuVisible: number; buffers: number; reserved: number; probes: number };
+  objects: {
+    stores: number;
+    tracked: number;
+    untracked: number;
+    cpuVisible: number;
+    buffers: number;
+    reserved: number;
+    probes: number;
+  };
   /** Bytes of the manager's tracked LOCAL objects, the LOCAL budget, and their ratio. */
   trackedLocalBytes: number;
   localBudget: number;
@@ -101,8 +114,10 @@ export function describePagingSoakFailure(summary: PagingSoakSummary): string | 
   }
   if (summary.error) lines.push(summary.error);
   if (summary.trace) lines.push('last operations:', ...summary.trace.map((line) => `  ${line}`));
-  lines.push(`reproduce: D3D12_PAGING_SOAK_SEED=${summary.seed} D3D12_PAGING_SOAK_OPS=${summary.requestedOperations} npx vitest run --project gpu test/gpu/d3d12/paging-soak.test.ts ` +
-    `(or --project browser test/browser/d3d12/paging-soak.test.ts) -t D3D12_PAGING_SOAK_SEED; D3D12_PAGING_SOAK_SERIALIZE=1 waits for the GPU after every operation`);
+  lines.push(
+    `reproduce: D3D12_PAGING_SOAK_SEED=${summary.seed} D3D12_PAGING_SOAK_OPS=${summary.requestedOperations} npx vitest run --project gpu test/gpu/d3d12/paging-soak.test.ts ` +
+      `(or --project browser test/browser/d3d12/paging-soak.test.ts) -t D3D12_PAGING_SOAK_SEED; D3D12_PAGING_SOAK_SERIALIZE=1 waits for the GPU after every operation`,
+  );
   return lines.join('\n');
 }
 

@@ -16,7 +16,15 @@
  * buffer released only after the fence says the copies completed.
  */
 import type { HeapFlag, HeapProperties, Resource } from '../../../src/index.js';
-import { randomBytes, TILE, writeModel, type Slot, type SoakBuffer, type Store, type StoreType } from './paging-soak-model.js';
+import {
+  randomBytes,
+  TILE,
+  writeModel,
+  type Slot,
+  type SoakBuffer,
+  type Store,
+  type StoreType,
+} from './paging-soak-model.js';
 import type { SoakContext } from './paging-soak.js';
 import { freePage, remap } from './paging-soak-tiles.js';
 
@@ -31,20 +39,55 @@ export const HEAP_PROPERTIES: Record<StoreType, HeapProperties> = {
 
 const TYPE_LETTER: Record<StoreType, string> = { DEFAULT: 'D', UPLOAD: 'U', WRITE_BACK: 'B', WRITE_COMBINE: 'C' };
 
-function addStore(ctx: SoakContext, type: StoreType, shape: 'tiles' | 'placed' | 'committed', tracked: boolean, pages: number, width = pages * TILE, uav = true): { store: Store; resource?: Resource } {
+function addStore(
+  ctx: SoakContext,
+  type: StoreType,
+  shape: 'tiles' | 'placed' | 'committed',
+  tracked: boolean,
+  pages: number,
+  width = pages * TILE,
+  uav = true,
+): { store: Store; resource?: Resource } {
   const r = ctx.random;
   const notResident = r.chance(tracked ? 0.3 : 0.4);
   const name = `${shape === 'committed' ? 'C' : 'H'}${ctx.stores.length + 1}${TYPE_LETTER[type]}${shape === 'tiles' ? 't' : ''}${tracked ? '' : 'u'}`;
   let store: Store;
   let resource: Resource | undefined;
-  const base = { name, type, tracked, pages, owners: shape === 'tiles' ? new Array<string | null>(pages).fill(null) : null, count: tracked || notResident ? 0 : 1, maps: 0, lastUse: 0, pending: 0, dirty: false, dirtyEvicted: false, bytes: new Uint8Array(pages * TILE) };
+  const base = {
+    name,
+    type,
+    tracked,
+    pages,
+    owners: shape === 'tiles' ? new Array<string | null>(pages).fill(null) : null,
+    count: tracked || notResident ? 0 : 1,
+    maps: 0,
+    lastUse: 0,
+    pending: 0,
+    dirty: false,
+    dirtyEvicted: false,
+    bytes: new Uint8Array(pages * TILE),
+  };
   if (shape === 'committed') {
     const flags: HeapFlag[] = notResident ? ['CREATE_NOT_RESIDENT'] : [];
-    resource = ctx.device.createCommittedResource(HEAP_PROPERTIES[type], flags, { dimension: 'BUFFER', width, flags: uav && type !== 'UPLOAD' ? ['ALLOW_UNORDERED_ACCESS'] : [] }, type === 'UPLOAD' ? 'GENERIC_READ' : 'COMMON');
+    resource = ctx.device.createCommittedResource(
+      HEAP_PROPERTIES[type],
+      flags,
+      { dimension: 'BUFFER', width, flags: uav && type !== 'UPLOAD' ? ['ALLOW_UNORDERED_ACCESS'] : [] },
+      type === 'UPLOAD' ? 'GENERIC_READ' : 'COMMON',
+    );
     resource.setName(name);
-    store = { ...base, pageable: resource, heap: resource.heap as NonNullable<Resource['heap']>, committed: true, usable: width };
+    store = {
+      ...base,
+      pageable: resource,
+      heap: resource.heap as NonNullable<Resource['heap']>,
+      committed: true,
+      usable: width,
+    };
   } else {
-    const flags: HeapFlag[] = [...(r.chance(0.5) ? (['ALLOW_ONLY_BUFFERS'] as const) : []), ...(notResident ? (['CREATE_NOT_RESIDENT'] as const) : [])];
+    const flags: HeapFlag[] = [
+      ...(r.chance(0.5) ? (['ALLOW_ONLY_BUFFERS'] as const) : []),
+      ...(notResident ? (['CREATE_NOT_RESIDENT'] as const) : []),
+    ];
     const heap = ctx.device.createHeap({ sizeInBytes: pages * TILE, properties: HEAP_PROPERTIES[type], flags });
     heap.setName(name);
     store = { ...base, pageable: heap, heap, committed: false, usable: pages * TILE };
@@ -54,9 +97,18 @@ function addStore(ctx: SoakContext, type: StoreType, shape: 'tiles' | 'placed' |
   return resource ? { store, resource } : { store };
 }
 
-function addBuffer(ctx: SoakContext, buffer: Omit<SoakBuffer, 'name' | 'lastUse' | 'aliasGeneration'>, name?: string): SoakBuffer {
+function addBuffer(
+  ctx: SoakContext,
+  buffer: Omit<SoakBuffer, 'name' | 'lastUse' | 'aliasGeneration'>,
+  name?: string,
+): SoakBuffer {
   const prefix = { placed: 'P', committed: 'B', reserved: 'R', probe: 'X' }[buffer.kind];
-  const entry: SoakBuffer = { ...buffer, name: name ?? `${prefix}${ctx.buffers.length + 1}`, lastUse: 0, aliasGeneration: 0 };
+  const entry: SoakBuffer = {
+    ...buffer,
+    name: name ?? `${prefix}${ctx.buffers.length + 1}`,
+    lastUse: 0,
+    aliasGeneration: 0,
+  };
   entry.resource.setName(entry.name);
   (buffer.kind === 'probe' ? ctx.probes : ctx.buffers).push(entry);
   return entry;
@@ -72,8 +124,25 @@ function addPlacedHeap(ctx: SoakContext, type: StoreType, tracked: boolean, page
     const span = r.int(1, Math.min(3, pages - page));
     const width = r.chance(0.3) ? span * TILE : r.int((span - 1) * TILE + 1, span * TILE);
     const uav = !cpu || r.chance(0.7);
-    const resource = ctx.device.createPlacedResource(store.heap, page * TILE, { dimension: 'BUFFER', width, flags: uav ? ['ALLOW_UNORDERED_ACCESS'] : [] }, 'COMMON');
-    addBuffer(ctx, { resource, kind: 'placed', width, tiles: span, store, firstPage: page, slots: null, cpu, writable: true, uav, aliased: true });
+    const resource = ctx.device.createPlacedResource(
+      store.heap,
+      page * TILE,
+      { dimension: 'BUFFER', width, flags: uav ? ['ALLOW_UNORDERED_ACCESS'] : [] },
+      'COMMON',
+    );
+    addBuffer(ctx, {
+      resource,
+      kind: 'placed',
+      width,
+      tiles: span,
+      store,
+      firstPage: page,
+      slots: null,
+      cpu,
+      writable: true,
+      uav,
+      aliased: true,
+    });
     page += span + r.int(0, 1);
   }
   addProbe(ctx, store);
@@ -87,10 +156,42 @@ function addProbe(ctx: SoakContext, store: Store): void {
     const resource = ctx.device.createReservedResource({ dimension: 'BUFFER', width }, 'COMMON');
     ctx.queue.updateTileMappings(resource, null, null, store.heap, ['NONE'], [0], null);
     const slots = Array.from({ length: store.pages }, (_, page): Slot => ({ store, page }));
-    addBuffer(ctx, { resource, kind: 'probe', width, tiles: store.pages, store: null, firstPage: 0, slots, cpu: false, writable: false, uav: false, aliased: true }, name);
+    addBuffer(
+      ctx,
+      {
+        resource,
+        kind: 'probe',
+        width,
+        tiles: store.pages,
+        store: null,
+        firstPage: 0,
+        slots,
+        cpu: false,
+        writable: false,
+        uav: false,
+        aliased: true,
+      },
+      name,
+    );
   } else {
     const resource = ctx.device.createPlacedResource(store.heap, 0, { dimension: 'BUFFER', width }, 'COMMON');
-    addBuffer(ctx, { resource, kind: 'probe', width, tiles: store.pages, store, firstPage: 0, slots: null, cpu: true, writable: false, uav: false, aliased: true }, name);
+    addBuffer(
+      ctx,
+      {
+        resource,
+        kind: 'probe',
+        width,
+        tiles: store.pages,
+        store,
+        firstPage: 0,
+        slots: null,
+        cpu: true,
+        writable: false,
+        uav: false,
+        aliased: true,
+      },
+      name,
+    );
   }
 }
 
@@ -100,7 +201,19 @@ function addCommitted(ctx: SoakContext, type: StoreType, tracked: boolean, maxPa
   const width = r.chance(0.3) ? pages * TILE : r.int((pages - 1) * TILE + 1, pages * TILE);
   const uav = type === 'DEFAULT' || (type !== 'UPLOAD' && r.chance(0.7));
   const { store, resource } = addStore(ctx, type, 'committed', tracked, pages, width, uav);
-  addBuffer(ctx, { resource: resource as Resource, kind: 'committed', width, tiles: pages, store, firstPage: 0, slots: null, cpu: type !== 'DEFAULT', writable: type !== 'UPLOAD', uav, aliased: false });
+  addBuffer(ctx, {
+    resource: resource as Resource,
+    kind: 'committed',
+    width,
+    tiles: pages,
+    store,
+    firstPage: 0,
+    slots: null,
+    cpu: type !== 'DEFAULT',
+    writable: type !== 'UPLOAD',
+    uav,
+    aliased: false,
+  });
   return store;
 }
 
@@ -116,14 +229,20 @@ export function createObjects(ctx: SoakContext, localBudget: number, multiple: n
   for (let i = 0; i < 3; i++) addPlacedHeap(ctx, 'DEFAULT', true, r.int(3, 6));
   addPlacedHeap(ctx, 'DEFAULT', false, r.int(3, 4));
   addCommitted(ctx, 'DEFAULT', false, 2);
-  const trackedLocal = (): number => ctx.stores.filter((s) => s.tracked && s.type === 'DEFAULT').reduce((sum, s) => sum + s.pages * TILE, 0);
+  const trackedLocal = (): number =>
+    ctx.stores.filter((s) => s.tracked && s.type === 'DEFAULT').reduce((sum, s) => sum + s.pages * TILE, 0);
   while (trackedLocal() < multiple * localBudget + MIB / 4) addCommitted(ctx, 'DEFAULT', true, 3);
   // CPU-visible memory, tracked and untracked.
   for (const tracked of [true, true, false, false]) addCommitted(ctx, 'UPLOAD', tracked, 3);
   addPlacedHeap(ctx, 'WRITE_BACK', true, r.int(3, 5));
   addPlacedHeap(ctx, 'WRITE_COMBINE', true, r.int(3, 5));
   addPlacedHeap(ctx, r.chance(0.5) ? 'WRITE_BACK' : 'WRITE_COMBINE', false, r.int(2, 4));
-  for (const [type, tracked] of [['WRITE_BACK', true], ['WRITE_COMBINE', true], [r.chance(0.5) ? 'WRITE_BACK' : 'WRITE_COMBINE', false]] as const) addCommitted(ctx, type, tracked, 2);
+  for (const [type, tracked] of [
+    ['WRITE_BACK', true],
+    ['WRITE_COMBINE', true],
+    [r.chance(0.5) ? 'WRITE_BACK' : 'WRITE_COMBINE', false],
+  ] as const)
+    addCommitted(ctx, type, tracked, 2);
   // Reserved buffers: tiles over the tile heaps (the untracked one too), some NULL.
   const tileStores = ctx.stores.filter((s) => s.owners);
   const capacity = tileStores.reduce((sum, s) => sum + s.pages, 0);
@@ -131,8 +250,23 @@ export function createObjects(ctx: SoakContext, localBudget: number, multiple: n
   for (let i = 0; i < 5; i++) {
     const tiles = r.int(2, 7);
     const width = r.chance(0.3) ? tiles * TILE : r.int((tiles - 1) * TILE + 1, tiles * TILE);
-    const resource = ctx.device.createReservedResource({ dimension: 'BUFFER', width, flags: ['ALLOW_UNORDERED_ACCESS'] }, 'COMMON');
-    const buffer = addBuffer(ctx, { resource, kind: 'reserved', width, tiles, store: null, firstPage: 0, slots: new Array<Slot | null>(tiles).fill(null), cpu: false, writable: true, uav: true, aliased: true });
+    const resource = ctx.device.createReservedResource(
+      { dimension: 'BUFFER', width, flags: ['ALLOW_UNORDERED_ACCESS'] },
+      'COMMON',
+    );
+    const buffer = addBuffer(ctx, {
+      resource,
+      kind: 'reserved',
+      width,
+      tiles,
+      store: null,
+      firstPage: 0,
+      slots: new Array<Slot | null>(tiles).fill(null),
+      cpu: false,
+      writable: true,
+      uav: true,
+      aliased: true,
+    });
     const changes: { tile: number; slot: Slot | null }[] = [];
     for (let tile = 0; tile < tiles; tile++) {
       const slot = r.chance(0.12) || mapped >= capacity - 8 ? null : freePage(r, tileStores);
@@ -156,7 +290,9 @@ export async function initializeObjects(ctx: SoakContext): Promise<number> {
   const r = ctx.random;
   for (const store of ctx.stores) {
     if (store.type === 'DEFAULT' || !store.heap.resident) continue;
-    const target = store.committed ? ctx.buffers.find((b) => b.store === store) : ctx.probes.find((b) => b.store === store);
+    const target = store.committed
+      ? ctx.buffers.find((b) => b.store === store)
+      : ctx.probes.find((b) => b.store === store);
     if (!target) continue;
     const view = target.resource.map(0, { begin: 0, end: 0 });
     const bytes = randomBytes(r, target.width);
@@ -164,7 +300,12 @@ export async function initializeObjects(ctx: SoakContext): Promise<number> {
     writeModel(target, 0, bytes);
     target.resource.unmap(0);
   }
-  const upload = ctx.device.createCommittedResource({ type: 'UPLOAD' }, [], { dimension: 'BUFFER', width: MIB }, 'GENERIC_READ');
+  const upload = ctx.device.createCommittedResource(
+    { type: 'UPLOAD' },
+    [],
+    { dimension: 'BUFFER', width: MIB },
+    'GENERIC_READ',
+  );
   upload.setName('setup upload');
   const source = randomBytes(r, MIB);
   upload.map(0, { begin: 0, end: 0 }).set(source);
@@ -174,24 +315,39 @@ export async function initializeObjects(ctx: SoakContext): Promise<number> {
   for (let i = 0; i < targets.length; i += 4) {
     const chunk = targets.slice(i, i + 4);
     const batch = chunk.map((store) => {
-      const target = (store.committed ? ctx.buffers.find((b) => b.store === store) : ctx.probes.find((b) => b.slots?.[0]?.store === store)) as SoakBuffer;
+      const target = (
+        store.committed
+          ? ctx.buffers.find((b) => b.store === store)
+          : ctx.probes.find((b) => b.slots?.[0]?.store === store)
+      ) as SoakBuffer;
       const numBytes = Math.min(r.int(Math.ceil(target.width / 3), target.width), MIB);
       const dstOffset = r.int(0, target.width - numBytes);
       const srcOffset = r.int(0, MIB - numBytes);
       const list = ctx.takeList();
       list.setName(`setup ${target.name}`);
-      if (target.aliased) list.resourceBarrier([{ type: 'ALIASING', aliasing: { resourceBefore: null, resourceAfter: target.resource } }]);
+      if (target.aliased)
+        list.resourceBarrier([
+          { type: 'ALIASING', aliasing: { resourceBefore: null, resourceAfter: target.resource } },
+        ]);
       list.copyBufferRegion(target.resource, dstOffset, upload, srcOffset, numBytes);
-      list.resourceBarrier([{ type: 'TRANSITION', transition: { resource: target.resource, stateBefore: 'COPY_DEST', stateAfter: 'COMMON' } }]);
+      list.resourceBarrier([
+        {
+          type: 'TRANSITION',
+          transition: { resource: target.resource, stateBefore: 'COPY_DEST', stateAfter: 'COMMON' },
+        },
+      ]);
       list.close();
       writeModel(target, dstOffset, source.subarray(srcOffset, srcOffset + numBytes));
       return { list, store };
     });
-    ctx.executeManaged(batch.map((b) => b.list), batch.map((b) => ctx.takeSet(b.store.tracked ? [b.store] : [])), new Set(chunk));
+    ctx.executeManaged(
+      batch.map((b) => b.list),
+      batch.map((b) => ctx.takeSet(b.store.tracked ? [b.store] : [])),
+      new Set(chunk),
+    );
     lists += batch.length;
   }
   await ctx.waitFor(ctx.fenceValue());
   upload.release();
   return lists;
 }
-

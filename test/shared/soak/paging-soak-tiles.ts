@@ -33,14 +33,19 @@ export function freePage(r: Random, tileStores: readonly Store[]): Slot | null {
 }
 
 /** Maps tiles one by one: one updateTileMappings per heap (NULL ranges with no heap); the model follows. */
-export function remap(ctx: TileContext, buffer: SoakBuffer, changes: readonly { tile: number; slot: Slot | null }[]): void {
+export function remap(
+  ctx: TileContext,
+  buffer: SoakBuffer,
+  changes: readonly { tile: number; slot: Slot | null }[],
+): void {
   const slots = buffer.slots as (Slot | null)[];
   for (const { tile } of changes) {
     const old = slots[tile];
     if (old) ownersOf(old.store)[old.page] = null;
   }
   const byStore = new Map<Store | null, { tile: number; slot: Slot | null }[]>();
-  for (const change of changes) byStore.set(change.slot?.store ?? null, [...(byStore.get(change.slot?.store ?? null) ?? []), change]);
+  for (const change of changes)
+    byStore.set(change.slot?.store ?? null, [...(byStore.get(change.slot?.store ?? null) ?? []), change]);
   for (const [store, group] of byStore) {
     ctx.queue.updateTileMappings(
       buffer.resource,
@@ -57,10 +62,13 @@ export function remap(ctx: TileContext, buffer: SoakBuffer, changes: readonly { 
     slots[tile] = slot;
     if (!slot) continue;
     const owners = ownersOf(slot.store);
-    if (owners[slot.page] !== null) throw new Error(`paging soak bug: ${slot.store.name} page ${slot.page} already holds ${owners[slot.page]}`);
+    if (owners[slot.page] !== null)
+      throw new Error(`paging soak bug: ${slot.store.name} page ${slot.page} already holds ${owners[slot.page]}`);
     owners[slot.page] = `${buffer.name}[${tile}]`;
   }
-  ctx.log(`remap ${buffer.name}: ${changes.map(({ tile, slot }) => `${tile}->${slot ? `${slot.store.name}:${slot.page}` : 'NULL'}`).join(' ')}`);
+  ctx.log(
+    `remap ${buffer.name}: ${changes.map(({ tile, slot }) => `${tile}->${slot ? `${slot.store.name}:${slot.page}` : 'NULL'}`).join(' ')}`,
+  );
 }
 
 /** 1-3 tiles of a random reserved buffer to free pages or NULL, or a run of tiles in one region and one range. */
@@ -80,10 +88,20 @@ export function randomRemap(ctx: TileContext): void {
     }
     const runs = tileStores.flatMap((store) => {
       const owners = ownersOf(store);
-      return owners.flatMap((_, page) => (page + n <= owners.length && owners.slice(page, page + n).every((o) => o === null) ? [{ store, page }] : []));
+      return owners.flatMap((_, page) =>
+        page + n <= owners.length && owners.slice(page, page + n).every((o) => o === null) ? [{ store, page }] : [],
+      );
     });
     const run = runs.length > 0 && r.chance(0.7) ? r.pick(runs) : null;
-    ctx.queue.updateTileMappings(buffer.resource, [{ x, y: 0, z: 0, subresource: 0 }], [{ numTiles: n }], run?.store.heap ?? null, [run ? 'NONE' : 'NULL'], [run?.page ?? 0], [n]);
+    ctx.queue.updateTileMappings(
+      buffer.resource,
+      [{ x, y: 0, z: 0, subresource: 0 }],
+      [{ numTiles: n }],
+      run?.store.heap ?? null,
+      [run ? 'NONE' : 'NULL'],
+      [run?.page ?? 0],
+      [n],
+    );
     ctx.op('updateTileMappings');
     if (run) {
       for (let i = 0; i < n; i++) {
@@ -91,7 +109,9 @@ export function randomRemap(ctx: TileContext): void {
         ownersOf(run.store)[run.page + i] = `${buffer.name}[${x + i}]`;
       }
     }
-    ctx.log(`remap ${buffer.name} tiles ${x}..${x + n - 1} -> ${run ? `${run.store.name}:${run.page}..${run.page + n - 1}` : 'NULL'}`);
+    ctx.log(
+      `remap ${buffer.name} tiles ${x}..${x + n - 1} -> ${run ? `${run.store.name}:${run.page}..${run.page + n - 1}` : 'NULL'}`,
+    );
     return;
   }
   const tiles = new Set<number>();

@@ -44,14 +44,40 @@ import {
 } from '../../../src/index.js';
 import { Random } from '../../../src/validate/random.js';
 import { SOAK_RMW_SHADER } from './residency-soak.js';
-import { checkCounts, checkpoint as runCheckpoint, corruptModel, describeDifference, type CheckpointHost } from './paging-soak-checkpoint.js';
-import { commandKind, describeCommand, planCommands, randomSize, recordCommands, storesOfCommand } from './paging-soak-lists.js';
-import { firstDifference, randomBytes, readModel, TILE, writeModel, type SoakBuffer, type Store } from './paging-soak-model.js';
+import {
+  checkCounts,
+  checkpoint as runCheckpoint,
+  corruptModel,
+  describeDifference,
+  type CheckpointHost,
+} from './paging-soak-checkpoint.js';
+import {
+  commandKind,
+  describeCommand,
+  planCommands,
+  randomSize,
+  recordCommands,
+  storesOfCommand,
+} from './paging-soak-lists.js';
+import {
+  firstDifference,
+  randomBytes,
+  readModel,
+  TILE,
+  writeModel,
+  type SoakBuffer,
+  type Store,
+} from './paging-soak-model.js';
 import type { PagingSoakDifference, PagingSoakOptions, PagingSoakSummary } from './paging-soak-report.js';
 import { createObjects, initializeObjects } from './paging-soak-setup.js';
 import { randomRemap, type TileContext } from './paging-soak-tiles.js';
 
-export { describePagingSoakFailure, describePagingSoakRun, type PagingSoakOptions, type PagingSoakSummary } from './paging-soak-report.js';
+export {
+  describePagingSoakFailure,
+  describePagingSoakRun,
+  type PagingSoakOptions,
+  type PagingSoakSummary,
+} from './paging-soak-report.js';
 
 const MIB = 2 ** 20;
 export const PAGING_SOAK_LOCAL_POOL = 8 * MIB;
@@ -137,7 +163,10 @@ class PagingSoak implements SoakContext, TileContext, CheckpointHost {
 
   checkRemoved(): void {
     const reason = this.device.getDeviceRemovedReason();
-    if (reason !== 'S_OK') throw new Failure(`the device was removed (${reason}): ${this.device.getPageFaultReport()?.message ?? 'no report'}`);
+    if (reason !== 'S_OK')
+      throw new Failure(
+        `the device was removed (${reason}): ${this.device.getPageFaultReport()?.message ?? 'no report'}`,
+      );
   }
 
   async waitFor(value: number): Promise<void> {
@@ -169,8 +198,12 @@ class PagingSoak implements SoakContext, TileContext, CheckpointHost {
   /** The rule the model keeps: an untracked store is resident exactly while the application holds a reference. */
   checkResidency(store: Store, call: string): void {
     const resident = store.heap.resident;
-    if (store.count > 0 && !resident) throw new Failure(`after ${call}: ${store.name} holds ${store.count} application reference(s) but is not resident`);
-    if (!store.tracked && store.count === 0 && resident) throw new Failure(`after ${call}: ${store.name} holds no reference but is still resident`);
+    if (store.count > 0 && !resident)
+      throw new Failure(
+        `after ${call}: ${store.name} holds ${store.count} application reference(s) but is not resident`,
+      );
+    if (!store.tracked && store.count === 0 && resident)
+      throw new Failure(`after ${call}: ${store.name} holds no reference but is still resident`);
   }
 
   /**
@@ -198,7 +231,10 @@ class PagingSoak implements SoakContext, TileContext, CheckpointHost {
         this.op('enqueueMakeResidentDenied');
         this.log(`enqueueMakeResident DENY_OVERBUDGET ${names}: E_OUTOFMEMORY`);
         stores.forEach((s, i) => {
-          if (s.heap.residencyReferences !== before[i]) throw new Failure(`a denied enqueueMakeResident changed ${s.name}'s reference count (${before[i]} -> ${s.heap.residencyReferences})`);
+          if (s.heap.residencyReferences !== before[i])
+            throw new Failure(
+              `a denied enqueueMakeResident changed ${s.name}'s reference count (${before[i]} -> ${s.heap.residencyReferences})`,
+            );
         });
         if (!must) return;
         this.device.makeResident(pageables);
@@ -306,7 +342,9 @@ class PagingSoak implements SoakContext, TileContext, CheckpointHost {
     if (ranged) buffer.resource.unmap(0, { begin, end: begin + length });
     else buffer.resource.unmap(0);
     this.op(ranged ? 'cpuWrite' : 'cpuWriteNoRange');
-    this.log(`cpuWrite ${buffer.name}+${begin} (${length} bytes${ranged ? '' : ', unmap without range'}${nested ? ', nested map' : ''})`);
+    this.log(
+      `cpuWrite ${buffer.name}+${begin} (${length} bytes${ranged ? '' : ', unmap without range'}${nested ? ', nested map' : ''})`,
+    );
     store.dirty = true;
     // A write followed by eviction before any GPU work reads it.
     if (r.chance(0.3) && this.spare(store) > 0) await this.evict([store]);
@@ -329,7 +367,8 @@ class PagingSoak implements SoakContext, TileContext, CheckpointHost {
       this.persistent.delete(buffer);
       const ranged = r.chance(0.6);
       if (!ranged) buffer.resource.unmap(0);
-      else buffer.resource.unmap(0, held.end > held.begin ? { begin: held.begin, end: held.end } : { begin: 0, end: 0 });
+      else
+        buffer.resource.unmap(0, held.end > held.begin ? { begin: held.begin, end: held.end } : { begin: 0, end: 0 });
       (buffer.store as Store).maps--;
       this.op('unmapPersistent');
       this.log(`unmap ${buffer.name} (persistent map, ${ranged ? `written ${held.begin}..${held.end}` : 'no range'})`);
@@ -353,7 +392,8 @@ class PagingSoak implements SoakContext, TileContext, CheckpointHost {
     await this.holdForCpu(store);
     const view = buffer.resource.map(0, null);
     const at = firstDifference(view, readModel(buffer, 0, buffer.width));
-    if (at >= 0) this.difference ??= describeDifference(this, 'cpu', 0, buffer, at, view[at], readModel(buffer, at, 1)[0]);
+    if (at >= 0)
+      this.difference ??= describeDifference(this, 'cpu', 0, buffer, at, view[at], readModel(buffer, at, 1)[0]);
     buffer.resource.unmap(0, { begin: 0, end: 0 });
     this.op('cpuRead');
     this.log(`cpuRead ${buffer.name} (${buffer.width} bytes)`);
@@ -384,7 +424,8 @@ class PagingSoak implements SoakContext, TileContext, CheckpointHost {
     for (const s of touched) s.lastUse = this.value;
     const usage = this.device.queryVideoMemoryInfo('LOCAL').currentUsage;
     this.maxLocalUsage = Math.max(this.maxLocalUsage, usage);
-    if (usage > PAGING_SOAK_LOCAL_POOL) throw new Failure(`LOCAL usage ${usage} exceeds the ${PAGING_SOAK_LOCAL_POOL}-byte pool`);
+    if (usage > PAGING_SOAK_LOCAL_POOL)
+      throw new Failure(`LOCAL usage ${usage} exceeds the ${PAGING_SOAK_LOCAL_POOL}-byte pool`);
     return this.value;
   }
 
@@ -400,7 +441,9 @@ class PagingSoak implements SoakContext, TileContext, CheckpointHost {
   private execute(): void {
     const r = this.random;
     const direct = r.chance(0.3);
-    const plans = Array.from({ length: direct ? 1 + r.weighted([3, 1]) : 1 + r.weighted([5, 3, 2]) }, () => planCommands(r, this.buffers)).filter((p) => p.length > 0);
+    const plans = Array.from({ length: direct ? 1 + r.weighted([3, 1]) : 1 + r.weighted([5, 3, 2]) }, () =>
+      planCommands(r, this.buffers),
+    ).filter((p) => p.length > 0);
     if (plans.length === 0) return;
     const perList = plans.map(() => new Set<Store>());
     const touched = new Set<Store>();
@@ -418,17 +461,27 @@ class PagingSoak implements SoakContext, TileContext, CheckpointHost {
     const lists = plans.map((commands, i) => {
       const list = this.takeList();
       list.setName(`soak list ${first}.${i}`);
-      recordCommands(list, commands, { pipeline: this.pipeline, generation: this.generation, signalValue: this.value + 1 });
+      recordCommands(list, commands, {
+        pipeline: this.pipeline,
+        generation: this.generation,
+        signalValue: this.value + 1,
+      });
       for (const c of commands) this.op(commandKind(c));
       return list;
     });
-    this.log(`${direct ? 'queue' : 'manager'} execute: ${plans.map((commands) => commands.map(describeCommand).join('; ')).join(' | ')}`);
+    this.log(
+      `${direct ? 'queue' : 'manager'} execute: ${plans.map((commands) => commands.map(describeCommand).join('; ')).join(' | ')}`,
+    );
     if (direct) {
       this.queue.executeCommandLists(lists);
       this.op('queueExecute');
       this.afterExecute(lists, touched);
     } else {
-      this.executeManaged(lists, perList.map((set) => this.takeSet(set)), touched);
+      this.executeManaged(
+        lists,
+        perList.map((set) => this.takeSet(set)),
+        touched,
+      );
       this.op('managerExecute');
     }
     for (const s of read) if (s.dirty && s.dirtyEvicted) this.orders.writeEvictRestoreRead++;
@@ -447,7 +500,12 @@ class PagingSoak implements SoakContext, TileContext, CheckpointHost {
   async setup(): Promise<void> {
     this.trackedLocalBytes = createObjects(this, PAGING_SOAK_LOCAL_BUDGET, TRACKED_MULTIPLE);
     this.setupLists = await initializeObjects(this);
-    this.log(`objects: ${[...this.buffers, ...this.probes].filter((b) => b.store).map((b) => `${b.name}=${(b.store as Store).name}:${b.firstPage}+${b.width}`).join(' ')}`);
+    this.log(
+      `objects: ${[...this.buffers, ...this.probes]
+        .filter((b) => b.store)
+        .map((b) => `${b.name}=${(b.store as Store).name}:${b.firstPage}+${b.width}`)
+        .join(' ')}`,
+    );
     // Setup's own calls (the first tile mappings) are not soak operations.
     this.counts = {};
     this.operations = 0;
@@ -508,13 +566,27 @@ export async function runPagingSoak(gpuDevice: GPUDevice, options: PagingSoakOpt
   let error: string | undefined;
   try {
     const random = new Random(seed);
-    const pipeline = await device.createComputePipelineState({ code: SOAK_RMW_SHADER, entryPoint: 'main', label: 'paging soak read-modify-write' });
+    const pipeline = await device.createComputePipelineState({
+      code: SOAK_RMW_SHADER,
+      entryPoint: 'main',
+      label: 'paging soak read-modify-write',
+    });
     manager = createResidencyManager(device, { clock: () => soak?.now ?? 0 });
-    soak = new PagingSoak(device, manager, device.createCommandQueue({ type: 'DIRECT' }), device.createFence(0), device.createFence(0), pipeline, random);
+    soak = new PagingSoak(
+      device,
+      manager,
+      device.createCommandQueue({ type: 'DIRECT' }),
+      device.createFence(0),
+      device.createFence(0),
+      pipeline,
+      random,
+    );
     await soak.setup();
     // Checkpoints at random operation counts between 10 % and 90 % (their own generator).
     const placement = new Random(seed ^ 0x5a5a5a5a);
-    const marks = Array.from({ length: options.checkpoints ?? 2 }, () => placement.int(Math.floor(target * 0.1), Math.floor(target * 0.9))).sort((a, b) => a - b);
+    const marks = Array.from({ length: options.checkpoints ?? 2 }, () =>
+      placement.int(Math.floor(target * 0.1), Math.floor(target * 0.9)),
+    ).sort((a, b) => a - b);
     let corruptPending = options.corrupt;
     const checkpoint = async (): Promise<void> => {
       if (!soak) return;
@@ -537,9 +609,21 @@ export async function runPagingSoak(gpuDevice: GPUDevice, options: PagingSoakOpt
     error = `${at}${caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught)}`;
   }
   const removedReason = device.getDeviceRemovedReason();
-  if (removedReason !== 'S_OK' && !error) error = `the device was removed (${removedReason}): ${device.getPageFaultReport()?.message ?? 'no report'}`;
+  if (removedReason !== 'S_OK' && !error)
+    error = `the device was removed (${removedReason}): ${device.getPageFaultReport()?.message ?? 'no report'}`;
   const paging = { ...device.getPagingStats() };
-  const residency: ResidencyStats = manager?.getStats() ?? { tracked: 0, evictions: 0, evictedBytes: 0, trimmed: 0, madeResident: 0, madeResidentBytes: 0, splits: 0, overBudgetBatches: 0, lastOverBudget: null, executions: 0 };
+  const residency: ResidencyStats = manager?.getStats() ?? {
+    tracked: 0,
+    evictions: 0,
+    evictedBytes: 0,
+    trimmed: 0,
+    madeResident: 0,
+    madeResidentBytes: 0,
+    splits: 0,
+    overBudgetBatches: 0,
+    lastOverBudget: null,
+    executions: 0,
+  };
   device.destroy();
   const ok = !error && !soak?.difference && removedReason === 'S_OK';
   const stores = soak?.stores ?? [];
@@ -549,7 +633,12 @@ export async function runPagingSoak(gpuDevice: GPUDevice, options: PagingSoakOpt
     requestedOperations: target,
     operations: soak?.operations ?? 0,
     counts: soak?.counts ?? {},
-    orders: { writeThenEvict: soak?.orders.writeThenEvict ?? 0, managerEvictedAfterWrite: soak?.orders.managerEvictedAfterWrite ?? 0, writeEvictRestoreRead: soak?.orders.writeEvictRestoreRead ?? 0, unpinPagedOut: soak?.orders.unpinPagedOut ?? 0 },
+    orders: {
+      writeThenEvict: soak?.orders.writeThenEvict ?? 0,
+      managerEvictedAfterWrite: soak?.orders.managerEvictedAfterWrite ?? 0,
+      writeEvictRestoreRead: soak?.orders.writeEvictRestoreRead ?? 0,
+      unpinPagedOut: soak?.orders.unpinPagedOut ?? 0,
+    },
     setupLists: soak?.setupLists ?? 0,
     checkpointLists: soak?.checkpointLists ?? 0,
     checkpoints: soak?.checkpoints ?? 0,

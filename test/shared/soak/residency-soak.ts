@@ -124,7 +124,15 @@ export interface SoakSummary {
   checkpointLists: number;
   checkpoints: number;
   bytesCompared: number;
-  objects: { heaps: number; notResidentHeaps: number; placed: number; committed: number; notResidentCommitted: number; reserved: number; probes: number };
+  objects: {
+    heaps: number;
+    notResidentHeaps: number;
+    placed: number;
+    committed: number;
+    notResidentCommitted: number;
+    reserved: number;
+    probes: number;
+  };
   /** Bytes of tracked heaps and committed resources, and that over the LOCAL budget. */
   trackedBytes: number;
   budgetMultiple: number;
@@ -164,7 +172,9 @@ export function describeSoakFailure(summary: SoakSummary): string | undefined {
   if (summary.error) lines.push(summary.error);
   if (summary.trace) lines.push('last operations:', ...summary.trace.map((line) => `  ${line}`));
   const budget = summary.debugBudget === null ? '' : ` D3D12_SOAK_DEBUG_BUDGET=${summary.debugBudget}`;
-  lines.push(`reproduce: D3D12_SOAK_SEED=${summary.seed}${budget} D3D12_SOAK_LISTS=${summary.requestedLists} npx vitest run --project gpu test/gpu/d3d12/residency-soak.test.ts -t D3D12_SOAK_SEED`);
+  lines.push(
+    `reproduce: D3D12_SOAK_SEED=${summary.seed}${budget} D3D12_SOAK_LISTS=${summary.requestedLists} npx vitest run --project gpu test/gpu/d3d12/residency-soak.test.ts -t D3D12_SOAK_SEED`,
+  );
   return lines.join('\n');
 }
 
@@ -222,12 +232,19 @@ interface Physical {
   pageable: Pageable;
 }
 
-
 /** One planned command; `upload` offsets are into the list's UPLOAD buffer. */
 type Command =
   | { kind: 'uploadCopy'; dst: BufferEntry; dstOffset: number; uploadOffset: number; numBytes: number }
   | { kind: 'copy'; dst: BufferEntry; dstOffset: number; src: BufferEntry; srcOffset: number; numBytes: number }
-  | { kind: 'copyTiles'; tiled: BufferEntry; x: number; numTiles: number; buffer: BufferEntry | null; bufferOffset: number; toTiles: boolean }
+  | {
+      kind: 'copyTiles';
+      tiled: BufferEntry;
+      x: number;
+      numTiles: number;
+      buffer: BufferEntry | null;
+      bufferOffset: number;
+      toTiles: boolean;
+    }
   | { kind: 'dispatch'; buffer: BufferEntry; offset: number; words: number; constant: number };
 
 class Failure extends Error {}
@@ -335,7 +352,12 @@ class SoakRunner {
   }
 
   /** Calls `visit` for each tile-sized piece of buffer bytes [offset, offset + length). */
-  private walk(buffer: BufferEntry, offset: number, length: number, visit: (physical: Physical | null, at: number, dataOffset: number, count: number) => void): void {
+  private walk(
+    buffer: BufferEntry,
+    offset: number,
+    length: number,
+    visit: (physical: Physical | null, at: number, dataOffset: number, count: number) => void,
+  ): void {
     let done = 0;
     while (done < length) {
       const tile = Math.floor((offset + done) / TILE);
@@ -387,16 +409,27 @@ class SoakRunner {
   private applyCommand(command: Command, upload: Uint8Array): void {
     switch (command.kind) {
       case 'uploadCopy':
-        this.write(command.dst, command.dstOffset, upload.subarray(command.uploadOffset, command.uploadOffset + command.numBytes));
+        this.write(
+          command.dst,
+          command.dstOffset,
+          upload.subarray(command.uploadOffset, command.uploadOffset + command.numBytes),
+        );
         break;
       case 'copy':
         this.write(command.dst, command.dstOffset, this.read(command.src, command.srcOffset, command.numBytes));
         break;
       case 'copyTiles': {
         const bytes = command.numTiles * TILE;
-        const linear = command.buffer ? this.read(command.buffer, command.bufferOffset, bytes) : upload.subarray(command.bufferOffset, command.bufferOffset + bytes);
+        const linear = command.buffer
+          ? this.read(command.buffer, command.bufferOffset, bytes)
+          : upload.subarray(command.bufferOffset, command.bufferOffset + bytes);
         if (command.toTiles) this.write(command.tiled, command.x * TILE, linear);
-        else this.write(command.buffer as BufferEntry, command.bufferOffset, this.read(command.tiled, command.x * TILE, bytes));
+        else
+          this.write(
+            command.buffer as BufferEntry,
+            command.bufferOffset,
+            this.read(command.tiled, command.x * TILE, bytes),
+          );
         break;
       }
       case 'dispatch': {
@@ -444,7 +477,12 @@ class SoakRunner {
 
   /** An UPLOAD buffer holding `bytes`, released once the list that reads it completed (see settleUploads). */
   private createUpload(bytes: Uint8Array): Resource {
-    const upload = this.device.createCommittedResource({ type: 'UPLOAD' }, [], { dimension: 'BUFFER', width: Math.max(4, bytes.length) }, 'GENERIC_READ');
+    const upload = this.device.createCommittedResource(
+      { type: 'UPLOAD' },
+      [],
+      { dimension: 'BUFFER', width: Math.max(4, bytes.length) },
+      'GENERIC_READ',
+    );
     upload.map().set(bytes);
     upload.unmap();
     return upload;
@@ -470,14 +508,21 @@ class SoakRunner {
 
   private checkRemoved(): void {
     const reason = this.device.getDeviceRemovedReason();
-    if (reason !== 'S_OK') throw new Failure(`the device was removed (${reason}): ${this.device.getPageFaultReport()?.message ?? 'no report'}`);
+    if (reason !== 'S_OK')
+      throw new Failure(
+        `the device was removed (${reason}): ${this.device.getPageFaultReport()?.message ?? 'no report'}`,
+      );
   }
 
   /**
    * Records `commands` into a list (with the barriers D3D12 needs), applies them to the CPU copy, and
    * returns the list with a residency set of exactly what the commands touch.
    */
-  private record(commands: Command[], uploadBytes: Uint8Array, upload: Resource | null): { list: GraphicsCommandList; set: ResidencySet; touched: Set<Pageable> } {
+  private record(
+    commands: Command[],
+    uploadBytes: Uint8Array,
+    upload: Resource | null,
+  ): { list: GraphicsCommandList; set: ResidencySet; touched: Set<Pageable> } {
     const list = this.takeList();
     const { need, states } = listStates(list);
     const members = new Set<Pageable>();
@@ -486,13 +531,25 @@ class SoakRunner {
       switch (command.kind) {
         case 'uploadCopy':
           need(command.dst.resource, 'COPY_DEST');
-          list.copyBufferRegion(command.dst.resource, command.dstOffset, upload as Resource, command.uploadOffset, command.numBytes);
+          list.copyBufferRegion(
+            command.dst.resource,
+            command.dstOffset,
+            upload as Resource,
+            command.uploadOffset,
+            command.numBytes,
+          );
           this.pageables(command.dst, command.dstOffset, command.numBytes, members);
           break;
         case 'copy':
           need(command.dst.resource, 'COPY_DEST');
           need(command.src.resource, 'COPY_SOURCE');
-          list.copyBufferRegion(command.dst.resource, command.dstOffset, command.src.resource, command.srcOffset, command.numBytes);
+          list.copyBufferRegion(
+            command.dst.resource,
+            command.dstOffset,
+            command.src.resource,
+            command.srcOffset,
+            command.numBytes,
+          );
           this.pageables(command.dst, command.dstOffset, command.numBytes, members);
           this.pageables(command.src, command.srcOffset, command.numBytes, members);
           break;
@@ -500,8 +557,17 @@ class SoakRunner {
           const bytes = command.numTiles * TILE;
           need(command.tiled.resource, command.toTiles ? 'COPY_DEST' : 'COPY_SOURCE');
           if (command.buffer) need(command.buffer.resource, command.toTiles ? 'COPY_SOURCE' : 'COPY_DEST');
-          const flags = command.toTiles ? 'LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE' : 'SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER';
-          list.copyTiles(command.tiled.resource, { x: command.x, y: 0, z: 0, subresource: 0 }, { numTiles: command.numTiles }, command.buffer?.resource ?? (upload as Resource), command.bufferOffset, flags);
+          const flags = command.toTiles
+            ? 'LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE'
+            : 'SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER';
+          list.copyTiles(
+            command.tiled.resource,
+            { x: command.x, y: 0, z: 0, subresource: 0 },
+            { numTiles: command.numTiles },
+            command.buffer?.resource ?? (upload as Resource),
+            command.bufferOffset,
+            flags,
+          );
           this.pageables(command.tiled, command.x * TILE, bytes, members);
           if (command.buffer) this.pageables(command.buffer, command.bufferOffset, bytes, members);
           break;
@@ -524,7 +590,10 @@ class SoakRunner {
       this.count(command.kind);
     }
     // Back to COMMON: the next list of the same call (no decay in between) starts from there.
-    const back = [...states].map(([resource, state]) => ({ type: 'TRANSITION' as const, transition: { resource, stateBefore: state, stateAfter: 'COMMON' as const } }));
+    const back = [...states].map(([resource, state]) => ({
+      type: 'TRANSITION' as const,
+      transition: { resource, stateBefore: state, stateAfter: 'COMMON' as const },
+    }));
     if (back.length > 0) list.resourceBarrier(back);
     list.close();
     return { list, set: this.takeSet(members), touched: members };
@@ -536,20 +605,39 @@ class SoakRunner {
     const heap = this.device.createHeap({
       sizeInBytes: tiles * TILE,
       properties: { type: 'DEFAULT' },
-      flags: [...(this.random.chance(0.5) ? (['ALLOW_ONLY_BUFFERS'] as const) : []), ...(notResident ? (['CREATE_NOT_RESIDENT'] as const) : [])],
+      flags: [
+        ...(this.random.chance(0.5) ? (['ALLOW_ONLY_BUFFERS'] as const) : []),
+        ...(notResident ? (['CREATE_NOT_RESIDENT'] as const) : []),
+      ],
     });
     const name = `H${this.heaps.length + 1}${role === 'tiles' ? 't' : 'p'}`;
     heap.setName(name);
     this.manager.beginTrackingObject(heap);
     this.sizes.set(heap, tiles * TILE);
-    const entry: HeapEntry = { name, heap, tiles, role, notResident, bytes: new Uint8Array(tiles * TILE), owners: new Array<string | null>(tiles).fill(null) };
+    const entry: HeapEntry = {
+      name,
+      heap,
+      tiles,
+      role,
+      notResident,
+      bytes: new Uint8Array(tiles * TILE),
+      owners: new Array<string | null>(tiles).fill(null),
+    };
     this.heaps.push(entry);
     this.trackedBytes += tiles * TILE;
     // The probe: a reserved buffer mapped onto the whole heap, page for page.
     const probe = this.device.createReservedResource({ dimension: 'BUFFER', width: tiles * TILE }, 'COMMON');
     probe.setName(`${name} probe`);
     this.queue.updateTileMappings(probe, null, null, heap, ['NONE'], [0], null);
-    this.probes.push({ name: `${name} probe`, resource: probe, kind: 'probe', width: tiles * TILE, tiles, heapTile: 0, slots: Array.from({ length: tiles }, (_, page) => ({ heap: entry, page })) });
+    this.probes.push({
+      name: `${name} probe`,
+      resource: probe,
+      kind: 'probe',
+      width: tiles * TILE,
+      tiles,
+      heapTile: 0,
+      slots: Array.from({ length: tiles }, (_, page) => ({ heap: entry, page })),
+    });
     return entry;
   }
 
@@ -570,7 +658,11 @@ class SoakRunner {
     const dstOffset = r.int(0, target.width - numBytes);
     const bytes = randomBytes(r, numBytes);
     const upload = this.createUpload(bytes);
-    const { list, set } = this.record([{ kind: 'uploadCopy', dst: target, dstOffset, uploadOffset: 0, numBytes }], bytes, upload);
+    const { list, set } = this.record(
+      [{ kind: 'uploadCopy', dst: target, dstOffset, uploadOffset: 0, numBytes }],
+      bytes,
+      upload,
+    );
     this.log(`init ${target.name}+${dstOffset} (${numBytes} bytes)`);
     this.uploadsInFlight.push({ value: this.execute([list], [set]), upload, bytes: numBytes });
     this.initLists++;
@@ -592,7 +684,12 @@ class SoakRunner {
       for (let n = r.int(1, 3); n > 0 && page < heap.tiles; n--) {
         const pages = r.int(1, Math.min(6, heap.tiles - page));
         const width = r.chance(0.3) ? pages * TILE : r.int((pages - 1) * TILE + 1, pages * TILE);
-        const resource = this.device.createPlacedResource(heap.heap, page * TILE, { dimension: 'BUFFER', width, flags: ['ALLOW_UNORDERED_ACCESS'] }, 'COMMON');
+        const resource = this.device.createPlacedResource(
+          heap.heap,
+          page * TILE,
+          { dimension: 'BUFFER', width, flags: ['ALLOW_UNORDERED_ACCESS'] },
+          'COMMON',
+        );
         this.addBuffer({ resource, kind: 'placed', width, tiles: pages, heap, heapTile: page });
         page += pages + r.int(0, 1);
       }
@@ -602,13 +699,25 @@ class SoakRunner {
     while (this.trackedBytes < target) {
       const width = r.int(TILE, 14 * TILE);
       const notResident = r.chance(0.25);
-      const resource = this.device.createCommittedResource({ type: 'DEFAULT' }, notResident ? ['CREATE_NOT_RESIDENT'] : [], { dimension: 'BUFFER', width, flags: ['ALLOW_UNORDERED_ACCESS'] }, 'COMMON');
+      const resource = this.device.createCommittedResource(
+        { type: 'DEFAULT' },
+        notResident ? ['CREATE_NOT_RESIDENT'] : [],
+        { dimension: 'BUFFER', width, flags: ['ALLOW_UNORDERED_ACCESS'] },
+        'COMMON',
+      );
       this.manager.beginTrackingObject(resource);
       const tiles = Math.ceil(width / TILE);
       this.sizes.set(resource, tiles * TILE);
       this.trackedBytes += tiles * TILE;
       if (notResident) this.notResidentCommitted++;
-      const buffer = this.addBuffer({ resource, kind: 'committed', width, tiles, heapTile: 0, bytes: new Uint8Array(tiles * TILE) });
+      const buffer = this.addBuffer({
+        resource,
+        kind: 'committed',
+        width,
+        tiles,
+        heapTile: 0,
+        bytes: new Uint8Array(tiles * TILE),
+      });
       if (!notResident || r.chance(0.5)) await this.initialize(buffer);
     }
     // Reserved buffers: tiles spread over the tile heaps (each heap page holds at most one tile), some NULL.
@@ -618,8 +727,18 @@ class SoakRunner {
     for (let i = 0; i < 6; i++) {
       const tiles = r.int(3, 12);
       const width = r.chance(0.3) ? tiles * TILE : r.int((tiles - 1) * TILE + 1, tiles * TILE);
-      const resource = this.device.createReservedResource({ dimension: 'BUFFER', width, flags: ['ALLOW_UNORDERED_ACCESS'] }, 'COMMON');
-      const buffer = this.addBuffer({ resource, kind: 'reserved', width, tiles, heapTile: 0, slots: new Array<Slot | null>(tiles).fill(null) });
+      const resource = this.device.createReservedResource(
+        { dimension: 'BUFFER', width, flags: ['ALLOW_UNORDERED_ACCESS'] },
+        'COMMON',
+      );
+      const buffer = this.addBuffer({
+        resource,
+        kind: 'reserved',
+        width,
+        tiles,
+        heapTile: 0,
+        slots: new Array<Slot | null>(tiles).fill(null),
+      });
       const targets: (Slot | null)[] = [];
       for (let tile = 0; tile < tiles; tile++) {
         if (r.chance(0.12) || mapped >= capacity - 12) {
@@ -633,7 +752,10 @@ class SoakRunner {
         mapped++;
       }
       for (const slot of targets) if (slot) slot.heap.owners[slot.page] = null;
-      this.remap(buffer, targets.map((slot, tile) => ({ tile, slot })));
+      this.remap(
+        buffer,
+        targets.map((slot, tile) => ({ tile, slot })),
+      );
     }
   }
 
@@ -678,7 +800,9 @@ class SoakRunner {
       if (owner !== null) throw new Failure(`runner bug: ${slot.heap.name} page ${slot.page} already holds ${owner}`);
       slot.heap.owners[slot.page] = `${buffer.name}[${tile}]`;
     }
-    this.log(`remap ${buffer.name}: ${changes.map(({ tile, slot }) => `${tile}->${slot ? `${slot.heap.name}:${slot.page}` : 'NULL'}`).join(' ')}`);
+    this.log(
+      `remap ${buffer.name}: ${changes.map(({ tile, slot }) => `${tile}->${slot ? `${slot.heap.name}:${slot.page}` : 'NULL'}`).join(' ')}`,
+    );
   }
 
   // -- the soak --
@@ -708,7 +832,8 @@ class SoakRunner {
     const r = this.random;
     const subset: BufferEntry[] = [];
     const pool = [...this.buffers];
-    for (let n = r.int(1, 4); n > 0 && pool.length > 0; n--) subset.push(pool.splice(r.int(0, pool.length - 1), 1)[0] as BufferEntry);
+    for (let n = r.int(1, 4); n > 0 && pool.length > 0; n--)
+      subset.push(pool.splice(r.int(0, pool.length - 1), 1)[0] as BufferEntry);
     const commands: Command[] = [];
     const uploads: Uint8Array[] = [];
     let uploadBytes = 0;
@@ -752,7 +877,15 @@ class SoakRunner {
         const toTiles = r.chance(0.5);
         const candidates = subset.filter((b) => b !== tiled && b.width >= bytes);
         if (toTiles && bytes <= room() && (candidates.length === 0 || r.chance(0.5))) {
-          commands.push({ kind: 'copyTiles', tiled, x, numTiles, buffer: null, bufferOffset: takeUpload(bytes), toTiles });
+          commands.push({
+            kind: 'copyTiles',
+            tiled,
+            x,
+            numTiles,
+            buffer: null,
+            bufferOffset: takeUpload(bytes),
+            toTiles,
+          });
           continue;
         }
         if (candidates.length === 0) continue;
@@ -822,7 +955,10 @@ class SoakRunner {
     for (let tile = 0; tile < buffer.tiles; tile++) {
       const actual = buffer.resource.getTileMappingForTesting(tile);
       const expected = slots[tile] ?? null;
-      const same = actual === null ? expected === null : expected !== null && actual.heap === expected.heap.heap && actual.heapTileOffset === expected.page;
+      const same =
+        actual === null
+          ? expected === null
+          : expected !== null && actual.heap === expected.heap.heap && actual.heapTileOffset === expected.page;
       if (!same) {
         return {
           kind: 'mapping',
@@ -856,12 +992,20 @@ class SoakRunner {
     while (next < items.length && !this.difference) {
       const chunk: { item: BufferEntry; offset: number }[] = [];
       let bytes = 0;
-      while (next < items.length && (chunk.length === 0 || bytes + (items[next] as BufferEntry).width <= READBACK_CHUNK)) {
+      while (
+        next < items.length &&
+        (chunk.length === 0 || bytes + (items[next] as BufferEntry).width <= READBACK_CHUNK)
+      ) {
         const item = items[next++] as BufferEntry;
         chunk.push({ item, offset: bytes });
         bytes += roundUp(item.width, 256);
       }
-      const readback = this.device.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: bytes }, 'COPY_DEST');
+      const readback = this.device.createCommittedResource(
+        { type: 'READBACK' },
+        [],
+        { dimension: 'BUFFER', width: bytes },
+        'COPY_DEST',
+      );
       const lists: GraphicsCommandList[] = [];
       const sets: ResidencySet[] = [];
       for (const { item, offset } of chunk) {
@@ -929,15 +1073,28 @@ export async function runResidencySoak(gpuDevice: GPUDevice, options: SoakOption
   let manager: ResidencyManager | undefined;
   try {
     const random = new Random(seed);
-    const pipeline = await device.createComputePipelineState({ code: SOAK_RMW_SHADER, entryPoint: 'main', label: 'soak read-modify-write' });
+    const pipeline = await device.createComputePipelineState({
+      code: SOAK_RMW_SHADER,
+      entryPoint: 'main',
+      label: 'soak read-modify-write',
+    });
     const clock = { now: (): number => runner?.now ?? 0 };
     manager = createResidencyManager(device, { clock: () => clock.now() });
-    runner = new SoakRunner(device, manager, device.createCommandQueue({ type: 'DIRECT' }), device.createFence(0), pipeline, random);
+    runner = new SoakRunner(
+      device,
+      manager,
+      device.createCommandQueue({ type: 'DIRECT' }),
+      device.createFence(0),
+      pipeline,
+      random,
+    );
     await runner.setup();
     // Checkpoints at random list counts between 10 % and 90 % of the run (their own generator: how
     // many there are does not change the lists).
     const placement = new Random(seed ^ 0x5a5a5a5a);
-    const marks = Array.from({ length: options.checkpoints ?? 3 }, () => placement.int(Math.floor(target * 0.1), Math.floor(target * 0.9))).sort((a, b) => a - b);
+    const marks = Array.from({ length: options.checkpoints ?? 3 }, () =>
+      placement.int(Math.floor(target * 0.1), Math.floor(target * 0.9)),
+    ).sort((a, b) => a - b);
     while (runner.lists < target && !runner.difference) {
       await runner.step(target - runner.lists);
       while (marks.length > 0 && runner.lists >= (marks[0] as number) && !runner.difference) {
@@ -953,10 +1110,22 @@ export async function runResidencySoak(gpuDevice: GPUDevice, options: SoakOption
   const residency = manager?.getStats();
   const paging = device.getPagingStats();
   const removedReason = device.getDeviceRemovedReason();
-  if (removedReason !== 'S_OK' && !error) error = `the device was removed (${removedReason}): ${device.getPageFaultReport()?.message ?? 'no report'}`;
+  if (removedReason !== 'S_OK' && !error)
+    error = `the device was removed (${removedReason}): ${device.getPageFaultReport()?.message ?? 'no report'}`;
   device.destroy();
   const ok = !error && !runner?.difference && removedReason === 'S_OK';
-  const emptyStats: ResidencyStats = { tracked: 0, evictions: 0, evictedBytes: 0, trimmed: 0, madeResident: 0, madeResidentBytes: 0, splits: 0, overBudgetBatches: 0, lastOverBudget: null, executions: 0 };
+  const emptyStats: ResidencyStats = {
+    tracked: 0,
+    evictions: 0,
+    evictedBytes: 0,
+    trimmed: 0,
+    madeResident: 0,
+    madeResidentBytes: 0,
+    splits: 0,
+    overBudgetBatches: 0,
+    lastOverBudget: null,
+    executions: 0,
+  };
   return {
     seed,
     ok,
@@ -969,7 +1138,15 @@ export async function runResidencySoak(gpuDevice: GPUDevice, options: SoakOption
     checkpointLists: runner?.checkpointLists ?? 0,
     checkpoints: runner?.checkpoints ?? 0,
     bytesCompared: runner?.bytesCompared ?? 0,
-    objects: runner?.objectCounts ?? { heaps: 0, notResidentHeaps: 0, placed: 0, committed: 0, notResidentCommitted: 0, reserved: 0, probes: 0 },
+    objects: runner?.objectCounts ?? {
+      heaps: 0,
+      notResidentHeaps: 0,
+      placed: 0,
+      committed: 0,
+      notResidentCommitted: 0,
+      reserved: 0,
+      probes: 0,
+    },
     trackedBytes: runner?.trackedBytes ?? 0,
     budgetMultiple: (runner?.trackedBytes ?? 0) / SOAK_LOCAL_BUDGET,
     localBudget: SOAK_LOCAL_BUDGET,

@@ -11,14 +11,31 @@ import { expectD3D12Error } from '../../shared/expect-d3d12-error.js';
 
 const TILE = 65536;
 /** LOCAL: a 16-tile pool with an 8-tile budget; NON_LOCAL: an 8-tile pool. */
-const device = (): Promise<Device> => createDevice({ gpuDevice: null, localMemoryBytes: 16 * TILE, nonLocalMemoryBytes: 8 * TILE, localMemoryBudget: 8 * TILE });
+const device = (): Promise<Device> =>
+  createDevice({
+    gpuDevice: null,
+    localMemoryBytes: 16 * TILE,
+    nonLocalMemoryBytes: 8 * TILE,
+    localMemoryBudget: 8 * TILE,
+  });
 const heap = (d3d: Device, name: string, tiles: number, notResident = false): Heap => {
-  const h = d3d.createHeap({ sizeInBytes: tiles * TILE, properties: { type: 'DEFAULT' }, flags: notResident ? ['CREATE_NOT_RESIDENT'] : [] });
+  const h = d3d.createHeap({
+    sizeInBytes: tiles * TILE,
+    properties: { type: 'DEFAULT' },
+    flags: notResident ? ['CREATE_NOT_RESIDENT'] : [],
+  });
   h.setName(name);
   return h;
 };
-const demoted = (d3d: Device): string[] => d3d.getMemoryStats().heaps.filter((h) => h.demoted).map((h) => h.name);
-const usage = (d3d: Device): [number, number] => [d3d.queryVideoMemoryInfo('LOCAL').currentUsage / TILE, d3d.queryVideoMemoryInfo('NON_LOCAL').currentUsage / TILE];
+const demoted = (d3d: Device): string[] =>
+  d3d
+    .getMemoryStats()
+    .heaps.filter((h) => h.demoted)
+    .map((h) => h.name);
+const usage = (d3d: Device): [number, number] => [
+  d3d.queryVideoMemoryInfo('LOCAL').currentUsage / TILE,
+  d3d.queryVideoMemoryInfo('NON_LOCAL').currentUsage / TILE,
+];
 
 describe('demotion accounting without a GPU', () => {
   test('over budget: lowest priority, then least recently made resident, move to NON_LOCAL usage; room brings them back', async () => {
@@ -36,7 +53,10 @@ describe('demotion accounting without a GPU', () => {
     const m = heap(d3d, 'm', 3, true);
     d3d.setResidencyPriority([m], ['MINIMUM']);
     d3d.makeResident([m]);
-    expect([demoted(d3d), usage(d3d)]).toEqual([['a', 'm'], [6, 6]]);
+    expect([demoted(d3d), usage(d3d)]).toEqual([
+      ['a', 'm'],
+      [6, 6],
+    ]);
     // Evicting c makes room for one: a (NORMAL) is promoted, not m (MINIMUM).
     d3d.evict([c]);
     expect([demoted(d3d), usage(d3d)]).toEqual([['m'], [6, 3]]);
@@ -63,7 +83,11 @@ describe('demotion accounting without a GPU', () => {
     expect([demoted(d3d), usage(d3d)]).toEqual([['small'], [16, 6]]);
     const fourth = heap(d3d, 'fourth', 4, true);
     const before = { stats: d3d.getMemoryStats(), paging: d3d.getPagingStats() };
-    expectD3D12Error(() => d3d.makeResident([fourth]), { hresult: 'E_OUTOFMEMORY', message: /needs 262144 bytes of LOCAL memory and 0 are free .*\(131072 bytes of NON_LOCAL memory are free within its budget\)/ });
+    expectD3D12Error(() => d3d.makeResident([fourth]), {
+      hresult: 'E_OUTOFMEMORY',
+      message:
+        /needs 262144 bytes of LOCAL memory and 0 are free .*\(131072 bytes of NON_LOCAL memory are free within its budget\)/,
+    });
     expect([d3d.getMemoryStats(), d3d.getPagingStats()]).toEqual([before.stats, before.paging]);
     expect(d3d.getResidencyStatus(fourth)).toMatchObject({ resident: false, residencyReferences: 0, demoted: false });
     // big released: LOCAL holds third (4) of its 8-tile budget; small (6) does not fit, fourth (4) does.

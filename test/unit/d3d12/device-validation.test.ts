@@ -94,7 +94,9 @@ describe('createDevice options', () => {
     test('every field may be left out: faults on, unmapped accesses off, 256 records', async () => {
       expect(DEFAULT_UNMAPPED_ACCESS_RECORDS).toBe(256);
       expect(await settingsOf({})).toEqual([true, false, 256]);
-      expect(await settingsOf(loose({ faults: null, unmappedAccess: undefined, maxUnmappedAccessRecords: null }))).toEqual([true, false, 256]);
+      expect(
+        await settingsOf(loose({ faults: null, unmappedAccess: undefined, maxUnmappedAccessRecords: null })),
+      ).toEqual([true, false, 256]);
       expect(await settingsOf(loose(null))).toEqual([true, false, 256]);
     });
 
@@ -103,7 +105,10 @@ describe('createDevice options', () => {
       [{ unmappedAccess: true }, [true, true, 256]],
       [{ faults: false, unmappedAccess: true }, [false, true, 256]],
       [{ unmappedAccess: true, maxUnmappedAccessRecords: 1 }, [true, true, 1]],
-      [{ unmappedAccess: true, maxUnmappedAccessRecords: MAX_UNMAPPED_ACCESS_RECORDS }, [true, true, MAX_UNMAPPED_ACCESS_RECORDS]],
+      [
+        { unmappedAccess: true, maxUnmappedAccessRecords: MAX_UNMAPPED_ACCESS_RECORDS },
+        [true, true, MAX_UNMAPPED_ACCESS_RECORDS],
+      ],
       [{ maxUnmappedAccessRecords: 7 }, [true, false, 7]],
     ] as const)('%j is accepted', async (gpuValidation, expected) => {
       expect(await settingsOf(gpuValidation)).toEqual(expected);
@@ -117,7 +122,11 @@ describe('createDevice options', () => {
       ['unmappedAccess', 'yes', /must be true or false/],
       ['maxUnmappedAccessRecords', 0, /must be at least 1, got 0/],
       ['maxUnmappedAccessRecords', -5, /must be at least 1, got -5/],
-      ['maxUnmappedAccessRecords', MAX_UNMAPPED_ACCESS_RECORDS + 1, new RegExp(`must be at most ${MAX_UNMAPPED_ACCESS_RECORDS}, got ${MAX_UNMAPPED_ACCESS_RECORDS + 1}`)],
+      [
+        'maxUnmappedAccessRecords',
+        MAX_UNMAPPED_ACCESS_RECORDS + 1,
+        new RegExp(`must be at most ${MAX_UNMAPPED_ACCESS_RECORDS}, got ${MAX_UNMAPPED_ACCESS_RECORDS + 1}`),
+      ],
       ['maxUnmappedAccessRecords', 2.5, /must be an integer, got 2.5/],
       ['maxUnmappedAccessRecords', Number.NaN, /must be an integer, got NaN/],
       ['maxUnmappedAccessRecords', Number.POSITIVE_INFINITY, /must be an integer/],
@@ -125,18 +134,30 @@ describe('createDevice options', () => {
     ] as const)('%s %s is rejected, naming the field', async (field, value, message) => {
       // One invalid field, beside valid ones.
       const options = { faults: true, unmappedAccess: true, maxUnmappedAccessRecords: 16, [field]: value };
-      await expectD3D12Rejection(createDevice({ gpuValidation: loose(options) }), { hresult: 'E_INVALIDARG', call: 'createDevice', argument: `options.gpuValidation.${field}`, message });
-      // Control: the same options with that field valid.
-      expect(await settingsOf({ faults: true, unmappedAccess: true, maxUnmappedAccessRecords: 16 })).toEqual([true, true, 16]);
-    });
-
-    test.each(['unmapped', 'fault', 'unmappedAccesses', 'maxRecords', 'FAULTS'])('an unknown field %s is rejected, naming it', async (field) => {
-      await expectD3D12Rejection(createDevice({ gpuValidation: loose({ unmappedAccess: true, [field]: true }) }), {
+      await expectD3D12Rejection(createDevice({ gpuValidation: loose(options) }), {
+        hresult: 'E_INVALIDARG',
         call: 'createDevice',
         argument: `options.gpuValidation.${field}`,
-        message: /is not a gpuValidation option \(those are faults, unmappedAccess, maxUnmappedAccessRecords\)/,
+        message,
       });
+      // Control: the same options with that field valid.
+      expect(await settingsOf({ faults: true, unmappedAccess: true, maxUnmappedAccessRecords: 16 })).toEqual([
+        true,
+        true,
+        16,
+      ]);
     });
+
+    test.each(['unmapped', 'fault', 'unmappedAccesses', 'maxRecords', 'FAULTS'])(
+      'an unknown field %s is rejected, naming it',
+      async (field) => {
+        await expectD3D12Rejection(createDevice({ gpuValidation: loose({ unmappedAccess: true, [field]: true }) }), {
+          call: 'createDevice',
+          argument: `options.gpuValidation.${field}`,
+          message: /is not a gpuValidation option \(those are faults, unmappedAccess, maxUnmappedAccessRecords\)/,
+        });
+      },
+    );
 
     test('readUnmappedAccesses: DXGI_ERROR_INVALID_CALL without the option; an empty report on a CPU-only device with it', async () => {
       for (const gpuValidation of [undefined, true, false, {}, { faults: false }]) {
@@ -168,7 +189,11 @@ describe('createDevice options', () => {
       [2 ** 53, /integer/],
       ['65536', /integer/],
     ] as const)('%s is rejected', async (bytes, message) => {
-      await expectD3D12Rejection(createDevice({ [field]: loose(bytes) }), { call: 'createDevice', argument: `options.${field}`, message });
+      await expectD3D12Rejection(createDevice({ [field]: loose(bytes) }), {
+        call: 'createDevice',
+        argument: `options.${field}`,
+        message,
+      });
     });
 
     test('null means the default, like every other option', async () => {
@@ -178,12 +203,20 @@ describe('createDevice options', () => {
   });
 
   test.each(['tiers', 42, true])('options %s (not an object) is rejected', async (options) => {
-    await expectD3D12Rejection(createDevice(loose(options)), { call: 'createDevice', argument: 'options', message: /must be an object/ });
+    await expectD3D12Rejection(createDevice(loose(options)), {
+      call: 'createDevice',
+      argument: 'options',
+      message: /must be an object/,
+    });
   });
 
   test('the first invalid option is reported; the others do not mask it', async () => {
-    await expectD3D12Rejection(createDevice({ tiledResourcesTier: loose(9), resourceHeapTier: 1 }), { argument: 'options.tiledResourcesTier' });
-    await expectD3D12Rejection(createDevice({ tiledResourcesTier: 2, resourceHeapTier: loose(9) }), { argument: 'options.resourceHeapTier' });
+    await expectD3D12Rejection(createDevice({ tiledResourcesTier: loose(9), resourceHeapTier: 1 }), {
+      argument: 'options.tiledResourcesTier',
+    });
+    await expectD3D12Rejection(createDevice({ tiledResourcesTier: 2, resourceHeapTier: loose(9) }), {
+      argument: 'options.resourceHeapTier',
+    });
   });
 
   test('createDevice reports invalid options by rejecting, not by throwing synchronously', () => {
@@ -199,17 +232,20 @@ describe('createDevice options', () => {
 describe('checkFeatureSupport', () => {
   const tierPairs = ([1, 2, 3, 4] as const).flatMap((tiled) => ([1, 2] as const).map((heap) => [tiled, heap] as const));
 
-  test.each(tierPairs)('OPTIONS reports tiled resources tier %i and resource heap tier %i as created', async (tiledResourcesTier, resourceHeapTier) => {
-    const device = await createDevice({ tiledResourcesTier, resourceHeapTier });
-    expect(device.checkFeatureSupport('OPTIONS')).toEqual({
-      tiledResourcesTier,
-      resourceHeapTier,
-      maxGPUVirtualAddressBitsPerResource: 40,
-      standardSwizzle64KBSupported: false,
-      crossAdapterRowMajorTextureSupported: false,
-      crossNodeSharingTier: 'NOT_SUPPORTED',
-    });
-  });
+  test.each(tierPairs)(
+    'OPTIONS reports tiled resources tier %i and resource heap tier %i as created',
+    async (tiledResourcesTier, resourceHeapTier) => {
+      const device = await createDevice({ tiledResourcesTier, resourceHeapTier });
+      expect(device.checkFeatureSupport('OPTIONS')).toEqual({
+        tiledResourcesTier,
+        resourceHeapTier,
+        maxGPUVirtualAddressBitsPerResource: 40,
+        standardSwizzle64KBSupported: false,
+        crossAdapterRowMajorTextureSupported: false,
+        crossNodeSharingTier: 'NOT_SUPPORTED',
+      });
+    },
+  );
 
   test('GPU_VIRTUAL_ADDRESS_SUPPORT reports 40 bits per resource and per process', async () => {
     const device = await createDevice();
@@ -222,7 +258,12 @@ describe('checkFeatureSupport', () => {
 
   test('ARCHITECTURE reports one discrete node', async () => {
     const device = await createDevice();
-    expect(device.checkFeatureSupport('ARCHITECTURE')).toEqual({ nodeIndex: 0, tileBasedRenderer: false, uma: false, cacheCoherentUMA: false });
+    expect(device.checkFeatureSupport('ARCHITECTURE')).toEqual({
+      nodeIndex: 0,
+      tileBasedRenderer: false,
+      uma: false,
+      cacheCoherentUMA: false,
+    });
   });
 
   test('each query returns a fresh object: changing it does not change the device', async () => {
@@ -232,16 +273,19 @@ describe('checkFeatureSupport', () => {
     expect(device.checkFeatureSupport('OPTIONS').tiledResourcesTier).toBe(2);
   });
 
-  test.each(['D3D12_OPTIONS', 'options', 'OPTIONS1', 'FEATURE_LEVELS', '', 3, null, undefined])('unknown feature %s is rejected', async (feature) => {
-    const device = await createDevice();
-    expectD3D12Error(() => device.checkFeatureSupport(feature as keyof FeatureData), {
-      call: 'checkFeatureSupport',
-      argument: 'feature',
-      message: /must be one of OPTIONS, GPU_VIRTUAL_ADDRESS_SUPPORT, ARCHITECTURE/,
-    });
-    // The device still answers afterwards.
-    expect(device.checkFeatureSupport('OPTIONS').maxGPUVirtualAddressBitsPerResource).toBe(40);
-  });
+  test.each(['D3D12_OPTIONS', 'options', 'OPTIONS1', 'FEATURE_LEVELS', '', 3, null, undefined])(
+    'unknown feature %s is rejected',
+    async (feature) => {
+      const device = await createDevice();
+      expectD3D12Error(() => device.checkFeatureSupport(feature as keyof FeatureData), {
+        call: 'checkFeatureSupport',
+        argument: 'feature',
+        message: /must be one of OPTIONS, GPU_VIRTUAL_ADDRESS_SUPPORT, ARCHITECTURE/,
+      });
+      // The device still answers afterwards.
+      expect(device.checkFeatureSupport('OPTIONS').maxGPUVirtualAddressBitsPerResource).toBe(40);
+    },
+  );
 });
 
 describe('createCommandQueue', () => {
@@ -251,14 +295,17 @@ describe('createCommandQueue', () => {
     expect(queue.getDesc()).toEqual({ type, priority: 'NORMAL', flags: [], nodeMask: 0 });
   });
 
-  test.each(['BUNDLE', 'VIDEO_DECODE', 'VIDEO_PROCESS', 'VIDEO_ENCODE', 'direct', '', 0, undefined])('type %s is rejected', async (type) => {
-    const device = await createDevice();
-    expectD3D12Error(() => device.createCommandQueue({ type: loose(type) }), {
-      call: 'createCommandQueue',
-      argument: 'desc.type',
-      message: /must be one of DIRECT, COMPUTE, COPY/,
-    });
-  });
+  test.each(['BUNDLE', 'VIDEO_DECODE', 'VIDEO_PROCESS', 'VIDEO_ENCODE', 'direct', '', 0, undefined])(
+    'type %s is rejected',
+    async (type) => {
+      const device = await createDevice();
+      expectD3D12Error(() => device.createCommandQueue({ type: loose(type) }), {
+        call: 'createCommandQueue',
+        argument: 'desc.type',
+        message: /must be one of DIRECT, COMPUTE, COPY/,
+      });
+    },
+  );
 
   test.each(['NORMAL', 'HIGH', 'GLOBAL_REALTIME'] as const)('priority %s is accepted', async (priority) => {
     const device = await createDevice();
@@ -274,10 +321,13 @@ describe('createCommandQueue', () => {
     });
   });
 
-  test.each([[[]], [['NONE']], [['DISABLE_GPU_TIMEOUT']], [['NONE', 'DISABLE_GPU_TIMEOUT']]] as const)('flags %j are accepted', async (flags) => {
-    const device = await createDevice();
-    expect(device.createCommandQueue({ type: 'COPY', flags: [...flags] }).getDesc().flags).toEqual(flags);
-  });
+  test.each([[[]], [['NONE']], [['DISABLE_GPU_TIMEOUT']], [['NONE', 'DISABLE_GPU_TIMEOUT']]] as const)(
+    'flags %j are accepted',
+    async (flags) => {
+      const device = await createDevice();
+      expect(device.createCommandQueue({ type: 'COPY', flags: [...flags] }).getDesc().flags).toEqual(flags);
+    },
+  );
 
   test.each([
     [['DISABLE_GPU_TIMEOUT', 'ALLOW_TEARING'], 'desc.flags[1]', /must be one of NONE, DISABLE_GPU_TIMEOUT/],
@@ -286,7 +336,11 @@ describe('createCommandQueue', () => {
     [0, 'desc.flags', /must be an array/],
   ] as const)('flags %j are rejected', async (flags, argument, message) => {
     const device = await createDevice();
-    expectD3D12Error(() => device.createCommandQueue({ type: 'COPY', flags: loose(flags) }), { call: 'createCommandQueue', argument, message });
+    expectD3D12Error(() => device.createCommandQueue({ type: 'COPY', flags: loose(flags) }), {
+      call: 'createCommandQueue',
+      argument,
+      message,
+    });
   });
 
   test.each([0, 1])('nodeMask %i is accepted (one node)', async (nodeMask) => {
@@ -301,12 +355,20 @@ describe('createCommandQueue', () => {
     [0.5, /integer/],
   ] as const)('nodeMask %s is rejected', async (nodeMask, message) => {
     const device = await createDevice();
-    expectD3D12Error(() => device.createCommandQueue({ type: 'COMPUTE', nodeMask }), { call: 'createCommandQueue', argument: 'desc.nodeMask', message });
+    expectD3D12Error(() => device.createCommandQueue({ type: 'COMPUTE', nodeMask }), {
+      call: 'createCommandQueue',
+      argument: 'desc.nodeMask',
+      message,
+    });
   });
 
   test.each([null, undefined, 'DIRECT', []])('desc %j (not an object) is rejected', async (desc) => {
     const device = await createDevice();
-    expectD3D12Error(() => device.createCommandQueue(loose(desc)), { call: 'createCommandQueue', argument: 'desc', message: /D3D12_COMMAND_QUEUE_DESC/ });
+    expectD3D12Error(() => device.createCommandQueue(loose(desc)), {
+      call: 'createCommandQueue',
+      argument: 'desc',
+      message: /D3D12_COMMAND_QUEUE_DESC/,
+    });
   });
 
   test('getDesc returns a copy; a failed creation leaves the device usable', async () => {

@@ -6,12 +6,22 @@
 import { describe, expect, it } from 'vitest';
 import { orThrow } from '../../../src/api/errors.js';
 import { validateCreateGraphicsPipelineState } from '../../../src/validation/device.js';
-import { validateClearColor, validateDrawInstanced, validateScissorRects, validateViewports } from '../../../src/validation/draw.js';
+import {
+  validateClearColor,
+  validateDrawInstanced,
+  validateScissorRects,
+  validateViewports,
+} from '../../../src/validation/draw.js';
 import { expectD3D12Error } from '../../shared/expect-d3d12-error.js';
 
 const VIEWPORT = { topLeftX: 0, topLeftY: 0, width: 64, height: 32, minDepth: 0, maxDepth: 1 };
 const RECT = { left: 0, top: 0, right: 64, bottom: 32 };
-const PSO = { code: '@vertex fn vs() -> @builtin(position) vec4f { return vec4f(0.0); }', vertexEntryPoint: 'vs', fragmentEntryPoint: 'fs', rtvFormat: 'R8G8B8A8_UNORM' };
+const PSO = {
+  code: '@vertex fn vs() -> @builtin(position) vec4f { return vec4f(0.0); }',
+  vertexEntryPoint: 'vs',
+  fragmentEntryPoint: 'fs',
+  rtvFormat: 'R8G8B8A8_UNORM',
+};
 
 describe('validation: clearRenderTargetView colorRGBA', () => {
   it('control: four finite numbers (values outside [0, 1] are legal, as for float targets)', () => {
@@ -25,14 +35,25 @@ describe('validation: clearRenderTargetView colorRGBA', () => {
     ['a string component', [0, 0, '1', 1]],
     ['not an array', { r: 0, g: 0, b: 0, a: 1 }],
   ])('%s', (_, color) => {
-    expectD3D12Error(() => orThrow(validateClearColor(color)), { call: 'clearRenderTargetView', argument: 'colorRGBA', message: /four finite numbers/ });
+    expectD3D12Error(() => orThrow(validateClearColor(color)), {
+      call: 'clearRenderTargetView',
+      argument: 'colorRGBA',
+      message: /four finite numbers/,
+    });
   });
 });
 
 describe('validation: rsSetViewports', () => {
   it('control: one viewport; depth defaults to [0, 1]', () => {
     expect(orThrow(validateViewports([VIEWPORT]))).toEqual(VIEWPORT);
-    expect(orThrow(validateViewports([{ topLeftX: -8, topLeftY: 4.5, width: 0.5, height: 1 }]))).toEqual({ topLeftX: -8, topLeftY: 4.5, width: 0.5, height: 1, minDepth: 0, maxDepth: 1 });
+    expect(orThrow(validateViewports([{ topLeftX: -8, topLeftY: 4.5, width: 0.5, height: 1 }]))).toEqual({
+      topLeftX: -8,
+      topLeftY: 4.5,
+      width: 0.5,
+      height: 1,
+      minDepth: 0,
+      maxDepth: 1,
+    });
   });
   it.each([
     ['no viewport', [], 'viewports', /exactly one/],
@@ -43,16 +64,33 @@ describe('validation: rsSetViewports', () => {
     ['topLeftY missing', [{ ...VIEWPORT, topLeftY: undefined }], 'viewports[0].topLeftY', /finite/],
     ['width 0', [{ ...VIEWPORT, width: 0 }], 'viewports[0].width', /positive/],
     ['height negative', [{ ...VIEWPORT, height: -1 }], 'viewports[0].height', /positive/],
-    ['topLeftX below D3D12_VIEWPORT_BOUNDS_MIN', [{ ...VIEWPORT, topLeftX: -32769 }], 'viewports[0].topLeftX', /VIEWPORT_BOUNDS/],
-    ['topLeftY + height above D3D12_VIEWPORT_BOUNDS_MAX', [{ ...VIEWPORT, topLeftY: 32700, height: 68 }], 'viewports[0].topLeftY', /VIEWPORT_BOUNDS/],
+    [
+      'topLeftX below D3D12_VIEWPORT_BOUNDS_MIN',
+      [{ ...VIEWPORT, topLeftX: -32769 }],
+      'viewports[0].topLeftX',
+      /VIEWPORT_BOUNDS/,
+    ],
+    [
+      'topLeftY + height above D3D12_VIEWPORT_BOUNDS_MAX',
+      [{ ...VIEWPORT, topLeftY: 32700, height: 68 }],
+      'viewports[0].topLeftY',
+      /VIEWPORT_BOUNDS/,
+    ],
     ['minDepth below 0', [{ ...VIEWPORT, minDepth: -0.1 }], 'viewports[0].minDepth', /\[0, 1\]/],
     ['maxDepth above 1', [{ ...VIEWPORT, maxDepth: 1.5 }], 'viewports[0].maxDepth', /\[0, 1\]/],
-    ['minDepth above maxDepth', [{ ...VIEWPORT, minDepth: 0.8, maxDepth: 0.2 }], 'viewports[0].minDepth', /exceed maxDepth/],
+    [
+      'minDepth above maxDepth',
+      [{ ...VIEWPORT, minDepth: 0.8, maxDepth: 0.2 }],
+      'viewports[0].minDepth',
+      /exceed maxDepth/,
+    ],
   ])('%s', (_, viewports, argument, message) => {
     expectD3D12Error(() => orThrow(validateViewports(viewports)), { call: 'rsSetViewports', argument, message });
   });
   it('boundary: a viewport touching D3D12_VIEWPORT_BOUNDS_MIN/MAX is legal', () => {
-    expect(orThrow(validateViewports([{ ...VIEWPORT, topLeftX: -32768, topLeftY: 32700, height: 67 }])).topLeftX).toBe(-32768);
+    expect(orThrow(validateViewports([{ ...VIEWPORT, topLeftX: -32768, topLeftY: 32700, height: 67 }])).topLeftX).toBe(
+      -32768,
+    );
   });
   it('boundary: minDepth equal to maxDepth is legal', () => {
     expect(orThrow(validateViewports([{ ...VIEWPORT, minDepth: 0.5, maxDepth: 0.5 }])).minDepth).toBe(0.5);
@@ -62,7 +100,12 @@ describe('validation: rsSetViewports', () => {
 describe('validation: rsSetScissorRects', () => {
   it('control: one rectangle; an empty one (right == left) is legal and draws nothing', () => {
     expect(orThrow(validateScissorRects([RECT]))).toEqual(RECT);
-    expect(orThrow(validateScissorRects([{ left: 5, top: 5, right: 5, bottom: 5 }]))).toEqual({ left: 5, top: 5, right: 5, bottom: 5 });
+    expect(orThrow(validateScissorRects([{ left: 5, top: 5, right: 5, bottom: 5 }]))).toEqual({
+      left: 5,
+      top: 5,
+      right: 5,
+      bottom: 5,
+    });
   });
   it.each([
     ['no rectangle', [], 'rects', /exactly one/],
@@ -94,16 +137,31 @@ describe('validation: drawInstanced counts', () => {
     const args: unknown[] = [...valid];
     args[index] = value;
     const problem = validateDrawInstanced(args[0], args[1], args[2], args[3]);
-    expectD3D12Error(() => {
-      if (problem) throw problem;
-    }, { call: 'drawInstanced', argument });
+    expectD3D12Error(
+      () => {
+        if (problem) throw problem;
+      },
+      { call: 'drawInstanced', argument },
+    );
   });
 });
 
 describe('validation: createGraphicsPipelineState desc', () => {
   it('control: defaults to TRIANGLELIST without blending', () => {
-    expect(orThrow(validateCreateGraphicsPipelineState(PSO))).toMatchObject({ primitiveTopology: 'TRIANGLELIST', blend: 'NONE' });
-    expect(orThrow(validateCreateGraphicsPipelineState({ ...PSO, primitiveTopology: 'LINESTRIP', blend: 'ALPHA_BLEND', label: 'lines' }))).toMatchObject({ primitiveTopology: 'LINESTRIP', blend: 'ALPHA_BLEND', label: 'lines' });
+    expect(orThrow(validateCreateGraphicsPipelineState(PSO))).toMatchObject({
+      primitiveTopology: 'TRIANGLELIST',
+      blend: 'NONE',
+    });
+    expect(
+      orThrow(
+        validateCreateGraphicsPipelineState({
+          ...PSO,
+          primitiveTopology: 'LINESTRIP',
+          blend: 'ALPHA_BLEND',
+          label: 'lines',
+        }),
+      ),
+    ).toMatchObject({ primitiveTopology: 'LINESTRIP', blend: 'ALPHA_BLEND', label: 'lines' });
   });
   it.each([
     ['desc not an object', null, 'desc'],
@@ -116,6 +174,9 @@ describe('validation: createGraphicsPipelineState desc', () => {
     ['unknown blend', { ...PSO, blend: 'ADDITIVE' }, 'desc.blend'],
     ['label not a string', { ...PSO, label: 5 }, 'desc.label'],
   ])('%s', (_, desc, argument) => {
-    expectD3D12Error(() => orThrow(validateCreateGraphicsPipelineState(desc)), { call: 'createGraphicsPipelineState', argument });
+    expectD3D12Error(() => orThrow(validateCreateGraphicsPipelineState(desc)), {
+      call: 'createGraphicsPipelineState',
+      argument,
+    });
   });
 });

@@ -38,17 +38,24 @@ const sorted = (flags: readonly string[] | undefined): string[] => [...(flags ??
 describe('createHeap: desc', () => {
   test.each([null, undefined, 65536, 'heap', []])('desc %j (not an object) is rejected', async (desc) => {
     const device = await device2();
-    expectD3D12Error(() => device.createHeap(loose(desc)), { call: 'createHeap', argument: 'desc', message: /D3D12_HEAP_DESC/ });
+    expectD3D12Error(() => device.createHeap(loose(desc)), {
+      call: 'createHeap',
+      argument: 'desc',
+      message: /D3D12_HEAP_DESC/,
+    });
   });
 });
 
 describe('createHeap: sizeInBytes', () => {
-  test.each([1, 4096, 65535, 65536, 65537, 16 << 20, 2 ** 40])('%i is accepted (any positive size; need not be aligned)', async (sizeInBytes) => {
-    const device = await device2();
-    const heap = device.createHeap(heapDesc({ sizeInBytes }));
-    expect(heap).toBeInstanceOf(Heap);
-    expect(heap.getDesc().sizeInBytes).toBe(sizeInBytes);
-  });
+  test.each([1, 4096, 65535, 65536, 65537, 16 << 20, 2 ** 40])(
+    '%i is accepted (any positive size; need not be aligned)',
+    async (sizeInBytes) => {
+      const device = await device2();
+      const heap = device.createHeap(heapDesc({ sizeInBytes }));
+      expect(heap).toBeInstanceOf(Heap);
+      expect(heap.getDesc().sizeInBytes).toBe(sizeInBytes);
+    },
+  );
 
   test.each([
     [0, /at least 1/],
@@ -64,7 +71,11 @@ describe('createHeap: sizeInBytes', () => {
     [null, /integer/],
   ] as const)('%s is rejected', async (sizeInBytes, message) => {
     const device = await device2();
-    expectD3D12Error(() => device.createHeap(heapDesc({ sizeInBytes })), { call: 'createHeap', argument: 'desc.sizeInBytes', message });
+    expectD3D12Error(() => device.createHeap(heapDesc({ sizeInBytes })), {
+      call: 'createHeap',
+      argument: 'desc.sizeInBytes',
+      message,
+    });
   });
 });
 
@@ -85,21 +96,40 @@ describe('createHeap: properties', () => {
 
   test.each([null, 'DEFAULT', 3])('properties %j (not an object) are rejected', async (properties) => {
     const device = await device2();
-    expectD3D12Error(() => device.createHeap(heapDesc({ properties })), { call: 'createHeap', argument: 'desc.properties', message: /D3D12_HEAP_PROPERTIES/ });
+    expectD3D12Error(() => device.createHeap(heapDesc({ properties })), {
+      call: 'createHeap',
+      argument: 'desc.properties',
+      message: /D3D12_HEAP_PROPERTIES/,
+    });
   });
 
   describe('CUSTOM: page property × memory pool', () => {
     const cases = PAGES.flatMap((page) => POOLS.map((pool) => [page, pool] as const));
     test.each(cases)('cpuPageProperty %s, memoryPoolPreference %s', async (page, pool) => {
       const device = await device2();
-      const create = () => device.createHeap(heapDesc({ properties: { type: 'CUSTOM', cpuPageProperty: page, memoryPoolPreference: pool } }));
+      const create = () =>
+        device.createHeap(
+          heapDesc({ properties: { type: 'CUSTOM', cpuPageProperty: page, memoryPoolPreference: pool } }),
+        );
       if (page === 'UNKNOWN') {
-        expectD3D12Error(create, { call: 'createHeap', argument: 'desc.properties.cpuPageProperty', message: /CUSTOM heap must name its CPU page property/ });
+        expectD3D12Error(create, {
+          call: 'createHeap',
+          argument: 'desc.properties.cpuPageProperty',
+          message: /CUSTOM heap must name its CPU page property/,
+        });
       } else if (pool === 'UNKNOWN') {
-        expectD3D12Error(create, { call: 'createHeap', argument: 'desc.properties.memoryPoolPreference', message: /CUSTOM heap must name its memory pool/ });
+        expectD3D12Error(create, {
+          call: 'createHeap',
+          argument: 'desc.properties.memoryPoolPreference',
+          message: /CUSTOM heap must name its memory pool/,
+        });
       } else if (pool === 'L1' && page !== 'NOT_AVAILABLE') {
         // L1 is video memory on a discrete (NUMA) adapter: never CPU-accessible.
-        expectD3D12Error(create, { call: 'createHeap', argument: 'desc.properties.cpuPageProperty', message: /L1 .*must be NOT_AVAILABLE/ });
+        expectD3D12Error(create, {
+          call: 'createHeap',
+          argument: 'desc.properties.cpuPageProperty',
+          message: /L1 .*must be NOT_AVAILABLE/,
+        });
       } else {
         const properties = create().getDesc().properties;
         expect(properties.cpuPageProperty).toBe(page);
@@ -109,10 +139,15 @@ describe('createHeap: properties', () => {
 
     test('omitted page property and pool are UNKNOWN, so rejected', async () => {
       const device = await device2();
-      expectD3D12Error(() => device.createHeap(heapDesc({ properties: { type: 'CUSTOM' } })), { argument: 'desc.properties.cpuPageProperty' });
-      expectD3D12Error(() => device.createHeap(heapDesc({ properties: { type: 'CUSTOM', cpuPageProperty: 'WRITE_COMBINE' } })), {
-        argument: 'desc.properties.memoryPoolPreference',
+      expectD3D12Error(() => device.createHeap(heapDesc({ properties: { type: 'CUSTOM' } })), {
+        argument: 'desc.properties.cpuPageProperty',
       });
+      expectD3D12Error(
+        () => device.createHeap(heapDesc({ properties: { type: 'CUSTOM', cpuPageProperty: 'WRITE_COMBINE' } })),
+        {
+          argument: 'desc.properties.memoryPoolPreference',
+        },
+      );
     });
   });
 
@@ -120,11 +155,19 @@ describe('createHeap: properties', () => {
     const types = HEAP_TYPES.filter((type) => type !== 'CUSTOM');
     test.each(types)('%s with explicit UNKNOWN values is accepted', async (type) => {
       const device = await device2();
-      const heap = device.createHeap(heapDesc({ properties: { type, cpuPageProperty: 'UNKNOWN', memoryPoolPreference: 'UNKNOWN' } }));
-      expect(heap.getDesc().properties).toMatchObject({ type, cpuPageProperty: 'UNKNOWN', memoryPoolPreference: 'UNKNOWN' });
+      const heap = device.createHeap(
+        heapDesc({ properties: { type, cpuPageProperty: 'UNKNOWN', memoryPoolPreference: 'UNKNOWN' } }),
+      );
+      expect(heap.getDesc().properties).toMatchObject({
+        type,
+        cpuPageProperty: 'UNKNOWN',
+        memoryPoolPreference: 'UNKNOWN',
+      });
     });
 
-    const pageCases = types.flatMap((type) => PAGES.filter((page) => page !== 'UNKNOWN').map((page) => [type, page] as const));
+    const pageCases = types.flatMap((type) =>
+      PAGES.filter((page) => page !== 'UNKNOWN').map((page) => [type, page] as const),
+    );
     test.each(pageCases)('%s with cpuPageProperty %s is rejected', async (type, cpuPageProperty) => {
       const device = await device2();
       expectD3D12Error(() => device.createHeap(heapDesc({ properties: { type, cpuPageProperty } })), {
@@ -134,7 +177,9 @@ describe('createHeap: properties', () => {
       });
     });
 
-    const poolCases = types.flatMap((type) => POOLS.filter((pool) => pool !== 'UNKNOWN').map((pool) => [type, pool] as const));
+    const poolCases = types.flatMap((type) =>
+      POOLS.filter((pool) => pool !== 'UNKNOWN').map((pool) => [type, pool] as const),
+    );
     test.each(poolCases)('%s with memoryPoolPreference %s is rejected', async (type, memoryPoolPreference) => {
       const device = await device2();
       expectD3D12Error(() => device.createHeap(heapDesc({ properties: { type, memoryPoolPreference } })), {
@@ -145,27 +190,41 @@ describe('createHeap: properties', () => {
     });
   });
 
-  test.each([['WRITE_BACK_X', 'L0', 'cpuPageProperty'], ['WRITE_BACK', 'L2', 'memoryPoolPreference'], [1, 'L0', 'cpuPageProperty']] as const)(
+  test.each([
+    ['WRITE_BACK_X', 'L0', 'cpuPageProperty'],
+    ['WRITE_BACK', 'L2', 'memoryPoolPreference'],
+    [1, 'L0', 'cpuPageProperty'],
+  ] as const)(
     'CUSTOM with unknown names (%j, %j) is rejected',
     async (cpuPageProperty, memoryPoolPreference, field) => {
       const device = await device2();
-      expectD3D12Error(() => device.createHeap(heapDesc({ properties: { type: 'CUSTOM', cpuPageProperty, memoryPoolPreference } })), {
-        call: 'createHeap',
-        argument: `desc.properties.${field}`,
-        message: /must be one of/,
-      });
+      expectD3D12Error(
+        () => device.createHeap(heapDesc({ properties: { type: 'CUSTOM', cpuPageProperty, memoryPoolPreference } })),
+        {
+          call: 'createHeap',
+          argument: `desc.properties.${field}`,
+          message: /must be one of/,
+        },
+      );
     },
   );
 
   describe.each(['creationNodeMask', 'visibleNodeMask'] as const)('%s', (field) => {
-    test.each(HEAP_TYPES.flatMap((type) => [0, 1].map((mask) => [type, mask] as const)))('%s heap with mask %i is accepted (one node)', async (type, mask) => {
-      const device = await device2();
-      expect(device.createHeap(heapDesc({ properties: { ...validProperties(type), [field]: mask } }))).toBeInstanceOf(Heap);
-    });
+    test.each(HEAP_TYPES.flatMap((type) => [0, 1].map((mask) => [type, mask] as const)))(
+      '%s heap with mask %i is accepted (one node)',
+      async (type, mask) => {
+        const device = await device2();
+        expect(device.createHeap(heapDesc({ properties: { ...validProperties(type), [field]: mask } }))).toBeInstanceOf(
+          Heap,
+        );
+      },
+    );
 
     test('mask 1 is kept in the description', async () => {
       const device = await device2();
-      expect(device.createHeap(heapDesc({ properties: { type: 'DEFAULT', [field]: 1 } })).getDesc().properties[field]).toBe(1);
+      expect(
+        device.createHeap(heapDesc({ properties: { type: 'DEFAULT', [field]: 1 } })).getDesc().properties[field],
+      ).toBe(1);
     });
 
     test.each([
@@ -197,7 +256,22 @@ describe('createHeap: alignment', () => {
     expect(device.createHeap(heapDesc({ alignment })).getDesc().alignment).toBe(reported);
   });
 
-  test.each([1, 4096, 32768, 65535, 65537, 131072, 2097152, 4194303, 4194305, 8388608, -65536, 65536.5, '65536', Number.NaN])('%s is rejected', async (alignment) => {
+  test.each([
+    1,
+    4096,
+    32768,
+    65535,
+    65537,
+    131072,
+    2097152,
+    4194303,
+    4194305,
+    8388608,
+    -65536,
+    65536.5,
+    '65536',
+    Number.NaN,
+  ])('%s is rejected', async (alignment) => {
     const device = await device2();
     expectD3D12Error(() => device.createHeap(heapDesc({ alignment })), {
       call: 'createHeap',
@@ -237,14 +311,25 @@ describe('createHeap: flags', () => {
 
   test('every supported non-category flag together is accepted', async () => {
     const device = await device2();
-    const heap = device.createHeap(heapDesc({ flags: ['ALLOW_SHADER_ATOMICS', 'CREATE_NOT_RESIDENT', 'CREATE_NOT_ZEROED', 'NONE'] }));
+    const heap = device.createHeap(
+      heapDesc({ flags: ['ALLOW_SHADER_ATOMICS', 'CREATE_NOT_RESIDENT', 'CREATE_NOT_ZEROED', 'NONE'] }),
+    );
     expect(sorted(heap.getDesc().flags)).toEqual(['ALLOW_SHADER_ATOMICS', 'CREATE_NOT_RESIDENT', 'CREATE_NOT_ZEROED']);
   });
 
   test.each(UNSUPPORTED)('%s is rejected with E_INVALIDARG, at its index', async (flag, message) => {
     const device = await device2();
-    expectD3D12Error(() => device.createHeap(heapDesc({ flags: [flag] })), { hresult: 'E_INVALIDARG', call: 'createHeap', argument: 'desc.flags[0]', message });
-    expectD3D12Error(() => device.createHeap(heapDesc({ flags: ['CREATE_NOT_ZEROED', 'NONE', flag] })), { call: 'createHeap', argument: 'desc.flags[2]', message });
+    expectD3D12Error(() => device.createHeap(heapDesc({ flags: [flag] })), {
+      hresult: 'E_INVALIDARG',
+      call: 'createHeap',
+      argument: 'desc.flags[0]',
+      message,
+    });
+    expectD3D12Error(() => device.createHeap(heapDesc({ flags: ['CREATE_NOT_ZEROED', 'NONE', flag] })), {
+      call: 'createHeap',
+      argument: 'desc.flags[2]',
+      message,
+    });
     // Control: the same list without the unsupported flag.
     expect(device.createHeap(heapDesc({ flags: ['CREATE_NOT_ZEROED', 'NONE'] }))).toBeInstanceOf(Heap);
   });
@@ -260,22 +345,31 @@ describe('createHeap: flags', () => {
     expectD3D12Error(() => device.createHeap(heapDesc({ flags })), { call: 'createHeap', argument, message });
   });
 
-  test.each(['DENY_BUFFERS', 'DENY_RT_DS_TEXTURES', 'DENY_NON_RT_DS_TEXTURES', 'ALLOW_ONLY_BUFFERS', 'ALLOW_ONLY_NON_RT_DS_TEXTURES', 'ALLOW_ONLY_RT_DS_TEXTURES'] as const)(
-    'ALLOW_ALL_BUFFERS_AND_TEXTURES with %s is rejected',
-    async (flag) => {
-      const device = await device2();
-      for (const flags of [['ALLOW_ALL_BUFFERS_AND_TEXTURES', flag], [flag, 'ALLOW_ALL_BUFFERS_AND_TEXTURES']]) {
-        expectD3D12Error(() => device.createHeap(heapDesc({ flags })), {
-          call: 'createHeap',
-          argument: 'desc.flags',
-          message: /ALLOW_ALL_BUFFERS_AND_TEXTURES cannot be combined with DENY_\* or ALLOW_ONLY_\*/,
-        });
-      }
-      // Controls: each alone.
-      expect(device.createHeap(heapDesc({ flags: [flag] }))).toBeInstanceOf(Heap);
-      expect(device.createHeap(heapDesc({ flags: ['ALLOW_ALL_BUFFERS_AND_TEXTURES', 'CREATE_NOT_ZEROED'] }))).toBeInstanceOf(Heap);
-    },
-  );
+  test.each([
+    'DENY_BUFFERS',
+    'DENY_RT_DS_TEXTURES',
+    'DENY_NON_RT_DS_TEXTURES',
+    'ALLOW_ONLY_BUFFERS',
+    'ALLOW_ONLY_NON_RT_DS_TEXTURES',
+    'ALLOW_ONLY_RT_DS_TEXTURES',
+  ] as const)('ALLOW_ALL_BUFFERS_AND_TEXTURES with %s is rejected', async (flag) => {
+    const device = await device2();
+    for (const flags of [
+      ['ALLOW_ALL_BUFFERS_AND_TEXTURES', flag],
+      [flag, 'ALLOW_ALL_BUFFERS_AND_TEXTURES'],
+    ]) {
+      expectD3D12Error(() => device.createHeap(heapDesc({ flags })), {
+        call: 'createHeap',
+        argument: 'desc.flags',
+        message: /ALLOW_ALL_BUFFERS_AND_TEXTURES cannot be combined with DENY_\* or ALLOW_ONLY_\*/,
+      });
+    }
+    // Controls: each alone.
+    expect(device.createHeap(heapDesc({ flags: [flag] }))).toBeInstanceOf(Heap);
+    expect(
+      device.createHeap(heapDesc({ flags: ['ALLOW_ALL_BUFFERS_AND_TEXTURES', 'CREATE_NOT_ZEROED'] })),
+    ).toBeInstanceOf(Heap);
+  });
 
   test.each([
     [['DENY_BUFFERS', 'DENY_RT_DS_TEXTURES', 'DENY_NON_RT_DS_TEXTURES']],
@@ -287,7 +381,11 @@ describe('createHeap: flags', () => {
   ] as const)('all three DENY bits (%j) are rejected: the heap could hold nothing', async (flags) => {
     for (const tier of [1, 2] as const) {
       const device = await createDevice({ resourceHeapTier: tier });
-      expectD3D12Error(() => device.createHeap(heapDesc({ flags: [...flags] })), { call: 'createHeap', argument: 'desc.flags', message: /could hold nothing/ });
+      expectD3D12Error(() => device.createHeap(heapDesc({ flags: [...flags] })), {
+        call: 'createHeap',
+        argument: 'desc.flags',
+        message: /could hold nothing/,
+      });
     }
   });
 
@@ -323,7 +421,12 @@ describe('createHeap: resource heap tiers', () => {
 
   test.each(ONE_CATEGORY)('tier 1 accepts a heap of one category: %j', async (...flags) => {
     const device = await device1();
-    expect(device.createHeap(heapDesc({ flags })).getDesc().flags?.some((flag) => flag.startsWith('ALLOW_ONLY_'))).toBe(true);
+    expect(
+      device
+        .createHeap(heapDesc({ flags }))
+        .getDesc()
+        .flags?.some((flag) => flag.startsWith('ALLOW_ONLY_')),
+    ).toBe(true);
   });
 
   test.each(SEVERAL_CATEGORIES)('tier 1 rejects a heap of several categories: %j', async (...flags) => {
@@ -350,17 +453,34 @@ describe('createHeap: resource heap tiers', () => {
 
   test.each(HEAP_TYPES)('tier 1, %s heap: ALLOW_ONLY_BUFFERS is accepted, ALLOW_ALL is not', async (type) => {
     const device = await device1();
-    expect(device.createHeap(heapDesc({ properties: validProperties(type), flags: ['ALLOW_ONLY_BUFFERS'] }))).toBeInstanceOf(Heap);
-    expectD3D12Error(() => device.createHeap(heapDesc({ properties: validProperties(type), flags: ['ALLOW_ALL_BUFFERS_AND_TEXTURES'] })), {
-      argument: 'desc.flags',
-      message: /tier 1/,
-    });
+    expect(
+      device.createHeap(heapDesc({ properties: validProperties(type), flags: ['ALLOW_ONLY_BUFFERS'] })),
+    ).toBeInstanceOf(Heap);
+    expectD3D12Error(
+      () =>
+        device.createHeap(heapDesc({ properties: validProperties(type), flags: ['ALLOW_ALL_BUFFERS_AND_TEXTURES'] })),
+      {
+        argument: 'desc.flags',
+        message: /tier 1/,
+      },
+    );
   });
 });
 
 describe('createHeap: UPLOAD and READBACK heaps hold buffers', () => {
-  const DENYING_BUFFERS: HeapFlag[][] = [['DENY_BUFFERS'], ['ALLOW_ONLY_NON_RT_DS_TEXTURES'], ['ALLOW_ONLY_RT_DS_TEXTURES'], ['DENY_BUFFERS', 'DENY_RT_DS_TEXTURES']];
-  const KEEPING_BUFFERS: HeapFlag[][] = [[], ['ALLOW_ONLY_BUFFERS'], ['DENY_RT_DS_TEXTURES'], ['DENY_NON_RT_DS_TEXTURES'], ['CREATE_NOT_ZEROED']];
+  const DENYING_BUFFERS: HeapFlag[][] = [
+    ['DENY_BUFFERS'],
+    ['ALLOW_ONLY_NON_RT_DS_TEXTURES'],
+    ['ALLOW_ONLY_RT_DS_TEXTURES'],
+    ['DENY_BUFFERS', 'DENY_RT_DS_TEXTURES'],
+  ];
+  const KEEPING_BUFFERS: HeapFlag[][] = [
+    [],
+    ['ALLOW_ONLY_BUFFERS'],
+    ['DENY_RT_DS_TEXTURES'],
+    ['DENY_NON_RT_DS_TEXTURES'],
+    ['CREATE_NOT_ZEROED'],
+  ];
 
   describe.each(['UPLOAD', 'READBACK'] as const)('%s', (type) => {
     test.each(DENYING_BUFFERS)('flags %j deny buffers: rejected', async (...flags) => {
@@ -379,10 +499,13 @@ describe('createHeap: UPLOAD and READBACK heaps hold buffers', () => {
 
     test('tier 1: ALLOW_ONLY_NON_RT_DS_TEXTURES passes the tier rule but not the buffer rule', async () => {
       const device = await device1();
-      expectD3D12Error(() => device.createHeap(heapDesc({ properties: { type }, flags: ['ALLOW_ONLY_NON_RT_DS_TEXTURES'] })), {
-        argument: 'desc.flags',
-        message: /holds only buffers/,
-      });
+      expectD3D12Error(
+        () => device.createHeap(heapDesc({ properties: { type }, flags: ['ALLOW_ONLY_NON_RT_DS_TEXTURES'] })),
+        {
+          argument: 'desc.flags',
+          message: /holds only buffers/,
+        },
+      );
     });
   });
 
@@ -398,9 +521,21 @@ describe('createHeap: UPLOAD and READBACK heaps hold buffers', () => {
       // CPU-accessible memory (createCommittedResource/createPlacedResource refuse them there).
       const device = await device2();
       const properties: HeapProperties = { type: 'CUSTOM', cpuPageProperty, memoryPoolPreference: 'L0' };
-      expect(device.createHeap(heapDesc({ properties, flags: ['ALLOW_ONLY_NON_RT_DS_TEXTURES'] }))).toBeInstanceOf(Heap);
-      expect(device.createHeap(heapDesc({ properties: { type: 'CUSTOM', cpuPageProperty: 'NOT_AVAILABLE', memoryPoolPreference: 'L0' }, flags: ['ALLOW_ONLY_RT_DS_TEXTURES'] }))).toBeInstanceOf(Heap);
-      expectD3D12Error(() => device.createHeap(heapDesc({ properties, flags: ['ALLOW_ONLY_RT_DS_TEXTURES'] })), { call: 'createHeap', argument: 'desc.flags' });
+      expect(device.createHeap(heapDesc({ properties, flags: ['ALLOW_ONLY_NON_RT_DS_TEXTURES'] }))).toBeInstanceOf(
+        Heap,
+      );
+      expect(
+        device.createHeap(
+          heapDesc({
+            properties: { type: 'CUSTOM', cpuPageProperty: 'NOT_AVAILABLE', memoryPoolPreference: 'L0' },
+            flags: ['ALLOW_ONLY_RT_DS_TEXTURES'],
+          }),
+        ),
+      ).toBeInstanceOf(Heap);
+      expectD3D12Error(() => device.createHeap(heapDesc({ properties, flags: ['ALLOW_ONLY_RT_DS_TEXTURES'] })), {
+        call: 'createHeap',
+        argument: 'desc.flags',
+      });
     },
   );
 });
@@ -410,12 +545,22 @@ describe('Heap.getDesc: the normalized description', () => {
     const device = await device2();
     const desc = device.createHeap({ sizeInBytes: 100000, properties: { type: 'DEFAULT' } }).getDesc();
     expect(desc).toMatchObject({ sizeInBytes: 100000, alignment: 65536, flags: [] });
-    expect(desc.properties).toMatchObject({ type: 'DEFAULT', cpuPageProperty: 'UNKNOWN', memoryPoolPreference: 'UNKNOWN' });
+    expect(desc.properties).toMatchObject({
+      type: 'DEFAULT',
+      cpuPageProperty: 'UNKNOWN',
+      memoryPoolPreference: 'UNKNOWN',
+    });
   });
 
   test('CUSTOM properties and node masks are kept', async () => {
     const device = await device2();
-    const properties: HeapProperties = { type: 'CUSTOM', cpuPageProperty: 'NOT_AVAILABLE', memoryPoolPreference: 'L1', creationNodeMask: 1, visibleNodeMask: 1 };
+    const properties: HeapProperties = {
+      type: 'CUSTOM',
+      cpuPageProperty: 'NOT_AVAILABLE',
+      memoryPoolPreference: 'L1',
+      creationNodeMask: 1,
+      visibleNodeMask: 1,
+    };
     const desc = device.createHeap({ sizeInBytes: 65536, properties, alignment: 4194304 }).getDesc();
     expect(desc).toEqual({ sizeInBytes: 65536, properties, alignment: 4194304, flags: [] });
   });
@@ -433,8 +578,14 @@ describe('Heap.getDesc: the normalized description', () => {
     [['ALLOW_ONLY_BUFFERS'], ['ALLOW_ONLY_BUFFERS']],
     [['ALLOW_ONLY_BUFFERS', 'DENY_RT_DS_TEXTURES'], ['ALLOW_ONLY_BUFFERS']],
     [['ALLOW_ONLY_NON_RT_DS_TEXTURES', 'ALLOW_ONLY_NON_RT_DS_TEXTURES'], ['ALLOW_ONLY_NON_RT_DS_TEXTURES']],
-    [['CREATE_NOT_ZEROED', 'ALLOW_ONLY_RT_DS_TEXTURES', 'CREATE_NOT_RESIDENT'], ['ALLOW_ONLY_RT_DS_TEXTURES', 'CREATE_NOT_RESIDENT', 'CREATE_NOT_ZEROED']],
-    [['DENY_BUFFERS', 'ALLOW_SHADER_ATOMICS'], ['ALLOW_SHADER_ATOMICS', 'DENY_BUFFERS']],
+    [
+      ['CREATE_NOT_ZEROED', 'ALLOW_ONLY_RT_DS_TEXTURES', 'CREATE_NOT_RESIDENT'],
+      ['ALLOW_ONLY_RT_DS_TEXTURES', 'CREATE_NOT_RESIDENT', 'CREATE_NOT_ZEROED'],
+    ],
+    [
+      ['DENY_BUFFERS', 'ALLOW_SHADER_ATOMICS'],
+      ['ALLOW_SHADER_ATOMICS', 'DENY_BUFFERS'],
+    ],
   ] as const)('flags %j are described as %j', async (flags, described) => {
     const device = await device2();
     expect(sorted(device.createHeap(heapDesc({ flags: [...flags] })).getDesc().flags)).toEqual(sorted(described));
@@ -447,12 +598,20 @@ describe('Heap.getDesc: the normalized description', () => {
     desc.sizeInBytes = 1;
     desc.flags?.push('CREATE_NOT_RESIDENT');
     desc.properties.type = 'UPLOAD';
-    expect(heap.getDesc()).toMatchObject({ sizeInBytes: 65536, flags: ['ALLOW_ONLY_BUFFERS'], properties: { type: 'DEFAULT' } });
+    expect(heap.getDesc()).toMatchObject({
+      sizeInBytes: 65536,
+      flags: ['ALLOW_ONLY_BUFFERS'],
+      properties: { type: 'DEFAULT' },
+    });
   });
 
-  test('the caller\'s description is not changed by createHeap', async () => {
+  test("the caller's description is not changed by createHeap", async () => {
     const device = await device2();
-    const desc: HeapDesc = { sizeInBytes: 65536, properties: { type: 'DEFAULT' }, flags: ['DENY_RT_DS_TEXTURES', 'DENY_NON_RT_DS_TEXTURES'] };
+    const desc: HeapDesc = {
+      sizeInBytes: 65536,
+      properties: { type: 'DEFAULT' },
+      flags: ['DENY_RT_DS_TEXTURES', 'DENY_NON_RT_DS_TEXTURES'],
+    };
     const before = structuredClone(desc);
     device.createHeap(desc);
     expect(desc).toEqual(before);
@@ -489,6 +648,8 @@ describe('createHeap: a failed call changes nothing', () => {
     expect(d.getDesc()).toEqual(c.getDesc());
     // And the heaps of both devices hold resources at the same addresses.
     const buffer = { dimension: 'BUFFER', width: 65536 } as const;
-    expect(probe.createPlacedResource(d, 65536, buffer, 'COMMON').getGPUVirtualAddress()).toBe(control.createPlacedResource(c, 65536, buffer, 'COMMON').getGPUVirtualAddress());
+    expect(probe.createPlacedResource(d, 65536, buffer, 'COMMON').getGPUVirtualAddress()).toBe(
+      control.createPlacedResource(c, 65536, buffer, 'COMMON').getGPUVirtualAddress(),
+    );
   });
 });

@@ -26,12 +26,27 @@ describe('GPU virtual addresses', () => {
       device.createPlacedResource(heap, 0, buffer(TILE), 'COMMON'),
       device.createPlacedResource(heap, TILE, buffer(TILE), 'COMMON'), // aliases nothing, same heap
       device.createReservedResource(buffer(10 * TILE), 'COMMON'),
-      device.createReservedResource({ dimension: 'TEXTURE2D', width: 1024, height: 1024, format: 'R8G8B8A8_UNORM', layout: '64KB_UNDEFINED_SWIZZLE' }, 'COMMON'),
-      device.createCommittedResource(DEFAULT_HEAP, [], { dimension: 'TEXTURE2D', width: 64, height: 64, format: 'R8_UNORM' }, 'COMMON'),
+      device.createReservedResource(
+        {
+          dimension: 'TEXTURE2D',
+          width: 1024,
+          height: 1024,
+          format: 'R8G8B8A8_UNORM',
+          layout: '64KB_UNDEFINED_SWIZZLE',
+        },
+        'COMMON',
+      ),
+      device.createCommittedResource(
+        DEFAULT_HEAP,
+        [],
+        { dimension: 'TEXTURE2D', width: 64, height: 64, format: 'R8_UNORM' },
+        'COMMON',
+      ),
     ];
     const spans = resources.map(span).sort((a, b) => (a[0] < b[0] ? -1 : 1));
     for (const [start] of spans) expect(start).toBeGreaterThan(0n);
-    for (let i = 1; i < spans.length; i++) expect((spans[i - 1] as [bigint, bigint])[1]).toBeLessThanOrEqual((spans[i] as [bigint, bigint])[0]);
+    for (let i = 1; i < spans.length; i++)
+      expect((spans[i - 1] as [bigint, bigint])[1]).toBeLessThanOrEqual((spans[i] as [bigint, bigint])[0]);
     for (const resource of resources) expect(typeof resource.getGPUVirtualAddress()).toBe('bigint');
   });
 
@@ -40,7 +55,12 @@ describe('GPU virtual addresses', () => {
     const reserved = device.createReservedResource(buffer(TILE), 'COMMON');
     expect(reserved.getGPUVirtualAddress() % BigInt(TILE)).toBe(0n);
     const heap = device.createHeap({ sizeInBytes: 2 * TILE, properties: DEFAULT_HEAP });
-    const small = device.createPlacedResource(heap, 12288, { dimension: 'TEXTURE2D', alignment: 4096, width: 32, height: 32, format: 'R8G8B8A8_UNORM' }, 'COMMON');
+    const small = device.createPlacedResource(
+      heap,
+      12288,
+      { dimension: 'TEXTURE2D', alignment: 4096, width: 32, height: 32, format: 'R8G8B8A8_UNORM' },
+      'COMMON',
+    );
     expect(small.getGPUVirtualAddress() % BigInt(TILE)).toBe(12288n);
   });
 
@@ -51,7 +71,9 @@ describe('GPU virtual addresses', () => {
     const b = device.createCommittedResource(DEFAULT_HEAP, [], buffer(TILE), 'COMMON');
     expect(b.getGPUVirtualAddress()).not.toBe(address);
     a.release();
-    expect(device.createCommittedResource(DEFAULT_HEAP, [], buffer(TILE), 'COMMON').getGPUVirtualAddress()).toBe(address);
+    expect(device.createCommittedResource(DEFAULT_HEAP, [], buffer(TILE), 'COMMON').getGPUVirtualAddress()).toBe(
+      address,
+    );
   });
 
   test('exhausting the 1 TiB address space is E_OUTOFMEMORY from the creating call, which leaves nothing behind', async () => {
@@ -59,11 +81,16 @@ describe('GPU virtual addresses', () => {
     const half = 2 ** 39;
     const first = device.createCommittedResource(DEFAULT_HEAP, [], buffer(half), 'COMMON');
     // Page 0 and the guard page leave less than a second half.
-    expectD3D12Error(() => device.createCommittedResource(DEFAULT_HEAP, [], buffer(half), 'COMMON'), { hresult: 'E_OUTOFMEMORY', message: /virtual address space/ });
+    expectD3D12Error(() => device.createCommittedResource(DEFAULT_HEAP, [], buffer(half), 'COMMON'), {
+      hresult: 'E_OUTOFMEMORY',
+      message: /virtual address space/,
+    });
     const fits = device.createCommittedResource(DEFAULT_HEAP, [], buffer(half - 3 * TILE), 'COMMON');
     first.release();
     fits.release();
-    expect(device.createCommittedResource(DEFAULT_HEAP, [], buffer(half), 'COMMON').getGPUVirtualAddress()).toBe(BigInt(TILE));
+    expect(device.createCommittedResource(DEFAULT_HEAP, [], buffer(half), 'COMMON').getGPUVirtualAddress()).toBe(
+      BigInt(TILE),
+    );
   });
 });
 
@@ -73,7 +100,10 @@ describe('release', () => {
     const resource = device.createCommittedResource(DEFAULT_HEAP, [], buffer(TILE), 'COMMON');
     resource.setName('vertices');
     resource.release();
-    expectD3D12Error(() => resource.release(), { hresult: 'E_INVALIDARG', message: /committed resource #1 'vertices' was already released/ });
+    expectD3D12Error(() => resource.release(), {
+      hresult: 'E_INVALIDARG',
+      message: /committed resource #1 'vertices' was already released/,
+    });
     expectD3D12Error(() => resource.getGPUVirtualAddress(), { hresult: 'E_INVALIDARG', message: /was released/ });
     expectD3D12Error(() => resource.getDesc(), { hresult: 'E_INVALIDARG', message: /was released/ });
     expectD3D12Error(() => device.getResourceTiling(resource), { hresult: 'E_INVALIDARG', message: /was released/ });
@@ -81,7 +111,10 @@ describe('release', () => {
     heap.release();
     expectD3D12Error(() => heap.release(), { hresult: 'E_INVALIDARG', message: /heap #\d+ was already released/ });
     expectD3D12Error(() => heap.getDesc(), { hresult: 'E_INVALIDARG', message: /was released/ });
-    expectD3D12Error(() => device.createPlacedResource(heap, 0, buffer(TILE), 'COMMON'), { hresult: 'E_INVALIDARG', message: /was released/ });
+    expectD3D12Error(() => device.createPlacedResource(heap, 0, buffer(TILE), 'COMMON'), {
+      hresult: 'E_INVALIDARG',
+      message: /was released/,
+    });
   });
 
   test('placed resources keep their heap alive (as D3D12 placed resources hold a reference)', async () => {
@@ -115,12 +148,24 @@ describe('ownership', () => {
     const [mine, theirs] = await twoDevices();
     const theirHeap = theirs.createHeap({ sizeInBytes: TILE, properties: DEFAULT_HEAP });
     const theirReserved = theirs.createReservedResource(buffer(TILE), 'COMMON');
-    expectD3D12Error(() => mine.createPlacedResource(theirHeap, 0, buffer(TILE), 'COMMON'), { hresult: 'E_INVALIDARG', message: /heap created by this device/ });
-    expectD3D12Error(() => mine.getResourceTiling(theirReserved), { hresult: 'E_INVALIDARG', message: /resource created by this device/ });
+    expectD3D12Error(() => mine.createPlacedResource(theirHeap, 0, buffer(TILE), 'COMMON'), {
+      hresult: 'E_INVALIDARG',
+      message: /heap created by this device/,
+    });
+    expectD3D12Error(() => mine.getResourceTiling(theirReserved), {
+      hresult: 'E_INVALIDARG',
+      message: /resource created by this device/,
+    });
     const queue = mine.createCommandQueue({ type: 'DIRECT' });
-    expectD3D12Error(() => queue.updateTileMappings(theirReserved, null, null, null, ['NULL'], null, null), { hresult: 'E_INVALIDARG', message: /resource created by this device/ });
+    expectD3D12Error(() => queue.updateTileMappings(theirReserved, null, null, null, ['NULL'], null, null), {
+      hresult: 'E_INVALIDARG',
+      message: /resource created by this device/,
+    });
     const myReserved = mine.createReservedResource(buffer(TILE), 'COMMON');
-    expectD3D12Error(() => queue.updateTileMappings(myReserved, null, null, theirHeap, null, null, null), { hresult: 'E_INVALIDARG', message: /heap created by this device/ });
+    expectD3D12Error(() => queue.updateTileMappings(myReserved, null, null, theirHeap, null, null, null), {
+      hresult: 'E_INVALIDARG',
+      message: /heap created by this device/,
+    });
     // control: the same calls with the device's own objects pass
     const myHeap = mine.createHeap({ sizeInBytes: TILE, properties: DEFAULT_HEAP });
     queue.updateTileMappings(myReserved, null, null, myHeap, null, null, null);
@@ -132,7 +177,10 @@ describe('ownership', () => {
     const committed = device.createCommittedResource(DEFAULT_HEAP, [], buffer(2 * TILE), 'COMMON');
     const implicit = committed.getTileMappingForTesting(0)?.heap;
     expect(implicit?.label).toMatch(/implicit heap of committed resource #1/);
-    expectD3D12Error(() => device.createPlacedResource(implicit as never, 0, buffer(TILE), 'COMMON'), { hresult: 'E_INVALIDARG', message: /heap created by this device/ });
+    expectD3D12Error(() => device.createPlacedResource(implicit as never, 0, buffer(TILE), 'COMMON'), {
+      hresult: 'E_INVALIDARG',
+      message: /heap created by this device/,
+    });
   });
 });
 
@@ -143,7 +191,9 @@ describe('the page-table view of committed and placed resources', () => {
     expect([0, 1, 2].map((t) => committed.getTileMappingForTesting(t)?.heapTileOffset)).toEqual([0, 1, 2]);
     const heap = device.createHeap({ sizeInBytes: 8 * TILE, properties: DEFAULT_HEAP });
     const placed = device.createPlacedResource(heap, 5 * TILE, buffer(3 * TILE), 'COMMON');
-    expect([0, 1, 2].map((t) => placed.getTileMappingForTesting(t))).toEqual([5, 6, 7].map((heapTileOffset) => ({ heap, heapTileOffset })));
+    expect([0, 1, 2].map((t) => placed.getTileMappingForTesting(t))).toEqual(
+      [5, 6, 7].map((heapTileOffset) => ({ heap, heapTileOffset })),
+    );
   });
 
   test('reserved: every tile starts NULL; tile indices outside the resource are refused', async () => {
@@ -157,7 +207,12 @@ describe('the page-table view of committed and placed resources', () => {
 
   test('getDesc returns a copy with every default filled in', async () => {
     const device = await createDevice();
-    const texture = device.createCommittedResource(DEFAULT_HEAP, [], { dimension: 'TEXTURE2D', width: 256, height: 128, mipLevels: 0, format: 'BC1_UNORM' }, 'COMMON');
+    const texture = device.createCommittedResource(
+      DEFAULT_HEAP,
+      [],
+      { dimension: 'TEXTURE2D', width: 256, height: 128, mipLevels: 0, format: 'BC1_UNORM' },
+      'COMMON',
+    );
     const desc = texture.getDesc();
     expect(desc).toEqual({
       dimension: 'TEXTURE2D',

@@ -4,10 +4,22 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ResourceView } from '../../../src/validation/tile-mappings.js';
-import { MAX_QUERY_COUNT, QUERY_HEAP_TYPES, validateEndQuery, validateQueryHeapDesc, validateResolveQueryData, type QueryHeapView } from '../../../src/validation/query.js';
+import {
+  MAX_QUERY_COUNT,
+  QUERY_HEAP_TYPES,
+  validateEndQuery,
+  validateQueryHeapDesc,
+  validateResolveQueryData,
+  type QueryHeapView,
+} from '../../../src/validation/query.js';
 
-const heap = (type: 'TIMESTAMP' | 'COPY_QUEUE_TIMESTAMP' = 'TIMESTAMP', count = 4, released = false): QueryHeapView => ({ desc: { type, count, nodeMask: 0 }, label: 'query heap #1', released });
-const buffer = (width = 64, dimension = 'BUFFER', released = false) => ({ desc: { dimension, width }, label: 'resource #2', released }) as unknown as ResourceView;
+const heap = (
+  type: 'TIMESTAMP' | 'COPY_QUEUE_TIMESTAMP' = 'TIMESTAMP',
+  count = 4,
+  released = false,
+): QueryHeapView => ({ desc: { type, count, nodeMask: 0 }, label: 'query heap #1', released });
+const buffer = (width = 64, dimension = 'BUFFER', released = false) =>
+  ({ desc: { dimension, width }, label: 'resource #2', released }) as unknown as ResourceView;
 
 function expectProblem(problem: unknown, hresult: string, argument: string): void {
   expect(problem, `expected ${hresult} on ${argument}`).toMatchObject({ hresult, argument });
@@ -30,9 +42,12 @@ describe('createQueryHeap validation', () => {
   ] as const)('rejects %s', (_, desc, hresult, argument) => {
     expectProblem(validateQueryHeapDesc(desc, true), hresult, argument);
   });
-  it.each(QUERY_HEAP_TYPES.filter((t) => t !== 'TIMESTAMP' && t !== 'COPY_QUEUE_TIMESTAMP'))('refuses %s heaps as not emulated (DXGI_ERROR_UNSUPPORTED)', (type) => {
-    expectProblem(validateQueryHeapDesc({ type, count: 1 }, true), 'DXGI_ERROR_UNSUPPORTED', 'desc.type');
-  });
+  it.each(QUERY_HEAP_TYPES.filter((t) => t !== 'TIMESTAMP' && t !== 'COPY_QUEUE_TIMESTAMP'))(
+    'refuses %s heaps as not emulated (DXGI_ERROR_UNSUPPORTED)',
+    (type) => {
+      expectProblem(validateQueryHeapDesc({ type, count: 1 }, true), 'DXGI_ERROR_UNSUPPORTED', 'desc.type');
+    },
+  );
   it('refuses timestamps on a WebGPU device without timestamp-query', () => {
     expectProblem(validateQueryHeapDesc({ type: 'TIMESTAMP', count: 1 }, false), 'DXGI_ERROR_UNSUPPORTED', 'desc.type');
   });
@@ -52,7 +67,14 @@ describe('endQuery validation', () => {
     ['an index past the heap', heap(), 'TIMESTAMP', 4, 'DIRECT', 'index'],
     ['a negative index', heap(), 'TIMESTAMP', -1, 'DIRECT', 'index'],
     ['a TIMESTAMP heap on a copy list', heap(), 'TIMESTAMP', 0, 'COPY', 'queryHeap'],
-    ['a COPY_QUEUE_TIMESTAMP heap on a direct list', heap('COPY_QUEUE_TIMESTAMP'), 'TIMESTAMP', 0, 'DIRECT', 'queryHeap'],
+    [
+      'a COPY_QUEUE_TIMESTAMP heap on a direct list',
+      heap('COPY_QUEUE_TIMESTAMP'),
+      'TIMESTAMP',
+      0,
+      'DIRECT',
+      'queryHeap',
+    ],
   ] as const)('rejects %s', (_, h, type, index, listType, argument) => {
     expectProblem(validateEndQuery(h, type, index, listType), 'E_INVALIDARG', argument);
   });
@@ -84,6 +106,8 @@ describe('resolveQueryData validation', () => {
     expectProblem(validateResolveQueryData(h, type, start, count, destination, offset), 'E_INVALIDARG', argument);
   });
   it('names the call in every message', () => {
-    expect(validateResolveQueryData(heap(), 'TIMESTAMP', 0, 1, buffer(), 4)?.message).toMatch(/^resolveQueryData: alignedDestinationBufferOffset: 4 is not a multiple of 8 \(E_INVALIDARG\)$/);
+    expect(validateResolveQueryData(heap(), 'TIMESTAMP', 0, 1, buffer(), 4)?.message).toMatch(
+      /^resolveQueryData: alignedDestinationBufferOffset: 4 is not a multiple of 8 \(E_INVALIDARG\)$/,
+    );
   });
 });

@@ -9,26 +9,52 @@
 import { describe, expect, test } from 'vitest';
 import { createDevice, D3D12Error } from '../../../src/index.js';
 import type { Heap, Resource, ResourceDesc } from '../../../src/index.js';
-import { singleRangeStart, validateUpdateTileMappings, type ResourceView } from '../../../src/validation/tile-mappings.js';
+import {
+  singleRangeStart,
+  validateUpdateTileMappings,
+  type ResourceView,
+} from '../../../src/validation/tile-mappings.js';
 import type { HeapView } from '../../../src/validation/create-resource.js';
 
 const TILE = 65536;
 
 async function fixture() {
   const device = await createDevice({ tiledResourcesTier: 4 });
-  const reserved = (desc: ResourceDesc): Resource => device.createReservedResource(desc.dimension === 'BUFFER' ? desc : { layout: '64KB_UNDEFINED_SWIZZLE', ...desc }, 'COMMON');
+  const reserved = (desc: ResourceDesc): Resource =>
+    device.createReservedResource(
+      desc.dimension === 'BUFFER' ? desc : { layout: '64KB_UNDEFINED_SWIZZLE', ...desc },
+      'COMMON',
+    );
   const resources = {
     buf: reserved({ dimension: 'BUFFER', width: 8 * TILE }),
     // mip 0 4×4 tiles (0..15), mip 1 2×2 (16..19), mip 2 (20), mips 3..9 packed in tile 21.
     tex: reserved({ dimension: 'TEXTURE2D', format: 'R8G8B8A8_UNORM', width: 512, height: 512, mipLevels: 10 }),
     // Two slices of mip 0 8×1 tiles and a 2-tile mip tail each.
-    arr: reserved({ dimension: 'TEXTURE2D', format: 'R8G8B8A8_UNORM', width: 1024, height: 128, mipLevels: 2, depthOrArraySize: 2 }),
+    arr: reserved({
+      dimension: 'TEXTURE2D',
+      format: 'R8G8B8A8_UNORM',
+      width: 1024,
+      height: 128,
+      mipLevels: 2,
+      depthOrArraySize: 2,
+    }),
     // mip 0 4×4×4 tiles, mip 1 2×2×2, mip 2 one tile.
-    vol: reserved({ dimension: 'TEXTURE3D', format: 'R32G32B32A32_FLOAT', width: 64, height: 64, depthOrArraySize: 64, mipLevels: 3 }),
+    vol: reserved({
+      dimension: 'TEXTURE3D',
+      format: 'R32G32B32A32_FLOAT',
+      width: 64,
+      height: 64,
+      depthOrArraySize: 64,
+      mipLevels: 3,
+    }),
   };
   const heaps = {
     local: device.createHeap({ sizeInBytes: 16 * TILE, properties: { type: 'DEFAULT' } }),
-    buffersOnly: device.createHeap({ sizeInBytes: 16 * TILE, properties: { type: 'DEFAULT' }, flags: ['ALLOW_ONLY_BUFFERS'] }),
+    buffersOnly: device.createHeap({
+      sizeInBytes: 16 * TILE,
+      properties: { type: 'DEFAULT' },
+      flags: ['ALLOW_ONLY_BUFFERS'],
+    }),
     upload: device.createHeap({ sizeInBytes: 16 * TILE, properties: { type: 'UPLOAD' } }),
   };
   const released = device.createHeap({ sizeInBytes: 16 * TILE, properties: { type: 'DEFAULT' } });
@@ -56,13 +82,27 @@ function* calls(): Generator<Call> {
     for (const subresource of SUBRESOURCE) {
       for (const numTiles of NUM_TILES) {
         for (const heapStart of HEAP_START) {
-          yield { coordinates: [{ x, y: 0, z: 0, subresource }], sizes: [{ numTiles }], flags: ['NONE'], offsets: [heapStart], counts: [numTiles], mappingFlags: 'NONE' };
+          yield {
+            coordinates: [{ x, y: 0, z: 0, subresource }],
+            sizes: [{ numTiles }],
+            flags: ['NONE'],
+            offsets: [heapStart],
+            counts: [numTiles],
+            mappingFlags: 'NONE',
+          };
         }
       }
     }
   }
   // The other fields, one at a time, from a valid one-tile call.
-  const base: Call = { coordinates: [{ x: 1, y: 1, z: 0, subresource: 0 }], sizes: [{ numTiles: 1, useBox: false, width: 1, height: 1, depth: 1 }], flags: ['NONE'], offsets: [3], counts: [1], mappingFlags: 'NONE' };
+  const base: Call = {
+    coordinates: [{ x: 1, y: 1, z: 0, subresource: 0 }],
+    sizes: [{ numTiles: 1, useBox: false, width: 1, height: 1, depth: 1 }],
+    flags: ['NONE'],
+    offsets: [3],
+    counts: [1],
+    mappingFlags: 'NONE',
+  };
   const variants: Partial<Call>[] = [
     {},
     { coordinates: [{ x: 1 }] },
@@ -123,16 +163,39 @@ function compare(f: Fixture): { fast: number; total: number; fastPerResource: Re
         total++;
         const view = resource as unknown as ResourceView;
         const heapView = heap as unknown as HeapView;
-        const start = singleRangeStart(view, call.coordinates, call.sizes, heapView, call.flags, call.offsets, call.counts, call.mappingFlags);
+        const start = singleRangeStart(
+          view,
+          call.coordinates,
+          call.sizes,
+          heapView,
+          call.flags,
+          call.offsets,
+          call.counts,
+          call.mappingFlags,
+        );
         if (start < 0) continue;
         fast++;
         fastPerResource[resourceName] = (fastPerResource[resourceName] ?? 0) + 1;
-        const plan = validateUpdateTileMappings(view, call.coordinates, call.sizes, heapView, true, call.flags, call.offsets, call.counts, call.mappingFlags);
+        const plan = validateUpdateTileMappings(
+          view,
+          call.coordinates,
+          call.sizes,
+          heapView,
+          true,
+          call.flags,
+          call.offsets,
+          call.counts,
+          call.mappingFlags,
+        );
         const what = `${resourceName} / ${heapName}: ${JSON.stringify(call)}`;
         expect(plan instanceof D3D12Error ? `${what} refused: ${plan.message}` : what).toBe(what);
         if (plan instanceof D3D12Error) continue;
         const numTiles = (call.sizes as { numTiles: number }[])[0]?.numTiles;
-        expect({ what, regions: plan.regions, ranges: plan.ranges }).toEqual({ what, regions: [{ first: start, count: numTiles }], ranges: [{ flag: 'NONE', heapStart: (call.offsets as number[])[0], count: numTiles }] });
+        expect({ what, regions: plan.regions, ranges: plan.ranges }).toEqual({
+          what,
+          regions: [{ first: start, count: numTiles }],
+          ranges: [{ flag: 'NONE', heapStart: (call.offsets as number[])[0], count: numTiles }],
+        });
       }
     }
   }
@@ -151,8 +214,25 @@ describe('updateTileMappings fast path (singleRangeStart)', () => {
 
   test('takes the shapes a streamer makes: one tile, a run within a mip, any array slice', async () => {
     const { resources, heaps } = await fixture();
-    const one = (resource: Resource, x: number, y: number, z: number, subresource: number, numTiles: number, heapStart: number): number =>
-      singleRangeStart(resource, [{ x, y, z, subresource }], [{ numTiles, useBox: false, width: 1, height: 1, depth: 1 }], heaps.local, ['NONE'], [heapStart], [numTiles], 'NONE');
+    const one = (
+      resource: Resource,
+      x: number,
+      y: number,
+      z: number,
+      subresource: number,
+      numTiles: number,
+      heapStart: number,
+    ): number =>
+      singleRangeStart(
+        resource,
+        [{ x, y, z, subresource }],
+        [{ numTiles, useBox: false, width: 1, height: 1, depth: 1 }],
+        heaps.local,
+        ['NONE'],
+        [heapStart],
+        [numTiles],
+        'NONE',
+      );
     expect(one(resources.buf, 5, 0, 0, 0, 1, 0)).toBe(5);
     expect(one(resources.buf, 0, 0, 0, 0, 8, 8)).toBe(0);
     expect(one(resources.tex, 2, 3, 0, 0, 1, 15)).toBe(14);

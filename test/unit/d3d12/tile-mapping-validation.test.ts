@@ -15,7 +15,17 @@
  */
 import { beforeEach, describe, expect, test } from 'vitest';
 import { createDevice } from '../../../src/index.js';
-import type { CommandQueue, Device, Heap, HeapFlag, HeapProperties, Resource, ResourceDesc, TiledResourceCoordinate, TileRegionSize } from '../../../src/index.js';
+import type {
+  CommandQueue,
+  Device,
+  Heap,
+  HeapFlag,
+  HeapProperties,
+  Resource,
+  ResourceDesc,
+  TiledResourceCoordinate,
+  TileRegionSize,
+} from '../../../src/index.js';
 import { expectD3D12Error } from '../../shared/expect-d3d12-error.js';
 
 interface Ctx {
@@ -33,7 +43,8 @@ interface Ctx {
 
 let c: Ctx;
 
-const reservedDesc = (desc: ResourceDesc): ResourceDesc => (desc.dimension === 'BUFFER' ? desc : { layout: '64KB_UNDEFINED_SWIZZLE', ...desc });
+const reservedDesc = (desc: ResourceDesc): ResourceDesc =>
+  desc.dimension === 'BUFFER' ? desc : { layout: '64KB_UNDEFINED_SWIZZLE', ...desc };
 
 beforeEach(async () => {
   const device = await createDevice({ tiledResourcesTier: 4 });
@@ -44,8 +55,22 @@ beforeEach(async () => {
   const buf = reserved({ dimension: 'BUFFER', width: 8 * 65536 });
   const tex = reserved({ dimension: 'TEXTURE2D', format: 'R8G8B8A8_UNORM', width: 512, height: 512, mipLevels: 10 });
   const wide = reserved({ dimension: 'TEXTURE2D', format: 'R8G8B8A8_UNORM', width: 1024, height: 128, mipLevels: 2 });
-  const arr = reserved({ dimension: 'TEXTURE2D', format: 'R8G8B8A8_UNORM', width: 1024, height: 128, mipLevels: 2, depthOrArraySize: 2 });
-  const vol = reserved({ dimension: 'TEXTURE3D', format: 'R32G32B32A32_FLOAT', width: 64, height: 64, depthOrArraySize: 64, mipLevels: 3 });
+  const arr = reserved({
+    dimension: 'TEXTURE2D',
+    format: 'R8G8B8A8_UNORM',
+    width: 1024,
+    height: 128,
+    mipLevels: 2,
+    depthOrArraySize: 2,
+  });
+  const vol = reserved({
+    dimension: 'TEXTURE3D',
+    format: 'R32G32B32A32_FLOAT',
+    width: 64,
+    height: 64,
+    depthOrArraySize: 64,
+    mipLevels: 3,
+  });
   const all = [buf, tex, wide, arr, vol];
   // Pre-map every resource, each from a different offset in `pre`, so tables differ from NULL.
   all.forEach((resource, i) => queue.updateTileMappings(resource, null, null, pre, null, [i], null));
@@ -77,19 +102,45 @@ interface Update {
 }
 
 const call = (u: Update) => () =>
-  c.queue.updateTileMappings(u.resource, u.coords, u.sizes, u.heap, u.flags as never, u.offsets, u.counts, u.mappingFlags as never);
+  c.queue.updateTileMappings(
+    u.resource,
+    u.coords,
+    u.sizes,
+    u.heap,
+    u.flags as never,
+    u.offsets,
+    u.counts,
+    u.mappingFlags as never,
+  );
 
 const at = (x: number, subresource = 0, y = 0, z = 0): TiledResourceCoordinate => ({ x, y, z, subresource });
 const n = (numTiles: number): TileRegionSize => ({ numTiles });
-const box = (width: number, height: number, depth: number, numTiles = width * height * depth): TileRegionSize => ({ numTiles, useBox: true, width, height, depth });
+const box = (width: number, height: number, depth: number, numTiles = width * height * depth): TileRegionSize => ({
+  numTiles,
+  useBox: true,
+  width,
+  height,
+  depth,
+});
 
 /**
  * The invalid call (the valid one with `change` applied) fails as expected and changes nothing;
  * then the valid control call succeeds.
  */
-function rejects(valid: Update, change: Partial<Update>, argument: string, message: RegExp, resources: Resource[] = c.all): void {
+function rejects(
+  valid: Update,
+  change: Partial<Update>,
+  argument: string,
+  message: RegExp,
+  resources: Resource[] = c.all,
+): void {
   const before = snapshot(resources);
-  expectD3D12Error(call({ ...valid, ...change }), { hresult: 'E_INVALIDARG', call: 'updateTileMappings', argument, message });
+  expectD3D12Error(call({ ...valid, ...change }), {
+    hresult: 'E_INVALIDARG',
+    call: 'updateTileMappings',
+    argument,
+    message,
+  });
   expect(snapshot(resources)).toEqual(before);
   expect(call(valid)).not.toThrow();
 }
@@ -101,7 +152,12 @@ function lookAlikes<T extends object>(real: T): T[] {
 }
 
 /** One NONE range from heap tile 0 over `tiles` tiles of one region. */
-const one = (resource: Resource, coordinate: TiledResourceCoordinate, size: TileRegionSize, tiles = size.numTiles): Update => ({
+const one = (
+  resource: Resource,
+  coordinate: TiledResourceCoordinate,
+  size: TileRegionSize,
+  tiles = size.numTiles,
+): Update => ({
   resource,
   coords: [coordinate],
   sizes: [size],
@@ -113,7 +169,12 @@ const one = (resource: Resource, coordinate: TiledResourceCoordinate, size: Tile
 
 describe('the resource', () => {
   test('a committed resource has no tile mappings', () => {
-    const committed = c.device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: 8 * 65536 }, 'COMMON');
+    const committed = c.device.createCommittedResource(
+      { type: 'DEFAULT' },
+      [],
+      { dimension: 'BUFFER', width: 8 * 65536 },
+      'COMMON',
+    );
     rejects(one(c.buf, at(0), n(1)), { resource: committed }, 'resource', /not a reserved resource/);
   });
 
@@ -136,17 +197,28 @@ describe('the resource', () => {
   });
 
   test('look-alikes of a resource: its prototype, a copy of its fields, a Proxy of it', () => {
-    for (const fake of lookAlikes(c.buf)) rejects(one(c.buf, at(0), n(1)), { resource: fake }, 'resource', /created by this device/);
+    for (const fake of lookAlikes(c.buf))
+      rejects(one(c.buf, at(0), n(1)), { resource: fake }, 'resource', /created by this device/);
   });
 });
 
 describe('region coordinates', () => {
   test('x: last tile of mip 0 passes, one past fails', () => {
-    rejects(one(c.tex, at(3), n(1)), { coords: [at(4)] }, 'regionStartCoordinates[0].x', /subresource 0 is 4×4×1 tiles, got x=4/);
+    rejects(
+      one(c.tex, at(3), n(1)),
+      { coords: [at(4)] },
+      'regionStartCoordinates[0].x',
+      /subresource 0 is 4×4×1 tiles, got x=4/,
+    );
   });
 
   test('y: last row passes, one past fails', () => {
-    rejects(one(c.tex, at(0, 0, 3), n(1)), { coords: [at(0, 0, 4)] }, 'regionStartCoordinates[0].y', /4×4×1 tiles, got y=4/);
+    rejects(
+      one(c.tex, at(0, 0, 3), n(1)),
+      { coords: [at(0, 0, 4)] },
+      'regionStartCoordinates[0].y',
+      /4×4×1 tiles, got y=4/,
+    );
   });
 
   test('z: 0 passes on a 2D texture, 1 fails', () => {
@@ -154,11 +226,21 @@ describe('region coordinates', () => {
   });
 
   test('z: last slice of a volume passes, one past fails', () => {
-    rejects(one(c.vol, at(0, 0, 0, 3), n(1)), { coords: [at(0, 0, 0, 4)] }, 'regionStartCoordinates[0].z', /4×4×4 tiles, got z=4/);
+    rejects(
+      one(c.vol, at(0, 0, 0, 3), n(1)),
+      { coords: [at(0, 0, 0, 4)] },
+      'regionStartCoordinates[0].z',
+      /4×4×4 tiles, got z=4/,
+    );
   });
 
   test('x in mip 1 (2×2 tiles): 1 passes, 2 fails', () => {
-    rejects(one(c.tex, at(1, 1), n(1)), { coords: [at(2, 1)] }, 'regionStartCoordinates[0].x', /subresource 1 is 2×2×1 tiles, got x=2/);
+    rejects(
+      one(c.tex, at(1, 1), n(1)),
+      { coords: [at(2, 1)] },
+      'regionStartCoordinates[0].x',
+      /subresource 1 is 2×2×1 tiles, got x=2/,
+    );
   });
 
   test('x in a buffer: 7 passes, 8 fails', () => {
@@ -181,73 +263,168 @@ describe('region coordinates', () => {
 
   test('subresource: the last passes, one past fails', () => {
     // tex has 10 subresources; 9 is packed (x = 0 covers its one-tile tail).
-    rejects(one(c.tex, at(0, 9), n(1)), { coords: [at(0, 10)] }, 'regionStartCoordinates[0].subresource', /less than the resource's 10 subresources, got 10/);
+    rejects(
+      one(c.tex, at(0, 9), n(1)),
+      { coords: [at(0, 10)] },
+      'regionStartCoordinates[0].subresource',
+      /less than the resource's 10 subresources, got 10/,
+    );
     // A buffer has one subresource; a 2-slice, 2-mip array has 4.
-    rejects(one(c.buf, at(0, 0), n(1)), { coords: [at(0, 1)] }, 'regionStartCoordinates[0].subresource', /1 subresources, got 1/);
-    rejects(one(c.arr, at(0, 3), n(2)), { coords: [at(0, 4)] }, 'regionStartCoordinates[0].subresource', /4 subresources, got 4/);
+    rejects(
+      one(c.buf, at(0, 0), n(1)),
+      { coords: [at(0, 1)] },
+      'regionStartCoordinates[0].subresource',
+      /1 subresources, got 1/,
+    );
+    rejects(
+      one(c.arr, at(0, 3), n(2)),
+      { coords: [at(0, 4)] },
+      'regionStartCoordinates[0].subresource',
+      /4 subresources, got 4/,
+    );
   });
 });
 
 describe('region sizes', () => {
   test('box width: to the edge passes, one past fails', () => {
-    rejects(one(c.tex, at(2), box(2, 1, 1)), { sizes: [box(3, 1, 1)], counts: [3] }, 'regionSizes[0].width', /runs past subresource 0 \(4 tiles along x\): x=2 \+ width=3/);
+    rejects(
+      one(c.tex, at(2), box(2, 1, 1)),
+      { sizes: [box(3, 1, 1)], counts: [3] },
+      'regionSizes[0].width',
+      /runs past subresource 0 \(4 tiles along x\): x=2 \+ width=3/,
+    );
   });
 
   test('box height: to the edge passes, one past fails', () => {
-    rejects(one(c.tex, at(0, 0, 2), box(1, 2, 1)), { sizes: [box(1, 3, 1)], counts: [3] }, 'regionSizes[0].height', /along y\): y=2 \+ height=3/);
+    rejects(
+      one(c.tex, at(0, 0, 2), box(1, 2, 1)),
+      { sizes: [box(1, 3, 1)], counts: [3] },
+      'regionSizes[0].height',
+      /along y\): y=2 \+ height=3/,
+    );
   });
 
   test('box depth: to the edge of a volume passes, one past fails', () => {
-    rejects(one(c.vol, at(0, 0, 0, 2), box(1, 1, 2)), { sizes: [box(1, 1, 3)], counts: [3] }, 'regionSizes[0].depth', /along z\): z=2 \+ depth=3/);
+    rejects(
+      one(c.vol, at(0, 0, 0, 2), box(1, 1, 2)),
+      { sizes: [box(1, 1, 3)], counts: [3] },
+      'regionSizes[0].depth',
+      /along z\): z=2 \+ depth=3/,
+    );
   });
 
   test('box depth on a 2D texture: 1 passes, 2 fails', () => {
-    rejects(one(c.tex, at(0), box(1, 1, 1)), { sizes: [box(1, 1, 2)], counts: [2] }, 'regionSizes[0].depth', /runs past subresource 0/);
+    rejects(
+      one(c.tex, at(0), box(1, 1, 1)),
+      { sizes: [box(1, 1, 2)], counts: [2] },
+      'regionSizes[0].depth',
+      /runs past subresource 0/,
+    );
   });
 
   test('box in mip 1 of a volume (2×2×2): the whole mip passes, one more along x fails', () => {
-    rejects(one(c.vol, at(0, 1), box(2, 2, 2)), { sizes: [box(3, 2, 2)], counts: [12] }, 'regionSizes[0].width', /runs past subresource 1/);
+    rejects(
+      one(c.vol, at(0, 1), box(2, 2, 2)),
+      { sizes: [box(3, 2, 2)], counts: [12] },
+      'regionSizes[0].width',
+      /runs past subresource 1/,
+    );
   });
 
   test('numTiles must equal the box volume', () => {
-    rejects(one(c.tex, at(0), box(2, 2, 1), 4), { sizes: [box(2, 2, 1, 3)], counts: [3] }, 'regionSizes[0].numTiles', /width × height × depth \(4\), got 3/);
-    rejects(one(c.tex, at(0), box(2, 2, 1), 4), { sizes: [box(2, 2, 1, 5)], counts: [5] }, 'regionSizes[0].numTiles', /\(4\), got 5/);
+    rejects(
+      one(c.tex, at(0), box(2, 2, 1), 4),
+      { sizes: [box(2, 2, 1, 3)], counts: [3] },
+      'regionSizes[0].numTiles',
+      /width × height × depth \(4\), got 3/,
+    );
+    rejects(
+      one(c.tex, at(0), box(2, 2, 1), 4),
+      { sizes: [box(2, 2, 1, 5)], counts: [5] },
+      'regionSizes[0].numTiles',
+      /\(4\), got 5/,
+    );
   });
 
   test('a box with a zero side', () => {
-    rejects(one(c.tex, at(0), box(1, 1, 1)), { sizes: [box(0, 1, 1, 0)], counts: [0] }, 'regionSizes[0].width', /at least 1/);
+    rejects(
+      one(c.tex, at(0), box(1, 1, 1)),
+      { sizes: [box(0, 1, 1, 0)], counts: [0] },
+      'regionSizes[0].width',
+      /at least 1/,
+    );
   });
 
   test('without a box, a region may not run past the resource end', () => {
     // buf: 5 + 3 = 8 tiles passes, 5 + 4 fails.
-    rejects(one(c.buf, at(5), n(3)), { sizes: [n(4)], counts: [4] }, 'regionSizes[0].numTiles', /4 tiles from tile 5 run past the resource's last tile \(7\)/);
+    rejects(
+      one(c.buf, at(5), n(3)),
+      { sizes: [n(4)], counts: [4] },
+      'regionSizes[0].numTiles',
+      /4 tiles from tile 5 run past the resource's last tile \(7\)/,
+    );
     // tex: from mip 2 (tile 20), 2 tiles reach the last tile 21; 3 run past.
-    rejects(one(c.tex, at(0, 2), n(2)), { sizes: [n(3)], counts: [3] }, 'regionSizes[0].numTiles', /3 tiles from tile 20 run past the resource's last tile \(21\)/);
+    rejects(
+      one(c.tex, at(0, 2), n(2)),
+      { sizes: [n(3)], counts: [3] },
+      'regionSizes[0].numTiles',
+      /3 tiles from tile 20 run past the resource's last tile \(21\)/,
+    );
     // vol: from (3,3,3) = tile 63, 10 tiles reach 72; 11 run past.
-    rejects(one(c.vol, at(3, 0, 3, 3), n(10)), { sizes: [n(11)], counts: [11] }, 'regionSizes[0].numTiles', /last tile \(72\)/);
+    rejects(
+      one(c.vol, at(3, 0, 3, 3), n(10)),
+      { sizes: [n(11)], counts: [11] },
+      'regionSizes[0].numTiles',
+      /last tile \(72\)/,
+    );
   });
 });
 
 describe('packed mips', () => {
   test('a region must cover the whole tail: ending inside it fails', () => {
     // wide: tiles 0..9 (all) pass; 0..8 end inside the tail 8, 9.
-    rejects(one(c.wide, at(0), n(10)), { sizes: [n(9)], counts: [9] }, 'regionSizes[0]', /covers part of the packed mips of slice 0 \(tiles 8\.\.9\)/);
+    rejects(
+      one(c.wide, at(0), n(10)),
+      { sizes: [n(9)], counts: [9] },
+      'regionSizes[0]',
+      /covers part of the packed mips of slice 0 \(tiles 8\.\.9\)/,
+    );
   });
 
   test('a region must cover the whole tail: starting inside it fails', () => {
     // x = 0 of subresource 1, 2 tiles: the whole tail; x = 1, 1 tile: its second half.
-    rejects(one(c.wide, at(0, 1), n(2)), { coords: [at(1, 1)], sizes: [n(1)], counts: [1] }, 'regionSizes[0]', /covers part of the packed mips of slice 0/);
+    rejects(
+      one(c.wide, at(0, 1), n(2)),
+      { coords: [at(1, 1)], sizes: [n(1)], counts: [1] },
+      'regionSizes[0]',
+      /covers part of the packed mips of slice 0/,
+    );
     // x = 0, 1 tile: its first half.
-    rejects(one(c.wide, at(0, 1), n(2)), { sizes: [n(1)], counts: [1] }, 'regionSizes[0]', /covers part of the packed mips/);
+    rejects(
+      one(c.wide, at(0, 1), n(2)),
+      { sizes: [n(1)], counts: [1] },
+      'regionSizes[0]',
+      /covers part of the packed mips/,
+    );
   });
 
   test('x past the tail', () => {
-    rejects(one(c.wide, at(0, 1), n(2)), { coords: [at(2, 1)], sizes: [n(1)], counts: [1] }, 'regionStartCoordinates[0].x', /mip tail has 2 tile\(s\), got x=2/);
+    rejects(
+      one(c.wide, at(0, 1), n(2)),
+      { coords: [at(2, 1)], sizes: [n(1)], counts: [1] },
+      'regionStartCoordinates[0].x',
+      /mip tail has 2 tile\(s\), got x=2/,
+    );
   });
 
   test('a region over two slices must cover the second slice tail whole too (tier 4)', () => {
     // arr: 0..19 covers both tails; 0..18 covers slice 1's tail (18, 19) in part.
-    rejects({ ...one(c.arr, at(0), n(20)), heap: c.pre }, { sizes: [n(19)], counts: [19] }, 'regionSizes[0]', /packed mips of slice 1 \(tiles 18\.\.19\)/);
+    rejects(
+      { ...one(c.arr, at(0), n(20)), heap: c.pre },
+      { sizes: [n(19)], counts: [19] },
+      'regionSizes[0]',
+      /packed mips of slice 1 \(tiles 18\.\.19\)/,
+    );
   });
 
   test('a mip tail is mapped by one range', () => {
@@ -262,7 +439,12 @@ describe('packed mips', () => {
 
   test('a mip tail is mapped by one range, also when the region starts in standard tiles', () => {
     // Whole of wide: ranges 8 + 2 keep the tail (8, 9) together; 9 + 1 split it.
-    rejects({ ...one(c.wide, at(0), n(10)), flags: ['NONE', 'NONE'], offsets: [0, 0], counts: [8, 2] }, { counts: [9, 1] }, 'rangeTileCounts', /split across ranges 0 and 1/);
+    rejects(
+      { ...one(c.wide, at(0), n(10)), flags: ['NONE', 'NONE'], offsets: [0, 0], counts: [8, 2] },
+      { counts: [9, 1] },
+      'rangeTileCounts',
+      /split across ranges 0 and 1/,
+    );
     // Also with other flags: a NULL range and a SKIP range splitting it.
     rejects(
       { ...one(c.wide, at(0), n(10)), heap: null, flags: ['NULL', 'SKIP'], offsets: null, counts: [8, 2] },
@@ -273,12 +455,22 @@ describe('packed mips', () => {
   });
 
   test('y or z on a packed mip', () => {
-    rejects(one(c.tex, at(0, 3), n(1)), { coords: [at(0, 3, 1)] }, 'regionStartCoordinates[0]', /packed mip: x indexes the mip tail's tiles and y and z must be 0, got y=1 z=0/);
+    rejects(
+      one(c.tex, at(0, 3), n(1)),
+      { coords: [at(0, 3, 1)] },
+      'regionStartCoordinates[0]',
+      /packed mip: x indexes the mip tail's tiles and y and z must be 0, got y=1 z=0/,
+    );
     rejects(one(c.tex, at(0, 5), n(1)), { coords: [at(0, 5, 0, 1)] }, 'regionStartCoordinates[0]', /got y=0 z=1/);
   });
 
   test('a box on a packed mip', () => {
-    rejects(one(c.tex, at(0, 3), n(1)), { sizes: [box(1, 1, 1)] }, 'regionSizes[0].useBox', /packed mip; a box cannot address a mip tail/);
+    rejects(
+      one(c.tex, at(0, 3), n(1)),
+      { sizes: [box(1, 1, 1)] },
+      'regionSizes[0].useBox',
+      /packed mip; a box cannot address a mip tail/,
+    );
   });
 });
 
@@ -294,13 +486,28 @@ describe('array lengths and defaults', () => {
 
   test('range arrays of different lengths', () => {
     const valid: Update = { ...one(c.buf, at(0), n(2)), flags: ['NONE', 'NONE'], offsets: [0, 1], counts: [1, 1] };
-    rejects(valid, { offsets: [0, 1, 2] }, 'heapRangeStartOffsets', /one entry per range \(2, from rangeFlags\), got 3/);
+    rejects(
+      valid,
+      { offsets: [0, 1, 2] },
+      'heapRangeStartOffsets',
+      /one entry per range \(2, from rangeFlags\), got 3/,
+    );
     rejects(valid, { counts: [2] }, 'rangeTileCounts', /one entry per range \(2, from rangeFlags\), got 1/);
-    rejects({ ...valid, flags: null }, { counts: [1, 1, 0] }, 'rangeTileCounts', /\(2, from heapRangeStartOffsets\), got 3/);
+    rejects(
+      { ...valid, flags: null },
+      { counts: [1, 1, 0] },
+      'rangeTileCounts',
+      /\(2, from heapRangeStartOffsets\), got 3/,
+    );
   });
 
   test('null coordinates with several regions', () => {
-    rejects({ ...one(c.buf, at(0), n(2)), coords: null }, { sizes: [n(1), n(1)] }, 'regionStartCoordinates', /null only for a single region, and there are 2/);
+    rejects(
+      { ...one(c.buf, at(0), n(2)), coords: null },
+      { sizes: [n(1), n(1)] },
+      'regionStartCoordinates',
+      /null only for a single region, and there are 2/,
+    );
   });
 
   test('range and region totals must agree', () => {
@@ -308,9 +515,19 @@ describe('array lengths and defaults', () => {
     rejects(valid, { counts: [2, 1] }, 'rangeTileCounts', /the ranges cover 3 tile\(s\) and the regions 4/);
     rejects(valid, { counts: [2, 3] }, 'rangeTileCounts', /cover 5 tile\(s\) and the regions 4/);
     // Several ranges without counts are one tile each: 3 ≠ 4 (4 ranges pass).
-    rejects({ ...valid, flags: ['NONE', 'NONE', 'NONE', 'NONE'], offsets: [0, 1, 2, 3], counts: null }, { flags: ['NONE', 'NONE', 'NONE'], offsets: [0, 1, 2] }, 'rangeTileCounts', /cover 3 tile\(s\) and the regions 4/);
+    rejects(
+      { ...valid, flags: ['NONE', 'NONE', 'NONE', 'NONE'], offsets: [0, 1, 2, 3], counts: null },
+      { flags: ['NONE', 'NONE', 'NONE'], offsets: [0, 1, 2] },
+      'rangeTileCounts',
+      /cover 3 tile\(s\) and the regions 4/,
+    );
     // Defaults: the whole buffer (8 tiles) against one range of 7.
-    rejects({ ...valid, coords: null, sizes: null, flags: null, offsets: null, counts: [8] }, { counts: [7] }, 'rangeTileCounts', /cover 7 tile\(s\) and the regions 8/);
+    rejects(
+      { ...valid, coords: null, sizes: null, flags: null, offsets: null, counts: [8] },
+      { counts: [7] },
+      'rangeTileCounts',
+      /cover 7 tile\(s\) and the regions 8/,
+    );
   });
 
   test('an array argument that is not an array', () => {
@@ -329,7 +546,12 @@ describe('the heap', () => {
   });
 
   test('needed for REUSE_SINGLE_TILE ranges, also after NULL and SKIP ones', () => {
-    const valid: Update = { ...one(c.buf, at(0), n(3)), flags: ['NULL', 'SKIP', 'REUSE_SINGLE_TILE'], offsets: [0, 0, 3], counts: [1, 1, 1] };
+    const valid: Update = {
+      ...one(c.buf, at(0), n(3)),
+      flags: ['NULL', 'SKIP', 'REUSE_SINGLE_TILE'],
+      offsets: [0, 0, 3],
+      counts: [1, 1, 1],
+    };
     rejects(valid, { heap: null }, 'heap', /range 2 is REUSE_SINGLE_TILE/);
   });
 
@@ -356,7 +578,8 @@ describe('the heap', () => {
   });
 
   test('look-alikes of a heap: its prototype, a copy of its fields, a Proxy of it', () => {
-    for (const fake of lookAlikes(c.heap)) rejects(one(c.buf, at(0), n(1)), { heap: fake }, 'heap', /created by this device/);
+    for (const fake of lookAlikes(c.heap))
+      rejects(one(c.buf, at(0), n(1)), { heap: fake }, 'heap', /created by this device/);
   });
 
   test('UPLOAD, READBACK and CUSTOM L0 heaps are in system memory; CUSTOM L1 passes', () => {
@@ -365,22 +588,48 @@ describe('the heap', () => {
     const valid = { ...one(c.buf, at(0), n(1)), heap: l1 };
     rejects(valid, { heap: custom({ type: 'UPLOAD' }) }, 'heap', /is a UPLOAD heap in system memory/);
     rejects(valid, { heap: custom({ type: 'READBACK' }) }, 'heap', /is a READBACK heap in system memory/);
-    rejects(valid, { heap: custom({ type: 'CUSTOM', cpuPageProperty: 'WRITE_BACK', memoryPoolPreference: 'L0' }) }, 'heap', /is a CUSTOM heap in system memory/);
+    rejects(
+      valid,
+      { heap: custom({ type: 'CUSTOM', cpuPageProperty: 'WRITE_BACK', memoryPoolPreference: 'L0' }) },
+      'heap',
+      /is a CUSTOM heap in system memory/,
+    );
   });
 
   test("heap flags that deny the resource's category", () => {
-    const withFlags = (flags: HeapFlag[]): Heap => c.device.createHeap({ sizeInBytes: 16 * 65536, properties: { type: 'DEFAULT' }, flags });
+    const withFlags = (flags: HeapFlag[]): Heap =>
+      c.device.createHeap({ sizeInBytes: 16 * 65536, properties: { type: 'DEFAULT' }, flags });
     const buffers = withFlags(['ALLOW_ONLY_BUFFERS']);
     const textures = withFlags(['ALLOW_ONLY_NON_RT_DS_TEXTURES']);
     rejects({ ...one(c.buf, at(0), n(1)), heap: buffers }, { heap: textures }, 'heap', /which deny buffers/);
-    rejects({ ...one(c.buf, at(0), n(1)), heap: buffers }, { heap: withFlags(['DENY_BUFFERS']) }, 'heap', /which deny buffers/);
-    rejects({ ...one(c.tex, at(0), n(1)), heap: textures }, { heap: buffers }, 'heap', /which deny textures that are neither render targets nor depth-stencil/);
-    rejects({ ...one(c.tex, at(0), n(1)), heap: withFlags(['DENY_BUFFERS']) }, { heap: withFlags(['DENY_NON_RT_DS_TEXTURES']) }, 'heap', /deny textures that are neither/);
+    rejects(
+      { ...one(c.buf, at(0), n(1)), heap: buffers },
+      { heap: withFlags(['DENY_BUFFERS']) },
+      'heap',
+      /which deny buffers/,
+    );
+    rejects(
+      { ...one(c.tex, at(0), n(1)), heap: textures },
+      { heap: buffers },
+      'heap',
+      /which deny textures that are neither render targets nor depth-stencil/,
+    );
+    rejects(
+      { ...one(c.tex, at(0), n(1)), heap: withFlags(['DENY_BUFFERS']) },
+      { heap: withFlags(['DENY_NON_RT_DS_TEXTURES']) },
+      'heap',
+      /deny textures that are neither/,
+    );
   });
 
   test('a NONE range may end exactly at the heap end, not past it', () => {
     // heap has 16 tiles: 12..15 pass, 13..16 fail.
-    rejects({ ...one(c.buf, at(0), n(4)), offsets: [12] }, { offsets: [13] }, 'heapRangeStartOffsets[0]', /range 0 needs heap tiles 13\.\.16, and heap #\d+ has 16 tile\(s\)/);
+    rejects(
+      { ...one(c.buf, at(0), n(4)), offsets: [12] },
+      { offsets: [13] },
+      'heapRangeStartOffsets[0]',
+      /range 0 needs heap tiles 13\.\.16, and heap #\d+ has 16 tile\(s\)/,
+    );
   });
 
   test('the error names the offending range', () => {
@@ -390,19 +639,34 @@ describe('the heap', () => {
 
   test('a REUSE_SINGLE_TILE offset must be a tile of the heap, whatever the count', () => {
     // Offset 15 (the last tile) with 8 tiles passes; 16 fails.
-    rejects({ ...one(c.buf, at(0), n(8)), flags: ['REUSE_SINGLE_TILE'], offsets: [15] }, { offsets: [16] }, 'heapRangeStartOffsets[0]', /needs heap tiles 16\.\.16/);
+    rejects(
+      { ...one(c.buf, at(0), n(8)), flags: ['REUSE_SINGLE_TILE'], offsets: [15] },
+      { offsets: [16] },
+      'heapRangeStartOffsets[0]',
+      /needs heap tiles 16\.\.16/,
+    );
   });
 
   test('offsets default to 0, so a NONE range longer than the heap fails', () => {
     // A 4-tile heap: 4 tiles from 0 pass; the 8-tile buffer from 0 fails.
     const small = c.device.createHeap({ sizeInBytes: 4 * 65536, properties: { type: 'DEFAULT' } });
-    rejects({ ...one(c.buf, at(0), n(4)), heap: small, offsets: null, counts: null }, { sizes: null, coords: null }, 'heapRangeStartOffsets[0]', /needs heap tiles 0\.\.7, and heap #\d+ has 4 tile\(s\)/);
+    rejects(
+      { ...one(c.buf, at(0), n(4)), heap: small, offsets: null, counts: null },
+      { sizes: null, coords: null },
+      'heapRangeStartOffsets[0]',
+      /needs heap tiles 0\.\.7, and heap #\d+ has 4 tile\(s\)/,
+    );
   });
 });
 
 describe('flag names', () => {
   test('range flags', () => {
-    rejects(one(c.buf, at(0), n(1)), { flags: ['BOGUS'] }, 'rangeFlags[0]', /must be one of NONE, NULL, SKIP, REUSE_SINGLE_TILE; got 'BOGUS'/);
+    rejects(
+      one(c.buf, at(0), n(1)),
+      { flags: ['BOGUS'] },
+      'rangeFlags[0]',
+      /must be one of NONE, NULL, SKIP, REUSE_SINGLE_TILE; got 'BOGUS'/,
+    );
     rejects(
       { ...one(c.buf, at(0), n(2)), flags: ['NONE', 'NULL'], offsets: [0, 0], counts: [1, 1] },
       { flags: ['NONE', 'null'] },
@@ -414,7 +678,12 @@ describe('flag names', () => {
   test('mapping flags', () => {
     const valid: Update = { ...one(c.buf, at(0), n(1)), mappingFlags: 'NO_HAZARD' };
     rejects(valid, { mappingFlags: 'BOGUS' }, 'flags', /must be one of NONE, NO_HAZARD; got 'BOGUS'/);
-    rejects({ ...valid, mappingFlags: ['NONE', 'NO_HAZARD'] }, { mappingFlags: ['NO_HAZARD', 'DISCARD'] }, 'flags[1]', /got 'DISCARD'/);
+    rejects(
+      { ...valid, mappingFlags: ['NONE', 'NO_HAZARD'] },
+      { mappingFlags: ['NO_HAZARD', 'DISCARD'] },
+      'flags[1]',
+      /got 'DISCARD'/,
+    );
   });
 });
 
@@ -427,17 +696,28 @@ describe('copyTileMappings', () => {
     size: TileRegionSize;
     flags?: unknown;
   }
-  const copy = (u: Copy) => () => c.queue.copyTileMappings(u.dst, u.dstStart, u.src, u.srcStart, u.size, u.flags as never);
+  const copy = (u: Copy) => () =>
+    c.queue.copyTileMappings(u.dst, u.dstStart, u.src, u.srcStart, u.size, u.flags as never);
   function copyRejects(valid: Copy, change: Partial<Copy>, argument: string, message: RegExp): void {
     const before = snapshot(c.all);
-    expectD3D12Error(copy({ ...valid, ...change }), { hresult: 'E_INVALIDARG', call: 'copyTileMappings', argument, message });
+    expectD3D12Error(copy({ ...valid, ...change }), {
+      hresult: 'E_INVALIDARG',
+      call: 'copyTileMappings',
+      argument,
+      message,
+    });
     expect(snapshot(c.all)).toEqual(before);
     expect(copy(valid)).not.toThrow();
   }
   const valid = (): Copy => ({ dst: c.buf, dstStart: at(4), src: c.tex, srcStart: at(0, 0, 3), size: n(4) });
 
   test('a destination that is not reserved', () => {
-    const committed = c.device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: 65536 }, 'COMMON');
+    const committed = c.device.createCommittedResource(
+      { type: 'DEFAULT' },
+      [],
+      { dimension: 'BUFFER', width: 65536 },
+      'COMMON',
+    );
     copyRejects(valid(), { dst: committed }, 'dstResource', /not a reserved resource/);
   });
 
@@ -455,7 +735,12 @@ describe('copyTileMappings', () => {
 
   test('a region past either end', () => {
     // dst from 4: 4 tiles reach the last tile 7; 5 run past.
-    copyRejects(valid(), { size: n(5) }, 'regionSize.numTiles', /5 tiles from tile 4 run past the resource's last tile \(7\)/);
+    copyRejects(
+      valid(),
+      { size: n(5) },
+      'regionSize.numTiles',
+      /5 tiles from tile 4 run past the resource's last tile \(7\)/,
+    );
   });
 
   test('a box that does not fit the destination, or whose volume is wrong', () => {
@@ -465,12 +750,21 @@ describe('copyTileMappings', () => {
   });
 
   test('part of a mip tail', () => {
-    copyRejects({ dst: c.wide, dstStart: at(0, 1), src: c.arr, srcStart: at(0, 3), size: n(2) }, { size: n(1) }, 'regionSize', /covers part of the packed mips/);
+    copyRejects(
+      { dst: c.wide, dstStart: at(0, 1), src: c.arr, srcStart: at(0, 3), size: n(2) },
+      { size: n(1) },
+      'regionSize',
+      /covers part of the packed mips/,
+    );
   });
 
   test('source tiles in a heap whose flags deny the destination', () => {
     // buf's tiles 0..3 → a buffers-only heap; copying them into tex would let tex use that heap.
-    const buffersOnly = c.device.createHeap({ sizeInBytes: 16 * 65536, properties: { type: 'DEFAULT' }, flags: ['ALLOW_ONLY_BUFFERS'] });
+    const buffersOnly = c.device.createHeap({
+      sizeInBytes: 16 * 65536,
+      properties: { type: 'DEFAULT' },
+      flags: ['ALLOW_ONLY_BUFFERS'],
+    });
     c.queue.updateTileMappings(c.buf, null, [n(4)], buffersOnly, null, null, null);
     const intoTex: Copy = { dst: c.tex, dstStart: at(0), src: c.buf, srcStart: at(4), size: n(4) };
     // Control: buf 4..7 still map into `pre`, which allows everything.

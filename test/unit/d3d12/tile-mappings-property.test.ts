@@ -16,7 +16,16 @@
  */
 import { describe, expect, test } from 'vitest';
 import { createDevice } from '../../../src/index.js';
-import type { CommandQueue, Device, Heap, Resource, ResourceDesc, TiledResourceCoordinate, TileRangeFlag, TileRegionSize } from '../../../src/index.js';
+import type {
+  CommandQueue,
+  Device,
+  Heap,
+  Resource,
+  ResourceDesc,
+  TiledResourceCoordinate,
+  TileRangeFlag,
+  TileRegionSize,
+} from '../../../src/index.js';
 import { expectD3D12Error } from '../../shared/expect-d3d12-error.js';
 import { Random } from '../../../src/validate/random.js';
 
@@ -66,7 +75,14 @@ function modelResource(device: Device, name: string, resource: Resource): ModelR
   const packedSubs: number[] = [];
   tiling.subresourceTilings.forEach((t, sub) => {
     if (t.startTileIndexInOverallResource === 0xffffffff) packedSubs.push(sub);
-    else standard.push({ sub, w: t.widthInTiles, h: t.heightInTiles, d: t.depthInTiles, start: t.startTileIndexInOverallResource });
+    else
+      standard.push({
+        sub,
+        w: t.widthInTiles,
+        h: t.heightInTiles,
+        d: t.depthInTiles,
+        start: t.startTileIndexInOverallResource,
+      });
   });
   const packedCount = tiling.packedMipDesc.numTilesForPackedMips;
   const tilesPerSlice = numTiles / arraySize;
@@ -117,7 +133,12 @@ function coordinateOf(r: ModelResource, rng: Random, tile: number): TiledResourc
   for (const s of r.standard) {
     const local = tile - s.start;
     if (local >= 0 && local < s.w * s.h * s.d) {
-      return { x: local % s.w, y: Math.floor(local / s.w) % s.h, z: Math.floor(local / (s.w * s.h)), subresource: s.sub };
+      return {
+        x: local % s.w,
+        y: Math.floor(local / s.w) % s.h,
+        z: Math.floor(local / (s.w * s.h)),
+        subresource: s.sub,
+      };
     }
   }
   const slice = tailSliceOf(r, tile);
@@ -154,7 +175,11 @@ function boxRegion(rng: Random, s: Standard, width: number, height: number, dept
       for (let i = 0; i < width; i++) tiles.push(s.start + (x + i) + (y + j) * s.w + (z + k) * s.w * s.h);
     }
   }
-  return { coordinate: { x, y, z, subresource: s.sub }, size: { numTiles: tiles.length, useBox: true, width, height, depth }, tiles };
+  return {
+    coordinate: { x, y, z, subresource: s.sub },
+    size: { numTiles: tiles.length, useBox: true, width, height, depth },
+    tiles,
+  };
 }
 
 function linearRegion(r: ModelResource, rng: Random, start: number, count: number): Region {
@@ -302,26 +327,41 @@ class Session {
     const regions = Array.from({ length: rng.pick([1, 1, 1, 2, 3]) }, () => randomRegion(r, rng));
     if (rng.chance(0.1)) regions.splice(0, regions.length, linearRegion(r, rng, 0, r.numTiles)); // whole resource
     const ranges = randomRanges(r, rng, regions, heap.tiles);
-    const mapsTiles = ranges.some((range) => range.count > 0 && (range.flag === 'NONE' || range.flag === 'REUSE_SINGLE_TILE'));
+    const mapsTiles = ranges.some(
+      (range) => range.count > 0 && (range.flag === 'NONE' || range.flag === 'REUSE_SINGLE_TILE'),
+    );
     const useHeap = mapsTiles || rng.chance(0.5) ? heap : null;
 
     let coords: TiledResourceCoordinate[] | null = regions.map((region) => region.coordinate);
     let sizes: TileRegionSize[] | null = regions.map((region) => region.size);
     const only = regions[0];
-    const atOrigin = regions.length === 1 && only !== undefined && only.coordinate.subresource === 0 && only.coordinate.x === 0 && only.coordinate.y === 0 && only.coordinate.z === 0;
+    const atOrigin =
+      regions.length === 1 &&
+      only !== undefined &&
+      only.coordinate.subresource === 0 &&
+      only.coordinate.x === 0 &&
+      only.coordinate.y === 0 &&
+      only.coordinate.z === 0;
     if (atOrigin && only.size.useBox !== true && only.size.numTiles === r.numTiles && rng.chance(0.7)) {
       coords = null;
       sizes = null;
     } else if (atOrigin && rng.chance(0.5)) {
       coords = null;
-    } else if (regions.every((region) => region.size.useBox !== true && region.size.numTiles === 1) && rng.chance(0.7)) {
+    } else if (
+      regions.every((region) => region.size.useBox !== true && region.size.numTiles === 1) &&
+      rng.chance(0.7)
+    ) {
       sizes = null;
     }
     let flags: TileRangeFlag[] | null = ranges.map((range) => range.flag);
     let offsets: number[] | null = ranges.map((range) => range.offset);
     let counts: number[] | null = ranges.map((range) => range.count);
     if (ranges.every((range) => range.flag === 'NONE') && rng.chance(0.5)) flags = null;
-    if (ranges.every((range) => range.offset === 0 || range.flag === 'NULL' || range.flag === 'SKIP') && rng.chance(0.5)) offsets = null;
+    if (
+      ranges.every((range) => range.offset === 0 || range.flag === 'NULL' || range.flag === 'SKIP') &&
+      rng.chance(0.5)
+    )
+      offsets = null;
     const total = ranges.reduce((sum, range) => sum + range.count, 0);
     if (ranges.length === 1 && ranges[0]?.count === total && rng.chance(0.5)) counts = null;
     else if (ranges.length > 1 && ranges.every((range) => range.count === 1) && rng.chance(0.7)) counts = null;
@@ -339,23 +379,58 @@ class Session {
     note('update: null counts, several ranges', counts === null && ranges.length > 1);
     note('update: null heap', useHeap === null);
     note('update: several regions', regions.length > 1);
-    note('update: overlapping regions', new Set(regions.flatMap((region) => region.tiles)).size < regions.reduce((sum, region) => sum + region.tiles.length, 0));
-    note('update: box', regions.some((region) => region.size.useBox === true));
-    note('update: box with depth > 1', regions.some((region) => (region.size.depth ?? 1) > 1));
-    note('update: region spilling into the next subresource', regions.some((region) => {
-      const first = r.standard.find((standard) => standard.sub === region.coordinate.subresource);
-      const last = region.tiles[region.tiles.length - 1];
-      return region.size.useBox !== true && first !== undefined && last !== undefined && last >= first.start + first.w * first.h * first.d;
-    }));
-    note('update: a mip tail mapped', regions.some((region) => region.tiles.some((tile) => tailSliceOf(r, tile) >= 0)));
-    note('update: a tail of slice > 0 mapped', regions.some((region) => region.tiles.some((tile) => tailSliceOf(r, tile) > 0)));
-    note('update: a multi-tile tail mapped', r.packedCount > 1 && regions.some((region) => region.tiles.some((tile) => tailSliceOf(r, tile) >= 0)));
-    for (const flag of ['NONE', 'NULL', 'SKIP', 'REUSE_SINGLE_TILE'] as const) note(`update: ${flag} range`, ranges.some((range) => range.flag === flag && range.count > 0));
-    note('update: zero-count range', ranges.some((range) => range.count === 0));
+    note(
+      'update: overlapping regions',
+      new Set(regions.flatMap((region) => region.tiles)).size <
+        regions.reduce((sum, region) => sum + region.tiles.length, 0),
+    );
+    note(
+      'update: box',
+      regions.some((region) => region.size.useBox === true),
+    );
+    note(
+      'update: box with depth > 1',
+      regions.some((region) => (region.size.depth ?? 1) > 1),
+    );
+    note(
+      'update: region spilling into the next subresource',
+      regions.some((region) => {
+        const first = r.standard.find((standard) => standard.sub === region.coordinate.subresource);
+        const last = region.tiles[region.tiles.length - 1];
+        return (
+          region.size.useBox !== true &&
+          first !== undefined &&
+          last !== undefined &&
+          last >= first.start + first.w * first.h * first.d
+        );
+      }),
+    );
+    note(
+      'update: a mip tail mapped',
+      regions.some((region) => region.tiles.some((tile) => tailSliceOf(r, tile) >= 0)),
+    );
+    note(
+      'update: a tail of slice > 0 mapped',
+      regions.some((region) => region.tiles.some((tile) => tailSliceOf(r, tile) > 0)),
+    );
+    note(
+      'update: a multi-tile tail mapped',
+      r.packedCount > 1 && regions.some((region) => region.tiles.some((tile) => tailSliceOf(r, tile) >= 0)),
+    );
+    for (const flag of ['NONE', 'NULL', 'SKIP', 'REUSE_SINGLE_TILE'] as const)
+      note(
+        `update: ${flag} range`,
+        ranges.some((range) => range.flag === flag && range.count > 0),
+      );
+    note(
+      'update: zero-count range',
+      ranges.some((range) => range.count === 0),
+    );
     const args = [r.name, coords, sizes, useHeap ? `heap ${heap.id}` : null, flags, offsets, counts];
     return {
       describe: `updateTileMappings(${JSON.stringify(args).slice(1, -1)})`,
-      run: () => this.queue.updateTileMappings(r.resource, coords, sizes, useHeap ? heap.heap : null, flags, offsets, counts),
+      run: () =>
+        this.queue.updateTileMappings(r.resource, coords, sizes, useHeap ? heap.heap : null, flags, offsets, counts),
       apply: () => applyUpdate(r, regions, ranges, heapId),
     };
   }
@@ -398,7 +473,10 @@ class Session {
     const overlap = dst === src && d.tiles.some((tile) => srcTiles.has(tile));
     note('copy: overlapping, destination after source', overlap && (d.tiles[0] ?? 0) > (s.tiles[0] ?? 0));
     note('copy: overlapping, destination before source', overlap && (d.tiles[0] ?? 0) < (s.tiles[0] ?? 0));
-    note('copy: a mip tail', d.tiles.some((tile) => tailSliceOf(dst, tile) >= 0));
+    note(
+      'copy: a mip tail',
+      d.tiles.some((tile) => tailSliceOf(dst, tile) >= 0),
+    );
     return {
       describe: `copyTileMappings(${dst.name}, ${JSON.stringify(d.coordinate)}, ${src.name}, ${JSON.stringify(s.coordinate)}, ${JSON.stringify(d.size)})`,
       run: () => this.queue.copyTileMappings(dst.resource, d.coordinate, src.resource, s.coordinate, d.size),
@@ -418,7 +496,16 @@ class Session {
     const heap = rng.pick(this.liveHeaps());
     const big = this.heaps.find((h) => h.tiles === 96 && !h.released) ?? heap;
     const standardStarts = startTiles(r).filter((t) => tailSliceOf(r, t) < 0);
-    const update = (name: string, argument: string, coords: TiledResourceCoordinate[] | null, sizes: TileRegionSize[] | null, h: Heap | null, flags: unknown, offsets: number[] | null, counts: number[] | null): Call => ({
+    const update = (
+      name: string,
+      argument: string,
+      coords: TiledResourceCoordinate[] | null,
+      sizes: TileRegionSize[] | null,
+      h: Heap | null,
+      flags: unknown,
+      offsets: number[] | null,
+      counts: number[] | null,
+    ): Call => ({
       describe: `invalid (${name}) updateTileMappings(${r.name}, ${JSON.stringify([coords, sizes, h ? `heap ${this.heapIds.get(h)}` : null, flags, offsets, counts]).slice(1, -1)})`,
       run: () => {
         note(`invalid: ${name}`);
@@ -431,52 +518,205 @@ class Session {
     const packedSub = r.packedSubs.length > 0 ? rng.pick(r.packedSubs) : undefined;
     switch (kind) {
       case 0: // x one past the subresource's width
-        return s && update('x out of range', 'regionStartCoordinates[0].x', [{ x: s.w, y: 0, z: 0, subresource: s.sub }], [{ numTiles: 1 }], heap.heap, null, null, null);
+        return (
+          s &&
+          update(
+            'x out of range',
+            'regionStartCoordinates[0].x',
+            [{ x: s.w, y: 0, z: 0, subresource: s.sub }],
+            [{ numTiles: 1 }],
+            heap.heap,
+            null,
+            null,
+            null,
+          )
+        );
       case 1: // y or z one past
-        return s && (rng.chance(0.5)
-          ? update('y out of range', 'regionStartCoordinates[0].y', [{ x: 0, y: s.h, z: 0, subresource: s.sub }], [{ numTiles: 1 }], heap.heap, null, null, null)
-          : update('z out of range', 'regionStartCoordinates[0].z', [{ x: 0, y: 0, z: s.d, subresource: s.sub }], [{ numTiles: 1 }], heap.heap, null, null, null));
+        return (
+          s &&
+          (rng.chance(0.5)
+            ? update(
+                'y out of range',
+                'regionStartCoordinates[0].y',
+                [{ x: 0, y: s.h, z: 0, subresource: s.sub }],
+                [{ numTiles: 1 }],
+                heap.heap,
+                null,
+                null,
+                null,
+              )
+            : update(
+                'z out of range',
+                'regionStartCoordinates[0].z',
+                [{ x: 0, y: 0, z: s.d, subresource: s.sub }],
+                [{ numTiles: 1 }],
+                heap.heap,
+                null,
+                null,
+                null,
+              ))
+        );
       case 2:
-        return update('subresource out of range', 'regionStartCoordinates[0].subresource', [{ x: 0, y: 0, z: 0, subresource: r.numSubresources }], [{ numTiles: 1 }], heap.heap, null, null, null);
+        return update(
+          'subresource out of range',
+          'regionStartCoordinates[0].subresource',
+          [{ x: 0, y: 0, z: 0, subresource: r.numSubresources }],
+          [{ numTiles: 1 }],
+          heap.heap,
+          null,
+          null,
+          null,
+        );
       case 3: {
         // A region from a valid start running one tile past the end.
         const start = rng.pick(startTiles(r));
-        return update('past the end', 'regionSizes[0].numTiles', [coordinateOf(r, rng, start)], [{ numTiles: r.numTiles - start + 1 }], big.heap, ['NULL'], null, null);
+        return update(
+          'past the end',
+          'regionSizes[0].numTiles',
+          [coordinateOf(r, rng, start)],
+          [{ numTiles: r.numTiles - start + 1 }],
+          big.heap,
+          ['NULL'],
+          null,
+          null,
+        );
       }
       case 4: {
         if (!s || r.buffer) return undefined;
         const x = rng.below(s.w);
-        return update('box past the edge', 'regionSizes[0].width', [{ x, y: 0, z: 0, subresource: s.sub }], [{ numTiles: s.w - x + 1, useBox: true, width: s.w - x + 1, height: 1, depth: 1 }], big.heap, ['NULL'], null, null);
+        return update(
+          'box past the edge',
+          'regionSizes[0].width',
+          [{ x, y: 0, z: 0, subresource: s.sub }],
+          [{ numTiles: s.w - x + 1, useBox: true, width: s.w - x + 1, height: 1, depth: 1 }],
+          big.heap,
+          ['NULL'],
+          null,
+          null,
+        );
       }
       case 5:
-        return s && !r.buffer ? update('box volume', 'regionSizes[0].numTiles', [{ x: 0, y: 0, z: 0, subresource: s.sub }], [{ numTiles: 2, useBox: true, width: 1, height: 1, depth: 1 }], heap.heap, ['NULL'], null, [2]) : undefined;
+        return s && !r.buffer
+          ? update(
+              'box volume',
+              'regionSizes[0].numTiles',
+              [{ x: 0, y: 0, z: 0, subresource: s.sub }],
+              [{ numTiles: 2, useBox: true, width: 1, height: 1, depth: 1 }],
+              heap.heap,
+              ['NULL'],
+              null,
+              [2],
+            )
+          : undefined;
       case 6:
-        return packedSub === undefined ? undefined : update('y on a packed mip', 'regionStartCoordinates[0]', [{ x: 0, y: 1, z: 0, subresource: packedSub }], [{ numTiles: r.packedCount }], big.heap, null, null, null);
+        return packedSub === undefined
+          ? undefined
+          : update(
+              'y on a packed mip',
+              'regionStartCoordinates[0]',
+              [{ x: 0, y: 1, z: 0, subresource: packedSub }],
+              [{ numTiles: r.packedCount }],
+              big.heap,
+              null,
+              null,
+              null,
+            );
       case 7:
-        return packedSub === undefined || r.packedCount < 2 ? undefined : update('part of a tail', 'regionSizes[0]', [{ x: 0, y: 0, z: 0, subresource: packedSub }], [{ numTiles: r.packedCount - 1 }], big.heap, null, null, null);
+        return packedSub === undefined || r.packedCount < 2
+          ? undefined
+          : update(
+              'part of a tail',
+              'regionSizes[0]',
+              [{ x: 0, y: 0, z: 0, subresource: packedSub }],
+              [{ numTiles: r.packedCount - 1 }],
+              big.heap,
+              null,
+              null,
+              null,
+            );
       case 8:
         return packedSub === undefined || r.packedCount < 2
           ? undefined
-          : update('tail split across ranges', 'rangeTileCounts', [{ x: 0, y: 0, z: 0, subresource: packedSub }], [{ numTiles: r.packedCount }], big.heap, ['NONE', 'NONE'], [0, 0], [1, r.packedCount - 1]);
+          : update(
+              'tail split across ranges',
+              'rangeTileCounts',
+              [{ x: 0, y: 0, z: 0, subresource: packedSub }],
+              [{ numTiles: r.packedCount }],
+              big.heap,
+              ['NONE', 'NONE'],
+              [0, 0],
+              [1, r.packedCount - 1],
+            );
       case 9: {
         const start = standardStarts.length > 0 ? rng.pick(standardStarts) : undefined;
-        return start === undefined ? undefined : update('totals differ', 'rangeTileCounts', [coordinateOf(r, rng, start)], [{ numTiles: 1 }], heap.heap, null, null, [2]);
+        return start === undefined
+          ? undefined
+          : update(
+              'totals differ',
+              'rangeTileCounts',
+              [coordinateOf(r, rng, start)],
+              [{ numTiles: 1 }],
+              heap.heap,
+              null,
+              null,
+              [2],
+            );
       }
       case 10: {
         const start = standardStarts.length > 0 ? rng.pick(standardStarts) : undefined;
-        return start === undefined ? undefined : update('NONE past the heap end', 'heapRangeStartOffsets[0]', [coordinateOf(r, rng, start)], [{ numTiles: 1 }], heap.heap, ['NONE'], [heap.tiles], null);
+        return start === undefined
+          ? undefined
+          : update(
+              'NONE past the heap end',
+              'heapRangeStartOffsets[0]',
+              [coordinateOf(r, rng, start)],
+              [{ numTiles: 1 }],
+              heap.heap,
+              ['NONE'],
+              [heap.tiles],
+              null,
+            );
       }
       case 11: {
         const start = standardStarts.length > 0 ? rng.pick(standardStarts) : undefined;
-        return start === undefined ? undefined : update('no heap for REUSE', 'heap', [coordinateOf(r, rng, start)], [{ numTiles: 1 }], null, ['REUSE_SINGLE_TILE'], [0], null);
+        return start === undefined
+          ? undefined
+          : update(
+              'no heap for REUSE',
+              'heap',
+              [coordinateOf(r, rng, start)],
+              [{ numTiles: 1 }],
+              null,
+              ['REUSE_SINGLE_TILE'],
+              [0],
+              null,
+            );
       }
       case 12: {
         const released = this.heaps.find((h) => h.released);
         const start = standardStarts.length > 0 ? rng.pick(standardStarts) : undefined;
         if (start === undefined) return undefined;
         return released
-          ? update('released heap', 'heap', [coordinateOf(r, rng, start)], [{ numTiles: 1 }], released.heap, null, null, null)
-          : update('bad range flag', 'rangeFlags[0]', [coordinateOf(r, rng, start)], [{ numTiles: 1 }], heap.heap, ['MAYBE'], null, null);
+          ? update(
+              'released heap',
+              'heap',
+              [coordinateOf(r, rng, start)],
+              [{ numTiles: 1 }],
+              released.heap,
+              null,
+              null,
+              null,
+            )
+          : update(
+              'bad range flag',
+              'rangeFlags[0]',
+              [coordinateOf(r, rng, start)],
+              [{ numTiles: 1 }],
+              heap.heap,
+              ['MAYBE'],
+              null,
+              null,
+            );
       }
       default: {
         // copyTileMappings with the source coordinate one past its subresource (an empty destination region).
@@ -487,7 +727,9 @@ class Session {
           describe: `invalid copyTileMappings(${r.name}, x=0, ${src.name}, ${JSON.stringify(srcStart)}, 0 tiles)`,
           run: () => {
             note('invalid: copy source coordinate');
-            this.queue.copyTileMappings(r.resource, { x: 0, y: 0, z: 0, subresource: 0 }, src.resource, srcStart, { numTiles: 0 });
+            this.queue.copyTileMappings(r.resource, { x: 0, y: 0, z: 0, subresource: 0 }, src.resource, srcStart, {
+              numTiles: 0,
+            });
           },
           argument: 'srcRegionStartCoordinate.x',
         };
@@ -501,7 +743,10 @@ class Session {
         const actual = r.resource.getTileMappingForTesting(tile);
         const expected = r.table[tile] ?? null;
         const actualId = actual ? this.heapIds.get(actual.heap) : undefined;
-        const same = expected === null ? actual === null : actual !== null && actualId === expected.heapId && actual.heapTileOffset === expected.tile;
+        const same =
+          expected === null
+            ? actual === null
+            : actual !== null && actualId === expected.heapId && actual.heapTileOffset === expected.tile;
         if (!same) {
           const shown = actual ? `heap ${actualId} tile ${actual.heapTileOffset}` : 'NULL';
           const wanted = expected ? `heap ${expected.heapId} tile ${expected.tile}` : 'NULL';
@@ -527,9 +772,17 @@ async function runSeed(seed: number): Promise<{ valid: number; invalid: number }
   descs.push({ dimension: 'BUFFER', width: 0 }, rng.pick(DESCS[2] ?? []));
   descs.forEach((desc, i) => {
     const full: ResourceDesc =
-      desc.dimension === 'BUFFER' ? { ...desc, width: rng.int(1, 40) * 65536 - rng.below(65536) } : { ...desc, layout: '64KB_UNDEFINED_SWIZZLE' };
+      desc.dimension === 'BUFFER'
+        ? { ...desc, width: rng.int(1, 40) * 65536 - rng.below(65536) }
+        : { ...desc, layout: '64KB_UNDEFINED_SWIZZLE' };
     const resource = device.createReservedResource(full, 'COMMON');
-    session.resources.push(modelResource(device, `r${i}(${full.dimension}${full.format ? ` ${full.format}` : ''} ${full.width}×${full.height ?? 1}×${full.depthOrArraySize ?? 1} mips ${resource.getDesc().mipLevels})`, resource));
+    session.resources.push(
+      modelResource(
+        device,
+        `r${i}(${full.dimension}${full.format ? ` ${full.format}` : ''} ${full.width}×${full.height ?? 1}×${full.depthOrArraySize ?? 1} mips ${resource.getDesc().mipLevels})`,
+        resource,
+      ),
+    );
   });
   session.compare(`seed ${seed}: initial state (mappings start NULL)`);
 
@@ -553,18 +806,24 @@ async function runSeed(seed: number): Promise<{ valid: number; invalid: number }
       try {
         call.run();
       } catch (error) {
-        throw new Error(`${context}\n  a valid call threw: ${error instanceof Error ? error.message : 'a non-Error'}`, { cause: error });
+        throw new Error(`${context}\n  a valid call threw: ${error instanceof Error ? error.message : 'a non-Error'}`, {
+          cause: error,
+        });
       }
       call.apply();
       valid++;
     } else {
       const { run, argument } = call;
-      if (argument === undefined) throw new Error(`${context}\n  an invalid call must say which argument its error names`);
+      if (argument === undefined)
+        throw new Error(`${context}\n  an invalid call must say which argument its error names`);
       try {
         expectD3D12Error(run, { hresult: 'E_INVALIDARG', argument });
       } catch (error) {
         // The seed and the call number first, so that a failure can be replayed.
-        throw new Error(`${context}\n  expected E_INVALIDARG naming ${argument}: ${error instanceof Error ? error.message : 'a non-Error'}`, { cause: error });
+        throw new Error(
+          `${context}\n  expected E_INVALIDARG naming ${argument}: ${error instanceof Error ? error.message : 'a non-Error'}`,
+          { cause: error },
+        );
       }
       invalid++;
     }
@@ -590,16 +849,45 @@ describe('updateTileMappings / copyTileMappings against a naive model', () => {
 
   test('the generator reached every case it is meant to (over all seeds)', () => {
     const wanted = [
-      'update: null coordinates', 'update: null sizes', 'update: null coordinates and sizes (whole resource)', 'update: null range flags',
-      'update: null offsets', 'update: null counts, one range', 'update: null counts, several ranges', 'update: null heap',
-      'update: several regions', 'update: overlapping regions', 'update: box', 'update: box with depth > 1',
-      'update: region spilling into the next subresource', 'update: a mip tail mapped', 'update: a tail of slice > 0 mapped',
-      'update: a multi-tile tail mapped', 'update: NONE range', 'update: NULL range', 'update: SKIP range',
-      'update: REUSE_SINGLE_TILE range', 'update: zero-count range',
-      'copy: box', 'copy: across resources', 'copy: overlapping, destination after source', 'copy: overlapping, destination before source', 'copy: a mip tail',
-      'invalid: x out of range', 'invalid: subresource out of range', 'invalid: past the end', 'invalid: box past the edge', 'invalid: box volume',
-      'invalid: y on a packed mip', 'invalid: part of a tail', 'invalid: tail split across ranges', 'invalid: totals differ',
-      'invalid: NONE past the heap end', 'invalid: no heap for REUSE', 'invalid: released heap', 'invalid: copy source coordinate',
+      'update: null coordinates',
+      'update: null sizes',
+      'update: null coordinates and sizes (whole resource)',
+      'update: null range flags',
+      'update: null offsets',
+      'update: null counts, one range',
+      'update: null counts, several ranges',
+      'update: null heap',
+      'update: several regions',
+      'update: overlapping regions',
+      'update: box',
+      'update: box with depth > 1',
+      'update: region spilling into the next subresource',
+      'update: a mip tail mapped',
+      'update: a tail of slice > 0 mapped',
+      'update: a multi-tile tail mapped',
+      'update: NONE range',
+      'update: NULL range',
+      'update: SKIP range',
+      'update: REUSE_SINGLE_TILE range',
+      'update: zero-count range',
+      'copy: box',
+      'copy: across resources',
+      'copy: overlapping, destination after source',
+      'copy: overlapping, destination before source',
+      'copy: a mip tail',
+      'invalid: x out of range',
+      'invalid: subresource out of range',
+      'invalid: past the end',
+      'invalid: box past the edge',
+      'invalid: box volume',
+      'invalid: y on a packed mip',
+      'invalid: part of a tail',
+      'invalid: tail split across ranges',
+      'invalid: totals differ',
+      'invalid: NONE past the heap end',
+      'invalid: no heap for REUSE',
+      'invalid: released heap',
+      'invalid: copy source coordinate',
     ];
     const missing = wanted.filter((what) => !coverage.has(what));
     expect(missing, `coverage: ${JSON.stringify(Object.fromEntries(coverage))}`).toEqual([]);

@@ -12,7 +12,15 @@
  */
 import { describe, expect, test } from 'vitest';
 import { createDevice, D3D12Error } from '../../../src/index.js';
-import type { CommandQueue, Device, Heap, HeapFlag, Resource, ResourceDesc, TiledResourcesTier } from '../../../src/index.js';
+import type {
+  CommandQueue,
+  Device,
+  Heap,
+  HeapFlag,
+  Resource,
+  ResourceDesc,
+  TiledResourcesTier,
+} from '../../../src/index.js';
 
 type Table = (string | null)[];
 
@@ -33,7 +41,10 @@ async function setup(tier: TiledResourcesTier = 4): Promise<Fixture> {
   const queue = device.createCommandQueue({ type: 'DIRECT' });
   const names = new Map<Heap, string>();
   const reserved = (desc: ResourceDesc): Resource =>
-    device.createReservedResource(desc.dimension === 'BUFFER' ? desc : { layout: '64KB_UNDEFINED_SWIZZLE', ...desc }, 'COMMON');
+    device.createReservedResource(
+      desc.dimension === 'BUFFER' ? desc : { layout: '64KB_UNDEFINED_SWIZZLE', ...desc },
+      'COMMON',
+    );
   return {
     device,
     queue,
@@ -45,8 +56,24 @@ async function setup(tier: TiledResourcesTier = 4): Promise<Fixture> {
     reserved,
     buffer: (tiles) => reserved({ dimension: 'BUFFER', width: tiles * 65536 }),
     tex: () => reserved({ dimension: 'TEXTURE2D', format: 'R8G8B8A8_UNORM', width: 512, height: 512, mipLevels: 10 }),
-    wide: (arraySize = 1) => reserved({ dimension: 'TEXTURE2D', format: 'R8G8B8A8_UNORM', width: 1024, height: 128, mipLevels: 2, depthOrArraySize: arraySize }),
-    vol: () => reserved({ dimension: 'TEXTURE3D', format: 'R32G32B32A32_FLOAT', width: 64, height: 64, depthOrArraySize: 64, mipLevels: 3 }),
+    wide: (arraySize = 1) =>
+      reserved({
+        dimension: 'TEXTURE2D',
+        format: 'R8G8B8A8_UNORM',
+        width: 1024,
+        height: 128,
+        mipLevels: 2,
+        depthOrArraySize: arraySize,
+      }),
+    vol: () =>
+      reserved({
+        dimension: 'TEXTURE3D',
+        format: 'R32G32B32A32_FLOAT',
+        width: 64,
+        height: 64,
+        depthOrArraySize: 64,
+        mipLevels: 3,
+      }),
     table(resource) {
       const n = device.getResourceTiling(resource).numTilesForEntireResource;
       return Array.from({ length: n }, (_, tile) => {
@@ -100,7 +127,18 @@ describe('buffers', () => {
     const buf = f.buffer(8);
     // Region tiles in order: 6, 7 (region 0), 0, 1, 2 (region 1). Ranges: A10..A12 (3 tiles), A0..A1.
     // Zip: 6←A10, 7←A11, 0←A12, 1←A0, 2←A1.
-    f.queue.updateTileMappings(buf, [{ x: 6, y: 0, z: 0, subresource: 0 }, { x: 0, y: 0, z: 0, subresource: 0 }], [{ numTiles: 2 }, { numTiles: 3 }], a, ['NONE', 'NONE'], [10, 0], [3, 2]);
+    f.queue.updateTileMappings(
+      buf,
+      [
+        { x: 6, y: 0, z: 0, subresource: 0 },
+        { x: 0, y: 0, z: 0, subresource: 0 },
+      ],
+      [{ numTiles: 2 }, { numTiles: 3 }],
+      a,
+      ['NONE', 'NONE'],
+      [10, 0],
+      [3, 2],
+    );
     expect(f.table(buf)).toEqual(pt(8, { 6: 'A10', 7: 'A11', 0: 'A12', 1: 'A0', 2: 'A1' }));
   });
 
@@ -109,7 +147,15 @@ describe('buffers', () => {
     const a = f.heap('A', 16);
     const buf = f.buffer(4);
     // Ranges: (NONE 3, count 0), (NONE 8, count 2): tiles 0, 1 ← A8, A9.
-    f.queue.updateTileMappings(buf, [{ x: 0, y: 0, z: 0, subresource: 0 }], [{ numTiles: 2 }], a, ['NONE', 'NONE'], [3, 8], [0, 2]);
+    f.queue.updateTileMappings(
+      buf,
+      [{ x: 0, y: 0, z: 0, subresource: 0 }],
+      [{ numTiles: 2 }],
+      a,
+      ['NONE', 'NONE'],
+      [3, 8],
+      [0, 2],
+    );
     expect(f.table(buf)).toEqual(pt(4, { 0: 'A8', 1: 'A9' }));
   });
 });
@@ -120,7 +166,15 @@ describe('2D textures', () => {
     const a = f.heap('A', 16);
     const tex = f.tex();
     // Box at (1,1), 2×2 in the 4×4 grid: x runs first → (1,1)=5, (2,1)=6, (1,2)=9, (2,2)=10.
-    f.queue.updateTileMappings(tex, [{ x: 1, y: 1, z: 0, subresource: 0 }], [{ numTiles: 4, useBox: true, width: 2, height: 2, depth: 1 }], a, ['NONE'], [0], [4]);
+    f.queue.updateTileMappings(
+      tex,
+      [{ x: 1, y: 1, z: 0, subresource: 0 }],
+      [{ numTiles: 4, useBox: true, width: 2, height: 2, depth: 1 }],
+      a,
+      ['NONE'],
+      [0],
+      [4],
+    );
     expect(f.table(tex)).toEqual(pt(22, { 5: 'A0', 6: 'A1', 9: 'A2', 10: 'A3' }));
   });
 
@@ -129,7 +183,15 @@ describe('2D textures', () => {
     const a = f.heap('A', 16);
     const tex = f.tex();
     // Mip 1 is 2×2 tiles from 16: box (1,0) 1×2 → (1,0)=17, (1,1)=19.
-    f.queue.updateTileMappings(tex, [{ x: 1, y: 0, z: 0, subresource: 1 }], [{ numTiles: 2, useBox: true, width: 1, height: 2, depth: 1 }], a, ['NONE'], [7], [2]);
+    f.queue.updateTileMappings(
+      tex,
+      [{ x: 1, y: 0, z: 0, subresource: 1 }],
+      [{ numTiles: 2, useBox: true, width: 1, height: 2, depth: 1 }],
+      a,
+      ['NONE'],
+      [7],
+      [2],
+    );
     expect(f.table(tex)).toEqual(pt(22, { 17: 'A7', 19: 'A8' }));
   });
 
@@ -156,7 +218,15 @@ describe('2D textures', () => {
     const a = f.heap('A', 16);
     const tex = f.tex();
     // (3,3) of mip 0 = 15.
-    f.queue.updateTileMappings(tex, [{ x: 3, y: 3, z: 0, subresource: 0 }], [{ numTiles: 1, useBox: true, width: 1, height: 1, depth: 1 }], a, null, [9], null);
+    f.queue.updateTileMappings(
+      tex,
+      [{ x: 3, y: 3, z: 0, subresource: 0 }],
+      [{ numTiles: 1, useBox: true, width: 1, height: 1, depth: 1 }],
+      a,
+      null,
+      [9],
+      null,
+    );
     expect(f.table(tex)).toEqual(pt(22, { 15: 'A9' }));
   });
 });
@@ -181,10 +251,26 @@ describe('packed mips', () => {
     f.queue.updateTileMappings(wide, [{ x: 0, y: 0, z: 0, subresource: 1 }], [{ numTiles: 2 }], a, ['NONE'], [3], [2]);
     expect(f.table(wide)).toEqual(pt(10, { 8: 'A3', 9: 'A4' }));
     // One REUSE_SINGLE_TILE range over the whole tail: 8, 9 ← A11.
-    f.queue.updateTileMappings(wide, [{ x: 0, y: 0, z: 0, subresource: 1 }], [{ numTiles: 2 }], a, ['REUSE_SINGLE_TILE'], [11], [2]);
+    f.queue.updateTileMappings(
+      wide,
+      [{ x: 0, y: 0, z: 0, subresource: 1 }],
+      [{ numTiles: 2 }],
+      a,
+      ['REUSE_SINGLE_TILE'],
+      [11],
+      [2],
+    );
     expect(f.table(wide)).toEqual(pt(10, { 8: 'A11', 9: 'A11' }));
     // And NULL again.
-    f.queue.updateTileMappings(wide, [{ x: 0, y: 0, z: 0, subresource: 1 }], [{ numTiles: 2 }], null, ['NULL'], null, [2]);
+    f.queue.updateTileMappings(
+      wide,
+      [{ x: 0, y: 0, z: 0, subresource: 1 }],
+      [{ numTiles: 2 }],
+      null,
+      ['NULL'],
+      null,
+      [2],
+    );
     expect(f.table(wide)).toEqual(pt(10));
   });
 
@@ -211,7 +297,15 @@ describe('3D textures', () => {
     const vol = f.vol();
     // Box at (1,2,1), 2×1×3 in the 4×4×4 grid (tile = x + 4y + 16z), x fastest, then y, then z:
     // z=1: 1+8+16 = 25, 26; z=2: 41, 42; z=3: 57, 58.
-    f.queue.updateTileMappings(vol, [{ x: 1, y: 2, z: 1, subresource: 0 }], [{ numTiles: 6, useBox: true, width: 2, height: 1, depth: 3 }], a, null, [0], null);
+    f.queue.updateTileMappings(
+      vol,
+      [{ x: 1, y: 2, z: 1, subresource: 0 }],
+      [{ numTiles: 6, useBox: true, width: 2, height: 1, depth: 3 }],
+      a,
+      null,
+      [0],
+      null,
+    );
     expect(f.table(vol)).toEqual(pt(73, { 25: 'A0', 26: 'A1', 41: 'A2', 42: 'A3', 57: 'A4', 58: 'A5' }));
   });
 
@@ -220,7 +314,15 @@ describe('3D textures', () => {
     const a = f.heap('A', 16);
     const vol = f.vol();
     // Box (0,1,0) 2×1×2: z=0: 64 + 0 + 2 = 66, 67; z=1: 64 + 4 + 2 = 70, 71.
-    f.queue.updateTileMappings(vol, [{ x: 0, y: 1, z: 0, subresource: 1 }], [{ numTiles: 4, useBox: true, width: 2, height: 1, depth: 2 }], a, null, [2], null);
+    f.queue.updateTileMappings(
+      vol,
+      [{ x: 0, y: 1, z: 0, subresource: 1 }],
+      [{ numTiles: 4, useBox: true, width: 2, height: 1, depth: 2 }],
+      a,
+      null,
+      [2],
+      null,
+    );
     expect(f.table(vol)).toEqual(pt(73, { 66: 'A2', 67: 'A3', 70: 'A4', 71: 'A5' }));
   });
 
@@ -248,7 +350,15 @@ describe('range flags', () => {
     expect(f.table(buf)).toEqual(pt(10, run(0, 'B', 0, 10)));
     // Region tiles 0..7; ranges: NONE @4 ×2 → 0←A4, 1←A5; NULL ×2 → 2, 3 NULL; SKIP ×2 → 4, 5 keep
     // B4, B5; REUSE @7 ×2 → 6, 7 ← A7. Tiles 8, 9 are outside the region: B8, B9.
-    f.queue.updateTileMappings(buf, [{ x: 0, y: 0, z: 0, subresource: 0 }], [{ numTiles: 8 }], a, ['NONE', 'NULL', 'SKIP', 'REUSE_SINGLE_TILE'], [4, 0, 0, 7], [2, 2, 2, 2]);
+    f.queue.updateTileMappings(
+      buf,
+      [{ x: 0, y: 0, z: 0, subresource: 0 }],
+      [{ numTiles: 8 }],
+      a,
+      ['NONE', 'NULL', 'SKIP', 'REUSE_SINGLE_TILE'],
+      [4, 0, 0, 7],
+      [2, 2, 2, 2],
+    );
     expect(f.table(buf)).toEqual(pt(10, { 0: 'A4', 1: 'A5', 4: 'B4', 5: 'B5', 6: 'A7', 7: 'A7', 8: 'B8', 9: 'B9' }));
   });
 
@@ -289,7 +399,18 @@ describe('null-argument defaults', () => {
     const a = f.heap('A', 16);
     const buf = f.buffer(6);
     // Regions: tile 1, tile 3 (one each). One range from offset 10 covering both: 1←A10, 3←A11.
-    f.queue.updateTileMappings(buf, [{ x: 1, y: 0, z: 0, subresource: 0 }, { x: 3, y: 0, z: 0, subresource: 0 }], null, a, null, [10], null);
+    f.queue.updateTileMappings(
+      buf,
+      [
+        { x: 1, y: 0, z: 0, subresource: 0 },
+        { x: 3, y: 0, z: 0, subresource: 0 },
+      ],
+      null,
+      a,
+      null,
+      [10],
+      null,
+    );
     expect(f.table(buf)).toEqual(pt(6, { 1: 'A10', 3: 'A11' }));
   });
 
@@ -306,13 +427,34 @@ describe('null-argument defaults', () => {
     const a = f.heap('A', 16);
     const buf = f.buffer(4);
     // Three ranges, one tile each: 0←A0 (NONE), 1←A5 (REUSE), 2←A9 (NONE).
-    f.queue.updateTileMappings(buf, [{ x: 0, y: 0, z: 0, subresource: 0 }], [{ numTiles: 3 }], a, ['NONE', 'REUSE_SINGLE_TILE', 'NONE'], [0, 5, 9], null);
+    f.queue.updateTileMappings(
+      buf,
+      [{ x: 0, y: 0, z: 0, subresource: 0 }],
+      [{ numTiles: 3 }],
+      a,
+      ['NONE', 'REUSE_SINGLE_TILE', 'NONE'],
+      [0, 5, 9],
+      null,
+    );
     expect(f.table(buf)).toEqual(pt(4, { 0: 'A0', 1: 'A5', 2: 'A9' }));
     // With coordinates and no sizes too: regions tiles 3, 0; ranges A7, A8 (one each).
-    f.queue.updateTileMappings(buf, [{ x: 3, y: 0, z: 0, subresource: 0 }, { x: 0, y: 0, z: 0, subresource: 0 }], null, a, null, [7, 8], null);
+    f.queue.updateTileMappings(
+      buf,
+      [
+        { x: 3, y: 0, z: 0, subresource: 0 },
+        { x: 0, y: 0, z: 0, subresource: 0 },
+      ],
+      null,
+      a,
+      null,
+      [7, 8],
+      null,
+    );
     expect(f.table(buf)).toEqual(pt(4, { 0: 'A8', 1: 'A5', 2: 'A9', 3: 'A7' }));
     // Several ranges without counts against a 4-tile region: 3 ≠ 4 → refused (vkd3d-proton would map it).
-    expect(() => f.queue.updateTileMappings(buf, null, null, a, ['NONE', 'NONE', 'NONE'], [0, 1, 2], null)).toThrow(D3D12Error);
+    expect(() => f.queue.updateTileMappings(buf, null, null, a, ['NONE', 'NONE', 'NONE'], [0, 1, 2], null)).toThrow(
+      D3D12Error,
+    );
   });
 
   test('no offsets: every range starts at heap tile 0', async () => {
@@ -320,7 +462,15 @@ describe('null-argument defaults', () => {
     const a = f.heap('A', 16);
     const buf = f.buffer(4);
     // Ranges NONE ×2 from 0 and NONE ×1 from 0: 0←A0, 1←A1, 2←A0.
-    f.queue.updateTileMappings(buf, [{ x: 0, y: 0, z: 0, subresource: 0 }], [{ numTiles: 3 }], a, ['NONE', 'NONE'], null, [2, 1]);
+    f.queue.updateTileMappings(
+      buf,
+      [{ x: 0, y: 0, z: 0, subresource: 0 }],
+      [{ numTiles: 3 }],
+      a,
+      ['NONE', 'NONE'],
+      null,
+      [2, 1],
+    );
     expect(f.table(buf)).toEqual(pt(4, { 0: 'A0', 1: 'A1', 2: 'A0' }));
   });
 
@@ -350,10 +500,32 @@ describe('overlaps, heaps and release', () => {
     const a = f.heap('A', 16);
     const buf = f.buffer(6);
     // Region 0: 0..3 ← A0..A3; region 1: 2..4 ← A4..A6 (overwrites 2, 3).
-    f.queue.updateTileMappings(buf, [{ x: 0, y: 0, z: 0, subresource: 0 }, { x: 2, y: 0, z: 0, subresource: 0 }], [{ numTiles: 4 }, { numTiles: 3 }], a, null, [0], null);
+    f.queue.updateTileMappings(
+      buf,
+      [
+        { x: 0, y: 0, z: 0, subresource: 0 },
+        { x: 2, y: 0, z: 0, subresource: 0 },
+      ],
+      [{ numTiles: 4 }, { numTiles: 3 }],
+      a,
+      null,
+      [0],
+      null,
+    );
     expect(f.table(buf)).toEqual(pt(6, { 0: 'A0', 1: 'A1', 2: 'A4', 3: 'A5', 4: 'A6' }));
     // A later NULL region over an earlier NONE one: region 0 tiles 0..1 ← A9, A10; region 1 = tile 1 → NULL.
-    f.queue.updateTileMappings(buf, [{ x: 0, y: 0, z: 0, subresource: 0 }, { x: 1, y: 0, z: 0, subresource: 0 }], [{ numTiles: 2 }, { numTiles: 1 }], a, ['NONE', 'NULL'], [9, 0], [2, 1]);
+    f.queue.updateTileMappings(
+      buf,
+      [
+        { x: 0, y: 0, z: 0, subresource: 0 },
+        { x: 1, y: 0, z: 0, subresource: 0 },
+      ],
+      [{ numTiles: 2 }, { numTiles: 1 }],
+      a,
+      ['NONE', 'NULL'],
+      [9, 0],
+      [2, 1],
+    );
     expect(f.table(buf)).toEqual(pt(6, { 0: 'A9', 2: 'A4', 3: 'A5', 4: 'A6' }));
   });
 
@@ -364,9 +536,18 @@ describe('overlaps, heaps and release', () => {
     // Box (0,0) 2×2 → 0, 1, 4, 5 ← A0..A3; box (1,1) 2×1 → 5, 6 ← A4, A5.
     f.queue.updateTileMappings(
       tex,
-      [{ x: 0, y: 0, z: 0, subresource: 0 }, { x: 1, y: 1, z: 0, subresource: 0 }],
-      [{ numTiles: 4, useBox: true, width: 2, height: 2, depth: 1 }, { numTiles: 2, useBox: true, width: 2, height: 1, depth: 1 }],
-      a, null, [0], null,
+      [
+        { x: 0, y: 0, z: 0, subresource: 0 },
+        { x: 1, y: 1, z: 0, subresource: 0 },
+      ],
+      [
+        { numTiles: 4, useBox: true, width: 2, height: 2, depth: 1 },
+        { numTiles: 2, useBox: true, width: 2, height: 1, depth: 1 },
+      ],
+      a,
+      null,
+      [0],
+      null,
     );
     expect(f.table(tex)).toEqual(pt(22, { 0: 'A0', 1: 'A1', 4: 'A2', 5: 'A4', 6: 'A5' }));
   });
@@ -447,7 +628,13 @@ describe('copyTileMappings', () => {
     const dst = f.tex();
     f.queue.updateTileMappings(src, null, null, a, null, null, null); // tile t ← A t
     // src box (1,1) 2×2 of mip 0 = 5, 6, 9, 10 → dst box (0,0) of mip 1 = 16, 17, 18, 19.
-    f.queue.copyTileMappings(dst, at(0, 1), src, at(1, 0, 1), { numTiles: 4, useBox: true, width: 2, height: 2, depth: 1 });
+    f.queue.copyTileMappings(dst, at(0, 1), src, at(1, 0, 1), {
+      numTiles: 4,
+      useBox: true,
+      width: 2,
+      height: 2,
+      depth: 1,
+    });
     expect(f.table(dst)).toEqual(pt(22, { 16: 'A5', 17: 'A6', 18: 'A9', 19: 'A10' }));
   });
 
@@ -497,7 +684,30 @@ describe('copyTileMappings', () => {
     // Back: dst box (0,0) ← src box (1,1) of the current table:
     //   0, 1, 2 ← 5, 6, 7 = A0, A1, A2; 4, 5, 6 ← 9, 10, 11 = A4, A5, A6; 8, 9, 10 ← 13, 14, 15 = A8, A9, A10.
     f.queue.copyTileMappings(tex, at(0, 0, 0), tex, at(1, 0, 1), box3);
-    expect(f.table(tex)).toEqual(['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'A2', 'A8', 'A9', 'A10', 'A6', 'A12', 'A8', 'A9', 'A10', 'A16', 'A17', 'A18', 'A19', 'A20', 'A21']);
+    expect(f.table(tex)).toEqual([
+      'A0',
+      'A1',
+      'A2',
+      'A3',
+      'A4',
+      'A5',
+      'A6',
+      'A2',
+      'A8',
+      'A9',
+      'A10',
+      'A6',
+      'A12',
+      'A8',
+      'A9',
+      'A10',
+      'A16',
+      'A17',
+      'A18',
+      'A19',
+      'A20',
+      'A21',
+    ]);
   });
 
   test('copying one slice tail onto another (tier 4 array)', async () => {
@@ -516,7 +726,13 @@ describe('copyTileMappings', () => {
     const vol = f.vol();
     f.queue.updateTileMappings(vol, null, null, a, null, null, null); // t ← A t
     // dst box (0,0,1) 1×1×2 = 16, 32 ← src box (0,0,0) = 0, 16 (old): 16 ← A0, 32 ← A16.
-    f.queue.copyTileMappings(vol, at(0, 0, 0, 1), vol, at(0, 0, 0, 0), { numTiles: 2, useBox: true, width: 1, height: 1, depth: 2 });
+    f.queue.copyTileMappings(vol, at(0, 0, 0, 1), vol, at(0, 0, 0, 0), {
+      numTiles: 2,
+      useBox: true,
+      width: 1,
+      height: 1,
+      depth: 2,
+    });
     const expected = pt(73, run(0, 'A', 0, 73));
     expected[16] = 'A0';
     expected[32] = 'A16';

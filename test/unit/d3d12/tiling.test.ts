@@ -9,7 +9,14 @@
  */
 import { describe, expect, test } from 'vitest';
 import { createDevice, D3D12Error, PACKED_TILE, TILE_SIZE } from '../../../src/index.js';
-import type { Device, Resource, ResourceDesc, ResourceTiling, SubresourceTiling, TiledResourcesTier } from '../../../src/index.js';
+import type {
+  Device,
+  Resource,
+  ResourceDesc,
+  ResourceTiling,
+  SubresourceTiling,
+  TiledResourcesTier,
+} from '../../../src/index.js';
 
 type Tiling4 = [number, number, number, number];
 
@@ -18,7 +25,10 @@ const PACKED: Tiling4 = [0, 0, 0, 0xffffffff];
 const device = (tier: TiledResourcesTier): Promise<Device> => createDevice({ tiledResourcesTier: tier });
 
 function reserved(dev: Device, desc: ResourceDesc): Resource {
-  return dev.createReservedResource(desc.dimension === 'BUFFER' ? desc : { layout: '64KB_UNDEFINED_SWIZZLE', ...desc }, 'COMMON');
+  return dev.createReservedResource(
+    desc.dimension === 'BUFFER' ? desc : { layout: '64KB_UNDEFINED_SWIZZLE', ...desc },
+    'COMMON',
+  );
 }
 
 function committed(dev: Device, desc: ResourceDesc): Resource {
@@ -57,8 +67,17 @@ interface Expected {
 function expectTiling(tiling: ResourceTiling, expected: Expected): void {
   expect({
     numTiles: tiling.numTilesForEntireResource,
-    shape: [tiling.standardTileShapeForNonPackedMips.widthInTexels, tiling.standardTileShapeForNonPackedMips.heightInTexels, tiling.standardTileShapeForNonPackedMips.depthInTexels],
-    packed: [tiling.packedMipDesc.numStandardMips, tiling.packedMipDesc.numPackedMips, tiling.packedMipDesc.numTilesForPackedMips, tiling.packedMipDesc.startTileIndexInOverallResource],
+    shape: [
+      tiling.standardTileShapeForNonPackedMips.widthInTexels,
+      tiling.standardTileShapeForNonPackedMips.heightInTexels,
+      tiling.standardTileShapeForNonPackedMips.depthInTexels,
+    ],
+    packed: [
+      tiling.packedMipDesc.numStandardMips,
+      tiling.packedMipDesc.numPackedMips,
+      tiling.packedMipDesc.numTilesForPackedMips,
+      tiling.packedMipDesc.startTileIndexInOverallResource,
+    ],
     subresources: flat(tiling.subresourceTilings),
   }).toEqual(expected);
 }
@@ -76,11 +95,19 @@ describe('standard tile shapes (REFERENCE: 2D / 3D per format class)', () => {
   const classes: { formats: string[]; shape2D: [number, number]; shape3D: [number, number, number] }[] = [
     { formats: ['R8_UNORM', 'A8_UNORM'], shape2D: [256, 256], shape3D: [64, 32, 32] },
     { formats: ['R16_FLOAT', 'R8G8_UNORM', 'B5G6R5_UNORM'], shape2D: [256, 128], shape3D: [32, 32, 32] },
-    { formats: ['R8G8B8A8_UNORM', 'R32_FLOAT', 'R10G10B10A2_UNORM', 'B8G8R8A8_UNORM'], shape2D: [128, 128], shape3D: [32, 32, 16] },
+    {
+      formats: ['R8G8B8A8_UNORM', 'R32_FLOAT', 'R10G10B10A2_UNORM', 'B8G8R8A8_UNORM'],
+      shape2D: [128, 128],
+      shape3D: [32, 32, 16],
+    },
     { formats: ['R16G16B16A16_FLOAT', 'R32G32_FLOAT'], shape2D: [128, 64], shape3D: [32, 16, 16] },
     { formats: ['R32G32B32A32_FLOAT', 'R32G32B32A32_UINT'], shape2D: [64, 64], shape3D: [16, 16, 16] },
     { formats: ['BC1_UNORM', 'BC1_UNORM_SRGB', 'BC4_UNORM', 'BC4_SNORM'], shape2D: [512, 256], shape3D: [128, 64, 16] },
-    { formats: ['BC2_UNORM', 'BC3_UNORM', 'BC5_UNORM', 'BC6H_UF16', 'BC6H_SF16', 'BC7_UNORM', 'BC7_UNORM_SRGB'], shape2D: [256, 256], shape3D: [64, 64, 16] },
+    {
+      formats: ['BC2_UNORM', 'BC3_UNORM', 'BC5_UNORM', 'BC6H_UF16', 'BC6H_SF16', 'BC7_UNORM', 'BC7_UNORM_SRGB'],
+      shape2D: [256, 256],
+      shape3D: [64, 64, 16],
+    },
   ];
 
   for (const c of classes) {
@@ -130,9 +157,13 @@ describe('buffers', () => {
   test('a partial last tile counts as a whole tile', async () => {
     const dev = await device(3);
     // 65537 bytes: ceil(65537 / 65536) = 2 tiles; 1 byte: 1 tile; 65536 bytes: exactly 1 tile.
-    expect(dev.getResourceTiling(reserved(dev, { dimension: 'BUFFER', width: 65537 })).numTilesForEntireResource).toBe(2);
+    expect(dev.getResourceTiling(reserved(dev, { dimension: 'BUFFER', width: 65537 })).numTilesForEntireResource).toBe(
+      2,
+    );
     expect(dev.getResourceTiling(reserved(dev, { dimension: 'BUFFER', width: 1 })).numTilesForEntireResource).toBe(1);
-    expect(dev.getResourceTiling(reserved(dev, { dimension: 'BUFFER', width: 65536 })).numTilesForEntireResource).toBe(1);
+    expect(dev.getResourceTiling(reserved(dev, { dimension: 'BUFFER', width: 65536 })).numTilesForEntireResource).toBe(
+      1,
+    );
   });
 
   test('committed buffers report the same tiling', async () => {
@@ -294,7 +325,10 @@ describe('tiers: which mips are packed', () => {
       numTiles: 7,
       shape: [128, 128, 1],
       packed: [2, 0, 0, 0],
-      subresources: [[3, 2, 1, 0], [1, 1, 1, 6]],
+      subresources: [
+        [3, 2, 1, 0],
+        [1, 1, 1, 6],
+      ],
     });
   });
 
@@ -322,7 +356,9 @@ describe('tiers: which mips are packed', () => {
       const dev = await device(tier);
       expect(() => reserved(dev, tex3D('R8G8B8A8_UNORM', 64, 64, 32))).toThrow(D3D12Error);
       // 64×64×32: 2×2×2 tiles at either tier (every dimension a whole number of tiles).
-      expect(dev.getResourceTiling(committed(dev, tex3D('R8G8B8A8_UNORM', 64, 64, 32))).numTilesForEntireResource).toBe(8);
+      expect(dev.getResourceTiling(committed(dev, tex3D('R8G8B8A8_UNORM', 64, 64, 32))).numTilesForEntireResource).toBe(
+        8,
+      );
     }
   });
 });
@@ -335,7 +371,11 @@ describe('3D textures with mips', () => {
       numTiles: 73,
       shape: [16, 16, 16],
       packed: [3, 0, 0, 0],
-      subresources: [[4, 4, 4, 0], [2, 2, 2, 64], [1, 1, 1, 72]],
+      subresources: [
+        [4, 4, 4, 0],
+        [2, 2, 2, 64],
+        [1, 1, 1, 72],
+      ],
     });
   });
 
@@ -391,7 +431,14 @@ describe('arrays', () => {
       numTiles: 15,
       shape: [128, 128, 1],
       packed: [2, 0, 0, 0],
-      subresources: [[2, 2, 1, 0], [1, 1, 1, 4], [2, 2, 1, 5], [1, 1, 1, 9], [2, 2, 1, 10], [1, 1, 1, 14]],
+      subresources: [
+        [2, 2, 1, 0],
+        [1, 1, 1, 4],
+        [2, 2, 1, 5],
+        [1, 1, 1, 9],
+        [2, 2, 1, 10],
+        [1, 1, 1, 14],
+      ],
     });
   });
 
@@ -418,9 +465,18 @@ describe('arrays', () => {
       shape: [128, 128, 1],
       packed: [3, 7, 1, 21],
       subresources: [
-        [4, 4, 1, 0], [2, 2, 1, 16], [1, 1, 1, 20], ...packed7,
-        [4, 4, 1, 22], [2, 2, 1, 38], [1, 1, 1, 42], ...packed7,
-        [4, 4, 1, 44], [2, 2, 1, 60], [1, 1, 1, 64], ...packed7,
+        [4, 4, 1, 0],
+        [2, 2, 1, 16],
+        [1, 1, 1, 20],
+        ...packed7,
+        [4, 4, 1, 22],
+        [2, 2, 1, 38],
+        [1, 1, 1, 42],
+        ...packed7,
+        [4, 4, 1, 44],
+        [2, 2, 1, 60],
+        [1, 1, 1, 64],
+        ...packed7,
       ],
     });
     // Slice 1 alone: subresources 10.. (mip 0 of slice 1 is subresource 1 × 10 + 0).
@@ -462,12 +518,23 @@ describe('1D textures (committed: D3D12 cannot tile them; the emulator stores ro
     // R32G32B32A32_FLOAT: 65536 / 16 = 4096 texels per tile. 8192 wide, 3 mips, 2 slices:
     //   mip 0 8192 → 2 tiles @0; mip 1 4096 → 1 tile @2; mip 2 2048 < 4096 → packed:
     //   2048×16 = 32768 bytes → 1 tile. Per slice 4: slice 1 mip 0 @4, mip 1 @6. Total 8, start 3.
-    expectTiling(dev.getResourceTiling(committed(dev, { dimension: 'TEXTURE1D', format: 'R32G32B32A32_FLOAT', width: 8192, mipLevels: 3, depthOrArraySize: 2 })), {
-      numTiles: 8,
-      shape: [4096, 1, 1],
-      packed: [2, 1, 1, 3],
-      subresources: [[2, 1, 1, 0], [1, 1, 1, 2], PACKED, [2, 1, 1, 4], [1, 1, 1, 6], PACKED],
-    });
+    expectTiling(
+      dev.getResourceTiling(
+        committed(dev, {
+          dimension: 'TEXTURE1D',
+          format: 'R32G32B32A32_FLOAT',
+          width: 8192,
+          mipLevels: 3,
+          depthOrArraySize: 2,
+        }),
+      ),
+      {
+        numTiles: 8,
+        shape: [4096, 1, 1],
+        packed: [2, 1, 1, 3],
+        subresources: [[2, 1, 1, 0], [1, 1, 1, 2], PACKED, [2, 1, 1, 4], [1, 1, 1, 6], PACKED],
+      },
+    );
   });
 
   test('a full 1D chain whose last mip spills into a second tail tile (16-byte packing)', async () => {
@@ -475,17 +542,27 @@ describe('1D textures (committed: D3D12 cannot tile them; the emulator stores ro
     // R8G8B8A8, 16384 wide (one 16384-texel tile), 15 mips: mip 0 standard (1 tile); mips 1..14
     // packed: 32768 + 16384 + 8192 + ... + 8 bytes (mips 1..13) end at 65528; mip 14 (4 bytes)
     // starts at the next multiple of 16, 65536 → 65540 bytes → 2 tiles. Total 3, packed start 1.
-    expectTiling(dev.getResourceTiling(committed(dev, { dimension: 'TEXTURE1D', format: 'R8G8B8A8_UNORM', width: 16384, mipLevels: 0 })), {
-      numTiles: 3,
-      shape: [16384, 1, 1],
-      packed: [1, 14, 2, 1],
-      subresources: [[1, 1, 1, 0], ...Array.from({ length: 14 }, () => PACKED)],
-    });
+    expectTiling(
+      dev.getResourceTiling(
+        committed(dev, { dimension: 'TEXTURE1D', format: 'R8G8B8A8_UNORM', width: 16384, mipLevels: 0 }),
+      ),
+      {
+        numTiles: 3,
+        shape: [16384, 1, 1],
+        packed: [1, 14, 2, 1],
+        subresources: [[1, 1, 1, 0], ...Array.from({ length: 14 }, () => PACKED)],
+      },
+    );
   });
 
   test('1D textures cannot be reserved', async () => {
     const dev = await device(4);
-    expect(() => dev.createReservedResource({ dimension: 'TEXTURE1D', format: 'R8G8B8A8_UNORM', width: 16384, layout: '64KB_UNDEFINED_SWIZZLE' }, 'COMMON')).toThrow(D3D12Error);
+    expect(() =>
+      dev.createReservedResource(
+        { dimension: 'TEXTURE1D', format: 'R8G8B8A8_UNORM', width: 16384, layout: '64KB_UNDEFINED_SWIZZLE' },
+        'COMMON',
+      ),
+    ).toThrow(D3D12Error);
   });
 });
 
@@ -498,7 +575,10 @@ describe('firstSubresource / numSubresources', () => {
 
   test('a window inside the resource', async () => {
     const { dev, res } = await make();
-    expect(flat(dev.getResourceTiling(res, 1, 2).subresourceTilings)).toEqual([[2, 2, 1, 16], [1, 1, 1, 20]]);
+    expect(flat(dev.getResourceTiling(res, 1, 2).subresourceTilings)).toEqual([
+      [2, 2, 1, 16],
+      [1, 1, 1, 20],
+    ]);
     expect(flat(dev.getResourceTiling(res, 2, 1).subresourceTilings)).toEqual([[1, 1, 1, 20]]);
     expect(flat(dev.getResourceTiling(res, 3, 1).subresourceTilings)).toEqual([PACKED]);
   });
@@ -521,7 +601,12 @@ describe('firstSubresource / numSubresources', () => {
 
   test('first at or past the end gives no subresource tilings, the rest still reported', async () => {
     const { dev, res } = await make();
-    for (const [first, count] of [[10, 1], [10, undefined], [11, 3], [0xffffffff, 0xffffffff]] as const) {
+    for (const [first, count] of [
+      [10, 1],
+      [10, undefined],
+      [11, 3],
+      [0xffffffff, 0xffffffff],
+    ] as const) {
       const tiling = dev.getResourceTiling(res, first, count);
       expect(tiling.subresourceTilings).toEqual([]);
       expect(tiling.numTilesForEntireResource).toBe(22);
@@ -540,7 +625,12 @@ describe('firstSubresource / numSubresources', () => {
     // 512×512 RGBA8, 10 mips, 2 slices: subresources 8, 9 (slice 0's last packed mips), 10, 11
     // (slice 1's mip 0 @22 and mip 1 @38).
     const res = reserved(dev, tex2D('R8G8B8A8_UNORM', 512, 512, 10, 2));
-    expect(flat(dev.getResourceTiling(res, 8, 4).subresourceTilings)).toEqual([PACKED, PACKED, [4, 4, 1, 22], [2, 2, 1, 38]]);
+    expect(flat(dev.getResourceTiling(res, 8, 4).subresourceTilings)).toEqual([
+      PACKED,
+      PACKED,
+      [4, 4, 1, 22],
+      [2, 2, 1, 38],
+    ]);
     // first 19 (the last), count 5 → 1.
     expect(flat(dev.getResourceTiling(res, 19, 5).subresourceTilings)).toEqual([PACKED]);
     expect(dev.getResourceTiling(res, 20, 1).subresourceTilings).toEqual([]);

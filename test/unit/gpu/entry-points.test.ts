@@ -4,7 +4,12 @@
  * byte for byte (lines too), comments are never touched as code.
  */
 import { describe, expect, test } from 'vitest';
-import { demoteEntryPoint, entryPointAttributes, entryPointSignature, vertexCall } from '../../../src/gpu/entry-points.js';
+import {
+  demoteEntryPoint,
+  entryPointAttributes,
+  entryPointSignature,
+  vertexCall,
+} from '../../../src/gpu/entry-points.js';
 import { makesPageHandles } from '../../../src/gpu/prelude.js';
 
 const CODE = `// @vertex fn vs() in a comment is not code
@@ -41,22 +46,38 @@ describe('vertexCall', () => {
   test('builtins as parameters or as members of a struct, in declaration order', () => {
     expect(vertexCall(CODE, 'vs', 'V', 'I')).toBe('vs(In(I, V))');
     expect(vertexCall(CODE, 'vs2', 'V', 'I')).toBe('vs2(V, I)');
-    expect(vertexCall('@vertex fn none() -> @builtin(position) vec4f { return vec4f(); }', 'none', 'V', 'I')).toBe('none()');
+    expect(vertexCall('@vertex fn none() -> @builtin(position) vec4f { return vec4f(); }', 'none', 'V', 'I')).toBe(
+      'none()',
+    );
   });
 
   test('a @location input cannot be replayed (vertices come from memory): it throws naming the rule', () => {
-    expect(() => vertexCall('@vertex fn vs(@location(0) p: vec4f) -> @builtin(position) vec4f { return p; }', 'vs', 'V', 'I')).toThrow(/takes a @location input/);
+    expect(() =>
+      vertexCall('@vertex fn vs(@location(0) p: vec4f) -> @builtin(position) vec4f { return p; }', 'vs', 'V', 'I'),
+    ).toThrow(/takes a @location input/);
     expect(() => vertexCall(CODE, 'fs', 'V', 'I')).toThrow(/no vertex entry point fs/);
   });
 });
 
 describe('entryPointSignature', () => {
   test('the parameter list and result as written, attributes included, and the parameter names', () => {
-    expect(entryPointSignature(CODE, 'fs')).toEqual({ params: '@location(0) @interpolate(flat) c: u32', result: '-> @location(0) vec4f', names: ['c'] });
-    expect(entryPointSignature(CODE, 'vs2')).toEqual({ params: '@builtin(vertex_index) v: u32, @builtin( instance_index ) i: u32', result: '-> @invariant @builtin(position) vec4f', names: ['v', 'i'] });
+    expect(entryPointSignature(CODE, 'fs')).toEqual({
+      params: '@location(0) @interpolate(flat) c: u32',
+      result: '-> @location(0) vec4f',
+      names: ['c'],
+    });
+    expect(entryPointSignature(CODE, 'vs2')).toEqual({
+      params: '@builtin(vertex_index) v: u32, @builtin( instance_index ) i: u32',
+      result: '-> @invariant @builtin(position) vec4f',
+      names: ['v', 'i'],
+    });
     expect(entryPointSignature(CODE, 'vs').names).toEqual(['input']);
     const generic = '@fragment fn f(@location(0) a: vec2<f32>, @builtin(position) p: vec4<f32>) { }';
-    expect(entryPointSignature(generic, 'f')).toEqual({ params: '@location(0) a: vec2<f32>, @builtin(position) p: vec4<f32>', result: '', names: ['a', 'p'] });
+    expect(entryPointSignature(generic, 'f')).toEqual({
+      params: '@location(0) a: vec2<f32>, @builtin(position) p: vec4<f32>',
+      result: '',
+      names: ['a', 'p'],
+    });
   });
 });
 

@@ -21,7 +21,11 @@ function wordIndex(entry: number, vaLow: number): number {
 
 /** d3d12_fast_access: RESIDENT and va a multiple of size. */
 function fastAccess(entry: number, vaLow: number, size: number): boolean {
-  return (((entry ^ preludeConstant('D3D12_PTE_RESIDENT')) & preludeConstant('D3D12_PTE_KIND_MASK')) | (vaLow & (size - 1))) === 0;
+  return (
+    (((entry ^ preludeConstant('D3D12_PTE_RESIDENT')) & preludeConstant('D3D12_PTE_KIND_MASK')) |
+      (vaLow & (size - 1))) ===
+    0
+  );
 }
 
 describe('page-table entries', () => {
@@ -52,7 +56,8 @@ describe('page-table entries', () => {
     expect(fastAccess(resident, 0x10, 16)).toBe(true);
     expect(fastAccess(resident, 0x14, 16)).toBe(false);
     expect(fastAccess(resident, 0x12, 4)).toBe(false);
-    for (const other of [encoding.unowned, encoding.null, encoding.absent(3)]) expect(fastAccess(other, 0x10, 4)).toBe(false);
+    for (const other of [encoding.unowned, encoding.null, encoding.absent(3)])
+      expect(fastAccess(other, 0x10, 4)).toBe(false);
   });
 
   test('residentRun and residentGather write what residentPage says, page by page, up to the largest page', () => {
@@ -64,11 +69,13 @@ describe('page-table entries', () => {
       const order = Uint32Array.from([6, 4, 4, 0, 5, 3]);
       const gathered = new Uint32Array(4);
       encoding.residentGather(gathered, segment, heapPages, order, 1);
-      expect([...gathered]).toEqual([4, 4, 0, 5].map((heapPage) => encoding.residentPage(segment, heapPages[heapPage] as number)));
+      expect([...gathered]).toEqual(
+        [4, 4, 0, 5].map((heapPage) => encoding.residentPage(segment, heapPages[heapPage] as number)),
+      );
     }
   });
 
-  test('one pool buffer: NON_LOCAL pages sit after LOCAL\'s, so the word index needs no segment test', () => {
+  test("one pool buffer: NON_LOCAL pages sit after LOCAL's, so the word index needs no segment test", () => {
     const localPages = 0x1000;
     const shared = new PageTableEncoding(localPages);
     for (const page of [0, 1, 0x321, encoding.maxPage - localPages]) {

@@ -10,7 +10,8 @@ import { Random } from '../../../src/validate/random.js';
 /** The entries a list of [start, end) pairs covers. */
 function covered(pairs: readonly number[]): Set<number> {
   const entries = new Set<number>();
-  for (let i = 0; i < pairs.length; i += 2) for (let e = pairs[i] as number; e < (pairs[i + 1] as number); e++) entries.add(e);
+  for (let i = 0; i < pairs.length; i += 2)
+    for (let e = pairs[i] as number; e < (pairs[i + 1] as number); e++) entries.add(e);
   return entries;
 }
 
@@ -55,7 +56,8 @@ describe('DirtyRuns', () => {
       const taken = runs.take();
       const cover = covered(taken);
       expect([...added].filter((e) => !cover.has(e))).toEqual([]);
-      for (let i = 2; i < taken.length; i += 2) expect((taken[i] as number) - (taken[i - 1] as number), `gap before range ${i / 2}`).toBeGreaterThan(gap);
+      for (let i = 2; i < taken.length; i += 2)
+        expect((taken[i] as number) - (taken[i - 1] as number), `gap before range ${i / 2}`).toBeGreaterThan(gap);
       for (let i = 0; i < taken.length; i += 2) {
         expect(taken[i] as number).toBeLessThan(taken[i + 1] as number);
         // Each range starts and ends on an added entry (merging adds only the gaps between them).

@@ -39,10 +39,18 @@ describe('RangeAllocator', () => {
 
   test('freeing coalesces with the neighbour before, after, and both', () => {
     const allocator = new RangeAllocator(0, 40);
-    const [a, b, c, d] = [10, 10, 10, 10].map((n) => allocator.allocate(n) as number) as [number, number, number, number];
+    const [a, b, c, d] = [10, 10, 10, 10].map((n) => allocator.allocate(n) as number) as [
+      number,
+      number,
+      number,
+      number,
+    ];
     allocator.release(a);
     allocator.release(c);
-    expect(allocator.freeRangesForTesting()).toEqual([{ start: 0, length: 10 }, { start: 20, length: 10 }]);
+    expect(allocator.freeRangesForTesting()).toEqual([
+      { start: 0, length: 10 },
+      { start: 20, length: 10 },
+    ]);
     allocator.release(b); // joins both neighbours
     expect(allocator.freeRangesForTesting()).toEqual([{ start: 0, length: 30 }]);
     allocator.release(d); // joins the one before
@@ -85,17 +93,23 @@ describe('RangeAllocator', () => {
       }
       // Plain checks in the loop (expect() per pair is slow); one assertion per step.
       const free = allocator.freeRangesForTesting();
-      const sortedAndApart = free.every((hole, i) => i === 0 || (free[i - 1] as typeof hole).start + (free[i - 1] as typeof hole).length < hole.start);
+      const sortedAndApart = free.every(
+        (hole, i) => i === 0 || (free[i - 1] as typeof hole).start + (free[i - 1] as typeof hole).length < hole.start,
+      );
       const used = live.reduce((sum, range) => sum + range.length, 0);
-      const disjoint = live.every((range) => free.every((hole) => range.start + range.length <= hole.start || hole.start + hole.length <= range.start));
+      const disjoint = live.every((range) =>
+        free.every((hole) => range.start + range.length <= hole.start || hole.start + hole.length <= range.start),
+      );
       if (!sortedAndApart || !disjoint || allocator.freeUnits + used !== 1000) {
-        expect.fail(`step ${step}: free list ${JSON.stringify(free)} inconsistent with live ranges ${JSON.stringify(live)}`);
+        expect.fail(
+          `step ${step}: free list ${JSON.stringify(free)} inconsistent with live ranges ${JSON.stringify(live)}`,
+        );
       }
     }
   });
 });
 
-describe('RangeAllocator runs (a heap\'s physical pages)', () => {
+describe("RangeAllocator runs (a heap's physical pages)", () => {
   test('one run when a free range holds them all: exactly the free range, and one more unit', () => {
     // [0 ........ 8)  free
     const allocator = new RangeAllocator(0, 8);
@@ -107,11 +121,18 @@ describe('RangeAllocator runs (a heap\'s physical pages)', () => {
 
   test('scattered runs when no free range is long enough, lowest first; refused whole when too few are free', () => {
     const allocator = new RangeAllocator(0, 10);
-    const [a, b, c] = [allocator.allocateRuns(3), allocator.allocateRuns(3), allocator.allocateRuns(4)] as [ReturnType<RangeAllocator['allocateRuns']>, ReturnType<RangeAllocator['allocateRuns']>, ReturnType<RangeAllocator['allocateRuns']>];
+    const [a, b, c] = [allocator.allocateRuns(3), allocator.allocateRuns(3), allocator.allocateRuns(4)] as [
+      ReturnType<RangeAllocator['allocateRuns']>,
+      ReturnType<RangeAllocator['allocateRuns']>,
+      ReturnType<RangeAllocator['allocateRuns']>,
+    ];
     allocator.releaseRuns(a ?? []);
     allocator.releaseRuns(c ?? []);
     // [0 ... 3 ### 6 .... 10)   free: 0..2 and 6..9 (7 units), largest 4
-    expect(allocator.freeRangesForTesting()).toEqual([{ start: 0, length: 3 }, { start: 6, length: 4 }]);
+    expect(allocator.freeRangesForTesting()).toEqual([
+      { start: 0, length: 3 },
+      { start: 6, length: 4 },
+    ]);
     // 8 > 7 free: refused, nothing taken.
     expect(allocator.allocateRuns(8)).toBeUndefined();
     expect(allocator.freeUnits).toBe(7);
@@ -121,7 +142,10 @@ describe('RangeAllocator runs (a heap\'s physical pages)', () => {
     allocator.releaseRuns(fits ?? []);
     // 5 > the largest range (4): gathered from the lowest ranges, 3 + 2.
     const gathered = allocator.allocateRuns(5);
-    expect(gathered).toEqual([{ start: 0, count: 3 }, { start: 6, count: 2 }]);
+    expect(gathered).toEqual([
+      { start: 0, count: 3 },
+      { start: 6, count: 2 },
+    ]);
     expect(Array.from(pagesOf(gathered ?? []))).toEqual([0, 1, 2, 6, 7]);
     // [0 ### 3 ### 6 ## 8 .. 10)
     expect(allocator.freeRangesForTesting()).toEqual([{ start: 8, length: 2 }]);
@@ -142,7 +166,10 @@ describe('RangeAllocator runs (a heap\'s physical pages)', () => {
     allocator.releaseRuns([{ start: 1, count: 1 }]);
     expect(() => allocator.releaseRuns([{ start: 0, count: 2 }])).toThrow(/already free/);
     expect(() => allocator.releaseRuns([{ start: 1, count: 2 }])).toThrow(/already free/);
-    allocator.releaseRuns([{ start: 0, count: 1 }, { start: 2, count: 2 }]);
+    allocator.releaseRuns([
+      { start: 0, count: 1 },
+      { start: 2, count: 2 },
+    ]);
     expect(allocator.freeRangesForTesting()).toEqual([{ start: 0, length: 4 }]);
   });
 
@@ -170,7 +197,10 @@ describe('RangeAllocator runs (a heap\'s physical pages)', () => {
     // The control: the good runs alone are freed, and coalesce.
     allocator.releaseRuns([...a, ...b]);
     // [0 ...... 6 ## 8 .. 10)
-    expect(allocator.freeRangesForTesting()).toEqual([{ start: 0, length: 6 }, { start: 8, length: 2 }]);
+    expect(allocator.freeRangesForTesting()).toEqual([
+      { start: 0, length: 6 },
+      { start: 8, length: 2 },
+    ]);
     expect(allocator.freeUnits).toBe(8);
     expect(allocator.allocateRuns(6)).toEqual([{ start: 0, count: 6 }]);
   });
@@ -182,7 +212,7 @@ describe('RangeAllocator runs (a heap\'s physical pages)', () => {
     expect(allocator.allocateRuns(1)).toEqual([{ start: 0, count: 1 }]);
   });
 
-  test('ranges and runs share one free list: each sees the other\'s units as taken', () => {
+  test("ranges and runs share one free list: each sees the other's units as taken", () => {
     const allocator = new RangeAllocator(0, 8);
     const range = allocator.allocate(3) as number; // [0 ### 3 ..... 8)
     const runs = allocator.allocateRuns(5) ?? []; // [0 ### 3 ##### 8)

@@ -66,7 +66,8 @@ describe('ReservedTileIndex', () => {
       const heapId = random.chance(0.2) ? NULL_HEAP : random.int(0, 3);
       table.heapIds.fill(heapId, first, first + count);
       if (heapId !== NULL_HEAP) index.add(heapId, table, first, count);
-      for (const t of tables) for (let heap = 0; heap < 4; heap++) if (index.listedForTesting(heap, t) > 2 * t.numTiles + 256) overBound++;
+      for (const t of tables)
+        for (let heap = 0; heap < 4; heap++) if (index.listedForTesting(heap, t) > 2 * t.numTiles + 256) overBound++;
       if (step % 97 === 0) {
         const heap = random.int(0, 3);
         const visited = visit(index, heap);

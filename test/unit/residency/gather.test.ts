@@ -8,7 +8,18 @@ import { describe, expect, test } from 'vitest';
 import type { Pageable } from '../../../src/d3d12/residency.js';
 import { Gathered } from '../../../src/residency/gather.js';
 import { ManagedObject } from '../../../src/residency/managed-object.js';
-import { FREQUENCY, LAST_BATCH, MEAN_GAP, ObjectTable, POLICY_RECORD, PREV_END, PREV_START, RECORD, STRETCH_START, USE_STAMP } from '../../../src/residency/object-table.js';
+import {
+  FREQUENCY,
+  LAST_BATCH,
+  MEAN_GAP,
+  ObjectTable,
+  POLICY_RECORD,
+  PREV_END,
+  PREV_START,
+  RECORD,
+  STRETCH_START,
+  USE_STAMP,
+} from '../../../src/residency/object-table.js';
 import { ResidencySet, type SetOwner } from '../../../src/residency/residency-set.js';
 import { ReusePredictor, type ReuseRecord } from '../../../src/residency/reuse-predictor.js';
 import { FREQUENCY_HALF_LIFE } from '../../../src/residency/victim-policies.js';
@@ -41,7 +52,11 @@ class Rig implements SetOwner {
 
   track(name: string, tiles: number, segment: 'LOCAL' | 'NON_LOCAL' = 'LOCAL', resident = true): ManagedObject {
     const pageable = { label: name, released: false } as unknown as Pageable;
-    const managed = new ManagedObject(pageable, this.table, this.table.alloc(tiles * TILE, segment === 'NON_LOCAL', resident));
+    const managed = new ManagedObject(
+      pageable,
+      this.table,
+      this.table.alloc(tiles * TILE, segment === 'NON_LOCAL', resident),
+    );
     this.objects.set(pageable, managed);
     return managed;
   }
@@ -79,7 +94,12 @@ describe('Gathered.gather', () => {
 
   test('several sets: each object once, where first seen; null and empty sets add nothing', () => {
     const r = new Rig();
-    const [a, b, c, d] = [r.track('a', 1), r.track('b', 1), r.track('c', 1, 'NON_LOCAL'), r.track('d', 1, 'LOCAL', false)];
+    const [a, b, c, d] = [
+      r.track('a', 1),
+      r.track('b', 1),
+      r.track('c', 1, 'NON_LOCAL'),
+      r.track('d', 1, 'LOCAL', false),
+    ];
     const g = r.gather([r.set(b, a), null, r.set(), r.set(a, c, b, d)]);
     expect(batchOf(g)).toEqual([b.index, a.index, c.index, d.index]);
     expect(sums(g)).toEqual([3 * TILE, TILE, TILE, 0]);
@@ -140,7 +160,11 @@ describe('Gathered.gather', () => {
     // Release count unchanged since the set opened: not looked through.
     expect(batchOf(r.gather([set], 'call'))).toEqual([a.index, b.index]);
     r.releases++;
-    expectD3D12Error(() => r.gather([null, set], 'call'), { call: 'call', argument: 'residencySets[1]', message: /holds b, which was released/ });
+    expectD3D12Error(() => r.gather([null, set], 'call'), {
+      call: 'call',
+      argument: 'residencySets[1]',
+      message: /holds b, which was released/,
+    });
     // Without a call (a half of a split batch) there is no check; an untracked released object is skipped.
     expect(batchOf(r.gather([set]))).toEqual([a.index, b.index]);
     r.untrack(b);
@@ -182,7 +206,10 @@ describe('Gathered.stamp', () => {
     }
     objects.forEach((managed, i) => {
       const at = managed.index * RECORD;
-      expect([r.table.data[at + LAST_BATCH], r.table.data[at + MEAN_GAP]]).toEqual([records[i]?.lastBatch, records[i]?.meanGap]);
+      expect([r.table.data[at + LAST_BATCH], r.table.data[at + MEAN_GAP]]).toEqual([
+        records[i]?.lastBatch,
+        records[i]?.meanGap,
+      ]);
       expect(table.expectedWait(managed, 41)).toBe(plain.expectedWait(records[i] as ReuseRecord, 41));
     });
     // Batch 40 used o0, o1, o3, o4 (40 % (i + 1) === 0), stamped in that order.
@@ -196,12 +223,16 @@ describe('Gathered.stamp', () => {
     expect(r.table.data[(objects[0] as ManagedObject).index * RECORD + USE_STAMP]).toBe(counter - 3);
     // Arrivals reach the policy records: o1 (every 2nd batch) came back at 40 after its use at 38;
     // o0 (every batch) has had one stretch since batch 1.
-    const stretch = (m: ManagedObject): number[] => [STRETCH_START, PREV_START, PREV_END].map((f) => r.table.policy[m.index * POLICY_RECORD + f] as number);
+    const stretch = (m: ManagedObject): number[] =>
+      [STRETCH_START, PREV_START, PREV_END].map((f) => r.table.policy[m.index * POLICY_RECORD + f] as number);
     expect(stretch(objects[1] as ManagedObject)).toEqual([40, 38, 38]);
     expect(stretch(objects[0] as ManagedObject)).toEqual([1, -1, -1]);
     // o5 (every 6th): 6 arrivals, at 6..36.
     const h = FREQUENCY_HALF_LIFE;
     const count = [6, 12, 18, 24, 30, 36].reduce((sum, b) => sum + 2 ** ((b - 36) / h), 0);
-    expect(r.table.policy[(objects[5] as ManagedObject).index * POLICY_RECORD + FREQUENCY]).toBeCloseTo(36 / h + Math.log2(count), 10);
+    expect(r.table.policy[(objects[5] as ManagedObject).index * POLICY_RECORD + FREQUENCY]).toBeCloseTo(
+      36 / h + Math.log2(count),
+      10,
+    );
   });
 });

@@ -12,7 +12,7 @@ const MIB = 2 ** 20;
 const expected = (p: number): number => (60_000 - 1_000) * (1 - (p - 0.7) / 0.3) + 1_000;
 
 describe('gracePeriodMs', () => {
-  test('the constants are the library\'s: 70 %, 60 s, 1 s', () => {
+  test("the constants are the library's: 70 %, 60 s, 1 s", () => {
     expect(TRIM_THRESHOLD).toBe(0.7);
     expect(MAX_GRACE_MS).toBe(60_000);
     expect(MIN_GRACE_MS).toBe(1_000);

@@ -30,8 +30,10 @@ import {
   USE_STAMP,
 } from '../../../src/residency/object-table.js';
 
-const record = (table: ObjectTable, index: number): number[] => Array.from(table.data.subarray(index * RECORD, (index + 1) * RECORD));
-const policyRecord = (table: ObjectTable, index: number): number[] => Array.from(table.policy.subarray(index * POLICY_RECORD, (index + 1) * POLICY_RECORD));
+const record = (table: ObjectTable, index: number): number[] =>
+  Array.from(table.data.subarray(index * RECORD, (index + 1) * RECORD));
+const policyRecord = (table: ObjectTable, index: number): number[] =>
+  Array.from(table.policy.subarray(index * POLICY_RECORD, (index + 1) * POLICY_RECORD));
 /** A policy record in the never-used state: no stretches, no arrivals (either count), in no shadow. */
 const FRESH_POLICY = [-1, -1, -1, -Infinity, 0, -Infinity];
 const fakeFence = (name: string): Fence => ({ name }) as unknown as Fence;
@@ -58,7 +60,12 @@ describe('ObjectTable', () => {
     expect(record(table, 1)).toEqual([131072, NON_LOCAL_BIT, -1, 0, 0, -Infinity, 0, 0]);
     expect([policyRecord(table, 0), policyRecord(table, 1)]).toEqual([FRESH_POLICY, FRESH_POLICY]);
     expect(table.highWater).toBe(2);
-    expect([table.isResident(0), table.isNonLocal(0), table.isResident(1), table.isNonLocal(1)]).toEqual([true, false, false, true]);
+    expect([table.isResident(0), table.isNonLocal(0), table.isResident(1), table.isNonLocal(1)]).toEqual([
+      true,
+      false,
+      false,
+      true,
+    ]);
     expect(table.lastUseFence(0)).toBeUndefined();
   });
 
@@ -94,8 +101,16 @@ describe('ObjectTable', () => {
     // Indices never handed out are free: -1 shadow bits.
     expect(table.policy[n * POLICY_RECORD + SHADOWS]).toBe(-1);
     for (let i = 0; i < n; i++) {
-      expect([table.data[i * RECORD + SIZE], table.data[i * RECORD + USE_STAMP], table.isNonLocal(i), table.isResident(i)]).toEqual([i, 1000 + i, i % 2 === 1, i % 3 === 0]);
-      expect([table.policy[i * POLICY_RECORD + FREQUENCY], table.policy[i * POLICY_RECORD + SHADOWS]]).toEqual([2000 + i, 0]);
+      expect([
+        table.data[i * RECORD + SIZE],
+        table.data[i * RECORD + USE_STAMP],
+        table.isNonLocal(i),
+        table.isResident(i),
+      ]).toEqual([i, 1000 + i, i % 2 === 1, i % 3 === 0]);
+      expect([table.policy[i * POLICY_RECORD + FREQUENCY], table.policy[i * POLICY_RECORD + SHADOWS]]).toEqual([
+        2000 + i,
+        0,
+      ]);
     }
   });
 
@@ -118,7 +133,7 @@ describe('ObjectTable', () => {
     expect(table.data[at]).toBe(1 * FENCE_UNIT + NON_LOCAL_BIT);
   });
 
-  test('a large fence id stays exact under the flags\' bit operations', () => {
+  test("a large fence id stays exact under the flags' bit operations", () => {
     const table = new ObjectTable();
     const i = table.alloc(1, false, true);
     const id = 2 ** 28 + 5;
@@ -164,12 +179,18 @@ describe('ObjectTable: the last uses through the batch ring', () => {
       for (const index of members) model[index] = { ms: batch * 10 + 0.5, value: batch + 7, fence: fences[k % 3] };
       if (k % 97 === 0 || batch + step > batches) {
         for (const index of indices) {
-          expect([table.lastUsedMs(index), table.lastUseValue(index), table.lastUseFence(index)]).toEqual([model[index]?.ms, model[index]?.value, model[index]?.fence]);
+          expect([table.lastUsedMs(index), table.lastUseValue(index), table.lastUseFence(index)]).toEqual([
+            model[index]?.ms,
+            model[index]?.value,
+            model[index]?.fence,
+          ]);
         }
       }
     }
     // The spill leaves the other flags alone.
-    expect(indices.map((index) => [table.isResident(index), table.isNonLocal(index)])).toEqual(indices.map((_, i) => [i !== 3, false]));
+    expect(indices.map((index) => [table.isResident(index), table.isNonLocal(index)])).toEqual(
+      indices.map((_, i) => [i !== 3, false]),
+    );
   });
 
   test('an index handed out again starts unused, though its old batch is still in the ring', () => {

@@ -24,7 +24,12 @@ const MIB = 2 ** 20;
 const loose = (value: unknown): never => value as never;
 
 const cpuDevice = (): Promise<Device> =>
-  createDevice({ gpuDevice: null, localMemoryBytes: 4 * MIB, nonLocalMemoryBytes: 4 * MIB, localMemoryBudget: 2 * MIB });
+  createDevice({
+    gpuDevice: null,
+    localMemoryBytes: 4 * MIB,
+    nonLocalMemoryBytes: 4 * MIB,
+    localMemoryBudget: 2 * MIB,
+  });
 
 const heap = (device: Device, tiles = 1, flags: ('CREATE_NOT_RESIDENT' | 'NONE')[] = []): Heap =>
   device.createHeap({ sizeInBytes: tiles * TILE, properties: { type: 'DEFAULT' }, flags });
@@ -58,7 +63,9 @@ describe('createResidencyManager: options', () => {
     expect(createResidencyManager(device).getStats()).toEqual(ZERO_STATS);
     expect(createResidencyManager(device, {}).getStats()).toEqual(ZERO_STATS);
     expect(createResidencyManager(device, { clock: () => 0 }).getStats()).toEqual(ZERO_STATS);
-    expect(createResidencyManager(device, loose({ maxLatency: undefined, clock: () => 0 })).getStats()).toEqual(ZERO_STATS);
+    expect(createResidencyManager(device, loose({ maxLatency: undefined, clock: () => 0 })).getStats()).toEqual(
+      ZERO_STATS,
+    );
   });
 
   // d3dx12residency's MaxLatency bounds the paging work queued for its worker thread, which a queued
@@ -69,18 +76,27 @@ describe('createResidencyManager: options', () => {
     expectD3D12Error(() => createResidencyManager(device, loose({ maxLatency, clock: () => 0 })), {
       call: 'createResidencyManager',
       argument: 'options.maxLatency',
-      message: /is not supported: d3dx12residency reads MaxLatency only to bound the paging work queued for its worker thread/,
+      message:
+        /is not supported: d3dx12residency reads MaxLatency only to bound the paging work queued for its worker thread/,
     });
   });
 
   test.each([null, undefined, {}, 'device', 5])('device %j (not a Device) is rejected', async (device) => {
     await cpuDevice();
-    expectD3D12Error(() => createResidencyManager(loose(device)), { call: 'createResidencyManager', argument: 'device', message: /must be a Device/ });
+    expectD3D12Error(() => createResidencyManager(loose(device)), {
+      call: 'createResidencyManager',
+      argument: 'device',
+      message: /must be a Device/,
+    });
   });
 
   test.each([null, 'options', 5, true, []])('options %j (not an object) are rejected', async (options) => {
     const device = await cpuDevice();
-    expectD3D12Error(() => createResidencyManager(device, loose(options)), { call: 'createResidencyManager', argument: 'options', message: /must be an object/ });
+    expectD3D12Error(() => createResidencyManager(device, loose(options)), {
+      call: 'createResidencyManager',
+      argument: 'options',
+      message: /must be an object/,
+    });
   });
 
   test.each([0, 'now', null, {}])('clock %j (not a function) is rejected', async (clock) => {
@@ -145,11 +161,16 @@ describe('beginTrackingObject / endTrackingObject', () => {
     const h = heap(device, 2);
     const placed = device.createPlacedResource(h, 0, { dimension: 'BUFFER', width: TILE }, 'COMMON');
     const reserved = device.createReservedResource({ dimension: 'BUFFER', width: TILE }, 'COMMON');
-    for (const [resource, pages] of [[placed, 'its heap'], [reserved, 'the heaps its tiles map to']] as const) {
+    for (const [resource, pages] of [
+      [placed, 'its heap'],
+      [reserved, 'the heaps its tiles map to'],
+    ] as const) {
       expectD3D12Error(() => manager.beginTrackingObject(resource), {
         call: 'ResidencyManager.beginTrackingObject',
         argument: 'pageable',
-        message: new RegExp(`is not pageable: a ${resource === placed ? 'placed' : 'reserved'} resource pages with ${pages}`),
+        message: new RegExp(
+          `is not pageable: a ${resource === placed ? 'placed' : 'reserved'} resource pages with ${pages}`,
+        ),
       });
     }
     expect(manager.getStats().tracked).toBe(0);
@@ -157,7 +178,7 @@ describe('beginTrackingObject / endTrackingObject', () => {
     expect(manager.getStats().tracked).toBe(1);
   });
 
-  test('a committed resource\'s implicit heap is not an API object; the resource is', async () => {
+  test("a committed resource's implicit heap is not an API object; the resource is", async () => {
     const { device, manager } = await setup();
     const c = committed(device);
     expectD3D12Error(() => manager.beginTrackingObject(c.heap as Heap), {
@@ -262,7 +283,11 @@ describe('beginTrackingObject / endTrackingObject', () => {
     const second = createResidencyManager(device);
     const h = heap(device);
     second.beginTrackingObject(h);
-    expectD3D12Error(() => manager.endTrackingObject(h), { call: 'ResidencyManager.endTrackingObject', argument: 'pageable', message: /not tracked/ });
+    expectD3D12Error(() => manager.endTrackingObject(h), {
+      call: 'ResidencyManager.endTrackingObject',
+      argument: 'pageable',
+      message: /not tracked/,
+    });
     expect(second.getStats().tracked).toBe(1);
   });
 });
@@ -326,11 +351,19 @@ describe('ResidencySet', () => {
     // Tracked by another manager of the same device is not tracked by this one.
     const second = createResidencyManager(device);
     second.beginTrackingObject(untracked);
-    expectD3D12Error(() => set.insert(untracked), { call: 'ResidencySet.insert', argument: 'pageable', message: /not tracked/ });
+    expectD3D12Error(() => set.insert(untracked), {
+      call: 'ResidencySet.insert',
+      argument: 'pageable',
+      message: /not tracked/,
+    });
     // No longer tracked after endTrackingObject.
     set.insert(tracked);
     manager.endTrackingObject(tracked);
-    expectD3D12Error(() => set.insert(tracked), { call: 'ResidencySet.insert', argument: 'pageable', message: /not tracked/ });
+    expectD3D12Error(() => set.insert(tracked), {
+      call: 'ResidencySet.insert',
+      argument: 'pageable',
+      message: /not tracked/,
+    });
     expect(set.size).toBe(1);
     expect(set.closed).toBe(false);
   });
@@ -344,7 +377,11 @@ describe('ResidencySet', () => {
     const set = manager.createResidencySet();
     set.open();
     for (const resource of [placed, reserved]) {
-      expectD3D12Error(() => set.insert(resource), { call: 'ResidencySet.insert', argument: 'pageable', message: /not tracked/ });
+      expectD3D12Error(() => set.insert(resource), {
+        call: 'ResidencySet.insert',
+        argument: 'pageable',
+        message: /not tracked/,
+      });
     }
     set.insert(h);
     expect(set.size).toBe(1);

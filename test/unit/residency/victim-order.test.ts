@@ -17,7 +17,13 @@ interface Candidate {
 }
 
 const NORMAL = 0x78000000;
-const candidate = (name: string, stamp: number, key = 0, score = 0, priority = NORMAL): Candidate => ({ name, stamp, key, score, priority });
+const candidate = (name: string, stamp: number, key = 0, score = 0, priority = NORMAL): Candidate => ({
+  name,
+  stamp,
+  key,
+  score,
+  priority,
+});
 
 /** Every victim of a queue over `candidates`, by name. */
 const drain = (candidates: Candidate[], width = 1, withPriorities = true): string[] => {
@@ -34,21 +40,42 @@ const drain = (candidates: Candidate[], width = 1, withPriorities = true): strin
   return order;
 };
 
-
 describe('VictimQueue', () => {
   test('equal keys: plain LRU order (least recently used first)', () => {
-    expect(drain([candidate('c', 3), candidate('a', 1), candidate('d', 4), candidate('b', 2)])).toEqual(['a', 'b', 'c', 'd']);
+    expect(drain([candidate('c', 3), candidate('a', 1), candidate('d', 4), candidate('b', 2)])).toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+    ]);
   });
 
   test('lowest key first; equal keys by LRU stamp', () => {
     // keys: a 5, b 1, c 1, d -2, e 9 → d, then b and c (b older), then a, then e.
-    expect(drain([candidate('a', 1, 5), candidate('b', 2, 1), candidate('c', 3, 1), candidate('d', 4, -2), candidate('e', 5, 9)])).toEqual(['d', 'b', 'c', 'a', 'e']);
+    expect(
+      drain([
+        candidate('a', 1, 5),
+        candidate('b', 2, 1),
+        candidate('c', 3, 1),
+        candidate('d', 4, -2),
+        candidate('e', 5, 9),
+      ]),
+    ).toEqual(['d', 'b', 'c', 'a', 'e']);
   });
 
   test(`with a window of ${WINDOW}: of the next ${WINDOW} in key order, the highest score goes first`, () => {
     // Key order a b c d e (by stamp); scores 1 5 2 9 100. Window {a,b,c,d}: d (9). Then {a,b,c,e}:
     // e (100). Then {a,b,c}: b (5), then c (2), then a.
-    const order = drain([candidate('a', 1, 0, 1), candidate('b', 2, 0, 5), candidate('c', 3, 0, 2), candidate('d', 4, 0, 9), candidate('e', 5, 0, 100)], WINDOW);
+    const order = drain(
+      [
+        candidate('a', 1, 0, 1),
+        candidate('b', 2, 0, 5),
+        candidate('c', 3, 0, 2),
+        candidate('d', 4, 0, 9),
+        candidate('e', 5, 0, 100),
+      ],
+      WINDOW,
+    );
     expect(order).toEqual(['d', 'e', 'b', 'c', 'a']);
     // Equal scores: the first in key order.
     expect(drain([candidate('a', 2, 0, 7), candidate('b', 1, 0, 7)], WINDOW)).toEqual(['b', 'a']);
@@ -79,8 +106,12 @@ describe('VictimQueue', () => {
     const rng = random(7);
     for (let round = 0; round < 20; round++) {
       const n = Math.floor(rng() * 200);
-      const candidates = Array.from({ length: n }, (_, i) => candidate(`o${i}`, i + 1, Math.floor(rng() * 10), 0, rng() < 0.2 ? 0x28000000 : NORMAL));
-      const sorted = [...candidates].sort((a, b) => a.priority - b.priority || a.key - b.key || a.stamp - b.stamp).map((c) => c.name);
+      const candidates = Array.from({ length: n }, (_, i) =>
+        candidate(`o${i}`, i + 1, Math.floor(rng() * 10), 0, rng() < 0.2 ? 0x28000000 : NORMAL),
+      );
+      const sorted = [...candidates]
+        .sort((a, b) => a.priority - b.priority || a.key - b.key || a.stamp - b.stamp)
+        .map((c) => c.name);
       expect(drain(candidates)).toEqual(sorted);
     }
   });

@@ -9,15 +9,40 @@
  */
 import { describe, expect, test } from 'vitest';
 import { Gathered } from '../../../src/residency/gather.js';
-import { FAST_FREQUENCY, FREQUENCY, LAST_BATCH, ObjectTable, POLICY_RECORD, PREV_END, PREV_START, RECORD, SHADOWS, SIZE, STRETCH_START, USE_STAMP } from '../../../src/residency/object-table.js';
+import {
+  FAST_FREQUENCY,
+  FREQUENCY,
+  LAST_BATCH,
+  ObjectTable,
+  POLICY_RECORD,
+  PREV_END,
+  PREV_START,
+  RECORD,
+  SHADOWS,
+  SIZE,
+  STRETCH_START,
+  USE_STAMP,
+} from '../../../src/residency/object-table.js';
 import { MISS_HALF_LIFE, nextChoice, PolicySelector, SWITCH_MARGIN } from '../../../src/residency/policy-selector.js';
 import { ReusePredictor } from '../../../src/residency/reuse-predictor.js';
-import { CoUse, FAST_FREQUENCY_HALF_LIFE, FAST_FREQUENT, FREQUENCY_HALF_LIFE, FREQUENT, POLICY_COUNT, PREDICTED, RECENT, policyQueue, recordArrival, type PolicyContext } from '../../../src/residency/victim-policies.js';
+import {
+  CoUse,
+  FAST_FREQUENCY_HALF_LIFE,
+  FAST_FREQUENT,
+  FREQUENCY_HALF_LIFE,
+  FREQUENT,
+  POLICY_COUNT,
+  PREDICTED,
+  RECENT,
+  policyQueue,
+  recordArrival,
+  type PolicyContext,
+} from '../../../src/residency/victim-policies.js';
 import { WINDOW } from '../../../src/residency/victim-order.js';
 import { random } from '../../../bench/suite/paging-trace.js';
 
-const policyOf = (table: ObjectTable, index: number, field: number): number => table.policy[index * POLICY_RECORD + field] as number;
-
+const policyOf = (table: ObjectTable, index: number, field: number): number =>
+  table.policy[index * POLICY_RECORD + field] as number;
 
 /**
  * A CPU replay of ResidencyManager's paging: per batch, stamp its objects (Gathered.stamp, as the
@@ -54,14 +79,23 @@ class Replay {
     for (const id of ids) if (!table.isResident(id)) missing += table.data[id * RECORD + SIZE] as number;
     this.counter = this.gathered.stamp(table, this.predictor, this.counter, batch, batch, 0, batch);
     if (this.usage + missing > this.budget) {
-      const candidates = Int32Array.from({ length: table.highWater }, (_, i) => i).filter((i) => table.isResident(i) && (table.data[i * RECORD + LAST_BATCH] as number) !== batch);
+      const candidates = Int32Array.from({ length: table.highWater }, (_, i) => i).filter(
+        (i) => table.isResident(i) && (table.data[i * RECORD + LAST_BATCH] as number) !== batch,
+      );
       let next: () => number;
       if (this.order === 'lru') {
-        const byAge = [...candidates].sort((a, b) => (table.data[a * RECORD + USE_STAMP] as number) - (table.data[b * RECORD + USE_STAMP] as number));
+        const byAge = [...candidates].sort(
+          (a, b) => (table.data[a * RECORD + USE_STAMP] as number) - (table.data[b * RECORD + USE_STAMP] as number),
+        );
         let at = 0;
         next = () => (at < byAge.length ? (byAge[at++] as number) : -1);
       } else {
-        const context: PolicyContext = { table, predictor: this.predictor, batch, coUse: new CoUse(table.policy, this.gathered.indices, this.gathered.count) };
+        const context: PolicyContext = {
+          table,
+          predictor: this.predictor,
+          batch,
+          coUse: new CoUse(table.policy, this.gathered.indices, this.gathered.count),
+        };
         const chosen = this.selector.update(context, this.budget);
         const policy = typeof this.order === 'number' ? this.order : chosen;
         this.choices.push(policy);
@@ -86,7 +120,12 @@ class Replay {
   }
 }
 
-const replay = (sizes: readonly number[], budget: number, frames: readonly (readonly number[])[], order: 'manager' | 'lru' | number): Replay => {
+const replay = (
+  sizes: readonly number[],
+  budget: number,
+  frames: readonly (readonly number[])[],
+  order: 'manager' | 'lru' | number,
+): Replay => {
   const r = new Replay(sizes, budget, order);
   for (const ids of frames) r.run(ids);
   return r;
@@ -96,14 +135,22 @@ describe('recordArrival', () => {
   test('stretches: the current one begins at each arrival, the one before is kept', () => {
     const table = new ObjectTable();
     const i = table.alloc(1, false, false);
-    expect([STRETCH_START, PREV_START, PREV_END, FREQUENCY, SHADOWS, FAST_FREQUENCY].map((f) => policyOf(table, i, f))).toEqual([-1, -1, -1, -Infinity, 0, -Infinity]);
+    expect(
+      [STRETCH_START, PREV_START, PREV_END, FREQUENCY, SHADOWS, FAST_FREQUENCY].map((f) => policyOf(table, i, f)),
+    ).toEqual([-1, -1, -1, -Infinity, 0, -Infinity]);
     recordArrival(table.policy, i, -1, 3);
-    expect([policyOf(table, i, STRETCH_START), policyOf(table, i, PREV_START), policyOf(table, i, PREV_END)]).toEqual([3, -1, -1]);
+    expect([policyOf(table, i, STRETCH_START), policyOf(table, i, PREV_START), policyOf(table, i, PREV_END)]).toEqual([
+      3, -1, -1,
+    ]);
     // Used 3..7 (consecutive uses are not arrivals), back at 12.
     recordArrival(table.policy, i, 7, 12);
-    expect([policyOf(table, i, STRETCH_START), policyOf(table, i, PREV_START), policyOf(table, i, PREV_END)]).toEqual([12, 3, 7]);
+    expect([policyOf(table, i, STRETCH_START), policyOf(table, i, PREV_START), policyOf(table, i, PREV_END)]).toEqual([
+      12, 3, 7,
+    ]);
     recordArrival(table.policy, i, 12, 20);
-    expect([policyOf(table, i, STRETCH_START), policyOf(table, i, PREV_START), policyOf(table, i, PREV_END)]).toEqual([20, 12, 12]);
+    expect([policyOf(table, i, STRETCH_START), policyOf(table, i, PREV_START), policyOf(table, i, PREV_END)]).toEqual([
+      20, 12, 12,
+    ]);
   });
 
   test(`the frequency key is log2 of the arrivals, each halved per ${FREQUENCY_HALF_LIFE} batches, plus batch / half-life`, () => {
@@ -145,7 +192,12 @@ describe('recordArrival', () => {
 describe('CoUse', () => {
   test("counts the batch's objects whose previous stretch overlapped a given stretch", () => {
     const table = new ObjectTable();
-    const members = [table.alloc(1, false, false), table.alloc(1, false, false), table.alloc(1, false, false), table.alloc(1, false, false)];
+    const members = [
+      table.alloc(1, false, false),
+      table.alloc(1, false, false),
+      table.alloc(1, false, false),
+      table.alloc(1, false, false),
+    ];
     // Previous stretches: [2, 5], [8, 9], [10, 20]; the fourth has none.
     const stretches: [number, number][] = [
       [2, 5],
@@ -178,7 +230,12 @@ describe('policyQueue', () => {
       table.data[i * RECORD + USE_STAMP] = k + 1;
       table.data[i * RECORD + LAST_BATCH] = 10 + k;
     });
-    const context: PolicyContext = { table, predictor: new ReusePredictor(), batch: 20, coUse: new CoUse(table.policy, new Int32Array(0), 0) };
+    const context: PolicyContext = {
+      table,
+      predictor: new ReusePredictor(),
+      batch: 20,
+      coUse: new CoUse(table.policy, new Int32Array(0), 0),
+    };
     return { table, context, candidates };
   }
   const drain = (policy: number, candidates: Int32Array, context: PolicyContext): number[] => {
@@ -229,7 +286,12 @@ describe('policyQueue', () => {
       recordArrival(table.policy, m, (previous[k] as [number, number])[1], 20);
     });
     candidates.forEach((i) => recordArrival(table.policy, i, -1, table.data[i * RECORD + LAST_BATCH] as number));
-    const context: PolicyContext = { table, predictor: new ReusePredictor(), batch: 20, coUse: new CoUse(table.policy, Int32Array.from(members), members.length) };
+    const context: PolicyContext = {
+      table,
+      predictor: new ReusePredictor(),
+      batch: 20,
+      coUse: new CoUse(table.policy, Int32Array.from(members), members.length),
+    };
     // Untrained predictor: every wait is STALE + age, within 1e-11 relative of each other, so the
     // divisor (1 + co-use: 3, 3, 2, 1, 1 for candidates 0..4) decides. Window {0,1,2,3}: 3 (÷1).
     // Then {0,1,2,4}: 4 (÷1). Then {0,1,2}: 2 (÷2), then 0 and 1 (÷3; 0's wait is older: larger).
@@ -243,7 +305,12 @@ describe('PolicySelector', () => {
     const [a, b] = [table.alloc(100, false, false), table.alloc(300, false, false)];
     const nonLocal = table.alloc(50, true, false);
     const selector = new PolicySelector(false);
-    const context = (batch: number): PolicyContext => ({ table, predictor: new ReusePredictor(), batch, coUse: new CoUse(table.policy, new Int32Array(0), 0) });
+    const context = (batch: number): PolicyContext => ({
+      table,
+      predictor: new ReusePredictor(),
+      batch,
+      coUse: new CoUse(table.policy, new Int32Array(0), 0),
+    });
     for (const i of [a, b, nonLocal]) table.data[i * RECORD + LAST_BATCH] = 1;
     selector.update(context(1), 1000);
     // Both LOCAL objects missed in all four shadows; the NON_LOCAL one is another selector's.
@@ -277,12 +344,18 @@ describe('PolicySelector', () => {
       table.policy[i * POLICY_RECORD + FREQUENCY] = [2, 3, 1, 4][k] as number;
       table.policy[i * POLICY_RECORD + FAST_FREQUENCY] = [3, 1, 2, 0][k] as number;
     });
-    const context = (batch: number): PolicyContext => ({ table, predictor: new ReusePredictor(), batch, coUse: new CoUse(table.policy, new Int32Array(0), 0) });
+    const context = (batch: number): PolicyContext => ({
+      table,
+      predictor: new ReusePredictor(),
+      batch,
+      coUse: new CoUse(table.policy, new Int32Array(0), 0),
+    });
     // Id 3 is in batch 6 (not a shadow victim there); the budget holds two objects.
     table.data[(ids[3] as number) * RECORD + LAST_BATCH] = 6;
     selector.update(context(6), 20);
     expect(selector.shadowBytes()).toEqual([20, 20, 20, 20]);
-    const inShadow = (policy: number): number[] => ids.filter((i) => (policyOf(table, i, SHADOWS) & (1 << policy)) !== 0);
+    const inShadow = (policy: number): number[] =>
+      ids.filter((i) => (policyOf(table, i, SHADOWS) & (1 << policy)) !== 0);
     // LRU-like: 0 and 1 went; FREQUENT: 2 then 0; FAST_FREQUENT: 1 then 2 (3, the lowest, is in the batch).
     expect(inShadow(RECENT)).toEqual([2, 3]);
     expect(inShadow(PREDICTED)).toEqual([2, 3]);
@@ -360,7 +433,9 @@ describe("the manager's victims against plain LRU, on small traces", () => {
     });
     const sizes = Array.from({ length: 24 }, () => 1);
     /** Bytes paged in the first and the second half, and the evictions of the first half. */
-    const halves = (order: 'manager' | 'lru' | number): { first: number; second: number; firstEvictions: number; replay: Replay } => {
+    const halves = (
+      order: 'manager' | 'lru' | number,
+    ): { first: number; second: number; firstEvictions: number; replay: Replay } => {
       const r = new Replay(sizes, 8, order);
       frames.slice(0, 600).forEach((ids) => r.run(ids));
       const first = r.pagedIn;
