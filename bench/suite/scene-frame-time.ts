@@ -35,7 +35,7 @@ export interface SceneBenchResult {
 }
 
 interface SceneFrameStatus {
-  state: 'loading' | 'running' | 'done' | 'failed';
+  state: 'loading' | 'running' | 'paused' | 'done' | 'failed';
   error?: string;
   bench?: SceneBenchResult;
 }

@@ -6,10 +6,12 @@
  * WebGPU is missing, gives no adapter or loses its device, the stage shows why (webgpu-access.ts).
  *
  * URL parameters every scene takes: `frames=N` renders N frames and stops (the browser tests do),
+ * `pauseEvery=K` (with `frames`) holds the loop after every K frames in the state 'paused' until
+ * `window.d3d12Demo.resume()`, so a test captures several views in one page load;
  * `width`/`height` fix the canvas size in CSS pixels, `dpr` the device pixels per CSS pixel;
  * `bench=N` runs the frame-time benchmark instead of the animation loop (scene-bench.ts: `warmup`
  * frames, then N measured; `benchSeconds`, `warmupSeconds`). For tests, `window.d3d12Demo` reports the loop's state ('loading' |
- * 'running' | 'done' | 'failed'), the frame count, the scene's snapshot() and a benchmark's result;
+ * 'running' | 'paused' | 'done' | 'failed'), the frame count, the scene's snapshot() and a benchmark's result;
  * a failure is also logged with console.error so no test misses it.
  */
 import { createDevice, type CommandQueue, type Device, type SwapChain } from '../../src/index.js';
@@ -48,8 +50,10 @@ export interface Scene {
 }
 
 export interface DemoStatus {
-  state: 'loading' | 'running' | 'done' | 'failed';
+  state: 'loading' | 'running' | 'paused' | 'done' | 'failed';
   frames: number;
+  /** Under `pauseEvery=K`: ends a pause (the loop goes on with its next frame). */
+  resume(): void;
   error?: string;
   snapshot(): unknown;
   forTesting: Record<string, (...args: never[]) => unknown>;
@@ -84,6 +88,14 @@ function layout(meta: SceneMeta): { canvas: HTMLCanvasElement; panel: HTMLElemen
   return { canvas, panel, status };
 }
 
+/** Holds the loop in the state 'paused' until `resume` runs (a failure meanwhile leaves the state as it is). */
+async function pause(status: DemoStatus, onResume: (resume: () => void) => void): Promise<void> {
+  if (status.state !== 'running') return;
+  status.state = 'paused';
+  await new Promise<void>((resolve) => onResume(resolve));
+  if (status.state === 'paused') status.state = 'running';
+}
+
 /** Waits for the next animation frame; hidden tabs get no rAF, so fall back to a timer there. */
 function nextFrame(): Promise<number> {
   return new Promise((resolve) => {
@@ -99,10 +111,18 @@ export async function runScene(
 ): Promise<void> {
   const params = new URLSearchParams(location.search);
   const frameLimit = params.has('frames') ? Number(params.get('frames')) : Infinity;
+  const pauseEvery = Number(params.get('pauseEvery') ?? 0);
   const benchmark = params.has('bench');
   let scene: Scene | undefined;
   let sizer: CanvasSizer | undefined;
-  const status: DemoStatus = { state: 'loading', frames: 0, snapshot: () => scene?.snapshot() ?? null, forTesting: {} };
+  let endPause: (() => void) | undefined;
+  const status: DemoStatus = {
+    state: 'loading',
+    frames: 0,
+    snapshot: () => scene?.snapshot() ?? null,
+    forTesting: {},
+    resume: () => endPause?.(),
+  };
   window.d3d12Demo = status;
   const { canvas, panel, status: statusLine } = layout(meta);
   const fail = (error: unknown): void => {
@@ -162,6 +182,8 @@ export async function runScene(
       while (status.state === 'running' && status.frames < frameLimit) {
         const time = await nextFrame();
         if ((await frame(status.frames, time)) === false) break;
+        if (pauseEvery > 0 && status.frames % pauseEvery === 0 && status.frames < frameLimit)
+          await pause(status, (resume) => (endPause = resume));
       }
     }
     if (status.state === 'running') status.state = 'done';

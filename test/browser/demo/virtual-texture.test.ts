@@ -19,7 +19,7 @@ import {
 } from '../../../demo/virtual-texture/procedural.js';
 import { browserTest } from '../../harness/browser/browser-test.js';
 import type { DecodedPng } from '../../harness/png.js';
-import { runScene, SCENE_TIMEOUT_MS } from './open-scene.js';
+import { runScene, runSceneHolds, SCENE_TIMEOUT_MS } from './open-scene.js';
 
 const WIDTH = 480;
 const HEIGHT = 320;
@@ -88,35 +88,47 @@ describe('demo: virtual texture streaming', () => {
     browserTest(
       `copy=${copy}: a streamed-in view at lod 0 and at lod 3 shows exactly the procedural texels of that mip`,
       async ({ openPage }) => {
-        for (const [name, view] of [
+        // One page load, two holds: view A (lod 0) for 14 frames, then view B (lod 3) for 14.
+        const lods = [
           ['lod0', VIEW_A],
           ['lod3', VIEW_B],
-        ] as const) {
-          const run = await runScene<VirtualTextureSnapshot>(
-            openPage,
-            'virtual-texture',
-            { frames: 14, views: viewParam(view), width: WIDTH, height: HEIGHT, poolPages: 128, ...copyParam },
-            `virtual-texture-${copy}-${name}`,
-          );
-          expect([run.canvas.width, run.canvas.height]).toEqual([WIDTH, HEIGHT]);
-          expect(run.snapshot.pending, `${name}: every requested tile arrived`).toBe(0);
-          expect(run.snapshot.virtualBytes).toBeGreaterThan(2 ** 30);
-          expectStreamed(run.snapshot, name, copy);
-          const mismatches = exactMismatches(run.canvas, view);
-          expect(mismatches.checked, name).toBe(WIDTH * HEIGHT);
-          expect(mismatches.slice(0, 5), `${name}: ${mismatches.length} pixels differ`).toEqual([]);
-          // The panel names the path, and its switch shows it.
-          const shown = await run.page.evaluate(() => ({
-            source: document.querySelector('td[data-stat="tile source"]')?.textContent ?? '',
-            switched: [...document.querySelectorAll('label.switch')]
-              .find((l) => l.textContent?.includes('copyTextureRegion'))
-              ?.querySelector('input')?.checked,
-          }));
-          expect(shown).toEqual({
-            source: `CPU worker → upload ring → ${copy}`,
-            switched: copy === 'copyTextureRegion',
-          });
-        }
+        ] as const;
+        await runSceneHolds<VirtualTextureSnapshot>(
+          openPage,
+          'virtual-texture',
+          {
+            frames: 28,
+            viewFrames: 14,
+            views: lods.map(([, view]) => viewParam(view)).join(';'),
+            width: WIDTH,
+            height: HEIGHT,
+            poolPages: 128,
+            ...copyParam,
+          },
+          14,
+          (hold) => `virtual-texture-${copy}-${lods[hold]?.[0]}`,
+          async (run, hold) => {
+            const [name, view] = lods[hold] ?? lods[0];
+            expect([run.canvas.width, run.canvas.height]).toEqual([WIDTH, HEIGHT]);
+            expect(run.snapshot.pending, `${name}: every requested tile arrived`).toBe(0);
+            expect(run.snapshot.virtualBytes).toBeGreaterThan(2 ** 30);
+            expectStreamed(run.snapshot, name, copy);
+            const mismatches = exactMismatches(run.canvas, view);
+            expect(mismatches.checked, name).toBe(WIDTH * HEIGHT);
+            expect(mismatches.slice(0, 5), `${name}: ${mismatches.length} pixels differ`).toEqual([]);
+            // The panel names the path, and its switch shows it.
+            const shown = await run.page.evaluate(() => ({
+              source: document.querySelector('td[data-stat="tile source"]')?.textContent ?? '',
+              switched: [...document.querySelectorAll('label.switch')]
+                .find((l) => l.textContent?.includes('copyTextureRegion'))
+                ?.querySelector('input')?.checked,
+            }));
+            expect(shown).toEqual({
+              source: `CPU worker → upload ring → ${copy}`,
+              switched: copy === 'copyTextureRegion',
+            });
+          },
+        );
       },
       2 * SCENE_TIMEOUT_MS,
     );
@@ -124,21 +136,31 @@ describe('demo: virtual texture streaming', () => {
     browserTest(
       `copy=${copy}: every packed mip (8..14, streamed before the first frame) shows exactly its procedural texels`,
       async ({ openPage }) => {
-        for (let mip = VT_STANDARD_MIPS; mip < VT_MIPS; mip++) {
-          const view = tailView(mip);
-          const run = await runScene<VirtualTextureSnapshot>(
-            openPage,
-            'virtual-texture',
-            { frames: 2, views: viewParam(view), width: TAIL_CANVAS, height: TAIL_CANVAS, ...copyParam },
-            `virtual-texture-${copy}-mip${mip}`,
-          );
-          expectStreamed(run.snapshot, `mip ${mip}`, copy);
-          const mismatches = exactMismatches(run.canvas, view);
-          expect(mismatches.checked, `mip ${mip}: its texels on the canvas`).toBe(
-            Math.min(VT_SIZE >> mip, TAIL_CANVAS / 2) ** 2,
-          );
-          expect(mismatches.slice(0, 5), `mip ${mip}: ${mismatches.length} pixels differ`).toEqual([]);
-        }
+        // One page load, a hold of 2 frames per packed mip.
+        const mips = Array.from({ length: VT_MIPS - VT_STANDARD_MIPS }, (_, k) => VT_STANDARD_MIPS + k);
+        await runSceneHolds<VirtualTextureSnapshot>(
+          openPage,
+          'virtual-texture',
+          {
+            frames: 2 * mips.length,
+            viewFrames: 2,
+            views: mips.map((mip) => viewParam(tailView(mip))).join(';'),
+            width: TAIL_CANVAS,
+            height: TAIL_CANVAS,
+            ...copyParam,
+          },
+          2,
+          (hold) => `virtual-texture-${copy}-mip${mips[hold]}`,
+          (run, hold) => {
+            const mip = mips[hold] ?? VT_STANDARD_MIPS;
+            expectStreamed(run.snapshot, `mip ${mip}`, copy);
+            const mismatches = exactMismatches(run.canvas, tailView(mip));
+            expect(mismatches.checked, `mip ${mip}: its texels on the canvas`).toBe(
+              Math.min(VT_SIZE >> mip, TAIL_CANVAS / 2) ** 2,
+            );
+            expect(mismatches.slice(0, 5), `mip ${mip}: ${mismatches.length} pixels differ`).toEqual([]);
+          },
+        );
       },
       2 * SCENE_TIMEOUT_MS,
     );
