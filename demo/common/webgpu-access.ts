@@ -30,6 +30,18 @@ export async function openWebGPU(
   }
 }
 
+/**
+ * Whether `device` runs on a CPU rasterizer (SwiftShader, llvmpipe, WARP): scenes then choose lighter
+ * defaults, since such an adapter draws a few hundred thousand vertices a second, not billions.
+ */
+export function isSoftwareAdapter(device: GPUDevice): boolean {
+  const info = device.adapterInfo as GPUAdapterInfo & { isFallbackAdapter?: boolean };
+  if (info.isFallbackAdapter === true) return true;
+  return /swiftshader|llvmpipe|lavapipe|warp|software/i.test(
+    [info.vendor, info.architecture, info.device, info.description].join(' '),
+  );
+}
+
 /** The message for a lost device (any reason but an explicit destroy()). */
 export function deviceLostMessage(info: GPUDeviceLostInfo): string {
   return `The WebGPU device was lost${info.message ? `: ${info.message}` : ''}. Reload the page to start again.`;

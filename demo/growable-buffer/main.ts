@@ -3,12 +3,14 @@
  * classic reallocate-and-copy path, both following one Population. See meta.ts for the summary.
  *
  * URL parameters: stepFrames (frames between resizes, default 45), seed, maxCount (default
- * 2.5M instances), drawLimit (instances drawn per side, default 60,000).
+ * 2.5M instances), drawLimit (instances drawn per side, default 60,000; 6,000 on a software adapter,
+ * where each frame's 720,000 vertex invocations would take seconds).
  */
 import { type Fence, type Heap, type PipelineState, type Resource } from '../../src/index.js';
 import { LiveChart, formatBytes } from '../common/live-chart.js';
 import { section, slider, StatTable, toggle } from '../common/panel.js';
 import { runScene, type SceneContext } from '../common/scene-shell.js';
+import { isSoftwareAdapter } from '../common/webgpu-access.js';
 import { ClassicBuffer, type ClassicResize } from './classic-buffer.js';
 import { CommitWatermark, type CommitStep } from './commit-watermark.js';
 import { meta } from './meta.js';
@@ -38,12 +40,25 @@ function label(canvas: HTMLCanvasElement, text: string, side: 'left' | 'right'):
   canvas.parentElement?.append(node);
 }
 
-async function createScene({ device, queue, swapChain, canvas, panel, params }: SceneContext) {
+/** Instances drawn per side by default: every stride-th instance of the population is drawn. */
+const DRAW_LIMIT = 60_000;
+/** On a CPU rasterizer: a tenth, so a frame takes a fraction of a second there. */
+const SOFTWARE_DRAW_LIMIT = 6_000;
+
+/** Every stride-th of `count` instances is drawn, at most `limit` of them. */
+function drawSample(count: number, limit: number): { stride: number; drawn: number } {
+  const stride = Math.max(1, Math.ceil(count / limit));
+  return { stride, drawn: count === 0 ? 0 : Math.floor((count - 1) / stride) + 1 };
+}
+
+async function createScene({ device, gpuDevice, queue, swapChain, canvas, panel, params }: SceneContext) {
   label(canvas, 'reserved buffer + watermark (colour = backing heap)', 'left');
   label(canvas, 'classic: new buffer + copy + release', 'right');
   const stepFrames = Number(params.get('stepFrames') ?? 45);
   const population = new Population(Number(params.get('seed') ?? 7), Number(params.get('maxCount') ?? 2_500_000));
-  const drawLimit = Number(params.get('drawLimit') ?? 60_000);
+  const drawLimit = Number(
+    params.get('drawLimit') ?? (isSoftwareAdapter(gpuDevice) ? SOFTWARE_DRAW_LIMIT : DRAW_LIMIT),
+  );
 
   const reserved = device.createReservedResource(
     { dimension: 'BUFFER', width: RESERVED_BYTES, layout: 'ROW_MAJOR' },
@@ -208,8 +223,7 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
     height: number,
   ): void => {
     if (!buffer || count === 0) return;
-    const stride = Math.max(1, Math.ceil(count / drawLimit));
-    const drawn = Math.floor((count - 1) / stride) + 1;
+    const { stride, drawn } = drawSample(count, drawLimit);
     const heapStarts: number[] = [];
     let tile = 0;
     for (const heap of steps.at(-1)?.watermark.heaps ?? []) {
@@ -251,7 +265,7 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
       const heapList = last?.watermark.heaps.map((h) => `${h.used}/${h.tiles}`).join(' · ') ?? '';
       const lastHeap = last?.watermark.heaps.at(-1);
       stats.set({
-        instances: count.toLocaleString('en'),
+        instances: `${count.toLocaleString('en')} (${drawSample(count, drawLimit).drawn.toLocaleString('en')} drawn per side)`,
         'committed (watermark)': `${formatBytes(watermark.committedTiles * TILE_BYTES)} (${watermark.committedTiles} tiles)`,
         'backing heaps': `${watermark.heapCount}: ${heapList} tiles used`,
         'slack in last heap': `${lastHeap ? lastHeap.tiles - lastHeap.used : 0} tiles`,

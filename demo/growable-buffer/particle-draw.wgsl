@@ -24,8 +24,9 @@ fn heap_hue(tile: u32) -> vec3f {
 fn vs(@builtin(vertex_index) vertex: u32, @builtin(instance_index) drawn: u32) -> Varyings {
   let index = drawn * d3d12_root_constant(3u);
   let base = d3d12_address_add(d3d12_root_descriptor(1u), index * INSTANCE_BYTES);
-  let start = vec2f(bitcast<f32>(d3d12_load(base)), bitcast<f32>(d3d12_load(d3d12_address_add(base, 4u))));
-  let velocity = vec2f(bitcast<f32>(d3d12_load(d3d12_address_add(base, 8u))), bitcast<f32>(d3d12_load(d3d12_address_add(base, 12u))));
+  let motion = bitcast<vec4f>(d3d12_load4(base));
+  let start = motion.xy;
+  let velocity = motion.zw;
   let intact = d3d12_load(d3d12_address_add(base, 24u)) == INSTANCE_TAG;
   let time = bitcast<f32>(d3d12_root_constant(4u));
   let side = f32(d3d12_root_constant(5u));
