@@ -137,7 +137,9 @@ export const sceneFrameTime: FigureRunner = async (context) => {
     context.progress(
       `  scene ${i + 1}/${SCENE_CASES.length}: ${c.name} at ${size.width}×${size.height}, up to ${size.frames} frames or ${size.seconds} s after ${size.warmup}`,
     );
-    const result = await runInFrame(sceneUrl(location.href, c.scene, { ...query, ...c.query }));
+    const result = await runInFrame(
+      sceneUrl(location.href, c.scene, { ...query, ...c.query, ...(context.quick ? {} : c.fullQuery) }),
+    );
     results.set(c.name, result);
     for (const ms of result.frameMs)
       context.live?.({
