@@ -2,7 +2,7 @@
  * The validation page's pure logic, shared with its headless driver (`npm run validate`,
  * validate/node/): the run parameters (URL parameters here, `--flags` there) each checked with an
  * error that names it, the mismatch rows and counts, the summary over several runs and the lines
- * printed for it. No DOM, no GPU: unit-tested in test/unit/validation-logic.test.ts.
+ * printed for it. No DOM, no GPU: unit-tested in test/unit/operation/validate/validation-logic.test.ts.
  */
 import type { AdapterSummary } from '../../src/index.js';
 import type { ValidationMismatch, ValidationProgress, ValidationResult } from '../../src/validate/index.js';

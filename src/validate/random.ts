@@ -10,7 +10,7 @@
  *   random.int(1, 6); random.below(n); random.chance(0.1); random.pick(items);
  *
  * Invariant: the sequence depends on the seed alone (no Math.random, no clock), so a change here
- * changes every seeded run; test/unit/test-helpers.test.ts checks that nothing under test/ defines
+ * changes every seeded run; test/unit/validation/source/test-helpers.test.ts checks that nothing under test/ defines
  * a generator of its own.
  */
 export class Random {

@@ -2,7 +2,7 @@
  * The one shared assertion for D3D12 errors (unit and GPU tests alike): a call must throw a
  * D3D12Error with the expected HRESULT, call, argument path and rule; expectD3D12Rejection does the
  * same for a promise. Tests take it from here rather than writing their own try/catch check
- * (test/unit/test-helpers.test.ts checks that no other file defines one).
+ * (test/unit/validation/source/test-helpers.test.ts checks that no other file defines one).
  *
  *   expectD3D12Error(() => device.createHeap(desc), {
  *     call: 'createHeap', argument: 'desc.sizeInBytes', message: /at least 1/,

@@ -115,8 +115,8 @@ export function describePagingSoakFailure(summary: PagingSoakSummary): string | 
   if (summary.error) lines.push(summary.error);
   if (summary.trace) lines.push('last operations:', ...summary.trace.map((line) => `  ${line}`));
   lines.push(
-    `reproduce: D3D12_PAGING_SOAK_SEED=${summary.seed} D3D12_PAGING_SOAK_OPS=${summary.requestedOperations} npx vitest run --project gpu test/gpu/d3d12/paging-soak.test.ts ` +
-      `(or --project browser test/browser/d3d12/paging-soak.test.ts) -t D3D12_PAGING_SOAK_SEED; D3D12_PAGING_SOAK_SERIALIZE=1 waits for the GPU after every operation`,
+    `reproduce: D3D12_PAGING_SOAK_SEED=${summary.seed} D3D12_PAGING_SOAK_OPS=${summary.requestedOperations} npx vitest run --project gpu test/gpu/stress/d3d12/paging-soak.test.ts ` +
+      `(or --project browser test/browser/stress/d3d12/paging-soak.test.ts) -t D3D12_PAGING_SOAK_SEED; D3D12_PAGING_SOAK_SERIALIZE=1 waits for the GPU after every operation`,
   );
   return lines.join('\n');
 }

@@ -173,7 +173,7 @@ export function describeSoakFailure(summary: SoakSummary): string | undefined {
   if (summary.trace) lines.push('last operations:', ...summary.trace.map((line) => `  ${line}`));
   const budget = summary.debugBudget === null ? '' : ` D3D12_SOAK_DEBUG_BUDGET=${summary.debugBudget}`;
   lines.push(
-    `reproduce: D3D12_SOAK_SEED=${summary.seed}${budget} D3D12_SOAK_LISTS=${summary.requestedLists} npx vitest run --project gpu test/gpu/d3d12/residency-soak.test.ts -t D3D12_SOAK_SEED`,
+    `reproduce: D3D12_SOAK_SEED=${summary.seed}${budget} D3D12_SOAK_LISTS=${summary.requestedLists} npx vitest run --project gpu test/gpu/stress/d3d12/residency-soak.test.ts -t D3D12_SOAK_SEED`,
   );
   return lines.join('\n');
 }

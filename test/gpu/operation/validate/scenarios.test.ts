@@ -1,0 +1,53 @@
+/**
+ * The package's conformance scenarios as one run (runScenarios): every scenario passes, megabytes
+ * compared, the GPU page table checked after each mapping step, progress named per scenario; and
+ * runValidation merges the differential run and the scenarios.
+ */
+import { describe, expect } from 'vitest';
+import {
+  describeValidationFailure,
+  runScenarios,
+  runValidation,
+  type ValidationProgress,
+} from '../../../../src/validate/index.js';
+import { gpuTest } from '../../../harness/gpu-test.js';
+
+describe('runScenarios and runValidation (Node.js + Dawn)', () => {
+  gpuTest(
+    'every conformance scenario passes: buffers and textures at tiers 1-3, memory semantics, map coherence, residency',
+    async ({ device }) => {
+      const progress: ValidationProgress[] = [];
+      const result = await runScenarios({ gpuDevice: device, onProgress: (p) => progress.push(p) });
+      const failure = describeValidationFailure(result);
+      expect(failure, failure).toBeUndefined();
+      expect(result.scenarios.map((s) => s.name)).toEqual([
+        'reserved buffer data, every range flag, copyTiles: tier 1',
+        'reserved buffer data, every range flag, copyTiles: tier 2',
+        'reserved buffer data, every range flag, copyTiles: tier 3',
+        'reserved texture data: 2D and 3D boxes, spills into later mips and the tail',
+        'CheckAccessFullyMapped: tier 1',
+        'CheckAccessFullyMapped: tier 2',
+        'CheckAccessFullyMapped: tier 3',
+        'memory semantics: queue order of remaps, no clearing, scattered pages',
+        'CPU writes through map() across paging',
+        'residency: evict/restore keeps bytes, a missing residency-set entry is reported',
+      ]);
+      expect(result.scenarios.every((s) => s.passed)).toBe(true);
+      expect(result).toMatchObject({ ops: 0, tier: 3, mismatches: [] });
+      expect(result.bytesCompared).toBeGreaterThan(10 << 20);
+      expect(result.pagesValidated).toBeGreaterThan(100);
+      expect(progress.filter((p) => p.scenario).map((p) => p.scenario)).toEqual(result.scenarios.map((s) => s.name));
+      expect(progress.at(-1)).toMatchObject({ phase: 'scenarios', opsDone: 10, opsTotal: 10, mismatches: 0 });
+    },
+  );
+
+  gpuTest('runValidation: the differential run and the scenarios, merged', async ({ device }) => {
+    const result = await runValidation({ gpuDevice: device, seed: 0x51ed, ops: 40, tier: 2 });
+    const failure = describeValidationFailure(result);
+    expect(failure, failure).toBeUndefined();
+    expect(result).toMatchObject({ seed: 0x51ed, tier: 2, ops: 40, mismatches: [] });
+    expect(result.scenarios).toHaveLength(10);
+    expect(result.counts.updateTileMappings).toBeGreaterThan(0);
+    expect(result.bytesCompared).toBeGreaterThan(10 << 20);
+  });
+});

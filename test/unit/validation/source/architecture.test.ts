@@ -1,0 +1,303 @@
+/**
+ * The layers of DESIGN.md, checked on the sources: imports point down only (residency → d3d12 →
+ * validation, gpu, memory → api), `src/api` imports nothing from the project, nothing below the
+ * facade imports it, the facade never imports the residency manager, and there is no import cycle
+ * anywhere in `src/`, type-only imports included.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, test } from 'vitest';
+import { PROJECT_ROOT } from '../../../harness/paths.js';
+
+const SRC = join(PROJECT_ROOT, 'src');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"](\.[^'"]+)['"]/g;
+
+/** Every file's project imports (relative paths, `?raw` assets left out), as paths from src/. */
+function importGraph(): Map<string, string[]> {
+  const files = sources(SRC);
+  const known = new Set(files);
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const targets: string[] = [];
+    for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const spec = match[1] as string;
+      if (spec.includes('?')) continue;
+      const target = normalize(join(dirname(file), spec.replace(/\.js$/, '.ts')));
+      if (known.has(target)) targets.push(relative(SRC, target));
+    }
+    graph.set(relative(SRC, file), targets);
+  }
+  return graph;
+}
+
+const layer = (path: string): string => path.split('/')[0] ?? '';
+const ENTRIES = ['index.ts', 'node/index.ts'];
+
+/** Which layers each layer may import (besides itself). */
+const ALLOWED: Record<string, string[]> = {
+  api: [],
+  memory: ['api'],
+  validation: ['api', 'memory'],
+  gpu: ['api', 'memory'],
+  d3d12: ['api', 'memory', 'validation', 'gpu'],
+  residency: ['api', 'd3d12'],
+  // d3d12-webgpu/validate: a client of the public API, as the residency manager is (issue 13).
+  validate: ['api', 'd3d12', 'residency'],
+  node: ['api', 'gpu'],
+  types: [],
+};
+
+/** `file -> target` for every import that points at a layer its layer may not import. */
+function wrongImports(graph: Map<string, string[]>): string[] {
+  const wrong: string[] = [];
+  for (const [file, targets] of graph) {
+    const from = layer(file);
+    // The package entries (src/index.ts; src/node/index.ts, which adds to it) export from every layer.
+    if (ENTRIES.includes(file)) continue;
+    for (const target of targets) {
+      const to = layer(target);
+      if (to !== from && !(ALLOWED[from] ?? []).includes(to)) wrong.push(`${file} -> ${target}`);
+    }
+  }
+  return wrong;
+}
+
+/** The import cycles of `graph`: Tarjan's strongly connected components of more than one file (or a file importing itself). */
+function importCycles(graph: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  let next = 0;
+  const visit = (file: string): void => {
+    index.set(file, next);
+    low.set(file, next++);
+    stack.push(file);
+    onStack.add(file);
+    for (const target of graph.get(file) ?? []) {
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file) as number, low.get(target) as number));
+      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file) as number, index.get(target) as number));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    for (;;) {
+      const member = stack.pop() as string;
+      onStack.delete(member);
+      component.push(member);
+      if (member === file) break;
+    }
+    if (component.length > 1 || (graph.get(file) ?? []).includes(file)) cycles.push(component.sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return cycles.sort((a, b) => (a[0] as string).localeCompare(b[0] as string));
+}
+
+describe('layers', () => {
+  const graph = importGraph();
+
+  test('imports point down only', () => {
+    expect(wrongImports(graph)).toEqual([]);
+  });
+
+  test('no import cycle in src/ (types included)', () => {
+    expect(importCycles(graph)).toEqual([]);
+  });
+
+  test('the check sees imports: src/d3d12/device.ts imports the api layer and validation', () => {
+    const targets = graph.get('d3d12/device.ts') ?? [];
+    expect(targets).toContain('api/errors.ts');
+    expect(targets.some((target) => target.startsWith('validation/'))).toBe(true);
+  });
+
+  test('the checks see what they look for: planted upward imports and cycles are reported, a clean graph is not', () => {
+    const planted = new Map([
+      ['validation/heap.ts', ['api/types.ts', 'd3d12/heap.ts']], // up into the facade
+      ['d3d12/heap.ts', ['d3d12/resource.ts', 'residency/residency-set.ts']], // the facade importing the manager
+      ['d3d12/resource.ts', ['d3d12/heap.ts']], // a two-file cycle
+      ['memory/a.ts', ['memory/b.ts']],
+      ['memory/b.ts', ['memory/c.ts']],
+      ['memory/c.ts', ['memory/a.ts']], // a three-file cycle
+      ['gpu/self.ts', ['gpu/self.ts']], // a file importing itself
+      ['index.ts', ['residency/residency-set.ts']], // the entry may export from every layer
+      ['residency/residency-set.ts', ['d3d12/heap.ts', 'api/errors.ts']],
+      ['api/types.ts', []],
+      ['api/errors.ts', []],
+    ]);
+    expect(wrongImports(planted)).toEqual([
+      'validation/heap.ts -> d3d12/heap.ts',
+      'd3d12/heap.ts -> residency/residency-set.ts',
+    ]);
+    // heap -> residency-set -> heap joins the manager to the heap/resource cycle; validation/heap.ts only points in.
+    expect(importCycles(planted)).toEqual([
+      ['d3d12/heap.ts', 'd3d12/resource.ts', 'residency/residency-set.ts'],
+      ['gpu/self.ts'],
+      ['memory/a.ts', 'memory/b.ts', 'memory/c.ts'],
+    ]);
+    const clean = new Map([
+      ['d3d12/heap.ts', ['api/types.ts', 'validation/heap.ts']],
+      ['validation/heap.ts', ['api/types.ts']],
+      ['api/types.ts', []],
+    ]);
+    expect([wrongImports(clean), importCycles(clean)]).toEqual([[], []]);
+  });
+});
+
+/**
+ * Members of project classes that `files` reach although they are not public API: declarations in
+ * another layer marked `@internal` (what the published types strip), or private/protected ones.
+ */
+function internalUses(files: string[]): string[] {
+  const program = ts.createProgram(files, {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    strict: true,
+    noEmit: true,
+    types: [],
+  });
+  const checker = program.getTypeChecker();
+  const found = new Set<string>();
+  for (const file of files) {
+    const source = program.getSourceFile(file);
+    if (!source) throw new Error(`internalUses: ${file} is not in the program`);
+    const visit = (node: ts.Node): void => {
+      if (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) {
+        const symbol = checker.getSymbolAtLocation(
+          ts.isPropertyAccessExpression(node) ? node.name : node.argumentExpression,
+        );
+        for (const declaration of symbol?.declarations ?? []) {
+          const where = declaration.getSourceFile().fileName;
+          if (!where.startsWith(SRC) || layer(relative(SRC, where)) === layer(relative(SRC, file))) continue;
+          const internal = ts.getJSDocTags(declaration).some((tag) => tag.tagName.text === 'internal');
+          const hidden =
+            ts.getCombinedModifierFlags(declaration) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected);
+          if (internal || hidden)
+            found.add(`${relative(SRC, file)}: ${node.getText(source)} (${relative(SRC, where)})`);
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return [...found].sort();
+}
+
+describe('the residency manager is a client of the D3D12 API', () => {
+  test('src/residency uses no @internal, private or protected member of the facade', () => {
+    expect(internalUses(sources(join(SRC, 'residency')))).toEqual([]);
+  });
+
+  test('the check sees internal uses: a planted client (test/unit/fixtures/internal-use.ts) is reported', () => {
+    const uses = internalUses([join(PROJECT_ROOT, 'test/unit/fixtures/internal-use.ts')]).map((use) =>
+      use.replace(/^.*: /, ''),
+    );
+    expect(uses).toEqual([
+      'device.pageableHeap (d3d12/device.ts)',
+      'device.settings (d3d12/device.ts)',
+      'heap.residencyReferences (d3d12/heap.ts)',
+    ]);
+  });
+});
+
+describe('the validation layer (d3d12-webgpu/validate) is a client of the D3D12 API', () => {
+  test('src/validate uses no @internal, private or protected member of the facade or the residency manager', () => {
+    const files = sources(join(SRC, 'validate'));
+    expect(files.length).toBeGreaterThan(10);
+    expect(internalUses(files)).toEqual([]);
+  });
+});
+
+/** No source file longer than this: a file holds one job (issue 12). */
+const MAX_SOURCE_LINES = 500;
+
+/** `file: N lines` for each of `files` (path to text) longer than `limit` lines. */
+function longFiles(files: Map<string, string>, limit: number): string[] {
+  return [...files]
+    .map(([file, text]) => ({ file, lines: text.split('\n').length }))
+    .filter(({ lines }) => lines > limit)
+    .map(({ file, lines }) => `${file}: ${lines} lines`);
+}
+
+describe('file size', () => {
+  test(`no file in src/ is longer than ${MAX_SOURCE_LINES} lines`, () => {
+    expect(
+      longFiles(
+        new Map(sources(SRC).map((file) => [relative(SRC, file), readFileSync(file, 'utf8')])),
+        MAX_SOURCE_LINES,
+      ),
+    ).toEqual([]);
+  });
+
+  test('the check counts lines: both sides of the limit', () => {
+    const lines = (n: number): string => Array.from({ length: n }, (_, i) => `// ${i}`).join('\n');
+    const files = new Map([
+      ['at.ts', lines(MAX_SOURCE_LINES)],
+      ['over.ts', lines(MAX_SOURCE_LINES + 1)],
+      ['empty.ts', ''],
+    ]);
+    expect(longFiles(files, MAX_SOURCE_LINES)).toEqual([`over.ts: ${MAX_SOURCE_LINES + 1} lines`]);
+  });
+});
+
+/**
+ * No function in src/ longer than this (formatted code, `npm run format:check`): a function does one
+ * thing. The conformance scenarios (src/validate/scenarios/) are scripts, read top to bottom, and exempt.
+ */
+const MAX_FUNCTION_LINES = 100;
+const FUNCTION_LENGTH_EXEMPT = ['validate/scenarios/'];
+
+/** `file:line name: N lines` for each function-like node with a body in `text` longer than `limit` lines. */
+function longFunctions(file: string, text: string, limit: number): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+      const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+      const name = node.name && ts.isIdentifier(node.name) ? node.name.text : '(anonymous)';
+      if (last - first + 1 > limit) found.push(`${file}:${first + 1} ${name}: ${last - first + 1} lines`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('function size', () => {
+  test(`no function in src/ is longer than ${MAX_FUNCTION_LINES} lines (scenario scripts exempt)`, () => {
+    const files = sources(SRC)
+      .map((file) => relative(SRC, file))
+      .filter((file) => !FUNCTION_LENGTH_EXEMPT.some((prefix) => file.startsWith(prefix)));
+    expect(
+      files.flatMap((file) => longFunctions(file, readFileSync(join(SRC, file), 'utf8'), MAX_FUNCTION_LINES)),
+    ).toEqual([]);
+  });
+
+  test('the check measures functions: both sides of the limit, methods and arrows included', () => {
+    const body = (n: number): string => Array.from({ length: n - 2 }, (_, i) => `  x += ${i};`).join('\n');
+    const text = [
+      `function at() {\n${body(MAX_FUNCTION_LINES)}\n}`,
+      `function over() {\n${body(MAX_FUNCTION_LINES + 1)}\n}`,
+      `class C {\n  method() {\n${body(MAX_FUNCTION_LINES + 1)}\n  }\n}`,
+      `const arrow = () => {\n${body(MAX_FUNCTION_LINES + 1)}\n};`,
+    ].join('\n');
+    expect(longFunctions('f.ts', text, MAX_FUNCTION_LINES).map((line) => line.replace(/^f\.ts:\d+ /, ''))).toEqual([
+      `over: ${MAX_FUNCTION_LINES + 1} lines`,
+      `method: ${MAX_FUNCTION_LINES + 1} lines`,
+      `(anonymous): ${MAX_FUNCTION_LINES + 1} lines`,
+    ]);
+  });
+});
