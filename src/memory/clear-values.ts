@@ -3,7 +3,7 @@
  * GPU-free, the CPU side of the UAV clear kernel (which only writes the bits) and the reference the
  * tests compare against.
  *
- * Rules (sources in README's API section):
+ * Rules (sources in docs/api.md, UAV clears):
  *   - Uint: the low n bits of values[i] go into channel i, n its width; no conversion (D3D11/12
  *     ClearUnorderedAccessViewUint; vkd3d-proton's d3d12_clear tests on native drivers).
  *   - Float: converted per channel. FLOAT -> UNORM / SNORM as the D3D functional spec says (NaN is 0,

@@ -1,5 +1,5 @@
 /**
- * Fence.getSubmittedValue (an emulator addition; README "Residency"): what the queues' signals
+ * Fence.getSubmittedValue (an emulator addition; docs/residency.md): what the queues' signals
  * submitted to the GPU so far have set, ahead of the completed value. src/d3d12/fence.ts: a queue
  * signal counts as submitted when it is submitted (at once, on a queue not held), and becomes the
  * completed value once the work before it (and the READBACK copies of its results) has completed; a

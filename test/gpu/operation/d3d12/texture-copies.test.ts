@@ -41,7 +41,7 @@ describe("copies between block-compressed and uncompressed formats of the block'
   }
 });
 
-describe("the README's upload example, as written (Node.js + Dawn)", () => {
+describe("docs/api.md's upload example, as written (Node.js + Dawn)", () => {
   const test = d3dTest({ localMemoryBytes: 8 << 20, nonLocalMemoryBytes: 8 << 20 });
   test('getCopyableFootprints + a mapped UPLOAD buffer + copyTextureRegion into a reserved texture; read back through the same footprints', async ({
     d3d: device,

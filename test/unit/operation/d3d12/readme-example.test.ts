@@ -1,4 +1,4 @@
-// The README's "Using it" example, run as written, with the results it describes checked.
+// The README's first example (use 1: a reserved texture and a tile mapping), run as written, with the results it describes checked.
 import { expect, test } from 'vitest';
 import { createDevice } from '../../../../src/index.js';
 
