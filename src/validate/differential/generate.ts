@@ -130,64 +130,16 @@ export class Generator {
         const dst = r.pick(reserved);
         return generateCopyMappings(r, dst, r.chance(0.3) ? dst : r.pick(reserved));
       }
-      case 'uploadCopy': {
-        const candidates = buffers.filter((b) => b.access !== 'upload');
-        if (candidates.length === 0) return undefined;
-        const dst = r.pick(candidates);
-        const numBytes = r.chance(0.02) ? 0 : r.size(dst.width);
-        const dstOffset = r.int(0, dst.width - numBytes);
-        const srcOffset = r.chance(0.5) ? 0 : r.int(0, 300);
-        const op: Operation = {
-          kind,
-          dst: dst.name,
-          dstOffset,
-          uploadWidth: Math.max(1, srcOffset + numBytes + r.int(0, 9)),
-          srcOffset,
-          numBytes,
-          data: r.next(),
-        };
-        return legal(segments(dst, dstOffset, numBytes), []) ? op : undefined;
-      }
-      case 'copy': {
-        const dsts = buffers.filter((b) => b.access !== 'upload');
-        if (dsts.length === 0) return undefined;
-        const dst = r.pick(dsts);
-        // Not dst itself: one buffer cannot be COPY_DEST and COPY_SOURCE in one command. READBACK memory is never a source.
-        const srcs = buffers.filter((b) => b !== dst && b.access !== 'readback');
-        if (srcs.length === 0) return undefined;
-        const src = r.pick(srcs);
-        const numBytes = r.chance(0.02) ? 0 : r.size(Math.min(dst.width, src.width));
-        const dstOffset = r.int(0, dst.width - numBytes);
-        const srcOffset = r.int(0, src.width - numBytes);
-        return legal(segments(dst, dstOffset, numBytes), segments(src, srcOffset, numBytes))
-          ? { kind, dst: dst.name, dstOffset, src: src.name, srcOffset, numBytes }
-          : undefined;
-      }
+      case 'uploadCopy':
+        return this.uploadCopy(buffers);
+      case 'copy':
+        return this.copyBuffers(buffers);
       case 'copyTiles':
         return this.copyTiles(r.pick(reserved), buffers);
-      case 'dispatch': {
-        const candidates = buffers.filter((b) => b.width >= 4 && (b.access === 'none' || b.access === 'custom'));
-        if (candidates.length === 0) return undefined;
-        const buffer = r.pick(candidates);
-        const maxWords = Math.floor(buffer.width / 4);
-        const words = r.size(maxWords);
-        const offset = 4 * r.int(0, maxWords - words);
-        return legal(segments(buffer, offset, words * 4), [])
-          ? { kind, buffer: buffer.name, offset, words, seed: r.next() }
-          : undefined;
-      }
-      case 'cpuWrite': {
-        const buffer = r.pick(buffers.filter((b) => b.access !== 'none'));
-        const length = r.size(buffer.width);
-        return {
-          kind,
-          buffer: buffer.name,
-          offset: r.int(0, buffer.width - length),
-          length,
-          data: r.next(),
-          ranged: r.chance(0.5),
-        };
-      }
+      case 'dispatch':
+        return this.dispatch(buffers);
+      case 'cpuWrite':
+        return this.cpuWrite(buffers);
       case 'evict': {
         const candidates = s.pageables().filter((m) => m.refs > 0);
         return candidates.length > 0 ? { kind, object: r.pick(candidates).name } : undefined;
@@ -203,6 +155,74 @@ export class Generator {
       default:
         return undefined;
     }
+  }
+
+  /** A copy from a fresh UPLOAD buffer into a live buffer that is not UPLOAD memory. */
+  private uploadCopy(buffers: ResourceEntry[]): Operation | undefined {
+    const r = this.r;
+    const candidates = buffers.filter((b) => b.access !== 'upload');
+    if (candidates.length === 0) return undefined;
+    const dst = r.pick(candidates);
+    const numBytes = r.chance(0.02) ? 0 : r.size(dst.width);
+    const dstOffset = r.int(0, dst.width - numBytes);
+    const srcOffset = r.chance(0.5) ? 0 : r.int(0, 300);
+    const op: Operation = {
+      kind: 'uploadCopy',
+      dst: dst.name,
+      dstOffset,
+      uploadWidth: Math.max(1, srcOffset + numBytes + r.int(0, 9)),
+      srcOffset,
+      numBytes,
+      data: r.next(),
+    };
+    return legal(segments(dst, dstOffset, numBytes), []) ? op : undefined;
+  }
+
+  /** A copy between two live buffers (never one buffer with itself, never from READBACK memory). */
+  private copyBuffers(buffers: ResourceEntry[]): Operation | undefined {
+    const r = this.r;
+    const dsts = buffers.filter((b) => b.access !== 'upload');
+    if (dsts.length === 0) return undefined;
+    const dst = r.pick(dsts);
+    // Not dst itself: one buffer cannot be COPY_DEST and COPY_SOURCE in one command. READBACK memory is never a source.
+    const srcs = buffers.filter((b) => b !== dst && b.access !== 'readback');
+    if (srcs.length === 0) return undefined;
+    const src = r.pick(srcs);
+    const numBytes = r.chance(0.02) ? 0 : r.size(Math.min(dst.width, src.width));
+    const dstOffset = r.int(0, dst.width - numBytes);
+    const srcOffset = r.int(0, src.width - numBytes);
+    return legal(segments(dst, dstOffset, numBytes), segments(src, srcOffset, numBytes))
+      ? { kind: 'copy', dst: dst.name, dstOffset, src: src.name, srcOffset, numBytes }
+      : undefined;
+  }
+
+  /** A read-modify-write dispatch over words of a GPU-writable buffer. */
+  private dispatch(buffers: ResourceEntry[]): Operation | undefined {
+    const r = this.r;
+    const candidates = buffers.filter((b) => b.width >= 4 && (b.access === 'none' || b.access === 'custom'));
+    if (candidates.length === 0) return undefined;
+    const buffer = r.pick(candidates);
+    const maxWords = Math.floor(buffer.width / 4);
+    const words = r.size(maxWords);
+    const offset = 4 * r.int(0, maxWords - words);
+    return legal(segments(buffer, offset, words * 4), [])
+      ? { kind: 'dispatch', buffer: buffer.name, offset, words, seed: r.next() }
+      : undefined;
+  }
+
+  /** A CPU write through map() into a mappable buffer. */
+  private cpuWrite(buffers: ResourceEntry[]): Operation {
+    const r = this.r;
+    const buffer = r.pick(buffers.filter((b) => b.access !== 'none'));
+    const length = r.size(buffer.width);
+    return {
+      kind: 'cpuWrite',
+      buffer: buffer.name,
+      offset: r.int(0, buffer.width - length),
+      length,
+      data: r.next(),
+      ranged: r.chance(0.5),
+    };
   }
 
   /** A one-slice 2D texture with mips, or (tier 3 and up) a 3D one, a few tiles per mip. */

@@ -31,130 +31,145 @@ const CHECKPOINT_CHANCE = 1 / 80;
 /** validateTileMappings answers awaited together (they run in queue order meanwhile). */
 const MAX_CHECKS_IN_FLIGHT = 16;
 
+/** What the run's steps share: the operation a finding is charged to, and whether the plant is placed. */
+interface RunMarks {
+  at: { index: number; operation: string };
+  planted: boolean;
+}
+
 /** Whether a mapping change moves a tile that was mapped (what drop-write must hit to be seen). */
 const changesMappedTile = (before: Slots, after: Slots): boolean =>
   before.some((slot, tile) => slot !== null && (after[tile]?.heap !== slot.heap || after[tile]?.tile !== slot.tile));
 
-export async function runDifferential(options: ValidationOptions): Promise<ValidationResult> {
-  checkValidationOptions('runDifferential', options, { seed: true, ops: true });
-  const started = performance.now();
-  const seed = options.seed >>> 0;
-  const tier = options.tier ?? 3;
-  const target = options.ops;
-  const findings = new Findings(seed, 'differential');
-  let runner: DifferentialRunner | undefined;
-  let at = { index: -1, operation: 'createDevice' };
-  let device: Device | undefined;
-  const progress = (): void =>
-    options.onProgress?.({
-      phase: 'differential',
-      seed,
-      opsDone: runner?.operations ?? 0,
-      opsTotal: target,
-      bytesCompared: findings.bytesCompared,
-      mismatches: findings.mismatches.length,
-    });
-  try {
-    const d3d = await createDevice({
-      gpuDevice: options.gpuDevice,
-      localMemoryBytes: LOCAL_BYTES,
-      nonLocalMemoryBytes: NON_LOCAL_BYTES,
-      tiledResourcesTier: tier,
-    });
-    device = d3d;
-    const checks = new TileMappingChecks(d3d, findings);
-    let planted = false;
-    const pipeline = await d3d.createComputePipelineState({
-      code: readModifyWrite,
-      entryPoint: 'main',
-      label: 'differential read-modify-write',
-    });
-    const random = new Random(seed);
-    runner = new DifferentialRunner(
-      d3d,
-      d3d.createCommandQueue({ type: 'DIRECT' }),
-      d3d.createFence(0),
-      pipeline,
-      random,
-      tier,
-      options.cpuReferenceBugForTesting,
-      {
-        beforeUpdateTileMappings: (entry, slots) => {
-          if (options.plant !== 'drop-write' || planted || !changesMappedTile(entry.slots as Slots, slots)) return;
-          d3d.dropNextPageTableWriteForTesting();
-          planted = true;
-        },
-        mappingChanged: (entry) => {
-          const difference = mappingDifference(entry);
-          if (difference) findings.add(at.index, at.operation, 'CPU page table (getTileMappingForTesting)', difference);
-        },
+/** The runner over a fresh device: its queue, fence and shader, and the hooks that plant drop-write and check each mapping change. */
+async function openRunner(
+  d3d: Device,
+  options: ValidationOptions,
+  random: Random,
+  tier: number,
+  findings: Findings,
+  marks: RunMarks,
+): Promise<DifferentialRunner> {
+  const pipeline = await d3d.createComputePipelineState({
+    code: readModifyWrite,
+    entryPoint: 'main',
+    label: 'differential read-modify-write',
+  });
+  return new DifferentialRunner(
+    d3d,
+    d3d.createCommandQueue({ type: 'DIRECT' }),
+    d3d.createFence(0),
+    pipeline,
+    random,
+    tier,
+    options.cpuReferenceBugForTesting,
+    {
+      beforeUpdateTileMappings: (entry, slots) => {
+        if (options.plant !== 'drop-write' || marks.planted || !changesMappedTile(entry.slots as Slots, slots)) return;
+        d3d.dropNextPageTableWriteForTesting();
+        marks.planted = true;
       },
-    );
-    const state = runner;
-    const generator = new Generator(state, random, tier);
-    /** corrupt-entry: the first mapped tile of the first reserved resource that has one. */
-    const plantCorruption = (): boolean => {
-      const entry = state.live(isReserved).find((e) => (e.slots as Slots).some((slot) => slot !== null));
-      if (!entry) return false;
-      d3d.corruptPageTableEntryForTesting(
-        entry.resource,
-        (entry.slots as Slots).findIndex((slot) => slot !== null),
-      );
-      return true;
-    };
-    const housekeeping = async (): Promise<void> => {
-      if (state.batch.pending.length >= state.batchTarget) {
-        await state.apply({ kind: 'execute' });
-        if (random.chance(0.25) || state.batch.uploadTiles() > MAX_UPLOAD_TILES) await state.apply({ kind: 'wait' });
-      } else if (state.batch.uploadTiles() > MAX_UPLOAD_TILES) {
-        await state.apply({ kind: 'wait' });
-      }
-      if (random.chance(CHECKPOINT_CHANCE)) await checkpoint(state, findings, at.index, at.operation);
-    };
-    for (let idle = 0; state.operations < target && !findings.failed;) {
-      const op = generator.generate();
-      if (!op) {
-        if (++idle > 10_000) throw new Error('the generator found no legal operation 10,000 times in a row');
-        continue;
-      }
-      idle = 0;
-      at = { index: state.operations, operation: describeOperation(op) };
-      await state.apply(op);
-      if (op.kind !== 'newList') state.operations++;
-      if (options.plant === 'corrupt-entry' && !planted) planted = plantCorruption();
-      checks.after(at.index, at.operation);
-      // Once planted, each check is awaited at once: the run stops at the operation that shows it.
-      if (planted || checks.pending >= MAX_CHECKS_IN_FLIGHT) await checks.drain();
-      if (!findings.failed) await housekeeping();
-      progress();
-    }
-    if (!findings.failed) {
-      at = { index: state.operations, operation: 'final checkpoint' };
-      await checkpoint(state, findings, at.index, at.operation);
-      checks.after(at.index, at.operation);
-    }
-    await checks.drain();
-    if (options.plant && !planted)
-      findings.add(
-        at.index,
-        at.operation,
-        'plant',
-        `the ${options.plant} plant found no place in ${state.operations} operations`,
-      );
-    // A plant nothing saw (a lost write of entries that did not change, say) is reported, never a clean pass.
-    else if (options.plant && findings.mismatches.length === 0)
-      findings.add(at.index, at.operation, 'plant', `the ${options.plant} plant was placed and no check saw it`);
-  } catch (caught) {
-    findings.add(
-      at.index,
-      at.operation,
-      'error',
-      caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught),
-    );
-  } finally {
-    device?.destroy();
+      mappingChanged: (entry) => {
+        const difference = mappingDifference(entry);
+        if (difference)
+          findings.add(marks.at.index, marks.at.operation, 'CPU page table (getTileMappingForTesting)', difference);
+      },
+    },
+  );
+}
+
+/** corrupt-entry: the first mapped tile of the first reserved resource that has one. */
+function plantCorruption(d3d: Device, state: DifferentialRunner): boolean {
+  const entry = state.live(isReserved).find((e) => (e.slots as Slots).some((slot) => slot !== null));
+  if (!entry) return false;
+  d3d.corruptPageTableEntryForTesting(
+    entry.resource,
+    (entry.slots as Slots).findIndex((slot) => slot !== null),
+  );
+  return true;
+}
+
+/** After an operation: execute the batch when it is full, wait when asked or when UPLOAD pages pile up, and maybe checkpoint. */
+async function housekeeping(
+  state: DifferentialRunner,
+  random: Random,
+  findings: Findings,
+  marks: RunMarks,
+): Promise<void> {
+  if (state.batch.pending.length >= state.batchTarget) {
+    await state.apply({ kind: 'execute' });
+    if (random.chance(0.25) || state.batch.uploadTiles() > MAX_UPLOAD_TILES) await state.apply({ kind: 'wait' });
+  } else if (state.batch.uploadTiles() > MAX_UPLOAD_TILES) {
+    await state.apply({ kind: 'wait' });
   }
-  progress();
+  if (random.chance(CHECKPOINT_CHANCE)) await checkpoint(state, findings, marks.at.index, marks.at.operation);
+}
+
+/** The operation loop: generate, apply, check the page table, housekeep, until `target` operations or the first finding. */
+async function runOperations(
+  d3d: Device,
+  options: ValidationOptions,
+  state: DifferentialRunner,
+  checks: TileMappingChecks,
+  findings: Findings,
+  marks: RunMarks,
+  progress: () => void,
+): Promise<void> {
+  const generator = new Generator(state, state.random, options.tier ?? 3);
+  for (let idle = 0; state.operations < options.ops && !findings.failed;) {
+    const op = generator.generate();
+    if (!op) {
+      if (++idle > 10_000) throw new Error('the generator found no legal operation 10,000 times in a row');
+      continue;
+    }
+    idle = 0;
+    marks.at = { index: state.operations, operation: describeOperation(op) };
+    await state.apply(op);
+    if (op.kind !== 'newList') state.operations++;
+    if (options.plant === 'corrupt-entry' && !marks.planted) marks.planted = plantCorruption(d3d, state);
+    checks.after(marks.at.index, marks.at.operation);
+    // Once planted, each check is awaited at once: the run stops at the operation that shows it.
+    if (marks.planted || checks.pending >= MAX_CHECKS_IN_FLIGHT) await checks.drain();
+    if (!findings.failed) await housekeeping(state, state.random, findings, marks);
+    progress();
+  }
+}
+
+/** The end of a run: the final checkpoint (unless it already failed), the last page-table answers, and a plant nothing placed or saw. */
+async function finishRun(
+  options: ValidationOptions,
+  state: DifferentialRunner,
+  checks: TileMappingChecks,
+  findings: Findings,
+  marks: RunMarks,
+): Promise<void> {
+  if (!findings.failed) {
+    marks.at = { index: state.operations, operation: 'final checkpoint' };
+    await checkpoint(state, findings, marks.at.index, marks.at.operation);
+    checks.after(marks.at.index, marks.at.operation);
+  }
+  await checks.drain();
+  const { index, operation } = marks.at;
+  if (options.plant && !marks.planted)
+    findings.add(
+      index,
+      operation,
+      'plant',
+      `the ${options.plant} plant found no place in ${state.operations} operations`,
+    );
+  // A plant nothing saw (a lost write of entries that did not change, say) is reported, never a clean pass.
+  else if (options.plant && findings.mismatches.length === 0)
+    findings.add(index, operation, 'plant', `the ${options.plant} plant was placed and no check saw it`);
+}
+
+/** The run's plain-data result. */
+function resultOf(
+  seed: number,
+  tier: number,
+  started: number,
+  runner: DifferentialRunner | undefined,
+  findings: Findings,
+): ValidationResult {
   const counts = {
     ...(runner?.counts ?? {}),
     fenceWait: runner?.batch.waits ?? 0,
@@ -173,4 +188,44 @@ export async function runDifferential(options: ValidationOptions): Promise<Valid
     milliseconds: Math.round(performance.now() - started),
     ...(findings.failed ? { trace: runner?.trace.slice(-40) ?? [] } : {}),
   };
+}
+
+export async function runDifferential(options: ValidationOptions): Promise<ValidationResult> {
+  checkValidationOptions('runDifferential', options, { seed: true, ops: true });
+  const started = performance.now();
+  const seed = options.seed >>> 0;
+  const tier = options.tier ?? 3;
+  const findings = new Findings(seed, 'differential');
+  const marks: RunMarks = { at: { index: -1, operation: 'createDevice' }, planted: false };
+  let runner: DifferentialRunner | undefined;
+  let device: Device | undefined;
+  const progress = (): void =>
+    options.onProgress?.({
+      phase: 'differential',
+      seed,
+      opsDone: runner?.operations ?? 0,
+      opsTotal: options.ops,
+      bytesCompared: findings.bytesCompared,
+      mismatches: findings.mismatches.length,
+    });
+  try {
+    const d3d = await createDevice({
+      gpuDevice: options.gpuDevice,
+      localMemoryBytes: LOCAL_BYTES,
+      nonLocalMemoryBytes: NON_LOCAL_BYTES,
+      tiledResourcesTier: tier,
+    });
+    device = d3d;
+    const checks = new TileMappingChecks(d3d, findings);
+    runner = await openRunner(d3d, options, new Random(seed), tier, findings, marks);
+    await runOperations(d3d, options, runner, checks, findings, marks, progress);
+    await finishRun(options, runner, checks, findings, marks);
+  } catch (caught) {
+    const message = caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught);
+    findings.add(marks.at.index, marks.at.operation, 'error', message);
+  } finally {
+    device?.destroy();
+  }
+  progress();
+  return resultOf(seed, tier, started, runner, findings);
 }

@@ -6,7 +6,8 @@ import { reinterpretCopies } from './reinterpret-copies.js';
 import { reservedBufferData } from './reserved-buffer-data.js';
 import { reservedTextureData } from './reserved-texture-data.js';
 import { residencyBasics } from './residency-basics.js';
-import { textureCopies, textureCopyTiers } from './texture-copies.js';
+import { textureCopies } from './texture-copies.js';
+import { textureCopyTiers } from './texture-copy-tiers.js';
 import { uavClearBuffers } from './uav-clear-buffers.js';
 import { uavClearTextures } from './uav-clear-textures.js';
 

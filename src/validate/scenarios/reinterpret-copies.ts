@@ -19,7 +19,7 @@ import type { ResourceDesc, TiledResourcesTier } from '../../api/types.js';
 import { roundUp, TILE, type Check } from '../bytes.js';
 import { runList } from '../d3d12-io.js';
 import { TextureModel } from '../texture-model.js';
-import { copyBetween, mapTiles, readAll, uploadAll, type Texture } from './texture-copies.js';
+import { copyBetween, mapTiles, readAll, uploadAll, type Texture } from './texture-copy-moves.js';
 
 const box = (left: number, top: number, right: number, bottom: number) => ({
   left,
