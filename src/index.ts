@@ -24,7 +24,7 @@ export {
   type FeatureDataOptions,
   type FeatureDataGpuVirtualAddressSupport,
   type FeatureDataArchitecture,
-} from './d3d12/feature-support.js';
+} from './emulator/feature-support.js';
 export { Heap } from './d3d12/heap.js';
 export { Resource, type ResourceKind, type TileMappingForTesting } from './d3d12/resource.js';
 export { CommandQueue } from './d3d12/command-queue.js';
@@ -32,7 +32,7 @@ export { GraphicsCommandList, type ResourceBarrier } from './d3d12/command-list.
 export type { TextureCopyLocation } from './d3d12/texture-copies.js';
 export { ROOT_CONSTANT_COUNT, ROOT_DESCRIPTOR_COUNT } from './d3d12/root-arguments.js';
 export { SwapChain, BackBuffer } from './d3d12/swap-chain.js';
-export { TEXTURE_DESCRIPTOR_FORMATS } from './d3d12/texture-descriptor.js';
+export { TEXTURE_DESCRIPTOR_FORMATS } from './emulator/texture-descriptor.js';
 export { Fence } from './d3d12/fence.js';
 export { QueryHeap } from './d3d12/query-heap.js';
 export {
@@ -49,9 +49,9 @@ export {
   type GraphicsPipelineStateDesc,
   type PrimitiveTopology,
 } from './d3d12/pipeline-state.js';
-export type { FaultReport } from './d3d12/fault-report.js';
-export { MAX_DESCRIBED_MISMATCHES } from './d3d12/tile-validation.js';
-export type { MemoryStats, SegmentStats, HeapStats, ResourceStats, PagingStats } from './d3d12/memory-stats.js';
+export type { FaultReport } from './emulator/fault-report.js';
+export { MAX_DESCRIBED_MISMATCHES } from './emulator/tile-validation.js';
+export type { MemoryStats, SegmentStats, HeapStats, ResourceStats, PagingStats } from './emulator/memory-stats.js';
 export type { InfoQueue } from './d3d12/info-queue.js';
 export type { Range } from './d3d12/resource.js';
 export type { TileCopyFlag } from './validation/command-list.js';
@@ -79,4 +79,4 @@ export {
   type ResidencyPriority,
   type ResidencyStatus,
   type VideoMemoryInfo,
-} from './d3d12/residency.js';
+} from './emulator/device-residency.js';

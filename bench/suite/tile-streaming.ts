@@ -477,7 +477,7 @@ export const tileStreaming: FigureRunner = async (context: BenchContext): Promis
       'A round streams every tile once; MB/s is its bytes over the time from the first write until the last copy is known complete on the CPU.',
       'Latency (extras, ms): from handing a tile to the streamer (waiting for a free slot included) to its completion: library fence event, raw onSubmittedWorkDone.',
       'Tiles are produced on the CPU before the rounds, out of the timed path; extra cpuProduceMsPerTile is what producing one cost.',
-      "'ring mapped persistently': the emulator cannot see writes through a pointer kept mapped, so every executeCommandLists re-sends the whole ring (src/d3d12/cpu-coherence.ts).",
+      "'ring mapped persistently': the emulator cannot see writes through a pointer kept mapped, so every executeCommandLists re-sends the whole ring (src/emulator/cpu-coherence.ts).",
       "'gpuValidation off': the same as the first row on a device without GPU fault logging, which otherwise reads its log back after every submission.",
     ],
   };

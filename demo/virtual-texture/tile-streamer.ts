@@ -33,7 +33,7 @@
  *   'persistent'           mapped once for the ring's life, as D3D12 allows for UPLOAD memory. The
  *                          emulator cannot see writes through a pointer kept mapped, so every
  *                          executeCommandLists on the device then re-sends the whole ring
- *                          (src/d3d12/cpu-coherence.ts); the bench measures what that costs.
+ *                          (src/emulator/cpu-coherence.ts); the bench measures what that costs.
  */
 import type { CommandQueue, Device, Fence, Heap, Resource, TiledResourceCoordinate } from '../../src/index.js';
 import { TileRegionCopier, type PlacedRegion, type TileRegion } from './tile-regions.js';

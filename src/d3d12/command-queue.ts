@@ -23,14 +23,14 @@ import { singleRangeStart, validateCopyTileMappings, validateUpdateTileMappings 
 import type { GraphicsCommandList } from './command-list.js';
 import { commandName, type CpuVisibleWrite } from './recorded-commands.js';
 import { rootDescriptorAddresses } from './root-arguments.js';
-import type { SubmittedList } from './fault-report.js';
-import type { ListUse, WorkUse } from './deferred-release.js';
+import type { SubmittedList } from '../emulator/fault-report.js';
+import type { ListUse, WorkUse } from '../emulator/deferred-release.js';
 import { decayAfterExecution, type Touched } from './resource-states.js';
 import { D3D12Error, invalidArg, orThrow, show } from '../api/errors.js';
 import { TIMESTAMP_FREQUENCY, timestampsSupported } from '../gpu/queries.js';
 import type { Fence } from './fence.js';
 import { checkFenceValue } from './fence.js';
-import type { GpuBackend } from './gpu-backend.js';
+import type { GpuBackend } from '../emulator/gpu-backend.js';
 import type { Heap } from './heap.js';
 import type { Resource } from './resource.js';
 import type {

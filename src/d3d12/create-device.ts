@@ -12,9 +12,9 @@ import { TILE_SIZE } from '../memory/tiling.js';
 import { VA_PAGE_SIZE } from '../memory/virtual-address-space.js';
 import { validateCreateDevice } from '../validation/device.js';
 import { Device } from './device.js';
-import { VIRTUAL_ADDRESS_BITS } from './feature-support.js';
-import { GpuBackend } from './gpu-backend.js';
-import { MemoryBacking } from './memory-backing.js';
+import { VIRTUAL_ADDRESS_BITS } from '../emulator/feature-support.js';
+import { GpuBackend } from '../emulator/gpu-backend.js';
+import { MemoryBacking } from '../emulator/memory-backing.js';
 
 /** Default pool sizes, within the adapter's limits: enough for tests and demos, not all of memory. */
 export const DEFAULT_LOCAL_MEMORY_BYTES = 256 * 2 ** 20;

@@ -44,27 +44,27 @@ import {
   type ResidencyPriority,
   type ResidencyStatus,
   type VideoMemoryInfo,
-} from './residency.js';
+} from '../emulator/device-residency.js';
 import { checkFenceValue, Fence } from './fence.js';
-import type { GpuBackend } from './gpu-backend.js';
+import type { GpuBackend } from '../emulator/gpu-backend.js';
 import type { Heap } from './heap.js';
-import type { MemoryBacking } from './memory-backing.js';
+import type { MemoryBacking } from '../emulator/memory-backing.js';
 import { PipelineState, type ComputePipelineStateDesc, type GraphicsPipelineStateDesc } from './pipeline-state.js';
-import { createComputePipelineState, createGraphicsPipelineState } from './pipeline-creation.js';
+import { createComputePipelineState, createGraphicsPipelineState } from '../emulator/pipeline-creation.js';
 import { createSwapChain, type SwapChain } from './swap-chain.js';
 import type { QueryHeap } from './query-heap.js';
-import { QueryHeaps } from './query-heaps.js';
-import { MemoryObjects } from './memory-objects.js';
-import { textureDescriptor } from './texture-descriptor.js';
+import { QueryHeaps } from '../emulator/query-heaps.js';
+import { MemoryObjects } from '../emulator/memory-objects.js';
+import { textureDescriptor } from '../emulator/texture-descriptor.js';
 import { Resource } from './resource.js';
-import { DeferredRelease } from './deferred-release.js';
+import { DeferredRelease } from '../emulator/deferred-release.js';
 import { InfoQueue } from './info-queue.js';
-import type { MemoryStats, PagingStats } from './memory-stats.js';
-import { DeviceRemoval } from './device-removal.js';
-import type { FaultRecord, FaultReport, SubmittedList } from './fault-report.js';
-import { featureData, type FeatureData } from './feature-support.js';
-import { corruptPageTableEntry, validateTileMappings } from './tile-validation.js';
-import { readUnmappedAccesses } from './unmapped-access.js';
+import type { MemoryStats, PagingStats } from '../emulator/memory-stats.js';
+import { DeviceRemoval } from '../emulator/device-removal.js';
+import type { FaultRecord, FaultReport, SubmittedList } from '../emulator/fault-report.js';
+import { featureData, type FeatureData } from '../emulator/feature-support.js';
+import { corruptPageTableEntry, validateTileMappings } from '../emulator/tile-validation.js';
+import { readUnmappedAccesses } from '../emulator/unmapped-access.js';
 
 // Device is the QueueOwner, ListOwner and ResidencyOwner of its objects (checked where it is passed
 // as one); no `implements` clause, since those members are internal and stripped from the published types.
@@ -125,7 +125,7 @@ export class Device {
     });
   }
 
-  // ---- residency (see residency.ts) ------------------------------------------------------------
+  // ---- residency (see emulator/device-residency.ts) ------------------------------------------------------------
 
   /** ID3D12Device::MakeResident: heaps and committed resources; reference counted. */
   makeResident(objects: Pageable[]): void {

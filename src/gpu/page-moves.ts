@@ -1,6 +1,6 @@
 /**
  * Moving heaps' bytes from one set of pool pages to another (demotion to NON_LOCAL and promotion
- * back: src/d3d12/heap-placement.ts), as one queue operation: it lands after all work submitted
+ * back: src/emulator/heap-placement.ts), as one queue operation: it lands after all work submitted
  * before it and before all work submitted after, so no GPU access sees a page without its bytes.
  *
  * Both segments are ranges of one pool buffer, and WebGPU refuses copyBufferToBuffer within one

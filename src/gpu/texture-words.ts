@@ -1,7 +1,7 @@
 /**
  * The layout words the prelude's texture functions read (shaders/prelude/textures.wgsl): a mip's
  * entry and a texture's slice pitch, from the CPU layout (src/memory/tiling.ts). Texture descriptors
- * (src/d3d12/texture-descriptor.ts) and the UAV clear kernel's root constants (uav-clear.ts) both
+ * (src/emulator/texture-descriptor.ts) and the UAV clear kernel's root constants (uav-clear.ts) both
  * take them from here, so the words are derived once.
  */
 import type { MipLayout, ResourceLayout } from '../memory/tiling.js';

@@ -2,7 +2,7 @@
  * Where the emulated OS keeps each resident heap that prefers video memory (LOCAL): in LOCAL, or
  * demoted to system memory (NON_LOCAL), as Windows' video memory manager does when a process is
  * over its LOCAL budget. Pure arithmetic over sizes, priorities and stamps; the device moves the
- * pages (src/d3d12/heap-placement.ts).
+ * pages (src/emulator/heap-placement.ts).
  *
  * Sources: Microsoft's "Residency" page (learn.microsoft.com/windows/win32/direct3d12/residency,
  * section "Residency priorities"): since the Creators Update, priorities let an application influence

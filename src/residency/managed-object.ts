@@ -13,7 +13,7 @@
  * is undefined.
  */
 import type { Fence } from '../d3d12/fence.js';
-import type { Pageable } from '../d3d12/residency.js';
+import type { Pageable } from '../emulator/device-residency.js';
 import type { MemorySegment } from '../api/types.js';
 import { LAST_BATCH, MEAN_GAP, RECORD, SIZE, USE_STAMP, type ObjectTable } from './object-table.js';
 import type { ReuseRecord } from './reuse-predictor.js';

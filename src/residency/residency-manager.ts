@@ -37,7 +37,7 @@ import type { GraphicsCommandList } from '../d3d12/command-list.js';
 import { Device } from '../d3d12/device.js';
 import { D3D12Error, invalidArg, show } from '../api/errors.js';
 import type { Fence } from '../d3d12/fence.js';
-import type { Pageable, ResidencyStatus, VideoMemoryInfo } from '../d3d12/residency.js';
+import type { Pageable, ResidencyStatus, VideoMemoryInfo } from '../emulator/device-residency.js';
 import type { MemorySegment } from '../api/types.js';
 import { Gathered } from './gather.js';
 import { gracePeriodMs, trimFloor } from './grace-period.js';

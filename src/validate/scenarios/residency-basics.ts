@@ -7,7 +7,7 @@
  * evicted (its tiles and pages point at a heap without memory) and after it is restored.
  */
 import { createDevice } from '../../d3d12/create-device.js';
-import type { FaultReport } from '../../d3d12/fault-report.js';
+import type { FaultReport } from '../../emulator/fault-report.js';
 import { createResidencyManager } from '../../residency/residency-manager.js';
 import READER from '../../../shaders/validate_read_plus_one.wgsl?raw';
 import { check, pattern, TILE, type Check } from '../bytes.js';

@@ -1,5 +1,5 @@
 /**
- * COM Release while GPU work uses the object (src/d3d12/deferred-release.ts): the memory and the
+ * COM Release while GPU work uses the object (src/emulator/deferred-release.ts): the memory and the
  * address range of a released heap or resource return only once the submitted or held work that uses
  * it has completed, and that work reads and writes the right bytes. As the D3D12 debug layer would,
  * the device's info queue then holds OBJECT_DELETED_WHILE_STILL_IN_USE naming the object and the

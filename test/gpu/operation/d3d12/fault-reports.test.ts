@@ -13,7 +13,7 @@ import {
   type FaultReport,
   type PipelineState,
 } from '../../../../src/index.js';
-import { MAX_FAULT_REPORTS, MAX_NAME_LENGTH } from '../../../../src/d3d12/fault-report.js';
+import { MAX_FAULT_REPORTS, MAX_NAME_LENGTH } from '../../../../src/emulator/fault-report.js';
 import { FAULT_CAPACITY } from '../../../../src/gpu/gpu-memory.js';
 import { gpuTest } from '../../../harness/gpu-test.js';
 import { flush, TILE } from '../../../shared/d3d12-helpers.js';

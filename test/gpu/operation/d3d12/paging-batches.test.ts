@@ -8,7 +8,7 @@
  */
 import { describe, expect } from 'vitest';
 import type { CommandQueue, Device, Heap, Resource } from '../../../../src/index.js';
-import type { MemoryBacking } from '../../../../src/d3d12/memory-backing.js';
+import type { MemoryBacking } from '../../../../src/emulator/memory-backing.js';
 import { d3dTest } from '../../../harness/d3d-test.js';
 import { flush, pattern, readBuffer, TILE, uploadBuffer } from '../../../shared/d3d12-helpers.js';
 import { expectBytes } from '../../../shared/expect-bytes.js';

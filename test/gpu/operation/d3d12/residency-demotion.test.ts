@@ -1,5 +1,5 @@
 /**
- * Demotion (src/d3d12/heap-placement.ts): over its LOCAL budget the emulated OS moves resident heaps
+ * Demotion (src/emulator/heap-placement.ts): over its LOCAL budget the emulated OS moves resident heaps
  * that prefer LOCAL to NON_LOCAL, lowest residency priority first and, within one priority, the least
  * recently made resident first; they stay resident at the same GPU virtual addresses with their
  * bytes, count in NON_LOCAL usage, and move back (highest first) when room returns. Every test fills

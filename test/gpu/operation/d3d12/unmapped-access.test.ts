@@ -22,7 +22,7 @@ import {
   type UnmappedAccess,
   type UnmappedAccessReport,
 } from '../../../../src/index.js';
-import { MAX_SUBMISSIONS_PER_DRAIN } from '../../../../src/d3d12/unmapped-access.js';
+import { MAX_SUBMISSIONS_PER_DRAIN } from '../../../../src/emulator/unmapped-access.js';
 import { gpuTest } from '../../../harness/gpu-test.js';
 import { flush, pattern, readBuffer, TILE, uploadBuffer } from '../../../shared/d3d12-helpers.js';
 import { expectD3D12Rejection } from '../../../shared/expect-d3d12-error.js';

@@ -4,7 +4,7 @@
  * SetVideoMemoryReservation, and UE's debug budget override) on a GPU-backed device, CTS style: one
  * invalid field at a time next to a valid control, and for every failure the HRESULT, call, argument
  * and rule plus a check that nothing changed (residency, usage, fence values). Then the rules of
- * src/d3d12/residency.ts: reference counting, CREATE_NOT_RESIDENT, mapped memory staying resident,
+ * src/emulator/device-residency.ts: reference counting, CREATE_NOT_RESIDENT, mapped memory staying resident,
  * and device removal when the GPU touches an evicted heap (DXGI_ERROR_DEVICE_HUNG, with a page-fault
  * report), or only a report with onPageFault: 'report'.
  */

@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { TILE_SIZE } from '../../../../src/memory/tiling.js';
 import { VA_PAGE_SIZE } from '../../../../src/memory/virtual-address-space.js';
-import { VIRTUAL_ADDRESS_BITS } from '../../../../src/d3d12/feature-support.js';
+import { VIRTUAL_ADDRESS_BITS } from '../../../../src/emulator/feature-support.js';
 import {
   memberOffset,
   preludeConstant,

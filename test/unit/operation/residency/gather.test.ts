@@ -5,7 +5,7 @@
  * was evicted, released objects refused, and the stamp matching ReusePredictor.used on plain records.
  */
 import { describe, expect, test } from 'vitest';
-import type { Pageable } from '../../../../src/d3d12/residency.js';
+import type { Pageable } from '../../../../src/emulator/device-residency.js';
 import { Gathered } from '../../../../src/residency/gather.js';
 import { ManagedObject } from '../../../../src/residency/managed-object.js';
 import {

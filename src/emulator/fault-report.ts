@@ -8,8 +8,8 @@
  * bounded: names are cut to MAX_NAME_LENGTH characters, and callers keep at most MAX_FAULT_REPORTS
  * reports, counting the rest.
  */
-import type { Heap } from './heap.js';
-import type { Resource, ResourceKind } from './resource.js';
+import type { Heap } from '../d3d12/heap.js';
+import type { Resource, ResourceKind } from '../d3d12/resource.js';
 import type { ResourceDimension } from '../api/types.js';
 import { tileAtByteOffset, tileCoordinate, TILE_SIZE, type TileCoordinate } from '../memory/tiling.js';
 

@@ -21,8 +21,8 @@
  * same word between the same two fences (sub-word sharing, not done by D3D12 programs).
  */
 import type { GpuMemory } from '../gpu/gpu-memory.js';
-import type { Heap } from './heap.js';
-import type { Resource } from './resource.js';
+import type { Heap } from '../d3d12/heap.js';
+import type { Resource } from '../d3d12/resource.js';
 
 /** A byte range [start, end) of a heap. */
 export interface Span {

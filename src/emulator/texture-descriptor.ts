@@ -9,7 +9,7 @@ import { preludeConstant } from '../gpu/prelude.js';
 import { mipEntry, slicePitchUnits } from '../gpu/texture-words.js';
 import { formatInfo } from '../memory/formats.js';
 import { invalidArg } from '../api/errors.js';
-import type { Resource } from './resource.js';
+import type { Resource } from '../d3d12/resource.js';
 
 /** DXGI formats the prelude decodes, and the constant naming each. */
 const TEXEL_FORMATS: Record<string, string> = {

@@ -19,7 +19,7 @@ import type { UnmappedAccessBinding, UnmappedAccessLog, UnmappedAccessWords } fr
 import { UNMAPPED_RECORD } from '../gpu/unmapped-access-log.js';
 import { tileCoordinate, TILE_SIZE } from '../memory/tiling.js';
 import { MAX_NAME_LENGTH, type SubmittedList } from './fault-report.js';
-import type { Resource } from './resource.js';
+import type { Resource } from '../d3d12/resource.js';
 
 /** Submissions whose command names are kept before the log is drained. */
 export const MAX_SUBMISSIONS_PER_DRAIN = 64;

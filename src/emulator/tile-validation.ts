@@ -19,8 +19,8 @@ import { TILE_SIZE, tileCoordinate } from '../memory/tiling.js';
 import type { GpuMemory } from '../gpu/gpu-memory.js';
 import type { PageTableEncoding } from '../gpu/page-table.js';
 import { comparePageTable } from '../gpu/tile-validation.js';
-import type { Heap } from './heap.js';
-import type { Resource } from './resource.js';
+import type { Heap } from '../d3d12/heap.js';
+import type { Resource } from '../d3d12/resource.js';
 
 /**
  * Mismatches described in full per call; more are counted. Enough to show a pattern (a whole

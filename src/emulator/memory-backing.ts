@@ -26,8 +26,8 @@ import { TILE_SIZE } from '../memory/tiling.js';
 import type { GpuMemory } from '../gpu/gpu-memory.js';
 import { cpuAccessible } from '../validation/heap.js';
 import { D3D12Error } from '../api/errors.js';
-import type { Heap, HeapMemory } from './heap.js';
-import type { Resource } from './resource.js';
+import type { Heap, HeapMemory } from '../d3d12/heap.js';
+import type { Resource } from '../d3d12/resource.js';
 import type { MemorySegment } from '../api/types.js';
 
 const MIB = 2 ** 20;

@@ -16,7 +16,7 @@
  */
 import { planPlacement, type PlacementCandidate } from '../memory/placement-plan.js';
 import type { MemorySegment } from '../api/types.js';
-import type { Heap } from './heap.js';
+import type { Heap } from '../d3d12/heap.js';
 import type { MemoryBacking } from './memory-backing.js';
 
 export interface PlacementHost {

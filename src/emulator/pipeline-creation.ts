@@ -18,7 +18,7 @@ import {
   type ComputePipelineStateDesc,
   type GraphicsPipelineStateDesc,
   type PrimitiveTopology,
-} from './pipeline-state.js';
+} from '../d3d12/pipeline-state.js';
 
 const TOPOLOGIES: Record<PrimitiveTopology, GPUPrimitiveTopology> = {
   TRIANGLELIST: 'triangle-list',

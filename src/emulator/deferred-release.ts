@@ -22,9 +22,9 @@
  * (there is nothing to wait for: frees run at once).
  */
 import { SerialQueue } from '../memory/serial-queue.js';
-import { Heap } from './heap.js';
-import { objectDeletedWhileStillInUse, type InfoQueue } from './info-queue.js';
-import { Resource } from './resource.js';
+import { Heap } from '../d3d12/heap.js';
+import { objectDeletedWhileStillInUse, type InfoQueue } from '../d3d12/info-queue.js';
+import { Resource } from '../d3d12/resource.js';
 
 /** A command list of a submission, with the resources its recorded commands use. */
 export interface ListUse {

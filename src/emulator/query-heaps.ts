@@ -8,15 +8,15 @@
  * resolve into them has been submitted and completed (see deferred-release.ts); destroyAll() frees
  * every query set the device still holds.
  */
-import { DeviceChild } from './device-child.js';
+import { DeviceChild } from '../d3d12/device-child.js';
 import { D3D12Error } from '../api/errors.js';
 import { TILE_SIZE } from '../memory/tiling.js';
 import { createTimestampQuerySet, timestampsSupported } from '../gpu/queries.js';
 import { QUERY_RESULT_BYTES, validateQueryHeapDesc, type QueryHeapDesc } from '../validation/query.js';
 import type { DeferredRelease } from './deferred-release.js';
 import type { GpuBackend } from './gpu-backend.js';
-import { QueryHeap } from './query-heap.js';
-import type { Resource } from './resource.js';
+import { QueryHeap } from '../d3d12/query-heap.js';
+import type { Resource } from '../d3d12/resource.js';
 
 export interface QueryHeapOwner {
   backend(): GpuBackend | undefined;

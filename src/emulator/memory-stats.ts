@@ -11,8 +11,8 @@
  * placed) or tiles mapped (reserved), maps, and whether it was released with GPU work still using it.
  */
 import type { MemorySegment, ResourceDimension } from '../api/types.js';
-import type { Heap } from './heap.js';
-import type { Resource, ResourceKind } from './resource.js';
+import type { Heap } from '../d3d12/heap.js';
+import type { Resource, ResourceKind } from '../d3d12/resource.js';
 import { NULL_HEAP } from '../memory/tile-mappings.js';
 
 export interface SegmentStats {

@@ -8,7 +8,7 @@
  * released heap keeps naming that heap); every live resource owns a distinct, non-zero range of the
  * virtual address space; a call that throws has taken no pages, addresses or ids.
  */
-import { DeviceChild } from './device-child.js';
+import { DeviceChild } from '../d3d12/device-child.js';
 import { D3D12Error, orThrow } from '../api/errors.js';
 import type {
   ClearValue,
@@ -33,12 +33,12 @@ import { cpuAccessible, heapFlagNames, validateCreateHeap, type FullHeapDesc } f
 import type { ResourceCaps } from '../validation/resource-desc.js';
 import { VIRTUAL_ADDRESS_BITS } from './feature-support.js';
 import type { GpuBackend } from './gpu-backend.js';
-import { Heap, type HeapMemory } from './heap.js';
+import { Heap, type HeapMemory } from '../d3d12/heap.js';
 import { mib } from './memory-backing.js';
 import type { PlacementPlan } from './heap-placement.js';
 import { memoryStats, type MemoryStats } from './memory-stats.js';
-import type { DeviceResidency } from './residency.js';
-import { Resource, type ResourceKind } from './resource.js';
+import type { DeviceResidency } from './device-residency.js';
+import { Resource, type ResourceKind } from '../d3d12/resource.js';
 
 export interface MemoryObjectsOwner {
   /** The GPU side; undefined on a CPU-only device. */

@@ -21,10 +21,10 @@
 import type { PagingStats, SegmentStats } from './memory-stats.js';
 import type { MemoryBacking } from './memory-backing.js';
 import { D3D12Error, invalidArg, show } from '../api/errors.js';
-import type { Fence } from './fence.js';
-import { checkFenceValue } from './fence.js';
-import type { Heap } from './heap.js';
-import { Resource } from './resource.js';
+import type { Fence } from '../d3d12/fence.js';
+import { checkFenceValue } from '../d3d12/fence.js';
+import type { Heap } from '../d3d12/heap.js';
+import { Resource } from '../d3d12/resource.js';
 import type { MemorySegment } from '../api/types.js';
 import { TILE_SIZE } from '../memory/tiling.js';
 import { HeapPlacement, type PlacementPlan } from './heap-placement.js';

@@ -18,7 +18,7 @@ import {
   type FaultReport,
   type SubmittedList,
 } from './fault-report.js';
-import type { Fence } from './fence.js';
+import type { Fence } from '../d3d12/fence.js';
 
 export class DeviceRemoval {
   /** Faults reported by the GPU, not yet taken by takeFaults() (at most MAX_FAULT_REPORTS). */
