@@ -1,0 +1,52 @@
+/**
+ * What the encoder of each command kind works with. Encoding a submission runs in two rounds over
+ * its commands: plan (each command's per-dispatch constants, and the copy jobs of all copies) and,
+ * once the constants and jobs are written and bound, encode (each command's passes and dispatches,
+ * at the dynamic offsets of the constants its plan gave, in the same order).
+ */
+import type { CopyJob } from '../copy-jobs.js';
+import type { GpuMemory } from '../gpu-memory.js';
+import type { UnmappedAccessBinding } from '../unmapped-access-log.js';
+import type { ExecutionSettings } from './executable-commands.js';
+import type { PassPlanner } from './pass-planner.js';
+
+/** The constants of one dispatch or draw: its root arguments and (draws) drawInstanced's arguments. */
+export interface DispatchConstants {
+  root: Uint32Array;
+  draw?: readonly [number, number, number, number];
+}
+
+/** One planned dispatch or draw at encoding: its constants and their dynamic offset. */
+export interface Slot {
+  offset: number;
+  constants: DispatchConstants;
+}
+
+/** What planning sees and gathers. */
+export interface Planning {
+  settings: ExecutionSettings;
+  unmapped: UnmappedAccessBinding;
+  /** The jobs of all copies of the submission, in the jobs buffer's order. */
+  jobs: CopyJob[];
+}
+
+export interface EncodeContext {
+  memory: GpuMemory;
+  passes: PassPlanner;
+  /** The compute prelude's bind group (group 0). */
+  prelude: GPUBindGroup;
+  /** The graphics prelude's bind group (group 0 of draws); made when a draw is planned. */
+  graphicsPrelude: GPUBindGroup | undefined;
+  /** The copy kernel and its jobs bind group (group 1), when copies are planned. */
+  copy: { pipeline: GPUComputePipeline; jobs: GPUBindGroup | undefined };
+  /** Buffers for this submission only (resolved queries): destroyed once it has run. */
+  transient: GPUBuffer[];
+}
+
+/** The encoder of one command kind. */
+export interface KindEncoder<C> {
+  /** The constants of the dispatches and draws `command` encodes, in order; null when it encodes nothing. */
+  plan(command: C, planning: Planning): DispatchConstants[] | null;
+  /** Encodes `command`; `slots` are its plan's constants, in the same order. */
+  encode(command: C, context: EncodeContext, slots: readonly Slot[]): void;
+}

@@ -1,0 +1,46 @@
+/**
+ * The executable form of a command list: what the queue makes of each recorded command when the
+ * list is executed (the one conversion; see src/d3d12/recorded-commands.ts), with the D3D12 objects
+ * it named resolved to their WebGPU objects. The encoders of this folder encode these as they are.
+ */
+import type { CopyJob } from '../copy-jobs.js';
+import type { ResultPages } from '../queries.js';
+
+export type ExecutableCommand =
+  /** phases: dispatches the jobs are spread over, so that no two of one dispatch share a destination word. */
+  | { kind: 'copy'; jobs: readonly CopyJob[]; phases: number }
+  | { kind: 'dispatch'; pipeline: GPUComputePipeline; root: Uint32Array; groups: readonly [number, number, number] }
+  | { kind: 'clear'; target: GPUTexture; color: readonly [number, number, number, number] }
+  | { kind: 'timestamp'; querySet: GPUQuerySet; queryIndex: number }
+  | { kind: 'resolve'; querySet: GPUQuerySet; first: number; count: number; results: ResultPages }
+  | {
+      kind: 'draw';
+      pipeline: GPURenderPipeline;
+      /** With validation: the vertex-stage replay, dispatched just before the draw. */
+      vertexReplay?: GPUComputePipeline;
+      root: Uint32Array;
+      target: GPUTexture;
+      viewport?: {
+        topLeftX: number;
+        topLeftY: number;
+        width: number;
+        height: number;
+        minDepth?: number;
+        maxDepth?: number;
+      };
+      scissor?: { left: number; top: number; right: number; bottom: number };
+      vertices: readonly [number, number, number, number];
+    };
+
+/** An executable command with the index of the recorded command it came from (as faults name it). */
+export type IndexedCommand = { index: number } & ExecutableCommand;
+
+export interface ExecutableList {
+  id: number;
+  commands: readonly IndexedCommand[];
+}
+
+export interface ExecutionSettings {
+  tiledResourcesTier: number;
+  validation: boolean;
+}
