@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { formatAdapter } from '../../src/gpu/request-device.js';
 import { chromiumArgs, launchBrowser } from '../../tools/browser/launch.js';
 import { locateBrowser } from '../../tools/browser/locate-browser.js';
-import { pageQuery, type RunParameters } from '../../demo/validation/validation-logic.js';
+import { pageQuery, type RunParameters } from '../validation-logic.js';
 import type { TargetReport } from './report.js';
 import { serveStatic } from '../../tools/browser/static-server.js';
 
