@@ -3,8 +3,8 @@
  * texture the way a texture streamer moves them, through the library's path against a plain WebGPU
  * streamer on the same device moving the same bytes.
  *
- *   library: the virtual texture scene's TileStreamer (demo/virtual-texture/tile-streamer.ts): a ring
- *            of RING_SLOTS 64 KiB slots in one UPLOAD committed buffer, each tile written into a free
+ *   library: the TileStreamer of d3d12-webgpu/streaming (src/streaming/tile-streamer.ts, the one
+ *            the virtual texture scene streams with): a ring of RING_SLOTS 64 KiB slots in one UPLOAD committed buffer, each tile written into a free
  *            slot and copied into a reserved 2048² RGBA8 texture (quick: 768²) whose tiles are all
  *            mapped onto one heap, BATCH_TILES copies to a command list, one fence signal each. Each
  *            tile is copied by either path of the streamer, each with its own rows: copyTiles
@@ -34,7 +34,7 @@
  * table, which a streamer should not feel. Below 0.9, the emulated path itself slows streaming.
  */
 import { tileTexels, TILE_BYTES } from '../../demo/virtual-texture/tile-texels.js';
-import { quantile, TileStreamer, type CopyPath } from '../../demo/virtual-texture/tile-streamer.js';
+import { quantile, TileStreamer, type CopyPath } from '../../src/streaming/index.js';
 import { tileIndex } from '../../demo/virtual-texture/vt-layout.js';
 import { createDevice, type CommandQueue, type Device, type Resource } from '../../src/index.js';
 import {
