@@ -1,7 +1,8 @@
 /**
  * One vite configuration, two jobs:
- *   vite build               the library: src/index.ts (browser), src/node/index.ts (Node.js) and
- *                            src/validate/index.ts (d3d12-webgpu/validate) as ES modules in dist/
+ *   vite build               the library: src/index.ts (browser), src/node/index.ts (Node.js),
+ *                            src/validate/index.ts (d3d12-webgpu/validate) and src/streaming/index.ts
+ *                            (d3d12-webgpu/streaming) as ES modules in dist/
  *                            (types come from tsc -p tsconfig.build.json)
  *   vite --mode demo         the demo server (npm start), on 127.0.0.1
  *   vite build --mode demo   the demo as a static site in demo-dist/
@@ -55,6 +56,8 @@ export default defineConfig(({ mode }) => {
           index: `${root}src/index.ts`,
           node: `${root}src/node/index.ts`,
           validate: `${root}src/validate/index.ts`,
+          // streaming: d3d12-webgpu/streaming (src/streaming/), the upload-ring tile streamer, a client of the main entry.
+          streaming: `${root}src/streaming/index.ts`,
         },
         formats: ['es'],
       },

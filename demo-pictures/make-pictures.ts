@@ -1,7 +1,7 @@
 /**
  * `npm run demo:pictures`: the picture of each scene that the demo index shows
  * (demo/pictures/<name>.webp, demo/scene-pictures.ts). Serves the project as the browser tests do
- * (test/harness/browser/serve.ts: vite, so the scenes' TypeScript and WGSL load as in `npm start`),
+ * (tools/browser/serve.ts: vite, so the scenes' TypeScript and WGSL load as in `npm start`),
  * opens each scene in the tests' headless Chromium (SwiftShader unless
  * D3D12_WEBGPU_BROWSER_GPU=hardware) with the fixed parameters of shots.ts, waits until the page
  * reports that it finished, and writes a WebP screenshot of its canvas or of a part of the page.
@@ -10,12 +10,15 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Page } from 'puppeteer-core';
 import { PICTURE_HEIGHT, PICTURE_WIDTH, picturePath } from '../demo/scene-pictures.js';
-import { launchBrowser } from '../test/harness/browser/launch.js';
-import { serveProject } from '../test/harness/browser/serve.js';
-import { PROJECT_ROOT } from '../test/harness/paths.js';
+import { launchBrowser } from '../tools/browser/launch.js';
+import { serveProject } from '../tools/browser/serve.js';
 import { SHOTS, type SceneShot, type ShotDone } from './shots.js';
+
+// Run as demo-pictures/dist/make-pictures.mjs: the project root is two folders up.
+const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** A picture's budget: the index loads all five, and every version stays in git. */
 const MAX_BYTES = 120 * 1024;
@@ -119,7 +122,7 @@ if (unknown.length > 0)
   throw new Error(`--only: no scene ${unknown.join(', ')} (known: ${SHOTS.map((s) => s.name).join(', ')})`);
 const shots = SHOTS.filter((shot) => !only || only.includes(shot.name));
 
-const served = await serveProject();
+const served = await serveProject(PROJECT_ROOT);
 let failed = false;
 try {
   const { browser, version } = await launchBrowser();

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { serveStatic, type StaticServer } from '../../test/harness/browser/static-server.js';
+import { serveStatic, type StaticServer } from '../../tools/browser/static-server.js';
 
 /**
  * Cross-origin isolation (COOP + COEP): without it Chromium coarsens performance.now() to 100 µs,

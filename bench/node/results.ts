@@ -5,8 +5,8 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launchBrowser } from '../../test/harness/browser/launch.js';
-import { locateBrowser } from '../../test/harness/browser/locate-browser.js';
+import { launchBrowser } from '../../tools/browser/launch.js';
+import { locateBrowser } from '../../tools/browser/locate-browser.js';
 import { renderReportHtml } from '../report/render-report.js';
 import { checkSuiteResult, resultFileName, serializeResult, type SuiteResult } from '../suite/suite.js';
 import type { PagingParameters } from '../suite/figure.js';

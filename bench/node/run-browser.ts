@@ -8,7 +8,7 @@
  * Flags: --quick, --only=id,id, --paging-mib=1,16,64, --stream-seconds=N, --out=DIR, --no-report,
  * and for the browser:
  *   --page=DIR         the built page (default bench/dist/page)
- *   --browser=PATH     the Chromium to run (default: the one the tests use, see locate-browser.ts)
+ *   --browser=PATH     the Chromium to run (default: the one the tests use, see tools/browser/locate-browser.ts)
  *   --gpu=hardware     leave out the SwiftShader flags (chromiumArgs): Chromium picks its GPU
  *   --browser-arg=ARG  one more Chromium flag (repeatable), e.g. --browser-arg=--use-angle=vulkan
  *   --timeout=SECONDS  how long the suite may take (default 1200)
@@ -19,8 +19,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { CHROMIUM_ARGS, chromiumArgs, localeEnv } from '../../test/harness/browser/launch.js';
-import { locateBrowser } from '../../test/harness/browser/locate-browser.js';
+import { CHROMIUM_ARGS, chromiumArgs, localeEnv } from '../../tools/browser/launch.js';
+import { locateBrowser } from '../../tools/browser/locate-browser.js';
 import { checkSuiteResult, type SuiteResult } from '../suite/suite.js';
 import { BENCH_COMMIT } from './commit.js';
 import { servePage } from './page-server.js';

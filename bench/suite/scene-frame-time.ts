@@ -12,7 +12,7 @@
  * Targets: the virtual texture at 60 fps or more (median frame time ≤ 16.7 ms, in the row's extra
  * and the notes) and its GPU time per frame at most 2× the native texture's (the ratio).
  */
-import { quantile } from '../../demo/virtual-texture/tile-streamer.js';
+import { quantile } from '../../src/streaming/index.js';
 import { SCENE_CASES } from './scene-cases.js';
 import { median, type Figure, type FigureRow, type FigureRunner } from './figure.js';
 

@@ -3,8 +3,8 @@
  * texture the way a texture streamer moves them, through the library's path against a plain WebGPU
  * streamer on the same device moving the same bytes.
  *
- *   library: the virtual texture scene's TileStreamer (demo/virtual-texture/tile-streamer.ts): a ring
- *            of RING_SLOTS 64 KiB slots in one UPLOAD committed buffer, each tile written into a free
+ *   library: the TileStreamer of d3d12-webgpu/streaming (src/streaming/tile-streamer.ts, the one
+ *            the virtual texture scene streams with): a ring of RING_SLOTS 64 KiB slots in one UPLOAD committed buffer, each tile written into a free
  *            slot and copied into a reserved 2048² RGBA8 texture (quick: 768²) whose tiles are all
  *            mapped onto one heap, BATCH_TILES copies to a command list, one fence signal each. Each
  *            tile is copied by either path of the streamer, each with its own rows: copyTiles
@@ -24,8 +24,8 @@
  * complete on the CPU (library: the fence event; raw: onSubmittedWorkDone); the row's value is bytes
  * ÷ that time. Per-tile latency is from the moment the tile is handed to the streamer (so it includes
  * waiting for a slot: backpressure) to that completion; extras give its median and p95 for both sides.
- * Tiles are produced on the CPU (tile-texels.ts, the scene's worker code) before any round, out of the
- * timed path; extra `cpuProduceMsPerTile` says what producing them costs. Each round shifts which
+ * Tiles are produced on the CPU (64 KiB of seeded pseudo-random bytes each, src/validate/random.ts)
+ * before any round, out of the timed path; extra `cpuProduceMsPerTile` says what producing them costs. Each round shifts which
  * source tile goes where, and after the last round a few tiles of both textures are read back and
  * compared byte for byte with the CPU reference (a mismatch throws).
  *
@@ -33,10 +33,9 @@
  * it once more on the GPU; what the library adds is bookkeeping per call and a copy through its page
  * table, which a streamer should not feel. Below 0.9, the emulated path itself slows streaming.
  */
-import { tileTexels, TILE_BYTES } from '../../demo/virtual-texture/tile-texels.js';
-import { quantile, TileStreamer, type CopyPath } from '../../demo/virtual-texture/tile-streamer.js';
-import { tileIndex } from '../../demo/virtual-texture/vt-layout.js';
-import { createDevice, type CommandQueue, type Device, type Resource } from '../../src/index.js';
+import { createDevice, TILE_SIZE, type CommandQueue, type Device, type Resource } from '../../src/index.js';
+import { quantile, TileStreamer, type CopyPath } from '../../src/streaming/index.js';
+import { Random } from '../../src/validate/random.js';
 import {
   liveRecorder,
   median,
@@ -57,6 +56,8 @@ const QUICK_SIDE_TILES = 6;
 const RING_SLOTS = 32;
 /** Copies per submission: a quarter of the ring, so CPU writes overlap the GPU's copies of earlier batches. */
 const BATCH_TILES = 8;
+/** The seed of the source tiles' bytes: every tile different, the same bytes every run. */
+const TILE_SEED = 0x7113;
 /** Tiles compared after the last round: corners and two inside. */
 const CHECKED = (tiles: number): number[] => [0, 1, Math.floor(tiles / 2) + 3, tiles - 1];
 
@@ -108,8 +109,8 @@ async function createLibrary(gpuDevice: GPUDevice, side: number, gpuValidation: 
   const device = await createDevice({
     gpuDevice,
     gpuValidation,
-    localMemoryBytes: tiles * TILE_BYTES,
-    nonLocalMemoryBytes: (RING_SLOTS + CHECKED(tiles).length) * TILE_BYTES,
+    localMemoryBytes: tiles * TILE_SIZE,
+    nonLocalMemoryBytes: (RING_SLOTS + CHECKED(tiles).length) * TILE_SIZE,
   });
   const queue = device.createCommandQueue({ type: 'DIRECT' });
   const texture = device.createReservedResource(
@@ -123,7 +124,7 @@ async function createLibrary(gpuDevice: GPUDevice, side: number, gpuValidation: 
     'COMMON',
   );
   const heap = device.createHeap({
-    sizeInBytes: tiles * TILE_BYTES,
+    sizeInBytes: tiles * TILE_SIZE,
     properties: { type: 'DEFAULT' },
     flags: ['ALLOW_ONLY_NON_RT_DS_TEXTURES'],
   });
@@ -138,6 +139,13 @@ async function createLibrary(gpuDevice: GPUDevice, side: number, gpuValidation: 
     [tiles],
   );
   return { device, queue, texture };
+}
+
+/** One source tile: TILE_SIZE bytes of the generator's output, 32 bits at a time. */
+function producedTile(random: Random): Uint8Array {
+  const words = new Uint32Array(TILE_SIZE / 4);
+  for (let i = 0; i < words.length; i++) words[i] = random.next();
+  return new Uint8Array(words.buffer);
 }
 
 const mbPerSecond = (bytes: number, ms: number): number => bytes / (ms / 1000) / 1e6;
@@ -244,7 +252,7 @@ async function checkLibrary(
   const readback = device.createCommittedResource(
     { type: 'READBACK' },
     [],
-    { dimension: 'BUFFER', width: checked.length * TILE_BYTES },
+    { dimension: 'BUFFER', width: checked.length * TILE_SIZE },
     'COPY_DEST',
   );
   const list = device.createCommandList('DIRECT');
@@ -261,7 +269,7 @@ async function checkLibrary(
       { x: i % side, y: Math.floor(i / side), z: 0, subresource: 0 },
       { numTiles: 1 },
       readback,
-      k * TILE_BYTES,
+      k * TILE_SIZE,
       'SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER',
     ),
   );
@@ -280,7 +288,7 @@ async function checkLibrary(
   try {
     checked.forEach((i, k) =>
       compare(
-        bytes.subarray(k * TILE_BYTES, (k + 1) * TILE_BYTES),
+        bytes.subarray(k * TILE_SIZE, (k + 1) * TILE_SIZE),
         sources[sourceOf(i, round, tiles)] as Uint8Array,
         `library (${name}) tile ${i}`,
       ),
@@ -303,14 +311,14 @@ async function checkRaw(
   const checked = CHECKED(tiles);
   const readback = gpuDevice.createBuffer({
     label: 'tile-streaming raw check',
-    size: checked.length * TILE_BYTES,
+    size: checked.length * TILE_SIZE,
     usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
   });
   const encoder = gpuDevice.createCommandEncoder();
   checked.forEach((i, k) =>
     encoder.copyTextureToBuffer(
       { texture: raw.texture, origin: { x: (i % side) * TILE_TEXELS, y: Math.floor(i / side) * TILE_TEXELS } },
-      { buffer: readback, offset: k * TILE_BYTES, bytesPerRow: ROW_BYTES, rowsPerImage: TILE_TEXELS },
+      { buffer: readback, offset: k * TILE_SIZE, bytesPerRow: ROW_BYTES, rowsPerImage: TILE_TEXELS },
       [TILE_TEXELS, TILE_TEXELS],
     ),
   );
@@ -320,7 +328,7 @@ async function checkRaw(
     const bytes = new Uint8Array(readback.getMappedRange());
     checked.forEach((i, k) =>
       compare(
-        bytes.subarray(k * TILE_BYTES, (k + 1) * TILE_BYTES),
+        bytes.subarray(k * TILE_SIZE, (k + 1) * TILE_SIZE),
         sources[sourceOf(i, round, tiles)] as Uint8Array,
         `raw tile ${i}`,
       ),
@@ -357,7 +365,7 @@ async function measureCase(
     copy,
     name: 'tile-streaming',
   });
-  const bytes = side * side * TILE_BYTES;
+  const bytes = side * side * TILE_SIZE;
   const measured: Round[] = [];
   const baseline: Round[] = [];
   let round = 0;
@@ -405,12 +413,11 @@ export const tileStreaming: FigureRunner = async (context: BenchContext): Promis
   const { gpuDevice } = context;
   const live = liveRecorder(context, 'tile-streaming', 'MB/s');
 
-  // Produced before any round (out of the timed path): mip-0 tiles of the virtual texture's centre.
+  // Produced before any round (out of the timed path).
   context.progress(`tile-streaming: producing ${tiles} tiles on the CPU`);
   const produceStart = performance.now();
-  const sources = Array.from({ length: tiles }, (_, i) =>
-    tileTexels(tileIndex(0, 56 + (i % side), 56 + Math.floor(i / side))),
-  );
+  const random = new Random(TILE_SEED);
+  const sources = Array.from({ length: tiles }, () => producedTile(random));
   const cpuProduceMsPerTile = (performance.now() - produceStart) / tiles;
 
   const raw: Raw = {
@@ -423,7 +430,7 @@ export const tileStreaming: FigureRunner = async (context: BenchContext): Promis
     slots: Array.from({ length: RING_SLOTS }, (_, i) => ({
       buffer: gpuDevice.createBuffer({
         label: `tile-streaming raw staging ${i}`,
-        size: TILE_BYTES,
+        size: TILE_SIZE,
         usage: GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC,
         mappedAtCreation: true,
       }),
@@ -466,11 +473,11 @@ export const tileStreaming: FigureRunner = async (context: BenchContext): Promis
     warmup,
     parameters: {
       tiles,
-      tileBytes: TILE_BYTES,
+      tileBytes: TILE_SIZE,
       textureSide: side * TILE_TEXELS,
       ringSlots: RING_SLOTS,
       batchTiles: BATCH_TILES,
-      bytesPerRound: tiles * TILE_BYTES,
+      bytesPerRound: tiles * TILE_SIZE,
     },
     notes: [
       "Rows without a prefix copy each tile with copyTiles; 'copyTextureRegion:' rows copy it from a placed footprint (getCopyableFootprints) into its box with copyTextureRegion.",

@@ -2,7 +2,7 @@
  * The validation page: on this browser's GPU, the differential run for seeds [seed, seed + seeds)
  * with `ops` operations each, then the conformance scenarios (src/validate/). Progress, counters,
  * the adapter, and each mismatch with a replay link. URL parameters and the state left in
- * `window.validationState` for headless drivers: validation-logic.ts.
+ * `window.validationState` for headless drivers: validate/validation-logic.ts.
  */
 import { formatAdapter, summarizeAdapter } from '../../src/index.js';
 import { openWebGPU, watchDeviceLoss } from '../common/webgpu-access.js';
@@ -25,7 +25,7 @@ import {
   summarize,
   type PageParameters,
   type ValidationState,
-} from './validation-logic.js';
+} from '../../validate/validation-logic.js';
 import { element, sceneHeader } from '../common/dom.js';
 
 /** Rows the mismatch table shows; the rest stay in window.validationState. */

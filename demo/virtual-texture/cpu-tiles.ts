@@ -15,7 +15,7 @@
 import type { CommandQueue, Device, Heap, Resource } from '../../src/index.js';
 import { WorkerTileProducer, type ProducedTile } from './tile-producer.js';
 import { TAIL_REGIONS } from './tile-texels.js';
-import { TileStreamer, type CopyPath, type StreamingStats, type TileUpload } from './tile-streamer.js';
+import { TileStreamer, type CopyPath, type StreamingStats, type TileUpload } from '../../src/streaming/index.js';
 import { TAIL_TILE, tileCoord } from './vt-layout.js';
 import { VT_STANDARD_MIPS } from './procedural.js';
 

@@ -3,8 +3,8 @@
  * paging (TileCache), unmap evicted tiles, fill the new ones, then run this frame's feedback pass,
  * update the residency map and draw. New tiles are filled one of two ways (URL parameter `source`):
  *   cpu (default)  a Web Worker produces each tile's texels (tile-worker.ts); as they come back, the
- *                  TileStreamer (tile-streamer.ts) writes them into an UPLOAD ring, maps each tile
- *                  (updateTileMappings) right before the copy that fills it (URL parameter copy:
+ *                  TileStreamer (d3d12-webgpu/streaming) writes them into an UPLOAD ring, maps each
+ *                  tile (updateTileMappings) right before the copy that fills it (URL parameter copy:
  *                  copyTiles, the default, or copyTextureRegion from a placed footprint per box:
  *                  the tile's texels, or each packed mip), and fences the copies. A tile being mapped
  *                  only then, every draw that can see it mapped comes after its copy in queue order;
@@ -25,7 +25,7 @@ import { section, StatTable, toggle } from '../common/panel.js';
 import { runScene, type SceneContext } from '../common/scene-shell.js';
 import { f32Bits, flightView, parseViews, type View } from './camera-path.js';
 import { CpuTiles, type CpuTileStats } from './cpu-tiles.js';
-import type { CopyPath } from './tile-streamer.js';
+import type { CopyPath } from '../../src/streaming/index.js';
 import { meta } from './meta.js';
 import { VT_MIPS, VT_SIZE, VT_STANDARD_MIPS } from './procedural.js';
 import { computeResidencyMap, REGIONS_PER_SIDE } from './residency-map.js';

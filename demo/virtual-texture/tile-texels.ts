@@ -11,7 +11,7 @@
  *     bytes after the last mip are zero.
  */
 import { proceduralTexel, TILE_TEXELS, VT_MIPS, VT_SIZE, VT_STANDARD_MIPS } from './procedural.js';
-import type { TileRegion } from './tile-regions.js';
+import type { TileRegion } from '../../src/streaming/index.js';
 import { TAIL_TILE, tileCoord } from './vt-layout.js';
 
 export const TILE_BYTES = 65536;
@@ -32,8 +32,8 @@ export const TAIL_MIP_OFFSETS: readonly number[] = (() => {
 })();
 
 /**
- * The packed mips in the tail's bytes, as boxes for the copyTextureRegion path (tile-streamer.ts):
- * each mip whole, its tight rows at its TAIL_MIP_OFFSETS offset.
+ * The packed mips in the tail's bytes, as boxes for the copyTextureRegion path of the tile streamer
+ * (src/streaming/tile-streamer.ts): each mip whole, its tight rows at its TAIL_MIP_OFFSETS offset.
  */
 export const TAIL_REGIONS: readonly TileRegion[] = TAIL_MIP_OFFSETS.map((dataOffset, k) => {
   const size = VT_SIZE >> (VT_STANDARD_MIPS + k);

@@ -1,14 +1,9 @@
 /**
  * The flags of `npm run validate` (validate/node/run-cli.ts): the page's run parameters as
- * `--name=value` (checked by the same rules as its URL parameters, demo/validation/validation-logic.ts),
+ * `--name=value` (checked by the same rules as its URL parameters, validate/validation-logic.ts),
  * plus --target and --help.
  */
-import {
-  DEFAULT_PARAMETERS,
-  parseRunEntries,
-  type Parsed,
-  type RunParameters,
-} from '../../demo/validation/validation-logic.js';
+import { DEFAULT_PARAMETERS, parseRunEntries, type Parsed, type RunParameters } from '../validation-logic.js';
 
 export type Target = 'node' | 'browser';
 export const TARGETS: Record<string, Target[]> = { node: ['node'], browser: ['browser'], both: ['node', 'browser'] };

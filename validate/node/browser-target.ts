@@ -8,11 +8,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatAdapter } from '../../src/gpu/request-device.js';
-import { chromiumArgs, launchBrowser } from '../../test/harness/browser/launch.js';
-import { locateBrowser } from '../../test/harness/browser/locate-browser.js';
-import { pageQuery, type RunParameters } from '../../demo/validation/validation-logic.js';
+import { chromiumArgs, launchBrowser } from '../../tools/browser/launch.js';
+import { locateBrowser } from '../../tools/browser/locate-browser.js';
+import { pageQuery, type RunParameters } from '../validation-logic.js';
 import type { TargetReport } from './report.js';
-import { serveStatic } from '../../test/harness/browser/static-server.js';
+import { serveStatic } from '../../tools/browser/static-server.js';
 
 /** The built page, beside the bundle (validate/dist/validate.mjs → validate/dist/page/). */
 export const DEFAULT_PAGE_DIR = fileURLToPath(new URL('./page/', import.meta.url));

@@ -4,7 +4,7 @@
  */
 import { createNodeDevice, formatAdapter, nodeDeviceDriver, summarizeAdapter } from '../../src/node/index.js';
 import { runDifferential, runScenarios } from '../../src/validate/index.js';
-import type { RunParameters } from '../../demo/validation/validation-logic.js';
+import type { RunParameters } from '../validation-logic.js';
 import type { TargetReport } from './report.js';
 
 /** `gpuDevice`: run on this device (left open) instead of opening one (destroyed at the end). */

@@ -3,12 +3,7 @@
  * one line with its first mismatches, and kept for the per-target and final summaries.
  */
 import type { ValidationResult } from '../../src/validate/index.js';
-import {
-  formatMismatch,
-  formatResultLine,
-  mismatchRows,
-  type RunParameters,
-} from '../../demo/validation/validation-logic.js';
+import { formatMismatch, formatResultLine, mismatchRows, type RunParameters } from '../validation-logic.js';
 
 /** Mismatches printed per run; the rest are counted. */
 export const PRINTED_MISMATCHES = 10;

@@ -3,12 +3,7 @@
  * Chromium through the validation page, then one summary line over both. Flags: args.ts (USAGE).
  * Returns the exit code: 0 with no mismatch, 1 with mismatches, 2 on an error.
  */
-import {
-  addSummaries,
-  formatSummaryLine,
-  summarize,
-  type ValidationSummary,
-} from '../../demo/validation/validation-logic.js';
+import { addSummaries, formatSummaryLine, summarize, type ValidationSummary } from '../validation-logic.js';
 import { parseCliArgs, USAGE, type Target } from './args.js';
 import type { BrowserTargetOptions } from './browser-target.js';
 import { TargetReport, type Log } from './report.js';

@@ -4,9 +4,9 @@
  * files (browser-test.ts) through vitest's provide/inject.
  */
 import type { TestProject } from 'vitest/node';
-import { RUNNER_PATH } from '../paths.js';
-import { launchBrowser } from './launch.js';
-import { serveProject } from './serve.js';
+import { launchBrowser } from '../../../tools/browser/launch.js';
+import { serveProject } from '../../../tools/browser/serve.js';
+import { PROJECT_ROOT, RUNNER_PATH } from '../paths.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,7 +16,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const served = await serveProject();
+  const served = await serveProject(PROJECT_ROOT);
   let launched;
   try {
     launched = await launchBrowser();

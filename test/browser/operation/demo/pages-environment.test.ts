@@ -14,7 +14,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SCENES } from '../../../../demo/scenes.js';
 import { watchPage } from '../../../harness/browser/browser-test.js';
-import { CHROMIUM_ARGS, chromiumArgs, launchBrowser } from '../../../harness/browser/launch.js';
+import { CHROMIUM_ARGS, chromiumArgs, launchBrowser } from '../../../../tools/browser/launch.js';
 import { SCREENSHOT_DIR } from './open-scene.js';
 
 const VIEWPORT = { width: 1400, height: 900 };

@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { describe, expect, inject } from 'vitest';
-import type { ValidationState } from '../../../../demo/validation/validation-logic.js';
+import type { ValidationState } from '../../../../validate/validation-logic.js';
 import { browserTest } from '../../../harness/browser/browser-test.js';
 import { SCREENSHOT_DIR } from './open-scene.js';
 

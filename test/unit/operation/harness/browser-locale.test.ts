@@ -1,6 +1,6 @@
 /** The browser's locale: a real one where the environment has only C/POSIX (ICU would pick 'en-US@posix'). */
 import { describe, expect, it } from 'vitest';
-import { localeEnv } from '../../../harness/browser/launch.js';
+import { localeEnv } from '../../../../tools/browser/launch.js';
 
 describe('localeEnv', () => {
   it.each([[{}], [{ LANG: 'C' }], [{ LANG: 'C.UTF-8' }], [{ LANG: 'POSIX' }], [{ LANG: 'en_GB.UTF-8', LC_ALL: 'C' }]])(

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { locateBrowser, type BrowserProbe } from '../../../harness/browser/locate-browser.js';
+import { locateBrowser, type BrowserProbe } from '../../../../tools/browser/locate-browser.js';
 
 interface Machine {
   platform?: NodeJS.Platform;

@@ -1,6 +1,6 @@
 /**
  * `npm run validate` without a GPU: its flags (validate/node/args.ts), the exit code and output of a
- * refused command line, and the static server of its browser target (test/harness/browser/static-server.ts).
+ * refused command line, and the static server of its browser target (tools/browser/static-server.ts).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parseCliArgs, USAGE } from '../../../../validate/node/args.js';
 import { runCli } from '../../../../validate/node/run-cli.js';
-import { resolveStaticPath, serveStatic } from '../../../harness/browser/static-server.js';
+import { resolveStaticPath, serveStatic } from '../../../../tools/browser/static-server.js';
 import { validationChromiumArgs } from '../../../../validate/node/browser-target.js';
 
 describe('flags', () => {

@@ -1,5 +1,5 @@
 /**
- * The validation page's pure logic (demo/validation/validation-logic.ts), which `npm run validate`
+ * The validation page's pure logic (validate/validation-logic.ts), which `npm run validate`
  * shares: URL parameters and their errors, mismatch rows and counts, summaries and the lines printed.
  */
 import { describe, expect, test } from 'vitest';
@@ -16,7 +16,7 @@ import {
   progressFraction,
   readRunParameter,
   summarize,
-} from '../../../../demo/validation/validation-logic.js';
+} from '../../../../validate/validation-logic.js';
 import type { ValidationMismatch, ValidationResult } from '../../../../src/validate/index.js';
 
 const mismatch = (over: Partial<ValidationMismatch> = {}): ValidationMismatch => ({

@@ -62,6 +62,8 @@ const ALLOWED: Record<string, string[]> = {
   residency: ['api', 'd3d12', 'owners', 'emulator'],
   // d3d12-webgpu/validate: a client of the public API, as the residency manager is (issue 13).
   validate: ['api', 'd3d12', 'owners', 'emulator', 'residency'],
+  // d3d12-webgpu/streaming: the tile streamer, a client of the main entry (src/index.ts) alone.
+  streaming: ['index.ts'],
   node: ['api', 'gpu'],
   types: [],
 };

@@ -1,11 +1,11 @@
 /**
- * The validation page's pure logic, shared with its headless driver (`npm run validate`,
- * validate/node/): the run parameters (URL parameters here, `--flags` there) each checked with an
- * error that names it, the mismatch rows and counts, the summary over several runs and the lines
- * printed for it. No DOM, no GPU: unit-tested in test/unit/operation/validate/validation-logic.test.ts.
+ * The pure logic of `npm run validate` (validate/node/), which the validation page
+ * (demo/validation/) imports from here so both apply the same rules: the run parameters (URL
+ * parameters there, `--flags` here) each checked with an error that names it, the mismatch rows and
+ * counts, the summary over several runs and the lines printed for it. No DOM, no GPU: unit-tested in test/unit/operation/validate/validation-logic.test.ts.
  */
-import type { AdapterSummary } from '../../src/index.js';
-import type { ValidationMismatch, ValidationProgress, ValidationResult } from '../../src/validate/index.js';
+import type { AdapterSummary } from '../src/index.js';
+import type { ValidationMismatch, ValidationProgress, ValidationResult } from '../src/validate/index.js';
 
 export type Plant = 'corrupt-entry' | 'drop-write';
 export type Tier = 1 | 2 | 3 | 4;

@@ -1,9 +1,8 @@
 /**
- * Serves the project root on 127.0.0.1 through vite, so test pages load TypeScript sources and WGSL
- * (`?raw`) exactly as the demo and the library build do.
+ * Serves a folder (the project root, for browser tests and demo pictures) on 127.0.0.1 through vite,
+ * so pages load TypeScript sources and WGSL (`?raw`) exactly as the demo and the library build do.
  */
 import { createServer, type ViteDevServer } from 'vite';
-import { PROJECT_ROOT } from '../paths.js';
 
 export interface ServedProject {
   server: ViteDevServer;
@@ -11,10 +10,10 @@ export interface ServedProject {
   origin: string;
 }
 
-export async function serveProject(): Promise<ServedProject> {
+export async function serveProject(root: string): Promise<ServedProject> {
   const server = await createServer({
     configFile: false,
-    root: PROJECT_ROOT,
+    root,
     logLevel: 'warn',
     clearScreen: false,
     server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },

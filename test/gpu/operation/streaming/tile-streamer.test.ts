@@ -1,6 +1,6 @@
 /**
- * The tile streamer (demo/virtual-texture/tile-streamer.ts) on the Node.js Dawn device: CPU-made
- * tiles of the virtual texture through an upload ring smaller than the stream (so writes wait for
+ * The tile streamer (d3d12-webgpu/streaming, src/streaming/tile-streamer.ts) on the Node.js Dawn
+ * device: CPU-made tiles of the virtual texture through an upload ring smaller than the stream (so writes wait for
  * slots), copied into a reserved texture by copyTiles, then read back through copyTiles into a
  * READBACK buffer and compared byte for byte with the CPU reference (tile-texels.ts). Tiles mapped by
  * the streamer, tiles left NULL, tiles unmapped after their copy and a tile re-mapped onto another
@@ -16,9 +16,15 @@ import {
   TILE_BYTES,
   tileTexels,
 } from '../../../../demo/virtual-texture/tile-texels.js';
-import { quantile, SLOT_BYTES, TileStreamer, type TileUpload } from '../../../../demo/virtual-texture/tile-streamer.js';
 import { TAIL_TILE, tileIndex } from '../../../../demo/virtual-texture/vt-layout.js';
-import type { CommandQueue, Device, Resource, TiledResourceCoordinate } from '../../../../src/index.js';
+import {
+  TILE_SIZE,
+  type CommandQueue,
+  type Device,
+  type Resource,
+  type TiledResourceCoordinate,
+} from '../../../../src/index.js';
+import { quantile, TileStreamer, type TileUpload } from '../../../../src/streaming/index.js';
 import { d3dTest } from '../../../harness/d3d-test.js';
 import { firstDifference, flush } from '../../../shared/d3d12-helpers.js';
 
@@ -136,7 +142,7 @@ describe('TileStreamer', () => {
     for (const d of done) expect(d.latencyMs, `tile ${d.key}`).toBeGreaterThanOrEqual(0);
     const stats = streamer.stats();
     expect(stats.tiles).toBe(tiles.length);
-    expect(stats.bytes).toBe(tiles.length * SLOT_BYTES);
+    expect(stats.bytes).toBe(tiles.length * TILE_SIZE);
     expect(Number.isFinite(stats.latencyMedianMs) && stats.latencyP95Ms >= stats.latencyMedianMs).toBe(true);
 
     const read = await readTiles(d3d, queue, texture, tiles.map(tileCoordinate), [0, 3, 7, ...PACKED_SUBRESOURCES]);

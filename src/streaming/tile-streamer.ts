@@ -1,9 +1,10 @@
 /**
  * TileStreamer: tiles produced on the CPU reach a reserved texture the way a D3D12 texture streamer
  * moves them: each is written into a 64 KiB slot of one UPLOAD committed buffer (the ring), copied
- * into the texture, the copies of a batch recorded into one command list, executed, and fenced. Only
- * the library's public API; no DOM, so the virtual texture scene, the bench
- * (bench/suite/tile-streaming.ts) and the GPU tests share it.
+ * into the texture, the copies of a batch recorded into one command list, executed, and fenced.
+ * d3d12-webgpu/streaming: a client of the library's public API only (src/index.ts), no WebGPU call
+ * and no DOM of its own, so the virtual texture scene, the bench (bench/suite/tile-streaming.ts) and
+ * any application stream tiles through the same code.
  *
  * Two copy paths (options.copy, or the `copy` field, which applies to tiles written from then on):
  *   'copyTiles' (default)  the slot holds the tile's 64 KiB in copyTiles' linear layout, copied by one
@@ -35,11 +36,17 @@
  *                          executeCommandLists on the device then re-sends the whole ring
  *                          (src/emulator/cpu-coherence.ts); the bench measures what that costs.
  */
-import type { CommandQueue, Device, Fence, Heap, Resource, TiledResourceCoordinate } from '../../src/index.js';
+import {
+  TILE_SIZE,
+  type CommandQueue,
+  type Device,
+  type Fence,
+  type Heap,
+  type Resource,
+  type TiledResourceCoordinate,
+} from '../index.js';
 import { TileRegionCopier, type PlacedRegion, type TileRegion } from './tile-regions.js';
 
-/** D3D12_TILED_RESOURCE_TILE_SIZE_IN_BYTES: one slot holds one tile. */
-export const SLOT_BYTES = 65536;
 /** Latencies kept for the median and p95: the recent past, a few seconds of a busy stream. */
 const LATENCY_WINDOW = 512;
 /** The window of streamedBytesPerSecond(): a rate that reads steadily on a panel. */
@@ -103,7 +110,7 @@ interface Slot<K> {
   placed?: PlacedRegion[];
 }
 
-/** The q-quantile (0..1) of `values`, by nearest rank; NaN when empty. */
+/** The q-quantile (0..1) of `values`, by nearest rank (how stats() reads its latencies); NaN when empty. */
 export function quantile(values: readonly number[], q: number): number {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
@@ -148,7 +155,7 @@ export class TileStreamer<K = unknown> {
     this.ring = device.createCommittedResource(
       { type: 'UPLOAD' },
       [],
-      { dimension: 'BUFFER', width: options.slots * SLOT_BYTES },
+      { dimension: 'BUFFER', width: options.slots * TILE_SIZE },
       'GENERIC_READ',
     );
     this.ring.setName(`${options.name ?? 'tile streamer'} upload ring (${options.slots} slots)`);
@@ -169,12 +176,12 @@ export class TileStreamer<K = unknown> {
   /** Writes the tile into a free slot; false (nothing written) when every slot is taken. */
   tryWrite(upload: TileUpload<K>): boolean {
     if (this.released) throw new Error('TileStreamer: released');
-    if (upload.data.byteLength > SLOT_BYTES)
-      throw new RangeError(`TileStreamer: a tile's data is at most ${SLOT_BYTES} bytes, got ${upload.data.byteLength}`);
+    if (upload.data.byteLength > TILE_SIZE)
+      throw new RangeError(`TileStreamer: a tile's data is at most ${TILE_SIZE} bytes, got ${upload.data.byteLength}`);
     const index = this.slots.findIndex((s) => s.state === 'free');
     const slot = this.slots[index];
     if (!slot) return false;
-    const offset = index * SLOT_BYTES;
+    const offset = index * TILE_SIZE;
     // Placed (and checked) before the ring is mapped, so a refused tile leaves nothing mapped.
     const copier =
       this.copy === 'copyTextureRegion'
@@ -183,16 +190,16 @@ export class TileStreamer<K = unknown> {
     const regions = copier?.place(
       upload.regions ?? [copier.standardRegion(upload.coordinate)],
       offset,
-      SLOT_BYTES,
+      TILE_SIZE,
       upload.data.byteLength,
     );
     const view = this.persistentView ?? this.ring.map(0, { begin: 0, end: 0 });
     if (copier && regions) copier.writeRows(view, upload.data, regions.placed);
     else {
       view.set(upload.data, offset);
-      if (upload.data.byteLength < SLOT_BYTES) view.fill(0, offset + upload.data.byteLength, offset + SLOT_BYTES);
+      if (upload.data.byteLength < TILE_SIZE) view.fill(0, offset + upload.data.byteLength, offset + TILE_SIZE);
     }
-    if (!this.persistentView) this.ring.unmap(0, { begin: offset, end: offset + (regions?.bytes ?? SLOT_BYTES) });
+    if (!this.persistentView) this.ring.unmap(0, { begin: offset, end: offset + (regions?.bytes ?? TILE_SIZE) });
     slot.state = 'written';
     slot.upload = upload;
     slot.placed = regions?.placed;
@@ -247,7 +254,7 @@ export class TileStreamer<K = unknown> {
           (slot.upload as TileUpload<K>).coordinate,
           { numTiles: 1 },
           this.ring,
-          index * SLOT_BYTES,
+          index * TILE_SIZE,
           'LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE',
         );
     }
@@ -270,14 +277,14 @@ export class TileStreamer<K = unknown> {
       this.completed.push({ key: upload.key, coordinate: upload.coordinate, latencyMs, completedAt: time });
       this.latencies[this.latencyNext] = latencyMs;
       this.latencyNext = (this.latencyNext + 1) % LATENCY_WINDOW;
-      this.recent.push({ time, bytes: SLOT_BYTES });
+      this.recent.push({ time, bytes: TILE_SIZE });
       slot.state = 'free';
       slot.upload = undefined;
       slot.placed = undefined;
     }
     this.inFlight -= batch.length;
     this.totalTiles += batch.length;
-    this.totalBytes += batch.length * SLOT_BYTES;
+    this.totalBytes += batch.length * TILE_SIZE;
     for (const wake of this.waiters.splice(0)) wake();
   }
 

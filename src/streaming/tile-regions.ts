@@ -4,7 +4,7 @@
  * of a subresource the tile fills gets a placed footprint from device.getCopyableFootprints for a
  * texture of the box's size, footprints one after another in the tile's ring slot, and the box's rows
  * are written at the footprint's row pitch (as d3dx12's MemcpySubresource does); one copyTextureRegion
- * per box then copies footprint to subresource. Only the library's public API.
+ * per box then copies footprint to subresource. Only the library's public API (src/index.ts).
  *
  * A standard tile is one box, its texels clipped to the mip, with its rows where copyTiles' linear
  * layout has them (the tile's rows back to back). Packed mips have no box of their own in a tile's
@@ -19,7 +19,7 @@ import {
   type Resource,
   type ResourceDesc,
   type TiledResourceCoordinate,
-} from '../../src/index.js';
+} from '../index.js';
 
 /** A box of one subresource, and where its rows lie in a tile's data. */
 export interface TileRegion {

@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { bundledChromium } from '../../../src/node/bundled-chromium.js';
+import { bundledChromium } from '../../src/node/bundled-chromium.js';
 
 export type BrowserSource = 'CHROME_PATH' | 'system' | 'bundled';
 
