@@ -2,7 +2,8 @@
  * Checks what the README and docs/*.md say against the tree: the repo paths they name (in code spans,
  * code blocks and links) exist, every `npm run X` / `npm start` / `npm test` names a script of
  * package.json, every count of figures ("ten figures", "10 figures") is the length of the bench's
- * FIGURES list, and every export of src/index.ts is named in docs/api.md. Pure functions over text
+ * FIGURES list, every export of src/index.ts is named in docs/api.md, and a code example a test runs
+ * as written is that test's code, statement for statement. Pure functions over text
  * plus one loader of the tree's facts, so a test can plant a wrong doc string and see it reported.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -197,4 +198,29 @@ export function missingFromApi(apiText: string, indexSource: string): string[] {
     ...names.filter((name) => !wordsOf.has(name)),
     ...starModules.filter((module) => !named.has(module)).map((module) => `export * of ${module}`),
   ];
+}
+
+/** Code without comments, whitespace and trailing commas, so formatting and remarks never count. */
+const compact = (code: string): string =>
+  code
+    .replace(/\/\/[^\n]*/g, '')
+    .replace(/\s+/g, '')
+    .replace(/,(?=[}\])])/g, '');
+
+/** The `ts` code blocks of a markdown text, in order. */
+export function tsBlocks(text: string): string[] {
+  return [...text.matchAll(/^```ts\n([\s\S]*?)^```/gm)].map((match) => match[1] as string);
+}
+
+/**
+ * The statements of a doc's example (imports left out) that `source`, a test that runs it as written,
+ * does not contain: compared without comments and whitespace, each statement as a substring.
+ */
+export function statementsNotIn(example: string, source: string): string[] {
+  const code = compact(source);
+  return example
+    .split(/;\s*(?:\/\/[^\n]*)?\n/)
+    .map((statement) => statement.trim())
+    .filter((statement) => statement !== '' && !statement.startsWith('import '))
+    .filter((statement) => !code.includes(compact(statement)));
 }

@@ -1,8 +1,9 @@
 /**
  * The README and docs/*.md against the tree (test/harness/doc-references.ts): every repo path they
  * name exists, every npm script they name is in package.json, every figure count is the bench's,
- * and docs/api.md names every export of src/index.ts. Planted doc strings show that each check
- * reports what it exists to find, so a clean run means something.
+ * docs/api.md names every export of src/index.ts, and the README's examples are the code of the
+ * tests that run them. Planted doc strings show that each check reports what it exists to find, so
+ * a clean run means something.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +14,8 @@ import {
   loadDocContext,
   missingFromApi,
   repoPathsIn,
+  statementsNotIn,
+  tsBlocks,
 } from '../../../harness/doc-references.js';
 import { PROJECT_ROOT } from '../../../harness/paths.js';
 
@@ -44,6 +47,34 @@ describe('the docs against the tree', () => {
   test('docs/api.md names every export of src/index.ts', () => {
     expect(exportedNames(INDEX).names.length).toBeGreaterThan(50);
     expect(missingFromApi(read('docs/api.md'), INDEX)).toEqual([]);
+  });
+});
+
+describe("the README's examples are the code their tests run", () => {
+  const blocks = tsBlocks(read('README.md'));
+  const runs = [
+    'test/unit/operation/d3d12/readme-example.test.ts',
+    'test/gpu/operation/d3d12/readme-examples.test.ts',
+    'test/gpu/operation/d3d12/readme-examples.test.ts',
+  ];
+
+  test('one example per use, each run by the test the README names beside it', () => {
+    expect(blocks).toHaveLength(runs.length);
+    for (const file of new Set(runs)) expect(read('README.md')).toContain(`\`${file}\``);
+  });
+
+  test.each(runs.map((file, index) => [index + 1, file] as const))(
+    'example %i: every statement is in %s',
+    (n, file) => {
+      expect(statementsNotIn(blocks[n - 1] as string, read(file))).toEqual([]);
+    },
+  );
+
+  test('a changed statement is reported', () => {
+    const example = 'const heap = device.createHeap({ sizeInBytes: 2 << 20 });   // changed\nheap.release();\n';
+    expect(
+      statementsNotIn(example, 'const heap = device.createHeap({\n  sizeInBytes: 1 << 20,\n});\nheap.release();'),
+    ).toEqual(['const heap = device.createHeap({ sizeInBytes: 2 << 20 })']);
   });
 });
 
