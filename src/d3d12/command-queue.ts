@@ -21,7 +21,7 @@ import {
 } from '../memory/tile-mappings.js';
 import { singleRangeStart, validateCopyTileMappings, validateUpdateTileMappings } from '../validation/tile-mappings.js';
 import type { GraphicsCommandList } from './command-list.js';
-import { commandName, type CpuVisibleWrite } from './recorded-commands.js';
+import { commandName, executableCommands, type CpuVisibleWrite } from './recorded-commands.js';
 import { rootDescriptorAddresses } from './root-arguments.js';
 import type { SubmittedList } from '../emulator/fault-report.js';
 import type { ListUse, WorkUse } from '../emulator/deferred-release.js';
@@ -162,11 +162,13 @@ export class CommandQueue {
     // Decay happens when the whole call is done, not between its lists.
     decayAfterExecution(touched, this.desc.type === 'COPY');
 
-    // The commands recorded now are what runs, even if a list is reset and re-recorded meanwhile.
+    // The commands recorded now are what runs, even if a list is reset and re-recorded meanwhile:
+    // each becomes its executable form here, once (see recorded-commands.ts).
     const executable: ExecutableList[] = [];
     const writes: CpuVisibleWrite[] = [];
     const described = new Map<number, SubmittedList>();
     const uses: ListUse[] = [];
+    const uavClearPipeline = (): GPUComputePipeline => backend.uavClearPipeline();
     for (const list of lists) {
       described.set(list.id, { label: list.label, commands: list.commands.map(commandName) });
       // What the list is known to use: what its copies and barriers name, and what its root
@@ -177,67 +179,7 @@ export class CommandQueue {
           for (const resource of this.owner.resourcesAt(rootDescriptorAddresses(command.root))) used.add(resource);
       }
       uses.push({ id: list.id, label: list.label, resources: used });
-      const commands: ExecutableList['commands'][number][] = [];
-      list.commands.forEach((command, index) => {
-        if (command.kind === 'copy') {
-          commands.push({ index, kind: 'copy', jobs: command.jobs, phases: command.phases });
-          writes.push(...command.writes);
-        } else if (command.kind === 'dispatch') {
-          commands.push({
-            index,
-            kind: 'dispatch',
-            pipeline: command.pipeline.gpuPipeline as GPUComputePipeline,
-            root: command.root,
-            groups: command.groups,
-          });
-        } else if (command.kind === 'uavClear') {
-          const pipeline = backend.uavClearPipeline();
-          for (const { root, groups } of command.dispatches)
-            commands.push({ index, kind: 'dispatch', pipeline, root, groups });
-          writes.push(...command.writes);
-        } else if (command.kind === 'clear') {
-          commands.push({ index, kind: 'clear', target: command.target.texture, color: command.color });
-        } else if (command.kind === 'draw') {
-          const { pipeline, root, target, viewport, scissor, vertices } = command;
-          commands.push({
-            index,
-            kind: 'draw',
-            pipeline: pipeline.gpuPipeline as GPURenderPipeline,
-            vertexReplay: pipeline.vertexReplay,
-            root,
-            target: target.texture,
-            viewport,
-            scissor,
-            vertices,
-          });
-        } else if (command.kind === 'timestamp') {
-          commands.push({ index, kind: 'timestamp', querySet: command.heap.querySet, queryIndex: command.index });
-        } else if (command.kind === 'resolve') {
-          // Into the heap's staging pages (where its internal resource lives now), then a copy job
-          // through the page table into the destination.
-          const { results } = command.heap;
-          const memory = results.heap?.memory;
-          // checkLists refused released heaps; the results resource lives as long as its heap.
-          if (!memory)
-            throw new D3D12Error(
-              'E_FAIL',
-              call,
-              'commandLists',
-              `${command.heap.label}'s result memory is gone (internal error)`,
-            );
-          commands.push({
-            index,
-            kind: 'resolve',
-            querySet: command.heap.querySet,
-            first: command.first,
-            count: command.count,
-            results: { segment: memory.segment, pages: memory.pages, offset: results.heapOffset },
-          });
-          commands.push({ index, kind: 'copy', jobs: command.jobs, phases: 1 });
-          writes.push(...command.writes);
-        }
-      });
-      executable.push({ id: list.id, commands });
+      executable.push({ id: list.id, commands: executableCommands(list.commands, writes, uavClearPipeline, call) });
     }
     this.enqueue(call, () => backend.execute(executable, writes, described, uses), uses);
   }
