@@ -11,6 +11,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import type { Page } from 'puppeteer-core';
 import { PICTURE_HEIGHT, PICTURE_WIDTH, picturePath } from '../demo/scene-pictures.js';
 import { launchBrowser } from '../tools/browser/launch.js';
@@ -113,10 +114,9 @@ async function photograph(page: Page, origin: string, shot: SceneShot): Promise<
   console.log(`${picturePath(shot.name)}: ${(bytes.length / 1024).toFixed(1)} KiB (WebP quality ${quality})`);
 }
 
-const only = process.argv
-  .find((arg) => arg.startsWith('--only='))
-  ?.slice('--only='.length)
-  .split(',');
+const onlyFlag = parseArgs({ options: { only: { type: 'string' } }, strict: false, allowPositionals: true }).values
+  .only;
+const only = typeof onlyFlag === 'string' ? onlyFlag.split(',') : undefined;
 const unknown = only?.filter((name) => !SHOTS.some((shot) => shot.name === name)) ?? [];
 if (unknown.length > 0)
   throw new Error(`--only: no scene ${unknown.join(', ')} (known: ${SHOTS.map((s) => s.name).join(', ')})`);

@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { launchBrowser } from '../../tools/browser/launch.js';
 import { locateBrowser } from '../../tools/browser/locate-browser.js';
 import { renderReportHtml } from '../report/render-report.js';
@@ -66,14 +67,38 @@ export interface RunnerArgs {
   report: boolean;
 }
 
-export function flagValue(args: readonly string[], name: string): string | undefined {
-  return args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+/** Every flag of run-node.ts and run-browser.ts (run-browser.ts says what its own ones do). */
+const RUNNER_FLAGS = {
+  quick: { type: 'boolean' },
+  only: { type: 'string' },
+  'paging-mib': { type: 'string' },
+  'stream-seconds': { type: 'string' },
+  out: { type: 'string' },
+  'no-report': { type: 'boolean' },
+  page: { type: 'string' },
+  browser: { type: 'string' },
+  gpu: { type: 'string' },
+  'browser-arg': { type: 'string', multiple: true },
+  timeout: { type: 'string' },
+  'developer-features': { type: 'boolean' },
+} as const;
+
+/**
+ * The runners' command line read by node:util's parseArgs. Not strict, as the hand-written reader
+ * before it: a flag one runner does not know (run-node.ts given a browser flag) is ignored.
+ */
+export function readRunnerFlags(args: readonly string[]) {
+  return parseArgs({ args: [...args], options: RUNNER_FLAGS, strict: false, allowPositionals: true }).values;
 }
 
+/** A flag's value when it was given one (`--name=value`); a bare flag of a string option reads as absent. */
+export const givenValue = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
 export function parseRunnerArgs(args: readonly string[]): RunnerArgs {
-  const only = flagValue(args, 'only')?.split(',');
-  const sizes = flagValue(args, 'paging-mib');
-  const stream = flagValue(args, 'stream-seconds');
+  const flags = readRunnerFlags(args);
+  const only = givenValue(flags.only)?.split(',');
+  const sizes = givenValue(flags['paging-mib']);
+  const stream = givenValue(flags['stream-seconds']);
   const paging: PagingParameters = {
     ...(sizes ? { sizesMiB: sizes.split(',').map(Number) } : {}),
     ...(stream !== undefined ? { streamSeconds: Number(stream) } : {}),
@@ -83,11 +108,11 @@ export function parseRunnerArgs(args: readonly string[]): RunnerArgs {
   if (paging.streamSeconds !== undefined && !(paging.streamSeconds >= 0))
     throw new Error(`--stream-seconds must be a number of seconds, not "${stream}"`);
   return {
-    quick: args.includes('--quick'),
+    quick: flags.quick === true,
     ...(only ? { only } : {}),
     paging,
-    out: flagValue(args, 'out') ?? RESULTS_DIR,
-    report: !args.includes('--no-report'),
+    out: givenValue(flags.out) ?? RESULTS_DIR,
+    report: flags['no-report'] !== true,
   };
 }
 

@@ -24,7 +24,7 @@ import { locateBrowser } from '../../tools/browser/locate-browser.js';
 import { checkSuiteResult, type SuiteResult } from '../suite/suite.js';
 import { BENCH_COMMIT } from './commit.js';
 import { servePage } from './page-server.js';
-import { finishRun, flagValue, parseRunnerArgs } from './results.js';
+import { finishRun, givenValue, parseRunnerArgs, readRunnerFlags } from './results.js';
 
 /**
  * The whole suite, scene-frame-time's four scene pages included, on a software rasterizer (about
@@ -39,12 +39,13 @@ const KEPT_OUTPUT_CHARS = 4000;
 
 const argv = process.argv.slice(2);
 const args = parseRunnerArgs(argv);
-const pageDir = resolve(flagValue(argv, 'page') ?? join(process.cwd(), 'bench', 'dist', 'page'));
-const timeoutS = Number(flagValue(argv, 'timeout') ?? DEFAULT_TIMEOUT_S);
-const explicit = flagValue(argv, 'browser');
+const flags = readRunnerFlags(argv);
+const pageDir = resolve(givenValue(flags.page) ?? join(process.cwd(), 'bench', 'dist', 'page'));
+const timeoutS = Number(givenValue(flags.timeout) ?? DEFAULT_TIMEOUT_S);
+const explicit = givenValue(flags.browser);
 const located = explicit ? { executable: explicit, headless: true as const, env: {}, source: 'flag' } : locateBrowser();
-const extraArgs = argv.filter((a) => a.startsWith('--browser-arg=')).map((a) => a.slice('--browser-arg='.length));
-const baseArgs = flagValue(argv, 'gpu') === 'hardware' ? CHROMIUM_ARGS : chromiumArgs();
+const extraArgs = (flags['browser-arg'] ?? []).filter((arg) => typeof arg === 'string');
+const baseArgs = flags.gpu === 'hardware' ? CHROMIUM_ARGS : chromiumArgs();
 
 const served = await servePage(pageDir, (line) => console.log(line));
 const query = new URLSearchParams({ run: '1', collect: '1', commit: BENCH_COMMIT, ref: 'none' });
@@ -54,7 +55,7 @@ if (args.paging.sizesMiB) query.set('pagingMiB', args.paging.sizesMiB.join(','))
 if (args.paging.streamSeconds !== undefined) query.set('streamSeconds', String(args.paging.streamSeconds));
 const url = `${served.origin}/bench/index.html?${query.toString()}`;
 const profile = mkdtempSync(join(tmpdir(), 'd3d12-webgpu-bench-'));
-const benchArgs = argv.includes('--developer-features') ? DEVELOPER_ARGS : [];
+const benchArgs = flags['developer-features'] === true ? DEVELOPER_ARGS : [];
 const browserArgs = [
   ...baseArgs,
   ...benchArgs,

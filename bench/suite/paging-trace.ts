@@ -19,9 +19,9 @@
  * wanders between seeded waypoints, half of them places it has already been. Each frame uses the
  * heaps within a view radius of the camera.
  */
-
-/** Heaps are whole 64 KiB pages, as the library counts them against the budget. */
-export const PAGE_BYTES = 65536;
+// Heaps are whole pages of TILE_SIZE (64 KiB), as the library counts them against the budget.
+import { TILE_SIZE } from '../../src/index.js';
+import { Random } from '../../src/validate/random.js';
 
 export interface Trace {
   /** Bytes of each object, by id. */
@@ -196,16 +196,10 @@ const SWEEP_SHARE = 0.4;
 /** The chance that the next waypoint is a place the camera has already been. */
 const REVISIT_CHANCE = 0.5;
 
-/** mulberry32: a small, fast, seedable PRNG; uniform in [0, 1). */
+/** The project's one seeded generator (mulberry32, src/validate/random.ts) as a function: uniform in [0, 1). */
 export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const generator = new Random(seed);
+  return () => generator.float();
 }
 
 type Point = readonly [number, number];
@@ -218,20 +212,20 @@ const distance = (a: Point, b: Point): number => Math.hypot(a[0] - b[0], a[1] - 
  */
 export function generateCameraTrace(options: CameraTraceOptions): CameraTrace {
   const { seed, frames, budgetBytes, workingSetMultiple } = options;
-  const minPages = Math.ceil((options.minHeapBytes ?? PAGE_BYTES) / PAGE_BYTES);
-  const maxPages = Math.floor((options.maxHeapBytes ?? 8 * PAGE_BYTES) / PAGE_BYTES);
+  const minPages = Math.ceil((options.minHeapBytes ?? TILE_SIZE) / TILE_SIZE);
+  const maxPages = Math.floor((options.maxHeapBytes ?? 8 * TILE_SIZE) / TILE_SIZE);
   const viewFill = options.viewFill ?? 0.6;
   if (!Number.isInteger(frames) || frames < 1) throw new RangeError(`frames must be a positive integer, got ${frames}`);
   if (minPages < 1 || maxPages < minPages)
     throw new RangeError(`heap sizes must be 1 page or more, min <= max: got ${minPages}..${maxPages} pages`);
-  if (maxPages * PAGE_BYTES > budgetBytes)
+  if (maxPages * TILE_SIZE > budgetBytes)
     throw new RangeError(`a ${maxPages}-page heap does not fit a ${budgetBytes}-byte budget`);
   const rng = random(seed);
   const int = (lo: number, hi: number): number => lo + Math.floor(rng() * (hi - lo + 1));
 
   // The level: as many cells as heaps of the mean size make up the working set, on a near-square grid.
   const meanPages = (minPages + maxPages) / 2;
-  const targetPages = Math.round((workingSetMultiple * budgetBytes) / PAGE_BYTES);
+  const targetPages = Math.round((workingSetMultiple * budgetBytes) / TILE_SIZE);
   const cellsWanted = targetPages / meanPages;
   const gridWidth = Math.max(1, Math.round(Math.sqrt(cellsWanted)));
   const gridHeight = Math.max(1, Math.round(cellsWanted / gridWidth));
@@ -239,11 +233,11 @@ export function generateCameraTrace(options: CameraTraceOptions): CameraTrace {
   if (cells * minPages > targetPages || cells * maxPages < targetPages) {
     throw new RangeError(`${cells} heaps of ${minPages}..${maxPages} pages cannot hold ${targetPages} pages`);
   }
-  const sizes = heapPages(cells, minPages, maxPages, targetPages, int).map((p) => p * PAGE_BYTES);
+  const sizes = heapPages(cells, minPages, maxPages, targetPages, int).map((p) => p * TILE_SIZE);
   const centre = (id: number): Point => [(id % gridWidth) + 0.5, Math.floor(id / gridWidth) + 0.5];
 
   // The view: a disc holding viewFill of the budget in heaps of the mean size, on average.
-  const viewCells = (viewFill * budgetBytes) / PAGE_BYTES / meanPages;
+  const viewCells = (viewFill * budgetBytes) / TILE_SIZE / meanPages;
   const viewRadius = Math.max(1, Math.sqrt(viewCells / Math.PI));
 
   // The route: first a serpentine through every cell centre (every heap comes into view), at a speed

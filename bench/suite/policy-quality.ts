@@ -24,8 +24,8 @@
  * would see it, independent of how fast the software GPU is. The result is then a function of the
  * trace, so each seed is one sample and warm-up rounds would change nothing.
  */
-import { createDevice, createResidencyManager, type Heap } from '../../src/index.js';
-import { beladyMin, generateCameraTrace, lru, PAGE_BYTES, workingSetBytes, type Trace } from './paging-trace.js';
+import { TILE_SIZE, createDevice, createResidencyManager, type Heap } from '../../src/index.js';
+import { beladyMin, generateCameraTrace, lru, workingSetBytes, type Trace } from './paging-trace.js';
 import {
   generateCyclicScanTrace,
   generatePhaseShiftTrace,
@@ -49,8 +49,8 @@ const MIB = 2 ** 20;
  * memory to page quickly on a software GPU.
  */
 const BUDGET_BYTES = 8 * MIB;
-const MIN_HEAP_BYTES = PAGE_BYTES;
-const MAX_HEAP_BYTES = 8 * PAGE_BYTES;
+const MIN_HEAP_BYTES = TILE_SIZE;
+const MAX_HEAP_BYTES = 8 * TILE_SIZE;
 /** The LOCAL pool: the budget plus as much again, so a batch that ran over budget would still find pages. */
 const LOCAL_POOL_BYTES = 2 * BUDGET_BYTES;
 /** Nothing here lives in system memory; the pool's minimum is one page, one MiB is plenty. */

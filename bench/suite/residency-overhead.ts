@@ -6,7 +6,7 @@
  * list on the same device: the CPU cost the manager adds per submission (µs per call; ratio
  * managed ÷ plain).
  */
-import { createDevice, createResidencyManager } from '../../src/index.js';
+import { createDevice, createResidencyManager, TILE_SIZE } from '../../src/index.js';
 import { liveRecorder, row, type BenchContext, type FigureRow, type FigureRunner } from './figure.js';
 
 const MIB = 2 ** 20;
@@ -78,7 +78,7 @@ async function measureCase(
     const manager = createResidencyManager(device);
     // Heaps created not resident cost no memory; the set's are made resident once, in warm-up.
     const heaps = Array.from({ length: tracked }, () =>
-      device.createHeap({ sizeInBytes: 65536, properties: { type: 'DEFAULT' }, flags: ['CREATE_NOT_RESIDENT'] }),
+      device.createHeap({ sizeInBytes: TILE_SIZE, properties: { type: 'DEFAULT' }, flags: ['CREATE_NOT_RESIDENT'] }),
     );
     for (const heap of heaps) manager.beginTrackingObject(heap);
     const set = manager.createResidencySet();

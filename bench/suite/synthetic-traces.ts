@@ -13,7 +13,8 @@
  * workingSetMultiple × budgetBytes (to the page; popular sets may leave a rare set untouched); every
  * frame fits in budgetBytes and names each heap once.
  */
-import { heapPages, PAGE_BYTES, random, type CameraTraceOptions, type Trace } from './paging-trace.js';
+import { TILE_SIZE } from '../../src/index.js';
+import { heapPages, random, type CameraTraceOptions, type Trace } from './paging-trace.js';
 
 /** The camera walk's knobs (seed, frames, budget, working set, heap sizes, the share of the budget a frame holds). */
 export type SyntheticTraceOptions = CameraTraceOptions;
@@ -45,23 +46,23 @@ interface Layout {
 /** Heap sizes adding up to the working set, as generateCameraTrace makes them. */
 function layout(options: SyntheticTraceOptions, count?: (heaps: number) => number): Layout {
   const { seed, frames, budgetBytes, workingSetMultiple } = options;
-  const minPages = Math.ceil((options.minHeapBytes ?? PAGE_BYTES) / PAGE_BYTES);
-  const maxPages = Math.floor((options.maxHeapBytes ?? 8 * PAGE_BYTES) / PAGE_BYTES);
+  const minPages = Math.ceil((options.minHeapBytes ?? TILE_SIZE) / TILE_SIZE);
+  const maxPages = Math.floor((options.maxHeapBytes ?? 8 * TILE_SIZE) / TILE_SIZE);
   if (!Number.isInteger(frames) || frames < 1) throw new RangeError(`frames must be a positive integer, got ${frames}`);
   if (minPages < 1 || maxPages < minPages)
     throw new RangeError(`heap sizes must be 1 page or more, min <= max: got ${minPages}..${maxPages} pages`);
-  if (maxPages * PAGE_BYTES > budgetBytes)
+  if (maxPages * TILE_SIZE > budgetBytes)
     throw new RangeError(`a ${maxPages}-page heap does not fit a ${budgetBytes}-byte budget`);
   const rng = random(seed);
   const int = (lo: number, hi: number): number => lo + Math.floor(rng() * (hi - lo + 1));
-  const targetPages = Math.round((workingSetMultiple * budgetBytes) / PAGE_BYTES);
+  const targetPages = Math.round((workingSetMultiple * budgetBytes) / TILE_SIZE);
   const natural = Math.max(1, Math.round(targetPages / ((minPages + maxPages) / 2)));
   const heaps = count ? count(natural) : natural;
   if (heaps * minPages > targetPages || heaps * maxPages < targetPages)
     throw new RangeError(`${heaps} heaps of ${minPages}..${maxPages} pages cannot hold ${targetPages} pages`);
   return {
     rng,
-    sizes: heapPages(heaps, minPages, maxPages, targetPages, int).map((p) => p * PAGE_BYTES),
+    sizes: heapPages(heaps, minPages, maxPages, targetPages, int).map((p) => p * TILE_SIZE),
     frameBytes: (options.viewFill ?? 0.6) * budgetBytes,
   };
 }

@@ -32,6 +32,7 @@
  * completion, nothing subtracted (it includes the completion round trip, the same on both sides).
  */
 import {
+  TILE_SIZE,
   createDevice,
   type CommandQueue,
   type Fence,
@@ -51,7 +52,6 @@ import {
   type FigureRunner,
 } from './figure.js';
 
-const TILE_BYTES = 65536;
 /** 2 GiB of virtual address space; quick mode remaps 128 MiB of it. */
 const FULL_TILES = 32768;
 const QUICK_TILES = 2048;
@@ -175,8 +175,8 @@ export const tileMappingRate: FigureRunner = async (context: BenchContext): Prom
   const { gpuDevice } = context;
   const device = await createDevice({
     gpuDevice,
-    localMemoryBytes: 2 * HEAP_TILES * TILE_BYTES,
-    nonLocalMemoryBytes: TILE_BYTES,
+    localMemoryBytes: 2 * HEAP_TILES * TILE_SIZE,
+    nonLocalMemoryBytes: TILE_SIZE,
   });
   const target = gpuDevice.createBuffer({
     label: 'tile-mapping-rate raw page table',
@@ -186,7 +186,7 @@ export const tileMappingRate: FigureRunner = async (context: BenchContext): Prom
   try {
     const newHeap = (): Heap =>
       device.createHeap({
-        sizeInBytes: HEAP_TILES * TILE_BYTES,
+        sizeInBytes: HEAP_TILES * TILE_SIZE,
         properties: { type: 'DEFAULT' },
         flags: ['ALLOW_ONLY_BUFFERS'],
       });
@@ -195,7 +195,7 @@ export const tileMappingRate: FigureRunner = async (context: BenchContext): Prom
       fence: device.createFence(0),
       fenceValue: 0,
       heaps: [newHeap(), newHeap()],
-      buffer: device.createReservedResource({ dimension: 'BUFFER', width: tiles * TILE_BYTES }, 'COMMON'),
+      buffer: device.createReservedResource({ dimension: 'BUFFER', width: tiles * TILE_SIZE }, 'COMMON'),
     };
     // Any u32s will do for the raw side: page-table entries of resident pages, as the library writes.
     const entries = new Uint32Array(tiles).map((_, i) => (((i % HEAP_TILES) << 8) | 1) >>> 0);
@@ -262,8 +262,8 @@ export const tileMappingRate: FigureRunner = async (context: BenchContext): Prom
       warmup,
       parameters: {
         tiles,
-        tileBytes: TILE_BYTES,
-        virtualMiB: (tiles * TILE_BYTES) / 2 ** 20,
+        tileBytes: TILE_SIZE,
+        virtualMiB: (tiles * TILE_SIZE) / 2 ** 20,
         heapTiles: HEAP_TILES,
         heaps: 2,
         chunkTiles: CHUNK_TILES,

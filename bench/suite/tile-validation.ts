@@ -11,10 +11,9 @@
  * Both sides are timed the same way, performance.now() around call and readback.
  */
 import validateWgsl from '../../shaders/validate_tile_mappings.wgsl?raw';
-import { createDevice, type Device, type Resource } from '../../src/index.js';
+import { TILE_SIZE, createDevice, type Device, type Resource } from '../../src/index.js';
 import { liveRecorder, row, type BenchContext, type Figure, type FigureRow, type FigureRunner } from './figure.js';
 
-const TILE_BYTES = 65536;
 /** 2 GiB and 64 MiB of virtual address space (quick mode: 2,048 and 256 tiles). */
 const SIZES = [32768, 1024];
 const QUICK_SIZES = [2048, 256];
@@ -123,15 +122,15 @@ export const tileValidation: FigureRunner = async (context: BenchContext): Promi
   const rounds = context.quick ? 2 : 9;
   const warmup = 2;
   const { gpuDevice } = context;
-  const device = await createDevice({ gpuDevice, localMemoryBytes: 16 * TILE_BYTES, nonLocalMemoryBytes: TILE_BYTES });
+  const device = await createDevice({ gpuDevice, localMemoryBytes: 16 * TILE_SIZE, nonLocalMemoryBytes: TILE_SIZE });
   const rows: FigureRow[] = [];
   try {
-    const heap = device.createHeap({ sizeInBytes: 16 * TILE_BYTES, properties: { type: 'DEFAULT' } });
+    const heap = device.createHeap({ sizeInBytes: 16 * TILE_SIZE, properties: { type: 'DEFAULT' } });
     const queue = device.createCommandQueue({ type: 'DIRECT' });
     const live = liveRecorder(context, 'tile-validation', 'ms');
     for (const tiles of sizes) {
-      const name = `${tiles.toLocaleString('en-US')} tiles (${(tiles * TILE_BYTES) / 2 ** 20} MiB)`;
-      const buffer = device.createReservedResource({ dimension: 'BUFFER', width: tiles * TILE_BYTES }, 'COMMON');
+      const name = `${tiles.toLocaleString('en-US')} tiles (${(tiles * TILE_SIZE) / 2 ** 20} MiB)`;
+      const buffer = device.createReservedResource({ dimension: 'BUFFER', width: tiles * TILE_SIZE }, 'COMMON');
       // Every tile mapped (16 heap tiles, reused): the check compares RESIDENT entries throughout.
       queue.updateTileMappings(
         buffer,
@@ -177,7 +176,7 @@ export const tileValidation: FigureRunner = async (context: BenchContext): Promi
     rows,
     rounds,
     warmup,
-    parameters: { tileBytes: TILE_BYTES, sizes: sizes.join(', ') },
+    parameters: { tileBytes: TILE_SIZE, sizes: sizes.join(', ') },
     notes: [
       'Every tile is mapped (16 heap tiles reused), so every compared entry is RESIDENT; the raw side compares a table of the same size.',
     ],

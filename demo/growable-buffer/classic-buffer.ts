@@ -3,7 +3,7 @@
  * size, copies the kept prefix into it and releases the old one. For the length of the copy both
  * buffers exist, so memory peaks at old + new, and every view of the old buffer goes stale.
  */
-import type { CommandQueue, Device, Fence, Resource } from '../../src/index.js';
+import { TILE_SIZE, type CommandQueue, type Device, type Fence, type Resource } from '../../src/index.js';
 
 export interface ClassicResize {
   bytes: number;
@@ -26,14 +26,14 @@ export class ClassicBuffer {
 
   /** Resizes to `bytes` (rounded up to 64 KiB, the placement alignment of a committed buffer). */
   async resize(bytes: number, keepBytes: number): Promise<ClassicResize> {
-    const size = Math.ceil(bytes / 65536) * 65536;
+    const size = Math.ceil(bytes / TILE_SIZE) * TILE_SIZE;
     const start = performance.now();
     const old = this.buffer;
     const next =
       size > 0
         ? this.device.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: size }, 'COMMON')
         : null;
-    if (next) next.setName(`classic instance buffer (${size / 65536} tiles)`);
+    if (next) next.setName(`classic instance buffer (${size / TILE_SIZE} tiles)`);
     const kept = Math.min(keepBytes, this.bytes, size);
     if (old && next && kept > 0) {
       const list = this.device.createCommandList('DIRECT');

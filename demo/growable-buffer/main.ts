@@ -6,7 +6,7 @@
  * 2.5M instances), drawLimit (instances drawn per side, default 60,000; 6,000 on a software adapter,
  * where each frame's 720,000 vertex invocations would take seconds).
  */
-import { type Fence, type Heap, type PipelineState, type Resource } from '../../src/index.js';
+import { TILE_SIZE, type Fence, type Heap, type PipelineState, type Resource } from '../../src/index.js';
 import { LiveChart, formatBytes } from '../common/live-chart.js';
 import { section, slider, StatTable, toggle } from '../common/panel.js';
 import { runScene, type SceneContext } from '../common/scene-shell.js';
@@ -17,7 +17,7 @@ import { meta } from './meta.js';
 import common from './particle-common.wgsl?raw';
 import drawCode from './particle-draw.wgsl?raw';
 import initCode from './particle-init.wgsl?raw';
-import { INSTANCE_BYTES, Population, RESERVED_BYTES, TILE_BYTES, tilesFor } from './population.js';
+import { INSTANCE_BYTES, Population, RESERVED_BYTES, tilesFor } from './population.js';
 
 /** Heaps the draw shader can colour apart (root constants 7..22). */
 const MAX_HEAP_HUES = 16;
@@ -71,7 +71,7 @@ async function createScene({ device, gpuDevice, queue, swapChain, canvas, panel,
     {
       createHeap(tiles) {
         const heap = device.createHeap({
-          sizeInBytes: tiles * TILE_BYTES,
+          sizeInBytes: tiles * TILE_SIZE,
           properties: { type: 'DEFAULT' },
           flags: ['ALLOW_ONLY_BUFFERS'],
         });
@@ -106,7 +106,7 @@ async function createScene({ device, gpuDevice, queue, swapChain, canvas, panel,
         );
       },
     },
-    RESERVED_BYTES / TILE_BYTES,
+    RESERVED_BYTES / TILE_SIZE,
   );
   const fence: Fence = device.createFence(0);
   let fenceValue = 0;
@@ -206,7 +206,7 @@ async function createScene({ device, gpuDevice, queue, swapChain, canvas, panel,
       count: next,
       watermark: step,
       watermarkMs,
-      watermarkBytes: watermark.heapTiles * TILE_BYTES,
+      watermarkBytes: watermark.heapTiles * TILE_SIZE,
       classic: lastClassic,
     });
     timeChart.push(stepIndex, [watermarkMs, lastClassic.ms]);
@@ -266,7 +266,7 @@ async function createScene({ device, gpuDevice, queue, swapChain, canvas, panel,
       const lastHeap = last?.watermark.heaps.at(-1);
       stats.set({
         instances: `${count.toLocaleString('en')} (${drawSample(count, drawLimit).drawn.toLocaleString('en')} drawn per side)`,
-        'committed (watermark)': `${formatBytes(watermark.committedTiles * TILE_BYTES)} (${watermark.committedTiles} tiles)`,
+        'committed (watermark)': `${formatBytes(watermark.committedTiles * TILE_SIZE)} (${watermark.committedTiles} tiles)`,
         'backing heaps': `${watermark.heapCount}: ${heapList} tiles used`,
         'slack in last heap': `${lastHeap ? lastHeap.tiles - lastHeap.used : 0} tiles`,
         'classic buffer': formatBytes(classic.bytes),
@@ -275,7 +275,7 @@ async function createScene({ device, gpuDevice, queue, swapChain, canvas, panel,
           : '—',
       });
       memoryChart.push(index, [
-        (watermark.heapTiles * TILE_BYTES) / 2 ** 20,
+        (watermark.heapTiles * TILE_SIZE) / 2 ** 20,
         classic.bytes / 2 ** 20,
         lastClassic.peakBytes / 2 ** 20,
       ]);

@@ -3,16 +3,17 @@
  * then 300 tiles, then 400 tiles), then a seeded random walk with bursts and crashes, so the same
  * URL always replays the same resizes.
  */
+import { TILE_SIZE } from '../../src/index.js';
+
 export const INSTANCE_BYTES = 32;
-export const TILE_BYTES = 65536;
-export const INSTANCES_PER_TILE = TILE_BYTES / INSTANCE_BYTES;
+export const INSTANCES_PER_TILE = TILE_SIZE / INSTANCE_BYTES;
 /** The reserved buffer's virtual size: UE's GPUScene reserves 2 GiB per buffer. */
 export const RESERVED_BYTES = 2 * 2 ** 30;
 
 const WORKED_EXAMPLE_TILES = [640, 300, 400];
 
 export function tilesFor(count: number): number {
-  return Math.ceil((count * INSTANCE_BYTES) / TILE_BYTES);
+  return Math.ceil((count * INSTANCE_BYTES) / TILE_SIZE);
 }
 
 export class Population {

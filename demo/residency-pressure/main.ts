@@ -4,6 +4,7 @@
  * (turn the forget switch on at that frame), latency (frames in flight, default 2).
  */
 import {
+  TILE_SIZE,
   createResidencyManager,
   type FaultReport,
   type GraphicsCommandList,
@@ -20,7 +21,6 @@ import common from './object-common.wgsl?raw';
 import shadeCode from './shade.wgsl?raw';
 import { cameraAt, createWorld, objectToForget, pcg, visibleObjects } from './world.js';
 
-const TILE = 65536;
 const MiB = 2 ** 20;
 
 export interface PressureFrame {
@@ -46,7 +46,7 @@ const f32Bits = (value: number): number => new Uint32Array(new Float32Array([val
 
 async function createScene({ device, queue, swapChain, canvas, panel, params }: SceneContext) {
   const world = createWorld(Number(params.get('baseTiles') ?? 16));
-  const worldBytes = world.reduce((sum, o) => sum + o.tiles * TILE, 0);
+  const worldBytes = world.reduce((sum, o) => sum + o.tiles * TILE_SIZE, 0);
   const latency = Number(params.get('latency') ?? 2);
   let speed = Number(params.get('speed') ?? 1);
   const forgetAt = params.has('forgetAt') ? Number(params.get('forgetAt')) : null;
@@ -70,13 +70,18 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
   const frameData = buffer('frame data', world.length * 16);
   const objects = world.map((o) => {
     const heap = device.createHeap({
-      sizeInBytes: o.tiles * TILE,
+      sizeInBytes: o.tiles * TILE_SIZE,
       properties: { type: 'DEFAULT' },
       flags: ['ALLOW_ONLY_BUFFERS', 'CREATE_NOT_RESIDENT'],
     });
     const name = `${o.kind} ${String(o.index).padStart(2, '0')}`;
     heap.setName(`${name} heap`);
-    const resource = device.createPlacedResource(heap, 0, { dimension: 'BUFFER', width: o.tiles * TILE }, 'COMMON');
+    const resource = device.createPlacedResource(
+      heap,
+      0,
+      { dimension: 'BUFFER', width: o.tiles * TILE_SIZE },
+      'COMMON',
+    );
     resource.setName(`${name} ${o.kind === 'mesh' ? 'vertices' : 'texels'}`);
     manager.beginTrackingObject(heap);
     return { ...o, heap, resource, name };
@@ -122,7 +127,7 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
   const tableBytes = new DataView(new ArrayBuffer(world.length * 16));
   for (const o of objects) {
     tableBytes.setBigUint64(o.index * 16, o.resource.getGPUVirtualAddress(), true);
-    tableBytes.setUint32(o.index * 16 + 8, (o.tiles * TILE) / 4, true);
+    tableBytes.setUint32(o.index * 16 + 8, (o.tiles * TILE_SIZE) / 4, true);
     tableBytes.setUint32(o.index * 16 + 12, o.seed, true);
   }
   upload.map(0).set(new Uint8Array(tableBytes.buffer));
@@ -137,7 +142,7 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
   for (const o of objects) {
     const list = device.createCommandList('DIRECT');
     list.setName(`load ${o.name}`);
-    const groups = Math.ceil((o.tiles * TILE) / 4 / 64);
+    const groups = Math.ceil((o.tiles * TILE_SIZE) / 4 / 64);
     const perRow = Math.min(groups, 65535);
     list.setPipelineState(fill);
     list.setComputeRootShaderResourceView(1, table.getGPUVirtualAddress());
@@ -330,7 +335,7 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
         budget: formatBytes(info.budget),
         'usage (LOCAL)': `${formatBytes(info.currentUsage)}${entry.overBudget ? ' (over budget: the view does not fit)' : ''}`,
         'resident heaps': `${objects.filter(isResident).length} of ${objects.length}`,
-        'in view': `${visible.length} objects, ${formatBytes(visible.reduce((s, o) => s + o.tiles * TILE, 0))}`,
+        'in view': `${visible.length} objects, ${formatBytes(visible.reduce((s, o) => s + o.tiles * TILE_SIZE, 0))}`,
         evictions: `${stats.evictions} (${stats.trimmed} by the grace period)`,
         paged: `${formatBytes(paging.evictedBytes)} out, ${formatBytes(paging.restoredBytes)} in`,
         forgotten: forgotten ? `${forgotten.heap.label} is no longer inserted into the residency set` : 'none',
@@ -360,7 +365,7 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
       async verifyAllObjects(): Promise<number[]> {
         const wrong: number[] = [];
         for (const o of objects) {
-          const data = await readBack(o.resource, o.tiles * TILE, o.heap);
+          const data = await readBack(o.resource, o.tiles * TILE_SIZE, o.heap);
           let bad = 0;
           for (let j = 0; j < data.length; j++) if (data[j] !== pcg((o.seed ^ j) >>> 0)) bad++;
           wrong.push(bad);
@@ -396,7 +401,7 @@ void runScene(
   (params) => ({
     localMemoryBytes:
       Math.ceil(
-        createWorld(Number(params.get('baseTiles') ?? 16)).reduce((sum, o) => sum + o.tiles * TILE, 0) / MiB + 8,
+        createWorld(Number(params.get('baseTiles') ?? 16)).reduce((sum, o) => sum + o.tiles * TILE_SIZE, 0) / MiB + 8,
       ) * MiB,
     nonLocalMemoryBytes: 64 * MiB,
   }),

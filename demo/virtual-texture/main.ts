@@ -19,7 +19,7 @@
  * unmapped (1: record accesses to NULL tiles and outline them on the tile map), texture (native: the
  * same camera path drawn from a native texture with every mip resident, the benchmark's baseline).
  */
-import type { Fence, GraphicsCommandList, Resource } from '../../src/index.js';
+import { TILE_SIZE, type Fence, type GraphicsCommandList, type Resource } from '../../src/index.js';
 import { formatBytes, LiveChart } from '../common/live-chart.js';
 import { section, StatTable, toggle } from '../common/panel.js';
 import { runScene, type SceneContext } from '../common/scene-shell.js';
@@ -39,7 +39,6 @@ import generateCode from './vt-generate.wgsl?raw';
 import { parentTile, TAIL_TILE, tileCoord, tileIndex, tilesPerSide } from './vt-layout.js';
 import viewCode from './vt-view.wgsl?raw';
 
-const TILE = 65536;
 /** One word per tile of mips 0..7. */
 const FEEDBACK_BYTES = TAIL_TILE * 4;
 /** Feedback readbacks in flight: the CPU reads one that is a few frames old, never waiting. */
@@ -112,7 +111,7 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
   texture.setName('virtual texture 16384² RGBA8');
   const tiling = device.getResourceTiling(texture);
   const heap = device.createHeap({
-    sizeInBytes: poolPages * TILE,
+    sizeInBytes: poolPages * TILE_SIZE,
     properties: { type: 'DEFAULT' },
     flags: ['ALLOW_ONLY_NON_RT_DS_TEXTURES'],
   });
@@ -480,8 +479,8 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
         'tiles in the last report': `${unmapped.touched.size}`,
       });
       stats.set({
-        'virtual texture': `${formatBytes(tiling.numTilesForEntireResource * TILE)} (${tiling.numTilesForEntireResource.toLocaleString('en')} tiles, ${VT_MIPS} mips)`,
-        'tile pool': `${formatBytes(poolPages * TILE)}: ${poolPages - cache.freePages} of ${poolPages} pages used`,
+        'virtual texture': `${formatBytes(tiling.numTilesForEntireResource * TILE_SIZE)} (${tiling.numTilesForEntireResource.toLocaleString('en')} tiles, ${VT_MIPS} mips)`,
+        'tile pool': `${formatBytes(poolPages * TILE_SIZE)}: ${poolPages - cache.freePages} of ${poolPages} pages used`,
         'resident tiles': `${cache.residentCount}`,
         'waiting for a page': `${pending}`,
         'mappings per second': `${mappedPerSecond()}`,
@@ -513,7 +512,7 @@ async function createScene({ device, queue, swapChain, canvas, panel, params }: 
         evictions: cache.evictions,
         mappedTotal: cache.mapped,
         mappedPerSecond: mappedPerSecond(),
-        virtualBytes: tiling.numTilesForEntireResource * TILE,
+        virtualBytes: tiling.numTilesForEntireResource * TILE_SIZE,
         ...(unmappedOn
           ? {
               unmapped: {
@@ -542,11 +541,11 @@ void runScene(
   (params) =>
     native
       ? // The shell's device only: the baseline holds its texture outside the emulated memory.
-        { localMemoryBytes: 64 * TILE, nonLocalMemoryBytes: 64 * TILE }
+        { localMemoryBytes: 64 * TILE_SIZE, nonLocalMemoryBytes: 64 * TILE_SIZE }
       : {
-          localMemoryBytes: (Number(params.get('poolPages') ?? 384) + 64) * TILE,
+          localMemoryBytes: (Number(params.get('poolPages') ?? 384) + 64) * TILE_SIZE,
           // Readbacks and uploads of the residency map, plus the tile streamer's upload ring.
-          nonLocalMemoryBytes: 16 * 2 ** 20 + Number(params.get('ringSlots') ?? DEFAULT_RING_SLOTS) * TILE,
+          nonLocalMemoryBytes: 16 * 2 ** 20 + Number(params.get('ringSlots') ?? DEFAULT_RING_SLOTS) * TILE_SIZE,
           ...(params.get('unmapped') === '1' ? { gpuValidation: { unmappedAccess: true } } : {}),
         },
   native ? createNativeScene : createScene,

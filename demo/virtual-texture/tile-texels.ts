@@ -10,11 +10,12 @@
  *     bytes a row), starting at a multiple of 16 bytes (tiling.ts's PACKED_MIP_ALIGNMENT); the
  *     bytes after the last mip are zero.
  */
+// TILE_SIZE from its own module, not the package entry: the tile worker then loads no more than this.
+import { TILE_SIZE } from '../../src/memory/tiling.js';
 import { proceduralTexel, TILE_TEXELS, VT_MIPS, VT_SIZE, VT_STANDARD_MIPS } from './procedural.js';
 import type { TileRegion } from '../../src/streaming/index.js';
 import { TAIL_TILE, tileCoord } from './vt-layout.js';
 
-export const TILE_BYTES = 65536;
 const TEXEL_BYTES = 4;
 /** tiling.ts's PACKED_MIP_ALIGNMENT: where each packed mip starts inside the tail. */
 const PACKED_MIP_ALIGNMENT = 16;
@@ -60,9 +61,9 @@ function put(out: Uint8Array, at: number, mip: number, x: number, y: number): vo
  * Fills `out` (64 KiB, a fresh one by default) with tile `tile` (vt-layout.ts's tile index: a
  * standard tile or TAIL_TILE) and returns it.
  */
-export function tileTexels(tile: number, out: Uint8Array = new Uint8Array(TILE_BYTES)): Uint8Array {
-  if (out.byteLength !== TILE_BYTES)
-    throw new RangeError(`tileTexels: out holds ${out.byteLength} bytes, not a tile's ${TILE_BYTES}`);
+export function tileTexels(tile: number, out: Uint8Array = new Uint8Array(TILE_SIZE)): Uint8Array {
+  if (out.byteLength !== TILE_SIZE)
+    throw new RangeError(`tileTexels: out holds ${out.byteLength} bytes, not a tile's ${TILE_SIZE}`);
   if (!Number.isInteger(tile) || tile < 0 || tile > TAIL_TILE)
     throw new RangeError(`tileTexels: no tile ${tile} (tiles 0..${TAIL_TILE})`);
   if (tile === TAIL_TILE) {

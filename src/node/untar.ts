@@ -7,6 +7,9 @@
  * inside the destination (absolute paths and `..` segments are rejected, so an archive cannot write
  * elsewhere); pax (`x`) and GNU long-name (`L`) headers are honoured for long paths; other entry types
  * (links, devices) are skipped, since the archives this reads contain none.
+ *
+ * Hand-written, not tar-fs (which @sparticuz/chromium depends on): d3d12-webgpu/node then needs no
+ * dependency of its own, and the bench and validate bundles that inline it carry no stream stack.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, normalize, sep } from 'node:path';

@@ -3,6 +3,9 @@
  * for `npm run validate`; the benchmark page, bench/dist/page/, for `npm run bench`), so the runners
  * need no dev server: the same files could be served by any web server. Optionally it adds headers
  * to every file and takes POSTs on given paths (the benchmark page reports that way).
+ *
+ * Hand-written on node:http: Node has no static file server, and the runners' bundles leave vite out
+ * and inline the rest, so the GPU machine, which has no npm, runs them without a package.
  */
 import { createReadStream, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';

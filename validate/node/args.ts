@@ -1,8 +1,10 @@
 /**
  * The flags of `npm run validate` (validate/node/run-cli.ts): the page's run parameters as
  * `--name=value` (checked by the same rules as its URL parameters, validate/validation-logic.ts),
- * plus --target and --help.
+ * plus --target and --help. Read by node:util's parseArgs, not strictly: the names are checked here, so
+ * that each refused argument gets the error that names it (validation-logic.ts's, for the run's).
  */
+import { parseArgs } from 'node:util';
 import { DEFAULT_PARAMETERS, parseRunEntries, type Parsed, type RunParameters } from '../validation-logic.js';
 
 export type Target = 'node' | 'browser';
@@ -29,11 +31,23 @@ export function parseCliArgs(argv: readonly string[]): Parsed<CliOptions> {
   const entries: [string, string][] = [];
   const errors: string[] = [];
   let help = false;
-  for (const arg of argv) {
-    const match = /^--([a-z]+)=(.*)$/s.exec(arg);
-    if (arg === '--help' || arg === '-h') help = true;
-    else if (match) entries.push([match[1] as string, match[2] as string]);
-    else errors.push(`unexpected argument ${JSON.stringify(arg)} (flags take the form --name=value)`);
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: { help: { type: 'boolean', short: 'h' } },
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  const unexpected = (arg: string): number =>
+    errors.push(`unexpected argument ${JSON.stringify(arg)} (flags take the form --name=value)`);
+  for (const token of tokens) {
+    if (token.kind === 'positional') unexpected(token.value);
+    else if (token.kind === 'option-terminator') unexpected('--');
+    else if (token.name === 'help' && !token.inlineValue) help = true;
+    // Only `--name=value` with a lower-case name is a run parameter: `--ops 40` is two stray arguments.
+    else if (token.inlineValue && token.rawName.startsWith('--') && /^[a-z]+$/.test(token.name))
+      entries.push([token.name, token.value ?? '']);
+    else unexpected(token.inlineValue ? `${token.rawName}=${token.value ?? ''}` : token.rawName);
   }
   const parsed = parseRunEntries<CliOptions>(
     entries,

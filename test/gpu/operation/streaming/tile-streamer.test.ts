@@ -10,12 +10,7 @@
 import { describe, expect } from 'vitest';
 import { VT_MIPS, VT_SIZE, VT_STANDARD_MIPS } from '../../../../demo/virtual-texture/procedural.js';
 import { tileCoordinate } from '../../../../demo/virtual-texture/cpu-tiles.js';
-import {
-  TAIL_MIP_OFFSETS,
-  TAIL_REGIONS,
-  TILE_BYTES,
-  tileTexels,
-} from '../../../../demo/virtual-texture/tile-texels.js';
+import { TAIL_MIP_OFFSETS, TAIL_REGIONS, tileTexels } from '../../../../demo/virtual-texture/tile-texels.js';
 import { TAIL_TILE, tileIndex } from '../../../../demo/virtual-texture/vt-layout.js';
 import {
   TILE_SIZE,
@@ -28,7 +23,7 @@ import { quantile, TileStreamer, type TileUpload } from '../../../../src/streami
 import { d3dTest } from '../../../harness/d3d-test.js';
 import { firstDifference, flush } from '../../../shared/d3d12-helpers.js';
 
-const test = d3dTest({ localMemoryBytes: 32 * TILE_BYTES, nonLocalMemoryBytes: 64 * TILE_BYTES });
+const test = d3dTest({ localMemoryBytes: 32 * TILE_SIZE, nonLocalMemoryBytes: 64 * TILE_SIZE });
 const RING_SLOTS = 4;
 const HEAP_TILES = 24;
 /** A copy into the tail tile touches every packed mip (8..14). */
@@ -48,7 +43,7 @@ function setup(d3d: Device): { queue: CommandQueue; texture: Resource; heap: Ret
     'COMMON',
   );
   const heap = d3d.createHeap({
-    sizeInBytes: HEAP_TILES * TILE_BYTES,
+    sizeInBytes: HEAP_TILES * TILE_SIZE,
     properties: { type: 'DEFAULT' },
     flags: ['ALLOW_ONLY_NON_RT_DS_TEXTURES'],
   });
@@ -66,7 +61,7 @@ async function readTiles(
   const readback = d3d.createCommittedResource(
     { type: 'READBACK' },
     [],
-    { dimension: 'BUFFER', width: coordinates.length * TILE_BYTES },
+    { dimension: 'BUFFER', width: coordinates.length * TILE_SIZE },
     'COPY_DEST',
   );
   const list = d3d.createCommandList('DIRECT');
@@ -83,7 +78,7 @@ async function readTiles(
     })),
   );
   coordinates.forEach((c, i) =>
-    list.copyTiles(texture, c, { numTiles: 1 }, readback, i * TILE_BYTES, 'SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER'),
+    list.copyTiles(texture, c, { numTiles: 1 }, readback, i * TILE_SIZE, 'SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER'),
   );
   list.close();
   queue.executeCommandLists([list]);
@@ -91,7 +86,7 @@ async function readTiles(
   const bytes = readback.map().slice();
   readback.unmap();
   readback.release();
-  return coordinates.map((_, i) => bytes.subarray(i * TILE_BYTES, (i + 1) * TILE_BYTES));
+  return coordinates.map((_, i) => bytes.subarray(i * TILE_SIZE, (i + 1) * TILE_SIZE));
 }
 
 const upload = (tile: number, mapTo: TileUpload<number>['mapTo'], data = tileTexels(tile)): TileUpload<number> => ({
@@ -186,7 +181,7 @@ describe('TileStreamer', () => {
       [kept, nulled, never, remapped, alias].map(tileCoordinate),
       [0],
     );
-    const zeros = new Uint8Array(TILE_BYTES);
+    const zeros = new Uint8Array(TILE_SIZE);
     expect(firstDifference(keptBytes as Uint8Array, tileTexels(kept)), 'kept').toBe(-1);
     expect(firstDifference(nulledBytes as Uint8Array, zeros), 'unmapped after its copy').toBe(-1);
     expect(firstDifference(neverBytes as Uint8Array, zeros), 'copied while NULL').toBe(-1);
@@ -235,7 +230,7 @@ describe('TileStreamer', () => {
     const tiles = [...before, ...after];
     const read = await readTiles(d3d, queue, texture, tiles.map(tileCoordinate), [0, 4, 6, 7, ...PACKED_SUBRESOURCES]);
     tiles.forEach((tile, i) => {
-      const bytes = tile === TAIL_TILE ? TAIL_TEXEL_BYTES : TILE_BYTES;
+      const bytes = tile === TAIL_TILE ? TAIL_TEXEL_BYTES : TILE_SIZE;
       expect(
         firstDifference((read[i] as Uint8Array).subarray(0, bytes), tileTexels(tile).subarray(0, bytes)),
         `tile ${tile}`,
@@ -274,7 +269,7 @@ describe('TileStreamer', () => {
     const { queue, texture } = setup(d3d);
     expect(() => new TileStreamer(d3d, queue, texture, { slots: 0 })).toThrow(RangeError);
     const streamer = new TileStreamer<number>(d3d, queue, texture, { slots: 1 });
-    expect(() => streamer.tryWrite({ ...upload(0, undefined), data: new Uint8Array(TILE_BYTES + 4) })).toThrow(
+    expect(() => streamer.tryWrite({ ...upload(0, undefined), data: new Uint8Array(TILE_SIZE + 4) })).toThrow(
       RangeError,
     );
     streamer.release();

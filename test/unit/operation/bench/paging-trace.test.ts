@@ -10,10 +10,10 @@ import {
   frameBytes,
   generateCameraTrace,
   lru,
-  PAGE_BYTES,
   workingSetBytes,
   type Trace,
 } from '../../../../bench/suite/paging-trace.js';
+import { TILE_SIZE } from '../../../../src/index.js';
 import { Random } from '../../../../src/validate/random.js';
 
 /** Single-object frames: the classic one-request-at-a-time trace. */
@@ -144,7 +144,7 @@ describe('generateCameraTrace', () => {
         // Every heap comes into view during the first walk, so the working set is every heap: the
         // requested multiple of the budget, to the page.
         expect(workingSetBytes(trace)).toBe(trace.sizes.reduce((sum, size) => sum + size, 0));
-        expect(Math.abs(workingSetBytes(trace) - multiple * options.budgetBytes)).toBeLessThan(PAGE_BYTES);
+        expect(Math.abs(workingSetBytes(trace) - multiple * options.budgetBytes)).toBeLessThan(TILE_SIZE);
         for (let frame = 0; frame < trace.frames.length; frame++) {
           expect(frameBytes(trace, frame)).toBeLessThanOrEqual(options.budgetBytes);
           const ids = trace.frames[frame] ?? [];
@@ -152,9 +152,9 @@ describe('generateCameraTrace', () => {
           expect(ids.length).toBeGreaterThan(0);
         }
         for (const size of trace.sizes) {
-          expect(size % PAGE_BYTES).toBe(0);
-          expect(size).toBeGreaterThanOrEqual(PAGE_BYTES);
-          expect(size).toBeLessThanOrEqual(8 * PAGE_BYTES);
+          expect(size % TILE_SIZE).toBe(0);
+          expect(size).toBeGreaterThanOrEqual(TILE_SIZE);
+          expect(size).toBeLessThanOrEqual(8 * TILE_SIZE);
         }
         // A trace worth measuring: the working set exceeds the budget, so even MIN pages some heaps
         // more than once; and frames overlap, so it pages far less than reloading every frame would.
@@ -181,6 +181,6 @@ describe('generateCameraTrace', () => {
 
   test('refuses options it cannot honour', () => {
     expect(() => generateCameraTrace({ ...options, frames: 3 })).toThrow(RangeError);
-    expect(() => generateCameraTrace({ ...options, budgetBytes: 4 * PAGE_BYTES })).toThrow(RangeError);
+    expect(() => generateCameraTrace({ ...options, budgetBytes: 4 * TILE_SIZE })).toThrow(RangeError);
   });
 });

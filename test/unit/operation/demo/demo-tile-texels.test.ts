@@ -6,12 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { proceduralTexel, VT_MIPS, VT_SIZE, VT_STANDARD_MIPS } from '../../../../demo/virtual-texture/procedural.js';
-import {
-  TAIL_MIP_OFFSETS,
-  TAIL_REGIONS,
-  TILE_BYTES,
-  tileTexels,
-} from '../../../../demo/virtual-texture/tile-texels.js';
+import { TAIL_MIP_OFFSETS, TAIL_REGIONS, tileTexels } from '../../../../demo/virtual-texture/tile-texels.js';
 import { TAIL_TILE, tileIndex } from '../../../../demo/virtual-texture/vt-layout.js';
 import { formatInfo } from '../../../../src/memory/formats.js';
 import { computeLayout, TILE_SIZE } from '../../../../src/memory/tiling.js';
@@ -64,7 +59,7 @@ describe('tileTexels', () => {
       expect(layout.numStandardMips).toBe(VT_STANDARD_MIPS);
       expect(layout.standardTilesPerSlice).toBe(TAIL_TILE);
       expect(layout.packedTilesPerSlice).toBe(1);
-      expect(TILE_BYTES).toBe(TILE_SIZE);
+      expect(TILE_SIZE).toBe(TILE_SIZE);
       for (let mip = VT_STANDARD_MIPS; mip < VT_MIPS; mip++) {
         const m = layout.mips[mip];
         expect(m?.tailByteOffset, `mip ${mip}`).toBe(TAIL_MIP_OFFSETS[mip - VT_STANDARD_MIPS]);
@@ -82,7 +77,7 @@ describe('tileTexels', () => {
       [7, 0, 0],
     ] as const) {
       const bytes = tileTexels(tileIndex(mip, tx, ty));
-      expect(bytes.byteLength).toBe(TILE_BYTES);
+      expect(bytes.byteLength).toBe(TILE_SIZE);
       const wrong = differences(bytes, 0, mip, 128, 128, tx * 128, ty * 128, 512);
       expect(wrong.slice(0, 4), `mip ${mip} tile (${tx}, ${ty}): ${wrong.length} texels differ`).toEqual([]);
     }
@@ -90,7 +85,7 @@ describe('tileTexels', () => {
 
   it('the tail tile holds mips 8..14 row-major at their offsets, zeros after the last', () => {
     // Dirty on purpose: the generator must overwrite every byte, padding included.
-    const bytes = tileTexels(TAIL_TILE, new Uint8Array(TILE_BYTES).fill(0xee));
+    const bytes = tileTexels(TAIL_TILE, new Uint8Array(TILE_SIZE).fill(0xee));
     let end = 0;
     for (let mip = VT_STANDARD_MIPS; mip < VT_MIPS; mip++) {
       const size = VT_SIZE >> mip;
@@ -128,7 +123,7 @@ describe('tileTexels', () => {
   });
 
   it('fills a given buffer in place and refuses a wrong size or tile', () => {
-    const out = new Uint8Array(TILE_BYTES);
+    const out = new Uint8Array(TILE_SIZE);
     expect(tileTexels(5, out)).toBe(out);
     expect(() => tileTexels(5, new Uint8Array(1024))).toThrow(RangeError);
     expect(() => tileTexels(TAIL_TILE + 1)).toThrow(RangeError);
