@@ -58,11 +58,11 @@ import {
   recordCommands,
   storesOfCommand,
 } from './paging-soak-lists.js';
+import { TILE } from '../d3d12-helpers.js';
 import {
   firstDifference,
   randomBytes,
   readModel,
-  TILE,
   writeModel,
   type SoakBuffer,
   type Store,

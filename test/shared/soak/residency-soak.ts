@@ -43,8 +43,8 @@ import {
 import type { Random } from '../../../src/validate/random.js';
 import { listStates } from './list-states.js';
 import { driveSoak, type SoakPlan } from './soak-driver.js';
+import { TILE } from '../d3d12-helpers.js';
 
-const TILE = 65536;
 const MIB = 2 ** 20;
 
 /** The device: a 16 MiB LOCAL pool with a 4 MiB budget, and what the objects add up to. */
