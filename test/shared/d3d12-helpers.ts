@@ -4,4 +4,6 @@
  * own (src/validate: d3d12-io.ts and bytes.ts), so the tests read GPU memory exactly as
  * `d3d12-webgpu/validate` does; this module only gives it the tests' import path.
  */
-export { firstDifference, flush, pattern, readBuffer, runList, TILE, uploadBuffer } from '../../src/validate/index.js';
+export { firstDifference, flush, pattern, readBuffer, runList, uploadBuffer } from '../../src/validate/index.js';
+/** One tile, D3D12_TILED_RESOURCE_TILE_SIZE_IN_BYTES: the library's own TILE_SIZE, the one tile size every test imports. */
+export { TILE_SIZE as TILE } from '../../src/index.js';

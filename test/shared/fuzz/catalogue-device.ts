@@ -23,7 +23,8 @@ import {
   reservedTextureDesc,
   textureDesc,
 } from './descs.js';
-import { badRef, badRefArray, pickOf, sample, TILE, type FuzzContext } from './pool.js';
+import { TILE } from '../d3d12-helpers.js';
+import { badRef, badRefArray, pickOf, sample, type FuzzContext } from './pool.js';
 import { param, type CallPlan, type MethodSpec, type Receiver } from './spec.js';
 import {
   badEnum,

@@ -13,7 +13,8 @@ import { listCatalogue } from './catalogue-list.js';
 import { objectCatalogue } from './catalogue-objects.js';
 import { residencyCatalogue } from './catalogue-residency.js';
 import { textureCopyCatalogue } from './catalogue-texture-copies.js';
-import { TILE, type DeviceWorld } from './pool.js';
+import { TILE } from '../d3d12-helpers.js';
+import { type DeviceWorld } from './pool.js';
 import type { MethodSpec } from './spec.js';
 
 export function fullCatalogue(): MethodSpec[] {

@@ -15,7 +15,8 @@ import {
   type ResourceState,
 } from '../../../src/api/types.js';
 import type { Random } from '../../../src/validate/random.js';
-import { TILE } from './pool.js';
+import { TILE } from '../d3d12-helpers.js';
+import {} from './pool.js';
 import { badEnum, badField, badUint, DELETE, invalid, maybe, notAStruct, withField, type Arg } from './values.js';
 
 export const HEAP_TYPE_NAMES = ['DEFAULT', 'UPLOAD', 'READBACK', 'CUSTOM'] as const;

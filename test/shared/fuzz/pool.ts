@@ -26,8 +26,6 @@ import type {
 import type { Random } from '../../../src/validate/random.js';
 import { invalid, valid, type Arg, type Validity } from './values.js';
 
-export const TILE = 65536;
-
 /** Caps on what a world keeps; past them the oldest goes (released where the API can release it). */
 const CAPS = {
   heaps: 10,

@@ -13,12 +13,12 @@
 import type { GraphicsCommandList, PipelineState } from '../../../src/index.js';
 import type { Random } from '../../../src/validate/random.js';
 import { listStates, type Access } from './list-states.js';
+import { TILE } from '../d3d12-helpers.js';
 import {
   applyRmw,
   overlap,
   readModel,
   storesOf,
-  TILE,
   writeModel,
   type SoakBuffer,
   type Store,

@@ -16,8 +16,7 @@
  */
 import type { Heap, Pageable, Resource } from '../../../src/index.js';
 import type { Random } from '../../../src/validate/random.js';
-
-export const TILE = 65536;
+import { TILE } from '../d3d12-helpers.js';
 
 export type StoreType = 'DEFAULT' | 'UPLOAD' | 'WRITE_BACK' | 'WRITE_COMBINE';
 

@@ -16,9 +16,9 @@
  * buffer released only after the fence says the copies completed.
  */
 import type { HeapFlag, HeapProperties, Resource } from '../../../src/index.js';
+import { TILE } from '../d3d12-helpers.js';
 import {
   randomBytes,
-  TILE,
   writeModel,
   type Slot,
   type SoakBuffer,

@@ -28,10 +28,11 @@
  * application holds a reference on memory while it is mapped; buffers start and end every list in COMMON (UPLOAD stays in
  * GENERIC_READ), with transitions and UAV barriers between uses, and an aliasing barrier before a
  * buffer's first use after a probe read its memory; no command reads memory it writes.
+ *
+ * The device, the seeded generator, the step loop and its checkpoints are soak-driver.ts's, shared
+ * with the residency soak; this file is the paging soak's runner and its plan for the driver.
  */
 import {
-  createDevice,
-  createResidencyManager,
   D3D12Error,
   type CommandQueue,
   type Device,
@@ -40,10 +41,8 @@ import {
   type PipelineState,
   type ResidencyManager,
   type ResidencySet,
-  type ResidencyStats,
 } from '../../../src/index.js';
-import { Random } from '../../../src/validate/random.js';
-import { SOAK_RMW_SHADER } from './residency-soak.js';
+import type { Random } from '../../../src/validate/random.js';
 import {
   checkCounts,
   checkpoint as runCheckpoint,
@@ -59,11 +58,11 @@ import {
   recordCommands,
   storesOfCommand,
 } from './paging-soak-lists.js';
+import { TILE } from '../d3d12-helpers.js';
 import {
   firstDifference,
   randomBytes,
   readModel,
-  TILE,
   writeModel,
   type SoakBuffer,
   type Store,
@@ -71,6 +70,7 @@ import {
 import type { PagingSoakDifference, PagingSoakOptions, PagingSoakSummary } from './paging-soak-report.js';
 import { createObjects, initializeObjects } from './paging-soak-setup.js';
 import { randomRemap, type TileContext } from './paging-soak-tiles.js';
+import { driveSoak, type SoakPlan } from './soak-driver.js';
 
 export {
   describePagingSoakFailure,
@@ -549,88 +549,61 @@ class PagingSoak implements SoakContext, TileContext, CheckpointHost {
   }
 }
 
-/** Runs the soak from `options.seed` over `gpuDevice`. Never throws: the summary says what happened. */
-export async function runPagingSoak(gpuDevice: GPUDevice, options: PagingSoakOptions): Promise<PagingSoakSummary> {
-  const started = performance.now();
-  const seed = options.seed >>> 0;
-  const target = options.operations ?? 2000;
-  const device = await createDevice({
-    gpuDevice,
-    localMemoryBytes: PAGING_SOAK_LOCAL_POOL,
-    localMemoryBudget: PAGING_SOAK_LOCAL_BUDGET,
-    nonLocalMemoryBytes: NON_LOCAL_POOL,
-    nonLocalMemoryBudget: NON_LOCAL_BUDGET,
-  });
-  let soak: PagingSoak | undefined;
-  let manager: ResidencyManager | undefined;
-  let error: string | undefined;
-  try {
-    const random = new Random(seed);
-    const pipeline = await device.createComputePipelineState({
-      code: SOAK_RMW_SHADER,
-      entryPoint: 'main',
-      label: 'paging soak read-modify-write',
-    });
-    manager = createResidencyManager(device, { clock: () => soak?.now ?? 0 });
-    soak = new PagingSoak(
-      device,
-      manager,
-      device.createCommandQueue({ type: 'DIRECT' }),
-      device.createFence(0),
-      device.createFence(0),
-      pipeline,
-      random,
-    );
-    await soak.setup();
-    // Checkpoints at random operation counts between 10 % and 90 % (their own generator).
-    const placement = new Random(seed ^ 0x5a5a5a5a);
-    const marks = Array.from({ length: options.checkpoints ?? 2 }, () =>
-      placement.int(Math.floor(target * 0.1), Math.floor(target * 0.9)),
-    ).sort((a, b) => a - b);
-    let corruptPending = options.corrupt;
-    const checkpoint = async (): Promise<void> => {
-      if (!soak) return;
+/** The paging soak as the soak driver runs it: steps are operations; the first checkpoint may flip a model byte (`corrupt`). */
+function pagingSoakPlan(options: PagingSoakOptions): SoakPlan<PagingSoak> {
+  let corruptPending = options.corrupt;
+  return {
+    seed: options.seed >>> 0,
+    target: options.operations ?? 2000,
+    unit: 'operations',
+    checkpoints: options.checkpoints ?? 2,
+    localPool: PAGING_SOAK_LOCAL_POOL,
+    localBudget: PAGING_SOAK_LOCAL_BUDGET,
+    nonLocalPool: NON_LOCAL_POOL,
+    nonLocalBudget: NON_LOCAL_BUDGET,
+    pipelineLabel: 'paging soak read-modify-write',
+    create: ({ device, manager, pipeline, random }) =>
+      new PagingSoak(
+        device,
+        manager,
+        device.createCommandQueue({ type: 'DIRECT' }),
+        device.createFence(0),
+        device.createFence(0),
+        pipeline,
+        random,
+      ),
+    done: (soak) => soak.operations,
+    step: async (soak) => {
+      await soak.step();
+      if (options.serialize) await soak.waitFor(soak.fenceValue());
+    },
+    checkpoint: async (soak) => {
       if (corruptPending) corruptModel(soak, corruptPending);
       corruptPending = undefined;
       await runCheckpoint(soak);
-    };
-    while (soak.operations < target && !soak.difference) {
-      await soak.step();
-      if (options.serialize) await soak.waitFor(soak.fenceValue());
-      while (marks.length > 0 && soak.operations >= (marks[0] as number) && !soak.difference) {
-        marks.shift();
-        await checkpoint();
-      }
-    }
-    if (!soak.difference) await checkpoint();
-    if (!soak.difference) await soak.teardown();
-  } catch (caught) {
-    const at = soak ? `after ${soak.operations} operations: ` : '';
-    error = `${at}${caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught)}`;
-  }
-  const removedReason = device.getDeviceRemovedReason();
-  if (removedReason !== 'S_OK' && !error)
-    error = `the device was removed (${removedReason}): ${device.getPageFaultReport()?.message ?? 'no report'}`;
-  const paging = { ...device.getPagingStats() };
-  const residency: ResidencyStats = manager?.getStats() ?? {
-    tracked: 0,
-    evictions: 0,
-    evictedBytes: 0,
-    trimmed: 0,
-    madeResident: 0,
-    madeResidentBytes: 0,
-    splits: 0,
-    overBudgetBatches: 0,
-    lastOverBudget: null,
-    executions: 0,
+    },
+    finish: (soak) => soak.teardown(),
   };
-  device.destroy();
-  const ok = !error && !soak?.difference && removedReason === 'S_OK';
+}
+
+/** Runs the soak from `options.seed` over `gpuDevice`. Never throws: the summary says what happened. */
+export async function runPagingSoak(gpuDevice: GPUDevice, options: PagingSoakOptions): Promise<PagingSoakSummary> {
+  const plan = pagingSoakPlan(options);
+  const {
+    seed,
+    runner: soak,
+    error,
+    removedReason,
+    residency,
+    paging,
+    ok,
+    milliseconds,
+  } = await driveSoak(gpuDevice, plan);
   const stores = soak?.stores ?? [];
   return {
     seed,
     ok,
-    requestedOperations: target,
+    requestedOperations: plan.target,
     operations: soak?.operations ?? 0,
     counts: soak?.counts ?? {},
     orders: {
@@ -663,7 +636,7 @@ export async function runPagingSoak(gpuDevice: GPUDevice, options: PagingSoakOpt
     residency,
     paging,
     removedReason,
-    milliseconds: Math.round(performance.now() - started),
+    milliseconds,
     ...(soak?.corrupted ? { corrupted: soak.corrupted } : {}),
     ...(soak?.difference ? { difference: soak.difference } : {}),
     ...(error ? { error } : {}),

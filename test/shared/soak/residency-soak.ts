@@ -23,10 +23,11 @@
  * and every heap page holds at most one reserved tile (no command writes memory it reads or writes
  * twice); tile mappings change only between calls; UPLOAD buffers are released after a fence says
  * the list that read them completed. UPLOAD and READBACK buffers are not tracked (they stay resident).
+ *
+ * The device, the seeded generator, the step loop and its checkpoints are soak-driver.ts's, shared
+ * with the paging soak; this file is the residency soak's runner and its plan for the driver.
  */
 import {
-  createDevice,
-  createResidencyManager,
   type CommandQueue,
   type Device,
   type Fence,
@@ -39,10 +40,11 @@ import {
   type ResidencyStats,
   type Resource,
 } from '../../../src/index.js';
-import { Random } from '../../../src/validate/random.js';
+import type { Random } from '../../../src/validate/random.js';
 import { listStates } from './list-states.js';
+import { driveSoak, type SoakPlan } from './soak-driver.js';
+import { TILE } from '../d3d12-helpers.js';
 
-const TILE = 65536;
 const MIB = 2 ** 20;
 
 /** The device: a 16 MiB LOCAL pool with a 4 MiB budget, and what the objects add up to. */
@@ -67,22 +69,6 @@ const READBACK_CHUNK = MIB;
  * and enough for the grace period (1 s at full budget) to trim objects left idle for a few calls.
  */
 const MS_PER_CALL = 250;
-
-/**
- * The read-modify-write shader: word i of `words` (root constant 2) from the address in root
- * descriptor 1 (a root UAV) becomes
- * (v ^ c) * 0x9e3779b1 + i (mod 2^32), c being root constant 3.
- */
-export const SOAK_RMW_SHADER = /* wgsl */ `
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) id: vec3u) {
-  if (id.x >= d3d12_root_constant(2u)) {
-    return;
-  }
-  let va = d3d12_address_add(d3d12_root_descriptor(1u), id.x * 4u);
-  d3d12_store(va, (d3d12_load(va) ^ d3d12_root_constant(3u)) * 0x9e3779b1u + id.x);
-}
-`;
 
 // ---- Options and results ----------------------------------------------------------------------
 
@@ -1051,86 +1037,46 @@ class SoakRunner {
   }
 }
 
+/** The residency soak as the soak driver runs it: steps are soak lists (one call executes 1-5). */
+function residencySoakPlan(options: SoakOptions): SoakPlan<SoakRunner> {
+  return {
+    seed: options.seed >>> 0,
+    target: options.lists ?? 320,
+    unit: 'soak lists',
+    checkpoints: options.checkpoints ?? 3,
+    localPool: SOAK_LOCAL_POOL,
+    localBudget: SOAK_LOCAL_BUDGET,
+    nonLocalPool: NON_LOCAL_POOL,
+    nonLocalBudget: NON_LOCAL_BUDGET,
+    debugBudget: options.debugBudget ?? null,
+    pipelineLabel: 'soak read-modify-write',
+    create: ({ device, manager, pipeline, random }) =>
+      new SoakRunner(
+        device,
+        manager,
+        device.createCommandQueue({ type: 'DIRECT' }),
+        device.createFence(0),
+        pipeline,
+        random,
+      ),
+    done: (runner) => runner.lists,
+    step: (runner, remaining) => runner.step(remaining),
+    checkpoint: (runner) => runner.checkpoint(),
+  };
+}
+
 /**
  * Runs the soak from `options.seed` on a device over `gpuDevice`. Never throws for a difference or a
  * failing call: the summary says what happened, naming the seed.
  */
 export async function runResidencySoak(gpuDevice: GPUDevice, options: SoakOptions): Promise<SoakSummary> {
-  const started = performance.now();
-  const seed = options.seed >>> 0;
-  const target = options.lists ?? 320;
-  const debugBudget = options.debugBudget ?? null;
-  const device = await createDevice({
-    gpuDevice,
-    localMemoryBytes: SOAK_LOCAL_POOL,
-    localMemoryBudget: SOAK_LOCAL_BUDGET,
-    nonLocalMemoryBytes: NON_LOCAL_POOL,
-    nonLocalMemoryBudget: NON_LOCAL_BUDGET,
-  });
-  if (debugBudget !== null) device.setResidencyDebugBudget(debugBudget);
-  let runner: SoakRunner | undefined;
-  let error: string | undefined;
-  let manager: ResidencyManager | undefined;
-  try {
-    const random = new Random(seed);
-    const pipeline = await device.createComputePipelineState({
-      code: SOAK_RMW_SHADER,
-      entryPoint: 'main',
-      label: 'soak read-modify-write',
-    });
-    const clock = { now: (): number => runner?.now ?? 0 };
-    manager = createResidencyManager(device, { clock: () => clock.now() });
-    runner = new SoakRunner(
-      device,
-      manager,
-      device.createCommandQueue({ type: 'DIRECT' }),
-      device.createFence(0),
-      pipeline,
-      random,
-    );
-    await runner.setup();
-    // Checkpoints at random list counts between 10 % and 90 % of the run (their own generator: how
-    // many there are does not change the lists).
-    const placement = new Random(seed ^ 0x5a5a5a5a);
-    const marks = Array.from({ length: options.checkpoints ?? 3 }, () =>
-      placement.int(Math.floor(target * 0.1), Math.floor(target * 0.9)),
-    ).sort((a, b) => a - b);
-    while (runner.lists < target && !runner.difference) {
-      await runner.step(target - runner.lists);
-      while (marks.length > 0 && runner.lists >= (marks[0] as number) && !runner.difference) {
-        marks.shift();
-        await runner.checkpoint();
-      }
-    }
-    if (!runner.difference) await runner.checkpoint();
-  } catch (caught) {
-    const at = runner ? `after ${runner.lists} soak lists: ` : '';
-    error = `${at}${caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught)}`;
-  }
-  const residency = manager?.getStats();
-  const paging = device.getPagingStats();
-  const removedReason = device.getDeviceRemovedReason();
-  if (removedReason !== 'S_OK' && !error)
-    error = `the device was removed (${removedReason}): ${device.getPageFaultReport()?.message ?? 'no report'}`;
-  device.destroy();
-  const ok = !error && !runner?.difference && removedReason === 'S_OK';
-  const emptyStats: ResidencyStats = {
-    tracked: 0,
-    evictions: 0,
-    evictedBytes: 0,
-    trimmed: 0,
-    madeResident: 0,
-    madeResidentBytes: 0,
-    splits: 0,
-    overBudgetBatches: 0,
-    lastOverBudget: null,
-    executions: 0,
-  };
+  const plan = residencySoakPlan(options);
+  const { seed, runner, error, removedReason, residency, paging, ok, milliseconds } = await driveSoak(gpuDevice, plan);
   return {
     seed,
     ok,
-    debugBudget,
-    requestedLists: target,
+    debugBudget: plan.debugBudget ?? null,
+    requestedLists: plan.target,
     lists: runner?.lists ?? 0,
     calls: runner?.calls ?? 0,
     multiListCalls: runner?.multiListCalls ?? 0,
@@ -1155,10 +1101,10 @@ export async function runResidencySoak(gpuDevice: GPUDevice, options: SoakOption
     pagedCalls: runner?.pagedCalls ?? 0,
     residentOutsideBatch: runner?.residentOutsideBatch ?? 0,
     counts: runner?.counts ?? {},
-    residency: residency ?? emptyStats,
+    residency,
     paging,
     removedReason,
-    milliseconds: Math.round(performance.now() - started),
+    milliseconds,
     ...(runner?.difference ? { difference: runner.difference } : {}),
     ...(error ? { error } : {}),
     ...(ok ? {} : { trace: runner?.trace.slice(-30) ?? [] }),

@@ -6,8 +6,7 @@
 import { describe, expect } from 'vitest';
 import { createDevice, type CommandQueue, type Device, type Fence } from '../../../../src/index.js';
 import { gpuTest } from '../../../harness/gpu-test.js';
-
-const TILE = 65536;
+import { TILE } from '../../../shared/d3d12-helpers.js';
 
 interface Counted {
   d3d: Device;

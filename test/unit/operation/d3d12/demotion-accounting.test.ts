@@ -8,8 +8,8 @@
 import { describe, expect, test } from 'vitest';
 import { createDevice, type Device, type Heap } from '../../../../src/index.js';
 import { expectD3D12Error } from '../../../shared/expect-d3d12-error.js';
+import { TILE } from '../../../shared/d3d12-helpers.js';
 
-const TILE = 65536;
 /** LOCAL: a 16-tile pool with an 8-tile budget; NON_LOCAL: an 8-tile pool. */
 const device = (): Promise<Device> =>
   createDevice({

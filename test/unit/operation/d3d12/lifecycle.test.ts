@@ -6,8 +6,8 @@
 import { describe, expect, test } from 'vitest';
 import { createDevice, type Device, type Resource, type ResourceDesc } from '../../../../src/index.js';
 import { expectD3D12Error } from '../../../shared/expect-d3d12-error.js';
+import { TILE } from '../../../shared/d3d12-helpers.js';
 
-const TILE = 65536;
 const buffer = (width: number): ResourceDesc => ({ dimension: 'BUFFER', width });
 const DEFAULT_HEAP = { type: 'DEFAULT' } as const;
 

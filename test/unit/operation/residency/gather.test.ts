@@ -24,8 +24,7 @@ import { ResidencySet, type SetOwner } from '../../../../src/residency/residency
 import { ReusePredictor, type ReuseRecord } from '../../../../src/residency/reuse-predictor.js';
 import { FREQUENCY_HALF_LIFE } from '../../../../src/residency/victim-policies.js';
 import { expectD3D12Error } from '../../../shared/expect-d3d12-error.js';
-
-const TILE = 65536;
+import { TILE } from '../../../shared/d3d12-helpers.js';
 
 /** A manager's worth of state: the table, the objects by pageable, and the counts gather reads. */
 class Rig implements SetOwner {

@@ -18,10 +18,10 @@ import {
   type TiledResourcesTier,
 } from '../../../../src/index.js';
 import { expectD3D12Error } from '../../../shared/expect-d3d12-error.js';
+import { TILE } from '../../../shared/d3d12-helpers.js';
 
 const loose = (value: unknown): never => value as never;
 
-const TILE = 65536;
 const MIB = 1 << 20;
 
 const BUFFER: ResourceDesc = { dimension: 'BUFFER', width: 65536 };

@@ -15,12 +15,12 @@ import {
   type ResourceDimension,
 } from '../../../../src/index.js';
 import { expectD3D12Error } from '../../../shared/expect-d3d12-error.js';
+import { TILE } from '../../../shared/d3d12-helpers.js';
 
 type Loose = Record<string, unknown>;
 const loose = (value: unknown): never => value as never;
 
 const KIB = 1024;
-const TILE = 65536;
 const TIB = 2 ** 40;
 
 /** Tier 4, so that reserved texture arrays with packed mips are valid and only the desc is judged. */

@@ -17,8 +17,8 @@ import {
   type TextureCopyLocation,
 } from '../../../../src/index.js';
 import { expectD3D12Error } from '../../../shared/expect-d3d12-error.js';
+import { TILE } from '../../../shared/d3d12-helpers.js';
 
-const TILE = 65536;
 const loose = (value: unknown): never => value as never;
 
 let d3d: Device;

@@ -15,8 +15,7 @@ import {
   type ResourceView,
 } from '../../../../src/validation/tile-mappings.js';
 import type { HeapView } from '../../../../src/validation/create-resource.js';
-
-const TILE = 65536;
+import { TILE } from '../../../shared/d3d12-helpers.js';
 
 async function fixture() {
   const device = await createDevice({ tiledResourcesTier: 4 });

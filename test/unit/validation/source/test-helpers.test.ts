@@ -3,8 +3,9 @@
  * validation runs), one D3D12 error assertion (test/shared/expect-d3d12-error.ts), one read-back of a
  * buffer (readBuffer in src/validate/d3d12-io.ts, which test/shared/d3d12-helpers.ts re-exports).
  * This reads every file under test/ and src/validate/ and fails on a file elsewhere that defines its
- * own: a `class Random`, a mulberry32 step, an inline LCG, a `function expectD3D12Error`, or a
- * `function readBack…` that takes a D3D12 Device. A control plants each definition in a string and
+ * own: a `class Random`, a mulberry32 step, an inline LCG, a `function expectD3D12Error`, a
+ * `function readBack…` that takes a D3D12 Device, or (under test/) a tile-size constant of its own
+ * (test/shared/d3d12-helpers.ts's TILE is the library's TILE_SIZE). A control plants each definition in a string and
  * shows the check finds it, and shows that the helpers' own files are found by it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -23,6 +24,8 @@ interface Rule {
   /** The one file allowed to define it. */
   home: string;
   pattern: RegExp;
+  /** Only files under this folder are checked (default: all). */
+  scope?: string;
 }
 
 const RULES: Rule[] = [
@@ -46,6 +49,14 @@ const RULES: Rule[] = [
     home: 'src/validate/d3d12-io.ts',
     pattern: /\bfunction\s+readBack\w*\s*\([^)]*:\s*Device\b/,
   },
+  // 64 KiB under a tile's name. src/validate/bytes.ts keeps the validator's own TILE (that layer
+  // does not reach src/memory), so the rule looks at test/ only.
+  {
+    name: 'a tile-size constant',
+    home: 'test/shared/d3d12-helpers.ts',
+    pattern: /\b(?:const|let|var)\s+TILE\w*\s*=\s*(?:65536|0x10000|64\s*\*\s*1024|2\s*\*\*\s*16)\b/,
+    scope: 'test/',
+  },
 ];
 
 /** The rules a text breaks (by name). */
@@ -62,7 +73,7 @@ function files(dir: string): string[] {
 }
 
 describe('test helpers in one place', () => {
-  test('no file under test/ or src/validate/ defines its own PRNG, expectD3D12Error or D3D12 readBack', () => {
+  test('no file under test/ or src/validate/ defines its own PRNG, expectD3D12Error, D3D12 readBack or (under test/) tile size', () => {
     const all = [...files(TEST), ...files(VALIDATE)].map((path) => relative(PROJECT_ROOT, path).split('\\').join('/'));
     expect(all.length).toBeGreaterThan(100);
     expect(all).toContain('src/validate/random.ts');
@@ -71,7 +82,8 @@ describe('test helpers in one place', () => {
       if (file === SELF) continue;
       const text = readFileSync(join(PROJECT_ROOT, file), 'utf8');
       for (const rule of RULES)
-        if (file !== rule.home && rule.pattern.test(text)) found.push(`${file}: ${rule.name} (use ${rule.home})`);
+        if (file !== rule.home && file.startsWith(rule.scope ?? '') && rule.pattern.test(text))
+          found.push(`${file}: ${rule.name} (use ${rule.home})`);
     }
     expect(found).toEqual([]);
   });
@@ -82,6 +94,9 @@ describe('test helpers in one place', () => {
     expect(definitionsIn(read('test/shared/expect-d3d12-error.ts'))).toEqual(['a function expectD3D12Error']);
     expect(read('src/validate/d3d12-io.ts')).toMatch(/export async function readBuffer\(\s*device: Device,/);
     expect(read('test/shared/d3d12-helpers.ts')).toMatch(/readBuffer.*from '\.\.\/\.\.\/src\/validate\/index\.js'/s);
+    expect(read('test/shared/d3d12-helpers.ts')).toMatch(
+      /export \{ TILE_SIZE as TILE \} from '\.\.\/\.\.\/src\/index\.js'/,
+    );
   });
 
   test('control: a planted definition in a string is found, and ordinary uses are not', () => {
@@ -99,6 +114,8 @@ describe('test helpers in one place', () => {
         'a readBack function over a D3D12 Device',
       ],
       ['function readBackBytes(device: Device, source: Resource) {', 'a readBack function over a D3D12 Device'],
+      ['const TILE = 65536;', 'a tile-size constant'],
+      ['export const TILE_BYTES = 64 * 1024;', 'a tile-size constant'],
     ];
     for (const [text, rule] of planted) expect(definitionsIn(text), text).toEqual([rule]);
     const ordinary = [
@@ -108,6 +125,8 @@ describe('test helpers in one place', () => {
       'export async function readBackBuffer(gpuDevice: GPUDevice, backBuffer: BackBuffer): Promise<Uint8Array> {',
       'for (var i = 0u; i < 2000u; i++) { x = x * 1664525u + 1013904223u; }',
       'let x = (seed * 0x9e3779b1) >>> 0 || 1;',
+      "import { TILE } from '../../../shared/d3d12-helpers.js';\nconst heap = device.createHeap({ sizeInBytes: 4 * TILE });",
+      'const MAX_TILES = 65536;',
     ];
     for (const text of ordinary) expect(definitionsIn(text), text).toEqual([]);
   });
