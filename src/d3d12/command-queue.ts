@@ -15,9 +15,7 @@ import {
   copyTileMappings,
   mapTileRange,
   NULL_HEAP,
-  type MappedSegment,
   type TileMappingTable,
-  type TileSpan,
 } from '../memory/tile-mappings.js';
 import { singleRangeStart, validateCopyTileMappings, validateUpdateTileMappings } from '../validation/tile-mappings.js';
 import type { GraphicsCommandList } from './command-list.js';
@@ -30,7 +28,6 @@ import { D3D12Error, invalidArg, orThrow, show } from '../api/errors.js';
 import { TIMESTAMP_FREQUENCY, timestampsSupported } from '../gpu/queries.js';
 import type { Fence } from './fence.js';
 import { checkFenceValue } from './fence.js';
-import type { GpuBackend } from '../emulator/gpu-backend.js';
 import type { Heap } from './heap.js';
 import type { Resource } from './resource.js';
 import type {
@@ -42,33 +39,9 @@ import type {
   TileRegionSize,
 } from '../api/types.js';
 import type { ExecutableList } from '../gpu/executor.js';
+import type { DeviceContext } from '../emulator/device-context.js';
 
 export type { TileCopyFlag };
-
-/** What a queue needs of its device. */
-export interface QueueOwner {
-  ownHeap(value: unknown): Heap | undefined;
-  ownResource(value: unknown): Resource | undefined;
-  ownCommandList(value: unknown): GraphicsCommandList | undefined;
-  ownFence(value: unknown): Fence | undefined;
-  heapById(id: number): Heap | undefined;
-  /** The GPU side; undefined on a CPU-only device. */
-  readonly backend: GpuBackend | undefined;
-  /** Page-table entries of a reserved resource's tiles changed (read them from its tile table). */
-  tilesChanged(resource: Resource, spans: readonly TileSpan[]): void;
-  /** updateTileMappings applied `segments` to a reserved resource's tiles, into heap `heapId` (or NULL_HEAP). */
-  tilesMapped(resource: Resource, heapId: number, segments: readonly MappedSegment[]): void;
-  /** The same for one NONE segment: resource tiles [first, first + count) onto heap tiles from heapTile. */
-  tileRangeMapped(resource: Resource, heap: Heap, first: number, count: number, heapTile: number): void;
-  /** An operation failed while it ran (after its call had returned): the device must report it. */
-  recordFailure(call: string, error: unknown): void;
-  /** This queue has no held operations left. */
-  queueDrained(): void;
-  /** Throws DXGI_ERROR_DEVICE_REMOVED once the device is removed. */
-  checkNotRemoved(call: string): void;
-  /** The live resources whose address ranges hold any of `addresses`. */
-  resourcesAt(addresses: readonly bigint[]): Resource[];
-}
 
 interface Operation {
   call: string;
@@ -82,9 +55,9 @@ export class CommandQueue {
   /** The wait holding this queue, if any. */
   private blockedBy: { fence: Fence; value: number; stopWatching: () => void } | undefined;
 
-  /** @internal Created by Device.createCommandQueue. */
+  /** @internal Created by Device.createCommandQueue; `owner` is its device's context. */
   constructor(
-    private readonly owner: QueueOwner,
+    private readonly owner: DeviceContext,
     private readonly desc: Required<CommandQueueDesc>,
   ) {}
 
@@ -118,26 +91,14 @@ export class CommandQueue {
       operation.run();
     } catch (error) {
       // Its call returned long ago; the device reports the failure (and stops accepting work).
-      this.owner.recordFailure(operation.call, error);
+      this.owner.removal.recordFailure(operation.call, error);
     }
   }
 
   private drain(): void {
     while (!this.blockedBy && this.pending.length > 0) this.runOperation(this.pending.shift() as Operation);
-    if (!this.blockedBy) this.owner.queueDrained();
-  }
-
-  private requireGpu(call: string): GpuBackend {
-    // A destroyed device has no backend either: it says it was removed, not that it never had a GPU.
-    this.owner.checkNotRemoved(call);
-    const backend = this.owner.backend;
-    if (!backend)
-      throw invalidArg(
-        call,
-        'this',
-        'this device has no GPU memory (created with gpuDevice: null, or where WebGPU is unavailable)',
-      );
-    return backend;
+    // Releases that waited for this queue's held work now wait for the GPU.
+    if (!this.blockedBy) this.owner.releases.queueDrained();
   }
 
   /**
@@ -147,7 +108,7 @@ export class CommandQueue {
    */
   getTimestampFrequency(): number {
     const call = 'getTimestampFrequency';
-    const backend = this.requireGpu(call);
+    const backend = this.owner.requireBackend(call);
     if (!timestampsSupported(backend.memory.device))
       throw new D3D12Error('E_FAIL', call, 'this', "the WebGPU device has no 'timestamp-query' feature");
     return TIMESTAMP_FREQUENCY;
@@ -156,7 +117,7 @@ export class CommandQueue {
   /** ID3D12CommandQueue::ExecuteCommandLists. Lists must be closed and of this queue's type. */
   executeCommandLists(commandLists: GraphicsCommandList[]): void {
     const call = 'executeCommandLists';
-    const backend = this.requireGpu(call);
+    const backend = this.owner.requireBackend(call);
     const lists = this.checkLists(call, commandLists);
     const touched = this.applyStates(call, lists);
     // Decay happens when the whole call is done, not between its lists.
@@ -176,7 +137,8 @@ export class CommandQueue {
       const used = new Set(list.states.resources());
       for (const command of list.commands) {
         if (command.kind === 'dispatch' || command.kind === 'draw')
-          for (const resource of this.owner.resourcesAt(rootDescriptorAddresses(command.root))) used.add(resource);
+          for (const resource of this.owner.objects.resourcesAt(rootDescriptorAddresses(command.root)))
+            used.add(resource);
       }
       uses.push({ id: list.id, label: list.label, resources: used });
       executable.push({ id: list.id, commands: executableCommands(list.commands, writes, uavClearPipeline, call) });
@@ -191,7 +153,7 @@ export class CommandQueue {
    */
   validateExecuteCommandLists(commandLists: GraphicsCommandList[]): void {
     const call = 'validateExecuteCommandLists';
-    this.requireGpu(call);
+    this.owner.requireBackend(call);
     const lists = this.checkLists(call, commandLists);
     const saved = this.saveStates(lists);
     this.applyStates(call, lists);
@@ -199,7 +161,7 @@ export class CommandQueue {
   }
 
   private checkLists(call: string, commandLists: GraphicsCommandList[]): GraphicsCommandList[] {
-    this.owner.checkNotRemoved(call);
+    this.owner.removal.check(call);
     if (!Array.isArray(commandLists))
       throw invalidArg(call, 'commandLists', `must be an array of command lists, got ${show(commandLists)}`);
     const lists: GraphicsCommandList[] = [];
@@ -263,7 +225,7 @@ export class CommandQueue {
 
   /** ID3D12CommandQueue::Signal: the fence reaches `value` once the work before it has completed. */
   signal(fence: Fence, value: number): void {
-    this.owner.checkNotRemoved('signal');
+    this.owner.removal.check('signal');
     const own = this.owner.ownFence(fence);
     if (!own) throw invalidArg('signal', 'fence', 'must be a fence created by this device');
     checkFenceValue('signal', 'value', value);
@@ -278,7 +240,7 @@ export class CommandQueue {
 
   /** ID3D12CommandQueue::Wait: this queue's later work waits until the fence reaches `value`. */
   wait(fence: Fence, value: number): void {
-    this.owner.checkNotRemoved('wait');
+    this.owner.removal.check('wait');
     const own = this.owner.ownFence(fence);
     if (!own) throw invalidArg('wait', 'fence', 'must be a fence created by this device');
     checkFenceValue('wait', 'value', value);
@@ -309,7 +271,7 @@ export class CommandQueue {
     rangeTileCounts: number[] | null,
     flags: TileMappingFlag | TileMappingFlag[] = 'NONE',
   ): void {
-    this.owner.checkNotRemoved('updateTileMappings');
+    this.owner.removal.check('updateTileMappings');
     const heapGiven = heap !== null && heap !== undefined;
     const heapView = heapGiven ? this.owner.ownHeap(heap) : undefined;
     const own = this.owner.ownResource(resource);
@@ -329,9 +291,10 @@ export class CommandQueue {
       const heapTile = (heapRangeStartOffsets as number[])[0] as number;
       try {
         mapTileRange(resource.tileMappings as TileMappingTable, start, count, (heapView as Heap).id, heapTile);
-        this.owner.tileRangeMapped(resource, heapView as Heap, start, count, heapTile);
+        const heap = heapView as Heap;
+        this.owner.backend?.backing.writeSegment(resource, heap.id, heap.memory, start, count, 'NONE', heapTile);
       } catch (error) {
-        this.owner.recordFailure('updateTileMappings', error);
+        this.owner.removal.recordFailure('updateTileMappings', error);
       }
       return;
     }
@@ -351,7 +314,8 @@ export class CommandQueue {
     const heapId = heapView?.id ?? NULL_HEAP;
     this.enqueue('updateTileMappings', () => {
       // SKIP ranges change nothing: neither the table nor the page table.
-      this.owner.tilesMapped(resource, heapId, applyTileMappings(plan.table, plan.regions, plan.ranges, heapId));
+      const segments = applyTileMappings(plan.table, plan.regions, plan.ranges, heapId);
+      this.owner.backend?.backing.writeSegments(resource, heapId, segments);
     });
   }
 
@@ -364,7 +328,7 @@ export class CommandQueue {
     regionSize: TileRegionSize,
     flags: TileMappingFlag | TileMappingFlag[] = 'NONE',
   ): void {
-    this.owner.checkNotRemoved('copyTileMappings');
+    this.owner.removal.check('copyTileMappings');
     const plan = orThrow(
       validateCopyTileMappings(
         this.owner.ownResource(dstResource),
@@ -373,12 +337,12 @@ export class CommandQueue {
         srcRegionStartCoordinate,
         regionSize,
         flags,
-        (id) => this.owner.heapById(id),
+        (id) => this.owner.objects.heapById(id),
       ),
     );
     this.enqueue('copyTileMappings', () => {
       copyTileMappings(plan.dst, plan.dstRegion, plan.src, plan.srcRegion);
-      this.owner.tilesChanged(dstResource, plan.dstRegion);
+      this.owner.backend?.backing.writeTiles(dstResource, plan.dstRegion);
     });
   }
 }

@@ -1,7 +1,7 @@
 /**
  * createDevice: opens an emulated device, on a WebGPU device with its pool, page table and fault
- * log allocated (each allocation checked: src/gpu/error-guard.ts), or CPU-only. The device's GPU
- * side is attached here, so Device itself never waits on WebGPU.
+ * log allocated (each allocation checked: src/gpu/error-guard.ts), or CPU-only. The device's context
+ * (src/emulator/device-context.ts) gets its GPU side here, so Device itself never waits on WebGPU.
  */
 import { D3D12Error, invalidArg, orThrow } from '../api/errors.js';
 import type { DeviceOptions, MemorySegment } from '../api/types.js';
@@ -15,6 +15,7 @@ import { Device } from './device.js';
 import { VIRTUAL_ADDRESS_BITS } from '../emulator/feature-support.js';
 import { GpuBackend } from '../emulator/gpu-backend.js';
 import { MemoryBacking } from '../emulator/memory-backing.js';
+import { DeviceContext } from '../emulator/device-context.js';
 
 /** Default pool sizes, within the adapter's limits: enough for tests and demos, not all of memory. */
 export const DEFAULT_LOCAL_MEMORY_BYTES = 256 * 2 ** 20;
@@ -34,10 +35,12 @@ export async function createDevice(options: DeviceOptions = {}): Promise<Device>
   }
   if (!gpuDevice) {
     // A CPU-only device keeps the residency bookkeeping against nominal pools of the asked sizes.
-    return new Device(settings, {
-      LOCAL: settings.localMemoryBytes ?? DEFAULT_LOCAL_MEMORY_BYTES,
-      NON_LOCAL: settings.nonLocalMemoryBytes ?? DEFAULT_NON_LOCAL_MEMORY_BYTES,
-    });
+    return new Device(
+      new DeviceContext(settings, {
+        LOCAL: settings.localMemoryBytes ?? DEFAULT_LOCAL_MEMORY_BYTES,
+        NON_LOCAL: settings.nonLocalMemoryBytes ?? DEFAULT_NON_LOCAL_MEMORY_BYTES,
+      }),
+    );
   }
   const largest = maxPoolBytes(gpuDevice);
   const limits = `this adapter allows ${largest} bytes for both pools together (maxBufferSize ${gpuDevice.limits.maxBufferSize}, maxStorageBufferBindingSize ${gpuDevice.limits.maxStorageBufferBindingSize})`;
@@ -48,34 +51,39 @@ export async function createDevice(options: DeviceOptions = {}): Promise<Device>
     { LOCAL: settings.localMemoryBytes === undefined, NON_LOCAL: settings.nonLocalMemoryBytes === undefined },
     limits,
   );
-  const device = new Device(settings, pools);
+  const context = new DeviceContext(settings, pools);
+  const { removal, objects } = context;
   // A lost WebGPU device (destroyed by its owner, a driver reset) removes the emulated one.
-  void gpuDevice.lost.then((info) => device.deviceLost(info.reason, info.message));
+  void gpuDevice.lost.then((info) =>
+    removal.remove(
+      'DXGI_ERROR_DEVICE_REMOVED',
+      `the WebGPU device was lost (reason: ${info.reason ?? 'unknown'}): ${info.message}`,
+      [],
+    ),
+  );
   // Errors WebGPU reports after a call returned (a refused staging buffer, say) remove the device.
-  memory.onError = (error) => device.recordFailure(error.what, new GuardError(error));
+  memory.onError = (error) => removal.recordFailure(error.what, new GuardError(error));
   let backend: GpuBackend | undefined;
   const backing = new MemoryBacking(
     memory,
-    (id) => device.heapById(id),
+    (id) => objects.heapById(id),
     (heap) => backend?.flushMapped(heap),
   );
-  device.attachBackend(
-    (backend = await GpuBackend.create(
-      memory,
-      backing,
-      {
-        tiledResourcesTier: settings.tiledResourcesTier,
-        validation: settings.gpuValidation,
-        unmappedAccessRecords: settings.unmappedAccess ? settings.maxUnmappedAccessRecords : 0,
-      },
-      {
-        faults: (records, lost, lists) => device.recordFaults(records, lost, lists),
-        failed: (error) => device.recordFailure('GPU readback', error),
-        reservedResources: () => device.reservedResources(),
-      },
-    )),
+  context.backend = backend = await GpuBackend.create(
+    memory,
+    backing,
+    {
+      tiledResourcesTier: settings.tiledResourcesTier,
+      validation: settings.gpuValidation,
+      unmappedAccessRecords: settings.unmappedAccess ? settings.maxUnmappedAccessRecords : 0,
+    },
+    {
+      faults: (records, lost, lists) => removal.recordFaults(records, lost, lists),
+      failed: (error) => removal.recordFailure('GPU readback', error),
+      reservedResources: () => objects.reservedResources(),
+    },
   );
-  return device;
+  return new Device(context);
 }
 
 /**

@@ -19,7 +19,8 @@
  * (heap-placement.ts); every change below that can cross the budget ends with that rebalancing.
  */
 import type { PagingStats, SegmentStats } from './memory-stats.js';
-import type { MemoryBacking } from './memory-backing.js';
+import type { DeviceRemoval } from './device-removal.js';
+import type { GpuBackend } from './gpu-backend.js';
 import { D3D12Error, invalidArg, show } from '../api/errors.js';
 import type { Fence } from '../d3d12/fence.js';
 import { checkFenceValue } from '../d3d12/fence.js';
@@ -76,16 +77,15 @@ function checkOut(call: string, argument: string, out: unknown): void {
     throw invalidArg(call, argument, `must be an object to fill, or omitted, got ${show(out)}`);
 }
 
+/** What device residency needs of its device's context (src/emulator/device-context.ts). */
 export interface ResidencyOwner {
-  /** Heaps and committed resources of this device, or undefined. */
-  pageableHeap(value: unknown): Heap | undefined;
-  readonly backing: MemoryBacking | undefined;
-  /** Completes `value` on `fence` once the work queued so far is done. */
-  completeFenceAfterWork(fence: Fence, value: number): void;
-  /** Throws DXGI_ERROR_DEVICE_REMOVED once the device is removed. */
-  checkNotRemoved(call: string): void;
-  /** S_OK while the device works (a removed device moves no memory). */
-  getDeviceRemovedReason(): string;
+  /** The heap if it is one of the device's (implicit heaps of committed resources are not). */
+  ownHeap(value: unknown): Heap | undefined;
+  ownResource(value: unknown): Resource | undefined;
+  /** The GPU side; undefined on a CPU-only device. */
+  readonly backend: Pick<GpuBackend, 'backing' | 'workDone'> | undefined;
+  /** Whether the device was removed (a removed device moves no memory). */
+  readonly removal: Pick<DeviceRemoval, 'check' | 'reason'>;
 }
 
 export class DeviceResidency {
@@ -117,7 +117,7 @@ export class DeviceResidency {
       usage: (segment) => this.usage[segment],
       freeBytes: (segment) => this.freeBytes(segment),
       get backing() {
-        return owner.backing;
+        return owner.backend?.backing;
       },
       moved: (heap, from, to) => {
         this.usage[from] -= heap.residentBytes;
@@ -199,7 +199,7 @@ export class DeviceResidency {
 
   /** Demotes or promotes heaps as the budget, usage and priorities now ask (not on a removed device). */
   private rebalance(call: string): void {
-    if (this.owner.getDeviceRemovedReason() !== 'S_OK') return;
+    if (this.owner.removal.reason !== 'S_OK') return;
     this.placement.rebalance(call);
   }
 
@@ -259,9 +259,15 @@ export class DeviceResidency {
     return objects.map((object: unknown, i) => this.heapOf(call, i, object));
   }
 
+  /** Heaps and committed resources of this device (their implicit heap), or undefined. */
+  private pageableHeap(value: unknown): Heap | undefined {
+    if (value instanceof Resource) return this.owner.ownResource(value)?.kind === 'committed' ? value.heap : undefined;
+    return this.owner.ownHeap(value);
+  }
+
   /** The heap behind a pageable object (a live heap or committed resource of this device), or throws. */
   heapOf(call: string, at: string | number, object: unknown): Heap {
-    const heap = this.owner.pageableHeap(object);
+    const heap = this.pageableHeap(object);
     if (heap && !heap.released && !(object instanceof Resource && object.released)) return heap;
     return this.refusedPageable(call, typeof at === 'number' ? `objects[${at}]` : at, object);
   }
@@ -275,7 +281,7 @@ export class DeviceResidency {
         `${object.label} is not pageable: a ${object.kind} resource pages with ${object.kind === 'placed' ? 'its heap' : 'the heaps its tiles map to'}`,
       );
     }
-    const heap = this.owner.pageableHeap(object);
+    const heap = this.pageableHeap(object);
     if (!heap) throw invalidArg(call, argument, 'must be a heap or committed resource of this device');
     // heapOf refuses only these: a released heap, or a released committed resource.
     throw invalidArg(call, argument, `${object instanceof Resource ? object.label : heap.label} was released`);
@@ -327,27 +333,29 @@ export class DeviceResidency {
 
   /** ID3D12Device::MakeResident. */
   makeResident(objects: unknown): void {
-    this.owner.checkNotRemoved('makeResident');
+    this.owner.removal.check('makeResident');
     this.raise('makeResident', this.heapsOf('makeResident', objects), false);
   }
 
   /** ID3D12Device3::EnqueueMakeResident: signals `fence` with `value` once the objects are resident. */
   enqueueMakeResident(flags: unknown, objects: unknown, fence: Fence | undefined, value: unknown): void {
     const call = 'enqueueMakeResident';
-    this.owner.checkNotRemoved(call);
+    this.owner.removal.check(call);
     if (flags !== 'NONE' && flags !== 'DENY_OVERBUDGET')
       throw invalidArg(call, 'flags', `must be NONE or DENY_OVERBUDGET, got ${show(flags)}`);
     const heaps = this.heapsOf(call, objects);
     if (!fence) throw invalidArg(call, 'fenceToSignal', 'must be a fence created by this device');
     checkFenceValue(call, 'fenceValueToSignal', value);
     this.raise(call, heaps, flags === 'DENY_OVERBUDGET');
-    this.owner.completeFenceAfterWork(fence, value as number);
+    // Once the work queued so far is done (as a queue's signal would be).
+    fence.completeAfter(this.owner.backend?.workDone(), value as number);
+    fence.reach(value as number);
   }
 
   /** ID3D12Device::Evict: decrements; pages out at 0 unless a resource in it is mapped. */
   evict(objects: unknown): void {
     const call = 'evict';
-    this.owner.checkNotRemoved(call);
+    this.owner.removal.check(call);
     const heaps = this.heapsOf(call, objects);
     const drops = new Map<Heap, number>();
     for (const heap of heaps) drops.set(heap, (drops.get(heap) ?? 0) + 1);
@@ -388,14 +396,14 @@ export class DeviceResidency {
   }
 
   private freeBytes(segment: MemorySegment): number {
-    const backing = this.owner.backing;
+    const backing = this.owner.backend?.backing;
     return backing ? backing.freePages(segment) * TILE_SIZE : this.poolBytes[segment] - this.usage[segment];
   }
 
   /** Pages heaps back in, each into the segment the placement chose: one paging submission for all of them. */
   private pageIn(call: string, heaps: readonly Heap[], segmentOf: PlacementPlan['segmentOf']): void {
     if (heaps.length === 0) return;
-    this.owner.backing?.pageIn(call, heaps, segmentOf);
+    this.owner.backend?.backing.pageIn(call, heaps, segmentOf);
     for (const heap of heaps) {
       heap.markResident();
       heap.markDemoted(segmentOf(heap) !== heap.segment);
@@ -415,7 +423,7 @@ export class DeviceResidency {
       (heap) => heap.residencyReferences === 0 && heap.residencyLocks === 0 && heap.resident && !heap.released,
     );
     if (out.length === 0) return;
-    this.owner.backing?.pageOut(out);
+    this.owner.backend?.backing.pageOut(out);
     for (const heap of out) {
       this.usage[heap.currentSegment] -= heap.residentBytes;
       this.placement.left(heap);

@@ -27,6 +27,7 @@ import { DeviceWorld, isOpen, type FuzzContext } from './pool.js';
 import { checkInvariants, diffSnapshots, changeKind, releasesAwaitingGpu, takeSnapshot } from './snapshot.js';
 import { callMethod, FuzzerBug, type CallPlan, type MethodSpec, type Receiver } from './spec.js';
 import { describeValue, type Validity } from './values.js';
+import { deviceContext } from '../device-context.js';
 
 const MIB = 2 ** 20;
 /** The longest message worth reading (characters); longer ones quote whole objects. */
@@ -241,7 +242,7 @@ export async function runFuzz(gpuDevice: GPUDevice, config: FuzzConfig): Promise
     await closeScopes();
     for (const world of [main, other]) {
       if (world.destroyed) continue;
-      const queues = (world.device as unknown as { queues: Set<{ holdsWork: boolean }> }).queues;
+      const queues = deviceContext(world.device).queues;
       for (let round = 0; round < 50 && [...queues].some((q) => q.holdsWork); round++) {
         for (const [fence, max] of world.fenceMax) upkeep(() => fence.signal(max), `signal fence to ${max}`);
       }

@@ -62,26 +62,27 @@ interface Internals {
 }
 
 function internals(device: Device): Internals {
-  const residency = field<object>(device, 'residency');
-  const objects = field<object>(device, 'objects');
+  const context = field<object>(device, 'context');
+  const residency = field<object>(context, 'residency');
+  const objects = field<object>(context, 'objects');
   return {
     heaps: field(objects, 'heaps'),
     live: field(objects, 'live'),
-    allFences: field(device, 'allFences'),
-    queues: field(device, 'queues'),
-    backend: device.backend,
+    allFences: field(context, 'fences'),
+    queues: field(context, 'queues'),
+    backend: field(context, 'backend'),
     usage: field(residency, 'usage'),
   };
 }
 
 /** Releases that wait for GPU work or held queue work (deferred-release.ts). */
 export function deferredReleases(device: Device): number {
-  return field<number>(field<object>(device, 'releases'), 'pendingCount');
+  return field<number>(field<object>(field<object>(device, 'context'), 'releases'), 'pendingCount');
 }
 
 /** Releases handed to the GPU's completion: they run by themselves (a microtask) once it is done. */
 export function releasesAwaitingGpu(device: Device): number {
-  return field<number>(field<object>(device, 'releases'), 'awaitingGpu');
+  return field<number>(field<object>(field<object>(device, 'context'), 'releases'), 'awaitingGpu');
 }
 
 const queueIds = new WeakMap<object, number>();
@@ -100,7 +101,7 @@ export function takeSnapshot(worlds: readonly DeviceWorld[], name: (object: obje
     const p = world.prefix || 'main.';
     const device = world.device;
     const inner = internals(device);
-    const residency = field<object>(device, 'residency');
+    const residency = field<object>(field<object>(device, 'context'), 'residency');
     const allocators = inner.backend?.backing.allocators;
     put(`${p}device`, {
       local: device.queryVideoMemoryInfo('LOCAL'),
@@ -108,16 +109,19 @@ export function takeSnapshot(worlds: readonly DeviceWorld[], name: (object: obje
       paging: device.getPagingStats(),
       usage: inner.usage,
       debugBudget: field(residency, 'debugBudget'),
-      freeAddresses: field<{ freeBytes: number }>(field<object>(device, 'objects'), 'addressSpace').freeBytes,
+      freeAddresses: field<{ freeBytes: number }>(
+        field<object>(field<object>(device, 'context'), 'objects'),
+        'addressSpace',
+      ).freeBytes,
       liveResources: inner.live.size,
       heaps: inner.heaps.size,
-      queryHeaps: field<Set<unknown>>(field<object>(device, 'queryHeaps'), 'live').size,
+      queryHeaps: field<Set<unknown>>(field<object>(field<object>(device, 'context'), 'queryHeaps'), 'live').size,
       deferredReleases: deferredReleases(device),
       freePages: allocators ? SEGMENTS.map((s) => allocators[s].freeUnits) : null,
     });
     put(`${p}device~`, {
       removed: device.getDeviceRemovedReason(),
-      faults: field<unknown[]>(field<object>(device, 'removal'), 'faultReports').length,
+      faults: field<unknown[]>(field<object>(field<object>(device, 'context'), 'removal'), 'faultReports').length,
     });
     const pooledHeaps = new Set<Heap>([...world.heaps, ...world.releasedHeaps]);
     for (const heap of inner.heaps.values()) {

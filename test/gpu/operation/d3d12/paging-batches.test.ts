@@ -12,10 +12,11 @@ import type { MemoryBacking } from '../../../../src/emulator/memory-backing.js';
 import { d3dTest } from '../../../harness/d3d-test.js';
 import { flush, pattern, readBuffer, TILE, uploadBuffer } from '../../../shared/d3d12-helpers.js';
 import { expectBytes } from '../../../shared/expect-bytes.js';
+import { deviceContext } from '../../../shared/device-context.js';
 
 const MIB = 2 ** 20;
 
-const backing = (d3d: Device): MemoryBacking => d3d.backing as MemoryBacking;
+const backing = (d3d: Device): MemoryBacking => deviceContext(d3d).backend?.backing as MemoryBacking;
 
 interface Paged {
   heap: Heap;

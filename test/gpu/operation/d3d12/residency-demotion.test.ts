@@ -20,6 +20,7 @@ import { d3dTest } from '../../../harness/d3d-test.js';
 import { flush, pattern, readBuffer, TILE, uploadBuffer } from '../../../shared/d3d12-helpers.js';
 import { expectBytes } from '../../../shared/expect-bytes.js';
 import { expectD3D12Error } from '../../../shared/expect-d3d12-error.js';
+import { deviceContext } from '../../../shared/device-context.js';
 
 const MIB = 2 ** 20;
 /** Heaps here are four tiles; the LOCAL budget holds four of them, its pool eight. */
@@ -257,7 +258,7 @@ describe('evicted while demoted', () => {
     const heaps = ['P1', 'P2', 'P3', 'P4', 'P5'].map((name) => tracked(d3d, name, 'NORMAL'));
     heaps.forEach((t, i) => fill(d3d, queue, t, 120 + i));
     expect(demoted(d3d, heaps)).toEqual(['P1']);
-    const staged = (): number => d3d.backend?.backing.stagedBytesForTesting ?? 0;
+    const staged = (): number => deviceContext(d3d).backend?.backing.stagedBytesForTesting ?? 0;
     const stagedBefore = staged();
     // No wait: P1's evicted bytes have not reached CPU memory, its old NON_LOCAL pages still hold them.
     d3d.evict([heaps[0]?.heap as Heap, heaps[1]?.heap as Heap]);

@@ -26,6 +26,7 @@ import { MAX_SUBMISSIONS_PER_DRAIN } from '../../../../src/emulator/unmapped-acc
 import { gpuTest } from '../../../harness/gpu-test.js';
 import { flush, pattern, readBuffer, TILE, uploadBuffer } from '../../../shared/d3d12-helpers.js';
 import { expectD3D12Rejection } from '../../../shared/expect-d3d12-error.js';
+import { deviceContext } from '../../../shared/device-context.js';
 
 const loose = (value: unknown): never => value as never;
 const TIER1_NULL_READ = 0xdeadbeef;
@@ -841,7 +842,8 @@ describe('unmappedAccess off', () => {
               argument: 'this',
             });
             // The placeholder bound in the log's place is untouched.
-            const placeholder = (s.d3d.backend as unknown as { unmappedPlaceholder: GPUBuffer }).unmappedPlaceholder;
+            const placeholder = (deviceContext(s.d3d).backend as unknown as { unmappedPlaceholder: GPUBuffer })
+              .unmappedPlaceholder;
             const staging = device.createBuffer({
               size: placeholder.size,
               usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,

@@ -35,6 +35,7 @@ import { isOpen, type FuzzContext } from '../../../shared/fuzz/pool.js';
 import { failureReport, runFuzz, summaryLine, type Failure, type FuzzReport } from '../../../shared/fuzz/runner.js';
 import { param, type MethodSpec } from '../../../shared/fuzz/spec.js';
 import { invalid } from '../../../shared/fuzz/values.js';
+import { deviceContext } from '../../../shared/device-context.js';
 
 function parseSeeds(value: string | undefined): number[] {
   const text = value?.trim() || '3';
@@ -144,7 +145,9 @@ function plantedCatalogue(gpuDevice: GPUDevice): MethodSpec[] {
       'plantPages',
       (ctx) =>
         void (
-          ctx.main.device.backend as unknown as { backing: { allocators: { LOCAL: { allocate(n: number): unknown } } } }
+          deviceContext(ctx.main.device).backend as unknown as {
+            backing: { allocators: { LOCAL: { allocate(n: number): unknown } } };
+          }
         ).backing.allocators.LOCAL.allocate(1),
     ),
     planted(
@@ -280,10 +283,7 @@ describe('API fuzz', () => {
       tailCalls: 0,
       catalogue: [
         planted('plantRemoval', (ctx) =>
-          (ctx.main.device as unknown as { recordFailure(call: string, error: unknown): void }).recordFailure(
-            'planted',
-            new Error('planted'),
-          ),
+          deviceContext(ctx.main.device).removal.recordFailure('planted', new Error('planted')),
         ),
       ],
     });
