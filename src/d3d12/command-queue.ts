@@ -187,6 +187,8 @@ export class CommandQueue {
     commandLists: GraphicsCommandList[],
     between: (execute: (first: number, count: number) => void) => void,
   ): void {
+    if (typeof between !== 'function')
+      throw invalidArg('validateThenExecuteCommandLists', 'between', `must be a function, got ${show(between)}`);
     const lists = this.dryRun(commandLists);
     const checkedAt = executions;
     let open = true;
