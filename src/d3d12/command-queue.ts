@@ -40,8 +40,12 @@ import type {
 } from '../api/types.js';
 import type { ExecutableList } from '../gpu/executor.js';
 import type { DeviceContext } from '../emulator/device-context.js';
+import type { GpuBackend } from '../emulator/gpu-backend.js';
 
 export type { TileCopyFlag };
+
+/** Executions on every queue so far: an execution changes resource states, which checks read. */
+let executions = 0;
 
 interface Operation {
   call: string;
@@ -119,10 +123,85 @@ export class CommandQueue {
     const call = 'executeCommandLists';
     const backend = this.owner.requireBackend(call);
     const lists = this.checkLists(call, commandLists);
-    const touched = this.applyStates(call, lists);
+    this.execute(call, backend, lists, this.applyStates(call, lists));
+  }
+
+  /**
+   * Everything executeCommandLists checks, without executing or changing anything (an emulator
+   * addition, as a debug layer's check): throws what executeCommandLists would.
+   */
+  validateExecuteCommandLists(commandLists: GraphicsCommandList[]): void {
+    this.dryRun(commandLists);
+  }
+
+  /**
+   * validateExecuteCommandLists, then executeCommandLists of the lists it checked, with the caller's
+   * work between the two (an emulator addition: the residency manager pages its batch there, so that
+   * a call that would fail pages nothing, and the lists are checked once). Throws what
+   * validateExecuteCommandLists throws, having called nothing; else calls `between` once, with
+   * `execute(first, count)`: executeCommandLists of lists [first, first + count), valid while
+   * `between` runs. The first execution, from list 0, with no execution on any queue since the
+   * check, runs on the check already made (the states are those it saw: its verdict holds for a
+   * prefix); any other (a batch split into calls, decay after each changing the states) is checked
+   * as executeCommandLists checks its lists.
+   */
+  validateThenExecuteCommandLists(
+    commandLists: GraphicsCommandList[],
+    between: (execute: (first: number, count: number) => void) => void,
+  ): void {
+    if (typeof between !== 'function')
+      throw invalidArg('validateThenExecuteCommandLists', 'between', `must be a function, got ${show(between)}`);
+    const lists = this.dryRun(commandLists);
+    const checkedAt = executions;
+    let open = true;
+    between((first, count) => {
+      const call = 'executeCommandLists';
+      if (!open) throw invalidArg(call, 'this', 'this execution was validated for a call that has returned');
+      if (
+        !Number.isInteger(first) ||
+        !Number.isInteger(count) ||
+        first < 0 ||
+        count < 0 ||
+        first + count > lists.length
+      )
+        throw invalidArg(
+          call,
+          'commandLists',
+          `[${show(first)}, +${show(count)}) is not a range of the ${lists.length} lists validated`,
+        );
+      const backend = this.owner.requireBackend(call);
+      const range = lists.slice(first, first + count);
+      if (first === 0 && executions === checkedAt) {
+        this.execute(
+          call,
+          backend,
+          range,
+          range.flatMap((list) => list.states.apply()),
+        );
+        return;
+      }
+      const checked = this.checkLists(call, range);
+      this.execute(call, backend, checked, this.applyStates(call, checked));
+    });
+    open = false;
+  }
+
+  /** The checks of validateExecuteCommandLists: returns the lists, every state as it was. */
+  private dryRun(commandLists: GraphicsCommandList[]): GraphicsCommandList[] {
+    const call = 'validateExecuteCommandLists';
+    this.owner.requireBackend(call);
+    const lists = this.checkLists(call, commandLists);
+    const saved = this.saveStates(lists);
+    this.applyStates(call, lists);
+    this.restoreStates(saved);
+    return lists;
+  }
+
+  /** Executes checked lists whose states were applied (`touched`): decay, then the lists' commands as they are now. */
+  private execute(call: string, backend: GpuBackend, lists: readonly GraphicsCommandList[], touched: Touched[]): void {
+    executions++;
     // Decay happens when the whole call is done, not between its lists.
     decayAfterExecution(touched, this.desc.type === 'COPY');
-
     // The commands recorded now are what runs, even if a list is reset and re-recorded meanwhile:
     // each becomes its executable form here, once (see recorded-commands.ts).
     const executable: ExecutableList[] = [];
@@ -144,20 +223,6 @@ export class CommandQueue {
       executable.push({ id: list.id, commands: executableCommands(list.commands, writes, uavClearPipeline, call) });
     }
     this.enqueue(call, () => backend.execute(executable, writes, described, uses), uses);
-  }
-
-  /**
-   * Everything executeCommandLists checks, without executing or changing anything (an emulator
-   * addition, as a debug layer's check): throws what executeCommandLists would. The residency manager
-   * checks first, so that a call that would fail pages nothing.
-   */
-  validateExecuteCommandLists(commandLists: GraphicsCommandList[]): void {
-    const call = 'validateExecuteCommandLists';
-    this.owner.requireBackend(call);
-    const lists = this.checkLists(call, commandLists);
-    const saved = this.saveStates(lists);
-    this.applyStates(call, lists);
-    this.restoreStates(saved);
   }
 
   private checkLists(call: string, commandLists: GraphicsCommandList[]): GraphicsCommandList[] {

@@ -25,20 +25,22 @@
  *      the eviction order is computed only when over budget. An object the device demoted to NON_LOCAL
  *      (getResidencyStatus().demoted) is evicted in its turn but frees no LOCAL bytes;
  *   6. executes the lists; the manager's fence for the queue, signalled after them, is the sync point
- *      that records when the objects were last used. Batches less than SIGNAL_INTERVAL_MS apart share
- *      one signal, made at the latest when the manager next chooses victims.
+ *      that records when the objects were last used (sync-points.ts). Batches less than
+ *      SIGNAL_INTERVAL_MS apart share one signal, made at the latest when the manager next chooses victims.
+ * The queue checks the lists once, after the gather and before anything pages (validateThenExecuteCommandLists):
+ * a call it refuses pages nothing, and step 6 executes on that check.
  * The library's MaxLatency is not an option: it bounds the queue of paging work handed to the
  * library's worker thread, and with a queued MakeResident (ID3D12Device3, as this device's paging
  * is queue work) the library pages on the calling thread and never reads it.
  * The clock is injectable (options.clock) so grace periods can be tested.
  */
-import { CommandQueue } from '../d3d12/command-queue.js';
+import type { CommandQueue } from '../d3d12/command-queue.js';
 import type { GraphicsCommandList } from '../d3d12/command-list.js';
 import { Device } from '../d3d12/device.js';
 import { D3D12Error, invalidArg, show } from '../api/errors.js';
-import type { Fence } from '../d3d12/fence.js';
 import type { Pageable, ResidencyStatus, VideoMemoryInfo } from '../emulator/device-residency.js';
 import type { MemorySegment } from '../api/types.js';
+import { checkBatchArguments } from './batch-arguments.js';
 import { Gathered } from './gather.js';
 import { gracePeriodMs, trimFloor } from './grace-period.js';
 import { ManagedObject } from './managed-object.js';
@@ -46,6 +48,7 @@ import { ObjectTable } from './object-table.js';
 import { PolicySelector } from './policy-selector.js';
 import { ReusePredictor } from './reuse-predictor.js';
 import { ResidencySet } from './residency-set.js';
+import { SyncPoints } from './sync-points.js';
 import { TrimGate } from './trim-gate.js';
 import { CoUse, policyQueue, type PolicyContext } from './victim-policies.js';
 
@@ -83,25 +86,7 @@ const SEGMENTS: readonly MemorySegment[] = ['LOCAL', 'NON_LOCAL'];
  * few microseconds under pressure does not scan its resident objects on every call.
  */
 export const TRIM_INTERVAL_MS = 1;
-/**
- * A queue's sync point is signalled at most once a millisecond (and always before the manager asks
- * which objects' last use is done): a queue signal costs more than the rest of a small submission,
- * and the batches between two signals share the later one, which only makes them look busy a little
- * longer. At 60 fps every frame still gets its own.
- */
-export const SIGNAL_INTERVAL_MS = 1;
-
-/**
- * A queue's sync point: `value` is the last signalled; `pending`: batches since wait for value + 1;
- * `fenceId`: the fence's id in the ObjectTable.
- */
-interface SyncPoint {
-  fence: Fence;
-  fenceId: number;
-  value: number;
-  pending: boolean;
-  signalledMs: number;
-}
+export { SIGNAL_INTERVAL_MS } from './sync-points.js';
 
 export class ResidencyManager {
   private readonly managedObjects = new Map<Pageable, ManagedObject>();
@@ -114,7 +99,7 @@ export class ResidencyManager {
   private readonly trimGate = new TrimGate();
   /** The objects the manager holds resident (ManagedObject.residentIndex is the place). */
   private readonly residentObjects: ManagedObject[] = [];
-  private readonly fences = new Map<CommandQueue, SyncPoint>();
+  private readonly syncPoints: SyncPoints;
   private readonly clock: () => number;
   private readonly predictor = new ReusePredictor();
   /** The victim policy of each segment, LOCAL and NON_LOCAL (policy-selector.ts). */
@@ -124,8 +109,6 @@ export class ResidencyManager {
   private gatherMark = 0;
   private nextSetId = 1;
   private lastTrimMs = -Infinity;
-  /** The queue whose batch is being paged for (its pending signal must wait for the batch's lists). */
-  private executing: CommandQueue | null = null;
   // ResidencySet fills (SetOwner).
   private fillMark = 0;
   private openFills = 0;
@@ -172,6 +155,7 @@ export class ResidencyManager {
     if (options.clock !== undefined && typeof options.clock !== 'function')
       throw invalidArg('createResidencyManager', 'options.clock', 'must be a function returning milliseconds');
     this.clock = options.clock ?? (() => performance.now());
+    this.syncPoints = new SyncPoints(device, this.table, this.clock);
   }
 
   /** @internal */
@@ -265,44 +249,21 @@ export class ResidencyManager {
   /** Makes every set's objects resident within the budget, then executes the lists on `queue`. */
   executeCommandLists(queue: CommandQueue, lists: GraphicsCommandList[], sets: (ResidencySet | null)[]): void {
     const call = 'ResidencyManager.executeCommandLists';
-    if (this.device.getDeviceRemovedReason() !== 'S_OK') {
-      throw new D3D12Error(
-        'DXGI_ERROR_DEVICE_REMOVED',
-        call,
-        'this',
-        `the device was removed: ${this.device.getPageFaultReport()?.message ?? this.device.getDeviceRemovedReason()}`,
-      );
-    }
-    if (!(queue instanceof CommandQueue))
-      throw invalidArg(call, 'queue', "must be a command queue of the manager's device");
-    if (!Array.isArray(lists) || lists.length === 0)
-      throw invalidArg(call, 'commandLists', `must be a non-empty array of command lists, got ${show(lists)}`);
-    if (!Array.isArray(sets) || sets.length !== lists.length) {
-      throw invalidArg(
-        call,
-        'residencySets',
-        `must hold one residency set (or null) per command list (${lists.length}), got ${show(sets)}`,
-      );
-    }
-    for (let i = 0; i < sets.length; i++) {
-      const set = sets[i];
-      if (set === null) continue;
-      if (!(set instanceof ResidencySet) || !set.belongsTo(this))
-        throw invalidArg(call, `residencySets[${i}]`, 'must be a residency set of this manager, or null');
-      if (!set.closed)
-        throw invalidArg(call, `residencySets[${i}]`, `residency set #${set.id} is still open; close() it first`);
-    }
+    checkBatchArguments(call, this.device, queue, lists, sets, (set) => set.belongsTo(this));
     // The one pass over the sets; it refuses released objects, changing nothing but scratch marks.
     const gathered = this.gather(sets, call);
-    // Everything the queue would refuse is refused before anything pages.
+    // Everything the queue would refuse is refused before anything pages; the lists are checked once.
+    let paging = false;
     try {
-      queue.validateExecuteCommandLists(lists);
+      queue.validateThenExecuteCommandLists(lists, (execute) => {
+        paging = true;
+        this.executeBatch(queue, execute, 0, sets, gathered);
+      });
     } catch (error) {
       // The queue's verdict, named as this call.
-      if (error instanceof D3D12Error) throw new D3D12Error(error.hresult, call, error.argument, error.rule);
+      if (!paging && error instanceof D3D12Error) throw new D3D12Error(error.hresult, call, error.argument, error.rule);
       throw error;
     }
-    this.executeBatch(queue, lists, sets, gathered);
   }
 
   /** The batch's objects and bytes (gather.ts), refusing released ones when `call` names the caller. */
@@ -326,40 +287,37 @@ export class ResidencyManager {
     return this.device.queryVideoMemoryInfo(segment, this.memoryInfo).currentUsage;
   }
 
+  /** Pages for and executes lists [first, first + sets.length) of the batch (`execute`: the queue's). */
   private executeBatch(
     queue: CommandQueue,
-    lists: GraphicsCommandList[],
+    execute: (first: number, count: number) => void,
+    first: number,
     sets: (ResidencySet | null)[],
     gathered: Gathered,
   ): void {
     if (
-      lists.length > 1 &&
+      sets.length > 1 &&
       gathered.needsLocal + gathered.needsNonLocal > this.budget('LOCAL') + this.budget('NON_LOCAL')
     ) {
       this.stats.splits++;
-      const half = Math.ceil(lists.length / 2);
-      const [firstLists, firstSets, lastLists, lastSets] = [
-        lists.slice(0, half),
-        sets.slice(0, half),
-        lists.slice(half),
-        sets.slice(half),
-      ];
-      this.executeBatch(queue, firstLists, firstSets, this.gather(firstSets, null));
-      this.executeBatch(queue, lastLists, lastSets, this.gather(lastSets, null));
+      const half = Math.ceil(sets.length / 2);
+      const [firstSets, lastSets] = [sets.slice(0, half), sets.slice(half)];
+      this.executeBatch(queue, execute, first, firstSets, this.gather(firstSets, null));
+      this.executeBatch(queue, execute, first + half, lastSets, this.gather(lastSets, null));
       return;
     }
 
     const batch = ++this.batchNumber;
     const now = this.clock();
     this.trimGate.tick(now);
-    const sync = this.syncPointFor(queue);
+    const sync = this.syncPoints.of(queue);
     // This batch's objects wait for the queue's next signal, so earlier batches on the queue that
     // still wait for theirs get it now if victims may be chosen (what they used may be evicted).
     const trimDue = now - this.lastTrimMs >= TRIM_INTERVAL_MS;
     if (sync.pending && (gathered.missingLocal + gathered.missingNonLocal > 0 || trimDue || this.overBudget()))
-      this.signal(queue, sync, now);
+      this.syncPoints.signal(queue, sync, now);
     const useValue = sync.value + 1;
-    this.executing = queue;
+    this.syncPoints.executing = queue;
     this.useCounter = gathered.stamp(this.table, this.predictor, this.useCounter, batch, now, sync.fenceId, useValue);
     if (trimDue) {
       this.lastTrimMs = now;
@@ -376,36 +334,10 @@ export class ResidencyManager {
     }
     if (gathered.missingLocal + gathered.missingNonLocal > 0) this.makeBatchResident(gathered, batch);
 
-    this.executing = null;
-    queue.executeCommandLists(lists);
-    sync.pending = true;
-    if (now - sync.signalledMs >= SIGNAL_INTERVAL_MS) this.signal(queue, sync, now);
+    this.syncPoints.executing = null;
+    execute(first, sets.length);
+    this.syncPoints.executed(queue, sync, now);
     this.stats.executions++;
-  }
-
-  private syncPointFor(queue: CommandQueue): SyncPoint {
-    let sync = this.fences.get(queue);
-    if (!sync) {
-      const fence = this.device.createFence(0);
-      sync = { fence, fenceId: this.table.addFence(fence), value: 0, pending: false, signalledMs: -Infinity };
-      this.fences.set(queue, sync);
-    }
-    return sync;
-  }
-
-  private signal(queue: CommandQueue, sync: SyncPoint, now: number): void {
-    queue.signal(sync.fence, ++sync.value);
-    sync.pending = false;
-    sync.signalledMs = now;
-  }
-
-  /**
-   * Signals every queue with batches since its last signal (their objects' use is then judged by it),
-   * except the one executing: its batch's objects wait for the signal after its lists.
-   */
-  private signalPending(): void {
-    for (const [queue, sync] of this.fences)
-      if (sync.pending && queue !== this.executing) this.signal(queue, sync, this.clock());
   }
 
   private overBudget(): boolean {
@@ -454,7 +386,7 @@ export class ResidencyManager {
     eligible: (managed: ManagedObject) => boolean,
     choose = false,
   ): { next(): ManagedObject | undefined } {
-    this.signalPending();
+    this.syncPoints.signalPending();
     const releases = this.device.getReleaseCount();
     const candidates: ManagedObject[] = [];
     // The oldest last use per segment, for the trim gate.
@@ -499,7 +431,7 @@ export class ResidencyManager {
     // No resident object can be past the grace period and none was released since the last scan:
     // the scan would find nothing, so only its signalling of pending batches is done.
     if (this.trimGate.canSkip(segment, now, grace, this.device.getReleaseCount())) {
-      this.signalPending();
+      this.syncPoints.signalPending();
       return;
     }
     const floor = trimFloor(budget);

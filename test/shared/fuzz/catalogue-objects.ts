@@ -270,19 +270,29 @@ function queueMethods(): MethodSpec[] {
       params: [],
       plan: (ctx) => plan(queue(ctx), []),
     },
-    // The same arguments: one executes, the other only checks (and must change nothing).
-    ...(['executeCommandLists', 'validateExecuteCommandLists'] as const).map((name): MethodSpec => ({
-      cls: 'CommandQueue',
-      name,
-      weight: name === 'executeCommandLists' ? 6 : 1,
-      params: [listArrayParam('commandLists')],
-      plan: (ctx) => {
-        const q = queue(ctx);
-        const lists = q ? executable(ctx, q.type) : [];
-        if (!q || lists.length === 0) return undefined;
-        return plan(q, [sample(ctx.rng, lists, ctx.rng.int(1, 2))]);
-      },
-    })),
+    // The same arguments: one executes, one only checks (and must change nothing), and one checks,
+    // then executes all the lists it checked.
+    ...(['executeCommandLists', 'validateExecuteCommandLists', 'validateThenExecuteCommandLists'] as const).map(
+      (name): MethodSpec => ({
+        cls: 'CommandQueue',
+        name,
+        weight: name === 'executeCommandLists' ? 6 : 1,
+        params: [listArrayParam('commandLists')],
+        invoke:
+          name === 'validateThenExecuteCommandLists'
+            ? (target, args) =>
+                (target as CommandQueue).validateThenExecuteCommandLists(args[0] as GraphicsCommandList[], (execute) =>
+                  execute(0, (args[0] as unknown[]).length),
+                )
+            : undefined,
+        plan: (ctx) => {
+          const q = queue(ctx);
+          const lists = q ? executable(ctx, q.type) : [];
+          if (!q || lists.length === 0) return undefined;
+          return plan(q, [sample(ctx.rng, lists, ctx.rng.int(1, 2))]);
+        },
+      }),
+    ),
     {
       cls: 'CommandQueue',
       name: 'signal',

@@ -10,7 +10,7 @@
  * pure LRU order; the clock only moves when a test moves it, so nothing is trimmed unless a test
  * asks for it.
  */
-import { describe, expect } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import {
   createDevice,
   createResidencyManager,
@@ -22,6 +22,7 @@ import {
   type ResidencyManager,
   type Resource,
 } from '../../../../src/index.js';
+import { ListStateTracker } from '../../../../src/d3d12/resource-states.js';
 import { gpuTest as test } from '../../../harness/gpu-test.js';
 import { flush, pattern, TILE, uploadBuffer } from '../../../shared/d3d12-helpers.js';
 import { expectBytes } from '../../../shared/expect-bytes.js';
@@ -710,6 +711,44 @@ describe('executeCommandLists: a refused call changes nothing', () => {
       });
       expect(r.manager.getStats().executions).toBe(0);
     } finally {
+      r.d3d.destroy();
+    }
+  });
+});
+
+describe('executeCommandLists checks a batch once', () => {
+  test("each list's states are checked against the queue's once: the execution reuses the check made before paging", async ({
+    device,
+  }) => {
+    const r = await rig(device, 2 * MIB);
+    const checks = vi.spyOn(ListStateTracker.prototype, 'check');
+    try {
+      const a = trackedHeap(r, 'a', 4, true);
+      const b = trackedHeap(r, 'b', 4, true);
+      const source = pattern(4 * TILE, 7);
+      const upload = uploadBuffer(r.d3d, source);
+      const lists = [a, b].map((target) => {
+        const list = r.d3d.createCommandList('DIRECT');
+        list.copyBufferRegion(target.buffer, 0, upload, 0, 4 * TILE);
+        list.close();
+        return list;
+      });
+      const set = r.manager.createResidencySet();
+      set.open();
+      set.insert(a.heap);
+      set.insert(b.heap);
+      set.close();
+      checks.mockClear();
+      r.manager.executeCommandLists(r.queue, lists, [set, null]);
+      expect(checks).toHaveBeenCalledTimes(lists.length);
+      await flush(r.d3d, r.queue);
+      // Paged in, and executed on that one check.
+      expect(residentNames([a, b])).toEqual(['a', 'b']);
+      const [bytesA, bytesB] = await readThroughManager(r, [a.heap, b.heap], [a.buffer, b.buffer], 4 * TILE);
+      expectBytes(bytesA as Uint8Array, source, 'a');
+      expectBytes(bytesB as Uint8Array, source, 'b');
+    } finally {
+      checks.mockRestore();
       r.d3d.destroy();
     }
   });

@@ -167,6 +167,7 @@ const PUBLISHED: Record<string, { file: string; members: string[] }> = {
       'type',
       'updateTileMappings',
       'validateExecuteCommandLists',
+      'validateThenExecuteCommandLists',
       'wait',
     ],
   },
