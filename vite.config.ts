@@ -1,7 +1,8 @@
 /**
  * One vite configuration, two jobs:
  *   vite build               the library: src/index.ts (browser), src/node/index.ts (Node.js) and
- *                            src/validate/index.ts (d3d12-webgpu/validate) as ES modules in dist/
+ *                            src/validate/index.ts (d3d12-webgpu/validate) and src/testing/index.ts
+ *                            (d3d12-webgpu/testing) as ES modules in dist/
  *                            (types come from tsc -p tsconfig.build.json)
  *   vite --mode demo         the demo server (npm start), on 127.0.0.1
  *   vite build --mode demo   the demo as a static site in demo-dist/
@@ -55,6 +56,8 @@ export default defineConfig(({ mode }) => {
           index: `${root}src/index.ts`,
           node: `${root}src/node/index.ts`,
           validate: `${root}src/validate/index.ts`,
+          // testing: d3d12-webgpu/testing (src/testing/), the test hooks, kept out of the main entry's types.
+          testing: `${root}src/testing/index.ts`,
         },
         formats: ['es'],
       },

@@ -27,6 +27,7 @@ import { check, checkThat, pattern, roundUp, TILE, type Check } from '../bytes.j
 import { readBuffer, runList, uploadBuffer } from '../d3d12-io.js';
 import { footprintRows, TextureModel, type Triple } from '../texture-model.js';
 import { ScenarioContext } from './context.js';
+import { getTileMappingForTesting } from '../../testing/index.js';
 
 /** A texture of a scenario and its CPU model. */
 export interface Texture {
@@ -251,7 +252,7 @@ async function standardTiles(device: Device, queue: CommandQueue, t: Texture): P
       for (let y = 0; y < s.heightInTiles; y++) {
         for (let x = 0; x < s.widthInTiles; x++) {
           const tile = s.startTileIndexInOverallResource + x + (y + z * s.heightInTiles) * s.widthInTiles;
-          if (t.resource.getTileMappingForTesting(tile)) tiles.push({ tile, sub, origin: [x * tw, y * th, z * td] });
+          if (getTileMappingForTesting(t.resource, tile)) tiles.push({ tile, sub, origin: [x * tw, y * th, z * td] });
         }
       }
     }

@@ -41,6 +41,7 @@ import {
 } from '../../../src/index.js';
 import { Random } from '../../../src/validate/random.js';
 import { listStates } from './list-states.js';
+import { getTileMappingForTesting } from '../../../src/testing/index.js';
 
 const TILE = 65536;
 const MIB = 2 ** 20;
@@ -953,7 +954,7 @@ class SoakRunner {
   private checkMappings(buffer: BufferEntry): SoakDifference | undefined {
     const slots = buffer.slots as (Slot | null)[];
     for (let tile = 0; tile < buffer.tiles; tile++) {
-      const actual = buffer.resource.getTileMappingForTesting(tile);
+      const actual = getTileMappingForTesting(buffer.resource, tile);
       const expected = slots[tile] ?? null;
       const same =
         actual === null
