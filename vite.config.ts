@@ -1,8 +1,9 @@
 /**
  * One vite configuration, two jobs:
  *   vite build               the library: src/index.ts (browser), src/node/index.ts (Node.js),
- *                            src/validate/index.ts (d3d12-webgpu/validate) and src/streaming/index.ts
- *                            (d3d12-webgpu/streaming) as ES modules in dist/
+ *                            src/validate/index.ts (d3d12-webgpu/validate), src/streaming/index.ts
+ *                            (d3d12-webgpu/streaming) and src/testing/index.ts (d3d12-webgpu/testing)
+ *                            as ES modules in dist/
  *                            (types come from tsc -p tsconfig.build.json)
  *   vite --mode demo         the demo server (npm start), on 127.0.0.1
  *   vite build --mode demo   the demo as a static site in demo-dist/
@@ -58,6 +59,8 @@ export default defineConfig(({ mode }) => {
           validate: `${root}src/validate/index.ts`,
           // streaming: d3d12-webgpu/streaming (src/streaming/), the upload-ring tile streamer, a client of the main entry.
           streaming: `${root}src/streaming/index.ts`,
+          // testing: d3d12-webgpu/testing (src/testing/), the test hooks, kept out of the main entry's types.
+          testing: `${root}src/testing/index.ts`,
         },
         formats: ['es'],
       },

@@ -26,7 +26,7 @@ export {
   type FeatureDataArchitecture,
 } from './emulator/feature-support.js';
 export { Heap } from './d3d12/heap.js';
-export { Resource, type ResourceKind, type TileMappingForTesting } from './d3d12/resource.js';
+export { Resource, type ResourceKind } from './d3d12/resource.js';
 export { CommandQueue } from './d3d12/command-queue.js';
 export { GraphicsCommandList, type ResourceBarrier } from './d3d12/command-list.js';
 export type { TextureCopyLocation } from './d3d12/texture-copies.js';

@@ -26,7 +26,7 @@
  * signalled after makeResident. Library evict: the moment the bytes reached CPU memory, the same event
  * the baselines wait for. No public call reports that moment (a queue fence completes once the GPU
  * copies are done, possibly before the maps resolve), so the figure waits for the test hook
- * `heap.getEvictedBytesForTesting()`, and records the fence's completion as the extra `fence GB/s`.
+ * `getEvictedBytesForTesting(heap)`, and records the fence's completion as the extra `fence GB/s`.
  * Restores run after the bytes arrived, so they measure the CPU → GPU path, not a GPU-side copy.
  * Restore rows also record how long the call itself took (makeResident; raw: writeBuffer): the
  * CPU side, so a gap to raw reads as bookkeeping before the submission or as GPU time after it.
@@ -53,6 +53,7 @@ import {
   type FigureSeries,
   type LiveRecorder,
 } from './figure.js';
+import { getEvictedBytesForTesting } from '../../src/testing/index.js';
 
 const MIB = 2 ** 20;
 const FULL_SIZES_MIB = [1, 16, 64];
@@ -288,7 +289,7 @@ export const pagingThroughput: FigureRunner = async (context) => {
     }
     if (streamSeconds > 0) figure.parameters.streamMiB = streamBytes / MIB;
     notes.push(
-      'library evict: timed until the bytes reached CPU memory (the test hook heap.getEvictedBytesForTesting(); no D3D12 call reports it); extra "fence GB/s": until a queue fence signalled after evict completed',
+      'library evict: timed until the bytes reached CPU memory (the test hook getEvictedBytesForTesting(heap); no D3D12 call reports it); extra "fence GB/s": until a queue fence signalled after evict completed',
       'extras "tuned raw GB/s" and "÷ tuned raw": the library against the best plain-WebGPU transfer this project could write (kept 16 MiB chunks, overlapped maps, a kept CPU store; queue.writeBuffer up to 4 MiB)',
       'restore extras "makeResident µs" and "raw writeBuffer µs": medians of the time until the call returned (the CPU side: bookkeeping, error scopes, the queue writes); the rest of a sample is the wait for the GPU',
     );
@@ -312,7 +313,7 @@ async function prime(library: Library, gpuDevice: GPUDevice): Promise<void> {
   try {
     for (let i = 0; i < JIT_PRIMING_CYCLES; i++) {
       device.evict([heap]);
-      await heap.getEvictedBytesForTesting();
+      await getEvictedBytesForTesting(heap);
       device.makeResident([heap]);
       await signal(library);
       const readable = gpuDevice.createBuffer({
@@ -329,7 +330,7 @@ async function prime(library: Library, gpuDevice: GPUDevice): Promise<void> {
     }
     // Left evicted, its page is free once the bytes arrived: the largest row may need the whole pool.
     device.evict([heap]);
-    await heap.getEvictedBytesForTesting();
+    await getEvictedBytesForTesting(heap);
   } finally {
     heap.release();
     raw.destroy();
@@ -432,7 +433,7 @@ async function measure(
       const before = device.getPagingStats().evictions;
       const start = performance.now();
       device.evict([heap]);
-      const arrived = heap.getEvictedBytesForTesting();
+      const arrived = getEvictedBytesForTesting(heap);
       let fenceMs = NaN;
       const fenceDone = signal(library).then(() => {
         fenceMs = performance.now() - start;

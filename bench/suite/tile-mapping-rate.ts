@@ -51,6 +51,7 @@ import {
   type FigureRow,
   type FigureRunner,
 } from './figure.js';
+import { getTileMappingForTesting } from '../../src/testing/index.js';
 
 /** 2 GiB of virtual address space; quick mode remaps 128 MiB of it. */
 const FULL_TILES = 32768;
@@ -159,7 +160,7 @@ async function uploadRaw(
 /** Throws unless tiles 0..tiles-1 map to `heap` at i % HEAP_TILES (a few tiles, spread out). */
 function checkMapped(buffer: Resource, heap: Heap, tiles: number, granularity: Granularity): void {
   for (const tile of [0, 1, HEAP_TILES - 1, Math.floor(tiles / 2) + 3, tiles - 1]) {
-    const mapping = buffer.getTileMappingForTesting(tile);
+    const mapping = getTileMappingForTesting(buffer, tile);
     if (mapping?.heap !== heap || mapping.heapTileOffset !== tile % HEAP_TILES) {
       throw new Error(
         `tile-mapping-rate (${granularity}): tile ${tile} maps to ${mapping ? `tile ${mapping.heapTileOffset} of ${mapping.heap.label}` : 'nothing'}, expected tile ${tile % HEAP_TILES} of ${heap.label}`,

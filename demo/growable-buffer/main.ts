@@ -18,6 +18,7 @@ import common from './particle-common.wgsl?raw';
 import drawCode from './particle-draw.wgsl?raw';
 import initCode from './particle-init.wgsl?raw';
 import { INSTANCE_BYTES, Population, RESERVED_BYTES, tilesFor } from './population.js';
+import { getTileMappingForTesting } from '../../src/testing/index.js';
 
 /** Heaps the draw shader can colour apart (root constants 7..22). */
 const MAX_HEAP_HUES = 16;
@@ -322,7 +323,7 @@ async function createScene({ device, gpuDevice, queue, swapChain, canvas, panel,
       /** For buffer tiles [0, upTo): [index of the backing heap among the live heaps, heap tile] or null. */
       mapping(upTo: number): ([number, number] | null)[] {
         return Array.from({ length: upTo }, (_, tile) => {
-          const mapping = reserved.getTileMappingForTesting(tile);
+          const mapping = getTileMappingForTesting(reserved, tile);
           return mapping ? [heaps.indexOf(mapping.heap), mapping.heapTileOffset] : null;
         });
       },

@@ -14,7 +14,7 @@ import {
   type DeviceSettings,
 } from '../validation/device.js';
 import type { QueryHeapDesc } from '../validation/query.js';
-import { validateCorruptEntry, validateResourceList } from '../validation/tile-validation.js';
+import { validateResourceList } from '../validation/tile-validation.js';
 import { orThrow, type HResult } from '../api/errors.js';
 import type {
   ClearValue,
@@ -51,7 +51,7 @@ import type { MemoryStats, PagingStats } from '../emulator/memory-stats.js';
 import type { FaultReport } from '../emulator/fault-report.js';
 import type { DeviceContext } from '../emulator/device-context.js';
 import { featureData, type FeatureData } from '../emulator/feature-support.js';
-import { corruptPageTableEntry, validateTileMappings } from '../emulator/tile-validation.js';
+import { validateTileMappings } from '../emulator/tile-validation.js';
 import { readUnmappedAccesses } from '../emulator/unmapped-access.js';
 
 /**
@@ -60,7 +60,10 @@ import { readUnmappedAccesses } from '../emulator/unmapped-access.js';
  */
 export class Device {
   /** @internal Use createDevice(). */
-  constructor(private readonly context: DeviceContext) {}
+  constructor(
+    /** @internal What the device's objects share (src/emulator/device-context.ts); test hooks reach it. */
+    readonly context: DeviceContext,
+  ) {}
 
   /** @internal The validated createDevice options. */
   get settings(): DeviceSettings {
@@ -176,11 +179,6 @@ export class Device {
    */
   getPageFaultReport(): { message: string; faults: FaultReport[] } | null {
     return this.context.removal.report();
-  }
-
-  /** The next buffer the emulator allocates after creation is refused by WebGPU: tests of what a refusal does. */
-  failNextAllocationForTesting(): void {
-    this.context.backend?.memory.failNextAllocationForTesting();
   }
 
   /** The WebGPU device behind the emulated memory (undefined on a CPU-only device). */
@@ -383,22 +381,6 @@ export class Device {
       },
       list,
     );
-  }
-
-  /**
-   * Self-check of validateTileMappings: writes `entry` (default: one that points elsewhere) into the
-   * GPU page table at page `page` of `resource`, behind the CPU authority's back.
-   */
-  corruptPageTableEntryForTesting(resource: Resource, page: number, entry?: number): void {
-    const { memory } = this.context.requireBackend('corruptPageTableEntryForTesting');
-    const candidate = this.context.ownResource(resource);
-    const own = orThrow(validateCorruptEntry(candidate, candidate?.virtualRange.pageCount, page, entry));
-    corruptPageTableEntry(memory, own, page, entry, (id) => this.context.objects.heapById(id));
-  }
-
-  /** Self-check of validateTileMappings: the next page-table write is lost (the GPU keeps the old entries). */
-  dropNextPageTableWriteForTesting(): void {
-    this.context.requireBackend('dropNextPageTableWriteForTesting').memory.pageTable.dropNextWriteForTesting();
   }
 
   /** Frees the GPU memory (the WebGPU device itself stays the caller's); the device is removed. */

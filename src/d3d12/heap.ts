@@ -234,15 +234,12 @@ export class Heap extends DeviceChild {
    * not resident and never made resident; undefined while resident or on a CPU-only device. The
    * array is the eviction's own CPU store, not a copy: it holds these bytes until the heap is made
    * resident again, after which a later eviction may reuse it (copy it to keep it).
+   * @internal Read through getEvictedBytesForTesting (d3d12-webgpu/testing).
    */
-  getEvictedBytesForTesting(): Promise<Uint8Array> | undefined {
+  evictedBytes(): Promise<Uint8Array> | undefined {
     const evicted = this.#evicted;
     if (!evicted || this.#memory) return undefined;
     return evicted.arrived.then(() => evicted.bytes ?? new Uint8Array(evicted.byteLength));
-  }
-
-  isReleasedForTesting(): boolean {
-    return this.released;
   }
 
   /** @internal Placed resources that hold a reference on this heap. */

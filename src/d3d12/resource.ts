@@ -235,8 +235,9 @@ export class Resource extends DeviceChild {
    * The CPU page table's entry for resource tile `tileIndex` (read-only view for tests): the heap and
    * heap tile behind it, or null for a NULL tile. For a placed small texture whose offset is not a
    * whole tile, the heap tile holding the tile's first byte.
+   * @internal Read through getTileMappingForTesting (d3d12-webgpu/testing).
    */
-  getTileMappingForTesting(tileIndex: number): TileMappingForTesting | null {
+  tileMapping(tileIndex: number): TileMappingForTesting | null {
     this.live('getTileMappingForTesting');
     if (!Number.isSafeInteger(tileIndex) || tileIndex < 0 || tileIndex >= this.layout.numTiles) {
       throw invalidArg(

@@ -11,6 +11,7 @@
 import type { Heap } from '../d3d12/heap.js';
 import type { Resource } from '../d3d12/resource.js';
 import { TILE } from './bytes.js';
+import { getTileMappingForTesting } from '../testing/index.js';
 
 /** Tier 1's documented value for reads of NULL tiles (shaders/prelude/common.wgsl). */
 export const TIER1_NULL_READ = 0xdeadbeef;
@@ -31,12 +32,12 @@ export class PageTableModel {
 
   /** A copy of 64 KiB into resource tile `tile` (dropped on a NULL tile). */
   writeTile(resource: Resource, tile: number, bytes: Uint8Array): void {
-    const mapping = resource.getTileMappingForTesting(tile);
+    const mapping = getTileMappingForTesting(resource, tile);
     if (mapping) this.heapBytes(mapping.heap).set(bytes.subarray(0, TILE), mapping.heapTileOffset * TILE);
   }
 
   readTile(resource: Resource, tile: number): Uint8Array {
-    const mapping = resource.getTileMappingForTesting(tile);
+    const mapping = getTileMappingForTesting(resource, tile);
     if (mapping)
       return this.heapBytes(mapping.heap).slice(mapping.heapTileOffset * TILE, (mapping.heapTileOffset + 1) * TILE);
     const bytes = new Uint8Array(TILE);

@@ -15,6 +15,7 @@ import type { Device } from '../d3d12/device.js';
 import type { Resource } from '../d3d12/resource.js';
 import type { CopyableFootprints, ResourceTiling } from '../api/types.js';
 import { TIER1_NULL_READ } from './page-table-model.js';
+import { getTileMappingForTesting } from '../testing/index.js';
 
 /** D3D12_PACKED_TILE: GetResourceTiling's start index for a packed subresource. */
 const PACKED_TILE = 0xffffffff;
@@ -90,7 +91,7 @@ export class TextureModel {
 
   mapped(subresource: number, x: number, y: number, z: number): boolean {
     return (
-      this.tiling === undefined || this.resource.getTileMappingForTesting(this.tileOf(subresource, x, y, z)) !== null
+      this.tiling === undefined || getTileMappingForTesting(this.resource, this.tileOf(subresource, x, y, z)) !== null
     );
   }
 

@@ -32,6 +32,7 @@ import { toUnorm } from '../../src/memory/clear-values.js';
 import { formatInfo } from '../../src/memory/formats.js';
 import { texelByteOffset } from '../../src/memory/texel-layout.js';
 import STORES from '../../shaders/validate_texel_stores.wgsl?raw';
+import { getTileMappingForTesting } from '../../src/testing/index.js';
 
 /** The forms of the store (D3D12_TEST_STORE_* in the shader): those without a status report 0xffffffff. */
 const FORMS = { arrayChecked: 0, checked: 1, array: 2, plain: 3, bits: 4 } as const;
@@ -212,7 +213,7 @@ async function storeFormat(
   await writeTiles(device, queue, texture, initial);
   // The model: what copyTiles reads now (NULL tiles as the tier says), then each store that lands.
   const model = initial.slice();
-  const mapped = (tile: number): boolean => texture.getTileMappingForTesting(tile) !== null;
+  const mapped = (tile: number): boolean => getTileMappingForTesting(texture, tile) !== null;
   for (let tile = 0; tile < tiles; tile++) if (!mapped(tile)) model.set(nullTile(tier), tile * TILE);
 
   const jobs = jobsFor(layout.tileShape.widthInTexels, layout.tileShape.heightInTexels, slices, 9);

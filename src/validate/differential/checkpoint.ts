@@ -15,11 +15,12 @@ import type { Findings } from '../findings.js';
 import { coordinateOf } from '../tile-regions.js';
 import type { RunnerState } from './runner.js';
 import { isReserved, type ResourceEntry, type Slots } from './world.js';
+import { getTileMappingForTesting } from '../../testing/index.js';
 
 /** Where the CPU page table disagrees with the run's model of `entry`'s mappings, in words; undefined when it agrees. */
 export function mappingDifference(entry: ResourceEntry): string | undefined {
   for (let tile = 0; tile < entry.tiles; tile++) {
-    const actual = entry.resource.getTileMappingForTesting(tile);
+    const actual = getTileMappingForTesting(entry.resource, tile);
     const slot = (entry.slots as Slots)[tile] ?? null;
     const same =
       actual === null

@@ -22,6 +22,7 @@ import { DifferentialRunner } from './commands.js';
 import { Generator, MAX_UPLOAD_TILES } from './generate.js';
 import { describeOperation } from './operations.js';
 import { isReserved, type Slots } from './world.js';
+import { corruptPageTableEntryForTesting, dropNextPageTableWriteForTesting } from '../../testing/index.js';
 
 const MIB = 2 ** 20;
 const LOCAL_BYTES = 48 * MIB;
@@ -66,7 +67,7 @@ async function openRunner(
     {
       beforeUpdateTileMappings: (entry, slots) => {
         if (options.plant !== 'drop-write' || marks.planted || !changesMappedTile(entry.slots as Slots, slots)) return;
-        d3d.dropNextPageTableWriteForTesting();
+        dropNextPageTableWriteForTesting(d3d);
         marks.planted = true;
       },
       mappingChanged: (entry) => {
@@ -82,7 +83,8 @@ async function openRunner(
 function plantCorruption(d3d: Device, state: DifferentialRunner): boolean {
   const entry = state.live(isReserved).find((e) => (e.slots as Slots).some((slot) => slot !== null));
   if (!entry) return false;
-  d3d.corruptPageTableEntryForTesting(
+  corruptPageTableEntryForTesting(
+    d3d,
     entry.resource,
     (entry.slots as Slots).findIndex((slot) => slot !== null),
   );

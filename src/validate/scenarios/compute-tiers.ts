@@ -11,6 +11,7 @@ import { check, pattern, TILE, type Check } from '../bytes.js';
 import { readBuffer, runList, uploadBuffer } from '../d3d12-io.js';
 import { PageTableModel } from '../page-table-model.js';
 import { ScenarioContext } from './context.js';
+import { getTileMappingForTesting } from '../../testing/index.js';
 
 export async function computeTiers(
   gpuDevice: GPUDevice,
@@ -73,7 +74,7 @@ export async function computeTiers(
     const values = new Uint32Array(bytes.buffer, bytes.byteOffset, count);
     for (let i = 0; i < count; i++) {
       predicted[2 * i] = values[i] ?? 0;
-      predicted[2 * i + 1] = reserved.getTileMappingForTesting(Math.floor((i * 4) / TILE)) ? 1 : 0;
+      predicted[2 * i + 1] = getTileMappingForTesting(reserved, Math.floor((i * 4) / TILE)) ? 1 : 0;
     }
     const faults = await device.readFaults();
     return [

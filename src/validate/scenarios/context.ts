@@ -13,6 +13,7 @@ import type { Resource } from '../../d3d12/resource.js';
 import type { Check } from '../bytes.js';
 import { describeTileValidation } from '../findings.js';
 import type { PlantMode } from '../types.js';
+import { corruptPageTableEntryForTesting, dropNextPageTableWriteForTesting } from '../../testing/index.js';
 
 export class ScenarioContext {
   pagesValidated = 0;
@@ -27,7 +28,7 @@ export class ScenarioContext {
   /** Right before an updateTileMappings that changes mapped tiles: drop-write skips its page-table write. */
   beforeRemap(device: Device): void {
     if (this.plant !== 'drop-write' || this.planted) return;
-    device.dropNextPageTableWriteForTesting();
+    dropNextPageTableWriteForTesting(device);
     this.planted = true;
   }
 
@@ -37,7 +38,7 @@ export class ScenarioContext {
    */
   async tileMappings(device: Device, name: string, mapped?: { resource: Resource; page: number }): Promise<Check[]> {
     if (this.plant === 'corrupt-entry' && !this.planted && mapped) {
-      device.corruptPageTableEntryForTesting(mapped.resource, mapped.page);
+      corruptPageTableEntryForTesting(device, mapped.resource, mapped.page);
       this.planted = true;
     }
     const v = await device.validateTileMappings();

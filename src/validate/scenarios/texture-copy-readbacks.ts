@@ -10,6 +10,7 @@ import { check, TILE, type Check } from '../bytes.js';
 import { readBuffer, runList, uploadBuffer } from '../d3d12-io.js';
 import type { Triple } from '../texture-model.js';
 import { coordinateOfTile, defaultBuffer, type Texture } from './texture-copy-moves.js';
+import { getTileMappingForTesting } from '../../testing/index.js';
 
 /** Every texel of every mip of slice 0 through d3d12_tex2d_load (RGBA8), value and CheckAccessFullyMapped against the model. */
 export async function textureLoads(device: Device, queue: CommandQueue, t: Texture): Promise<Check[]> {
@@ -75,7 +76,7 @@ export async function standardTiles(device: Device, queue: CommandQueue, t: Text
       for (let y = 0; y < s.heightInTiles; y++) {
         for (let x = 0; x < s.widthInTiles; x++) {
           const tile = s.startTileIndexInOverallResource + x + (y + z * s.heightInTiles) * s.widthInTiles;
-          if (t.resource.getTileMappingForTesting(tile)) tiles.push({ tile, sub, origin: [x * tw, y * th, z * td] });
+          if (getTileMappingForTesting(t.resource, tile)) tiles.push({ tile, sub, origin: [x * tw, y * th, z * td] });
         }
       }
     }

@@ -22,6 +22,7 @@ import { check, TILE, type Check } from '../bytes.js';
 import { readBuffer, runList, uploadBuffer } from '../d3d12-io.js';
 import { TIER1_NULL_READ } from '../page-table-model.js';
 import { readTiles } from '../texture-io.js';
+import { getTileMappingForTesting } from '../../testing/index.js';
 
 const mipSize = (size: number, mip: number): number => Math.max(1, size >> mip);
 /** An RGBA8 texel as a little-endian word. */
@@ -176,7 +177,7 @@ async function partlyNull(device: Device, pso: PipelineState, tier: TiledResourc
               (c.rects === null || c.rects.some((r) => x >= r.left && x < r.right && y >= r.top && y < r.bottom)),
           )
           .at(-1);
-        const mapped = texture.getTileMappingForTesting(tile) !== null;
+        const mapped = getTileMappingForTesting(texture, tile) !== null;
         expected.set(mapped ? [last?.word ?? 0, 1] : [tier === 1 ? TIER1_NULL_READ : 0, 0], (y * width + x) * 2);
       }
     }

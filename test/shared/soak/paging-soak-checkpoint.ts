@@ -23,6 +23,7 @@ import {
   type Store,
 } from './paging-soak-model.js';
 import type { PagingSoakDifference, PagingSoakSummary } from './paging-soak-report.js';
+import { getTileMappingForTesting } from '../../../src/testing/index.js';
 
 /** Bytes of one READBACK buffer (an object larger than this gets one of its own). */
 const READBACK_CHUNK = 2 ** 20;
@@ -83,7 +84,7 @@ export function describeDifference(
 function checkMappings(host: CheckpointHost, buffer: SoakBuffer): void {
   const slots = buffer.slots as (Slot | null)[];
   for (let tile = 0; tile < buffer.tiles; tile++) {
-    const actual = buffer.resource.getTileMappingForTesting(tile);
+    const actual = getTileMappingForTesting(buffer.resource, tile);
     const expected = slots[tile] ?? null;
     const same =
       actual === null

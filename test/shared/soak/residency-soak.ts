@@ -44,6 +44,7 @@ import type { Random } from '../../../src/validate/random.js';
 import { listStates } from './list-states.js';
 import { driveSoak, type SoakPlan } from './soak-driver.js';
 import { TILE } from '../d3d12-helpers.js';
+import { getTileMappingForTesting } from '../../../src/testing/index.js';
 
 const MIB = 2 ** 20;
 
@@ -939,7 +940,7 @@ class SoakRunner {
   private checkMappings(buffer: BufferEntry): SoakDifference | undefined {
     const slots = buffer.slots as (Slot | null)[];
     for (let tile = 0; tile < buffer.tiles; tile++) {
-      const actual = buffer.resource.getTileMappingForTesting(tile);
+      const actual = getTileMappingForTesting(buffer.resource, tile);
       const expected = slots[tile] ?? null;
       const same =
         actual === null

@@ -19,6 +19,7 @@ import {
 } from '../../../../src/index.js';
 import { gpuTest } from '../../../harness/gpu-test.js';
 import { flush, pattern, readBuffer, TILE, uploadBuffer } from '../../../shared/d3d12-helpers.js';
+import { getTileMappingForTesting } from '../../../../src/testing/index.js';
 
 /** Words each read copies: the first 256 bytes of a tile. */
 const WORDS = 64;
@@ -139,7 +140,7 @@ describe('page-table changes reach the GPU before the work queued after them', (
         // Not yet run: the held mapping is on neither side.
         dispatchRead(s, s.queue, reserved.getGPUVirtualAddress(), other);
         expect((await s.d3d.validateTileMappings()).mismatchCount).toBe(0);
-        expect(reserved.getTileMappingForTesting(0)?.heapTileOffset).toBe(0);
+        expect(getTileMappingForTesting(reserved, 0)?.heapTileOffset).toBe(0);
         fence.signal(1);
         await flush(s.d3d, waiting);
         expect(await words(s, before)).toEqual(heapWords(s, 0));

@@ -7,6 +7,7 @@ import { describe, expect } from 'vitest';
 import { createDevice, type CommandQueue, type Device, type Fence } from '../../../../src/index.js';
 import { gpuTest } from '../../../harness/gpu-test.js';
 import { TILE } from '../../../shared/d3d12-helpers.js';
+import { getTileMappingForTesting } from '../../../../src/testing/index.js';
 
 interface Counted {
   d3d: Device;
@@ -78,7 +79,7 @@ describe('page-table updates are merged and sent before the GPU reads them', () 
         // The resource's creation (all NULL) and the mapping inside it: one run.
         c.signal();
         expect(c.writes()).toBe(1);
-        expect(reserved.getTileMappingForTesting(149)?.heapTileOffset).toBe(99);
+        expect(getTileMappingForTesting(reserved, 149)?.heapTileOffset).toBe(99);
 
         for (let i = 0; i < 100; i++)
           c.queue.updateTileMappings(
@@ -93,7 +94,7 @@ describe('page-table updates are merged and sent before the GPU reads them', () 
         expect(c.writes()).toBe(0);
         c.signal();
         expect(c.writes()).toBe(1);
-        expect(reserved.getTileMappingForTesting(100)?.heapTileOffset).toBe(99);
+        expect(getTileMappingForTesting(reserved, 100)?.heapTileOffset).toBe(99);
         // Nothing pending: a signal writes nothing.
         c.signal();
         expect(c.writes()).toBe(0);

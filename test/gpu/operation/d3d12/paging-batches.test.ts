@@ -13,6 +13,7 @@ import { d3dTest } from '../../../harness/d3d-test.js';
 import { flush, pattern, readBuffer, TILE, uploadBuffer } from '../../../shared/d3d12-helpers.js';
 import { expectBytes } from '../../../shared/expect-bytes.js';
 import { deviceContext } from '../../../shared/device-context.js';
+import { getEvictedBytesForTesting } from '../../../../src/testing/index.js';
 
 const MIB = 2 ** 20;
 
@@ -68,7 +69,7 @@ describe('many heaps per call', () => {
       expect(d3d.getPagingStats().evictions).toBe(5);
       expect(d3d.queryVideoMemoryInfo('LOCAL').currentUsage).toBe(usageBefore - 25 * MIB);
       const arrived = await Promise.all(
-        heaps.map((paged) => paged.heap.getEvictedBytesForTesting() as Promise<Uint8Array>),
+        heaps.map((paged) => getEvictedBytesForTesting(paged.heap) as Promise<Uint8Array>),
       );
       arrived.forEach((bytes, i) => expectBytes(bytes, (heaps[i] as Paged).bytes, `heap ${i} in CPU memory`));
       expect(backing(d3d).heldPagesForTesting('LOCAL'), 'arrived: the old pages are free').toBe(0);
@@ -76,7 +77,7 @@ describe('many heaps per call', () => {
       expect(d3d.getPagingStats().restores).toBe(5);
       for (const [i, paged] of heaps.entries()) await expectHeld(d3d, queue, paged, `heap ${i} after one restore call`);
       d3d.evict(all);
-      await Promise.all(heaps.map((paged) => paged.heap.getEvictedBytesForTesting() as Promise<Uint8Array>));
+      await Promise.all(heaps.map((paged) => getEvictedBytesForTesting(paged.heap) as Promise<Uint8Array>));
       for (const heap of all) d3d.makeResident([heap]);
       for (const [i, paged] of heaps.entries())
         await expectHeld(d3d, queue, paged, `heap ${i} after a restore call of its own`);
@@ -126,7 +127,7 @@ describe('the old pages of an evicted heap', () => {
     expect(backing(d3d).stagedBytesForTesting).toBe(0);
     // Evicted again after that: the second eviction's bytes are what the heap holds.
     d3d.evict([a.heap]);
-    expectBytes((await a.heap.getEvictedBytesForTesting()) as Uint8Array, a.bytes, 'evicted again');
+    expectBytes((await getEvictedBytesForTesting(a.heap)) as Uint8Array, a.bytes, 'evicted again');
     d3d.makeResident([a.heap]);
     await expectHeld(d3d, queue, a, 'restored from CPU memory');
   });
@@ -176,11 +177,11 @@ describe('the old pages of an evicted heap', () => {
     const a = await filled(d3d, queue, 2 * TILE, 40);
     const b = await filled(d3d, queue, 2 * TILE, 41);
     d3d.evict([a.heap]);
-    await a.heap.getEvictedBytesForTesting();
+    await getEvictedBytesForTesting(a.heap);
     d3d.makeResident([a.heap]);
     // a's store is free again: b's eviction (the same size) takes it.
     d3d.evict([b.heap]);
-    expectBytes((await b.heap.getEvictedBytesForTesting()) as Uint8Array, b.bytes, 'b in the reused store');
+    expectBytes((await getEvictedBytesForTesting(b.heap)) as Uint8Array, b.bytes, 'b in the reused store');
     d3d.makeResident([b.heap]);
     await expectHeld(d3d, queue, a, 'a');
     await expectHeld(d3d, queue, b, 'b');

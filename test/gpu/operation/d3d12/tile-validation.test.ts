@@ -18,6 +18,7 @@ import {
 import { d3dTest } from '../../../harness/d3d-test.js';
 import { TILE } from '../../../shared/d3d12-helpers.js';
 import { expectD3D12Error, expectD3D12Rejection } from '../../../shared/expect-d3d12-error.js';
+import { corruptPageTableEntryForTesting, dropNextPageTableWriteForTesting } from '../../../../src/testing/index.js';
 
 const loose = (value: unknown): never => value as never;
 const MIB = 1 << 20;
@@ -101,19 +102,19 @@ describe('validateTileMappings: validation', () => {
   }) => {
     const cpu = await createDevice({ gpuDevice: null });
     const cpuResource = cpu.createReservedResource({ dimension: 'BUFFER', width: TILE }, 'COMMON');
-    expectD3D12Error(() => cpu.corruptPageTableEntryForTesting(cpuResource, 0), {
+    expectD3D12Error(() => corruptPageTableEntryForTesting(cpu, cpuResource, 0), {
       call: 'corruptPageTableEntryForTesting',
       argument: 'this',
       message: /no GPU memory/,
     });
-    expectD3D12Error(() => cpu.dropNextPageTableWriteForTesting(), {
+    expectD3D12Error(() => dropNextPageTableWriteForTesting(cpu), {
       call: 'dropNextPageTableWriteForTesting',
       argument: 'this',
       message: /no GPU memory/,
     });
     // Another device's resource is not this device's to corrupt.
     const other = await createDevice({ gpuDevice: device, localMemoryBytes: 4 * MIB, nonLocalMemoryBytes: 4 * MIB });
-    expectD3D12Error(() => d3d.corruptPageTableEntryForTesting(reservedBuffer(other, 1), 0), {
+    expectD3D12Error(() => corruptPageTableEntryForTesting(d3d, reservedBuffer(other, 1), 0), {
       call: 'corruptPageTableEntryForTesting',
       argument: 'resource',
       message: /must be a resource created by this device/,
@@ -132,12 +133,12 @@ describe('validateTileMappings: validation', () => {
       call: 'validateTileMappings',
       argument: 'this',
     });
-    expectD3D12Error(() => d3d.corruptPageTableEntryForTesting(mine, 0), {
+    expectD3D12Error(() => corruptPageTableEntryForTesting(d3d, mine, 0), {
       hresult: 'DXGI_ERROR_DEVICE_REMOVED',
       call: 'corruptPageTableEntryForTesting',
       argument: 'this',
     });
-    expectD3D12Error(() => d3d.dropNextPageTableWriteForTesting(), {
+    expectD3D12Error(() => dropNextPageTableWriteForTesting(d3d), {
       hresult: 'DXGI_ERROR_DEVICE_REMOVED',
       call: 'dropNextPageTableWriteForTesting',
       argument: 'this',
@@ -150,21 +151,21 @@ describe('validateTileMappings: validation', () => {
     const call = 'corruptPageTableEntryForTesting';
     const resource = reservedBuffer(d3d, 4);
     for (const value of [{}, null, heapOf(d3d, 1), 3])
-      expectD3D12Error(() => d3d.corruptPageTableEntryForTesting(loose(value), 0), {
+      expectD3D12Error(() => corruptPageTableEntryForTesting(d3d, loose(value), 0), {
         call,
         argument: 'resource',
         message: /must be a resource created by this device/,
       });
     for (const page of [-1, 4, 1.5, NaN, '0', undefined])
-      expectD3D12Error(() => d3d.corruptPageTableEntryForTesting(resource, loose(page)), { call, argument: 'page' });
+      expectD3D12Error(() => corruptPageTableEntryForTesting(d3d, resource, loose(page)), { call, argument: 'page' });
     for (const entry of [-1, 2 ** 32, 0.5, '1'])
-      expectD3D12Error(() => d3d.corruptPageTableEntryForTesting(resource, 0, loose(entry)), {
+      expectD3D12Error(() => corruptPageTableEntryForTesting(d3d, resource, 0, loose(entry)), {
         call,
         argument: 'entry',
       });
     const gone = reservedBuffer(d3d, 1);
     gone.release();
-    expectD3D12Error(() => d3d.corruptPageTableEntryForTesting(gone, 0), {
+    expectD3D12Error(() => corruptPageTableEntryForTesting(d3d, gone, 0), {
       call,
       argument: 'resource',
       message: /was released/,
@@ -172,8 +173,8 @@ describe('validateTileMappings: validation', () => {
     // Nothing was written by the refused calls.
     expectClean(await d3d.validateTileMappings(), 1, 4);
     // Controls: both ends of the page range, the largest entry.
-    d3d.corruptPageTableEntryForTesting(resource, 0);
-    d3d.corruptPageTableEntryForTesting(resource, 3, 0xffffffff);
+    corruptPageTableEntryForTesting(d3d, resource, 0);
+    corruptPageTableEntryForTesting(d3d, resource, 3, 0xffffffff);
     const result = await d3d.validateTileMappings();
     expect(result.mismatches.map((m) => m.page)).toEqual([0, 3]);
     // A NULL tile made resident (at a page some heap may hold, or none); the entry planted verbatim.
@@ -275,7 +276,7 @@ describe('validateTileMappings: operation', () => {
     expectClean(await d3d.validateTileMappings(), 2, 12);
 
     // A mapped tile made to point at the next physical page: found names heap tile 5's neighbour.
-    d3d.corruptPageTableEntryForTesting(buffer, 3);
+    corruptPageTableEntryForTesting(d3d, buffer, 3);
     let result = await d3d.validateTileMappings();
     expect(result.mismatchCount).toBe(1);
     expect(result.mismatches[0]).toMatchObject({
@@ -291,8 +292,8 @@ describe('validateTileMappings: operation', () => {
     expectClean(await d3d.validateTileMappings([buffer]), 1, 8);
 
     // A NULL tile made resident; a mapped texture tile made NULL.
-    d3d.corruptPageTableEntryForTesting(buffer, 6);
-    d3d.corruptPageTableEntryForTesting(texture, 3, 1 /* D3D12_PTE_NULL */);
+    corruptPageTableEntryForTesting(d3d, buffer, 6);
+    corruptPageTableEntryForTesting(d3d, texture, 3, 1 /* D3D12_PTE_NULL */);
     result = await d3d.validateTileMappings();
     expect(
       result.mismatches.map(({ resourceId, page, tile, expected, found }) => ({
@@ -323,7 +324,7 @@ describe('validateTileMappings: operation', () => {
     const buffer = reservedBuffer(d3d, 4);
     mapTiles(d3d, buffer, 0, 4, heap, 0);
     d3d.evict([heap]);
-    d3d.corruptPageTableEntryForTesting(buffer, 2);
+    corruptPageTableEntryForTesting(d3d, buffer, 2);
     const result = await d3d.validateTileMappings();
     expect(result.mismatches).toEqual([
       {
@@ -343,7 +344,7 @@ describe('validateTileMappings: operation', () => {
     const heap = heapOf(d3d, 8);
     const buffer = reservedBuffer(d3d, 16);
     mapTiles(d3d, buffer, 0, 2, heap, 0);
-    d3d.dropNextPageTableWriteForTesting();
+    dropNextPageTableWriteForTesting(d3d);
     mapTiles(d3d, buffer, 5, 4, heap, 2); // lost: tiles 5..8 stay NULL on the GPU
     const result = await d3d.validateTileMappings();
     expect(result.mismatchCount).toBe(4);
@@ -373,7 +374,7 @@ describe('validateTileMappings: operation', () => {
     queue.updateTileMappings(buffer, null, null, heap, ['NONE'], [0], [4]);
     expectClean(await d3d.validateTileMappings(), 1, 4);
     // Planted now, the corruption is overwritten by the held mapping once it runs: queue order.
-    d3d.corruptPageTableEntryForTesting(buffer, 1);
+    corruptPageTableEntryForTesting(d3d, buffer, 1);
     expect((await d3d.validateTileMappings()).mismatchCount).toBe(1);
     fence.signal(1);
     expectClean(await d3d.validateTileMappings(), 1, 4);
@@ -389,7 +390,7 @@ describe('validateTileMappings: operation', () => {
       .createCommandQueue({ type: 'DIRECT' })
       .updateTileMappings(buffer, null, null, heap, ['REUSE_SINGLE_TILE'], [0], [tiles]);
     expectClean(await d3d.validateTileMappings([buffer]), 1, tiles);
-    d3d.corruptPageTableEntryForTesting(buffer, tiles - 1, 1 /* D3D12_PTE_NULL */);
+    corruptPageTableEntryForTesting(d3d, buffer, tiles - 1, 1 /* D3D12_PTE_NULL */);
     const result = await d3d.validateTileMappings([buffer]);
     expect(result.mismatches).toEqual([
       {
@@ -409,7 +410,7 @@ describe('validateTileMappings: operation', () => {
     const tiles = MAX_DESCRIBED_MISMATCHES + 6;
     const heap = heapOf(d3d, 1);
     const buffer = reservedBuffer(d3d, tiles);
-    d3d.dropNextPageTableWriteForTesting();
+    dropNextPageTableWriteForTesting(d3d);
     d3d
       .createCommandQueue({ type: 'DIRECT' })
       .updateTileMappings(buffer, null, null, heap, ['REUSE_SINGLE_TILE'], [0], [tiles]);

@@ -99,7 +99,7 @@ function publicMembers(declarations: string, className: string): string[] {
 
 /**
  * The published .d.ts of each public class, member by member: the D3D12 API, the emulator's
- * documented additions and its ForTesting hooks, and nothing of the internal state (stripInternal
+ * documented additions, no test hook (those are d3d12-webgpu/testing's), and nothing of the internal state (stripInternal
  * removes what is marked @internal). A new public member must be added here on purpose.
  */
 const PUBLISHED: Record<string, { file: string; members: string[] }> = {
@@ -108,7 +108,6 @@ const PUBLISHED: Record<string, { file: string; members: string[] }> = {
     members: [
       'buildStatsString',
       'checkFeatureSupport',
-      'corruptPageTableEntryForTesting',
       'createCommandList',
       'createCommandQueue',
       'createCommittedResource',
@@ -121,10 +120,8 @@ const PUBLISHED: Record<string, { file: string; members: string[] }> = {
       'createReservedResource',
       'createSwapChain',
       'destroy',
-      'dropNextPageTableWriteForTesting',
       'enqueueMakeResident',
       'evict',
-      'failNextAllocationForTesting',
       'getCopyableFootprints',
       'getDeviceRemovedReason',
       'getInfoQueue',
@@ -149,11 +146,11 @@ const PUBLISHED: Record<string, { file: string; members: string[] }> = {
   },
   Heap: {
     file: 'd3d12/heap.d.ts',
-    members: ['getDesc', 'getEvictedBytesForTesting', 'id', 'isReleasedForTesting', 'label', 'release'],
+    members: ['getDesc', 'id', 'label', 'release'],
   },
   Resource: {
     file: 'd3d12/resource.d.ts',
-    members: ['getDesc', 'getGPUVirtualAddress', 'getTileMappingForTesting', 'id', 'label', 'map', 'release', 'unmap'],
+    members: ['getDesc', 'getGPUVirtualAddress', 'id', 'label', 'map', 'release', 'unmap'],
   },
   DeviceChild: { file: 'd3d12/device-child.d.ts', members: ['getName', 'label', 'released', 'setName'] },
   CommandQueue: {

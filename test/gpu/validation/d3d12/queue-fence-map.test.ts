@@ -17,6 +17,7 @@ import {
 import { d3dTest } from '../../../harness/d3d-test.js';
 import { firstDifference, flush, pattern, readBuffer, TILE, uploadBuffer } from '../../../shared/d3d12-helpers.js';
 import { expectD3D12Error, expectD3D12Rejection } from '../../../shared/expect-d3d12-error.js';
+import { getTileMappingForTesting } from '../../../../src/testing/index.js';
 
 const MIB = 1 << 20;
 const POOL = 8 * MIB;
@@ -240,14 +241,14 @@ describe('queue ordering', () => {
     queue.updateTileMappings(reserved, null, null, heap, null, null, null);
     const other = d3d.createCommandQueue({ type: 'DIRECT' });
     await flush(d3d, other);
-    expect(reserved.getTileMappingForTesting(0), 'the mapping is queued behind the wait').toBeNull();
+    expect(getTileMappingForTesting(reserved, 0), 'the mapping is queued behind the wait').toBeNull();
     expectSame(await readBuffer(d3d, other, target, 0, 256), new Uint8Array(256), 'before the CPU signal');
     gate.signal(1);
     await flush(d3d, other);
     expect(done.getCompletedValue()).toBe(0);
     gate.signal(2);
     await done.setEventOnCompletion(1);
-    expect(reserved.getTileMappingForTesting(0)?.heap).toBe(heap);
+    expect(getTileMappingForTesting(reserved, 0)?.heap).toBe(heap);
     expectSame(await readBuffer(d3d, other, target, 0, 256), data, 'after the CPU signal');
     // Already reached: the queue runs straight on.
     queue.wait(gate, 2);

@@ -12,6 +12,7 @@ import { maxPoolBytes } from '../../../../src/gpu/gpu-memory.js';
 import { gpuTest } from '../../../harness/gpu-test.js';
 import { flush, pattern, TILE, uploadBuffer } from '../../../shared/d3d12-helpers.js';
 import { expectD3D12Error } from '../../../shared/expect-d3d12-error.js';
+import { failNextAllocationForTesting } from '../../../../src/testing/index.js';
 
 const MIB = 2 ** 20;
 
@@ -138,7 +139,7 @@ describe('an allocation WebGPU refuses after the call returned removes the devic
     const d3d = await open(device);
     const heap = d3d.createHeap({ sizeInBytes: 2 * TILE, properties: { type: 'DEFAULT' } });
     const fence = d3d.createFence(0);
-    d3d.failNextAllocationForTesting();
+    failNextAllocationForTesting(d3d);
     d3d.evict([heap]);
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     queue.signal(fence, 1);
@@ -168,7 +169,7 @@ describe('an allocation WebGPU refuses after the call returned removes the devic
     const list = d3d.createCommandList('DIRECT');
     list.copyBufferRegion(readback, 0, uploadBuffer(d3d, pattern(TILE, 4)), 0, TILE);
     list.close();
-    d3d.failNextAllocationForTesting();
+    failNextAllocationForTesting(d3d);
     queue.executeCommandLists([list]);
     const fence = d3d.createFence(0);
     queue.signal(fence, 1);

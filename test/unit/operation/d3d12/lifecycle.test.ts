@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { createDevice, type Device, type Resource, type ResourceDesc } from '../../../../src/index.js';
 import { expectD3D12Error } from '../../../shared/expect-d3d12-error.js';
 import { TILE } from '../../../shared/d3d12-helpers.js';
+import { getTileMappingForTesting } from '../../../../src/testing/index.js';
 
 const buffer = (width: number): ResourceDesc => ({ dimension: 'BUFFER', width });
 const DEFAULT_HEAP = { type: 'DEFAULT' } as const;
@@ -169,13 +170,13 @@ describe('ownership', () => {
     // control: the same calls with the device's own objects pass
     const myHeap = mine.createHeap({ sizeInBytes: TILE, properties: DEFAULT_HEAP });
     queue.updateTileMappings(myReserved, null, null, myHeap, null, null, null);
-    expect(myReserved.getTileMappingForTesting(0)?.heap).toBe(myHeap);
+    expect(getTileMappingForTesting(myReserved, 0)?.heap).toBe(myHeap);
   });
 
   test("a committed resource's implicit heap is not a heap the API accepts", async () => {
     const device = await createDevice();
     const committed = device.createCommittedResource(DEFAULT_HEAP, [], buffer(2 * TILE), 'COMMON');
-    const implicit = committed.getTileMappingForTesting(0)?.heap;
+    const implicit = getTileMappingForTesting(committed, 0)?.heap;
     expect(implicit?.label).toMatch(/implicit heap of committed resource #1/);
     expectD3D12Error(() => device.createPlacedResource(implicit as never, 0, buffer(TILE), 'COMMON'), {
       hresult: 'E_INVALIDARG',
@@ -188,10 +189,10 @@ describe('the page-table view of committed and placed resources', () => {
   test('committed: tile i is tile i of its implicit heap; placed: heap tile = offset / 64 KiB + i', async () => {
     const device = await createDevice();
     const committed = device.createCommittedResource(DEFAULT_HEAP, [], buffer(3 * TILE), 'COMMON');
-    expect([0, 1, 2].map((t) => committed.getTileMappingForTesting(t)?.heapTileOffset)).toEqual([0, 1, 2]);
+    expect([0, 1, 2].map((t) => getTileMappingForTesting(committed, t)?.heapTileOffset)).toEqual([0, 1, 2]);
     const heap = device.createHeap({ sizeInBytes: 8 * TILE, properties: DEFAULT_HEAP });
     const placed = device.createPlacedResource(heap, 5 * TILE, buffer(3 * TILE), 'COMMON');
-    expect([0, 1, 2].map((t) => placed.getTileMappingForTesting(t))).toEqual(
+    expect([0, 1, 2].map((t) => getTileMappingForTesting(placed, t))).toEqual(
       [5, 6, 7].map((heapTileOffset) => ({ heap, heapTileOffset })),
     );
   });
@@ -199,10 +200,10 @@ describe('the page-table view of committed and placed resources', () => {
   test('reserved: every tile starts NULL; tile indices outside the resource are refused', async () => {
     const device = await createDevice();
     const reserved = device.createReservedResource(buffer(4 * TILE), 'COMMON');
-    expect([0, 1, 2, 3].map((t) => reserved.getTileMappingForTesting(t))).toEqual([null, null, null, null]);
-    expectD3D12Error(() => reserved.getTileMappingForTesting(4), { hresult: 'E_INVALIDARG', message: /below 4/ });
-    expectD3D12Error(() => reserved.getTileMappingForTesting(-1), { hresult: 'E_INVALIDARG', message: /below 4/ });
-    expectD3D12Error(() => reserved.getTileMappingForTesting(1.5), { hresult: 'E_INVALIDARG', message: /integer/ });
+    expect([0, 1, 2, 3].map((t) => getTileMappingForTesting(reserved, t))).toEqual([null, null, null, null]);
+    expectD3D12Error(() => getTileMappingForTesting(reserved, 4), { hresult: 'E_INVALIDARG', message: /below 4/ });
+    expectD3D12Error(() => getTileMappingForTesting(reserved, -1), { hresult: 'E_INVALIDARG', message: /below 4/ });
+    expectD3D12Error(() => getTileMappingForTesting(reserved, 1.5), { hresult: 'E_INVALIDARG', message: /integer/ });
   });
 
   test('getDesc returns a copy with every default filled in', async () => {

@@ -1,6 +1,7 @@
 // The README's first example (use 1: a reserved texture and a tile mapping), run as written, with the results it describes checked.
 import { expect, test } from 'vitest';
 import { createDevice } from '../../../../src/index.js';
+import { getTileMappingForTesting } from '../../../../src/testing/index.js';
 
 test('README example: a 16K reserved texture, a 2×2-tile box mapped to heap tiles 0..3', async () => {
   const device = await createDevice({ tiledResourcesTier: 3 });
@@ -36,7 +37,7 @@ test('README example: a 16K reserved texture, a 2×2-tile box mapped to heap til
     startTileIndexInOverallResource: 0,
   });
   expect(tiling.packedMipDesc.numStandardMips).toBe(8); // 16384 … 128 texels; 64 and below pack
-  expect([0, 1, 128, 129].map((tile) => texture.getTileMappingForTesting(tile)?.heapTileOffset)).toEqual([0, 1, 2, 3]);
-  expect(texture.getTileMappingForTesting(2)).toBeNull();
+  expect([0, 1, 128, 129].map((tile) => getTileMappingForTesting(texture, tile)?.heapTileOffset)).toEqual([0, 1, 2, 3]);
+  expect(getTileMappingForTesting(texture, 2)).toBeNull();
   expect(texture.getGPUVirtualAddress()).toBeGreaterThan(0n);
 });

@@ -21,6 +21,7 @@ import type {
   ResourceDesc,
   TiledResourcesTier,
 } from '../../../../src/index.js';
+import { getTileMappingForTesting, isReleasedForTesting } from '../../../../src/testing/index.js';
 
 type Table = (string | null)[];
 
@@ -77,7 +78,7 @@ async function setup(tier: TiledResourcesTier = 4): Promise<Fixture> {
     table(resource) {
       const n = device.getResourceTiling(resource).numTilesForEntireResource;
       return Array.from({ length: n }, (_, tile) => {
-        const mapping = resource.getTileMappingForTesting(tile);
+        const mapping = getTileMappingForTesting(resource, tile);
         if (!mapping) return null;
         const name = names.get(mapping.heap);
         if (name === undefined) throw new Error(`tile ${tile} maps to a heap this test did not create`);
@@ -583,13 +584,13 @@ describe('overlaps, heaps and release', () => {
     expect(before).toEqual(pt(4, { 0: 'A2', 1: 'A3', 2: 'B1', 3: 'B2' }));
     a.release();
     expect(f.table(buf)).toEqual(before);
-    const t0 = buf.getTileMappingForTesting(0);
+    const t0 = getTileMappingForTesting(buf, 0);
     expect(t0?.heap).toBe(a);
-    expect(t0?.heap.isReleasedForTesting()).toBe(true);
+    expect(isReleasedForTesting(t0?.heap as Heap)).toBe(true);
     expect(t0?.heapTileOffset).toBe(2);
-    const t2 = buf.getTileMappingForTesting(2);
+    const t2 = getTileMappingForTesting(buf, 2);
     expect(t2?.heap).toBe(b);
-    expect(t2?.heap.isReleasedForTesting()).toBe(false);
+    expect(isReleasedForTesting(t2?.heap as Heap)).toBe(false);
     // The tiles can still be remapped or unmapped.
     f.queue.updateTileMappings(buf, null, [{ numTiles: 1 }], null, ['NULL'], null, null);
     expect(f.table(buf)).toEqual(pt(4, { 1: 'A3', 2: 'B1', 3: 'B2' }));
@@ -598,9 +599,9 @@ describe('overlaps, heaps and release', () => {
   test('getTileMappingForTesting refuses tiles outside the resource', async () => {
     const f = await setup();
     const buf = f.buffer(4);
-    expect(buf.getTileMappingForTesting(3)).toBeNull();
-    expect(() => buf.getTileMappingForTesting(4)).toThrow(D3D12Error);
-    expect(() => buf.getTileMappingForTesting(-1)).toThrow(D3D12Error);
+    expect(getTileMappingForTesting(buf, 3)).toBeNull();
+    expect(() => getTileMappingForTesting(buf, 4)).toThrow(D3D12Error);
+    expect(() => getTileMappingForTesting(buf, -1)).toThrow(D3D12Error);
   });
 });
 

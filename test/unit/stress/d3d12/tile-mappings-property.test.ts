@@ -28,6 +28,7 @@ import type {
 } from '../../../../src/index.js';
 import { expectD3D12Error } from '../../../shared/expect-d3d12-error.js';
 import { Random } from '../../../../src/validate/random.js';
+import { getTileMappingForTesting } from '../../../../src/testing/index.js';
 
 // ---- the model -------------------------------------------------------------------------------------
 
@@ -740,7 +741,7 @@ class Session {
   compare(context: string): void {
     for (const r of this.resources) {
       for (let tile = 0; tile < r.numTiles; tile++) {
-        const actual = r.resource.getTileMappingForTesting(tile);
+        const actual = getTileMappingForTesting(r.resource, tile);
         const expected = r.table[tile] ?? null;
         const actualId = actual ? this.heapIds.get(actual.heap) : undefined;
         const same =

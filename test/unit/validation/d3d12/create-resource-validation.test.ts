@@ -19,6 +19,7 @@ import {
 } from '../../../../src/index.js';
 import { expectD3D12Error } from '../../../shared/expect-d3d12-error.js';
 import { TILE } from '../../../shared/d3d12-helpers.js';
+import { getTileMappingForTesting } from '../../../../src/testing/index.js';
 
 const loose = (value: unknown): never => value as never;
 
@@ -937,8 +938,8 @@ describe('createPlacedResource: a failed call changes nothing', () => {
       const actual = probe.createPlacedResource(probeHeap, offset, BUFFER, 'COMMON');
       expect(actual.getGPUVirtualAddress()).toBe(expected.getGPUVirtualAddress());
       expect(actual.label).toBe(expected.label);
-      expect(actual.getTileMappingForTesting(0)?.heap).toBe(probeHeap);
-      expect(actual.getTileMappingForTesting(0)?.heapTileOffset).toBe(offset / TILE);
+      expect(getTileMappingForTesting(actual, 0)?.heap).toBe(probeHeap);
+      expect(getTileMappingForTesting(actual, 0)?.heapTileOffset).toBe(offset / TILE);
     }
     expect(probeHeap.getDesc()).toEqual(controlHeap.getDesc());
     expect(probe.createReservedResource(BUFFER, 'COMMON').getGPUVirtualAddress()).toBe(
@@ -1170,7 +1171,7 @@ describe('createReservedResource', () => {
       const actual = probe.createReservedResource(desc, 'COMMON');
       expect(actual.getGPUVirtualAddress()).toBe(expected.getGPUVirtualAddress());
       expect(actual.label).toBe(expected.label);
-      expect(actual.getTileMappingForTesting(0)).toBeNull();
+      expect(getTileMappingForTesting(actual, 0)).toBeNull();
     }
     expect(first[1].getGPUVirtualAddress()).toBe(first[0].getGPUVirtualAddress());
     expect(first[1].getDesc()).toEqual(first[0].getDesc());

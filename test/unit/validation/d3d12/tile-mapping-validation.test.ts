@@ -27,6 +27,7 @@ import type {
   TileRegionSize,
 } from '../../../../src/index.js';
 import { expectD3D12Error } from '../../../shared/expect-d3d12-error.js';
+import { getTileMappingForTesting } from '../../../../src/testing/index.js';
 
 interface Ctx {
   device: Device;
@@ -83,7 +84,7 @@ function snapshot(resources: Resource[]): Snapshot {
   return resources.map((resource) => {
     const n = c.device.getResourceTiling(resource).numTilesForEntireResource;
     return Array.from({ length: n }, (_, tile) => {
-      const m = resource.getTileMappingForTesting(tile);
+      const m = getTileMappingForTesting(resource, tile);
       return m ? `${m.heap.id}:${m.heapTileOffset}` : null;
     });
   });

@@ -61,7 +61,9 @@ const ALLOWED: Record<string, string[]> = {
   // Clients of the public API; the emulator's files define some public types (Pageable, MemoryStats).
   residency: ['api', 'd3d12', 'owners', 'emulator'],
   // d3d12-webgpu/validate: a client of the public API, as the residency manager is (issue 13).
-  validate: ['api', 'd3d12', 'owners', 'emulator', 'residency'],
+  validate: ['api', 'd3d12', 'owners', 'emulator', 'residency', 'testing'],
+  // d3d12-webgpu/testing: the test hooks, which reach the device's context.
+  testing: ['api', 'd3d12', 'owners', 'emulator', 'validation'],
   // d3d12-webgpu/streaming: the tile streamer, a client of the main entry (src/index.ts) alone.
   streaming: ['index.ts'],
   node: ['api', 'gpu'],
@@ -274,6 +276,22 @@ describe('the facade reaches the machinery through one context object', () => {
       '}',
     ].join('\n');
     expect(internalMembers('d.ts', text)).toEqual(['D.constructor', 'D.a', 'D.b']);
+  });
+});
+
+describe('test hooks leave the main entry (they live in d3d12-webgpu/testing, src/testing/)', () => {
+  test('no class of src/d3d12 (what src/index.ts exports) has a public …ForTesting member', () => {
+    const members = sources(join(SRC, 'd3d12')).flatMap((file) => {
+      const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+      return source.statements.filter(ts.isClassDeclaration).flatMap((node) =>
+        node.members
+          .filter((member) => member.name?.getText(source).endsWith('ForTesting'))
+          .filter((member) => !ts.getJSDocTags(member).some((tag) => tag.tagName.text === 'internal'))
+          .map((member) => `${node.name?.text}.${member.name?.getText(source)}`),
+      );
+    });
+    expect(members).toEqual([]);
+    expect(readFileSync(join(SRC, 'index.ts'), 'utf8')).not.toContain('ForTesting');
   });
 });
 
