@@ -25,7 +25,7 @@ import { pipelineProblem } from './list-pipelines.js';
 import { ListStateTracker, type ResourceBarrier } from './resource-states.js';
 import { RootArguments } from './root-arguments.js';
 import { textureCopyCommand, type TextureCopyLocation } from './texture-copies.js';
-import { validateDiscardResource } from '../validation/texture-copies.js';
+import { validateDiscardResource } from '../validation/discard-resource.js';
 import type { CpuVisibleWrite, RecordedCommand } from './recorded-commands.js';
 import type { Resource } from './resource.js';
 import {
