@@ -2,42 +2,30 @@
  * GraphicsCommandList (ID3D12GraphicsCommandList): records commands for a queue of its type. Every
  * command is validated as it is recorded (src/validation/command-list.ts) and kept as a plain
  * record; copies are resolved to jobs between GPU virtual addresses, dispatches keep a snapshot of
- * the root constants. Resource states are tracked per subresource (resource-states.ts).
+ * the root constants. Resource states are tracked per subresource (resource-states.ts). What a
+ * command becomes is built beside it: copies in buffer-copies.ts and texture-copies.ts, UAV clears
+ * in uav-clears.ts, draws in draw-state.ts (with the target, viewport and scissor they draw with);
+ * which pipeline states a list takes, in list-pipelines.ts.
  *
  * Rules: a list starts open; recording into a closed list, or closing a closed one, is an error;
  * executing an open list is an error (CommandQueue); reset() reopens a list, even one that was
  * executed and may still be running (as D3D12 allows, the recorded commands were handed over).
  */
-import { chunkCopy, tileCopyJobs, type CopyJob } from '../gpu/copy-jobs.js';
-import { TILE_SIZE } from '../memory/tiling.js';
-import {
-  sliceBytes,
-  subresourcesOfTiles,
-  validateBarriers,
-  validateCopyBufferRegion,
-  validateCopyResource,
-  validateCopyTiles,
-  validateDispatch,
-  type TileCopyFlag,
-} from '../validation/command-list.js';
+import { validateBarriers, validateDispatch, type TileCopyFlag } from '../validation/command-list.js';
+import { bufferRegionCopy, queryResolveCopy, resourceCopy, tileCopy, type CopyCommand } from './buffer-copies.js';
 import { cpuAccessible } from '../validation/heap.js';
 import { invalidArg, orThrow, show, type D3D12Error } from '../api/errors.js';
 import type { PipelineState } from './pipeline-state.js';
 import type { QueryHeap } from './query-heap.js';
-import { QUERY_RESULT_BYTES, validateEndQuery, validateResolveQueryData, type QueryType } from '../validation/query.js';
-import { BackBuffer } from './swap-chain.js';
-import {
-  validateClearColor,
-  validateDrawInstanced,
-  validateScissorRects,
-  validateViewportInTarget,
-  validateViewports,
-} from '../validation/draw.js';
+import { validateEndQuery, type QueryType } from '../validation/query.js';
+import type { BackBuffer } from './swap-chain.js';
+import { DrawState } from './draw-state.js';
+import { pipelineProblem } from './list-pipelines.js';
 
-import { ALL_SUBRESOURCES, ListStateTracker } from './resource-states.js';
+import { ListStateTracker, type ResourceBarrier } from './resource-states.js';
 import { RootArguments } from './root-arguments.js';
 import { textureCopyCommand, type TextureCopyLocation } from './texture-copies.js';
-import { validateDiscardResource } from '../validation/texture-copies.js';
+import { validateDiscardResource } from '../validation/discard-resource.js';
 import type { CpuVisibleWrite, RecordedCommand } from './recorded-commands.js';
 import type { Resource } from './resource.js';
 import {
@@ -46,7 +34,6 @@ import {
   type CommandListType,
   type DiscardRegion,
   type Rect,
-  type ResourceStates,
   type TiledResourceCoordinate,
   type TileRegionSize,
   type UnorderedAccessViewDesc,
@@ -55,15 +42,7 @@ import {
 import { validateClearUnorderedAccessView, type UavClearKind } from '../validation/uav-clear.js';
 import { uavClearCommand } from './uav-clears.js';
 
-/** D3D12_RESOURCE_BARRIER, by name. */
-export type ResourceBarrier =
-  | {
-      type: 'TRANSITION';
-      flags?: 'NONE' | 'BEGIN_ONLY' | 'END_ONLY';
-      transition: { resource: Resource; subresource?: number; stateBefore: ResourceStates; stateAfter: ResourceStates };
-    }
-  | { type: 'UAV'; flags?: 'NONE'; uav: { resource: Resource | null } }
-  | { type: 'ALIASING'; flags?: 'NONE'; aliasing: { resourceBefore: Resource | null; resourceAfter: Resource | null } };
+export type { ResourceBarrier } from './resource-states.js';
 
 /** What a command list needs of its device. */
 export interface ListOwner {
@@ -73,7 +52,7 @@ export interface ListOwner {
   readonly maxThreadGroupsPerDimension: number;
 }
 
-const { COPY_SOURCE, COPY_DEST, UNORDERED_ACCESS } = RESOURCE_STATE_BITS;
+const { UNORDERED_ACCESS } = RESOURCE_STATE_BITS;
 
 export class GraphicsCommandList {
   private open = true;
@@ -83,10 +62,14 @@ export class GraphicsCommandList {
   private readonly root = new RootArguments();
   /** D3D12 keeps compute and graphics root arguments apart. */
   private readonly graphicsRoot = new RootArguments();
-  private renderTarget: BackBuffer | undefined;
-  private viewport: Viewport | undefined;
-  private scissor: Rect | undefined;
+  /** The render target, viewport and scissor drawInstanced draws with. */
+  private readonly draws = new DrawState();
   private name = '';
+  /** The owner's checks that a value is its resource or query heap, as the copy builders take them. */
+  private readonly owns = {
+    ownResource: (value: unknown): Resource | undefined => this.owner.ownResource(value),
+    ownQueryHeap: (value: unknown): QueryHeap | undefined => this.owner.ownQueryHeap(value),
+  };
 
   /** @internal Created by Device.createCommandList. */
   constructor(
@@ -150,37 +133,8 @@ export class GraphicsCommandList {
     this.pipeline = undefined;
     this.root.clear();
     this.graphicsRoot.clear();
-    this.renderTarget = undefined;
-    this.viewport = undefined;
-    this.scissor = undefined;
+    this.draws.clear();
     if (initialState) this.setPipelineState(initialState);
-  }
-
-  private cpuVisibleWrite(resource: Resource, offset: number, length: number): CpuVisibleWrite[] {
-    return resource.heap && cpuAccessible(resource.heap.desc.properties) ? [{ resource, offset, length }] : [];
-  }
-
-  /** Applies a command's state changes all at once, or none of them if one fails. */
-  private changeStates(change: (tracker: ListStateTracker) => D3D12Error | undefined): void {
-    this.tracker.begin();
-    const problem = change(this.tracker);
-    if (problem) {
-      this.tracker.rollback();
-      throw problem;
-    }
-    this.tracker.commit();
-  }
-
-  private copyStates(call: string, uses: [string, Resource, number[] | number, number][]): void {
-    this.changeStates((tracker) => {
-      for (const [argument, resource, subresources, access] of uses) {
-        for (const subresource of typeof subresources === 'number' ? [subresources] : subresources) {
-          const problem = tracker.use(call, argument, resource, subresource, access);
-          if (problem) return problem;
-        }
-      }
-      return undefined;
-    });
   }
 
   /** ID3D12GraphicsCommandList::EndQuery for a TIMESTAMP: the GPU's time when the commands before it are done. */
@@ -204,26 +158,28 @@ export class GraphicsCommandList {
     destinationBuffer: Resource,
     alignedDestinationBufferOffset: number,
   ): void {
-    const call = 'resolveQueryData';
-    this.recording(call);
-    const heap = this.owner.ownQueryHeap(queryHeap);
-    const destination = this.owner.ownResource(destinationBuffer);
-    throwIf(validateResolveQueryData(heap, type, startIndex, numQueries, destination, alignedDestinationBufferOffset));
-    this.copyStates(call, [['destinationBuffer', destinationBuffer, 0, COPY_DEST]]);
-    if (numQueries === 0) return;
-    const bytes = numQueries * QUERY_RESULT_BYTES;
-    const jobs = chunkCopy(
-      destinationBuffer.virtualRange.address + BigInt(alignedDestinationBufferOffset),
-      queryHeap.results.virtualRange.address + BigInt(startIndex * QUERY_RESULT_BYTES),
-      bytes,
+    this.recording('resolveQueryData');
+    const { ownQueryHeap, ownResource } = this.owns;
+    const copy = queryResolveCopy(
+      ownQueryHeap,
+      ownResource,
+      queryHeap,
+      type,
+      startIndex,
+      numQueries,
+      destinationBuffer,
+      alignedDestinationBufferOffset,
     );
+    this.tracker.useAll('resolveQueryData', copy.uses);
+    if (numQueries === 0) return;
+    const { jobs, written } = copy;
     this.record({
       kind: 'resolve',
       heap: queryHeap,
       first: startIndex,
       count: numQueries,
       jobs,
-      writes: this.cpuVisibleWrite(destinationBuffer, alignedDestinationBufferOffset, bytes),
+      writes: this.writes(written),
     });
   }
 
@@ -235,60 +191,15 @@ export class GraphicsCommandList {
     numBytes: number,
   ): void {
     this.recording('copyBufferRegion');
-    const dst = this.owner.ownResource(dstBuffer);
-    const src = this.owner.ownResource(srcBuffer);
-    throwIf(validateCopyBufferRegion(dst, dstOffset, src, srcOffset, numBytes));
-    // **Chosen**: a copy between two regions of one buffer needs that buffer in COPY_DEST (it is
-    // written; COPY_DEST and COPY_SOURCE cannot be held together).
-    this.copyStates(
+    this.recordCopy(
       'copyBufferRegion',
-      dstBuffer === srcBuffer
-        ? [['dstBuffer', dstBuffer, 0, COPY_DEST]]
-        : [
-            ['dstBuffer', dstBuffer, 0, COPY_DEST],
-            ['srcBuffer', srcBuffer, 0, COPY_SOURCE],
-          ],
+      bufferRegionCopy(this.owns.ownResource, dstBuffer, dstOffset, srcBuffer, srcOffset, numBytes),
     );
-    const jobs = chunkCopy(
-      dstBuffer.virtualRange.address + BigInt(dstOffset),
-      srcBuffer.virtualRange.address + BigInt(srcOffset),
-      numBytes,
-    );
-    this.record({
-      kind: 'copy',
-      name: 'copyBufferRegion',
-      jobs,
-      phases: 1,
-      writes: this.cpuVisibleWrite(dstBuffer, dstOffset, numBytes),
-    });
   }
 
   copyResource(dstResource: Resource, srcResource: Resource): void {
     this.recording('copyResource');
-    const dst = this.owner.ownResource(dstResource);
-    const src = this.owner.ownResource(srcResource);
-    throwIf(validateCopyResource(dst, src));
-    this.copyStates('copyResource', [
-      ['dstResource', dstResource, ALL_SUBRESOURCES, COPY_DEST],
-      ['srcResource', srcResource, ALL_SUBRESOURCES, COPY_SOURCE],
-    ]);
-    const jobs: CopyJob[] = [];
-    const bytes = dstResource.desc.dimension === 'BUFFER' ? dstResource.desc.width : sliceBytes(dstResource.layout);
-    for (let slice = 0; slice < dstResource.layout.arraySize; slice++) {
-      chunkCopy(
-        dstResource.virtualRange.address + BigInt(slice * dstResource.layout.slicePitch),
-        srcResource.virtualRange.address + BigInt(slice * srcResource.layout.slicePitch),
-        bytes,
-        jobs,
-      );
-    }
-    this.record({
-      kind: 'copy',
-      name: 'copyResource',
-      jobs,
-      phases: 1,
-      writes: this.cpuVisibleWrite(dstResource, 0, dstResource.layout.sizeInBytes),
-    });
+    this.recordCopy('copyResource', resourceCopy(this.owns.ownResource, dstResource, srcResource));
   }
 
   /** ID3D12GraphicsCommandList::CopyTiles, between a reserved resource's tiles and a buffer laid out tile after tile. */
@@ -301,36 +212,23 @@ export class GraphicsCommandList {
     flags: TileCopyFlag | TileCopyFlag[],
   ): void {
     this.recording('copyTiles');
-    const plan = orThrow(
-      validateCopyTiles(
-        this.owner.ownResource(tiledResource),
-        tileRegionStartCoordinate,
-        tileRegionSize,
-        this.owner.ownResource(buffer),
-        bufferStartOffsetInBytes,
-        flags,
-      ),
+    const own = this.owns.ownResource;
+    this.recordCopy(
+      'copyTiles',
+      tileCopy(own, tiledResource, tileRegionStartCoordinate, tileRegionSize, buffer, bufferStartOffsetInBytes, flags),
     );
-    this.copyStates('copyTiles', [
-      [
-        'tiledResource',
-        tiledResource,
-        subresourcesOfTiles(tiledResource.layout, plan.spans),
-        plan.toTiles ? COPY_DEST : COPY_SOURCE,
-      ],
-      ['buffer', buffer, 0, plan.toTiles ? COPY_SOURCE : COPY_DEST],
-    ]);
-    const jobs = tileCopyJobs(
-      tiledResource.layout,
-      tiledResource.virtualRange.address,
-      plan.spans,
-      plan.toTiles,
-      buffer.virtualRange.address + BigInt(bufferStartOffsetInBytes),
-    );
-    // Tile jobs into a buffer at an unaligned offset share a word at each tile boundary.
-    const phases = !plan.toTiles && bufferStartOffsetInBytes % 4 !== 0 ? 2 : 1;
-    const writes = plan.toTiles ? [] : this.cpuVisibleWrite(buffer, bufferStartOffsetInBytes, jobs.length * TILE_SIZE);
-    this.record({ kind: 'copy', name: 'copyTiles', jobs, phases, writes });
+  }
+
+  /** Tracks a checked copy's states (all or none), then records it. */
+  private recordCopy(name: string, copy: CopyCommand): void {
+    this.tracker.useAll(name, copy.uses);
+    this.record({ kind: 'copy', name, jobs: copy.jobs, phases: copy.phases, writes: this.writes(copy.written) });
+  }
+
+  /** The CPU-visible part of the bytes a command writes (read back after execution). */
+  private writes(written: CopyCommand['written']): CpuVisibleWrite[] {
+    const heap = written?.resource.heap;
+    return written && heap && cpuAccessible(heap.desc.properties) ? [written] : [];
   }
 
   /**
@@ -346,23 +244,15 @@ export class GraphicsCommandList {
     srcBox?: Box | null,
   ): void {
     this.recording('copyTextureRegion');
-    const copy = textureCopyCommand((value) => this.owner.ownResource(value), dst, dstX, dstY, dstZ, src, srcBox);
-    this.copyStates('copyTextureRegion', copy.uses);
-    const { resource, offset, length } = copy.written;
-    this.record({
-      kind: 'copy',
-      name: 'copyTextureRegion',
-      jobs: copy.jobs,
-      phases: copy.phases,
-      writes: this.cpuVisibleWrite(resource, offset, length),
-    });
+    const copy = textureCopyCommand(this.owns.ownResource, dst, dstX, dstY, dstZ, src, srcBox);
+    this.recordCopy('copyTextureRegion', copy);
   }
 
   /** ID3D12GraphicsCommandList::DiscardResource: changes no data; checks the states D3D12 requires (validation/texture-copies.ts). */
   discardResource(resource: Resource, region?: DiscardRegion | null): void {
     this.recording('discardResource');
     const discard = orThrow(validateDiscardResource(this.owner.ownResource(resource), region, this.type));
-    this.copyStates('discardResource', [['resource', resource, discard.subresources, discard.state]]);
+    this.tracker.useAll('discardResource', [['resource', resource, discard.subresources, discard.state]]);
     this.record({ kind: 'state', name: 'discardResource' });
   }
 
@@ -404,62 +294,27 @@ export class GraphicsCommandList {
     const plan = orThrow(
       validateClearUnorderedAccessView(call, kind, this.owner.ownResource(resource), values, rects, view),
     );
-    this.copyStates(call, [['resource', resource, plan.subresources, UNORDERED_ACCESS]]);
-    this.record(
-      uavClearCommand(call, resource, plan, (offset, length) => this.cpuVisibleWrite(resource, offset, length)),
-    );
+    this.tracker.useAll(call, [['resource', resource, plan.subresources, UNORDERED_ACCESS]]);
+    this.record(uavClearCommand(call, resource, plan, (offset, length) => this.writes({ resource, offset, length })));
   }
 
   resourceBarrier(barriers: ResourceBarrier[]): void {
     this.recording('resourceBarrier');
     const checked = orThrow(validateBarriers(barriers, (value) => this.owner.ownResource(value)));
-    this.changeStates((tracker) => {
-      for (const barrier of checked) {
-        if (barrier.type !== 'TRANSITION') continue;
-        // A split barrier's BEGIN_ONLY half checks stateBefore; its END_ONLY half makes the change.
-        const problem = tracker.transition(
-          'resourceBarrier',
-          barrier.resource as Resource,
-          barrier.subresource,
-          barrier.before,
-          barrier.after,
-          barrier.flags !== 'BEGIN_ONLY',
-        );
-        if (problem) return problem;
-      }
-      return undefined;
-    });
+    this.tracker.barriers(checked);
     this.record({ kind: 'barrier' });
   }
 
   /** @internal What a list of this type can be created or reset with: null, or a pipeline state it can run. */
   checkInitialState(call: string, initialState: unknown): void {
     if (initialState === null || initialState === undefined) return;
-    const problem = this.pipelineProblem(call, 'initialState', initialState);
+    const problem = pipelineProblem(this, this.owner, call, 'initialState', initialState);
     if (problem) throw problem;
-  }
-
-  private pipelineProblem(call: string, argument: string, value: unknown): D3D12Error | undefined {
-    // setPipelineState on a COPY list: the list is at fault; an initial state for one: the state is.
-    if (this.type === 'COPY')
-      return argument === 'pipelineState'
-        ? invalidArg(call, 'this', `${this.label} is a COPY list, which cannot run shaders`)
-        : invalidArg(call, argument, `${this.label} is a COPY list, which cannot run shaders (pass null)`);
-    const pipeline = this.owner.ownPipelineState(value);
-    if (!pipeline) return invalidArg(call, argument, 'must be a pipeline state created by this device');
-    // A compute list holds compute state only (D3D12's debug layer refuses a graphics PSO there).
-    if (this.type === 'COMPUTE' && pipeline.kind !== 'compute')
-      return invalidArg(
-        call,
-        argument,
-        `${pipeline.label} is a graphics pipeline state; ${this.label} runs compute pipeline states only`,
-      );
-    return undefined;
   }
 
   setPipelineState(pipelineState: PipelineState): void {
     this.recording('setPipelineState');
-    const problem = this.pipelineProblem('setPipelineState', 'pipelineState', pipelineState);
+    const problem = pipelineProblem(this, this.owner, 'setPipelineState', 'pipelineState', pipelineState);
     if (problem) throw problem;
     this.pipeline = pipelineState;
     this.record({ kind: 'state', name: 'setPipelineState' });
@@ -471,49 +326,53 @@ export class GraphicsCommandList {
     srcData: ArrayLike<number>,
     destOffsetIn32BitValues = 0,
   ): void {
-    this.computeConstants('setComputeRoot32BitConstants', rootParameterIndex, srcData, destOffsetIn32BitValues, false);
+    const method = 'setComputeRoot32BitConstants';
+    this.setRoot(method, false, (root) =>
+      root.setConstants(method, rootParameterIndex, srcData, destOffsetIn32BitValues, false),
+    );
   }
 
   setComputeRoot32BitConstant(rootParameterIndex: number, srcData: number, destOffsetIn32BitValues: number): void {
-    this.computeConstants('setComputeRoot32BitConstant', rootParameterIndex, srcData, destOffsetIn32BitValues, true);
-  }
-
-  /** `single`: srcData is the one value of Set*Root32BitConstant (checked as `srcData`). */
-  private computeConstants(
-    method: string,
-    rootParameterIndex: number,
-    srcData: unknown,
-    destOffsetIn32BitValues: number,
-    single: boolean,
-  ): void {
-    this.recording(method);
-    if (this.type === 'COPY')
-      throw invalidArg(method, 'this', `${this.label} is a COPY list, which has no root constants`);
-    this.root.setConstants(method, rootParameterIndex, srcData, destOffsetIn32BitValues, single);
-    this.record({ kind: 'state', name: method });
+    const method = 'setComputeRoot32BitConstant';
+    this.setRoot(method, false, (root) =>
+      root.setConstants(method, rootParameterIndex, srcData, destOffsetIn32BitValues, true),
+    );
   }
 
   /** ID3D12GraphicsCommandList::SetComputeRootConstantBufferView: root descriptor `rootParameterIndex` (1 to 8) is `bufferLocation`. */
   setComputeRootConstantBufferView(rootParameterIndex: number, bufferLocation: bigint): void {
-    this.computeDescriptor('setComputeRootConstantBufferView', rootParameterIndex, bufferLocation);
+    this.setDescriptor('setComputeRootConstantBufferView', false, rootParameterIndex, bufferLocation);
   }
 
   /** ID3D12GraphicsCommandList::SetComputeRootShaderResourceView (a root SRV: d3d12_root_descriptor in WGSL). */
   setComputeRootShaderResourceView(rootParameterIndex: number, bufferLocation: bigint): void {
-    this.computeDescriptor('setComputeRootShaderResourceView', rootParameterIndex, bufferLocation);
+    this.setDescriptor('setComputeRootShaderResourceView', false, rootParameterIndex, bufferLocation);
   }
 
   /** ID3D12GraphicsCommandList::SetComputeRootUnorderedAccessView (a root UAV: d3d12_root_descriptor in WGSL). */
   setComputeRootUnorderedAccessView(rootParameterIndex: number, bufferLocation: bigint): void {
-    this.computeDescriptor('setComputeRootUnorderedAccessView', rootParameterIndex, bufferLocation);
+    this.setDescriptor('setComputeRootUnorderedAccessView', false, rootParameterIndex, bufferLocation);
   }
 
-  private computeDescriptor(method: string, rootParameterIndex: unknown, bufferLocation: unknown): void {
-    this.recording(method);
-    if (this.type === 'COPY')
-      throw invalidArg(method, 'this', `${this.label} is a COPY list, which has no root signature`);
-    this.root.setDescriptor(method, rootParameterIndex, bufferLocation);
+  /**
+   * A root-argument call: checks the list takes it (graphics: a DIRECT list; compute: not a COPY
+   * list), sets the compute or graphics root arguments (D3D12 keeps them apart), and counts it.
+   */
+  private setRoot(method: string, graphics: boolean, set: (root: RootArguments) => void): void {
+    if (graphics) this.drawing(method);
+    else {
+      this.recording(method);
+      // Root descriptors need a root signature; root constants are named as such.
+      const missing = method.endsWith('View') ? 'root signature' : 'root constants';
+      if (this.type === 'COPY')
+        throw invalidArg(method, 'this', `${this.label} is a COPY list, which has no ${missing}`);
+    }
+    set(graphics ? this.graphicsRoot : this.root);
     this.record({ kind: 'state', name: method });
+  }
+
+  private setDescriptor(method: string, graphics: boolean, rootParameterIndex: unknown, bufferLocation: unknown): void {
+    this.setRoot(method, graphics, (root) => root.setDescriptor(method, rootParameterIndex, bufferLocation));
   }
 
   dispatch(threadGroupCountX: number, threadGroupCountY = 1, threadGroupCountZ = 1): void {
@@ -542,32 +401,11 @@ export class GraphicsCommandList {
       throw invalidArg(method, 'this', `${this.label} is a ${this.type} list; only DIRECT lists draw`);
   }
 
-  private backBuffer(method: string, argument: string, value: unknown): BackBuffer {
-    const target = value;
-    if (!(target instanceof BackBuffer)) {
-      throw invalidArg(
-        method,
-        argument,
-        `must be a back buffer from SwapChain.getCurrentBackBuffer() (render targets in heap memory are not emulated), got ${show(value)}`,
-      );
-    }
-    if (!target.current)
-      throw invalidArg(method, argument, `${target.label} was presented; draw into the current frame's back buffer`);
-    return value as BackBuffer;
-  }
-
   /** ID3D12GraphicsCommandList::OMSetRenderTargets with one render target (a back buffer), or none. */
   omSetRenderTargets(renderTargets: BackBuffer[]): void {
     const method = 'omSetRenderTargets';
     this.drawing(method);
-    if (!Array.isArray(renderTargets) || renderTargets.length > 1)
-      throw invalidArg(
-        method,
-        'renderTargets',
-        `must be an array of at most one back buffer, got ${show(renderTargets)}`,
-      );
-    this.renderTarget =
-      renderTargets[0] === undefined ? undefined : this.backBuffer(method, 'renderTargets[0]', renderTargets[0]);
+    this.draws.setRenderTargets(method, renderTargets);
     this.record({ kind: 'state', name: 'omSetRenderTargets' });
   }
 
@@ -575,9 +413,7 @@ export class GraphicsCommandList {
   clearRenderTargetView(renderTarget: BackBuffer, colorRGBA: [number, number, number, number]): void {
     const method = 'clearRenderTargetView';
     this.drawing(method);
-    const target = this.backBuffer(method, 'renderTargetView', renderTarget);
-    const color = orThrow(validateClearColor(colorRGBA));
-    this.record({ kind: 'clear', target, color });
+    this.record(this.draws.clearCommand(method, renderTarget, colorRGBA));
   }
 
   /** Graphics root constants (root parameter 0), kept apart from the compute ones as in D3D12. */
@@ -586,50 +422,32 @@ export class GraphicsCommandList {
     srcData: ArrayLike<number>,
     destOffsetIn32BitValues = 0,
   ): void {
-    this.graphicsConstants(
-      'setGraphicsRoot32BitConstants',
-      rootParameterIndex,
-      srcData,
-      destOffsetIn32BitValues,
-      false,
+    const method = 'setGraphicsRoot32BitConstants';
+    this.setRoot(method, true, (root) =>
+      root.setConstants(method, rootParameterIndex, srcData, destOffsetIn32BitValues, false),
     );
   }
 
   setGraphicsRoot32BitConstant(rootParameterIndex: number, srcData: number, destOffsetIn32BitValues: number): void {
-    this.graphicsConstants('setGraphicsRoot32BitConstant', rootParameterIndex, srcData, destOffsetIn32BitValues, true);
-  }
-
-  private graphicsConstants(
-    method: string,
-    rootParameterIndex: number,
-    srcData: unknown,
-    destOffsetIn32BitValues: number,
-    single: boolean,
-  ): void {
-    this.drawing(method);
-    this.graphicsRoot.setConstants(method, rootParameterIndex, srcData, destOffsetIn32BitValues, single);
-    this.record({ kind: 'state', name: method });
+    const method = 'setGraphicsRoot32BitConstant';
+    this.setRoot(method, true, (root) =>
+      root.setConstants(method, rootParameterIndex, srcData, destOffsetIn32BitValues, true),
+    );
   }
 
   /** ID3D12GraphicsCommandList::SetGraphicsRootConstantBufferView (root parameters 1 to 8). */
   setGraphicsRootConstantBufferView(rootParameterIndex: number, bufferLocation: bigint): void {
-    this.graphicsDescriptor('setGraphicsRootConstantBufferView', rootParameterIndex, bufferLocation);
+    this.setDescriptor('setGraphicsRootConstantBufferView', true, rootParameterIndex, bufferLocation);
   }
 
   /** ID3D12GraphicsCommandList::SetGraphicsRootShaderResourceView (a root SRV: d3d12_root_descriptor in WGSL). */
   setGraphicsRootShaderResourceView(rootParameterIndex: number, bufferLocation: bigint): void {
-    this.graphicsDescriptor('setGraphicsRootShaderResourceView', rootParameterIndex, bufferLocation);
+    this.setDescriptor('setGraphicsRootShaderResourceView', true, rootParameterIndex, bufferLocation);
   }
 
   /** ID3D12GraphicsCommandList::SetGraphicsRootUnorderedAccessView (graphics stages read memory only here). */
   setGraphicsRootUnorderedAccessView(rootParameterIndex: number, bufferLocation: bigint): void {
-    this.graphicsDescriptor('setGraphicsRootUnorderedAccessView', rootParameterIndex, bufferLocation);
-  }
-
-  private graphicsDescriptor(method: string, rootParameterIndex: unknown, bufferLocation: unknown): void {
-    this.drawing(method);
-    this.graphicsRoot.setDescriptor(method, rootParameterIndex, bufferLocation);
-    this.record({ kind: 'state', name: method });
+    this.setDescriptor('setGraphicsRootUnorderedAccessView', true, rootParameterIndex, bufferLocation);
   }
 
   /**
@@ -639,7 +457,7 @@ export class GraphicsCommandList {
   rsSetViewports(viewports: Viewport[]): void {
     const method = 'rsSetViewports';
     this.drawing(method);
-    this.viewport = orThrow(validateViewports(viewports));
+    this.draws.setViewports(viewports);
     this.record({ kind: 'state', name: 'rsSetViewports' });
   }
 
@@ -647,7 +465,7 @@ export class GraphicsCommandList {
   rsSetScissorRects(rects: Rect[]): void {
     const method = 'rsSetScissorRects';
     this.drawing(method);
-    this.scissor = orThrow(validateScissorRects(rects));
+    this.draws.setScissorRects(rects);
     this.record({ kind: 'state', name: 'rsSetScissorRects' });
   }
 
@@ -660,29 +478,13 @@ export class GraphicsCommandList {
   ): void {
     const method = 'drawInstanced';
     this.drawing(method);
-    throwIf(validateDrawInstanced(vertexCountPerInstance, instanceCount, startVertexLocation, startInstanceLocation));
-    if (!this.pipeline || this.pipeline.kind !== 'graphics')
-      throw invalidArg(method, 'this', 'no graphics pipeline state is set (setPipelineState)');
-    if (!this.renderTarget) throw invalidArg(method, 'this', 'no render target is set (omSetRenderTargets)');
-    if (!this.renderTarget.current) throw invalidArg(method, 'this', `${this.renderTarget.label} was presented`);
-    if (this.pipeline.rtvFormat !== this.renderTarget.format) {
-      throw invalidArg(
-        method,
-        'this',
-        `${this.pipeline.label} renders to ${this.pipeline.rtvFormat ?? '?'} but ${this.renderTarget.label} is ${this.renderTarget.format} (RTVFormats[0] must match the render target)`,
-      );
-    }
-    if (this.viewport)
-      throwIf(validateViewportInTarget(this.viewport, this.renderTarget.width, this.renderTarget.height));
-    this.record({
-      kind: 'draw',
-      pipeline: this.pipeline,
-      root: this.graphicsRoot.snapshot(),
-      target: this.renderTarget,
-      viewport: this.viewport,
-      scissor: this.scissor,
-      vertices: [vertexCountPerInstance, instanceCount, startVertexLocation, startInstanceLocation],
-    });
+    const vertices: [number, number, number, number] = [
+      vertexCountPerInstance,
+      instanceCount,
+      startVertexLocation,
+      startInstanceLocation,
+    ];
+    this.record(this.draws.drawCommand(method, this.pipeline, this.graphicsRoot.snapshot(), vertices));
   }
 }
 

@@ -13,10 +13,21 @@
  *     read-only states decay to COMMON.
  * UPLOAD and READBACK resources keep their state (GENERIC_READ, COPY_DEST): no barrier, no decay.
  */
-import { RESOURCE_STATE_BITS as S } from '../api/types.js';
+import { RESOURCE_STATE_BITS as S, type ResourceStates } from '../api/types.js';
 import { WRITE_STATE_BITS } from '../validation/resource-state.js';
+import type { CheckedBarrier } from '../validation/command-list.js';
 import type { Resource } from './resource.js';
 import { invalidArg, type D3D12Error } from '../api/errors.js';
+
+/** D3D12_RESOURCE_BARRIER, by name. */
+export type ResourceBarrier =
+  | {
+      type: 'TRANSITION';
+      flags?: 'NONE' | 'BEGIN_ONLY' | 'END_ONLY';
+      transition: { resource: Resource; subresource?: number; stateBefore: ResourceStates; stateAfter: ResourceStates };
+    }
+  | { type: 'UAV'; flags?: 'NONE'; uav: { resource: Resource | null } }
+  | { type: 'ALIASING'; flags?: 'NONE'; aliasing: { resourceBefore: Resource | null; resourceAfter: Resource | null } };
 
 /** D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES. */
 export const ALL_SUBRESOURCES = 0xffffffff;
@@ -164,6 +175,51 @@ export class ListStateTracker {
   private subresources(resource: Resource, subresource: number): number[] {
     const count = subresourceCountOf(resource);
     return subresource === ALL_SUBRESOURCES ? Array.from({ length: count }, (_, i) => i) : [subresource];
+  }
+
+  /** Makes a command's state changes all at once, or throws the first problem having made none. */
+  changeAll(change: (tracker: this) => D3D12Error | undefined): void {
+    this.begin();
+    const problem = change(this);
+    if (problem) {
+      this.rollback();
+      throw problem;
+    }
+    this.commit();
+  }
+
+  /** A command's uses, [argument, resource, subresource(s), access] each (all or none: changeAll). */
+  useAll(call: string, uses: readonly (readonly [string, Resource, readonly number[] | number, number])[]): void {
+    this.changeAll((tracker) => {
+      for (const [argument, resource, subresources, access] of uses) {
+        for (const subresource of typeof subresources === 'number' ? [subresources] : subresources) {
+          const problem = tracker.use(call, argument, resource, subresource, access);
+          if (problem) return problem;
+        }
+      }
+      return undefined;
+    });
+  }
+
+  /** ResourceBarrier's checked transitions (all or none: changeAll); UAV and aliasing barriers change no state. */
+  barriers(checked: readonly CheckedBarrier[]): void {
+    this.changeAll((tracker) => {
+      for (const barrier of checked) {
+        if (barrier.type !== 'TRANSITION') continue;
+        // A split barrier's BEGIN_ONLY half checks stateBefore; its END_ONLY half makes the change.
+        const { resource, subresource, before, after } = barrier;
+        const problem = tracker.transition(
+          'resourceBarrier',
+          resource as Resource,
+          subresource,
+          before,
+          after,
+          barrier.flags !== 'BEGIN_ONLY',
+        );
+        if (problem) return problem;
+      }
+      return undefined;
+    });
   }
 
   /** A transition barrier. Returns an error when the list already knows a different stateBefore. */

@@ -337,6 +337,17 @@ export function checkResourceDesc(
     };
   }
 
+  return checkTexture(call, argument, desc, caps, strictAlignment);
+}
+
+/** checkResourceDesc of a texture: shape, format, mips, layout, flags and alignment, then its layout. */
+function checkTexture(
+  call: string,
+  argument: string,
+  desc: FullResourceDesc,
+  caps: ResourceCaps,
+  strictAlignment: boolean,
+): Checked<CheckedDesc> {
   const shapeProblem = checkTextureShape(call, argument, desc);
   if (shapeProblem) return shapeProblem;
   const format = checkTextureFormat(call, argument, desc);
