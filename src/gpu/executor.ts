@@ -39,8 +39,7 @@ const ENCODERS: { [K in Kind]: KindEncoder<Extract<ExecutableCommand, { kind: K 
   timestamp: timestampEncoder,
   resolve: resolveEncoder,
 };
-const encoderOf = (command: ExecutableCommand): KindEncoder<ExecutableCommand> =>
-  ENCODERS[command.kind];
+const encoderOf = (command: ExecutableCommand): KindEncoder<ExecutableCommand> => ENCODERS[command.kind];
 
 /** A command that encodes something, with the slots of its constants. */
 interface PlannedCommand {
