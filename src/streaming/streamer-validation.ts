@@ -18,7 +18,6 @@ import {
   TILE_SIZE,
   type ResourceTiling,
 } from '../index.js';
-import type { PlacedRegion } from './tile-regions.js';
 
 /**
  * Most slots a ring may have: 4096 × 64 KiB = 256 MiB, WebGPU's default maxBufferSize. The slots'
@@ -324,13 +323,21 @@ export function checkPlaced(call: string, value: unknown): void {
   if (bad >= 0) throw invalid(call, `placed[${bad}]`, `must be a PlacedRegion from place(), got ${shown(value[bad])}`);
 }
 
+/** What writeRows reads of a PlacedRegion (structurally: tile-regions.ts imports this file). */
+interface PlacedRows {
+  region: { dataOffset: number; dataRowPitch: number };
+  placedFootprint: { offset: number; footprint: { rowPitch: number } };
+  numRows: number;
+  rowSizeInBytes: number;
+}
+
 /** writeRows(view, data, placed): every row read lies in `data` and every row written in `view`. */
 export function checkWriteRows(call: string, view: unknown, data: unknown, placed: unknown): void {
   if (!(view instanceof Uint8Array))
     throw invalid(call, 'view', `must be a Uint8Array (the mapped ring), got ${shown(view)}`);
   if (!(data instanceof Uint8Array)) throw invalid(call, 'data', `must be a Uint8Array, got ${shown(data)}`);
   checkPlaced(call, placed);
-  (placed as PlacedRegion[]).forEach((p, i) => {
+  (placed as PlacedRows[]).forEach((p, i) => {
     if (p.numRows === 0) return;
     const readEnd = p.region.dataOffset + (p.numRows - 1) * p.region.dataRowPitch + p.rowSizeInBytes;
     if (!(readEnd <= data.byteLength))
