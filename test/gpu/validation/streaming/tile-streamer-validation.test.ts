@@ -197,6 +197,22 @@ describe('TileStreamer validation', () => {
     streamer.release();
   });
 
+  test('a full ring refuses a bad tile too, rather than answering false', ({ d3d }) => {
+    const { streamer } = setup(d3d, 'copyTextureRegion');
+    expect(streamer.tryWrite(upload())).toBe(true);
+    expect(streamer.tryWrite(upload())).toBe(true);
+    expect(streamer.tryWrite(upload())).toBe(false);
+    const before = state(streamer);
+    const region = { subresource: 0, left: 0, top: 0, width: 128, height: 128, dataOffset: 4, dataRowPitch: 512 };
+    expectD3D12Error(() => streamer.tryWrite(upload({ regions: [region] })), {
+      call: 'TileStreamer.tryWrite',
+      argument: 'upload.data',
+      message: /needs data bytes up to 65540, the tile has 65536/,
+    });
+    expect(state(streamer)).toEqual(before);
+    streamer.release();
+  });
+
   test('the copy setter refuses an unknown path and keeps the one it had', ({ d3d }) => {
     const { streamer } = setup(d3d);
     expectD3D12Error(
