@@ -9,6 +9,9 @@
  * A standard tile is one box, its texels clipped to the mip, with its rows where copyTiles' linear
  * layout has them (the tile's rows back to back). Packed mips have no box of their own in a tile's
  * bytes that D3D12 defines (64KB_UNDEFINED_SWIZZLE), so the caller names them: one box per mip.
+ *
+ * Each public call checks its arguments first (streamer-validation.ts) and throws a D3D12Error
+ * (E_INVALIDARG) naming the call, the argument and the rule, before it writes or records anything.
  */
 import {
   TEXTURE_DATA_PLACEMENT_ALIGNMENT,
@@ -18,8 +21,19 @@ import {
   type PlacedSubresourceFootprint,
   type Resource,
   type ResourceDesc,
+  type ResourceTiling,
   type TiledResourceCoordinate,
 } from '../index.js';
+import {
+  checkCoordinate,
+  checkDevice,
+  checkPlacement,
+  checkRecord,
+  checkRegions,
+  checkReservedTexture,
+  checkWriteRows,
+  invalid,
+} from './streamer-validation.js';
 
 /** A box of one subresource, and where its rows lie in a tile's data. */
 export interface TileRegion {
@@ -48,13 +62,16 @@ export class TileRegionCopier {
   private readonly numStandardMips: number;
   /** One row of a standard tile in copyTiles' linear layout: a footprint row of the tile's width, unpadded. */
   private readonly tileRowBytes: number;
+  private readonly tiling: ResourceTiling;
 
   constructor(
     private readonly device: Device,
     private readonly texture: Resource,
   ) {
+    checkDevice('new TileRegionCopier', device);
+    const tiling = checkReservedTexture('new TileRegionCopier', device, texture);
+    this.tiling = tiling;
     this.desc = texture.getDesc();
-    const tiling = device.getResourceTiling(texture);
     const shape = tiling.standardTileShapeForNonPackedMips;
     [this.tileWidth, this.tileHeight, this.numStandardMips] = [
       shape.widthInTexels,
@@ -67,16 +84,21 @@ export class TileRegionCopier {
 
   /** The standard tile at `coordinate` as one box, clipped to its mip; packed mips are the caller's to describe. */
   standardRegion(coordinate: TiledResourceCoordinate): TileRegion {
-    const mip = coordinate.subresource % this.desc.mipLevels;
+    const call = 'TileRegionCopier.standardRegion';
+    checkCoordinate(call, 'coordinate', coordinate, this.tiling);
+    const subresource = coordinate.subresource ?? 0;
+    const mip = subresource % this.desc.mipLevels;
     if (mip >= this.numStandardMips)
-      throw new RangeError(
-        `TileRegionCopier: subresource ${coordinate.subresource} is a packed mip; name its boxes (TileUpload.regions)`,
+      throw invalid(
+        call,
+        'coordinate',
+        `subresource ${subresource} is a packed mip; name its boxes (TileUpload.regions)`,
       );
-    const [left, top] = [coordinate.x * this.tileWidth, coordinate.y * this.tileHeight];
+    const [left, top] = [coordinate.x * this.tileWidth, (coordinate.y ?? 0) * this.tileHeight];
     const mipWidth = Math.max(1, this.desc.width >> mip);
     const mipHeight = Math.max(1, this.desc.height >> mip);
     return {
-      subresource: coordinate.subresource,
+      subresource,
       left,
       top,
       width: Math.min(this.tileWidth, mipWidth - left),
@@ -97,6 +119,9 @@ export class TileRegionCopier {
     capacity: number,
     dataBytes: number,
   ): { placed: PlacedRegion[]; bytes: number } {
+    const call = 'TileRegionCopier.place';
+    checkRegions(call, 'regions', regions, this.desc, this.tiling.subresourceTilings.length);
+    checkPlacement(call, baseOffset, capacity, dataBytes);
     const placed: PlacedRegion[] = [];
     let at = baseOffset;
     for (const region of regions) {
@@ -113,8 +138,10 @@ export class TileRegionCopier {
       ];
       const dataEnd = region.dataOffset + (rows - 1) * region.dataRowPitch + rowSize;
       if (dataEnd > dataBytes)
-        throw new RangeError(
-          `TileRegionCopier: subresource ${region.subresource}'s box needs data bytes up to ${dataEnd}, the tile has ${dataBytes}`,
+        throw invalid(
+          call,
+          'dataBytes',
+          `subresource ${region.subresource}'s box needs data bytes up to ${dataEnd}, the tile has ${dataBytes}`,
         );
       placed.push({ region, placedFootprint, numRows: rows, rowSizeInBytes: rowSize });
       at =
@@ -122,14 +149,13 @@ export class TileRegionCopier {
         TEXTURE_DATA_PLACEMENT_ALIGNMENT;
     }
     if (at - baseOffset > capacity)
-      throw new RangeError(
-        `TileRegionCopier: the tile's footprints take ${at - baseOffset} bytes, a slot holds ${capacity}`,
-      );
+      throw invalid(call, 'regions', `the tile's footprints take ${at - baseOffset} bytes, a slot holds ${capacity}`);
     return { placed, bytes: at - baseOffset };
   }
 
   /** Writes each placed region's rows from `data` into the mapped ring at its footprint's row pitch. */
   writeRows(view: Uint8Array, data: Uint8Array, placed: readonly PlacedRegion[]): void {
+    checkWriteRows('TileRegionCopier.writeRows', view, data, placed);
     for (const { region, placedFootprint, numRows, rowSizeInBytes } of placed) {
       const { offset, footprint } = placedFootprint;
       for (let row = 0; row < numRows; row++) {
@@ -141,6 +167,7 @@ export class TileRegionCopier {
 
   /** Records one copyTextureRegion per placed region: footprint in `ring` → the region's box. */
   record(list: GraphicsCommandList, ring: Resource, placed: readonly PlacedRegion[]): void {
+    checkRecord('TileRegionCopier.record', list, ring, placed);
     for (const { region, placedFootprint } of placed) {
       list.copyTextureRegion(
         { resource: this.texture, type: 'SUBRESOURCE_INDEX', subresourceIndex: region.subresource },

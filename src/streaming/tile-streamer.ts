@@ -14,6 +14,11 @@
  *                          box of its subresource: a standard tile's texels, or each packed mip whole
  *                          (tile-regions.ts). The texels that land are the same.
  *
+ * Every public call checks its arguments first (streamer-validation.ts) and throws a D3D12Error
+ * (E_INVALIDARG) naming the call, the argument and the rule, having changed nothing; after release()
+ * the calls that do work (tryWrite, write, submit, drain, the copy setter) refuse, the queries
+ * (freeSlots, pending, takeCompleted, stats) still answer.
+ *
  * Invariants:
  *   - a slot is written only while free: before its first use, or once the fence value signalled
  *     after the copy that read it has completed. With every slot taken, tryWrite refuses and write
@@ -37,14 +42,24 @@
  *                          (src/emulator/cpu-coherence.ts); the bench measures what that costs.
  */
 import {
+  D3D12Error,
   TILE_SIZE,
   type CommandQueue,
   type Device,
   type Fence,
   type Heap,
   type Resource,
+  type ResourceTiling,
   type TiledResourceCoordinate,
 } from '../index.js';
+import {
+  checkCopyPath,
+  checkLive,
+  checkQueueOfDevice,
+  checkStreamerArguments,
+  checkUpload,
+  invalid,
+} from './streamer-validation.js';
 import { TileRegionCopier, type PlacedRegion, type TileRegion } from './tile-regions.js';
 
 /** Latencies kept for the median and p95: the recent past, a few seconds of a busy stream. */
@@ -120,8 +135,6 @@ export function quantile(values: readonly number[], q: number): number {
 export class TileStreamer<K = unknown> {
   readonly ring: Resource;
   readonly slotCount: number;
-  /** How tiles written from now on are copied; tiles already written keep the path they were written for. */
-  copy: CopyPath;
   private readonly slots: Slot<K>[];
   /** Written slots in write order, not yet submitted. */
   private written: number[] = [];
@@ -139,6 +152,10 @@ export class TileStreamer<K = unknown> {
   private totalBytes = 0;
   private released = false;
   private regionCopier: TileRegionCopier | undefined;
+  private copyPath: CopyPath;
+  private readonly tiling: ResourceTiling;
+  /** How messages name the streamer. */
+  private readonly label: string;
 
   constructor(
     private readonly device: Device,
@@ -146,12 +163,13 @@ export class TileStreamer<K = unknown> {
     readonly texture: Resource,
     options: TileStreamerOptions,
   ) {
-    if (!Number.isInteger(options.slots) || options.slots < 1)
-      throw new RangeError(`TileStreamer: slots must be a positive integer, got ${options.slots}`);
+    this.tiling = checkStreamerArguments(device, queue, texture, options);
+    checkQueueOfDevice('new TileStreamer', device, queue);
+    this.label = `TileStreamer '${options.name ?? 'tile streamer'}'`;
     this.slotCount = options.slots;
     this.slots = Array.from({ length: options.slots }, () => ({ state: 'free' }));
     this.now = options.now ?? (() => performance.now());
-    this.copy = options.copy ?? 'copyTiles';
+    this.copyPath = options.copy ?? 'copyTiles';
     this.ring = device.createCommittedResource(
       { type: 'UPLOAD' },
       [],
@@ -162,6 +180,17 @@ export class TileStreamer<K = unknown> {
     this.fence = device.createFence(0);
     // Nothing to read: an empty read range, as D3D12 code maps memory it only writes.
     if (options.mapping === 'persistent') this.persistentView = this.ring.map(0, { begin: 0, end: 0 });
+  }
+
+  /** How tiles written from now on are copied; tiles already written keep the path they were written for. */
+  get copy(): CopyPath {
+    return this.copyPath;
+  }
+
+  set copy(value: CopyPath) {
+    checkLive('TileStreamer.copy', this.released, this.label);
+    checkCopyPath('TileStreamer.copy', 'copy', value);
+    this.copyPath = value;
   }
 
   get freeSlots(): number {
@@ -175,24 +204,24 @@ export class TileStreamer<K = unknown> {
 
   /** Writes the tile into a free slot; false (nothing written) when every slot is taken. */
   tryWrite(upload: TileUpload<K>): boolean {
-    if (this.released) throw new Error('TileStreamer: released');
-    if (upload.data.byteLength > TILE_SIZE)
-      throw new RangeError(`TileStreamer: a tile's data is at most ${TILE_SIZE} bytes, got ${upload.data.byteLength}`);
+    return this.writeAs('TileStreamer.tryWrite', upload);
+  }
+
+  /** tryWrite under `call`'s name: checks the upload, then writes it if a slot is free. */
+  private writeAs(call: string, upload: TileUpload<K>): boolean {
+    checkLive(call, this.released, this.label);
+    checkUpload(call, upload, this.device, this.texture, this.tiling);
     const index = this.slots.findIndex((s) => s.state === 'free');
-    const slot = this.slots[index];
-    if (!slot) return false;
-    const offset = index * TILE_SIZE;
-    // Placed (and checked) before the ring is mapped, so a refused tile leaves nothing mapped.
+    // Placed (and checked) before the ring is mapped, so a refused tile leaves nothing mapped, and
+    // before a full ring returns false, so a tile is refused the same whether a slot is free or not.
+    const offset = Math.max(0, index) * TILE_SIZE;
     const copier =
-      this.copy === 'copyTextureRegion'
+      this.copyPath === 'copyTextureRegion'
         ? (this.regionCopier ??= new TileRegionCopier(this.device, this.texture))
         : undefined;
-    const regions = copier?.place(
-      upload.regions ?? [copier.standardRegion(upload.coordinate)],
-      offset,
-      TILE_SIZE,
-      upload.data.byteLength,
-    );
+    const regions = copier ? this.placeFor(call, copier, upload, offset) : undefined;
+    const slot = this.slots[index];
+    if (!slot) return false;
     const view = this.persistentView ?? this.ring.map(0, { begin: 0, end: 0 });
     if (copier && regions) copier.writeRows(view, upload.data, regions.placed);
     else {
@@ -207,12 +236,32 @@ export class TileStreamer<K = unknown> {
     return true;
   }
 
+  /** The upload's footprints in the slot at `offset`; the copier's refusal, named as `call`'s. */
+  private placeFor(
+    call: string,
+    copier: TileRegionCopier,
+    upload: TileUpload<K>,
+    offset: number,
+  ): { placed: PlacedRegion[]; bytes: number } {
+    try {
+      return copier.place(
+        upload.regions ?? [copier.standardRegion(upload.coordinate)],
+        offset,
+        TILE_SIZE,
+        upload.data.byteLength,
+      );
+    } catch (error) {
+      if (!(error instanceof D3D12Error)) throw error;
+      throw invalid(call, error.argument === 'dataBytes' ? 'upload.data' : 'upload.regions', error.rule);
+    }
+  }
+
   /**
    * Writes the tile, waiting for a slot when the ring is full (backpressure). A ring full of tiles
    * not yet submitted is submitted first, so a caller that writes without submitting never deadlocks.
    */
   async write(upload: TileUpload<K>): Promise<void> {
-    while (!this.tryWrite(upload)) {
+    while (!this.writeAs('TileStreamer.write', upload)) {
       if (this.written.length > 0) this.submit();
       await new Promise<void>((resolve) => this.waiters.push(resolve));
     }
@@ -224,6 +273,7 @@ export class TileStreamer<K = unknown> {
    * nothing was written).
    */
   submit(): number {
+    checkLive('TileStreamer.submit', this.released, this.label);
     if (this.written.length === 0) return 0;
     const batch = this.written;
     this.written = [];
@@ -297,6 +347,7 @@ export class TileStreamer<K = unknown> {
 
   /** Submits what is written and resolves once every copy so far has completed. */
   async drain(): Promise<void> {
+    checkLive('TileStreamer.drain', this.released, this.label);
     this.submit();
     await this.fence.setEventOnCompletion(this.fenceValue);
     // The completion callbacks run in signal order, the last one no earlier than this await.
