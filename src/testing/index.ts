@@ -5,14 +5,25 @@
  * allocation, corrupt or drop page-table writes behind the CPU authority's back (the self-checks of
  * validateTileMappings and of the differential run).
  */
-import { orThrow } from '../api/errors.js';
-import type { Device } from '../d3d12/device.js';
-import type { Heap } from '../d3d12/heap.js';
-import type { Resource, TileMappingForTesting } from '../d3d12/resource.js';
+import { invalidArg, orThrow, show } from '../api/errors.js';
+import { Device } from '../d3d12/device.js';
+import { Heap } from '../d3d12/heap.js';
+import { Resource, type TileMappingForTesting } from '../d3d12/resource.js';
 import { corruptPageTableEntry } from '../emulator/tile-validation.js';
 import { validateCorruptEntry } from '../validation/tile-validation.js';
 
 export type { TileMappingForTesting } from '../d3d12/resource.js';
+
+/** `value` as an instance of `type`, or E_INVALIDARG naming the hook and its argument. */
+function expectInstance<T>(
+  call: string,
+  argument: string,
+  value: unknown,
+  type: abstract new (...args: never[]) => T,
+): T {
+  if (!(value instanceof type)) throw invalidArg(call, argument, `must be a ${type.name}, got ${show(value)}`);
+  return value;
+}
 
 /**
  * The CPU page table's entry for tile `tileIndex` of `resource` (a read-only view): the heap and heap
@@ -20,7 +31,7 @@ export type { TileMappingForTesting } from '../d3d12/resource.js';
  * tile, the heap tile holding the tile's first byte.
  */
 export function getTileMappingForTesting(resource: Resource, tileIndex: number): TileMappingForTesting | null {
-  return resource.tileMapping(tileIndex);
+  return expectInstance('getTileMappingForTesting', 'resource', resource, Resource).tileMapping(tileIndex);
 }
 
 /**
@@ -29,17 +40,22 @@ export function getTileMappingForTesting(resource: Resource, tileIndex: number):
  * array is the eviction's own CPU store, not a copy (copy it to keep it).
  */
 export function getEvictedBytesForTesting(heap: Heap): Promise<Uint8Array> | undefined {
-  return heap.evictedBytes();
+  return expectInstance('getEvictedBytesForTesting', 'heap', heap, Heap).evictedBytes();
 }
 
 /** Whether `heap` was released. */
 export function isReleasedForTesting(heap: Heap): boolean {
-  return heap.released;
+  return expectInstance('isReleasedForTesting', 'heap', heap, Heap).released;
 }
 
 /** The next buffer the emulator allocates after creation is refused by WebGPU: tests of what a refusal does. */
 export function failNextAllocationForTesting(device: Device): void {
-  device.context.backend?.memory.failNextAllocationForTesting();
+  expectInstance(
+    'failNextAllocationForTesting',
+    'device',
+    device,
+    Device,
+  ).context.backend?.memory.failNextAllocationForTesting();
 }
 
 /**
@@ -52,7 +68,7 @@ export function corruptPageTableEntryForTesting(
   page: number,
   entry?: number,
 ): void {
-  const { context } = device;
+  const { context } = expectInstance('corruptPageTableEntryForTesting', 'device', device, Device);
   const { memory } = context.requireBackend('corruptPageTableEntryForTesting');
   const candidate = context.ownResource(resource);
   const own = orThrow(validateCorruptEntry(candidate, candidate?.virtualRange.pageCount, page, entry));
@@ -61,5 +77,7 @@ export function corruptPageTableEntryForTesting(
 
 /** Self-check of validateTileMappings: the next page-table write is lost (the GPU keeps the old entries). */
 export function dropNextPageTableWriteForTesting(device: Device): void {
-  device.context.requireBackend('dropNextPageTableWriteForTesting').memory.pageTable.dropNextWriteForTesting();
+  expectInstance('dropNextPageTableWriteForTesting', 'device', device, Device)
+    .context.requireBackend('dropNextPageTableWriteForTesting')
+    .memory.pageTable.dropNextWriteForTesting();
 }
