@@ -31,7 +31,13 @@ interface PageSession {
 }
 
 /** Collects what `page` reports that fails a test: console errors, uncaught exceptions, failed requests, crashes. */
+/** How long a page's navigation may take (see watchPage). */
+const NAVIGATION_TIMEOUT_MS = 120_000;
+
 export function watchPage(page: Page, problems: string[]): void {
+  // Puppeteer's 30 s default for goto: a first load through the vite server, with two test files
+  // running at once on a 2-core machine, takes longer; the test's own timeout still bounds it.
+  page.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
   });
