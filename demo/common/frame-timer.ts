@@ -1,7 +1,8 @@
 /**
  * GPU time per frame for the scene benchmark (scene-bench.ts), from timestamp queries, summed over
  * every piece of GPU work the frame submits:
- *   - library work: each `CommandQueue.executeCommandLists` call of the frame is bracketed by two
+ *   - library work: each `CommandQueue.executeCommandLists` call of the frame (and each
+ *     `validateThenExecuteCommandLists`, the residency manager's) is bracketed by two
  *     one-query lists (EndQuery(TIMESTAMP) before the scene's lists, after them), in the same call,
  *     so the pair spans exactly that submission's passes, as a GPU profiler's hook around
  *     ExecuteCommandLists does; the queries are resolved with ResolveQueryData into a READBACK buffer;
@@ -94,20 +95,44 @@ export class FrameTimer {
     this.instrument();
   }
 
-  /** Wraps the queue's executeCommandLists so every call of a timed frame is bracketed (see the header). */
+  /**
+   * Wraps the queue's executeCommandLists, and validateThenExecuteCommandLists (the residency
+   * manager's path), so every call of a timed frame is bracketed (see the header).
+   */
   private instrument(): void {
     const queue = this.queue;
     const execute = queue.executeCommandLists.bind(queue);
     queue.executeCommandLists = (lists: GraphicsCommandList[]): void => {
-      if (!this.timing || !this.heap) return execute(lists);
-      if (this.libraryPairs >= MAX_PAIRS) {
-        this.overflow = true;
-        return execute(lists);
-      }
-      const index = 2 * this.libraryPairs++;
-      this.labels.push(submissionLabel(lists[0]?.getName() ?? ''));
-      execute([this.marker(index), ...lists, this.marker(index + 1)]);
+      const pair = this.nextPair(lists);
+      if (pair === undefined) return execute(lists);
+      execute([this.marker(pair), ...lists, this.marker(pair + 1)]);
     };
+    const validateThenExecute = queue.validateThenExecuteCommandLists.bind(queue);
+    queue.validateThenExecuteCommandLists = (lists, between): void => {
+      const pair = this.nextPair(lists);
+      if (pair === undefined) return validateThenExecute(lists, between);
+      // The markers are checked with the batch; a range that starts the batch takes the first and
+      // one that ends it the second, so a batch the caller splits is still timed from first to last.
+      const n = lists.length;
+      validateThenExecute([this.marker(pair), ...lists, this.marker(pair + 1)], (inner) =>
+        between((first, count) => {
+          const start = first === 0 ? 0 : first + 1;
+          const end = first + count === n ? n + 2 : first + count + 1;
+          inner(start, end - start);
+        }),
+      );
+    };
+  }
+
+  /** The first query index of a new pair for a submission of `lists`, or undefined when it goes untimed. */
+  private nextPair(lists: readonly GraphicsCommandList[]): number | undefined {
+    if (!this.timing || !this.heap) return undefined;
+    if (this.libraryPairs >= MAX_PAIRS) {
+      this.overflow = true;
+      return undefined;
+    }
+    this.labels.push(submissionLabel(lists[0]?.getName() ?? ''));
+    return 2 * this.libraryPairs++;
   }
 
   private marker(index: number): GraphicsCommandList {
