@@ -131,7 +131,7 @@ export class CommandQueue {
    * addition, as a debug layer's check): throws what executeCommandLists would.
    */
   validateExecuteCommandLists(commandLists: GraphicsCommandList[]): void {
-    this.dryRun(commandLists);
+    this.dryRun('validateExecuteCommandLists', commandLists);
   }
 
   /**
@@ -151,7 +151,7 @@ export class CommandQueue {
   ): void {
     if (typeof between !== 'function')
       throw invalidArg('validateThenExecuteCommandLists', 'between', `must be a function, got ${show(between)}`);
-    const lists = this.dryRun(commandLists);
+    const lists = this.dryRun('validateThenExecuteCommandLists', commandLists);
     const checkedAt = executions;
     let open = true;
     between((first, count) => {
@@ -186,9 +186,8 @@ export class CommandQueue {
     open = false;
   }
 
-  /** The checks of validateExecuteCommandLists: returns the lists, every state as it was. */
-  private dryRun(commandLists: GraphicsCommandList[]): GraphicsCommandList[] {
-    const call = 'validateExecuteCommandLists';
+  /** The checks of validateExecuteCommandLists, named as `call`: returns the lists, every state as it was. */
+  private dryRun(call: string, commandLists: GraphicsCommandList[]): GraphicsCommandList[] {
     this.owner.requireBackend(call);
     const lists = this.checkLists(call, commandLists);
     const saved = this.saveStates(lists);

@@ -195,6 +195,7 @@ function listState(list: GraphicsCommandList): unknown {
   const tracker = list.states as unknown as object;
   const tracked = field<Map<Resource, Record<string, unknown[]>>>(tracker, 'tracked');
   const pipeline = field<{ id: number } | undefined>(list, 'pipeline');
+  const draws = field<object>(list, 'draws');
   return {
     open: field(list, 'open'),
     commands: list.commands.length,
@@ -202,9 +203,9 @@ function listState(list: GraphicsCommandList): unknown {
     pipeline: pipeline?.id ?? null,
     root: Array.from(field<{ snapshot(): Uint32Array }>(list, 'root').snapshot()).join(','),
     graphicsRoot: Array.from(field<{ snapshot(): Uint32Array }>(list, 'graphicsRoot').snapshot()).join(','),
-    renderTarget: field<{ frame: number } | undefined>(list, 'renderTarget')?.frame ?? null,
-    viewport: field(list, 'viewport') ?? null,
-    scissor: field(list, 'scissor') ?? null,
+    renderTarget: field<{ frame: number } | undefined>(draws, 'renderTarget')?.frame ?? null,
+    viewport: field(draws, 'viewport') ?? null,
+    scissor: field(draws, 'scissor') ?? null,
     name: list.getName(),
   };
 }
@@ -225,7 +226,10 @@ function managerState(manager: ResidencyManager): unknown {
   };
   const managed = field<Map<Heap | Resource, Managed>>(manager, 'managedObjects');
   const resident = field<Managed[]>(manager, 'residentObjects');
-  const fences = field<Map<object, { value: number; pending: boolean }>>(manager, 'fences');
+  const fences = field<Map<object, { value: number; pending: boolean }>>(
+    field<object>(manager, 'syncPoints'),
+    'fences',
+  );
   return {
     stats: manager.getStats(),
     // Gather and set marks are scratch marks of one call (which objects it has seen), not state.
