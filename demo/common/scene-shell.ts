@@ -7,7 +7,8 @@
  *
  * URL parameters every scene takes: `frames=N` renders N frames and stops (the browser tests do),
  * `pauseEvery=K` (with `frames`) holds the loop after every K frames in the state 'paused' until
- * `window.d3d12Demo.resume()`, so a test captures several views in one page load;
+ * `window.d3d12Demo.resume()`, so a test captures several views in one page load (and
+ * `window.d3d12Demo.pause()` holds it after the frame in progress, at any URL);
  * `width`/`height` fix the canvas size in CSS pixels, `dpr` the device pixels per CSS pixel;
  * `bench=N` runs the frame-time benchmark instead of the animation loop (scene-bench.ts: `warmup`
  * frames, then N measured; `benchSeconds`, `warmupSeconds`). For tests, `window.d3d12Demo` reports the loop's state ('loading' |
@@ -52,8 +53,14 @@ export interface Scene {
 export interface DemoStatus {
   state: 'loading' | 'running' | 'paused' | 'done' | 'failed';
   frames: number;
-  /** Under `pauseEvery=K`: ends a pause (the loop goes on with its next frame). */
+  /** Ends a pause (the loop goes on with its next frame). */
   resume(): void;
+  /**
+   * Holds the loop in the state 'paused' once the frame in progress is presented, until resume(): a
+   * test then captures the page without the scene's frames competing for the GPU (on a software
+   * adapter a screenshot otherwise waits several frames).
+   */
+  pause(): void;
   error?: string;
   snapshot(): unknown;
   forTesting: Record<string, (...args: never[]) => unknown>;
@@ -116,12 +123,19 @@ export async function runScene(
   let scene: Scene | undefined;
   let sizer: CanvasSizer | undefined;
   let endPause: (() => void) | undefined;
+  let pauseAsked = false;
   const status: DemoStatus = {
     state: 'loading',
     frames: 0,
     snapshot: () => scene?.snapshot() ?? null,
     forTesting: {},
-    resume: () => endPause?.(),
+    resume: () => {
+      pauseAsked = false;
+      endPause?.();
+    },
+    pause: () => {
+      pauseAsked = true;
+    },
   };
   window.d3d12Demo = status;
   const { canvas, panel, status: statusLine } = layout(meta);
@@ -182,8 +196,8 @@ export async function runScene(
       while (status.state === 'running' && status.frames < frameLimit) {
         const time = await nextFrame();
         if ((await frame(status.frames, time)) === false) break;
-        if (pauseEvery > 0 && status.frames % pauseEvery === 0 && status.frames < frameLimit)
-          await pause(status, (resume) => (endPause = resume));
+        const held = pauseEvery > 0 && status.frames % pauseEvery === 0;
+        if ((held || pauseAsked) && status.frames < frameLimit) await pause(status, (resume) => (endPause = resume));
       }
     }
     if (status.state === 'running') status.state = 'done';

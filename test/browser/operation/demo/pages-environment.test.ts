@@ -81,6 +81,15 @@ async function settle(page: Page): Promise<void> {
   );
 }
 
+/** Pauses a scene once its frame in progress is presented (a scene that is done or failed stays so). */
+async function holdScene(page: Page): Promise<void> {
+  await page.evaluate(() => window.d3d12Demo.pause());
+  await page.waitForFunction(() => ['paused', 'done', 'failed'].includes(window.d3d12Demo.state), {
+    timeout: PAGE_TIMEOUT_MS,
+    polling: 100,
+  });
+}
+
 describe.each(ENVIRONMENTS)('demo pages in a browser started with $name', (environment) => {
   let browser: Browser;
   beforeAll(async () => {
@@ -109,8 +118,12 @@ describe.each(ENVIRONMENTS)('demo pages in a browser started with $name', (envir
         window.d3d12Demo ? { state: window.d3d12Demo.state, error: window.d3d12Demo.error } : null,
       );
       if (demo) expect(demo.error).toBeUndefined();
+      // A scene holds its loop for the screenshot: on a software adapter a capture otherwise waits
+      // out several of the scene's frames (10 s at this size on SwiftShader, against one frame).
+      if (demo) await holdScene(page);
       await page.screenshot({ path: join(SCREENSHOT_DIR, `env-${environment.name}-${name}.png`) });
       const size = await canvasSize(page);
+      if (demo) await page.evaluate(() => window.d3d12Demo.resume());
       if (size) {
         expect(size.css).toBeGreaterThanOrEqual(MIN_CANVAS_CSS_WIDTH);
         expect(Math.abs(size.pixels - size.css * size.dpr)).toBeLessThanOrEqual(1);
