@@ -13,7 +13,7 @@
  * is bookkeeping (state checks, per-dispatch constants) and reading the fault log, which should cost
  * a fraction of the submission itself.
  */
-import { createDevice } from '../../src/index.js';
+import { createDevice, TILE_SIZE } from '../../src/index.js';
 import { liveRecorder, row, type FigureRow, type FigureRunner } from './figure.js';
 
 /** Submissions per sample: enough that 100 µs browser timers do not matter. */
@@ -54,7 +54,7 @@ export const submitOverhead: FigureRunner = async (context) => {
     const out = device.createCommittedResource(
       { type: 'DEFAULT' },
       [],
-      { dimension: 'BUFFER', width: 65536, flags: ['ALLOW_UNORDERED_ACCESS'] },
+      { dimension: 'BUFFER', width: TILE_SIZE, flags: ['ALLOW_UNORDERED_ACCESS'] },
       'UNORDERED_ACCESS',
     );
     const pso = await device.createComputePipelineState({

@@ -8,8 +8,8 @@
  */
 import { Random } from './random.js';
 
-/** D3D12_TILED_RESOURCE_TILE_SIZE_IN_BYTES: one tile, one page of the emulated page table. */
-export const TILE = 65536;
+/** D3D12_TILED_RESOURCE_TILE_SIZE_IN_BYTES: one tile, one page of the emulated page table (the main entry's TILE_SIZE). */
+export { TILE_SIZE as TILE } from '../index.js';
 
 export const roundUp = (n: number, to: number): number => Math.ceil(n / to) * to;
 

@@ -61,7 +61,7 @@ const ALLOWED: Record<string, string[]> = {
   // Clients of the public API; the emulator's files define some public types (Pageable, MemoryStats).
   residency: ['api', 'd3d12', 'owners', 'emulator'],
   // d3d12-webgpu/validate: a client of the public API, as the residency manager is (issue 13).
-  validate: ['api', 'd3d12', 'owners', 'emulator', 'residency', 'testing'],
+  validate: ['api', 'd3d12', 'owners', 'emulator', 'residency', 'testing', 'index.ts'],
   // d3d12-webgpu/testing: the test hooks, which reach the device's context.
   testing: ['api', 'd3d12', 'owners', 'emulator', 'validation'],
   // d3d12-webgpu/streaming: the tile streamer, a client of the main entry (src/index.ts) alone.
