@@ -104,12 +104,16 @@ const D3D12_ACCESS_WRITE: u32 = 1u;
 // address each, set with Set*RootConstantBufferView / ShaderResourceView / UnorderedAccessView).
 const D3D12_ROOT_CONSTANT_COUNT: u32 = 64u;
 const D3D12_ROOT_DESCRIPTOR_COUNT: u32 = 8u;
+// The root arguments of a dispatch or draw, as words. Without a root signature (the fixed one
+// above) the constants are words 0-63 and the root descriptors words 64-79, two per address (low,
+// high). With a root signature its parameters follow each other (src/d3d12/root-signature.ts): a
+// constant one word, a root descriptor or a descriptor table (its GPU handle) two; D3D12's limit
+// of 64 DWORDs keeps that within 128 words.
+const D3D12_ROOT_ARGUMENT_WORDS: u32 = 128u;
+const D3D12_ROOT_DESCRIPTOR_WORD: u32 = 64u;
 
 struct D3D12DispatchInfo {
-  // The root constants (setComputeRoot32BitConstants), four per vec4u.
-  root: array<vec4u, D3D12_ROOT_CONSTANT_COUNT / 4u>,
-  // The root descriptors' addresses (low word, high word), two per vec4u: parameter 1 first.
-  descriptors: array<vec4u, D3D12_ROOT_DESCRIPTOR_COUNT / 2u>,
+  root: array<vec4u, D3D12_ROOT_ARGUMENT_WORDS / 4u>,
   // Which command list and which of its commands this dispatch is, for fault records.
   command_list: u32,
   command_index: u32,
@@ -128,16 +132,21 @@ struct D3D12DispatchInfo {
 
 // ---- Root constants ----------------------------------------------------------------------------
 
-fn d3d12_root_constant(index: u32) -> u32 {
+// Word `index` of the root arguments.
+fn d3d12_root_word(index: u32) -> u32 {
   return d3d12_dispatch.root[index / 4u][index % 4u];
 }
 
-// The GPU virtual address of root descriptor `root_parameter_index` (1 to D3D12_ROOT_DESCRIPTOR_COUNT):
-// what D3D12 passes to a shader as a root CBV, SRV or UAV.
+fn d3d12_root_constant(index: u32) -> u32 {
+  return d3d12_root_word(index);
+}
+
+// The GPU virtual address of root descriptor `root_parameter_index` (1 to D3D12_ROOT_DESCRIPTOR_COUNT)
+// of a pipeline without a root signature: what D3D12 passes to a shader as a root CBV, SRV or UAV.
 fn d3d12_root_descriptor(root_parameter_index: u32) -> vec2u {
-  let slot = root_parameter_index - 1u;
-  let pair = d3d12_dispatch.descriptors[slot / 2u];
-  return select(pair.xy, pair.zw, (slot & 1u) == 1u);
+  let word = D3D12_ROOT_DESCRIPTOR_WORD + 2u * (root_parameter_index - 1u);
+  let pair = d3d12_dispatch.root[word / 4u];
+  return select(pair.xy, pair.zw, (word & 2u) == 2u);
 }
 
 // ---- Addresses ---------------------------------------------------------------------------------

@@ -23,8 +23,9 @@ fn d3d12_linear_to_srgb(c: vec3f) -> vec3f {
   return select(1.055 * pow(c, vec3f(1.0 / 2.4)) - 0.055, c * 12.92, c <= vec3f(0.0031308));
 }
 
-// The texel bits of `value` in the texture's format: the inverse of the loads' decoding
-// (d3d12_tex2d_load_at). A format the prelude does not decode gives 0.
+// The texel bits of `value` in the texture's format: the inverse of d3d12_texel_decode (FLOAT to
+// UNORM as above; 16-bit floats round to nearest even; integer formats take the values as integers,
+// wrapped to their width as a cast would). A format the prelude does not decode gives 0.
 fn d3d12_tex2d_encode(format: u32, value: vec4f) -> vec4u {
   var bits = vec4u(0u);
   switch (format) {
@@ -38,16 +39,48 @@ fn d3d12_tex2d_encode(format: u32, value: vec4f) -> vec4u {
     case D3D12_TEXEL_BGRA8_UNORM: {
       bits.x = d3d12_pack_unorm8(value.bgra);
     }
+    case D3D12_TEXEL_R8_UNORM: {
+      bits.x = d3d12_pack_unorm8(value) & 0xffu;
+    }
+    case D3D12_TEXEL_RG8_UNORM: {
+      bits.x = d3d12_pack_unorm8(value) & 0xffffu;
+    }
     case D3D12_TEXEL_R32_FLOAT: {
       bits.x = bitcast<u32>(value.x);
     }
+    case D3D12_TEXEL_RG32_FLOAT: {
+      bits = vec4u(bitcast<vec2u>(value.xy), 0u, 0u);
+    }
     case D3D12_TEXEL_RGBA32_FLOAT: {
       bits = bitcast<vec4u>(value);
+    }
+    case D3D12_TEXEL_RGBA16_FLOAT: {
+      bits = vec4u(pack2x16float(value.xy), pack2x16float(value.zw), 0u, 0u);
+    }
+    case D3D12_TEXEL_RGBA8_UINT, D3D12_TEXEL_R32_UINT, D3D12_TEXEL_RGBA32_UINT, D3D12_TEXEL_R32_SINT, D3D12_TEXEL_RGBA32_SINT: {
+      bits = d3d12_tex2d_encode_uint(format, bitcast<vec4u>(vec4i(value)));
     }
     default: {
     }
   }
   return bits;
+}
+
+// The texel bits of integer `value` (RWTexture2D<uint4> stores): UINT and SINT formats; any other
+// format takes the words as they are.
+fn d3d12_tex2d_encode_uint(format: u32, value: vec4u) -> vec4u {
+  switch (format) {
+    case D3D12_TEXEL_RGBA8_UINT: {
+      let b = value & vec4u(0xffu);
+      return vec4u(b.x | (b.y << 8u) | (b.z << 16u) | (b.w << 24u), 0u, 0u, 0u);
+    }
+    case D3D12_TEXEL_R32_UINT, D3D12_TEXEL_R32_SINT: {
+      return vec4u(value.x, 0u, 0u, 0u);
+    }
+    default: {
+      return value;
+    }
+  }
 }
 
 // Writes the texel bits at `address` (bytes_per_texel bytes, laid out as d3d12_tex2d_array_load_bits

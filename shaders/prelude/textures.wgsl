@@ -30,12 +30,7 @@ const D3D12_TEX2D_MIPS: u32 = 12u;
 const D3D12_TEX2D_MAX_MIPS: u32 = 15u;
 const D3D12_TEX2D_DESCRIPTOR_WORDS: u32 = 72u;
 
-// Texel formats the prelude decodes.
-const D3D12_TEXEL_RGBA8_UNORM: u32 = 1u;
-const D3D12_TEXEL_RGBA8_UNORM_SRGB: u32 = 2u;
-const D3D12_TEXEL_BGRA8_UNORM: u32 = 3u;
-const D3D12_TEXEL_R32_FLOAT: u32 = 4u;
-const D3D12_TEXEL_RGBA32_FLOAT: u32 = 5u;
+// Texel formats: texel-formats.wgsl (D3D12_TEXEL_*).
 
 struct D3D12Texture2D {
   descriptor: vec2u,
@@ -109,14 +104,6 @@ fn d3d12_tex2d_last_slice(texture: D3D12Texture2D) -> u32 {
   return max(texture.array_size, 1u) - 1u;
 }
 
-fn d3d12_unpack_unorm8(word: u32) -> vec4f {
-  return vec4f(f32(word & 0xffu), f32((word >> 8u) & 0xffu), f32((word >> 16u) & 0xffu), f32(word >> 24u)) / 255.0;
-}
-
-fn d3d12_srgb_to_linear(c: vec3f) -> vec3f {
-  return select(pow((c + 0.055) / 1.055, vec3f(2.4)), c / 12.92, c <= vec3f(0.04045));
-}
-
 // Texel (x, y) of `mip` as RGBA; *status says whether every byte read was mapped (D3D12's
 // CheckAccessFullyMapped). Coordinates outside the mip are clamped to its edge.
 fn d3d12_tex2d_load(texture: D3D12Texture2D, mip: u32, texel: vec2u, status: ptr<function, u32>) -> vec4f {
@@ -140,18 +127,24 @@ fn d3d12_tex2d_array_load_bits(texture: D3D12Texture2D, mip: u32, slice: u32, te
   let level = min(mip, texture.mip_levels - 1u);
   let clamped = min(texel, d3d12_tex2d_mip_size(texture, level) - vec2u(1u));
   let address = d3d12_tex2d_texel_address_in(texture, d3d12_tex2d_mip(texture, level), min(slice, d3d12_tex2d_last_slice(texture)), clamped);
+  return d3d12_texel_bits_at(address, texture.bytes_per_texel, status);
+}
+
+// The bits of the `bytes`-byte texel at `address` (1, 2, 4, 8 or 16 bytes, aligned to its size or
+// to 4): a 1- or 2-byte texel in the low bits of .x; *status as d3d12_load_checked's, for all of it.
+fn d3d12_texel_bits_at(address: vec2u, bytes: u32, status: ptr<function, u32>) -> vec4u {
   // A texel lies in one aligned word, or fills whole words from an aligned one.
   let aligned = vec2u(address.x & ~3u, address.y);
   var bits = vec4u(0u);
   var mapped = D3D12_STATUS_MAPPED;
   var word_status = 0u;
-  let words = max(texture.bytes_per_texel / 4u, 1u);
+  let words = max(bytes / 4u, 1u);
   for (var i = 0u; i < words; i++) {
     bits[i] = d3d12_load_checked(d3d12_address_add(aligned, 4u * i), &word_status);
     mapped &= word_status;
   }
-  if (texture.bytes_per_texel < 4u) {
-    bits.x = extractBits(bits.x, (address.x & 3u) * 8u, texture.bytes_per_texel * 8u);
+  if (bytes < 4u) {
+    bits.x = extractBits(bits.x, (address.x & 3u) * 8u, bytes * 8u);
   }
   *status = mapped;
   return bits;
@@ -163,41 +156,9 @@ fn d3d12_tex2d_load_in(texture: D3D12Texture2D, level: u32, mip: vec4u, texel: v
   return d3d12_tex2d_load_at(texture, d3d12_tex2d_mip_texel_address(texture, mip, clamped), status);
 }
 
-// The texel at `address` as RGBA, decoded from the texture's format.
+// The texel at `address` as RGBA, decoded from the texture's format (texel-formats.wgsl).
 fn d3d12_tex2d_load_at(texture: D3D12Texture2D, address: vec2u, status: ptr<function, u32>) -> vec4f {
-  var mapped = D3D12_STATUS_MAPPED;
-  var word_status = 0u;
-  let first = d3d12_load_checked(address, &word_status);
-  mapped &= word_status;
-  var color: vec4f;
-  switch (texture.format) {
-    case D3D12_TEXEL_RGBA8_UNORM: {
-      color = d3d12_unpack_unorm8(first);
-    }
-    case D3D12_TEXEL_RGBA8_UNORM_SRGB: {
-      let c = d3d12_unpack_unorm8(first);
-      color = vec4f(d3d12_srgb_to_linear(c.rgb), c.a);
-    }
-    case D3D12_TEXEL_BGRA8_UNORM: {
-      color = d3d12_unpack_unorm8(first).bgra;
-    }
-    case D3D12_TEXEL_R32_FLOAT: {
-      color = vec4f(bitcast<f32>(first), 0.0, 0.0, 1.0);
-    }
-    case D3D12_TEXEL_RGBA32_FLOAT: {
-      var rest: array<u32, 3>;
-      for (var i = 0u; i < 3u; i++) {
-        rest[i] = d3d12_load_checked(d3d12_address_add(address, 4u + 4u * i), &word_status);
-        mapped &= word_status;
-      }
-      color = vec4f(bitcast<f32>(first), bitcast<f32>(rest[0]), bitcast<f32>(rest[1]), bitcast<f32>(rest[2]));
-    }
-    default: {
-      color = vec4f(0.0);
-    }
-  }
-  *status = mapped;
-  return color;
+  return d3d12_texel_decode(texture.format, d3d12_texel_bits_at(address, texture.bytes_per_texel, status));
 }
 
 // Bilinear filtering within one mip (below mip_levels), clamped to the edge.

@@ -63,6 +63,8 @@ export async function createDevice(options: DeviceOptions = {}): Promise<Device>
   );
   // Errors WebGPU reports after a call returned (a refused staging buffer, say) remove the device.
   memory.onError = (error) => removal.recordFailure(error.what, new GuardError(error));
+  // Descriptors written since the last submission reach the heaps' memory before the next.
+  memory.beforeSubmit = () => context.descriptorHeaps.flush(memory);
   let backend: GpuBackend | undefined;
   const backing = new MemoryBacking(
     memory,

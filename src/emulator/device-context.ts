@@ -24,6 +24,8 @@ import { DeviceResidency } from './device-residency.js';
 import type { GpuBackend } from './gpu-backend.js';
 import { MemoryObjects } from './memory-objects.js';
 import { QueryHeaps } from './query-heaps.js';
+import { DescriptorHeaps } from './descriptor-heaps.js';
+import type { DescriptorHeap } from '../d3d12/descriptor-heap.js';
 
 const NO_GPU_MEMORY = 'this device has no GPU memory (created with gpuDevice: null, or where WebGPU is unavailable)';
 
@@ -46,6 +48,8 @@ export class DeviceContext {
   /** Why the device stopped working, and the faults it saw (see device-removal.ts). */
   readonly removal: DeviceRemoval;
   readonly queryHeaps: QueryHeaps;
+  /** Descriptor heaps and the descriptors written into them (see descriptor-heaps.ts). */
+  readonly descriptorHeaps: DescriptorHeaps;
   private nextId = 1;
 
   constructor(
@@ -86,6 +90,11 @@ export class DeviceContext {
       },
       this.releases,
     );
+    this.descriptorHeaps = new DescriptorHeaps({
+      nextObjectId: () => this.nextObjectId(),
+      createMemory: (bytes) =>
+        this.objects.createCommittedResource({ type: 'DEFAULT' }, [], { dimension: 'BUFFER', width: bytes }, 'COMMON'),
+    });
   }
 
   /** An id for a new command list, fence, pipeline state or query heap. */
@@ -114,6 +123,10 @@ export class DeviceContext {
 
   ownResource(value: unknown): Resource | undefined {
     return this.objects.ownResource(value);
+  }
+
+  ownDescriptorHeap(value: unknown): DescriptorHeap | undefined {
+    return this.descriptorHeaps.own(value);
   }
 
   ownQueryHeap(value: unknown): QueryHeap | undefined {

@@ -26,11 +26,13 @@ import type { Fence } from '../d3d12/fence.js';
 import { checkFenceValue } from '../d3d12/fence.js';
 import type { Heap } from '../d3d12/heap.js';
 import { Resource } from '../d3d12/resource.js';
+import { DescriptorHeap } from '../d3d12/descriptor-heap.js';
 import type { MemorySegment } from '../api/types.js';
 import { TILE_SIZE } from '../memory/tiling.js';
 import { HeapPlacement, type PlacementPlan } from './heap-placement.js';
 
-export type Pageable = Heap | Resource;
+/** ID3D12Pageable: heaps, committed resources, and shader-visible descriptor heaps (their memory pages like a committed resource). */
+export type Pageable = Heap | Resource | DescriptorHeap;
 
 /** D3D12_RESIDENCY_PRIORITY values by name. */
 export const RESIDENCY_PRIORITIES = {
@@ -82,6 +84,7 @@ export interface ResidencyOwner {
   /** The heap if it is one of the device's (implicit heaps of committed resources are not). */
   ownHeap(value: unknown): Heap | undefined;
   ownResource(value: unknown): Resource | undefined;
+  ownDescriptorHeap(value: unknown): DescriptorHeap | undefined;
   /** The GPU side; undefined on a CPU-only device. */
   readonly backend: Pick<GpuBackend, 'backing' | 'workDone'> | undefined;
   /** Whether the device was removed (a removed device moves no memory). */
@@ -259,16 +262,22 @@ export class DeviceResidency {
     return objects.map((object: unknown, i) => this.heapOf(call, i, object));
   }
 
-  /** Heaps and committed resources of this device (their implicit heap), or undefined. */
+  /** Heaps, committed resources and shader-visible descriptor heaps of this device (the heap behind them), or undefined. */
   private pageableHeap(value: unknown): Heap | undefined {
     if (value instanceof Resource) return this.owner.ownResource(value)?.kind === 'committed' ? value.heap : undefined;
+    if (value instanceof DescriptorHeap) return this.owner.ownDescriptorHeap(value)?.memory?.heap;
     return this.owner.ownHeap(value);
   }
 
-  /** The heap behind a pageable object (a live heap or committed resource of this device), or throws. */
+  /** The heap behind a pageable object (a live heap, committed resource or shader-visible descriptor heap of this device), or throws. */
   heapOf(call: string, at: string | number, object: unknown): Heap {
     const heap = this.pageableHeap(object);
-    if (heap && !heap.released && !(object instanceof Resource && object.released)) return heap;
+    if (
+      heap &&
+      !heap.released &&
+      !((object instanceof Resource || object instanceof DescriptorHeap) && object.released)
+    )
+      return heap;
     return this.refusedPageable(call, typeof at === 'number' ? `objects[${at}]` : at, object);
   }
 
@@ -281,10 +290,23 @@ export class DeviceResidency {
         `${object.label} is not pageable: a ${object.kind} resource pages with ${object.kind === 'placed' ? 'its heap' : 'the heaps its tiles map to'}`,
       );
     }
+    const descriptors = object instanceof DescriptorHeap ? this.owner.ownDescriptorHeap(object) : undefined;
+    if (descriptors && !descriptors.released && !descriptors.memory)
+      throw invalidArg(
+        call,
+        argument,
+        `${descriptors.label} is not shader-visible: its descriptors live in CPU memory, which does not page (**Chosen**: refused, where D3D12 accepts the call and does nothing)`,
+      );
     const heap = this.pageableHeap(object);
-    if (!heap) throw invalidArg(call, argument, 'must be a heap or committed resource of this device');
-    // heapOf refuses only these: a released heap, or a released committed resource.
-    throw invalidArg(call, argument, `${object instanceof Resource ? object.label : heap.label} was released`);
+    if (!heap && !descriptors)
+      throw invalidArg(
+        call,
+        argument,
+        'must be a heap, committed resource or shader-visible descriptor heap of this device',
+      );
+    // heapOf refuses only these: a released heap, committed resource or descriptor heap.
+    const label = object instanceof Resource || object instanceof DescriptorHeap ? object.label : (heap as Heap).label;
+    throw invalidArg(call, argument, `${label} was released`);
   }
 
   /**

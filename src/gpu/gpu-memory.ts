@@ -61,6 +61,8 @@ export class GpuMemory {
   readonly faultLogBytes: number;
   /** Where guarded operations report the errors their scopes caught (the device removes itself). */
   onError: (error: GuardedError) => void = () => undefined;
+  /** Queue writes that every submission must follow (the descriptor heaps' pending writes). */
+  beforeSubmit: () => void = () => undefined;
   private failNextAllocation = false;
   /** MAP_READ buffers the fault log is copied into, unmapped and free. */
   private readonly faultStaging: GPUBuffer[] = [];
@@ -158,6 +160,7 @@ export class GpuMemory {
    * submits (see the header), so no submission can read entries older than the CPU model's.
    */
   submit(commandBuffers: GPUCommandBuffer[]): void {
+    this.beforeSubmit();
     this.pageTable.flush();
     this.device.queue.submit(commandBuffers);
   }

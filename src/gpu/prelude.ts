@@ -14,7 +14,9 @@ import poolVec4 from '../../shaders/prelude/pool-vec4.wgsl?raw';
 import poolVec4Writes from '../../shaders/prelude/pool-vec4-writes.wgsl?raw';
 import loads from '../../shaders/prelude/loads.wgsl?raw';
 import pageHandle from '../../shaders/prelude/page-handle.wgsl?raw';
+import texelFormats from '../../shaders/prelude/texel-formats.wgsl?raw';
 import textures from '../../shaders/prelude/textures.wgsl?raw';
+import descriptors from '../../shaders/prelude/descriptors.wgsl?raw';
 import stores from '../../shaders/prelude/stores.wgsl?raw';
 import textureStores from '../../shaders/prelude/texture-stores.wgsl?raw';
 import unmappedAccess from '../../shaders/prelude/unmapped-access.wgsl?raw';
@@ -71,7 +73,9 @@ export function computePrelude({ unmappedAccess: recording = false, poolView = '
     recording ? unmappedAccess : unmappedAccessOff,
     loads,
     pageHandle,
+    texelFormats,
     textures,
+    descriptors,
     stores,
     textureStores,
   ].join('\n');
@@ -79,9 +83,17 @@ export function computePrelude({ unmappedAccess: recording = false, poolView = '
 
 /** The prelude of a graphics pipeline's vertex stage: memory read only, faults and unmapped accesses recorded by its replay. */
 export function vertexPrelude(poolView: PoolView = 'words'): string {
-  return [common, bindingsVertex, pools(poolView, 'graphics'), unmappedAccessOff, loads, pageHandle, textures].join(
-    '\n',
-  );
+  return [
+    common,
+    bindingsVertex,
+    pools(poolView, 'graphics'),
+    unmappedAccessOff,
+    loads,
+    pageHandle,
+    texelFormats,
+    textures,
+    descriptors,
+  ].join('\n');
 }
 
 /** The prelude of a graphics pipeline's fragment stage: memory read only, faults recorded. */
@@ -96,7 +108,9 @@ export function fragmentPrelude({
     recording ? unmappedAccess : unmappedAccessOff,
     loads,
     pageHandle,
+    texelFormats,
     textures,
+    descriptors,
   ].join('\n');
 }
 

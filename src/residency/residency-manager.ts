@@ -180,7 +180,7 @@ export class ResidencyManager {
     this.openFills--;
   }
 
-  /** Tracks a heap or committed resource; the manager then pages it as its sets need. */
+  /** Tracks a heap, committed resource or shader-visible descriptor heap; the manager then pages it as its sets need. */
   beginTrackingObject(pageable: Pageable): void {
     const call = 'ResidencyManager.beginTrackingObject';
     let status: ResidencyStatus;

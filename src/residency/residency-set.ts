@@ -94,7 +94,7 @@ export class ResidencySet {
     this.isOpen = true;
   }
 
-  /** Adds a tracked heap or committed resource; inserting one twice keeps one entry. */
+  /** Adds a tracked pageable (heap, committed resource, shader-visible descriptor heap); inserting one twice keeps one entry. */
   insert(pageable: unknown): void {
     const call = 'ResidencySet.insert';
     if (!this.isOpen) throw invalidArg(call, 'this', `residency set #${this.id} is closed; open() it before inserting`);

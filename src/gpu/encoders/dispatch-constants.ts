@@ -3,25 +3,14 @@
  * dispatch or draw, at a stride of the device's minUniformBufferOffsetAlignment, bound at a dynamic
  * offset per dispatch.
  */
-import { memberOffset, preludeConstant, preludeLayout } from '../prelude.js';
+import { memberOffset, preludeLayout } from '../prelude.js';
 import type { UnmappedAccessBinding } from '../unmapped-access-log.js';
 import type { DispatchConstants } from './encode-context.js';
 import type { ExecutionSettings } from './executable-commands.js';
 
-/** Words of root constants before the root descriptors in a command's root arguments. */
-const ROOT_CONSTANT_WORDS = preludeConstant('D3D12_ROOT_CONSTANT_COUNT');
-
 /** Word offsets of D3D12DispatchInfo's members (read once from the prelude's layout). */
 type InfoWords = Record<
-  | 'root'
-  | 'descriptors'
-  | 'commandList'
-  | 'commandIndex'
-  | 'tier'
-  | 'validation'
-  | 'draw'
-  | 'unmappedAccess'
-  | 'submission',
+  'root' | 'commandList' | 'commandIndex' | 'tier' | 'validation' | 'draw' | 'unmappedAccess' | 'submission',
   number
 >;
 let infoWords: InfoWords | undefined;
@@ -31,7 +20,6 @@ function dispatchInfoWords(): InfoWords {
   const word = (member: string): number => memberOffset(at, member) / 4;
   infoWords = {
     root: word('root'),
-    descriptors: word('descriptors'),
     commandList: word('command_list'),
     commandIndex: word('command_index'),
     tier: word('tiled_resources_tier'),
@@ -64,10 +52,8 @@ export function packDispatchInfo(
   const at = dispatchInfoWords();
   dispatches.forEach((dispatch, i) => {
     const base = (i * stride) / 4;
-    // Root arguments: the constants, then (dispatches and draws) two words per root descriptor.
-    words.set(dispatch.root.subarray(0, ROOT_CONSTANT_WORDS), base + at.root);
-    const descriptors = dispatch.root.subarray(ROOT_CONSTANT_WORDS);
-    if (descriptors.length > 0) words.set(descriptors, base + at.descriptors);
+    // Root arguments (D3D12_ROOT_ARGUMENT_WORDS at most; a copy's four constants, say, are fewer).
+    words.set(dispatch.root, base + at.root);
     words[base + at.commandList] = dispatch.list;
     words[base + at.commandIndex] = dispatch.index;
     words[base + at.tier] = settings.tiledResourcesTier;

@@ -407,7 +407,7 @@ describe('getResidencyStatus', () => {
       hresult: 'E_INVALIDARG',
       call,
       argument,
-      message: /must be a heap or committed resource of this device/,
+      message: /must be a heap, committed resource or shader-visible descriptor heap of this device/,
     });
   });
 
@@ -459,7 +459,7 @@ describe('getResidencyStatus', () => {
       hresult: 'E_INVALIDARG',
       call,
       argument,
-      message: /must be a heap or committed resource of this device/,
+      message: /must be a heap, committed resource or shader-visible descriptor heap of this device/,
     });
   });
 });

@@ -151,7 +151,7 @@ describe('beginTrackingObject / endTrackingObject', () => {
     expectD3D12Error(() => manager.beginTrackingObject(loose(value())), {
       call: 'ResidencyManager.beginTrackingObject',
       argument: 'pageable',
-      message: /must be a heap or committed resource of this device/,
+      message: /must be a heap, committed resource or shader-visible descriptor heap of this device/,
     });
     expect(manager.getStats().tracked).toBe(0);
   });
@@ -184,7 +184,7 @@ describe('beginTrackingObject / endTrackingObject', () => {
     expectD3D12Error(() => manager.beginTrackingObject(c.heap as Heap), {
       call: 'ResidencyManager.beginTrackingObject',
       argument: 'pageable',
-      message: /heap or committed resource/,
+      message: /heap, committed resource or shader-visible descriptor heap/,
     });
     manager.beginTrackingObject(c);
     expect(manager.getStats().tracked).toBe(1);
@@ -200,7 +200,7 @@ describe('beginTrackingObject / endTrackingObject', () => {
       expectD3D12Error(() => manager.beginTrackingObject(object), {
         call: 'ResidencyManager.beginTrackingObject',
         argument: 'pageable',
-        message: /must be a heap or committed resource of this device/,
+        message: /must be a heap, committed resource or shader-visible descriptor heap of this device/,
       });
     }
     expect(manager.getStats().tracked).toBe(0);

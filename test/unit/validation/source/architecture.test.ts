@@ -45,7 +45,12 @@ function importGraph(): Map<string, string[]> {
  * through their device context sit above it; the objects that machinery creates and reads (heaps,
  * resources, fences, query heaps, pipeline states, command lists) sit below it.
  */
-const MACHINERY_OWNERS = ['d3d12/device.ts', 'd3d12/create-device.ts', 'd3d12/command-queue.ts'];
+const MACHINERY_OWNERS = [
+  'd3d12/device.ts',
+  'd3d12/device-memory.ts',
+  'd3d12/create-device.ts',
+  'd3d12/command-queue.ts',
+];
 const layer = (path: string): string => (MACHINERY_OWNERS.includes(path) ? 'owners' : (path.split('/')[0] ?? ''));
 const ENTRIES = ['index.ts', 'node/index.ts'];
 
@@ -232,8 +237,8 @@ describe('the residency manager is a client of the D3D12 API', () => {
         use.replace(/^.*: /, ''),
       );
       expect(uses).toEqual([
-        'device.settings (d3d12/device.ts)',
-        "device['context'] (d3d12/device.ts)",
+        'device.settings (d3d12/device-memory.ts)',
+        "device['context'] (d3d12/device-memory.ts)",
         'heap.residencyReferences (d3d12/heap.ts)',
       ]);
     },
@@ -256,13 +261,18 @@ function internalMembers(file: string, text: string): string[] {
   return found;
 }
 
-/** Device reaches its machinery through its context (src/emulator/device-context.ts), not through internal members. */
+/**
+ * Device reaches its machinery through its context (src/emulator/device-context.ts), not through
+ * internal members; its two files (device-memory.ts holds the memory calls Device inherits) count together.
+ */
 const MAX_DEVICE_INTERNALS = 4;
 
 describe('the facade reaches the machinery through one context object', () => {
   test(`Device has at most ${MAX_DEVICE_INTERNALS} @internal members`, () => {
-    const members = internalMembers('device.ts', readFileSync(join(SRC, 'd3d12/device.ts'), 'utf8'));
-    expect(members).toContain('Device.constructor');
+    const members = ['d3d12/device.ts', 'd3d12/device-memory.ts'].flatMap((file) =>
+      internalMembers(file, readFileSync(join(SRC, file), 'utf8')),
+    );
+    expect(members).toContain('DeviceMemory.constructor');
     expect(members.length).toBeLessThanOrEqual(MAX_DEVICE_INTERNALS);
   });
 
