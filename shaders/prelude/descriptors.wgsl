@@ -149,6 +149,11 @@ fn d3d12_descriptor_usable(binding: D3D12Binding, head: array<vec4u, 2>, kind: u
     d3d12_record_fault(binding.address, D3D12_FAULT_UNBOUND_REGISTER, binding.slot);
     return false;
   }
+  // A root descriptor, root constants or a static sampler where a descriptor's view is read.
+  if (binding.kind != D3D12_BINDING_DESCRIPTOR) {
+    d3d12_record_fault(binding.address, D3D12_FAULT_DESCRIPTOR_MISMATCH, binding.slot);
+    return false;
+  }
   let word0 = head[0].x;
   let found = word0 & D3D12_DESC_KIND_MASK;
   if (found == 0u) {

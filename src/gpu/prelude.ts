@@ -17,6 +17,10 @@ import pageHandle from '../../shaders/prelude/page-handle.wgsl?raw';
 import texelFormats from '../../shaders/prelude/texel-formats.wgsl?raw';
 import textures from '../../shaders/prelude/textures.wgsl?raw';
 import descriptors from '../../shaders/prelude/descriptors.wgsl?raw';
+import descriptorViews from '../../shaders/prelude/descriptor-views.wgsl?raw';
+import descriptorViewsFragment from '../../shaders/prelude/descriptor-views-fragment.wgsl?raw';
+import descriptorStores from '../../shaders/prelude/descriptor-stores.wgsl?raw';
+import bindingsUnbound from '../../shaders/prelude/bindings-unbound.wgsl?raw';
 import stores from '../../shaders/prelude/stores.wgsl?raw';
 import textureStores from '../../shaders/prelude/texture-stores.wgsl?raw';
 import unmappedAccess from '../../shaders/prelude/unmapped-access.wgsl?raw';
@@ -62,10 +66,16 @@ export interface PreludeVariant {
   /** gpuValidation.unmappedAccess: the variant that records accesses to NULL tiles. */
   unmappedAccess?: boolean;
   poolView?: PoolView;
+  /** The registers' functions: a root signature's (src/gpu/root-signature-wgsl.ts), or none bound. */
+  bindings?: string;
 }
 
 /** The prelude of a compute pipeline: memory read and written, faults recorded. */
-export function computePrelude({ unmappedAccess: recording = false, poolView = 'words' }: PreludeVariant = {}): string {
+export function computePrelude({
+  unmappedAccess: recording = false,
+  poolView = 'words',
+  bindings = bindingsUnbound,
+}: PreludeVariant = {}): string {
   return [
     common,
     bindingsCompute,
@@ -76,13 +86,16 @@ export function computePrelude({ unmappedAccess: recording = false, poolView = '
     texelFormats,
     textures,
     descriptors,
+    descriptorViews,
+    bindings,
     stores,
     textureStores,
+    descriptorStores,
   ].join('\n');
 }
 
 /** The prelude of a graphics pipeline's vertex stage: memory read only, faults and unmapped accesses recorded by its replay. */
-export function vertexPrelude(poolView: PoolView = 'words'): string {
+export function vertexPrelude(poolView: PoolView = 'words', bindings: string = bindingsUnbound): string {
   return [
     common,
     bindingsVertex,
@@ -93,6 +106,8 @@ export function vertexPrelude(poolView: PoolView = 'words'): string {
     texelFormats,
     textures,
     descriptors,
+    descriptorViews,
+    bindings,
   ].join('\n');
 }
 
@@ -100,6 +115,7 @@ export function vertexPrelude(poolView: PoolView = 'words'): string {
 export function fragmentPrelude({
   unmappedAccess: recording = false,
   poolView = 'words',
+  bindings = bindingsUnbound,
 }: PreludeVariant = {}): string {
   return [
     common,
@@ -111,6 +127,9 @@ export function fragmentPrelude({
     texelFormats,
     textures,
     descriptors,
+    descriptorViews,
+    descriptorViewsFragment,
+    bindings,
   ].join('\n');
 }
 

@@ -1,0 +1,27 @@
+// ---- Views, fragment stage: sampling with implicit derivatives (after descriptor-views.wgsl) -----
+//
+// Texture2D.Sample and SampleBias take the level of detail from the derivatives of uv across the
+// quad (dpdx, dpdy), which only the fragment stage has. As in HLSL, call them where the quad's
+// invocations run together (uniform control flow).
+
+// Texture2DArray.Sample(sampler, float3(uv, slice)) with a shader bias (SampleBias; 0 for Sample).
+fn d3d12_texture_array_sample_bias(view: D3D12TextureView, smp: D3D12Sampler, uv: vec2f, slice: u32, bias: f32) -> vec4f {
+  let lod = d3d12_texture_lod(view, dpdx(uv), dpdy(uv));
+  var status = 0u;
+  return d3d12_texture_array_sample_level_checked(view, smp, uv, slice, lod + bias, &status);
+}
+
+// Texture2D.Sample(sampler, uv).
+fn d3d12_texture_sample(view: D3D12TextureView, smp: D3D12Sampler, uv: vec2f) -> vec4f {
+  return d3d12_texture_array_sample_bias(view, smp, uv, 0u, 0.0);
+}
+
+// Texture2D.SampleBias(sampler, uv, bias).
+fn d3d12_texture_sample_bias(view: D3D12TextureView, smp: D3D12Sampler, uv: vec2f, bias: f32) -> vec4f {
+  return d3d12_texture_array_sample_bias(view, smp, uv, 0u, bias);
+}
+
+// Texture2DArray.Sample(sampler, float3(uv, slice)).
+fn d3d12_texture_array_sample(view: D3D12TextureView, smp: D3D12Sampler, uv: vec2f, slice: u32) -> vec4f {
+  return d3d12_texture_array_sample_bias(view, smp, uv, slice, 0.0);
+}
