@@ -355,7 +355,7 @@ export interface DiscardRegion {
  * [firstWSlice, firstWSlice + wSize) of mip `mipSlice`, wSize -1 meaning every slice from
  * firstWSlice on (default: every depth slice of mip 0).
  */
-export interface UnorderedAccessViewDesc {
+export interface UavClearView {
   format?: string;
   mipSlice?: number;
   firstArraySlice?: number;

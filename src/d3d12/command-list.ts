@@ -1,315 +1,60 @@
 /**
- * GraphicsCommandList (ID3D12GraphicsCommandList): records commands for a queue of its type. Every
- * command is validated as it is recorded (src/validation/command-list.ts) and kept as a plain
- * record; copies are resolved to jobs between GPU virtual addresses, dispatches keep a snapshot of
- * the root constants. Resource states are tracked per subresource (resource-states.ts). What a
- * command becomes is built beside it: copies in buffer-copies.ts and texture-copies.ts, UAV clears
- * in uav-clears.ts, draws in draw-state.ts (with the target, viewport and scissor they draw with);
- * which pipeline states a list takes, in list-pipelines.ts.
+ * GraphicsCommandList (ID3D12GraphicsCommandList): CommandListBase's recording, copies and barriers,
+ * plus what runs shaders: pipeline states, root signatures and root arguments (root-arguments.ts),
+ * descriptor heaps and tables, dispatches, and on DIRECT lists drawing (draw-state.ts: render
+ * targets, viewport, scissor, the input assembler). Which pipeline states a list takes:
+ * list-pipelines.ts.
  *
- * Rules: a list starts open; recording into a closed list, or closing a closed one, is an error;
- * executing an open list is an error (CommandQueue); reset() reopens a list, even one that was
- * executed and may still be running (as D3D12 allows, the recorded commands were handed over).
+ * Rules (the debug layer's): a dispatch or draw runs a pipeline state whose root signature is the one
+ * set for its kind (compute or graphics; none set and none in the pipeline: the fixed one); at most
+ * one descriptor heap of each shader-visible type is set (setDescriptorHeaps); a table's descriptors
+ * lie in the heap of its type set when it is set, and still when a dispatch or draw uses it.
  */
-import { validateBarriers, validateDispatch, type TileCopyFlag } from '../validation/command-list.js';
-import { bufferRegionCopy, queryResolveCopy, resourceCopy, tileCopy, type CopyCommand } from './buffer-copies.js';
-import { cpuAccessible } from '../validation/heap.js';
-import { invalidArg, orThrow, show, type D3D12Error } from '../api/errors.js';
+import { validateDispatch } from '../validation/command-list.js';
+import { D3D12Error, invalidArg, show } from '../api/errors.js';
+import type { GpuDescriptorHandle } from '../api/binding-types.js';
 import type { PipelineState } from './pipeline-state.js';
-import type { QueryHeap } from './query-heap.js';
-import { validateEndQuery, type QueryType } from '../validation/query.js';
 import type { BackBuffer } from './swap-chain.js';
 import { DrawState } from './draw-state.js';
 import { pipelineProblem } from './list-pipelines.js';
-
-import { ListStateTracker, type ResourceBarrier } from './resource-states.js';
 import { RootArguments } from './root-arguments.js';
-import { textureCopyCommand, type TextureCopyLocation } from './texture-copies.js';
-import { validateDiscardResource } from '../validation/discard-resource.js';
-import type { CpuVisibleWrite, RecordedCommand } from './recorded-commands.js';
+import type { Rect, Viewport } from '../api/types.js';
+import type { DescriptorHeap } from './descriptor-heap.js';
+import type { RootSignature } from './root-signature.js';
 import type { Resource } from './resource.js';
-import {
-  RESOURCE_STATE_BITS,
-  type Box,
-  type CommandListType,
-  type DiscardRegion,
-  type Rect,
-  type TiledResourceCoordinate,
-  type TileRegionSize,
-  type UnorderedAccessViewDesc,
-  type Viewport,
-} from '../api/types.js';
-import { validateClearUnorderedAccessView, type UavClearKind } from '../validation/uav-clear.js';
-import { uavClearCommand } from './uav-clears.js';
+import type { TableHeap } from '../validation/root-arguments.js';
+import { CommandListBase } from './command-list-base.js';
+import { BackBuffer as BackBufferClass } from './swap-chain.js';
 
 export type { ResourceBarrier } from './resource-states.js';
+export type { ListOwner } from './command-list-base.js';
 
-/** What a command list needs of its device. */
-export interface ListOwner {
-  ownResource(value: unknown): Resource | undefined;
-  ownPipelineState(value: unknown): PipelineState | undefined;
-  ownQueryHeap(value: unknown): QueryHeap | undefined;
-  readonly maxThreadGroupsPerDimension: number;
-}
+/** D3D12_RESOURCE_BARRIER and friends; a root parameter's kind of root descriptor. */
+type RootViewKind = 'CBV' | 'SRV' | 'UAV';
 
-const { UNORDERED_ACCESS } = RESOURCE_STATE_BITS;
-
-export class GraphicsCommandList {
-  private open = true;
-  private commandList: RecordedCommand[] = [];
-  private tracker = new ListStateTracker();
+export class GraphicsCommandList extends CommandListBase {
   private pipeline: PipelineState | undefined;
   private readonly root = new RootArguments();
   /** D3D12 keeps compute and graphics root arguments apart. */
   private readonly graphicsRoot = new RootArguments();
-  /** The render target, viewport and scissor drawInstanced draws with. */
+  /** The render target, viewport, scissor and input assembler state draws use. */
   private readonly draws = new DrawState();
-  private name = '';
-  /** The owner's checks that a value is its resource or query heap, as the copy builders take them. */
-  private readonly owns = {
-    ownResource: (value: unknown): Resource | undefined => this.owner.ownResource(value),
-    ownQueryHeap: (value: unknown): QueryHeap | undefined => this.owner.ownQueryHeap(value),
-  };
-
-  /** @internal Created by Device.createCommandList. */
-  constructor(
-    private readonly owner: ListOwner,
-    /** Unique among the device's objects of its kind and never reused (an emulator addition): memory statistics, fault reports and info-queue messages name objects by it. */
-    readonly id: number,
-    readonly type: CommandListType,
-  ) {}
-
-  get label(): string {
-    return `${this.type} command list #${this.id}${this.name ? ` '${this.name}'` : ''}`;
-  }
-
-  setName(name: string): void {
-    if (typeof name !== 'string')
-      throw invalidArg('GraphicsCommandList.setName', 'name', `must be a string, got ${show(name)}`);
-    this.name = name;
-  }
-
-  getName(): string {
-    return this.name;
-  }
-
-  /** @internal */
-  get isOpen(): boolean {
-    return this.open;
-  }
-
-  /** @internal The commands recorded since the last reset. */
-  get commands(): readonly RecordedCommand[] {
-    return this.commandList;
-  }
-
-  /** @internal */
-  get states(): ListStateTracker {
-    return this.tracker;
-  }
-
-  private recording(method: string): void {
-    if (!this.open)
-      throw invalidArg(`GraphicsCommandList.${method}`, 'this', `${this.label} is closed; reset() it before recording`);
-  }
-
-  private record(command: RecordedCommand): void {
-    this.commandList.push(command);
-  }
-
-  close(): void {
-    if (!this.open) throw invalidArg('GraphicsCommandList.close', 'this', `${this.label} is already closed`);
-    this.open = false;
-  }
-
-  /** Reopens the list with no commands; the commands executed before stay with their submission. */
-  reset(initialState?: PipelineState | null): void {
-    const call = 'GraphicsCommandList.reset';
-    if (this.open) throw invalidArg(call, 'this', `${this.label} is open; close() it first`);
-    this.checkInitialState(call, initialState);
-    this.open = true;
-    this.commandList = [];
-    this.tracker = new ListStateTracker();
-    this.pipeline = undefined;
-    this.root.clear();
-    this.graphicsRoot.clear();
-    this.draws.clear();
-    if (initialState) this.setPipelineState(initialState);
-  }
-
-  /** ID3D12GraphicsCommandList::EndQuery for a TIMESTAMP: the GPU's time when the commands before it are done. */
-  endQuery(queryHeap: QueryHeap, type: QueryType, index: number): void {
-    this.recording('endQuery');
-    const heap = this.owner.ownQueryHeap(queryHeap);
-    throwIf(validateEndQuery(heap, type, index, this.type));
-    this.record({ kind: 'timestamp', heap: queryHeap, index });
-  }
-
-  /**
-   * ID3D12GraphicsCommandList::ResolveQueryData: queries [startIndex, startIndex + numQueries) as
-   * UINT64s into the destination buffer (in COPY_DEST) at an 8-byte aligned offset. Unmapped
-   * destination tiles drop their bytes, as copies do.
-   */
-  resolveQueryData(
-    queryHeap: QueryHeap,
-    type: QueryType,
-    startIndex: number,
-    numQueries: number,
-    destinationBuffer: Resource,
-    alignedDestinationBufferOffset: number,
-  ): void {
-    this.recording('resolveQueryData');
-    const { ownQueryHeap, ownResource } = this.owns;
-    const copy = queryResolveCopy(
-      ownQueryHeap,
-      ownResource,
-      queryHeap,
-      type,
-      startIndex,
-      numQueries,
-      destinationBuffer,
-      alignedDestinationBufferOffset,
-    );
-    this.tracker.useAll('resolveQueryData', copy.uses);
-    if (numQueries === 0) return;
-    const { jobs, written } = copy;
-    this.record({
-      kind: 'resolve',
-      heap: queryHeap,
-      first: startIndex,
-      count: numQueries,
-      jobs,
-      writes: this.writes(written),
-    });
-  }
-
-  copyBufferRegion(
-    dstBuffer: Resource,
-    dstOffset: number,
-    srcBuffer: Resource,
-    srcOffset: number,
-    numBytes: number,
-  ): void {
-    this.recording('copyBufferRegion');
-    this.recordCopy(
-      'copyBufferRegion',
-      bufferRegionCopy(this.owns.ownResource, dstBuffer, dstOffset, srcBuffer, srcOffset, numBytes),
-    );
-  }
-
-  copyResource(dstResource: Resource, srcResource: Resource): void {
-    this.recording('copyResource');
-    this.recordCopy('copyResource', resourceCopy(this.owns.ownResource, dstResource, srcResource));
-  }
-
-  /** ID3D12GraphicsCommandList::CopyTiles, between a reserved resource's tiles and a buffer laid out tile after tile. */
-  copyTiles(
-    tiledResource: Resource,
-    tileRegionStartCoordinate: TiledResourceCoordinate,
-    tileRegionSize: TileRegionSize,
-    buffer: Resource,
-    bufferStartOffsetInBytes: number,
-    flags: TileCopyFlag | TileCopyFlag[],
-  ): void {
-    this.recording('copyTiles');
-    const own = this.owns.ownResource;
-    this.recordCopy(
-      'copyTiles',
-      tileCopy(own, tiledResource, tileRegionStartCoordinate, tileRegionSize, buffer, bufferStartOffsetInBytes, flags),
-    );
-  }
-
-  /** Tracks a checked copy's states (all or none), then records it. */
-  private recordCopy(name: string, copy: CopyCommand): void {
-    this.tracker.useAll(name, copy.uses);
-    this.record({ kind: 'copy', name, jobs: copy.jobs, phases: copy.phases, writes: this.writes(copy.written) });
-  }
-
-  /** The CPU-visible part of the bytes a command writes (read back after execution). */
-  private writes(written: CopyCommand['written']): CpuVisibleWrite[] {
-    const heap = written?.resource.heap;
-    return written && heap && cpuAccessible(heap.desc.properties) ? [written] : [];
-  }
-
-  /**
-   * ID3D12GraphicsCommandList::CopyTextureRegion: between a texture subresource and a footprint in a
-   * buffer (GetCopyableFootprints), or two subresources; `srcBox` left out copies the whole source.
-   */
-  copyTextureRegion(
-    dst: TextureCopyLocation,
-    dstX: number,
-    dstY: number,
-    dstZ: number,
-    src: TextureCopyLocation,
-    srcBox?: Box | null,
-  ): void {
-    this.recording('copyTextureRegion');
-    const copy = textureCopyCommand(this.owns.ownResource, dst, dstX, dstY, dstZ, src, srcBox);
-    this.recordCopy('copyTextureRegion', copy);
-  }
-
-  /** ID3D12GraphicsCommandList::DiscardResource: changes no data; checks the states D3D12 requires (validation/texture-copies.ts). */
-  discardResource(resource: Resource, region?: DiscardRegion | null): void {
-    this.recording('discardResource');
-    const discard = orThrow(validateDiscardResource(this.owner.ownResource(resource), region, this.type));
-    this.tracker.useAll('discardResource', [['resource', resource, discard.subresources, discard.state]]);
-    this.record({ kind: 'state', name: 'discardResource' });
-  }
-
-  /**
-   * ID3D12GraphicsCommandList::ClearUnorderedAccessViewUint: the low bits of values[i] into channel i
-   * of every element of the view (raw and structured buffer views: values[0] into every 32-bit
-   * word), or of the rectangles given. D3D12's descriptor handles become `view`.
-   */
-  clearUnorderedAccessViewUint(
-    resource: Resource,
-    values: readonly [number, number, number, number],
-    rects?: readonly Rect[] | null,
-    view?: UnorderedAccessViewDesc | null,
-  ): void {
-    this.clearUav('clearUnorderedAccessViewUint', 'Uint', resource, values, rects, view);
-  }
-
-  /** ID3D12GraphicsCommandList::ClearUnorderedAccessViewFloat: the values converted to the view's FLOAT, UNORM or SNORM format. */
-  clearUnorderedAccessViewFloat(
-    resource: Resource,
-    values: readonly [number, number, number, number],
-    rects?: readonly Rect[] | null,
-    view?: UnorderedAccessViewDesc | null,
-  ): void {
-    this.clearUav('clearUnorderedAccessViewFloat', 'Float', resource, values, rects, view);
-  }
-
-  private clearUav(
-    call: string,
-    kind: UavClearKind,
-    resource: Resource,
-    values: unknown,
-    rects: unknown,
-    view: unknown,
-  ): void {
-    this.recording(call);
-    if (this.type === 'COPY')
-      throw invalidArg(call, 'this', `${this.label} is a COPY list; UAV clears run on DIRECT and COMPUTE lists`);
-    const plan = orThrow(
-      validateClearUnorderedAccessView(call, kind, this.owner.ownResource(resource), values, rects, view),
-    );
-    this.tracker.useAll(call, [['resource', resource, plan.subresources, UNORDERED_ACCESS]]);
-    this.record(uavClearCommand(call, resource, plan, (offset, length) => this.writes({ resource, offset, length })));
-  }
-
-  resourceBarrier(barriers: ResourceBarrier[]): void {
-    this.recording('resourceBarrier');
-    const checked = orThrow(validateBarriers(barriers, (value) => this.owner.ownResource(value)));
-    this.tracker.barriers(checked);
-    this.record({ kind: 'barrier' });
-  }
+  /** SetDescriptorHeaps: the shader-visible heap of each type. */
+  private heaps: { CBV_SRV_UAV?: DescriptorHeap; SAMPLER?: DescriptorHeap } = {};
 
   /** @internal What a list of this type can be created or reset with: null, or a pipeline state it can run. */
   checkInitialState(call: string, initialState: unknown): void {
     if (initialState === null || initialState === undefined) return;
     const problem = pipelineProblem(this, this.owner, call, 'initialState', initialState);
     if (problem) throw problem;
+  }
+
+  protected clearBindings(): void {
+    this.pipeline = undefined;
+    this.root.clear();
+    this.graphicsRoot.clear();
+    this.draws.clear();
+    this.heaps = {};
   }
 
   setPipelineState(pipelineState: PipelineState): void {
@@ -320,45 +65,176 @@ export class GraphicsCommandList {
     this.record({ kind: 'state', name: 'setPipelineState' });
   }
 
-  /** Sets root constants [destOffset, destOffset + srcData.length) of the one root parameter (index 0). */
+  // ---- root signatures, descriptor heaps and root arguments -----------------------------------
+
+  setComputeRootSignature(rootSignature: RootSignature): void {
+    this.setSignature('setComputeRootSignature', false, rootSignature);
+  }
+
+  setGraphicsRootSignature(rootSignature: RootSignature): void {
+    this.setSignature('setGraphicsRootSignature', true, rootSignature);
+  }
+
+  private setSignature(method: string, graphics: boolean, rootSignature: unknown): void {
+    this.rootCall(method, graphics);
+    const own = this.owner.ownRootSignature(rootSignature);
+    if (!own)
+      throw invalidArg(method, 'rootSignature', `must be a root signature of this device, got ${show(rootSignature)}`);
+    if (own.released) throw invalidArg(method, 'rootSignature', `${own.label} was released`);
+    (graphics ? this.graphicsRoot : this.root).setSignature(own);
+    this.record({ kind: 'state', name: method });
+  }
+
+  /** ID3D12GraphicsCommandList::SetDescriptorHeaps: shader-visible heaps, at most one CBV_SRV_UAV and one SAMPLER. */
+  setDescriptorHeaps(descriptorHeaps: DescriptorHeap[]): void {
+    const method = 'setDescriptorHeaps';
+    this.recording(method);
+    if (this.type === 'COPY')
+      throw invalidArg(method, 'this', `${this.label} is a COPY list, which binds no descriptors`);
+    if (!Array.isArray(descriptorHeaps) || descriptorHeaps.length > 2)
+      throw invalidArg(
+        method,
+        'descriptorHeaps',
+        `must be an array of at most 2 descriptor heaps (one CBV_SRV_UAV, one SAMPLER), got ${show(descriptorHeaps)}`,
+      );
+    const set: typeof this.heaps = {};
+    descriptorHeaps.forEach((value, i) => {
+      const heap = this.owner.ownDescriptorHeap(value);
+      const at = `descriptorHeaps[${i}]`;
+      if (!heap) throw invalidArg(method, at, `must be a descriptor heap of this device, got ${show(value)}`);
+      if (heap.released) throw invalidArg(method, at, `${heap.label} was released`);
+      if (!heap.memory)
+        throw invalidArg(method, at, `${heap.label} is not shader-visible (create it with flags SHADER_VISIBLE)`);
+      const type = heap.type as 'CBV_SRV_UAV' | 'SAMPLER';
+      if (set[type]) throw invalidArg(method, at, `is a second ${type} heap; one heap of each type may be set`);
+      set[type] = heap;
+    });
+    this.heaps = set;
+    this.record({ kind: 'state', name: method });
+  }
+
+  /** The heap set for a table's kind, as the table checks read it. */
+  private tableHeap(sampler: boolean): TableHeap | undefined {
+    const heap = sampler ? this.heaps.SAMPLER : this.heaps.CBV_SRV_UAV;
+    const memory = heap?.memory;
+    if (!heap || !memory) return undefined;
+    return {
+      label: heap.label,
+      gpuStart: memory.getGPUVirtualAddress(),
+      numDescriptors: heap.desc.numDescriptors,
+      incrementSize: heap.incrementSize,
+    };
+  }
+
+  setComputeRootDescriptorTable(rootParameterIndex: number, baseDescriptor: GpuDescriptorHandle): void {
+    this.setTable('setComputeRootDescriptorTable', false, rootParameterIndex, baseDescriptor);
+  }
+
+  setGraphicsRootDescriptorTable(rootParameterIndex: number, baseDescriptor: GpuDescriptorHandle): void {
+    this.setTable('setGraphicsRootDescriptorTable', true, rootParameterIndex, baseDescriptor);
+  }
+
+  private setTable(method: string, graphics: boolean, index: unknown, baseDescriptor: unknown): void {
+    this.rootCall(method, graphics);
+    (graphics ? this.graphicsRoot : this.root).setTable(method, index, baseDescriptor, (sampler) =>
+      this.tableHeap(sampler),
+    );
+    this.record({ kind: 'state', name: method });
+  }
+
+  /** Sets 32-bit root constants: root parameter 0 of the fixed root signature, or a 32BIT_CONSTANTS parameter of the one set. */
   setComputeRoot32BitConstants(
     rootParameterIndex: number,
     srcData: ArrayLike<number>,
     destOffsetIn32BitValues = 0,
   ): void {
-    const method = 'setComputeRoot32BitConstants';
-    this.setRoot(method, false, (root) =>
-      root.setConstants(method, rootParameterIndex, srcData, destOffsetIn32BitValues, false),
+    this.setConstants(
+      'setComputeRoot32BitConstants',
+      false,
+      rootParameterIndex,
+      srcData,
+      destOffsetIn32BitValues,
+      false,
     );
   }
 
   setComputeRoot32BitConstant(rootParameterIndex: number, srcData: number, destOffsetIn32BitValues: number): void {
-    const method = 'setComputeRoot32BitConstant';
-    this.setRoot(method, false, (root) =>
-      root.setConstants(method, rootParameterIndex, srcData, destOffsetIn32BitValues, true),
+    this.setConstants('setComputeRoot32BitConstant', false, rootParameterIndex, srcData, destOffsetIn32BitValues, true);
+  }
+
+  setGraphicsRoot32BitConstants(
+    rootParameterIndex: number,
+    srcData: ArrayLike<number>,
+    destOffsetIn32BitValues = 0,
+  ): void {
+    this.setConstants(
+      'setGraphicsRoot32BitConstants',
+      true,
+      rootParameterIndex,
+      srcData,
+      destOffsetIn32BitValues,
+      false,
     );
   }
 
-  /** ID3D12GraphicsCommandList::SetComputeRootConstantBufferView: root descriptor `rootParameterIndex` (1 to 8) is `bufferLocation`. */
+  setGraphicsRoot32BitConstant(rootParameterIndex: number, srcData: number, destOffsetIn32BitValues: number): void {
+    this.setConstants('setGraphicsRoot32BitConstant', true, rootParameterIndex, srcData, destOffsetIn32BitValues, true);
+  }
+
+  private setConstants(
+    method: string,
+    graphics: boolean,
+    index: unknown,
+    srcData: unknown,
+    offset: unknown,
+    single: boolean,
+  ): void {
+    this.rootCall(method, graphics);
+    (graphics ? this.graphicsRoot : this.root).setConstants(method, index, srcData, offset, single);
+    this.record({ kind: 'state', name: method });
+  }
+
+  /** A root CBV: root descriptor `rootParameterIndex` (1 to 8 of the fixed root signature, or a CBV parameter of the one set). */
   setComputeRootConstantBufferView(rootParameterIndex: number, bufferLocation: bigint): void {
-    this.setDescriptor('setComputeRootConstantBufferView', false, rootParameterIndex, bufferLocation);
+    this.setDescriptor('setComputeRootConstantBufferView', false, 'CBV', rootParameterIndex, bufferLocation);
   }
 
-  /** ID3D12GraphicsCommandList::SetComputeRootShaderResourceView (a root SRV: d3d12_root_descriptor in WGSL). */
+  /** A root SRV (d3d12_root_descriptor in WGSL without a root signature, d3d12_t with one). */
   setComputeRootShaderResourceView(rootParameterIndex: number, bufferLocation: bigint): void {
-    this.setDescriptor('setComputeRootShaderResourceView', false, rootParameterIndex, bufferLocation);
+    this.setDescriptor('setComputeRootShaderResourceView', false, 'SRV', rootParameterIndex, bufferLocation);
   }
 
-  /** ID3D12GraphicsCommandList::SetComputeRootUnorderedAccessView (a root UAV: d3d12_root_descriptor in WGSL). */
   setComputeRootUnorderedAccessView(rootParameterIndex: number, bufferLocation: bigint): void {
-    this.setDescriptor('setComputeRootUnorderedAccessView', false, rootParameterIndex, bufferLocation);
+    this.setDescriptor('setComputeRootUnorderedAccessView', false, 'UAV', rootParameterIndex, bufferLocation);
   }
 
-  /**
-   * A root-argument call: checks the list takes it (graphics: a DIRECT list; compute: not a COPY
-   * list), sets the compute or graphics root arguments (D3D12 keeps them apart), and counts it.
-   */
-  private setRoot(method: string, graphics: boolean, set: (root: RootArguments) => void): void {
+  setGraphicsRootConstantBufferView(rootParameterIndex: number, bufferLocation: bigint): void {
+    this.setDescriptor('setGraphicsRootConstantBufferView', true, 'CBV', rootParameterIndex, bufferLocation);
+  }
+
+  setGraphicsRootShaderResourceView(rootParameterIndex: number, bufferLocation: bigint): void {
+    this.setDescriptor('setGraphicsRootShaderResourceView', true, 'SRV', rootParameterIndex, bufferLocation);
+  }
+
+  /** A root UAV for graphics (graphics stages read memory only here). */
+  setGraphicsRootUnorderedAccessView(rootParameterIndex: number, bufferLocation: bigint): void {
+    this.setDescriptor('setGraphicsRootUnorderedAccessView', true, 'UAV', rootParameterIndex, bufferLocation);
+  }
+
+  private setDescriptor(
+    method: string,
+    graphics: boolean,
+    kind: RootViewKind,
+    index: unknown,
+    location: unknown,
+  ): void {
+    this.rootCall(method, graphics);
+    (graphics ? this.graphicsRoot : this.root).setDescriptor(method, kind, index, location);
+    this.record({ kind: 'state', name: method });
+  }
+
+  /** A root-argument call: graphics ones on DIRECT lists, compute ones on any list but COPY. */
+  private rootCall(method: string, graphics: boolean): void {
     if (graphics) this.drawing(method);
     else {
       this.recording(method);
@@ -367,30 +243,90 @@ export class GraphicsCommandList {
       if (this.type === 'COPY')
         throw invalidArg(method, 'this', `${this.label} is a COPY list, which has no ${missing}`);
     }
-    set(graphics ? this.graphicsRoot : this.root);
-    this.record({ kind: 'state', name: method });
   }
 
-  private setDescriptor(method: string, graphics: boolean, rootParameterIndex: unknown, bufferLocation: unknown): void {
-    this.setRoot(method, graphics, (root) => root.setDescriptor(method, rootParameterIndex, bufferLocation));
+  /**
+   * What a dispatch or draw with `pipeline` uses of the root arguments: checks the pipeline's root
+   * signature is the one set, and that the tables set lie in the descriptor heaps set now. Answers
+   * the root descriptors' addresses and the descriptor heaps' memory (what the list is known to use).
+   */
+  private rootUse(
+    method: string,
+    pipeline: PipelineState,
+    root: RootArguments,
+  ): { addresses: bigint[]; memory: Resource[] } {
+    const set = root.rootSignature;
+    const own = pipeline.rootSignature;
+    if (own && !set)
+      throw invalidArg(
+        method,
+        'this',
+        `${pipeline.label} was made with ${own.label}, and no root signature is set (set*RootSignature)`,
+      );
+    if (!own && set)
+      throw invalidArg(
+        method,
+        'this',
+        `${set.label} is set, and ${pipeline.label} has no root signature (the fixed one)`,
+      );
+    if (own && set && !own.matches(set))
+      throw invalidArg(
+        method,
+        'this',
+        `${pipeline.label} was made with ${own.label}, whose description differs from ${set.label}, the one set`,
+      );
+    const memory: Resource[] = [];
+    for (const table of root.tables()) {
+      if (table.address === 0n) continue;
+      const heap = this.tableHeap(table.sampler);
+      const end = heap ? heap.gpuStart + BigInt(heap.numDescriptors * heap.incrementSize) : 0n;
+      if (!heap || table.address < heap.gpuStart || table.address >= end)
+        throw invalidArg(
+          method,
+          'this',
+          `root parameter ${table.parameter}'s table is not in the ${table.sampler ? 'SAMPLER' : 'CBV_SRV_UAV'} descriptor heap set now (setDescriptorHeaps changed since it was set)`,
+        );
+      const resource = (table.sampler ? this.heaps.SAMPLER : this.heaps.CBV_SRV_UAV)?.memory;
+      if (resource && !memory.includes(resource)) memory.push(resource);
+    }
+    return { addresses: root.rootAddresses(), memory };
   }
 
   dispatch(threadGroupCountX: number, threadGroupCountY = 1, threadGroupCountZ = 1): void {
     this.recording('dispatch');
     if (this.type === 'COPY')
       throw invalidArg('dispatch', 'this', `${this.label} is a COPY list, which cannot dispatch`);
-    throwIf(
-      validateDispatch(threadGroupCountX, threadGroupCountY, threadGroupCountZ, this.owner.maxThreadGroupsPerDimension),
+    const problem = validateDispatch(
+      threadGroupCountX,
+      threadGroupCountY,
+      threadGroupCountZ,
+      this.owner.maxThreadGroupsPerDimension,
     );
+    if (problem) throw problem;
     if (!this.pipeline) throw invalidArg('dispatch', 'this', 'no pipeline state is set (setPipelineState)');
     if (this.pipeline.kind !== 'compute')
       throw invalidArg('dispatch', 'this', `the pipeline state set is ${this.pipeline.label}, not a compute one`);
+    const uses = this.rootUse('dispatch', this.pipeline, this.root);
     this.record({
       kind: 'dispatch',
       pipeline: this.pipeline,
       root: this.root.snapshot(),
       groups: [threadGroupCountX, threadGroupCountY, threadGroupCountZ],
+      ...uses,
     });
+  }
+
+  /** ViewGPUHandleInCurrentHeap of a UAV clear: a descriptor of the CBV_SRV_UAV heap set. */
+  protected checkClearGpuHandle(call: string, handle: unknown): void {
+    const heap = this.tableHeap(false);
+    const ptr = (handle as { ptr?: unknown }).ptr as bigint;
+    const end = heap ? heap.gpuStart + BigInt(heap.numDescriptors * heap.incrementSize) : 0n;
+    if (!heap || ptr < heap.gpuStart || ptr >= end || (ptr - heap.gpuStart) % BigInt(heap.incrementSize) !== 0n)
+      throw invalidArg(
+        call,
+        'viewGPUHandleInCurrentHeap',
+        `0x${ptr.toString(16)} is not a descriptor of the CBV_SRV_UAV heap set (setDescriptorHeaps)`,
+      );
   }
 
   // ---- drawing (DIRECT lists) -------------------------------------------------------------------
@@ -401,53 +337,64 @@ export class GraphicsCommandList {
       throw invalidArg(method, 'this', `${this.label} is a ${this.type} list; only DIRECT lists draw`);
   }
 
-  /** ID3D12GraphicsCommandList::OMSetRenderTargets with one render target (a back buffer), or none. */
-  omSetRenderTargets(renderTargets: BackBuffer[]): void {
+  /** A render target given by its RTV descriptor (a CPU handle) or as the back buffer itself. */
+  private renderTarget(method: string, argument: string, value: unknown): BackBuffer | null {
+    if (value instanceof BackBufferClass) return value;
+    const record = this.owner.cpuDescriptor(method, argument, value, 'RTV');
+    if (record?.kind !== 'RTV')
+      throw invalidArg(method, argument, 'names an RTV descriptor never written (createRenderTargetView)');
+    return record.target;
+  }
+
+  /**
+   * ID3D12GraphicsCommandList::OMSetRenderTargets: RTV descriptors (CPU handles; one render target,
+   * a swap chain's back buffer) or back buffers; `rtsSingleHandleToDescriptorRange` as D3D12's.
+   * Depth-stencil targets are not emulated (DXGI_ERROR_UNSUPPORTED).
+   */
+  omSetRenderTargets(
+    renderTargetDescriptors: unknown[],
+    rtsSingleHandleToDescriptorRange = false,
+    depthStencilDescriptor: unknown = null,
+  ): void {
     const method = 'omSetRenderTargets';
     this.drawing(method);
-    this.draws.setRenderTargets(method, renderTargets);
-    this.record({ kind: 'state', name: 'omSetRenderTargets' });
+    if (depthStencilDescriptor !== null && depthStencilDescriptor !== undefined)
+      throw new D3D12Error(
+        'DXGI_ERROR_UNSUPPORTED',
+        method,
+        'depthStencilDescriptor',
+        'depth-stencil targets in heap memory are not emulated: pass null',
+      );
+    if (typeof rtsSingleHandleToDescriptorRange !== 'boolean')
+      throw invalidArg(
+        method,
+        'rtsSingleHandleToDescriptorRange',
+        `must be true or false, got ${show(rtsSingleHandleToDescriptorRange)}`,
+      );
+    const targets = Array.isArray(renderTargetDescriptors)
+      ? renderTargetDescriptors.map((value, i) => this.renderTarget(method, `renderTargetDescriptors[${i}]`, value))
+      : renderTargetDescriptors;
+    this.draws.setRenderTargets(method, Array.isArray(targets) ? targets.filter((t) => t !== null) : targets);
+    this.record({ kind: 'state', name: method });
   }
 
-  /** ID3D12GraphicsCommandList::ClearRenderTargetView (the whole target). */
-  clearRenderTargetView(renderTarget: BackBuffer, colorRGBA: [number, number, number, number]): void {
+  /** ID3D12GraphicsCommandList::ClearRenderTargetView of the whole target (rects: none or empty). */
+  clearRenderTargetView(
+    renderTargetView: unknown,
+    colorRGBA: [number, number, number, number],
+    rects: readonly Rect[] | null = null,
+  ): void {
     const method = 'clearRenderTargetView';
     this.drawing(method);
-    this.record(this.draws.clearCommand(method, renderTarget, colorRGBA));
-  }
-
-  /** Graphics root constants (root parameter 0), kept apart from the compute ones as in D3D12. */
-  setGraphicsRoot32BitConstants(
-    rootParameterIndex: number,
-    srcData: ArrayLike<number>,
-    destOffsetIn32BitValues = 0,
-  ): void {
-    const method = 'setGraphicsRoot32BitConstants';
-    this.setRoot(method, true, (root) =>
-      root.setConstants(method, rootParameterIndex, srcData, destOffsetIn32BitValues, false),
+    if (rects !== null && (!Array.isArray(rects) || rects.length > 0))
+      throw invalidArg(
+        method,
+        'rects',
+        `must be null or empty: clears of the whole target are emulated, got ${show(rects)}`,
+      );
+    this.record(
+      this.draws.clearCommand(method, this.renderTarget(method, 'renderTargetView', renderTargetView), colorRGBA),
     );
-  }
-
-  setGraphicsRoot32BitConstant(rootParameterIndex: number, srcData: number, destOffsetIn32BitValues: number): void {
-    const method = 'setGraphicsRoot32BitConstant';
-    this.setRoot(method, true, (root) =>
-      root.setConstants(method, rootParameterIndex, srcData, destOffsetIn32BitValues, true),
-    );
-  }
-
-  /** ID3D12GraphicsCommandList::SetGraphicsRootConstantBufferView (root parameters 1 to 8). */
-  setGraphicsRootConstantBufferView(rootParameterIndex: number, bufferLocation: bigint): void {
-    this.setDescriptor('setGraphicsRootConstantBufferView', true, rootParameterIndex, bufferLocation);
-  }
-
-  /** ID3D12GraphicsCommandList::SetGraphicsRootShaderResourceView (a root SRV: d3d12_root_descriptor in WGSL). */
-  setGraphicsRootShaderResourceView(rootParameterIndex: number, bufferLocation: bigint): void {
-    this.setDescriptor('setGraphicsRootShaderResourceView', true, rootParameterIndex, bufferLocation);
-  }
-
-  /** ID3D12GraphicsCommandList::SetGraphicsRootUnorderedAccessView (graphics stages read memory only here). */
-  setGraphicsRootUnorderedAccessView(rootParameterIndex: number, bufferLocation: bigint): void {
-    this.setDescriptor('setGraphicsRootUnorderedAccessView', true, rootParameterIndex, bufferLocation);
   }
 
   /**
@@ -458,7 +405,7 @@ export class GraphicsCommandList {
     const method = 'rsSetViewports';
     this.drawing(method);
     this.draws.setViewports(viewports);
-    this.record({ kind: 'state', name: 'rsSetViewports' });
+    this.record({ kind: 'state', name: method });
   }
 
   /** ID3D12GraphicsCommandList::RSSetScissorRects (one rectangle, clipped to the target). Without one, nothing is scissored. */
@@ -466,7 +413,7 @@ export class GraphicsCommandList {
     const method = 'rsSetScissorRects';
     this.drawing(method);
     this.draws.setScissorRects(rects);
-    this.record({ kind: 'state', name: 'rsSetScissorRects' });
+    this.record({ kind: 'state', name: method });
   }
 
   /** ID3D12GraphicsCommandList::DrawInstanced: vertices come from memory, pulled by the vertex shader. */
@@ -484,10 +431,9 @@ export class GraphicsCommandList {
       startVertexLocation,
       startInstanceLocation,
     ];
-    this.record(this.draws.drawCommand(method, this.pipeline, this.graphicsRoot.snapshot(), vertices));
+    const pipeline = this.pipeline;
+    const command = this.draws.drawCommand(method, pipeline, this.graphicsRoot.snapshot(), vertices);
+    // drawCommand refused a missing or compute pipeline.
+    this.record({ ...command, ...this.rootUse(method, pipeline as PipelineState, this.graphicsRoot) });
   }
-}
-
-function throwIf(problem: D3D12Error | undefined): void {
-  if (problem) throw problem;
 }

@@ -20,7 +20,6 @@ import {
 import { singleRangeStart, validateCopyTileMappings, validateUpdateTileMappings } from '../validation/tile-mappings.js';
 import type { GraphicsCommandList } from './command-list.js';
 import { commandName, executableCommands, type CpuVisibleWrite } from './recorded-commands.js';
-import { rootDescriptorAddresses } from './root-arguments.js';
 import type { SubmittedList } from '../emulator/fault-report.js';
 import type { ListUse, WorkUse } from '../emulator/deferred-release.js';
 import { decayAfterExecution, type Touched } from './resource-states.js';
@@ -214,9 +213,9 @@ export class CommandQueue {
       // descriptors point into (shaders reach other memory by address alone).
       const used = new Set(list.states.resources());
       for (const command of list.commands) {
-        if (command.kind === 'dispatch' || command.kind === 'draw')
-          for (const resource of this.owner.objects.resourcesAt(rootDescriptorAddresses(command.root)))
-            used.add(resource);
+        if (command.kind !== 'dispatch' && command.kind !== 'draw') continue;
+        for (const resource of this.owner.objects.resourcesAt(command.addresses)) used.add(resource);
+        for (const resource of command.memory) used.add(resource);
       }
       uses.push({ id: list.id, label: list.label, resources: used });
       executable.push({ id: list.id, commands: executableCommands(list.commands, writes, uavClearPipeline, call) });

@@ -33,7 +33,11 @@ import type {
   SamplerDesc,
   ShaderResourceViewDesc,
   UnorderedAccessViewDesc,
+  VersionedRootSignatureDesc,
 } from '../api/binding-types.js';
+import type { RootSignature } from './root-signature.js';
+import type { CommandAllocator } from './command-allocator.js';
+import { checkNodeMask } from '../validation/device.js';
 import type { DescriptorHeap } from './descriptor-heap.js';
 import { descriptorIncrement } from '../emulator/descriptor-encoding.js';
 import {
@@ -61,14 +65,38 @@ export class Device extends DeviceMemory {
   }
 
   /** ID3D12Device::CreateCommandList (the list starts open, as D3D12's does). */
-  createCommandList(type: CommandListType, initialState?: PipelineState | null): GraphicsCommandList {
-    this.context.removal.check('createCommandList');
+  /**
+   * ID3D12Device::CreateCommandList(nodeMask, type, pCommandAllocator, pInitialState), or the
+   * emulator's shorter createCommandList(type, initialState). The list starts open, as D3D12's does.
+   */
+  createCommandList(
+    nodeMask: number,
+    type: CommandListType,
+    commandAllocator: CommandAllocator,
+    initialState?: PipelineState | null,
+  ): GraphicsCommandList;
+  createCommandList(type: CommandListType, initialState?: PipelineState | null): GraphicsCommandList;
+  createCommandList(...args: unknown[]): GraphicsCommandList {
+    const call = 'createCommandList';
+    this.context.removal.check(call);
+    const d3d12 = typeof args[0] === 'number';
+    const [type, allocator, initialState] = d3d12 ? [args[1], args[2], args[3]] : [args[0], undefined, args[1]];
+    if (d3d12) orThrow(checkNodeMask(call, args[0]));
     orThrow(validateCreateCommandList(type));
-    const list = new GraphicsCommandList(this.context, this.context.nextObjectId(), type);
-    list.checkInitialState('createCommandList', initialState);
+    const list = new GraphicsCommandList(this.context, this.context.nextObjectId(), type as CommandListType);
+    const own = d3d12 ? list.checkAllocator(call, allocator ?? null) : undefined;
+    list.checkInitialState(call, initialState);
+    list.useAllocator(own);
     this.context.commandLists.add(list);
-    if (initialState) list.setPipelineState(initialState);
+    if (initialState) list.setPipelineState(initialState as PipelineState);
     return list;
+  }
+
+  /** ID3D12Device::CreateCommandAllocator: lists of `type` record into it, one at a time. */
+  createCommandAllocator(type: CommandListType): CommandAllocator {
+    this.context.removal.check('createCommandAllocator');
+    orThrow(validateCreateCommandList(type, 'createCommandAllocator'));
+    return this.context.createCommandAllocator(type);
   }
 
   /**
@@ -95,8 +123,13 @@ export class Device extends DeviceMemory {
    */
   async createComputePipelineState(desc: ComputePipelineStateDesc): Promise<PipelineState> {
     this.context.removal.check('createComputePipelineState');
-    const state = await createComputePipelineState(this.gpuDevice, desc, this.context.settings.unmappedAccess, () =>
-      this.context.nextObjectId(),
+    const context = this.context;
+    const state = await createComputePipelineState(
+      this.gpuDevice,
+      desc,
+      context.settings.unmappedAccess,
+      () => context.nextObjectId(),
+      (value) => context.ownRootSignature(value),
     );
     this.context.pipelines.add(state);
     return state;
@@ -114,6 +147,7 @@ export class Device extends DeviceMemory {
       desc,
       { faults: this.context.settings.gpuValidation, unmappedAccess: this.context.settings.unmappedAccess },
       () => this.context.nextObjectId(),
+      (value) => this.context.ownRootSignature(value),
     );
     this.context.pipelines.add(state);
     return state;
@@ -126,6 +160,15 @@ export class Device extends DeviceMemory {
   ): SwapChain {
     this.context.removal.check('createSwapChain');
     return createSwapChain(this.gpuDevice, context, desc);
+  }
+
+  /**
+   * ID3D12Device::CreateRootSignature: `blobWithRootSignature` is what serializeVersionedRootSignature
+   * made (D3D12SerializeVersionedRootSignature's blob), or the description itself.
+   */
+  createRootSignature(nodeMask: number, blobWithRootSignature: Uint8Array | VersionedRootSignatureDesc): RootSignature {
+    this.context.removal.check('createRootSignature');
+    return this.context.rootSignatures.create(nodeMask, blobWithRootSignature);
   }
 
   // ---- descriptors (see emulator/descriptor-heaps.ts, descriptor-views.ts) ----------------------

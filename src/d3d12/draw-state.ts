@@ -74,7 +74,7 @@ export class DrawState {
     pipeline: PipelineState | undefined,
     root: Uint32Array,
     vertices: [number, number, number, number],
-  ): RecordedCommand {
+  ): Extract<RecordedCommand, { kind: 'draw' }> {
     const problem = validateDrawInstanced(...vertices);
     if (problem) throw problem;
     if (!pipeline || pipeline.kind !== 'graphics')
@@ -93,6 +93,16 @@ export class DrawState {
       const outside = validateViewportInTarget(this.viewport, target.width, target.height);
       if (outside) throw outside;
     }
-    return { kind: 'draw', pipeline, root, target, viewport: this.viewport, scissor: this.scissor, vertices };
+    return {
+      kind: 'draw',
+      pipeline,
+      root,
+      target,
+      viewport: this.viewport,
+      scissor: this.scissor,
+      vertices,
+      addresses: [],
+      memory: [],
+    };
   }
 }

@@ -5,10 +5,17 @@
  * and write memory; graphics pipelines (vertex and fragment stages) read it, and pull vertices from it
  * themselves: there is no input assembler state.
  */
+import type { RootSignature } from './root-signature.js';
+
 export interface ComputePipelineStateDesc {
   /** WGSL that uses the prelude's d3d12_* functions; it must not declare bindings. */
   code: string;
   entryPoint: string;
+  /**
+   * D3D12's pRootSignature: the registers the shader reads (d3d12_t, d3d12_u, d3d12_b, d3d12_s) resolve
+   * through it. Left out: the emulator's fixed root signature (64 constants, 8 root descriptors).
+   */
+  rootSignature?: RootSignature | null;
   label?: string;
 }
 
@@ -30,6 +37,8 @@ export interface GraphicsPipelineStateDesc {
   primitiveTopology?: PrimitiveTopology;
   /** Default NONE; ALPHA_BLEND is SrcAlpha / InvSrcAlpha. */
   blend?: 'NONE' | 'ALPHA_BLEND';
+  /** As ComputePipelineStateDesc's. */
+  rootSignature?: RootSignature | null;
   label?: string;
 }
 
@@ -48,6 +57,8 @@ export class PipelineState {
     readonly rtvFormat?: string,
     /** @internal Graphics pipelines with gpuValidation: the vertex shader as a fault-recording compute dispatch. */
     readonly vertexReplay?: GPUComputePipeline,
+    /** @internal The root signature it was made with (none: the fixed one). */
+    readonly rootSignature?: RootSignature,
   ) {}
 
   get label(): string {

@@ -30,7 +30,15 @@ export interface CpuVisibleWrite {
 export type RecordedCommand =
   /** phases: dispatches the jobs are spread over, so that no two of one dispatch share a destination word (copyPhases). */
   | { kind: 'copy'; name: string; jobs: CopyJob[]; phases: number; writes: CpuVisibleWrite[] }
-  | { kind: 'dispatch'; pipeline: PipelineState; root: Uint32Array; groups: [number, number, number] }
+  /** addresses: the root descriptors' (what the list uses by address); memory: the descriptor heaps' its tables read. */
+  | {
+      kind: 'dispatch';
+      pipeline: PipelineState;
+      root: Uint32Array;
+      groups: [number, number, number];
+      addresses: bigint[];
+      memory: Resource[];
+    }
   /** ClearUnorderedAccessView{Uint,Float}: dispatches of the emulator's clear kernel. */
   | { kind: 'uavClear'; name: string; dispatches: ClearDispatch[]; writes: CpuVisibleWrite[] }
   | { kind: 'clear'; target: BackBuffer; color: [number, number, number, number] }
@@ -42,6 +50,8 @@ export type RecordedCommand =
       viewport: Viewport | undefined;
       scissor: Rect | undefined;
       vertices: [number, number, number, number];
+      addresses: bigint[];
+      memory: Resource[];
     }
   | { kind: 'timestamp'; heap: QueryHeap; index: number }
   | { kind: 'resolve'; heap: QueryHeap; first: number; count: number; jobs: CopyJob[]; writes: CpuVisibleWrite[] }

@@ -9,7 +9,7 @@
  * never reused.
  */
 import { invalidArg } from '../api/errors.js';
-import type { MemorySegment } from '../api/types.js';
+import type { CommandListType, MemorySegment } from '../api/types.js';
 import { GraphicsCommandList } from '../d3d12/command-list.js';
 import { Fence } from '../d3d12/fence.js';
 import type { Heap } from '../d3d12/heap.js';
@@ -25,6 +25,11 @@ import type { GpuBackend } from './gpu-backend.js';
 import { MemoryObjects } from './memory-objects.js';
 import { QueryHeaps } from './query-heaps.js';
 import { DescriptorHeaps } from './descriptor-heaps.js';
+import { RootSignatures } from './root-signatures.js';
+import type { RootSignature } from '../d3d12/root-signature.js';
+import { CommandAllocator } from '../d3d12/command-allocator.js';
+import type { DescriptorRecord } from '../d3d12/descriptor-heap.js';
+import { DeviceChild } from '../d3d12/device-child.js';
 import type { DescriptorHeap } from '../d3d12/descriptor-heap.js';
 
 const NO_GPU_MEMORY = 'this device has no GPU memory (created with gpuDevice: null, or where WebGPU is unavailable)';
@@ -50,6 +55,7 @@ export class DeviceContext {
   readonly queryHeaps: QueryHeaps;
   /** Descriptor heaps and the descriptors written into them (see descriptor-heaps.ts). */
   readonly descriptorHeaps: DescriptorHeaps;
+  readonly rootSignatures = new RootSignatures(() => this.nextObjectId());
   private nextId = 1;
 
   constructor(
@@ -123,6 +129,30 @@ export class DeviceContext {
 
   ownResource(value: unknown): Resource | undefined {
     return this.objects.ownResource(value);
+  }
+
+  /** The descriptor a CPU handle names in a heap of `type` of this device (undefined: never written); throws otherwise. */
+  cpuDescriptor(
+    call: string,
+    argument: string,
+    handle: unknown,
+    type: 'RTV' | 'DSV' | 'CBV_SRV_UAV',
+  ): DescriptorRecord | undefined {
+    const slot = this.descriptorHeaps.resolve(call, argument, handle, type);
+    return slot.heap.records[slot.index];
+  }
+
+  /** ID3D12Device::CreateCommandAllocator. */
+  createCommandAllocator(type: CommandListType): CommandAllocator {
+    return new CommandAllocator(this.nextObjectId(), type, this);
+  }
+
+  ownCommandAllocator(value: unknown): CommandAllocator | undefined {
+    return value instanceof CommandAllocator && DeviceChild.createdBy(value, this) ? value : undefined;
+  }
+
+  ownRootSignature(value: unknown): RootSignature | undefined {
+    return this.rootSignatures.own(value);
   }
 
   ownDescriptorHeap(value: unknown): DescriptorHeap | undefined {

@@ -30,10 +30,16 @@ export interface FeatureDataArchitecture {
   cacheCoherentUMA: false;
 }
 
+/** D3D12_FEATURE_DATA_ROOT_SIGNATURE: the highest root signature version (both are emulated). */
+export interface FeatureDataRootSignature {
+  highestVersion: '1_1';
+}
+
 export interface FeatureData {
   OPTIONS: FeatureDataOptions;
   GPU_VIRTUAL_ADDRESS_SUPPORT: FeatureDataGpuVirtualAddressSupport;
   ARCHITECTURE: FeatureDataArchitecture;
+  ROOT_SIGNATURE: FeatureDataRootSignature;
 }
 
 /** Every feature's data for a device of these tiers (a fresh object per call: callers may change it). */
@@ -55,5 +61,6 @@ export function featureData(tiers: {
       maxGPUVirtualAddressBitsPerProcess: VIRTUAL_ADDRESS_BITS,
     },
     ARCHITECTURE: { nodeIndex: 0, tileBasedRenderer: false, uma: false, cacheCoherentUMA: false },
+    ROOT_SIGNATURE: { highestVersion: '1_1' },
   };
 }

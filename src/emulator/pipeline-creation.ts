@@ -4,7 +4,8 @@
  * asynchronous; a compile error rejects with E_INVALIDARG quoting the compiler, with line numbers
  * counted in `desc.code`. The device gives each pipeline state its id and records it as its own.
  */
-import { invalidArg, orThrow } from '../api/errors.js';
+import { invalidArg, orThrow, show } from '../api/errors.js';
+import type { RootSignature } from '../d3d12/root-signature.js';
 import { CANVAS_FORMAT_NAMES, canvasFormat } from '../gpu/canvas-surface.js';
 import {
   createGraphicsPreludePipeline,
@@ -30,6 +31,24 @@ const TOPOLOGIES: Record<PrimitiveTopology, GPUPrimitiveTopology> = {
 
 const NO_GPU = 'this device has no GPU (created with gpuDevice: null, or where WebGPU is unavailable)';
 
+/** desc.rootSignature: none, or a live root signature of this device (`own` answers undefined for others). */
+function rootSignatureOf(
+  call: string,
+  value: unknown,
+  own: (value: unknown) => RootSignature | undefined,
+): RootSignature | undefined {
+  if (value === undefined || value === null) return undefined;
+  const signature = own(value);
+  if (!signature)
+    throw invalidArg(
+      call,
+      'desc.rootSignature',
+      `must be a root signature of this device, or null, got ${show(value)}`,
+    );
+  if (signature.released) throw invalidArg(call, 'desc.rootSignature', `${signature.label} was released`);
+  return signature;
+}
+
 function compileError(call: string, error: unknown): never {
   throw invalidArg(call, 'desc.code', `does not compile:\n${error instanceof Error ? error.message : String(error)}`);
 }
@@ -40,9 +59,11 @@ export async function createComputePipelineState(
   desc: ComputePipelineStateDesc,
   unmappedAccess: boolean,
   id: () => number,
+  ownRootSignature: (value: unknown) => RootSignature | undefined,
 ): Promise<PipelineState> {
   const call = 'createComputePipelineState';
   const checked = orThrow(validateCreateComputePipelineState(desc));
+  const rootSignature = rootSignatureOf(call, (desc as { rootSignature?: unknown }).rootSignature, ownRootSignature);
   if (!gpuDevice) throw invalidArg(call, 'this', NO_GPU);
   let pipeline: GPUComputePipeline;
   try {
@@ -53,11 +74,12 @@ export async function createComputePipelineState(
       checked.label ?? 'd3d12 pipeline state',
       [],
       unmappedAccess,
+      rootSignature?.wgsl('compute'),
     );
   } catch (error) {
     compileError(call, error);
   }
-  return new PipelineState(id(), 'compute', checked.label, pipeline);
+  return new PipelineState(id(), 'compute', checked.label, pipeline, undefined, undefined, rootSignature);
 }
 
 /**
@@ -71,9 +93,11 @@ export async function createGraphicsPipelineState(
   desc: GraphicsPipelineStateDesc,
   gpuValidation: GraphicsValidation,
   id: () => number,
+  ownRootSignature: (value: unknown) => RootSignature | undefined,
 ): Promise<PipelineState> {
   const call = 'createGraphicsPipelineState';
   const checked = orThrow(validateCreateGraphicsPipelineState(desc));
+  const rootSignature = rootSignatureOf(call, (desc as { rootSignature?: unknown }).rootSignature, ownRootSignature);
   if (!gpuDevice) throw invalidArg(call, 'this', NO_GPU);
   const targetFormat = canvasFormat(checked.rtvFormat);
   if (!targetFormat)
@@ -94,6 +118,9 @@ export async function createGraphicsPipelineState(
         topology: TOPOLOGIES[checked.primitiveTopology],
         blend: checked.blend === 'ALPHA_BLEND' ? 'alpha' : 'none',
         label: checked.label ?? 'd3d12 graphics pipeline state',
+        ...(rootSignature
+          ? { bindings: { vertex: rootSignature.wgsl('vertex'), fragment: rootSignature.wgsl('fragment') } }
+          : {}),
       },
       gpuValidation,
     );
@@ -107,5 +134,6 @@ export async function createGraphicsPipelineState(
     pipelines.render,
     checked.rtvFormat,
     pipelines.vertexReplay,
+    rootSignature,
   );
 }

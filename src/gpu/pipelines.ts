@@ -143,12 +143,14 @@ export async function createPreludePipeline(
   extraGroups: GPUBindGroupLayout[] = [],
   /** gpuValidation.unmappedAccess: compile over the prelude that records accesses to NULL tiles. */
   unmappedAccess = false,
+  /** The registers' functions of the pipeline's root signature (none bound when left out). */
+  bindings?: string,
 ): Promise<GPUComputePipeline> {
   // The pool's view follows the code: vectors where it makes 16-byte accesses (see prelude.ts).
   const stage = computeStage(code, entryPoint);
   const module = await compile(
     device,
-    computePrelude({ unmappedAccess, poolView: poolViewFor(code) }),
+    computePrelude({ unmappedAccess, poolView: poolViewFor(code), bindings }),
     stage.code,
     label,
   );
@@ -223,6 +225,8 @@ export interface GraphicsPipelineOptions {
   topology: GPUPrimitiveTopology;
   blend: 'none' | 'alpha';
   label: string;
+  /** The registers' functions of the pipeline's root signature, per stage (none bound when left out). */
+  bindings?: { vertex: string; fragment: string };
 }
 
 /** A graphics pipeline state's GPU side: the render pipeline, and the vertex-stage replay when validating. */
@@ -250,13 +254,18 @@ export async function createGraphicsPreludePipeline(
   validation: GraphicsValidation,
 ): Promise<GraphicsPipelines> {
   const poolView = poolViewFor(options.code);
-  const vertexModule = await compile(device, vertexPrelude(poolView), options.code, `${options.label} (vertex stage)`);
+  const vertexModule = await compile(
+    device,
+    vertexPrelude(poolView, options.bindings?.vertex),
+    options.code,
+    `${options.label} (vertex stage)`,
+  );
   // The fragment module must not hold the vertex entry point (it would reach the writable fault
   // log); its entry point is the emulator's wrapper around the user's, which logs the faults.
   const demoted = demoteOr(options.code, options.vertexEntryPoint);
   const fragmentModule = await compile(
     device,
-    fragmentPrelude({ unmappedAccess: validation.unmappedAccess, poolView }),
+    fragmentPrelude({ unmappedAccess: validation.unmappedAccess, poolView, bindings: options.bindings?.fragment }),
     fragmentStage(demoted, options.fragmentEntryPoint),
     `${options.label} (fragment stage)`,
   );
@@ -297,6 +306,7 @@ export async function createGraphicsPreludePipeline(
     `${options.label} (vertex-stage replay)`,
     [],
     validation.unmappedAccess,
+    options.bindings?.vertex,
   );
   return { render, vertexReplay };
 }

@@ -179,26 +179,105 @@ export function serializeRootSignature(desc: VersionedRootSignatureDesc): Uint8A
   return new Uint8Array(words.buffer);
 }
 
-/** The description a serialized root signature holds (CreateRootSignature's parse), or why it is not one. */
-export function parseRootSignatureBlob(call: string, blob: Uint8Array): Checked<VersionedRootSignatureDesc> {
-  const bad = (rule: string) => invalidArg(call, 'blobWithRootSignature', rule);
+/** Reads word `index` after byte `byteOffset` of the RTS0 part; throws RangeError outside it. */
+type WordReader = (byteOffset: number, index?: number) => number;
+
+/** A malformed part: the message of the refusal. */
+class BlobError extends Error {}
+
+function parseParameter(word: WordReader, i: number, v11: boolean): RootParameter {
+  const header = word(8) + 12 * i;
+  const type = PARAMETER_TYPES[word(header)];
+  const visibility = VISIBILITIES[word(header, 1)];
+  const payload = word(header, 2);
+  if (!type || !visibility) throw new BlobError(`parameter ${i} has an unknown type or visibility`);
+  if (type === 'DESCRIPTOR_TABLE') {
+    const ranges: DescriptorRange[] = [];
+    const stride = v11 ? 24 : 20;
+    for (let r = 0; r < word(payload); r++) {
+      const at = word(payload, 1) + stride * r;
+      const rangeType = RANGE_TYPES[word(at)];
+      if (!rangeType) throw new BlobError(`parameter ${i} range ${r} has an unknown type`);
+      ranges.push({
+        rangeType,
+        numDescriptors: word(at, 1),
+        baseShaderRegister: word(at, 2),
+        registerSpace: word(at, 3),
+        ...(v11 ? { flags: flagNames(word(at, 4), RANGE_FLAG_BITS) as DescriptorRangeFlag[] } : {}),
+        offsetInDescriptorsFromTableStart: word(at, v11 ? 5 : 4),
+      });
+    }
+    return { parameterType: type, shaderVisibility: visibility, descriptorTable: { descriptorRanges: ranges } };
+  }
+  if (type === '32BIT_CONSTANTS') {
+    const constants = {
+      shaderRegister: word(payload),
+      registerSpace: word(payload, 1),
+      num32BitValues: word(payload, 2),
+    };
+    return { parameterType: type, shaderVisibility: visibility, constants };
+  }
+  const descriptor = {
+    shaderRegister: word(payload),
+    registerSpace: word(payload, 1),
+    ...(v11 ? { flags: flagNames(word(payload, 2), DESCRIPTOR_FLAG_BITS) as RootDescriptorFlag[] } : {}),
+  };
+  return { parameterType: type, shaderVisibility: visibility, descriptor };
+}
+
+function parseStaticSampler(word: WordReader, i: number): StaticSamplerDesc {
+  const at = word(16) + 52 * i;
+  const filterValue = word(at);
+  const filterName = Object.entries(FILTER_VALUES).find(([, value]) => value === (filterValue & ~0x80))?.[0];
+  const addresses = [1, 2, 3].map((k) => ADDRESS_MODES[word(at, k)]);
+  const comparison = COMPARISONS[word(at, 6)];
+  const border = BORDERS[word(at, 7)];
+  const visibility = VISIBILITIES[word(at, 12)];
+  if (!filterName || addresses.some((a) => !a) || !comparison || !border || !visibility)
+    throw new BlobError(
+      `static sampler ${i} has an unknown filter, address mode, comparison, border color or visibility`,
+    );
+  return {
+    filter: `${filterValue & 0x80 ? 'COMPARISON_' : ''}${filterName}` as StaticSamplerDesc['filter'],
+    addressU: addresses[0],
+    addressV: addresses[1],
+    addressW: addresses[2],
+    mipLODBias: fromF32(word(at, 4)),
+    maxAnisotropy: word(at, 5),
+    comparisonFunc: comparison,
+    borderColor: border,
+    minLOD: fromF32(word(at, 8)),
+    maxLOD: fromF32(word(at, 9)),
+    shaderRegister: word(at, 10),
+    registerSpace: word(at, 11),
+    shaderVisibility: visibility,
+  };
+}
+
+/** The RTS0 part of a DXBC container, or why there is none. */
+function rts0Part(blob: Uint8Array): Uint32Array | string {
   if (blob.byteLength < CONTAINER_HEADER_BYTES + 12 || blob.byteLength % 4 !== 0)
-    return bad(`is ${blob.byteLength} bytes: too short, or not whole DWORDs, for a DXBC container with an RTS0 part`);
+    return `is ${blob.byteLength} bytes: too short, or not whole DWORDs, for a DXBC container with an RTS0 part`;
   const all = new Uint32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
-  if (all[0] !== DXBC) return bad('is not a DXBC container (no DXBC magic)');
-  if (all[6] !== blob.byteLength) return bad(`says it is ${all[6]} bytes long, but holds ${blob.byteLength}`);
+  if (all[0] !== DXBC) return 'is not a DXBC container (no DXBC magic)';
+  if (all[6] !== blob.byteLength) return `says it is ${all[6]} bytes long, but holds ${blob.byteLength}`;
   const parts = all[7] ?? 0;
-  let part: Uint32Array | undefined;
   for (let i = 0; i < parts && 8 + i < all.length; i++) {
     const at = (all[8 + i] ?? 0) / 4;
     if (all[at] !== RTS0) continue;
     const size = all[at + 1] ?? 0;
-    if (at * 4 + 8 + size > blob.byteLength) return bad('has an RTS0 part that runs past its end');
-    part = all.subarray(at + 2, at + 2 + size / 4);
+    if (at * 4 + 8 + size > blob.byteLength) return 'has an RTS0 part that runs past its end';
+    return all.subarray(at + 2, at + 2 + size / 4);
   }
-  if (!part) return bad('holds no RTS0 (root signature) part');
-  const data = part;
-  const word = (byteOffset: number, index = 0): number => {
+  return 'holds no RTS0 (root signature) part';
+}
+
+/** The description a serialized root signature holds (CreateRootSignature's parse), or why it is not one. */
+export function parseRootSignatureBlob(call: string, blob: Uint8Array): Checked<VersionedRootSignatureDesc> {
+  const bad = (rule: string) => invalidArg(call, 'blobWithRootSignature', rule);
+  const data = rts0Part(blob);
+  if (typeof data === 'string') return bad(data);
+  const word: WordReader = (byteOffset, index = 0) => {
     const at = byteOffset / 4 + index;
     if (!Number.isInteger(at) || at >= data.length) throw new RangeError(`offset ${byteOffset} + ${index * 4}`);
     return data[at] as number;
@@ -208,86 +287,12 @@ export function parseRootSignatureBlob(call: string, blob: Uint8Array): Checked<
     if (version !== 1 && version !== 2)
       return bad(`holds root signature version ${version}; 1 (1_0) and 2 (1_1) are known`);
     const v11 = version === 2;
-    const parameters: RootParameter[] = [];
-    for (let i = 0; i < word(4); i++) {
-      const header = word(8) + 12 * i;
-      const type = PARAMETER_TYPES[word(header)];
-      const visibility = VISIBILITIES[word(header, 1)];
-      const payload = word(header, 2);
-      if (!type || !visibility) return bad(`parameter ${i} has an unknown type or visibility`);
-      if (type === 'DESCRIPTOR_TABLE') {
-        const ranges: DescriptorRange[] = [];
-        const stride = v11 ? 24 : 20;
-        for (let r = 0; r < word(payload); r++) {
-          const at = word(payload, 1) + stride * r;
-          const rangeType = RANGE_TYPES[word(at)];
-          if (!rangeType) return bad(`parameter ${i} range ${r} has an unknown type`);
-          ranges.push({
-            rangeType,
-            numDescriptors: word(at, 1),
-            baseShaderRegister: word(at, 2),
-            registerSpace: word(at, 3),
-            ...(v11 ? { flags: flagNames(word(at, 4), RANGE_FLAG_BITS) as DescriptorRangeFlag[] } : {}),
-            offsetInDescriptorsFromTableStart: word(at, v11 ? 5 : 4),
-          });
-        }
-        parameters.push({
-          parameterType: type,
-          shaderVisibility: visibility,
-          descriptorTable: { descriptorRanges: ranges },
-        });
-      } else if (type === '32BIT_CONSTANTS') {
-        parameters.push({
-          parameterType: type,
-          shaderVisibility: visibility,
-          constants: {
-            shaderRegister: word(payload),
-            registerSpace: word(payload, 1),
-            num32BitValues: word(payload, 2),
-          },
-        });
-      } else {
-        parameters.push({
-          parameterType: type,
-          shaderVisibility: visibility,
-          descriptor: {
-            shaderRegister: word(payload),
-            registerSpace: word(payload, 1),
-            ...(v11 ? { flags: flagNames(word(payload, 2), DESCRIPTOR_FLAG_BITS) as RootDescriptorFlag[] } : {}),
-          },
-        });
-      }
-    }
-    const staticSamplers: StaticSamplerDesc[] = [];
-    for (let i = 0; i < word(12); i++) {
-      const at = word(16) + 52 * i;
-      const filterValue = word(at);
-      const filterName = Object.entries(FILTER_VALUES).find(([, value]) => value === (filterValue & ~0x80))?.[0];
-      const addresses = [1, 2, 3].map((k) => ADDRESS_MODES[word(at, k)]);
-      const comparison = COMPARISONS[word(at, 6)];
-      const border = BORDERS[word(at, 7)];
-      const visibility = VISIBILITIES[word(at, 12)];
-      if (!filterName || addresses.some((a) => !a) || !comparison || !border || !visibility)
-        return bad(`static sampler ${i} has an unknown filter, address mode, comparison, border color or visibility`);
-      staticSamplers.push({
-        filter: `${filterValue & 0x80 ? 'COMPARISON_' : ''}${filterName}` as StaticSamplerDesc['filter'],
-        addressU: addresses[0],
-        addressV: addresses[1],
-        addressW: addresses[2],
-        mipLODBias: fromF32(word(at, 4)),
-        maxAnisotropy: word(at, 5),
-        comparisonFunc: comparison,
-        borderColor: border,
-        minLOD: fromF32(word(at, 8)),
-        maxLOD: fromF32(word(at, 9)),
-        shaderRegister: word(at, 10),
-        registerSpace: word(at, 11),
-        shaderVisibility: visibility,
-      });
-    }
+    const parameters = Array.from({ length: word(4) }, (_, i) => parseParameter(word, i, v11));
+    const staticSamplers = Array.from({ length: word(12) }, (_, i) => parseStaticSampler(word, i));
     const body = { parameters, staticSamplers, flags: flagNames(word(20), ROOT_FLAG_BITS) as RootSignatureFlag[] };
     return v11 ? { version: '1_1', desc_1_1: body } : { version: '1_0', desc_1_0: body };
   } catch (error) {
+    if (error instanceof BlobError) return bad(error.message);
     return bad(`has an offset outside its RTS0 part (${error instanceof Error ? error.message : String(error)})`);
   }
 }

@@ -241,6 +241,8 @@ export function subresourcesOfTiles(layout: ResourceLayout, spans: readonly Tile
 export type BarrierFlag = 'NONE' | 'BEGIN_ONLY' | 'END_ONLY';
 
 export type CheckedBarrier =
+  /** A swap chain's back buffer between PRESENT (COMMON) and RENDER_TARGET: checked, not tracked. */
+  | { type: 'BACK_BUFFER' }
   | {
       type: 'TRANSITION';
       flags: BarrierFlag;
@@ -256,6 +258,8 @@ export type CheckedBarrier =
 export function validateBarriers(
   barriers: unknown,
   own: (value: unknown) => ResourceView | undefined,
+  /** Whether a transition names a swap chain's back buffer (states PRESENT, COMMON, RENDER_TARGET). */
+  backBuffer?: (value: unknown) => boolean,
 ): Checked<CheckedBarrier[]> {
   const call = 'resourceBarrier';
   if (!Array.isArray(barriers))
@@ -306,6 +310,12 @@ export function validateBarriers(
         `must be {resource, subresource, stateBefore, stateAfter}, got ${show(barrier.transition)}`,
       );
     const transition = barrier.transition;
+    if (backBuffer?.(transition.resource)) {
+      const problem = backBufferTransition(call, at, transition);
+      if (problem) return problem;
+      checked.push({ type: 'BACK_BUFFER' });
+      continue;
+    }
     const resource = own(transition.resource);
     const live = checkLive(call, `${at}.transition.resource`, resource);
     if (live) return live;
@@ -335,6 +345,28 @@ export function validateBarriers(
     });
   }
   return checked;
+}
+
+/** A back buffer's transition: between PRESENT (= COMMON) and RENDER_TARGET, the states a swap chain's buffers take. */
+function backBufferTransition(call: string, at: string, transition: Record<string, unknown>): D3D12Error | undefined {
+  const states = ['PRESENT', 'COMMON', 'RENDER_TARGET'] as const;
+  for (const field of ['stateBefore', 'stateAfter'] as const) {
+    const problem = checkName(call, `${at}.transition.${field}`, transition[field], states);
+    if (problem)
+      return invalidArg(
+        call,
+        `${at}.transition.${field}`,
+        `a back buffer is PRESENT (COMMON) or RENDER_TARGET, got ${show(transition[field])}`,
+      );
+  }
+  const rendering = (state: unknown): boolean => state === 'RENDER_TARGET';
+  if (rendering(transition.stateBefore) === rendering(transition.stateAfter))
+    return invalidArg(
+      call,
+      `${at}.transition.stateAfter`,
+      `equals stateBefore (${show(transition.stateBefore)}; PRESENT is COMMON); a transition must change the state`,
+    );
+  return undefined;
 }
 
 /**

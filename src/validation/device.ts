@@ -135,7 +135,7 @@ export function validateCreateDevice(options: unknown): Checked<DeviceSettings> 
   };
 }
 
-export const FEATURES = ['OPTIONS', 'GPU_VIRTUAL_ADDRESS_SUPPORT', 'ARCHITECTURE'] as const;
+export const FEATURES = ['OPTIONS', 'GPU_VIRTUAL_ADDRESS_SUPPORT', 'ARCHITECTURE', 'ROOT_SIGNATURE'] as const;
 export type Feature = (typeof FEATURES)[number];
 
 export function validateCheckFeatureSupport(feature: unknown): Checked<Feature> {
@@ -181,8 +181,13 @@ export function validateCreateCommandQueue(desc: unknown): Checked<Required<Comm
   };
 }
 
-export function validateCreateCommandList(type: unknown): Checked<CommandListType> {
-  return checkName('createCommandList', 'type', type, COMMAND_LIST_TYPES) ?? (type as CommandListType);
+export function validateCreateCommandList(type: unknown, call = 'createCommandList'): Checked<CommandListType> {
+  return checkName(call, 'type', type, COMMAND_LIST_TYPES) ?? (type as CommandListType);
+}
+
+/** A node mask of a single-adapter device: 0 or 1. */
+export function checkNodeMask(call: string, nodeMask: unknown): Checked<number> {
+  return checkInteger(call, 'nodeMask', nodeMask, 0, 1) ?? (nodeMask as number);
 }
 
 /** createComputePipelineState(desc): WGSL code and the name of its entry point. */

@@ -6,7 +6,7 @@
  * Rules: the resource is this device's, live, and created with ALLOW_UNORDERED_ACCESS; values are 4
  * 32-bit integers (Uint) or 4 numbers (Float: NaN and INF are values, as D3D12 keeps NaNs); the
  * view is a D3D12_UNORDERED_ACCESS_VIEW_DESC subset for the resource's dimension (see
- * UnorderedAccessViewDesc); a Float clear needs a FLOAT, UNORM or SNORM format (D3D11's rule: "on
+ * UavClearView); a Float clear needs a FLOAT, UNORM or SNORM format (D3D11's rule: "on
  * other UAVs, the operation is invalid"); rectangles are D3D12_RECTs (32-bit LONGs), clipped to the
  * view (a buffer view is numElements × 1), and one empty after clipping clears nothing, as
  * vkd3d-proton does. A Texture3D view (D3D12_TEX3D_UAV) names a mip and depth slices [firstWSlice,
@@ -15,7 +15,7 @@
  * belong to 1D and 2D views, W fields to 3D views: a field of the other kind is refused.
  */
 import { invalidArg, show, type Checked, type D3D12Error } from '../api/errors.js';
-import type { Rect, UnorderedAccessViewDesc } from '../api/types.js';
+import type { Rect, UavClearView } from '../api/types.js';
 import { clearChannels, clearElementBytes, CLEAR_FORMATS, takesFloatClear } from '../memory/clear-values.js';
 import { formatInfo } from '../memory/formats.js';
 import { mipSize } from '../memory/tiling.js';
@@ -203,7 +203,7 @@ function bufferPlan(
   resource: ResourceView,
   values: number[],
   rects: Rect[] | null,
-  view: UnorderedAccessViewDesc,
+  view: UavClearView,
 ): Checked<UavClearPlan> {
   const width = resource.desc.width;
   const stride = view.structureByteStride ?? 0;
@@ -271,12 +271,11 @@ function viewSlices(
   call: string,
   resource: ResourceView,
   mip: number,
-  view: UnorderedAccessViewDesc,
+  view: UavClearView,
 ): Checked<{ first: number; count: number }> {
   const volume = resource.desc.dimension === 'TEXTURE3D';
   const other = Object.keys(view).find(
-    (key) =>
-      view[key as keyof UnorderedAccessViewDesc] !== undefined && (volume ? ARRAY_FIELDS : W_FIELDS).includes(key),
+    (key) => view[key as keyof UavClearView] !== undefined && (volume ? ARRAY_FIELDS : W_FIELDS).includes(key),
   );
   if (other !== undefined) {
     return invalidArg(
@@ -306,7 +305,7 @@ function texturePlan(
   resource: ResourceView,
   values: number[],
   rects: Rect[] | null,
-  view: UnorderedAccessViewDesc,
+  view: UavClearView,
 ): Checked<UavClearPlan> {
   const { desc, layout } = resource;
   const format = view.format ?? desc.format;

@@ -11,7 +11,7 @@ import { createDevice } from '../../d3d12/create-device.js';
 import type { GraphicsCommandList } from '../../d3d12/command-list.js';
 import type { Device } from '../../d3d12/device.js';
 import type { Resource } from '../../d3d12/resource.js';
-import type { TiledResourcesTier, UnorderedAccessViewDesc } from '../../api/types.js';
+import type { TiledResourcesTier, UavClearView } from '../../api/types.js';
 import { check, pattern, TILE, type Check } from '../bytes.js';
 import { readBuffer, runList, uploadBuffer } from '../d3d12-io.js';
 import { TIER1_NULL_READ } from '../page-table-model.js';
@@ -20,7 +20,7 @@ interface BufferClear {
   name: string;
   kind: 'Uint' | 'Float';
   values: [number, number, number, number];
-  view: UnorderedAccessViewDesc | null;
+  view: UavClearView | null;
   rects: { left: number; right: number }[] | null;
   /** One element's bytes (raw and structured views: values[0]'s four). */
   element: number[];

@@ -12,7 +12,7 @@ import {
   type Rect,
   type Resource,
   type ResourceDesc,
-  type UnorderedAccessViewDesc,
+  type UavClearView,
 } from '../../../../src/index.js';
 import { d3dTest } from '../../../harness/d3d-test.js';
 import { flush, readBuffer, runList } from '../../../shared/d3d12-helpers.js';
@@ -58,7 +58,7 @@ function clear(list: GraphicsCommandList, c: Call): void {
     c.resource as Resource,
     c.values as [number, number, number, number],
     c.rects as Rect[],
-    c.view as UnorderedAccessViewDesc,
+    c.view as UavClearView,
   ] as const;
   if (c.kind === 'Uint') list.clearUnorderedAccessViewUint(...args);
   else list.clearUnorderedAccessViewFloat(...args);
