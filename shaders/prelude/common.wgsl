@@ -110,6 +110,8 @@ const D3D12_ROOT_DESCRIPTOR_COUNT: u32 = 8u;
 // constant one word, a root descriptor or a descriptor table (its GPU handle) two; D3D12's limit
 // of 64 DWORDs keeps that within 128 words.
 const D3D12_ROOT_ARGUMENT_WORDS: u32 = 128u;
+// D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT: vertex buffer views a draw reads.
+const D3D12_IA_VERTEX_BUFFERS: u32 = 32u;
 const D3D12_ROOT_DESCRIPTOR_WORD: u32 = 64u;
 
 struct D3D12DispatchInfo {
@@ -121,8 +123,16 @@ struct D3D12DispatchInfo {
   // 1 when gpuValidation is on: faults are recorded.
   validation: u32,
   // Draws (and their vertex-stage replays): vertex count, instance count, start vertex, start
-  // instance; zero elsewhere.
+  // instance; zero elsewhere. An indexed draw runs its index count of vertices from 0.
   draw: vec4u,
+  // Indexed draws (drawIndexedInstanced): start index, BaseVertexLocation (i32 bits), bytes per
+  // index (2 or 4; 0 for a draw without indices), the index buffer view's size in bytes.
+  draw_indexed: vec4u,
+  // The index buffer view's address (x, y).
+  index_buffer: vec4u,
+  // The input assembler's vertex buffer views the pipeline's input layout reads, in its slots' order
+  // (input-assembler.wgsl): address (x, y), size in bytes, stride.
+  vertex_buffers: array<vec4u, D3D12_IA_VERTEX_BUFFERS>,
   // 1 when gpuValidation.unmappedAccess is on: accesses to NULL tiles are recorded.
   unmapped_access: u32,
   // The submission this dispatch belongs to (numbered per device), for unmapped-access records.

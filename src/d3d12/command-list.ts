@@ -11,8 +11,15 @@
  * lie in the heap of its type set when it is set, and still when a dispatch or draw uses it.
  */
 import { validateDispatch } from '../validation/command-list.js';
+import { validateDrawInstanced } from '../validation/draw.js';
+import { validateDrawIndexed } from '../validation/input-assembler.js';
 import { D3D12Error, invalidArg, show } from '../api/errors.js';
-import type { GpuDescriptorHandle } from '../api/binding-types.js';
+import type {
+  GpuDescriptorHandle,
+  IaPrimitiveTopology,
+  IndexBufferView,
+  VertexBufferView,
+} from '../api/binding-types.js';
 import type { PipelineState } from './pipeline-state.js';
 import type { BackBuffer } from './swap-chain.js';
 import { DrawState } from './draw-state.js';
@@ -22,8 +29,8 @@ import type { Rect, Viewport } from '../api/types.js';
 import type { DescriptorHeap } from './descriptor-heap.js';
 import type { RootSignature } from './root-signature.js';
 import type { Resource } from './resource.js';
-import type { TableHeap } from '../validation/root-arguments.js';
 import { CommandListBase } from './command-list-base.js';
+import { BoundHeaps } from './bound-heaps.js';
 import { BackBuffer as BackBufferClass } from './swap-chain.js';
 
 export type { ResourceBarrier } from './resource-states.js';
@@ -40,7 +47,7 @@ export class GraphicsCommandList extends CommandListBase {
   /** The render target, viewport, scissor and input assembler state draws use. */
   private readonly draws = new DrawState();
   /** SetDescriptorHeaps: the shader-visible heap of each type. */
-  private heaps: { CBV_SRV_UAV?: DescriptorHeap; SAMPLER?: DescriptorHeap } = {};
+  private readonly heaps = new BoundHeaps();
 
   /** @internal What a list of this type can be created or reset with: null, or a pipeline state it can run. */
   checkInitialState(call: string, initialState: unknown): void {
@@ -54,7 +61,7 @@ export class GraphicsCommandList extends CommandListBase {
     this.root.clear();
     this.graphicsRoot.clear();
     this.draws.clear();
-    this.heaps = {};
+    this.heaps.clear();
   }
 
   setPipelineState(pipelineState: PipelineState): void {
@@ -91,39 +98,8 @@ export class GraphicsCommandList extends CommandListBase {
     this.recording(method);
     if (this.type === 'COPY')
       throw invalidArg(method, 'this', `${this.label} is a COPY list, which binds no descriptors`);
-    if (!Array.isArray(descriptorHeaps) || descriptorHeaps.length > 2)
-      throw invalidArg(
-        method,
-        'descriptorHeaps',
-        `must be an array of at most 2 descriptor heaps (one CBV_SRV_UAV, one SAMPLER), got ${show(descriptorHeaps)}`,
-      );
-    const set: typeof this.heaps = {};
-    descriptorHeaps.forEach((value, i) => {
-      const heap = this.owner.ownDescriptorHeap(value);
-      const at = `descriptorHeaps[${i}]`;
-      if (!heap) throw invalidArg(method, at, `must be a descriptor heap of this device, got ${show(value)}`);
-      if (heap.released) throw invalidArg(method, at, `${heap.label} was released`);
-      if (!heap.memory)
-        throw invalidArg(method, at, `${heap.label} is not shader-visible (create it with flags SHADER_VISIBLE)`);
-      const type = heap.type as 'CBV_SRV_UAV' | 'SAMPLER';
-      if (set[type]) throw invalidArg(method, at, `is a second ${type} heap; one heap of each type may be set`);
-      set[type] = heap;
-    });
-    this.heaps = set;
+    this.heaps.set(method, descriptorHeaps, (value) => this.owner.ownDescriptorHeap(value));
     this.record({ kind: 'state', name: method });
-  }
-
-  /** The heap set for a table's kind, as the table checks read it. */
-  private tableHeap(sampler: boolean): TableHeap | undefined {
-    const heap = sampler ? this.heaps.SAMPLER : this.heaps.CBV_SRV_UAV;
-    const memory = heap?.memory;
-    if (!heap || !memory) return undefined;
-    return {
-      label: heap.label,
-      gpuStart: memory.getGPUVirtualAddress(),
-      numDescriptors: heap.desc.numDescriptors,
-      incrementSize: heap.incrementSize,
-    };
   }
 
   setComputeRootDescriptorTable(rootParameterIndex: number, baseDescriptor: GpuDescriptorHandle): void {
@@ -136,9 +112,8 @@ export class GraphicsCommandList extends CommandListBase {
 
   private setTable(method: string, graphics: boolean, index: unknown, baseDescriptor: unknown): void {
     this.rootCall(method, graphics);
-    (graphics ? this.graphicsRoot : this.root).setTable(method, index, baseDescriptor, (sampler) =>
-      this.tableHeap(sampler),
-    );
+    const root = graphics ? this.graphicsRoot : this.root;
+    root.setTable(method, index, baseDescriptor, (sampler) => this.heaps.tableHeap(sampler));
     this.record({ kind: 'state', name: method });
   }
 
@@ -275,20 +250,7 @@ export class GraphicsCommandList extends CommandListBase {
         'this',
         `${pipeline.label} was made with ${own.label}, whose description differs from ${set.label}, the one set`,
       );
-    const memory: Resource[] = [];
-    for (const table of root.tables()) {
-      if (table.address === 0n) continue;
-      const heap = this.tableHeap(table.sampler);
-      const end = heap ? heap.gpuStart + BigInt(heap.numDescriptors * heap.incrementSize) : 0n;
-      if (!heap || table.address < heap.gpuStart || table.address >= end)
-        throw invalidArg(
-          method,
-          'this',
-          `root parameter ${table.parameter}'s table is not in the ${table.sampler ? 'SAMPLER' : 'CBV_SRV_UAV'} descriptor heap set now (setDescriptorHeaps changed since it was set)`,
-        );
-      const resource = (table.sampler ? this.heaps.SAMPLER : this.heaps.CBV_SRV_UAV)?.memory;
-      if (resource && !memory.includes(resource)) memory.push(resource);
-    }
+    const memory = this.heaps.tablesMemory(method, root.tables());
     return { addresses: root.rootAddresses(), memory };
   }
 
@@ -318,15 +280,7 @@ export class GraphicsCommandList extends CommandListBase {
 
   /** ViewGPUHandleInCurrentHeap of a UAV clear: a descriptor of the CBV_SRV_UAV heap set. */
   protected checkClearGpuHandle(call: string, handle: unknown): void {
-    const heap = this.tableHeap(false);
-    const ptr = (handle as { ptr?: unknown }).ptr as bigint;
-    const end = heap ? heap.gpuStart + BigInt(heap.numDescriptors * heap.incrementSize) : 0n;
-    if (!heap || ptr < heap.gpuStart || ptr >= end || (ptr - heap.gpuStart) % BigInt(heap.incrementSize) !== 0n)
-      throw invalidArg(
-        call,
-        'viewGPUHandleInCurrentHeap',
-        `0x${ptr.toString(16)} is not a descriptor of the CBV_SRV_UAV heap set (setDescriptorHeaps)`,
-      );
+    this.heaps.checkClearHandle(call, handle);
   }
 
   // ---- drawing (DIRECT lists) -------------------------------------------------------------------
@@ -352,7 +306,7 @@ export class GraphicsCommandList extends CommandListBase {
    * Depth-stencil targets are not emulated (DXGI_ERROR_UNSUPPORTED).
    */
   omSetRenderTargets(
-    renderTargetDescriptors: unknown[],
+    renderTargets: unknown[],
     rtsSingleHandleToDescriptorRange = false,
     depthStencilDescriptor: unknown = null,
   ): void {
@@ -371,9 +325,9 @@ export class GraphicsCommandList extends CommandListBase {
         'rtsSingleHandleToDescriptorRange',
         `must be true or false, got ${show(rtsSingleHandleToDescriptorRange)}`,
       );
-    const targets = Array.isArray(renderTargetDescriptors)
-      ? renderTargetDescriptors.map((value, i) => this.renderTarget(method, `renderTargetDescriptors[${i}]`, value))
-      : renderTargetDescriptors;
+    const targets = Array.isArray(renderTargets)
+      ? renderTargets.map((value, i) => this.renderTarget(method, `renderTargets[${i}]`, value))
+      : renderTargets;
     this.draws.setRenderTargets(method, Array.isArray(targets) ? targets.filter((t) => t !== null) : targets);
     this.record({ kind: 'state', name: method });
   }
@@ -416,7 +370,34 @@ export class GraphicsCommandList extends CommandListBase {
     this.record({ kind: 'state', name: method });
   }
 
-  /** ID3D12GraphicsCommandList::DrawInstanced: vertices come from memory, pulled by the vertex shader. */
+  /** ID3D12GraphicsCommandList::IASetPrimitiveTopology: of the pipeline's topology type at each draw. */
+  iaSetPrimitiveTopology(primitiveTopology: IaPrimitiveTopology): void {
+    const method = 'iaSetPrimitiveTopology';
+    this.drawing(method);
+    this.draws.setPrimitiveTopology(primitiveTopology);
+    this.record({ kind: 'state', name: method });
+  }
+
+  /** ID3D12GraphicsCommandList::IASetVertexBuffers(StartSlot, NumViews, pViews): the views as an array (null entries unbind). */
+  iaSetVertexBuffers(startSlot: number, views: (VertexBufferView | null)[]): void {
+    const method = 'iaSetVertexBuffers';
+    this.drawing(method);
+    this.draws.setVertexBuffers(startSlot, views);
+    this.record({ kind: 'state', name: method });
+  }
+
+  /** ID3D12GraphicsCommandList::IASetIndexBuffer (null: none). */
+  iaSetIndexBuffer(view: IndexBufferView | null): void {
+    const method = 'iaSetIndexBuffer';
+    this.drawing(method);
+    this.draws.setIndexBuffer(view);
+    this.record({ kind: 'state', name: method });
+  }
+
+  /**
+   * ID3D12GraphicsCommandList::DrawInstanced: the vertex shader reads vertices from memory (by
+   * address, or through the input layout from the vertex buffers set).
+   */
   drawInstanced(
     vertexCountPerInstance: number,
     instanceCount: number,
@@ -431,9 +412,39 @@ export class GraphicsCommandList extends CommandListBase {
       startVertexLocation,
       startInstanceLocation,
     ];
-    const pipeline = this.pipeline;
-    const command = this.draws.drawCommand(method, pipeline, this.graphicsRoot.snapshot(), vertices);
+    const problem = validateDrawInstanced(...vertices);
+    if (problem) throw problem;
+    this.recordDraw(method, vertices);
+  }
+
+  /** ID3D12GraphicsCommandList::DrawIndexedInstanced: indices from the index buffer set (R16 or R32), through the page table. */
+  drawIndexedInstanced(
+    indexCountPerInstance: number,
+    instanceCount: number,
+    startIndexLocation: number,
+    baseVertexLocation: number,
+    startInstanceLocation: number,
+  ): void {
+    const method = 'drawIndexedInstanced';
+    this.drawing(method);
+    const problem = validateDrawIndexed(
+      indexCountPerInstance,
+      instanceCount,
+      startIndexLocation,
+      baseVertexLocation,
+      startInstanceLocation,
+    );
+    if (problem) throw problem;
+    this.recordDraw(
+      method,
+      [indexCountPerInstance, instanceCount, 0, startInstanceLocation],
+      [startIndexLocation, baseVertexLocation],
+    );
+  }
+
+  private recordDraw(method: string, vertices: [number, number, number, number], indexed?: [number, number]): void {
+    const command = this.draws.drawCommand(method, this.pipeline, this.graphicsRoot.snapshot(), vertices, indexed);
     // drawCommand refused a missing or compute pipeline.
-    this.record({ ...command, ...this.rootUse(method, pipeline as PipelineState, this.graphicsRoot) });
+    this.record({ ...command, ...this.rootUse(method, command.pipeline, this.graphicsRoot) });
   }
 }

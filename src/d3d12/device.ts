@@ -156,7 +156,7 @@ export class Device extends DeviceMemory {
   /** A swap chain over a WebGPU canvas context (IDXGIFactory::CreateSwapChainForHwnd's counterpart). */
   createSwapChain(
     context: GPUCanvasContext,
-    desc: { format?: string; alphaMode?: GPUCanvasAlphaMode } = {},
+    desc: { format?: string; alphaMode?: GPUCanvasAlphaMode; bufferCount?: number } = {},
   ): SwapChain {
     this.context.removal.check('createSwapChain');
     return createSwapChain(this.gpuDevice, context, desc);

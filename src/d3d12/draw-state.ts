@@ -7,7 +7,6 @@ import { invalidArg, orThrow, show } from '../api/errors.js';
 import type { Rect, Viewport } from '../api/types.js';
 import {
   validateClearColor,
-  validateDrawInstanced,
   validateScissorRects,
   validateViewportInTarget,
   validateViewports,
@@ -15,6 +14,14 @@ import {
 import type { PipelineState } from './pipeline-state.js';
 import type { RecordedCommand } from './recorded-commands.js';
 import { BackBuffer } from './swap-chain.js';
+import type { IaPrimitiveTopology, IndexBufferView, VertexBufferView } from '../api/binding-types.js';
+import type { PrimitiveTopology } from './pipeline-state.js';
+import {
+  validateIndexBuffer,
+  validatePrimitiveTopology,
+  validateVertexBuffers,
+} from '../validation/input-assembler.js';
+import { INPUT_SLOTS } from '../validation/input-layout.js';
 
 /** `value` as a current back buffer, or the error naming `argument` of `method`. */
 function backBuffer(method: string, argument: string, value: unknown): BackBuffer {
@@ -30,15 +37,85 @@ function backBuffer(method: string, argument: string, value: unknown): BackBuffe
   return value;
 }
 
+/** Words of a draw's input assembler constants: draw_indexed, index_buffer, then the vertex buffers (the prelude's D3D12DispatchInfo). */
+const IA_WORDS = 8 + 4 * INPUT_SLOTS;
+
+/** The topologies a pipeline of each topology type draws. */
+const OF_TYPE: Record<'POINT' | 'LINE' | 'TRIANGLE', readonly PrimitiveTopology[]> = {
+  POINT: ['POINTLIST'],
+  LINE: ['LINELIST', 'LINESTRIP'],
+  TRIANGLE: ['TRIANGLELIST', 'TRIANGLESTRIP'],
+};
+
 export class DrawState {
   private renderTarget: BackBuffer | undefined;
   private viewport: Viewport | undefined;
   private scissor: Rect | undefined;
+  /** IASetPrimitiveTopology (undefined: none set, the pipeline's own topology). */
+  private topology: IaPrimitiveTopology | undefined;
+  private vertexBuffers: (VertexBufferView | undefined)[] = [];
+  private indexBuffer: IndexBufferView | undefined;
 
   clear(): void {
     this.renderTarget = undefined;
     this.viewport = undefined;
     this.scissor = undefined;
+    this.topology = undefined;
+    this.vertexBuffers = [];
+    this.indexBuffer = undefined;
+  }
+
+  setPrimitiveTopology(topology: unknown): void {
+    this.topology = orThrow(validatePrimitiveTopology(topology));
+  }
+
+  setVertexBuffers(startSlot: unknown, views: unknown): void {
+    for (const [slot, view] of orThrow(validateVertexBuffers(startSlot, views)))
+      this.vertexBuffers[slot] = view ? { ...view } : undefined;
+  }
+
+  setIndexBuffer(view: unknown): void {
+    const checked = orThrow(validateIndexBuffer(view));
+    this.indexBuffer = checked ? { ...checked } : undefined;
+  }
+
+  /**
+   * The topology a draw with `pipeline` uses: the one set, of the pipeline's type; or, with none set,
+   * the pipeline's own.
+   */
+  private drawTopology(method: string, pipeline: PipelineState): PrimitiveTopology {
+    const type = pipeline.parts.topologyType ?? 'TRIANGLE';
+    if (this.topology === undefined) return pipeline.parts.fixedTopology ?? 'TRIANGLELIST';
+    if (this.topology === 'UNDEFINED')
+      throw invalidArg(method, 'this', 'the primitive topology set is UNDEFINED (iaSetPrimitiveTopology)');
+    if (!OF_TYPE[type].includes(this.topology))
+      throw invalidArg(
+        method,
+        'this',
+        `the topology set, ${this.topology}, is not of ${pipeline.label}'s type ${type}`,
+      );
+    return this.topology;
+  }
+
+  /** The input assembler's constants of a draw (`indexed`: start index, base vertex), the vertex buffers in the pipeline's slot order. */
+  private assembler(pipeline: PipelineState, indexed?: [number, number]): Uint32Array {
+    const words = new Uint32Array(IA_WORDS);
+    if (indexed && this.indexBuffer) {
+      const bytes = this.indexBuffer.format === 'R16_UINT' ? 2 : 4;
+      words.set([indexed[0], indexed[1] >>> 0, bytes, this.indexBuffer.sizeInBytes], 0);
+      words[4] = Number(this.indexBuffer.bufferLocation & 0xffffffffn);
+      words[5] = Number(this.indexBuffer.bufferLocation >> 32n);
+    }
+    (pipeline.parts.inputSlots ?? []).forEach((slot, i) => {
+      const view = this.vertexBuffers[slot];
+      if (!view) return;
+      const at = 8 + 4 * i;
+      words[at] = Number(view.bufferLocation & 0xffffffffn);
+      words[at + 1] = Number(view.bufferLocation >> 32n);
+      words[at + 2] = view.sizeInBytes;
+      words[at + 3] = view.strideInBytes;
+    });
+    return words;
   }
 
   /** OMSetRenderTargets: one back buffer, or none. */
@@ -68,15 +145,18 @@ export class DrawState {
     return { kind: 'clear', target, color };
   }
 
-  /** DrawInstanced with `pipeline` (the one set) and `root` (a snapshot of the graphics root arguments). */
+  /**
+   * DrawInstanced (`indexed` undefined) or DrawIndexedInstanced (`indexed`: start index, base vertex;
+   * `vertices`: index count, instance count, 0, start instance) with `pipeline` (the one set) and
+   * `root` (a snapshot of the graphics root arguments).
+   */
   drawCommand(
     method: string,
     pipeline: PipelineState | undefined,
     root: Uint32Array,
     vertices: [number, number, number, number],
+    indexed?: [number, number],
   ): Extract<RecordedCommand, { kind: 'draw' }> {
-    const problem = validateDrawInstanced(...vertices);
-    if (problem) throw problem;
     if (!pipeline || pipeline.kind !== 'graphics')
       throw invalidArg(method, 'this', 'no graphics pipeline state is set (setPipelineState)');
     const target = this.renderTarget;
@@ -89,6 +169,7 @@ export class DrawState {
         `${pipeline.label} renders to ${pipeline.rtvFormat ?? '?'} but ${target.label} is ${target.format} (RTVFormats[0] must match the render target)`,
       );
     }
+    if (indexed && !this.indexBuffer) throw invalidArg(method, 'this', 'no index buffer is set (iaSetIndexBuffer)');
     if (this.viewport) {
       const outside = validateViewportInTarget(this.viewport, target.width, target.height);
       if (outside) throw outside;
@@ -101,6 +182,8 @@ export class DrawState {
       viewport: this.viewport,
       scissor: this.scissor,
       vertices,
+      topology: this.drawTopology(method, pipeline),
+      assembler: this.assembler(pipeline, indexed),
       addresses: [],
       memory: [],
     };

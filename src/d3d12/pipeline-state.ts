@@ -6,6 +6,7 @@
  * themselves: there is no input assembler state.
  */
 import type { RootSignature } from './root-signature.js';
+import type { InputLayoutDesc, PrimitiveTopologyType } from '../api/binding-types.js';
 
 export interface ComputePipelineStateDesc {
   /** WGSL that uses the prelude's d3d12_* functions; it must not declare bindings. */
@@ -24,22 +25,62 @@ export type PrimitiveTopology = (typeof PRIMITIVE_TOPOLOGIES)[number];
 
 export interface GraphicsPipelineStateDesc {
   /**
-   * WGSL with a @vertex and a @fragment entry point over the (read-only) graphics preludes. The vertex
-   * entry point's inputs can only be the vertex_index and instance_index builtins (vertices come from
-   * memory), as parameters or as members of one struct.
+   * WGSL with a @vertex and a @fragment entry point over the (read-only) graphics preludes: D3D12's
+   * VS and PS. The vertex entry point's inputs are the vertex_index and instance_index builtins (as
+   * parameters or members of one struct); with an input layout it reads the vertex through
+   * d3d12_vertex_input(vertex_index, instance_index).
    */
   code: string;
   vertexEntryPoint: string;
   fragmentEntryPoint: string;
-  /** D3D12's RTVFormats[0]: the back buffer's format (SwapChain.format). */
-  rtvFormat: string;
-  /** Default TRIANGLELIST (D3D12 sets it with IASetPrimitiveTopology; here it is pipeline state). */
+  /** D3D12's RTVFormats, with numRenderTargets 1: the back buffer's format (SwapChain.format). */
+  rtvFormats?: string[];
+  numRenderTargets?: number;
+  /** The emulator's shorter rtvFormats[0]. */
+  rtvFormat?: string;
+  /** D3D12_INPUT_LAYOUT_DESC: vertices the input assembler fetches from iaSetVertexBuffers' views. */
+  inputLayout?: InputLayoutDesc;
+  /** POINT, LINE or TRIANGLE: a draw's topology (iaSetPrimitiveTopology) must be of it. */
+  primitiveTopologyType?: PrimitiveTopologyType;
+  /** The emulator's fixed topology, drawn when a list sets none (default TRIANGLELIST). */
   primitiveTopology?: PrimitiveTopology;
-  /** Default NONE; ALPHA_BLEND is SrcAlpha / InvSrcAlpha. */
+  /** D3D12_RASTERIZER_DESC: fillMode SOLID, cullMode, frontCounterClockwise (left out: nothing culled). */
+  rasterizerState?: {
+    fillMode?: 'SOLID' | 'WIREFRAME';
+    cullMode?: 'NONE' | 'FRONT' | 'BACK';
+    frontCounterClockwise?: boolean;
+    [field: string]: unknown;
+  };
+  /** D3D12_BLEND_DESC: render target 0's blend and write mask. */
+  blendState?: { renderTarget?: Record<string, unknown>[]; [field: string]: unknown };
+  /** The emulator's shorter blend: NONE, or ALPHA_BLEND (SrcAlpha / InvSrcAlpha). */
   blend?: 'NONE' | 'ALPHA_BLEND';
+  /** Depth and stencil disabled (depth buffers are not emulated). */
+  depthStencilState?: { depthEnable?: boolean; stencilEnable?: boolean; [field: string]: unknown };
+  dsvFormat?: string;
+  sampleMask?: number;
+  sampleDesc?: { count: number; quality?: number };
+  ibStripCutValue?: 'DISABLED' | '0xFFFF' | '0xFFFFFFFF';
   /** As ComputePipelineStateDesc's. */
   rootSignature?: RootSignature | null;
   label?: string;
+}
+
+/** What a pipeline state holds beside its WebGPU pipeline (graphics pipelines: the rest of these). */
+export interface PipelineStateParts {
+  /** The root signature it was made with (none: the fixed one). */
+  rootSignature?: RootSignature;
+  /** Graphics: the render-target format. */
+  rtvFormat?: string;
+  /** Graphics pipelines with gpuValidation: the vertex shader as a fault-recording compute dispatch. */
+  vertexReplay?: GPUComputePipeline;
+  /** Graphics: the primitive topology type, and the topology a list that set none draws with. */
+  topologyType?: 'POINT' | 'LINE' | 'TRIANGLE';
+  fixedTopology?: PrimitiveTopology;
+  /** Graphics: the vertex buffer slots its input layout reads, ascending (a draw packs their views in this order). */
+  inputSlots?: readonly number[];
+  /** Graphics: the render pipeline for another topology of its type. */
+  variant?: (topology: PrimitiveTopology) => GPURenderPipeline;
 }
 
 export class PipelineState {
@@ -53,15 +94,33 @@ export class PipelineState {
     readonly label_: string | undefined,
     /** @internal */
     readonly gpuPipeline: GPUComputePipeline | GPURenderPipeline,
-    /** @internal Graphics pipelines: the render-target format. */
-    readonly rtvFormat?: string,
-    /** @internal Graphics pipelines with gpuValidation: the vertex shader as a fault-recording compute dispatch. */
-    readonly vertexReplay?: GPUComputePipeline,
-    /** @internal The root signature it was made with (none: the fixed one). */
-    readonly rootSignature?: RootSignature,
+    /** @internal */
+    readonly parts: PipelineStateParts = {},
   ) {}
 
   get label(): string {
     return `${this.kind} pipeline state #${this.id}${this.label_ ? ` '${this.label_}'` : ''}`;
+  }
+
+  /** @internal */
+  get rootSignature(): RootSignature | undefined {
+    return this.parts.rootSignature;
+  }
+
+  /** @internal Graphics pipelines: the render-target format. */
+  get rtvFormat(): string | undefined {
+    return this.parts.rtvFormat;
+  }
+
+  /** @internal */
+  get vertexReplay(): GPUComputePipeline | undefined {
+    return this.parts.vertexReplay;
+  }
+
+  /** @internal The render pipeline drawing `topology` (one of its type). */
+  renderPipeline(topology: PrimitiveTopology): GPURenderPipeline {
+    return topology === this.parts.fixedTopology || !this.parts.variant
+      ? (this.gpuPipeline as GPURenderPipeline)
+      : this.parts.variant(topology);
   }
 }

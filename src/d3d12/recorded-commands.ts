@@ -15,7 +15,7 @@ import type { IndexedCommand } from '../gpu/encoders/executable-commands.js';
 import type { ClearDispatch } from '../gpu/uav-clear.js';
 import type { Rect, Viewport } from '../api/types.js';
 import { D3D12Error } from '../api/errors.js';
-import type { PipelineState } from './pipeline-state.js';
+import type { PipelineState, PrimitiveTopology } from './pipeline-state.js';
 import type { QueryHeap } from './query-heap.js';
 import type { Resource } from './resource.js';
 import type { BackBuffer } from './swap-chain.js';
@@ -49,7 +49,11 @@ export type RecordedCommand =
       target: BackBuffer;
       viewport: Viewport | undefined;
       scissor: Rect | undefined;
+      /** Draw's arguments: vertex (or index) count, instance count, start vertex (0 for indexed draws), start instance. */
       vertices: [number, number, number, number];
+      topology: PrimitiveTopology;
+      /** The input assembler's constants (draw-state.ts): indexed-draw words, index buffer, vertex buffers. */
+      assembler: Uint32Array;
       addresses: bigint[];
       memory: Resource[];
     }
@@ -71,7 +75,7 @@ export function commandName(command: RecordedCommand): string {
     case 'clear':
       return 'clearRenderTargetView';
     case 'draw':
-      return 'drawInstanced';
+      return command.assembler[2] !== 0 ? 'drawIndexedInstanced' : 'drawInstanced';
     case 'timestamp':
       return 'endQuery';
     case 'resolve':
@@ -109,9 +113,17 @@ function executable(
     case 'clear':
       return [{ index, kind: 'clear', target: command.target.texture, color: command.color }];
     case 'draw': {
-      const { pipeline, root, target, viewport, scissor, vertices } = command;
-      const gpuPipeline = pipeline.gpuPipeline as GPURenderPipeline;
-      const draw = { pipeline: gpuPipeline, vertexReplay: pipeline.vertexReplay, root, viewport, scissor, vertices };
+      const { pipeline, root, target, viewport, scissor, vertices, assembler } = command;
+      const gpuPipeline = pipeline.renderPipeline(command.topology);
+      const draw = {
+        pipeline: gpuPipeline,
+        vertexReplay: pipeline.vertexReplay,
+        root,
+        viewport,
+        scissor,
+        vertices,
+        assembler,
+      };
       return [{ index, kind: 'draw', ...draw, target: target.texture }];
     }
     case 'timestamp':

@@ -4,9 +4,11 @@
  * drew it ends).
  *
  * Invariants:
- * - One BackBuffer object per frame; getCurrentBackBuffer() returns it until present().
- * - A back buffer is a render target only during its frame: lists that draw into a presented back
- *   buffer are refused at executeCommandLists (DXGI would draw into a buffer the display owns).
+ * - bufferCount BackBuffer objects (GetBuffer), each current in turn: getCurrentBackBuffer() and
+ *   getCurrentBackBufferIndex() name the one to draw until present() moves to the next.
+ * - A back buffer is a render target only while current: lists that draw into a presented back
+ *   buffer are refused at executeCommandLists (DXGI would draw into a buffer the display owns) until
+ *   it is current again, as with DXGI's flip model.
  * - Back buffers live outside the emulated heaps: not pageable (as in UE), no residency, no barriers.
  * - A frame's draws must be submitted before the task ends if they are to land in one image: the
  *   canvas hands out a new texture after the browser presents (see CanvasSurface).
@@ -24,7 +26,7 @@ import {
 export function createSwapChain(
   gpuDevice: GPUDevice | undefined,
   context: GPUCanvasContext,
-  desc: { format?: string; alphaMode?: GPUCanvasAlphaMode },
+  desc: { format?: string; alphaMode?: GPUCanvasAlphaMode; bufferCount?: number },
 ): SwapChain {
   const call = 'createSwapChain';
   if (!gpuDevice) throw invalidArg(call, 'this', 'this device has no GPU');
@@ -38,19 +40,20 @@ export function createSwapChain(
   const alphaMode = desc.alphaMode ?? 'opaque';
   if (alphaMode !== 'opaque' && alphaMode !== 'premultiplied')
     throw invalidArg(call, 'desc.alphaMode', `must be 'opaque' or 'premultiplied', got ${show(alphaMode)}`);
-  return new SwapChain(new CanvasSurface(context, gpuDevice, gpuFormat, alphaMode), format);
+  const bufferCount = checkBufferCount(call, desc.bufferCount);
+  return new SwapChain(new CanvasSurface(context, gpuDevice, gpuFormat, alphaMode), format, bufferCount);
 }
 
 export class BackBuffer {
   /** @internal */
   constructor(
-    /** @internal The frame it belongs to. */
-    readonly frame: number,
+    /** @internal Its place in the swap chain (GetBuffer's Buffer). */
+    readonly index: number,
     private readonly swapChain: SwapChain,
   ) {}
 
   get label(): string {
-    return `back buffer of frame ${this.frame}`;
+    return `back buffer ${this.index}`;
   }
 
   /** @internal The canvas texture to draw into, fetched at submission (see CanvasSurface). */
@@ -58,7 +61,7 @@ export class BackBuffer {
     return this.swapChain.surface.currentTexture();
   }
 
-  /** The swap chain's DXGI format; a graphics pipeline state drawing here needs it as rtvFormat. */
+  /** The swap chain's DXGI format; a graphics pipeline state drawing here needs it as RTVFormats[0]. */
   get format(): string {
     return this.swapChain.format;
   }
@@ -71,34 +74,57 @@ export class BackBuffer {
     return this.swapChain.surface.height;
   }
 
-  /** @internal A back buffer is drawn to only during its frame (until present()). */
+  /** @internal A back buffer is drawn to only while it is the current one (until present()). */
   get current(): boolean {
-    return this.swapChain.currentFrame === this.frame && !this.swapChain.presented;
+    return this.swapChain.getCurrentBackBufferIndex() === this.index;
   }
 }
 
+/** DXGI's flip model needs at least 2 buffers; it allows 16. */
+const MIN_BUFFERS = 2;
+const MAX_BUFFERS = 16;
+
 export class SwapChain {
-  /** @internal */ currentFrame = 0;
-  /** @internal */ presented = false;
-  private backBuffer: BackBuffer | undefined;
+  /** @internal Frames presented so far: the current buffer is frame % bufferCount. */
+  private presentedFrames = 0;
+  private readonly buffers: BackBuffer[];
 
   /** @internal Created by Device.createSwapChain. */
   constructor(
     /** @internal */ readonly surface: CanvasSurface,
     readonly format: string,
-  ) {}
-
-  /** The back buffer to draw this frame (the same object until present()). */
-  getCurrentBackBuffer(): BackBuffer {
-    if (!this.backBuffer || this.presented) {
-      if (this.presented) this.currentFrame++;
-      this.presented = false;
-      this.backBuffer = new BackBuffer(this.currentFrame, this);
-    }
-    return this.backBuffer;
+    /** DXGI_SWAP_CHAIN_DESC1's BufferCount. */
+    readonly bufferCount = MIN_BUFFERS,
+  ) {
+    this.buffers = Array.from({ length: bufferCount }, (_, i) => new BackBuffer(i, this));
   }
 
-  /** IDXGISwapChain::Present: ends the frame; the next getCurrentBackBuffer starts the next one. */
+  /** IDXGISwapChain3::GetCurrentBackBufferIndex: the buffer to draw into until the next present(). */
+  getCurrentBackBufferIndex(): number {
+    return this.presentedFrames % this.bufferCount;
+  }
+
+  /** IDXGISwapChain::GetBuffer(Buffer): the back buffer at `buffer` (create RTVs of each once). */
+  getBuffer(buffer: number): BackBuffer {
+    if (!Number.isInteger(buffer) || buffer < 0 || buffer >= this.bufferCount)
+      throw invalidArg(
+        'SwapChain.getBuffer',
+        'buffer',
+        `must be an integer from 0 to ${this.bufferCount - 1}, got ${show(buffer)}`,
+      );
+    return this.buffers[buffer] as BackBuffer;
+  }
+
+  /** The back buffer to draw this frame: getBuffer(getCurrentBackBufferIndex()). */
+  getCurrentBackBuffer(): BackBuffer {
+    return this.buffers[this.getCurrentBackBufferIndex()] as BackBuffer;
+  }
+
+  /**
+   * IDXGISwapChain::Present: ends the frame; the next buffer becomes current, and lists drawing into
+   * the one presented are refused until it is current again (the browser shows the frame when the task
+   * that drew it ends).
+   */
   present(syncInterval = 1): void {
     if (!Number.isInteger(syncInterval) || syncInterval < 0 || syncInterval > 4) {
       throw invalidArg(
@@ -107,6 +133,18 @@ export class SwapChain {
         `must be an integer from 0 to 4, got ${show(syncInterval)}`,
       );
     }
-    this.presented = true;
+    this.presentedFrames++;
   }
+}
+
+/** desc.bufferCount of createSwapChain: 2 to 16 (left out: 2). */
+export function checkBufferCount(call: string, value: unknown): number {
+  const count = value ?? MIN_BUFFERS;
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < MIN_BUFFERS || count > MAX_BUFFERS)
+    throw invalidArg(
+      call,
+      'desc.bufferCount',
+      `must be an integer from ${MIN_BUFFERS} to ${MAX_BUFFERS} (DXGI's flip model), got ${show(count)}`,
+    );
+  return count;
 }

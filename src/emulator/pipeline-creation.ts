@@ -13,7 +13,15 @@ import {
   type GraphicsPipelines,
   type GraphicsValidation,
 } from '../gpu/pipelines.js';
-import { validateCreateComputePipelineState, validateCreateGraphicsPipelineState } from '../validation/device.js';
+import { validateCreateComputePipelineState } from '../validation/device.js';
+import {
+  validateCreateGraphicsPipelineState,
+  type Blend,
+  type BlendOp,
+  type CheckedBlend,
+} from '../validation/graphics-pipeline.js';
+import { inputLayoutWgsl } from '../gpu/input-layout-wgsl.js';
+import { UNBOUND_REGISTERS_WGSL } from '../gpu/prelude.js';
 import {
   PipelineState,
   type ComputePipelineStateDesc,
@@ -79,7 +87,7 @@ export async function createComputePipelineState(
   } catch (error) {
     compileError(call, error);
   }
-  return new PipelineState(id(), 'compute', checked.label, pipeline, undefined, undefined, rootSignature);
+  return new PipelineState(id(), 'compute', checked.label, pipeline, { rootSignature });
 }
 
 /**
@@ -103,9 +111,14 @@ export async function createGraphicsPipelineState(
   if (!targetFormat)
     throw invalidArg(
       call,
-      'desc.rtvFormat',
-      `must be a back-buffer format (${CANVAS_FORMAT_NAMES.join(', ')}), got ${checked.rtvFormat}`,
+      'desc.rtvFormats',
+      `[0] must be a back-buffer format (${CANVAS_FORMAT_NAMES.join(', ')}), got ${checked.rtvFormat}`,
     );
+  // Without a root signature, every register is unbound (the prelude's default bindings).
+  // The fragment module holds the vertex function too (demoted): both see the input layout's code.
+  const inputLayout = inputLayoutWgsl(checked.inputLayout);
+  const vertexBindings = `${rootSignature?.wgsl('vertex') ?? UNBOUND_REGISTERS_WGSL}\n${inputLayout}`;
+  const fragmentBindings = `${rootSignature?.wgsl('fragment') ?? UNBOUND_REGISTERS_WGSL}\n${inputLayout}`;
   let pipelines: GraphicsPipelines;
   try {
     pipelines = await createGraphicsPreludePipeline(
@@ -116,24 +129,60 @@ export async function createGraphicsPipelineState(
         fragmentEntryPoint: checked.fragmentEntryPoint,
         targetFormat,
         topology: TOPOLOGIES[checked.primitiveTopology],
-        blend: checked.blend === 'ALPHA_BLEND' ? 'alpha' : 'none',
+        blend: checked.blend && gpuBlend(checked.blend),
+        writeMask: checked.writeMask,
+        cullMode: checked.cullMode === 'NONE' ? 'none' : checked.cullMode === 'FRONT' ? 'front' : 'back',
+        frontFace: checked.frontCounterClockwise ? 'ccw' : 'cw',
         label: checked.label ?? 'd3d12 graphics pipeline state',
-        ...(rootSignature
-          ? { bindings: { vertex: rootSignature.wgsl('vertex'), fragment: rootSignature.wgsl('fragment') } }
-          : {}),
+        bindings: { vertex: vertexBindings, fragment: fragmentBindings },
       },
       gpuValidation,
     );
   } catch (error) {
     compileError(call, error);
   }
-  return new PipelineState(
-    id(),
-    'graphics',
-    checked.label,
-    pipelines.render,
-    checked.rtvFormat,
-    pipelines.vertexReplay,
+  return new PipelineState(id(), 'graphics', checked.label, pipelines.render, {
+    rtvFormat: checked.rtvFormat,
+    vertexReplay: pipelines.vertexReplay,
     rootSignature,
-  );
+    topologyType: checked.topologyType,
+    fixedTopology: checked.primitiveTopology,
+    inputSlots: checked.inputLayout.slots,
+    variant: (topology) => pipelines.variant(TOPOLOGIES[topology]),
+  });
+}
+
+const BLEND_FACTORS: Record<Blend, GPUBlendFactor> = {
+  ZERO: 'zero',
+  ONE: 'one',
+  SRC_COLOR: 'src',
+  INV_SRC_COLOR: 'one-minus-src',
+  SRC_ALPHA: 'src-alpha',
+  INV_SRC_ALPHA: 'one-minus-src-alpha',
+  DEST_ALPHA: 'dst-alpha',
+  INV_DEST_ALPHA: 'one-minus-dst-alpha',
+  DEST_COLOR: 'dst',
+  INV_DEST_COLOR: 'one-minus-dst',
+  SRC_ALPHA_SAT: 'src-alpha-saturated',
+  BLEND_FACTOR: 'constant',
+  INV_BLEND_FACTOR: 'one-minus-constant',
+};
+const BLEND_OPERATIONS: Record<BlendOp, GPUBlendOperation> = {
+  ADD: 'add',
+  SUBTRACT: 'subtract',
+  REV_SUBTRACT: 'reverse-subtract',
+  MIN: 'min',
+  MAX: 'max',
+};
+
+/** D3D12_RENDER_TARGET_BLEND_DESC as WebGPU's blend state (MIN and MAX take factors ONE, as D3D12 ignores them). */
+function gpuBlend(blend: CheckedBlend): GPUBlendState {
+  const component = (src: Blend, dst: Blend, op: BlendOp): GPUBlendComponent =>
+    op === 'MIN' || op === 'MAX'
+      ? { operation: BLEND_OPERATIONS[op], srcFactor: 'one', dstFactor: 'one' }
+      : { operation: BLEND_OPERATIONS[op], srcFactor: BLEND_FACTORS[src], dstFactor: BLEND_FACTORS[dst] };
+  return {
+    color: component(blend.srcBlend, blend.destBlend, blend.blendOp),
+    alpha: component(blend.srcBlendAlpha, blend.destBlendAlpha, blend.blendOpAlpha),
+  };
 }

@@ -222,8 +222,13 @@ export interface GraphicsPipelineOptions {
   vertexEntryPoint: string;
   fragmentEntryPoint: string;
   targetFormat: GPUTextureFormat;
+  /** The topology the pipeline is made with first (others of its type are made when a draw needs them). */
   topology: GPUPrimitiveTopology;
-  blend: 'none' | 'alpha';
+  blend: GPUBlendState | undefined;
+  /** GPUColorWrite bits (D3D12_COLOR_WRITE_ENABLE's, which are the same). */
+  writeMask: number;
+  cullMode: GPUCullMode;
+  frontFace: GPUFrontFace;
   label: string;
   /** The registers' functions of the pipeline's root signature, per stage (none bound when left out). */
   bindings?: { vertex: string; fragment: string };
@@ -232,6 +237,8 @@ export interface GraphicsPipelineOptions {
 /** A graphics pipeline state's GPU side: the render pipeline, and the vertex-stage replay when validating. */
 export interface GraphicsPipelines {
   render: GPURenderPipeline;
+  /** The same pipeline with another topology, made at once (a draw that sets another topology of the type). */
+  variant(topology: GPUPrimitiveTopology): GPURenderPipeline;
   /** The vertex shader as a compute dispatch that records its faults and unmapped accesses (shaders/vertex_replay.wgsl). */
   vertexReplay?: GPUComputePipeline;
 }
@@ -273,30 +280,30 @@ export async function createGraphicsPreludePipeline(
     label: options.label,
     bindGroupLayouts: [graphicsPreludeBindGroupLayout(device)],
   });
-  const blend: GPUBlendState | undefined =
-    options.blend === 'alpha'
-      ? {
-          color: { srcFactor: 'src-alpha', dstFactor: 'one-minus-src-alpha' },
-          alpha: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha' },
-        }
-      : undefined;
+  const descriptor = (topology: GPUPrimitiveTopology): GPURenderPipelineDescriptor => ({
+    label: `${options.label} (${topology})`,
+    layout,
+    vertex: { module: vertexModule, entryPoint: options.vertexEntryPoint },
+    fragment: {
+      module: fragmentModule,
+      entryPoint: FRAGMENT_ENTRY,
+      targets: [{ format: options.targetFormat, blend: options.blend, writeMask: options.writeMask }],
+    },
+    primitive: { topology, cullMode: options.cullMode, frontFace: options.frontFace },
+  });
   let render: GPURenderPipeline;
   try {
-    render = await device.createRenderPipelineAsync({
-      label: options.label,
-      layout,
-      vertex: { module: vertexModule, entryPoint: options.vertexEntryPoint },
-      fragment: {
-        module: fragmentModule,
-        entryPoint: FRAGMENT_ENTRY,
-        targets: [{ format: options.targetFormat, blend }],
-      },
-      primitive: { topology: options.topology },
-    });
+    render = await device.createRenderPipelineAsync(descriptor(options.topology));
   } catch (error) {
     throw new ShaderCompileError(error instanceof Error ? error.message : String(error));
   }
-  if (!validation.faults && !validation.unmappedAccess) return { render };
+  const variants = new Map<GPUPrimitiveTopology, GPURenderPipeline>([[options.topology, render]]);
+  const variant = (topology: GPUPrimitiveTopology): GPURenderPipeline => {
+    let pipeline = variants.get(topology);
+    if (!pipeline) variants.set(topology, (pipeline = device.createRenderPipeline(descriptor(topology))));
+    return pipeline;
+  };
+  if (!validation.faults && !validation.unmappedAccess) return { render, variant };
   const call = vertexCall(options.code, options.vertexEntryPoint, 'd3d12_vertex_index', 'd3d12_instance_index');
   const replayCode = `${demoted}\n${vertexReplayWgsl.replaceAll('D3D12_VERTEX_CALL', call)}`;
   const vertexReplay = await createPreludePipeline(
@@ -308,7 +315,7 @@ export async function createGraphicsPreludePipeline(
     validation.unmappedAccess,
     options.bindings?.vertex,
   );
-  return { render, vertexReplay };
+  return { render, variant, vertexReplay };
 }
 
 /** The entry point of shaders/fragment_entry.wgsl. */

@@ -21,6 +21,7 @@ import descriptorViews from '../../shaders/prelude/descriptor-views.wgsl?raw';
 import descriptorViewsFragment from '../../shaders/prelude/descriptor-views-fragment.wgsl?raw';
 import descriptorStores from '../../shaders/prelude/descriptor-stores.wgsl?raw';
 import bindingsUnbound from '../../shaders/prelude/bindings-unbound.wgsl?raw';
+import inputAssembler from '../../shaders/prelude/input-assembler.wgsl?raw';
 import stores from '../../shaders/prelude/stores.wgsl?raw';
 import textureStores from '../../shaders/prelude/texture-stores.wgsl?raw';
 import unmappedAccess from '../../shaders/prelude/unmapped-access.wgsl?raw';
@@ -87,6 +88,7 @@ export function computePrelude({
     textures,
     descriptors,
     descriptorViews,
+    inputAssembler,
     bindings,
     stores,
     textureStores,
@@ -107,6 +109,7 @@ export function vertexPrelude(poolView: PoolView = 'words', bindings: string = b
     textures,
     descriptors,
     descriptorViews,
+    inputAssembler,
     bindings,
   ].join('\n');
 }
@@ -129,9 +132,13 @@ export function fragmentPrelude({
     descriptors,
     descriptorViews,
     descriptorViewsFragment,
+    inputAssembler,
     bindings,
   ].join('\n');
 }
+
+/** The registers of a pipeline without a root signature: none bound (shaders/prelude/bindings-unbound.wgsl). */
+export const UNBOUND_REGISTERS_WGSL: string = bindingsUnbound;
 
 /** The prelude of compute pipelines (word view): memory read and written, faults recorded. */
 export const PRELUDE_WGSL: string = computePrelude();

@@ -10,7 +10,15 @@ import type { ExecutionSettings } from './executable-commands.js';
 
 /** Word offsets of D3D12DispatchInfo's members (read once from the prelude's layout). */
 type InfoWords = Record<
-  'root' | 'commandList' | 'commandIndex' | 'tier' | 'validation' | 'draw' | 'unmappedAccess' | 'submission',
+  | 'root'
+  | 'commandList'
+  | 'commandIndex'
+  | 'tier'
+  | 'validation'
+  | 'draw'
+  | 'drawIndexed'
+  | 'unmappedAccess'
+  | 'submission',
   number
 >;
 let infoWords: InfoWords | undefined;
@@ -25,6 +33,7 @@ function dispatchInfoWords(): InfoWords {
     tier: word('tiled_resources_tier'),
     validation: word('validation'),
     draw: word('draw'),
+    drawIndexed: word('draw_indexed'),
     unmappedAccess: word('unmapped_access'),
     submission: word('submission'),
   };
@@ -59,6 +68,8 @@ export function packDispatchInfo(
     words[base + at.tier] = settings.tiledResourcesTier;
     words[base + at.validation] = settings.validation ? 1 : 0;
     if (dispatch.draw) words.set(dispatch.draw, base + at.draw);
+    // draw_indexed, index_buffer and vertex_buffers follow each other (common.wgsl).
+    if (dispatch.assembler) words.set(dispatch.assembler, base + at.drawIndexed);
     words[base + at.unmappedAccess] = unmapped.recording ? 1 : 0;
     words[base + at.submission] = unmapped.submission;
   });

@@ -42,7 +42,7 @@ function setViewportAndScissor(pass: GPURenderPassEncoder, draw: Draw): void {
 export const drawEncoder: KindEncoder<Draw> = {
   plan(command, { settings, unmapped }) {
     const { vertices, vertexReplay } = command;
-    const constants = { root: command.root, draw: vertices };
+    const constants = { root: command.root, draw: vertices, assembler: command.assembler };
     const replay = vertexReplay && (settings.validation || unmapped.recording) && vertices[0] > 0 && vertices[1] > 0;
     // The replay's constants, then the draw's (the same).
     return replay ? [constants, constants] : [constants];

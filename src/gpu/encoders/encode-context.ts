@@ -14,6 +14,8 @@ import type { PassPlanner } from './pass-planner.js';
 export interface DispatchConstants {
   root: Uint32Array;
   draw?: readonly [number, number, number, number];
+  /** Draws: the input assembler's words, from D3D12DispatchInfo's draw_indexed on. */
+  assembler?: Uint32Array;
 }
 
 /** One planned dispatch or draw at encoding: its constants and their dynamic offset. */

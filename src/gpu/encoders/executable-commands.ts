@@ -30,6 +30,8 @@ export type ExecutableCommand =
       };
       scissor?: { left: number; top: number; right: number; bottom: number };
       vertices: readonly [number, number, number, number];
+      /** The input assembler's constants (D3D12DispatchInfo's draw_indexed, index_buffer, vertex_buffers). */
+      assembler: Uint32Array;
     };
 
 /** An executable command with the index of the recorded command it came from (as faults name it). */

@@ -144,7 +144,7 @@ export default async function swapChainPage(gpuDevice: GPUDevice): Promise<SwapC
 
   // Frame 1: presenting ended frame 0.
   const next = swapChain.getCurrentBackBuffer();
-  const frames = [backBuffer.frame, next.frame];
+  const frames = [backBuffer.index, next.index];
   expectError('clear a presented back buffer', () => fresh().clearRenderTargetView(backBuffer, [0, 0, 0, 1]));
   expectError('set a presented back buffer', () => fresh().omSetRenderTargets([backBuffer]));
   control('clear the current back buffer', () => fresh().clearRenderTargetView(next, [0, 0, 0, 1]));

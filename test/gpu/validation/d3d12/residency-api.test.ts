@@ -135,18 +135,34 @@ describe.each(PAGEABLE_CALLS)('%s: objects', (call, run) => {
     ['a number', 1],
     ['a plain object', { resident: true }],
   ])('%s in the array is refused', ([_name, value], { d3d }) => {
-    expectRefusedAfterHeap(d3d, value, /must be a heap, committed resource or shader-visible descriptor heap of this device/);
+    expectRefusedAfterHeap(
+      d3d,
+      value,
+      /must be a heap, committed resource or shader-visible descriptor heap of this device/,
+    );
   });
 
   test("a committed resource's implicit heap is not an API object", ({ d3d }) => {
-    expectRefusedAfterHeap(d3d, committedBuffer(d3d, 1).heap, /must be a heap, committed resource or shader-visible descriptor heap of this device/);
+    expectRefusedAfterHeap(
+      d3d,
+      committedBuffer(d3d, 1).heap,
+      /must be a heap, committed resource or shader-visible descriptor heap of this device/,
+    );
   });
 
   test('objects of another device are refused', async ({ d3d, device }) => {
     const other = await otherDevice(device);
     try {
-      expectRefusedAfterHeap(d3d, defaultHeap(other, 1), /must be a heap, committed resource or shader-visible descriptor heap of this device/);
-      expectRefusedAfterHeap(d3d, committedBuffer(other, 1), /must be a heap, committed resource or shader-visible descriptor heap of this device/);
+      expectRefusedAfterHeap(
+        d3d,
+        defaultHeap(other, 1),
+        /must be a heap, committed resource or shader-visible descriptor heap of this device/,
+      );
+      expectRefusedAfterHeap(
+        d3d,
+        committedBuffer(other, 1),
+        /must be a heap, committed resource or shader-visible descriptor heap of this device/,
+      );
     } finally {
       other.destroy();
     }

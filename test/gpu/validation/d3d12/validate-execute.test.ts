@@ -420,7 +420,7 @@ describe('validateExecuteCommandLists refuses what executeCommandLists refuses',
     const before = snapshot(d3d, w);
     expectSameRefusal(w.queue, [w.list, clear], {
       argument: 'commandLists[1]',
-      message: /draws into back buffer of frame 0, which was presented/,
+      message: /draws into back buffer 0, which was presented/,
     });
     await expectUntouchedThenControl(d3d, w, before);
     canvasTexture.destroy();

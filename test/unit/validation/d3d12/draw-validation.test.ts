@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { orThrow } from '../../../../src/api/errors.js';
-import { validateCreateGraphicsPipelineState } from '../../../../src/validation/device.js';
+import { validateCreateGraphicsPipelineState } from '../../../../src/validation/graphics-pipeline.js';
 import {
   validateClearColor,
   validateDrawInstanced,
