@@ -32,6 +32,19 @@ export { GraphicsCommandList, type ResourceBarrier } from './d3d12/command-list.
 export type { TextureCopyLocation } from './d3d12/texture-copies.js';
 export { ROOT_CONSTANT_COUNT, ROOT_DESCRIPTOR_COUNT } from './d3d12/root-arguments.js';
 export { SwapChain, BackBuffer } from './d3d12/swap-chain.js';
+export { DescriptorHeap } from './d3d12/descriptor-heap.js';
+export { RootSignature, serializeVersionedRootSignature, serializeRootSignature10 as serializeRootSignature } from './d3d12/root-signature.js';
+export { CommandAllocator } from './d3d12/command-allocator.js';
+export {
+  APPEND_ALIGNED_ELEMENT,
+  DEFAULT_SHADER_4_COMPONENT_MAPPING,
+  DESCRIPTOR_RANGE_OFFSET_APPEND,
+  FLOAT32_MAX,
+  UNBOUNDED_DESCRIPTOR_RANGE,
+} from './api/binding-types.js';
+export type * from './api/binding-types.js';
+export { VIEW_FORMAT_NAMES } from './memory/view-formats.js';
+export { VERTEX_FORMAT_NAMES } from './memory/vertex-formats.js';
 export { TEXTURE_DESCRIPTOR_FORMATS } from './emulator/texture-descriptor.js';
 export { Fence } from './d3d12/fence.js';
 export { QueryHeap } from './d3d12/query-heap.js';

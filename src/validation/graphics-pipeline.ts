@@ -105,12 +105,10 @@ function renderTargetFormat(call: string, desc: Record<string, unknown>): Checke
       );
     return formats[0];
   }
+  if (desc.rtvFormat === undefined)
+    return invalidArg(call, 'desc.rtvFormats', "must be given: the back buffer's format as RTVFormats[0]");
   if (typeof desc.rtvFormat !== 'string')
-    return invalidArg(
-      call,
-      'desc.rtvFormats',
-      `must be given: the back buffer's format as RTVFormats[0], got ${show(desc.rtvFormat)}`,
-    );
+    return invalidArg(call, 'desc.rtvFormat', `must be the back buffer's format name, got ${show(desc.rtvFormat)}`);
   return desc.rtvFormat;
 }
 

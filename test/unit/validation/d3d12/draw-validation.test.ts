@@ -150,7 +150,8 @@ describe('validation: createGraphicsPipelineState desc', () => {
   it('control: defaults to TRIANGLELIST without blending', () => {
     expect(orThrow(validateCreateGraphicsPipelineState(PSO))).toMatchObject({
       primitiveTopology: 'TRIANGLELIST',
-      blend: 'NONE',
+      topologyType: 'TRIANGLE',
+      blend: undefined,
     });
     expect(
       orThrow(
@@ -161,7 +162,13 @@ describe('validation: createGraphicsPipelineState desc', () => {
           label: 'lines',
         }),
       ),
-    ).toMatchObject({ primitiveTopology: 'LINESTRIP', blend: 'ALPHA_BLEND', label: 'lines' });
+    ).toMatchObject({
+      primitiveTopology: 'LINESTRIP',
+      topologyType: 'LINE',
+      // ALPHA_BLEND: SrcAlpha / InvSrcAlpha, as D3D12's blend state names it.
+      blend: { srcBlend: 'SRC_ALPHA', destBlend: 'INV_SRC_ALPHA', blendOp: 'ADD' },
+      label: 'lines',
+    });
   });
   it.each([
     ['desc not an object', null, 'desc'],
