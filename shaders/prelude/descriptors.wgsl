@@ -84,7 +84,8 @@ const D3D12_COMPARISON_GREATER_EQUAL: u32 = 7u;
 const D3D12_COMPARISON_ALWAYS: u32 = 8u;
 
 // Descriptor faults (fault kinds after common.wgsl's), recorded at the descriptor's address; the
-// entry holds the descriptor's word 0 (or, for an unbound register, the register class).
+// entry holds the descriptor's word 0. An unbound register's fault records (register, space) as its
+// address and the binding's slot as its entry; so does a mismatch at a root binding (no descriptor).
 const D3D12_FAULT_UNBOUND_REGISTER: u32 = 7u;
 const D3D12_FAULT_DESCRIPTOR_UNINITIALIZED: u32 = 8u;
 const D3D12_FAULT_DESCRIPTOR_MISMATCH: u32 = 9u;
@@ -138,6 +139,11 @@ fn d3d12_descriptor_head(binding: D3D12Binding) -> array<vec4u, 2> {
   if (binding.kind != D3D12_BINDING_DESCRIPTOR) {
     return array<vec4u, 2>(vec4u(0u), vec4u(0u));
   }
+  // Not readable (its heap evicted, or no heap there): one fault for the descriptor, not one a word.
+  if ((d3d12_page_entry(binding.address) & D3D12_PTE_KIND_MASK) != D3D12_PTE_RESIDENT) {
+    _ = d3d12_load(binding.address);
+    return array<vec4u, 2>(vec4u(0u), vec4u(0u));
+  }
   return array<vec4u, 2>(d3d12_load4(binding.address), d3d12_load4(d3d12_address_add(binding.address, 16u)));
 }
 
@@ -154,6 +160,10 @@ fn d3d12_descriptor_usable(binding: D3D12Binding, head: array<vec4u, 2>, kind: u
     d3d12_record_fault(binding.address, D3D12_FAULT_DESCRIPTOR_MISMATCH, binding.slot);
     return false;
   }
+  // A descriptor heap evicted (or a table outside every heap): reading the head recorded that fault.
+  if ((d3d12_page_entry(binding.address) & D3D12_PTE_KIND_MASK) != D3D12_PTE_RESIDENT) {
+    return false;
+  }
   let word0 = head[0].x;
   let found = word0 & D3D12_DESC_KIND_MASK;
   if (found == 0u) {
@@ -161,7 +171,8 @@ fn d3d12_descriptor_usable(binding: D3D12Binding, head: array<vec4u, 2>, kind: u
     return false;
   }
   if (found != kind && found != other_kind) {
-    d3d12_record_fault(binding.address, D3D12_FAULT_DESCRIPTOR_MISMATCH, word0);
+    // The entry holds what was found (bits 0-8) and what the shader reads (bits 16-23, 24-31).
+    d3d12_record_fault(binding.address, D3D12_FAULT_DESCRIPTOR_MISMATCH, (word0 & 0x1ffu) | (kind << 16u) | (other_kind << 24u));
     return false;
   }
   return true;

@@ -81,6 +81,7 @@ export class DeviceContext {
       resources: this.objects.live,
       heapById: (id) => this.objects.heapById(id),
       decode: (entry) => this.backend?.memory.pageTable.encoding.decode(entry),
+      descriptorAt: (address) => this.descriptorHeaps.descriptorAt(address),
     });
     this.queryHeaps = new QueryHeaps(
       {

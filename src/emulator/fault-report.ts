@@ -11,7 +11,16 @@
 import type { Heap } from '../d3d12/heap.js';
 import type { Resource, ResourceKind } from '../d3d12/resource.js';
 import type { ResourceDimension } from '../api/types.js';
+import type { DescriptorHeap } from '../d3d12/descriptor-heap.js';
 import { tileAtByteOffset, tileCoordinate, TILE_SIZE, type TileCoordinate } from '../memory/tiling.js';
+import {
+  addressIsRegister,
+  describeDescriptor,
+  describeRegister,
+  descriptorFaultWords,
+  type FaultDescriptor,
+  type FaultRegister,
+} from './descriptor-faults.js';
 
 /** Names (SetName) longer than this are cut in reports. */
 export const MAX_NAME_LENGTH = 200;
@@ -22,8 +31,25 @@ export const MAX_FAULT_REPORTS = 1024;
 export interface FaultRecord {
   /** The virtual address accessed. */
   address: bigint;
-  /** 'page-offset': through a page handle (WGSL d3d12_page), at an offset outside its page or not aligned to the access. */
-  kind: 'read-unowned' | 'write-unowned' | 'read-absent' | 'write-absent' | 'misaligned' | 'page-offset' | 'unknown';
+  /**
+   * 'page-offset': through a page handle (WGSL d3d12_page), at an offset outside its page or not
+   * aligned to the access. The descriptor kinds (GPU-based validation's): 'unbound-register' (the
+   * root signature binds no such register; the address holds the register and space),
+   * 'descriptor-uninitialized', 'descriptor-mismatch' (another type than the shader reads, or a root
+   * binding where a table's view is read), 'descriptor-released' (the view's resource was released).
+   */
+  kind:
+    | 'read-unowned'
+    | 'write-unowned'
+    | 'read-absent'
+    | 'write-absent'
+    | 'misaligned'
+    | 'page-offset'
+    | 'unbound-register'
+    | 'descriptor-uninitialized'
+    | 'descriptor-mismatch'
+    | 'descriptor-released'
+    | 'unknown';
   commandListId: number;
   commandIndex: number;
   /** The page-table entry seen. */
@@ -67,6 +93,10 @@ export interface FaultReport {
   address: string;
   resource?: FaultResource;
   heap?: FaultHeap;
+  /** The descriptor read, when the address is in a shader-visible descriptor heap. */
+  descriptor?: FaultDescriptor;
+  /** The shader register, for an unbound register or a root binding read as a descriptor. */
+  register?: FaultRegister;
   commandList: { id: number; label: string };
   /** The command's index in its list (every recorded call counts) and the call that recorded it. */
   command: { index: number; name: string };
@@ -86,6 +116,8 @@ export interface FaultContext {
   heapById(id: number): Heap | undefined;
   list(id: number): SubmittedList | undefined;
   decode(entry: number): { kind: string; heapId?: number } | undefined;
+  /** The shader-visible descriptor heap and index at an address, if any. */
+  descriptorAt?(address: bigint): { heap: DescriptorHeap; index: number } | undefined;
 }
 
 const KIND_WORDS: Record<FaultKind, string> = {
@@ -95,6 +127,10 @@ const KIND_WORDS: Record<FaultKind, string> = {
   'write-absent': 'write to a page whose heap has no memory',
   misaligned: 'access at an address that is not 4-byte aligned',
   'page-offset': 'access through a page handle at an offset outside its 64 KiB page or not aligned to the access',
+  'unbound-register': 'read of a shader register the root signature does not bind',
+  'descriptor-uninitialized': 'read of a descriptor never written',
+  'descriptor-mismatch': 'read of a descriptor of another type',
+  'descriptor-released': 'read of a descriptor whose resource was released',
   unknown: 'access (of a kind this version does not know)',
 };
 
@@ -131,40 +167,59 @@ function describeHeap(heap: Heap): FaultHeap {
 export function describeFaults(records: readonly FaultRecord[], lost: number, context: FaultContext): FaultReport[] {
   const candidates = [...context.resources];
   const reports = records.map((record): FaultReport => {
-    const owner = candidates.find(
-      (r) =>
-        record.address >= r.virtualRange.address &&
-        record.address < r.virtualRange.address + BigInt(r.virtualRange.pageCount * TILE_SIZE),
-    );
+    const slot = context.descriptorAt?.(record.address);
+    const isRegister = addressIsRegister(record, slot !== undefined);
+    const descriptor = slot
+      ? describeDescriptor(slot.heap, slot.index, cut(slot.heap.getName()), cut(slot.heap.label))
+      : undefined;
+    // A descriptor heap's memory is internal: the fault names the descriptor, not that buffer.
+    const owner =
+      slot || isRegister
+        ? undefined
+        : candidates.find(
+            (r) =>
+              record.address >= r.virtualRange.address &&
+              record.address < r.virtualRange.address + BigInt(r.virtualRange.pageCount * TILE_SIZE),
+          );
     const resource = owner ? describeResource(owner, record.address) : undefined;
-    const decoded = context.decode(record.entry);
+    const decoded = isRegister ? undefined : context.decode(record.entry);
     const absentHeap =
-      decoded?.kind === 'absent' && decoded.heapId !== undefined ? context.heapById(decoded.heapId) : undefined;
+      !slot && decoded?.kind === 'absent' && decoded.heapId !== undefined
+        ? context.heapById(decoded.heapId)
+        : undefined;
     const heap = absentHeap ? describeHeap(absentHeap) : undefined;
+    const register = isRegister ? describeRegister(record) : undefined;
     const submitted = context.list(record.commandListId);
     const commandList = {
       id: record.commandListId,
       label: cut(submitted?.label ?? `command list #${record.commandListId}`),
     };
     const command = { index: record.commandIndex, name: submitted?.commands[record.commandIndex] ?? 'unknown' };
-    const at = resource?.coordinate;
-    const where = [
-      resource && at
-        ? `${resource.label}${resource.released ? ' (released)' : ''} tile ${resource.tile}${resource.dimension === 'BUFFER' ? '' : ` (subresource ${at.subresource}, x ${at.x}, y ${at.y}, z ${at.z})`}`
-        : 'outside every live resource',
-      heap ? `${heap.label}${heap.state === 'released' ? ' (released)' : ''}` : undefined,
-    ]
-      .filter(Boolean)
-      .join(', ');
-    return {
+    const by = `by command ${record.commandIndex} (${command.name}) of ${commandList.label}`;
+    const validation = descriptorFaultWords(record, descriptor);
+    const base = {
       kind: record.kind,
       address: hex(record.address),
       ...(resource ? { resource } : {}),
       ...(heap ? { heap } : {}),
+      ...(descriptor ? { descriptor } : {}),
+      ...(register ? { register } : {}),
       commandList,
       command,
-      message: `GPU page fault: ${KIND_WORDS[record.kind]} ${hex(record.address)} (${where}) by command ${record.commandIndex} (${command.name}) of ${commandList.label}`,
     };
+    if (validation !== undefined) return { ...base, message: `GPU-based validation: ${validation}; ${by}` };
+    const at = resource?.coordinate;
+    const where = [
+      descriptor
+        ? `descriptor ${descriptor.index} of ${descriptor.heap.label}${descriptor.heap.state === 'resident' ? '' : ` (${descriptor.heap.state})`}`
+        : resource && at
+          ? `${resource.label}${resource.released ? ' (released)' : ''} tile ${resource.tile}${resource.dimension === 'BUFFER' ? '' : ` (subresource ${at.subresource}, x ${at.x}, y ${at.y}, z ${at.z})`}`
+          : 'outside every live resource',
+      heap ? `${heap.label}${heap.state === 'released' ? ' (released)' : ''}` : undefined,
+    ]
+      .filter(Boolean)
+      .join(', ');
+    return { ...base, message: `GPU page fault: ${KIND_WORDS[record.kind]} ${hex(record.address)} (${where}) ${by}` };
   });
   if (lost > 0 && reports.length > 0) {
     const last = reports[reports.length - 1] as FaultReport;

@@ -60,6 +60,10 @@ const FAULT_KIND_CONSTANTS: [string, FaultRecord['kind']][] = [
   ['D3D12_FAULT_WRITE_ABSENT', 'write-absent'],
   ['D3D12_FAULT_MISALIGNED', 'misaligned'],
   ['D3D12_FAULT_PAGE_OFFSET', 'page-offset'],
+  ['D3D12_FAULT_UNBOUND_REGISTER', 'unbound-register'],
+  ['D3D12_FAULT_DESCRIPTOR_UNINITIALIZED', 'descriptor-uninitialized'],
+  ['D3D12_FAULT_DESCRIPTOR_MISMATCH', 'descriptor-mismatch'],
+  ['D3D12_FAULT_DESCRIPTOR_RELEASED', 'descriptor-released'],
 ];
 
 function faultKind(value: number): FaultRecord['kind'] {

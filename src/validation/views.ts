@@ -243,7 +243,7 @@ function bufferView(
     return invalidArg(
       call,
       argument,
-      `elements [${first}, ${first + count}) of ${elementBytes} bytes end at byte ${(first + count) * elementBytes}, past ${resource.label}'s ${resource.desc.width}`,
+      `elements [${first}, ${first + count}) of ${elementBytes} bytes end at byte ${(first + count) * elementBytes}, past the end of ${resource.label} (${resource.desc.width} bytes)`,
     );
   }
   return {
