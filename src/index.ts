@@ -33,7 +33,11 @@ export type { TextureCopyLocation } from './d3d12/texture-copies.js';
 export { ROOT_CONSTANT_COUNT, ROOT_DESCRIPTOR_COUNT } from './d3d12/root-arguments.js';
 export { SwapChain, BackBuffer } from './d3d12/swap-chain.js';
 export { DescriptorHeap } from './d3d12/descriptor-heap.js';
-export { RootSignature, serializeVersionedRootSignature, serializeRootSignature10 as serializeRootSignature } from './d3d12/root-signature.js';
+export {
+  RootSignature,
+  serializeVersionedRootSignature,
+  serializeRootSignature10 as serializeRootSignature,
+} from './d3d12/root-signature.js';
 export { CommandAllocator } from './d3d12/command-allocator.js';
 export {
   APPEND_ALIGNED_ELEMENT,

@@ -17,6 +17,7 @@ import { RESOURCE_STATE_BITS as S, type ResourceStates } from '../api/types.js';
 import { WRITE_STATE_BITS } from '../validation/resource-state.js';
 import type { CheckedBarrier } from '../validation/command-list.js';
 import type { Resource } from './resource.js';
+import type { BackBuffer } from './swap-chain.js';
 import { invalidArg, type D3D12Error } from '../api/errors.js';
 
 /** D3D12_RESOURCE_BARRIER, by name. */
@@ -24,7 +25,13 @@ export type ResourceBarrier =
   | {
       type: 'TRANSITION';
       flags?: 'NONE' | 'BEGIN_ONLY' | 'END_ONLY';
-      transition: { resource: Resource; subresource?: number; stateBefore: ResourceStates; stateAfter: ResourceStates };
+      /** A resource, or a swap chain's back buffer (PRESENT / RENDER_TARGET transitions, as DXGI's buffers take). */
+      transition: {
+        resource: Resource | BackBuffer;
+        subresource?: number;
+        stateBefore: ResourceStates;
+        stateAfter: ResourceStates;
+      };
     }
   | { type: 'UAV'; flags?: 'NONE'; uav: { resource: Resource | null } }
   | { type: 'ALIASING'; flags?: 'NONE'; aliasing: { resourceBefore: Resource | null; resourceAfter: Resource | null } };

@@ -80,6 +80,30 @@ export function footprintBytes(numRows: number, rowPitch: number, rowSizeInBytes
 }
 
 /** GetCopyableFootprints for subresources [first, first + count) (a validated range). */
+/** A (validated) resource description as the footprint arithmetic needs it; `info`: its format's facts. */
+export function footprintInput(
+  desc: {
+    dimension: ResourceDimension;
+    width: number;
+    height: number;
+    depthOrArraySize: number;
+    mipLevels: number;
+    format: string;
+  },
+  info: FormatInfo | undefined,
+): FootprintInput {
+  const volume = desc.dimension === 'TEXTURE3D';
+  return {
+    dimension: desc.dimension,
+    width: desc.width,
+    height: desc.height,
+    depth: volume ? desc.depthOrArraySize : 1,
+    mipLevels: desc.mipLevels,
+    format: desc.format,
+    info,
+  };
+}
+
 export function copyableFootprints(
   input: FootprintInput,
   first: number,

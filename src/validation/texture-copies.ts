@@ -36,10 +36,10 @@ import type { CopyableFootprints, SubresourceFootprint } from '../api/types.js';
 import {
   copyableFootprints,
   footprintBytes,
+  footprintInput,
   subresourceCopyShape,
   TEXTURE_DATA_PITCH_ALIGNMENT,
   TEXTURE_DATA_PLACEMENT_ALIGNMENT,
-  type FootprintInput,
 } from '../memory/footprints.js';
 import { copyCompatible, formatInfo, REINTERPRET_RULE, type FormatInfo } from '../memory/formats.js';
 import { mipSize } from '../memory/tiling.js';
@@ -48,20 +48,6 @@ import { checkResourceDesc, type ResourceCaps } from './resource-desc.js';
 import type { ResourceView } from './tile-mappings.js';
 
 const U32_MAX = 0xffffffff;
-
-/** A texture's description as the footprint arithmetic needs it. */
-export function footprintInput(desc: ResourceView['desc'], info: FormatInfo | undefined): FootprintInput {
-  const volume = desc.dimension === 'TEXTURE3D';
-  return {
-    dimension: desc.dimension,
-    width: desc.width,
-    height: desc.height,
-    depth: volume ? desc.depthOrArraySize : 1,
-    mipLevels: desc.mipLevels,
-    format: desc.format,
-    info,
-  };
-}
 
 /** getCopyableFootprints(desc, firstSubresource, numSubresources, baseOffset). */
 export function validateGetCopyableFootprints(

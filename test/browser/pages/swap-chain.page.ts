@@ -195,9 +195,7 @@ export default async function swapChainPage(gpuDevice: GPUDevice): Promise<SwapC
     { dimension: 'TEXTURE2D', width: 64, height: 64, format: 'R8G8B8A8_UNORM' },
     'COMMON',
   );
-  expectError('clearRenderTargetView on a heap texture', () =>
-    fresh().clearRenderTargetView(texture as never, [0, 0, 0, 1]),
-  );
+  expectError('clearRenderTargetView on a heap texture', () => fresh().clearRenderTargetView(texture, [0, 0, 0, 1]));
   expectError('omSetRenderTargets with two targets', () => fresh().omSetRenderTargets([current, current]));
   control('omSetRenderTargets with none (unbinds)', () => fresh().omSetRenderTargets([]));
   expectError('drawInstanced on a closed list', () => {
