@@ -2,7 +2,8 @@
  * One vite configuration, two jobs:
  *   vite build               the library: src/index.ts (browser), src/node/index.ts (Node.js),
  *                            src/validate/index.ts (d3d12-webgpu/validate), src/streaming/index.ts
- *                            (d3d12-webgpu/streaming) and src/testing/index.ts (d3d12-webgpu/testing)
+ *                            (d3d12-webgpu/streaming), src/testing/index.ts (d3d12-webgpu/testing)
+ *                            and src/d3dx12/index.ts (d3d12-webgpu/d3dx12)
  *                            as ES modules in dist/
  *                            (types come from tsc -p tsconfig.build.json)
  *   vite --mode demo         the demo server (npm start), on 127.0.0.1
@@ -61,6 +62,8 @@ export default defineConfig(({ mode }) => {
           streaming: `${root}src/streaming/index.ts`,
           // testing: d3d12-webgpu/testing (src/testing/), the test hooks, kept out of the main entry's types.
           testing: `${root}src/testing/index.ts`,
+          // d3dx12: d3d12-webgpu/d3dx12 (src/d3dx12/), d3dx12.h's helpers, a client of the main entry.
+          d3dx12: `${root}src/d3dx12/index.ts`,
         },
         formats: ['es'],
       },

@@ -71,6 +71,8 @@ const ALLOWED: Record<string, string[]> = {
   testing: ['api', 'd3d12', 'owners', 'emulator', 'validation'],
   // d3d12-webgpu/streaming: the tile streamer, a client of the main entry (src/index.ts) alone.
   streaming: ['index.ts'],
+  // d3d12-webgpu/d3dx12: d3dx12.h's helpers, clients of the main entry; footprints and formats from memory/.
+  d3dx12: ['index.ts', 'memory'],
   node: ['api', 'gpu'],
   types: [],
 };
