@@ -63,6 +63,40 @@ export function getRequiredIntermediateSize(
 const bytesOf = (data: ArrayBuffer | ArrayBufferView): Uint8Array =>
   data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
 
+interface Source {
+  bytes: Uint8Array;
+  rowPitch: number;
+  slicePitch: number;
+}
+
+/** Each D3D12_SUBRESOURCE_DATA as bytes, checked to hold the rows and slices of its footprint. */
+function checkSources(call: string, layout: CopyableFootprints, srcData: unknown, num: number): Source[] {
+  if (!Array.isArray(srcData) || srcData.length < num)
+    throw fail(call, 'srcData', `must be an array of at least numSubresources (${num}) D3D12_SUBRESOURCE_DATA`);
+  const sources = layout.layouts.map((placed, i) => {
+    const source = (srcData as unknown[])[i] as SubresourceData | undefined;
+    const at = `srcData[${i}]`;
+    const data = source?.data;
+    if (!(data instanceof ArrayBuffer) && !ArrayBuffer.isView(data))
+      throw fail(call, `${at}.data`, `must be an ArrayBuffer or a typed array, got ${describe(data)}`);
+    const rows = layout.numRows[i] as number;
+    const rowSize = layout.rowSizeInBytes[i] as number;
+    const depth = placed.footprint.depth;
+    const rowPitch = uint(call, `${at}.rowPitch`, source?.rowPitch, rows > 1 ? rowSize : 0);
+    const slicePitch = uint(call, `${at}.slicePitch`, source?.slicePitch, depth > 1 ? rows * rowPitch : 0);
+    const bytes = bytesOf(data);
+    const needed = (depth - 1) * slicePitch + (rows - 1) * rowPitch + rowSize;
+    if (bytes.length < needed)
+      throw fail(
+        call,
+        `${at}.data`,
+        `holds ${bytes.length} bytes; ${rows} rows of ${rowSize} bytes, ${rowPitch} apart, in ${depth} slices ${slicePitch} apart need ${needed}`,
+      );
+    return { bytes, rowPitch, slicePitch };
+  });
+  return sources;
+}
+
 /**
  * UpdateSubresources (d3dx12's heap-allocating form): uploads `srcData[i]` into subresource
  * firstSubresource + i of `destination` through `intermediate` (an UPLOAD buffer) at
@@ -113,29 +147,7 @@ export function updateSubresources(
       'intermediate',
       `${upload.label} holds ${uploadDesc.width} bytes; the upload needs ${layout.totalBytes} from offset ${offset} (getRequiredIntermediateSize)`,
     );
-  if (!Array.isArray(srcData) || srcData.length < num)
-    throw fail(call, 'srcData', `must be an array of at least numSubresources (${num}) D3D12_SUBRESOURCE_DATA`);
-  const sources = layout.layouts.map((placed, i) => {
-    const source = srcData[i] as SubresourceData | undefined;
-    const at = `srcData[${i}]`;
-    const data = source?.data;
-    if (!(data instanceof ArrayBuffer) && !ArrayBuffer.isView(data))
-      throw fail(call, `${at}.data`, `must be an ArrayBuffer or a typed array, got ${describe(data)}`);
-    const rows = layout.numRows[i] as number;
-    const rowSize = layout.rowSizeInBytes[i] as number;
-    const depth = placed.footprint.depth;
-    const rowPitch = uint(call, `${at}.rowPitch`, source?.rowPitch, rows > 1 ? rowSize : 0);
-    const slicePitch = uint(call, `${at}.slicePitch`, source?.slicePitch, depth > 1 ? rows * rowPitch : 0);
-    const bytes = bytesOf(data);
-    const needed = (depth - 1) * slicePitch + (rows - 1) * rowPitch + rowSize;
-    if (bytes.length < needed)
-      throw fail(
-        call,
-        `${at}.data`,
-        `holds ${bytes.length} bytes; ${rows} rows of ${rowSize} bytes, ${rowPitch} apart, in ${depth} slices ${slicePitch} apart need ${needed}`,
-      );
-    return { bytes, rowPitch, slicePitch };
-  });
+  const sources = checkSources(call, layout, srcData, num);
 
   // Map first (a buffer the CPU cannot write throws here), then record (a closed list or a refused
   // copy throws before the intermediate changes), then write.

@@ -10,7 +10,7 @@
  */
 import type { DescriptorHeap } from '../d3d12/descriptor-heap.js';
 import { preludeConstant as c } from '../gpu/prelude.js';
-import type { FaultRecord } from './fault-report.js';
+import type { FaultRecord } from './fault-record.js';
 
 /** The descriptor a fault is at. */
 export interface FaultDescriptor {

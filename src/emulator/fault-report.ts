@@ -21,40 +21,14 @@ import {
   type FaultDescriptor,
   type FaultRegister,
 } from './descriptor-faults.js';
+import type { FaultRecord } from './fault-record.js';
+
+export type { FaultRecord } from './fault-record.js';
 
 /** Names (SetName) longer than this are cut in reports. */
 export const MAX_NAME_LENGTH = 200;
 /** Reports a device keeps (for readFaults, or in its removal report); later faults are only counted. */
 export const MAX_FAULT_REPORTS = 1024;
-
-/** A fault as the GPU logged it (shaders/prelude/common.wgsl's D3D12FaultRecord, decoded). */
-export interface FaultRecord {
-  /** The virtual address accessed. */
-  address: bigint;
-  /**
-   * 'page-offset': through a page handle (WGSL d3d12_page), at an offset outside its page or not
-   * aligned to the access. The descriptor kinds (GPU-based validation's): 'unbound-register' (the
-   * root signature binds no such register; the address holds the register and space),
-   * 'descriptor-uninitialized', 'descriptor-mismatch' (another type than the shader reads, or a root
-   * binding where a table's view is read), 'descriptor-released' (the view's resource was released).
-   */
-  kind:
-    | 'read-unowned'
-    | 'write-unowned'
-    | 'read-absent'
-    | 'write-absent'
-    | 'misaligned'
-    | 'page-offset'
-    | 'unbound-register'
-    | 'descriptor-uninitialized'
-    | 'descriptor-mismatch'
-    | 'descriptor-released'
-    | 'unknown';
-  commandListId: number;
-  commandIndex: number;
-  /** The page-table entry seen. */
-  entry: number;
-}
 
 export type FaultKind = FaultRecord['kind'];
 
