@@ -56,6 +56,7 @@ describe("the README's examples are the code their tests run", () => {
     'test/unit/operation/d3d12/readme-example.test.ts',
     'test/gpu/operation/d3d12/readme-examples.test.ts',
     'test/gpu/operation/d3d12/readme-examples.test.ts',
+    'test/gpu/operation/d3d12/readme-examples.test.ts',
   ];
 
   test('one example per use, each run by the test the README names beside it', () => {
