@@ -51,6 +51,14 @@ export const SHOTS: readonly SceneShot[] = [
     zoom: 1.25,
   },
   {
+    name: 'reserved-resources',
+    // Mip 6 (16 × 16 texels) magnified on the sample's quad: the checkerboard with bilinear edges.
+    query: { frames: 3, mip: 6 },
+    done: 'scene',
+    target: 'canvas',
+    zoom: 1,
+  },
+  {
     name: 'validation',
     // A short run of one seed and the scenarios: the run's box, passed, with its counters.
     query: { seed: 1, ops: 40, tier: 3 },

@@ -10,6 +10,7 @@ export {
   summarizeAdapter,
   type AdapterSummary,
 } from './gpu/request-device.js';
+export { createOffscreenCanvasContext, type OffscreenCanvasContext } from './gpu/offscreen-context.js';
 export {
   runSmokePattern,
   smokePatternReference,

@@ -183,9 +183,12 @@ export async function runScene(
       // A failure (a lost device, say) ends the animation loop and a benchmark alike.
       if (status.state !== 'running') return false;
       sizer?.apply();
+      const before = swapChain.getCurrentBackBufferIndex();
       const goOn = await current.frame(index, time);
-      // A scene may have presented already; a second present of the same frame is harmless.
-      swapChain.present();
+      // Only a frame the scene did not present: present() moves to the next back buffer, and a
+      // scene that picks its target by getCurrentBackBufferIndex() (as D3D12 samples do) must find
+      // the one it expects.
+      if (swapChain.getCurrentBackBufferIndex() === before) swapChain.present();
       status.frames++;
       return goOn;
     };

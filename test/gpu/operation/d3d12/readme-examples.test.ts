@@ -121,7 +121,7 @@ test('README example 4: a texture uploaded with updateSubresources, read through
   list.close();
   queue.executeCommandLists([list]);
 
-  const back = await readBuffer(device, queue, output, 0, 64 * 64 * 4, 'UNORDERED_ACCESS');
+  const back = await readBuffer(device, queue, output, 0, 64 * 64 * 4);
   expect(firstDifference(back, texels)).toBe(-1);
   expect(await device.readFaults()).toEqual([]);
   device.destroy();
