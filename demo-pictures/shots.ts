@@ -59,6 +59,14 @@ export const SHOTS: readonly SceneShot[] = [
     zoom: 1,
   },
   {
+    name: 'd3d12-residency',
+    // Loaded and a few frames on: the window of drawn textures (95 % of a 6 MiB budget) part way along the grid.
+    query: { frames: 30, textures: 160, textureSize: 40, budgetMiB: 6, loaders: 40 },
+    done: 'scene',
+    target: 'canvas',
+    zoom: 1,
+  },
+  {
     name: 'validation',
     // A short run of one seed and the scenarios: the run's box, passed, with its counters.
     query: { seed: 1, ops: 40, tier: 3 },

@@ -8,6 +8,7 @@
  */
 import { meta as bench } from './bench/meta.js';
 import type { SceneMeta } from './common/scene-meta.js';
+import { meta as d3d12Residency } from './d3d12-residency/meta.js';
 import { meta as growableBuffer } from './growable-buffer/meta.js';
 import { meta as reservedResources } from './reserved-resources/meta.js';
 import { meta as residencyPressure } from './residency-pressure/meta.js';
@@ -19,6 +20,7 @@ export const SCENES: readonly SceneMeta[] = [
   growableBuffer,
   residencyPressure,
   reservedResources,
+  d3d12Residency,
   validation,
   bench,
 ];

@@ -48,9 +48,11 @@ export class BoundHeaps {
     const heap = this.heaps[sampler ? 'SAMPLER' : 'CBV_SRV_UAV'];
     const memory = heap?.memory;
     if (!heap || !memory) return undefined;
+    // A heap released after it was set has no address left to read (its memory was released with it).
     return {
       label: heap.label,
-      gpuStart: memory.getGPUVirtualAddress(),
+      released: heap.released,
+      gpuStart: heap.released ? 0n : memory.getGPUVirtualAddress(),
       numDescriptors: heap.desc.numDescriptors,
       incrementSize: heap.incrementSize,
     };
@@ -93,7 +95,7 @@ export class BoundHeaps {
 
   /** Whether `address` lies in `heap` (`exact`: at a descriptor's start). */
   private holds(heap: TableHeap | undefined, address: bigint, exact: boolean): boolean {
-    if (!heap) return false;
+    if (!heap || heap.released) return false;
     const offset = address - heap.gpuStart;
     const inside = offset >= 0n && offset < BigInt(heap.numDescriptors * heap.incrementSize);
     return inside && (!exact || offset % BigInt(heap.incrementSize) === 0n);

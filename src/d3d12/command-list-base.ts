@@ -14,7 +14,7 @@
 import { validateBarriers, type TileCopyFlag } from '../validation/command-list.js';
 import { bufferRegionCopy, queryResolveCopy, resourceCopy, tileCopy, type CopyCommand } from './buffer-copies.js';
 import { cpuAccessible } from '../validation/heap.js';
-import { invalidArg, orThrow, show, type D3D12Error } from '../api/errors.js';
+import { D3D12Error, invalidArg, orThrow, show } from '../api/errors.js';
 import type { PipelineState } from './pipeline-state.js';
 import type { QueryHeap } from './query-heap.js';
 import { validateEndQuery, type QueryType } from '../validation/query.js';
@@ -162,6 +162,7 @@ export abstract class CommandListBase {
     // D3D12's form names an allocator first; the shorter one only the initial state.
     const d3d12 = args.length >= 2 || this.owner.ownCommandAllocator(args[0]) !== undefined;
     const allocator = d3d12 ? this.checkAllocator(call, args[0] ?? null) : undefined;
+    if (!d3d12) this.checkKeptAllocator(call);
     const state = d3d12 ? args[1] : args[0];
     this.checkInitialState(call, state);
     this.open = true;
@@ -169,10 +170,28 @@ export abstract class CommandListBase {
     this.tracker = new ListStateTracker();
     this.useAllocator(allocator ?? this.allocator);
     this.clearBindings();
-    if (state) this.setPipelineState(state as PipelineState);
+    // A COPY list ignores the initial state it was given (list-pipelines.ts).
+    if (state && this.type !== 'COPY') this.setPipelineState(state as PipelineState);
   }
 
-  /** @internal What a list of this type can be created or reset with: null, or a pipeline state it can run. */
+  /**
+   * The shorter reset keeps the allocator the list records into: D3D12's rules for it still hold (it
+   * is live, and no other list is recording into it), as D3D12's Reset checks the allocator it names.
+   */
+  private checkKeptAllocator(call: string): void {
+    try {
+      this.allocator?.checkFor(call, this.type);
+    } catch (error) {
+      if (!(error instanceof D3D12Error)) throw error;
+      throw invalidArg(
+        call,
+        'this',
+        `${this.label} records into the allocator it was given, and ${error.rule}; reset(commandAllocator, initialState) names another`,
+      );
+    }
+  }
+
+  /** @internal What a list of this type can be created or reset with: null, or a pipeline state of the device it can run (a COPY list: any, ignored). */
   abstract checkInitialState(call: string, initialState: unknown): void;
   abstract setPipelineState(pipelineState: PipelineState): void;
   /** Reset: the pipeline, root arguments and draw state back to none. */

@@ -8,7 +8,7 @@
 import { validateCreateCommandList, validateCreateCommandQueue } from '../validation/device.js';
 import type { QueryHeapDesc } from '../validation/query.js';
 import { validateResourceList } from '../validation/tile-validation.js';
-import { orThrow } from '../api/errors.js';
+import { D3D12Error, orThrow } from '../api/errors.js';
 import type { CommandListType, CommandQueueDesc } from '../api/types.js';
 import type { TileMappingValidation, UnmappedAccessReport } from '../api/types.js';
 import { GraphicsCommandList } from './command-list.js';
@@ -52,6 +52,14 @@ import { validateDescriptorHeapType } from '../validation/descriptor-heap.js';
 import type { BackBuffer } from './swap-chain.js';
 import { DeviceMemory } from './device-memory.js';
 
+/** CopyDescriptors' argument paths, as copyDescriptorsSimple's arguments. */
+const SIMPLE_COPY_ARGUMENTS: Record<string, string> = {
+  'destDescriptorRangeStarts[0]': 'destDescriptorRangeStart',
+  'srcDescriptorRangeStarts[0]': 'srcDescriptorRangeStart',
+  'destDescriptorRangeSizes[0]': 'numDescriptors',
+  'srcDescriptorRangeSizes[0]': 'numDescriptors',
+};
+
 /**
  * The facade: each method validates its arguments and calls the machinery (src/emulator/) through
  * the device's context, which the device's queues and command lists share.
@@ -88,7 +96,8 @@ export class Device extends DeviceMemory {
     list.checkInitialState(call, initialState);
     list.useAllocator(own);
     this.context.commandLists.add(list);
-    if (initialState) list.setPipelineState(initialState as PipelineState);
+    // A COPY list ignores the initial state it was given (list-pipelines.ts).
+    if (initialState && list.type !== 'COPY') list.setPipelineState(initialState as PipelineState);
     return list;
   }
 
@@ -268,14 +277,21 @@ export class Device extends DeviceMemory {
     const call = 'copyDescriptorsSimple';
     this.context.removal.check(call);
     const type = orThrow(validateDescriptorHeapType(call, 'descriptorHeapsType', descriptorHeapsType));
-    this.context.descriptorHeaps.copy(
-      call,
-      [destDescriptorRangeStart],
-      [numDescriptors],
-      [srcDescriptorRangeStart],
-      [numDescriptors],
-      type,
-    );
+    try {
+      this.context.descriptorHeaps.copy(
+        call,
+        [destDescriptorRangeStart],
+        [numDescriptors],
+        [srcDescriptorRangeStart],
+        [numDescriptors],
+        type,
+      );
+    } catch (error) {
+      // The copy checks CopyDescriptors' arrays; an error names this call's own argument.
+      const own = SIMPLE_COPY_ARGUMENTS[error instanceof D3D12Error ? error.argument : ''];
+      if (error instanceof D3D12Error && own) throw new D3D12Error(error.hresult, call, own, error.rule);
+      throw error;
+    }
   }
 
   /**

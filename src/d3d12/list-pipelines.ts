@@ -1,6 +1,8 @@
 /**
  * Which pipeline states a command list takes (setPipelineState, and create or reset with an initial
- * state): none on a COPY list, compute ones only on a COMPUTE list, and only the device's own.
+ * state): none set on a COPY list, compute ones only on a COMPUTE list, and only the device's own.
+ * A COPY list created or reset with an initial state takes and ignores it, as D3D12 does (the
+ * documentation puts no rule on it, and Microsoft's D3D12Residency sample creates its copy lists so).
  */
 import { invalidArg, type D3D12Error } from '../api/errors.js';
 import type { CommandListType } from '../api/types.js';
@@ -14,13 +16,12 @@ export function pipelineProblem(
   argument: string,
   value: unknown,
 ): D3D12Error | undefined {
-  // setPipelineState on a COPY list: the list is at fault; an initial state for one: the state is.
-  if (list.type === 'COPY')
-    return argument === 'pipelineState'
-      ? invalidArg(call, 'this', `${list.label} is a COPY list, which cannot run shaders`)
-      : invalidArg(call, argument, `${list.label} is a COPY list, which cannot run shaders (pass null)`);
+  // setPipelineState on a COPY list: the list is at fault.
+  if (list.type === 'COPY' && argument === 'pipelineState')
+    return invalidArg(call, 'this', `${list.label} is a COPY list, which cannot run shaders`);
   const pipeline = owner.ownPipelineState(value);
   if (!pipeline) return invalidArg(call, argument, 'must be a pipeline state created by this device');
+  if (list.type === 'COPY') return undefined;
   // A compute list holds compute state only (D3D12's debug layer refuses a graphics PSO there).
   if (list.type === 'COMPUTE' && pipeline.kind !== 'compute')
     return invalidArg(

@@ -9,7 +9,7 @@
  * serialization, so two root signatures of one description compare equal (D3D12 matches a pipeline
  * state's root signature to the list's by description); the WGSL of each stage is made once.
  */
-import { invalidArg, orThrow, show } from '../api/errors.js';
+import { D3D12Error, invalidArg, orThrow, show } from '../api/errors.js';
 import type { RootSignatureDesc, VersionedRootSignatureDesc } from '../api/binding-types.js';
 import { rootSignatureWgsl, type BindingStage, type StaticSamplerWords } from '../gpu/root-signature-wgsl.js';
 import { serializeRootSignature } from '../memory/root-signature-blob.js';
@@ -89,5 +89,15 @@ export function serializeRootSignature10(desc: RootSignatureDesc, version: unkno
       'version',
       `must be '1_0' (serializeVersionedRootSignature takes 1_1), got ${show(version)}`,
     );
-  return serializeVersionedRootSignature({ version: '1_0', desc_1_0: desc });
+  const versioned: VersionedRootSignatureDesc = { version: '1_0', desc_1_0: desc };
+  const checked = validateRootSignatureDesc('serializeRootSignature', versioned);
+  // Errors name this call's own argument: `desc` is what the versioned form calls desc.desc_1_0.
+  if (checked instanceof D3D12Error)
+    throw new D3D12Error(
+      checked.hresult,
+      checked.call,
+      checked.argument.replace(/^desc\.desc_1_0/, 'desc'),
+      checked.rule,
+    );
+  return serializeRootSignature(versioned);
 }

@@ -11,10 +11,13 @@ import type { Resource } from '../d3d12/resource.js';
 import { formatInfo } from '../memory/formats.js';
 import { validateSamplerDesc } from '../validation/samplers.js';
 import { validateConstantBufferView, validateResourceView } from '../validation/views.js';
-import { isObject } from '../validation/common.js';
+import { checkNames, isObject } from '../validation/common.js';
 import { encodeConstantBufferView, encodeSampler, encodeView } from './descriptor-encoding.js';
 import type { DescriptorHeaps } from './descriptor-heaps.js';
 import { VIRTUAL_ADDRESS_BITS } from './feature-support.js';
+
+/** D3D12_DSV_FLAGS by name. */
+const DSV_FLAGS = ['NONE', 'READ_ONLY_DEPTH', 'READ_ONLY_STENCIL'] as const;
 
 /** What the calls need of their device. */
 export interface ViewOwner {
@@ -142,6 +145,11 @@ export function createDepthStencilView(
   } else {
     if (!isObject(desc)) throw invalidArg(call, 'desc', 'must be given for a NULL view (no resource)');
     format = targetFormat(call, desc, '', (f) => formatInfo(f)?.kind === 'depth');
+  }
+  // D3D12_DSV_FLAGS: the names of its bits (read-only views are what the flags make).
+  if (isObject(desc) && desc.flags !== undefined) {
+    const problem = checkNames(call, 'desc.flags', desc.flags, DSV_FLAGS);
+    if (problem) throw problem;
   }
   const slot = owner.descriptorHeaps.resolve(call, 'destDescriptor', destDescriptor, 'DSV');
   owner.descriptorHeaps.write(slot, new Uint32Array(slot.heap.incrementSize / 4), {

@@ -4,6 +4,7 @@
  * asynchronous; a compile error rejects with E_INVALIDARG quoting the compiler, with line numbers
  * counted in `desc.code`. The device gives each pipeline state its id and records it as its own.
  */
+import { literalRegisterUses, unboundRegister, type ShaderStage } from '../validation/shader-registers.js';
 import { invalidArg, orThrow, show } from '../api/errors.js';
 import type { RootSignature } from '../d3d12/root-signature.js';
 import { CANVAS_FORMAT_NAMES, canvasFormat } from '../gpu/canvas-surface.js';
@@ -61,6 +62,29 @@ function compileError(call: string, error: unknown): never {
   throw invalidArg(call, 'desc.code', `does not compile:\n${error instanceof Error ? error.message : String(error)}`);
 }
 
+const STAGE_NAMES: Record<ShaderStage, string> = { compute: 'compute', vertex: 'vertex', fragment: 'pixel' };
+
+/** D3D12's check that the root signature binds every register the stage's shader uses (src/validation/shader-registers.ts). */
+function checkRegisters(
+  call: string,
+  code: string,
+  entryPoint: string,
+  stage: ShaderStage,
+  rootSignature: RootSignature | undefined,
+): void {
+  const unbound = unboundRegister(rootSignature?.layout, stage, literalRegisterUses(code, entryPoint));
+  if (!unbound) return;
+  const register = `${unbound.kind}${unbound.register} (space ${unbound.space})`;
+  const shader = `the ${STAGE_NAMES[stage]} shader (${entryPoint})`;
+  throw invalidArg(
+    call,
+    'desc.rootSignature',
+    rootSignature
+      ? `${rootSignature.label} does not bind ${register}, which ${shader} uses: a pipeline's root signature must bind every register its shaders use`
+      : `is not set, so no register is bound, and ${shader} uses ${register}: pass the root signature that binds it`,
+  );
+}
+
 /** A compute pipeline state, `id` given by the device, on `gpuDevice` (undefined: a CPU-only device, refused). */
 export async function createComputePipelineState(
   gpuDevice: GPUDevice | undefined,
@@ -72,6 +96,7 @@ export async function createComputePipelineState(
   const call = 'createComputePipelineState';
   const checked = orThrow(validateCreateComputePipelineState(desc));
   const rootSignature = rootSignatureOf(call, (desc as { rootSignature?: unknown }).rootSignature, ownRootSignature);
+  checkRegisters(call, checked.code, checked.entryPoint, 'compute', rootSignature);
   if (!gpuDevice) throw invalidArg(call, 'this', NO_GPU);
   let pipeline: GPUComputePipeline;
   try {
@@ -106,6 +131,8 @@ export async function createGraphicsPipelineState(
   const call = 'createGraphicsPipelineState';
   const checked = orThrow(validateCreateGraphicsPipelineState(desc));
   const rootSignature = rootSignatureOf(call, (desc as { rootSignature?: unknown }).rootSignature, ownRootSignature);
+  checkRegisters(call, checked.code, checked.vertexEntryPoint, 'vertex', rootSignature);
+  checkRegisters(call, checked.code, checked.fragmentEntryPoint, 'fragment', rootSignature);
   if (!gpuDevice) throw invalidArg(call, 'this', NO_GPU);
   const targetFormat = canvasFormat(checked.rtvFormat);
   if (!targetFormat)

@@ -23,8 +23,18 @@ export class RootSignatures {
     let desc: unknown = blobWithRootSignature;
     if (blobWithRootSignature instanceof ArrayBuffer)
       desc = orThrow(parseRootSignatureBlob(call, new Uint8Array(blobWithRootSignature)));
-    else if (blobWithRootSignature instanceof Uint8Array)
-      desc = orThrow(parseRootSignatureBlob(call, blobWithRootSignature));
+    else if (ArrayBuffer.isView(blobWithRootSignature))
+      // Any view of the blob's bytes (D3D12 takes a pointer and a length): a Uint32Array of it too.
+      desc = orThrow(
+        parseRootSignatureBlob(
+          call,
+          new Uint8Array(
+            blobWithRootSignature.buffer,
+            blobWithRootSignature.byteOffset,
+            blobWithRootSignature.byteLength,
+          ),
+        ),
+      );
     else if (typeof desc !== 'object' || desc === null || Array.isArray(desc))
       throw invalidArg(
         call,

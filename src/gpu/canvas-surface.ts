@@ -18,7 +18,7 @@ const CANVAS_FORMATS: Record<string, GPUTextureFormat> = {
 export const CANVAS_FORMAT_NAMES = Object.keys(CANVAS_FORMATS);
 
 export function canvasFormat(format: string): GPUTextureFormat | undefined {
-  return CANVAS_FORMATS[format];
+  return Object.hasOwn(CANVAS_FORMATS, format) ? CANVAS_FORMATS[format] : undefined;
 }
 
 /** The DXGI name of the platform's preferred canvas format (B8G8R8A8_UNORM outside a browser). */

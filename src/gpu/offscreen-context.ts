@@ -14,7 +14,10 @@ import { D3D12Error, invalidArg, show } from '../api/errors.js';
 
 /** What createOffscreenCanvasContext returns: a GPUCanvasContext plus a read-back of the current frame. */
 export interface OffscreenCanvasContext extends GPUCanvasContext {
-  /** The current texture's texels, rows packed (width * 4 bytes each), in the configured format's byte order. */
+  /**
+   * The current texture's texels, rows packed (width × 4 bytes each; × 8 for rgba16float), in the
+   * configured format's byte order (RGBA for R8G8B8A8_UNORM, BGRA for B8G8R8A8_UNORM).
+   */
   readPixels(): Promise<Uint8Array>;
 }
 

@@ -88,6 +88,8 @@ export function computePrelude({
     textures,
     descriptors,
     descriptorViews,
+    // A graphics pipeline's code holds its pixel shader in the vertex-stage replay's module too.
+    descriptorViewsFragment,
     inputAssembler,
     bindings,
     stores,
@@ -109,6 +111,9 @@ export function vertexPrelude(poolView: PoolView = 'words', bindings: string = b
     textures,
     descriptors,
     descriptorViews,
+    // The user's code holds the pixel shader beside the vertex shader: Sample must resolve here too
+    // (derivatives are refused only where a vertex or compute entry point reaches them).
+    descriptorViewsFragment,
     inputAssembler,
     bindings,
   ].join('\n');

@@ -118,6 +118,9 @@ export class ResidencyManager {
   untracks = 0;
   /** Grows whenever the manager stops holding a tracked object resident (gather.ts's set sums). */
   private evictions = 0;
+  /** Bytes of the tracked objects, and of those held resident (queryResidencyStats). */
+  private trackedBytes = 0;
+  private residentBytes = 0;
   /** Reused for every budget read, so reading one allocates nothing. */
   private readonly memoryInfo: VideoMemoryInfo = {
     budget: 0,
@@ -199,6 +202,7 @@ export class ResidencyManager {
     );
     this.byIndex[managed.index] = managed;
     this.managedObjects.set(pageable, managed);
+    this.trackedBytes += managed.size;
     if (managed.resident) this.addResident(managed);
     this.stats.tracked++;
   }
@@ -212,6 +216,7 @@ export class ResidencyManager {
 
   private forget(managed: ManagedObject): void {
     if (managed.residentIndex >= 0) this.removeResident(managed);
+    this.trackedBytes -= managed.size;
     for (const selector of this.selectors) selector.forget(this.table, managed.index);
     managed.tracked = false;
     this.untracks++;
@@ -225,6 +230,7 @@ export class ResidencyManager {
     this.trimGate.admit(managed.segment, managed.lastUsedMs);
     managed.residentIndex = this.residentObjects.length;
     this.residentObjects.push(managed);
+    this.residentBytes += managed.size;
   }
 
   /** O(1): the last resident object takes its place. */
@@ -235,10 +241,20 @@ export class ResidencyManager {
       last.residentIndex = managed.residentIndex;
     }
     managed.residentIndex = -1;
+    this.residentBytes -= managed.size;
   }
 
   createResidencySet(): ResidencySet {
     return new ResidencySet(this, this.nextSetId++);
+  }
+
+  /**
+   * d3dx12residency's QueryResidencyStats(ResidentMemoryInBytes, EvictedMemoryInBytes), its
+   * out-parameters as one object: the bytes of the tracked objects the manager holds resident, and of
+   * those it does not (evicted, or never made resident).
+   */
+  queryResidencyStats(): { residentMemoryInBytes: number; evictedMemoryInBytes: number } {
+    return { residentMemoryInBytes: this.residentBytes, evictedMemoryInBytes: this.trackedBytes - this.residentBytes };
   }
 
   /** Counters for charts and tests (a copy). */
@@ -452,14 +468,18 @@ export class ResidencyManager {
     if (this.usage(segment) + needed <= budget) return null;
     // Never one whose last use is still held behind a queue wait: the eviction would overtake it.
     const queue = this.victims(segment, batch, (managed) => managed.submitted, true);
-    const chosen: ManagedObject[] = [];
     let usage = this.usage(segment);
-    for (let managed = queue.next(); managed && usage + needed > budget; managed = queue.next()) {
-      chosen.push(managed);
-      usage -= this.freedBy(managed, segment);
+    let managed = queue.next();
+    while (managed && usage + needed > budget) {
+      const chosen: ManagedObject[] = [];
+      for (; managed && usage + needed > budget; managed = queue.next()) {
+        chosen.push(managed);
+        usage -= this.freedBy(managed, segment);
+      }
+      this.evictAll(chosen);
+      // The room freed may go to heaps the OS demoted, moving back to LOCAL: then more must go.
+      usage = this.usage(segment);
     }
-    this.evictAll(chosen);
-    usage = this.usage(segment);
     return usage + needed > budget ? { segment, usage: usage + needed, budget } : null;
   }
 

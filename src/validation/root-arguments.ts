@@ -17,6 +17,8 @@ export interface TableHeap {
   readonly gpuStart: bigint;
   readonly numDescriptors: number;
   readonly incrementSize: number;
+  /** Released since setDescriptorHeaps set it (its handles no longer name descriptors). */
+  readonly released?: boolean;
 }
 
 function parameterOf(
@@ -115,6 +117,12 @@ export function validateSignatureTable(
       call,
       'baseDescriptor',
       `parameter ${index as number} is a ${kind} table, and no ${kind} descriptor heap is set (setDescriptorHeaps)`,
+    );
+  if (heap.released)
+    return invalidArg(
+      call,
+      'baseDescriptor',
+      `${heap.label}, the ${kind} heap set (setDescriptorHeaps), was released; its descriptors are gone`,
     );
   const offset = ptr - heap.gpuStart;
   const bytes = BigInt(heap.numDescriptors * heap.incrementSize);

@@ -164,8 +164,14 @@ function defaultView(call: string, view: ViewKind, resource: ViewResource | null
       `views of ${desc.dimension} resources are not emulated (2D textures and buffers are)`,
     );
   const problem = checkViewFormat(call, view, desc.format, undefined, resource.label);
+  // The format's problem keeps its HRESULT: a format no prelude function reads is DXGI_ERROR_UNSUPPORTED here too.
   if (problem)
-    return invalidArg(call, 'desc', `null takes ${resource.label}'s own format, ${desc.format}: ${problem.rule}`);
+    return new D3D12Error(
+      problem.hresult,
+      call,
+      'desc',
+      `null takes ${resource.label}'s own format, ${desc.format}: ${problem.rule}`,
+    );
   const array = desc.depthOrArraySize > 1;
   return {
     view,

@@ -2,23 +2,15 @@
  * The D3D12ReservedResources scene, started at mip 5 (URL parameter mip) and stepped through its mips
  * in one page load (the arrow keys and the panel's buttons), judged after each step by:
  *
- * - its pixels, against a CPU model: the texels texture-data.ts generates (the scene uploads the
- *   same function's bytes), the quad where the sample puts it (x in ±0.25, y in ±0.25 × aspect in
- *   clip space, v = 0 at the top) and the sampler the root signature declares (bilinear within the
- *   mip the root constant names, BORDER addressing, transparent black border). The canvas is
+ * - its pixels, against the CPU model of test/shared/reserved-resources-model.ts (the generated
+ *   texels, the quad where the sample puts it, the sampler the root signature declares; a channel is
+ *   compared where its 8-bit value is determined, and must be equal, not close). The canvas is
  *   512 × 320 at one device pixel per CSS pixel, so the quad covers pixels [192, 320) × [96, 224),
- *   its edges on pixel boundaries: mip 3 (128 texels) lands one texel on each pixel, each pixel's
- *   sample position on its texel's centre, so filtering reads that texel alone. At any other mip the
- *   sample positions sit at multiples of 1/256 of a texel, so the model knows every tap's weight
- *   exactly. A channel is compared where its 8-bit value is determined: where every tap of any
- *   weight holds the same value (0 or 255: whatever float error the GPU's weights have, the value
- *   is that), or where the model's filtered value lies at least 0.01 of a unit from a rounding
- *   boundary (the GPU's float32 error in interpolation and filtering is far smaller: with a margin
- *   of 1e-4 every channel of every step matched too). Compared values must be equal, not close; under
- *   1 % of the quad's channels go unjudged, none at mip 3. Outside the quad: the clear colour
- *   (0, 0.2, 0.4) as 0, 51, 102. Every mip shows the same 8 × 8 checkerboard at this size down to
- *   mip 7; which mip is read shows in the blends at cell edges (mips 4, 6 and 10 here) and in the
- *   mappings: any mip but the one shown is NULL and would read transparent black.
+ *   its edges on pixel boundaries: at mip 3 every channel is judged; elsewhere under 1 % of the
+ *   quad's channels go unjudged (with a rounding margin of 1e-4 every channel of every step matched
+ *   too). Every mip shows the same 8 × 8 checkerboard at this size down to mip 7; which mip is read
+ *   shows in the blends at cell edges (mips 4, 6 and 10 here) and in the mappings: any mip but the
+ *   one shown is NULL and would read transparent black.
  * - its tile mappings (the CPU page table, getTileMappingForTesting): only the heap of the mip
  *   shown is mapped, each tile to its own heap tile; the heap shown before is unmapped; and, as in
  *   the sample, stepping between packed mips maps and uploads nothing, stepping back to them
@@ -26,114 +18,26 @@
  *
  * A second page opens as a new user would (no parameters but a frame count): the least detailed
  * mip first, and a window resize that changes the canvas's shape keeps the quad square.
+ *
+ * The same sample runs in Node.js over an offscreen swap chain against the same model:
+ * test/gpu/operation/demo/reserved-resources-node.test.ts.
  */
 import { describe, expect } from 'vitest';
-import type { ReservedResourcesSnapshot } from '../../../../demo/reserved-resources/main.js';
-import { checkerTexel, mipSize } from '../../../../demo/reserved-resources/texture-data.js';
+import type { ReservedResourcesSnapshot } from '../../../../demo/reserved-resources/sample.js';
 import { browserTest } from '../../../harness/browser/browser-test.js';
-import type { DecodedPng } from '../../../harness/png.js';
+import {
+  CLEAR_RGB,
+  expectedMappings,
+  HEAPS,
+  heapOfMip,
+  PACKED_MIP_DESC,
+  pixelMismatches,
+  type Tiling,
+} from '../../../shared/reserved-resources-model.js';
 import { runSceneHolds, SCENE_TIMEOUT_MS } from './open-scene.js';
 
 const WIDTH = 512;
 const HEIGHT = 320;
-const CLEAR = [0, 51, 102];
-const BORDER = [0, 0, 0, 0];
-/** A tap whose model weight is under this is left out (the GPU's is then under half a unit's share). */
-const NEGLIGIBLE = 1e-4;
-/** The model's value must be this far (in 8-bit units) from a rounding boundary to be compared. */
-const ROUNDING_MARGIN = 0.01;
-
-type Channel = number | null;
-
-/** The axis taps of a sample position in texels (centres at integers): [texel, weight] pairs. */
-function taps(position: number): [number, number][] {
-  const base = Math.floor(position);
-  const f = position - base;
-  return (
-    [
-      [base, 1 - f],
-      [base + 1, f],
-    ] as [number, number][]
-  ).filter(([, w]) => w > NEGLIGIBLE);
-}
-
-/** The RGB the model knows for pixel (px, py) at mip `mip` (null: a channel it leaves unjudged), or the clear colour. */
-function modelPixel(mip: number, px: number, py: number): Channel[] {
-  // Clip-space quad as the scene makes it (float32, as its vertex buffer holds it), viewport = canvas.
-  const h = Math.fround(0.25 * Math.fround(WIDTH / HEIGHT));
-  const left = 0.375 * WIDTH;
-  const right = 0.625 * WIDTH;
-  const top = ((1 - h) / 2) * HEIGHT;
-  const bottom = ((1 + h) / 2) * HEIGHT;
-  const cx = px + 0.5;
-  const cy = py + 0.5;
-  if (cx <= left || cx >= right || cy <= top || cy >= bottom) return CLEAR;
-  const { width, height } = mipSize(mip);
-  const tx = ((cx - left) / (right - left)) * width - 0.5;
-  const ty = ((cy - top) / (bottom - top)) * height - 0.5;
-  const footprint: { weight: number; rgba: readonly number[] }[] = [];
-  for (const [y, wy] of taps(ty))
-    for (const [x, wx] of taps(tx)) {
-      const inside = x >= 0 && y >= 0 && x < width && y < height;
-      footprint.push({ weight: wx * wy, rgba: inside ? checkerTexel(mip, x, y) : BORDER });
-    }
-  return [0, 1, 2].map((c) => {
-    const values = footprint.map((tap) => tap.rgba[c] as number);
-    if (values.every((v) => v === values[0])) return values[0] as number;
-    const value = footprint.reduce((sum, tap) => sum + tap.weight * (tap.rgba[c] as number), 0);
-    const fraction = value - Math.floor(value);
-    return Math.abs(fraction - 0.5) >= ROUNDING_MARGIN ? Math.round(value) : null;
-  });
-}
-
-/** Pixels of the quad's box whose compared channels differ from the model; how many channels were compared. */
-function pixelMismatches(canvas: DecodedPng, mip: number): { mismatches: string[]; compared: number; skipped: number } {
-  const mismatches: string[] = [];
-  let compared = 0;
-  let skipped = 0;
-  for (let py = 0; py < canvas.height; py++)
-    for (let px = 0; px < canvas.width; px++) {
-      const want = modelPixel(mip, px, py);
-      const at = (py * canvas.width + px) * 4;
-      const got = [canvas.pixels[at], canvas.pixels[at + 1], canvas.pixels[at + 2]];
-      want.forEach((value, c) => {
-        if (value === null) {
-          skipped++;
-          return;
-        }
-        compared++;
-        if (got[c] !== value && mismatches.length < 20)
-          mismatches.push(`pixel (${px}, ${py}) channel ${c}: ${got[c]}, model ${value} (got ${got.join(',')})`);
-      });
-    }
-  return { mismatches, compared, skipped };
-}
-
-interface Tiling {
-  subresourceTilings: { widthInTiles: number; heightInTiles: number; startTileIndexInOverallResource: number }[];
-  packedMipDesc: {
-    numStandardMips: number;
-    numPackedMips: number;
-    numTilesForPackedMips: number;
-    startTileIndexInOverallResource: number;
-  };
-}
-
-/** The texture's mappings when `mip` is shown: its heap's tiles, in order, and nothing else. */
-function expectedMappings(tiling: Tiling, mip: number, total: number): ([number, number] | null)[] {
-  const want: ([number, number] | null)[] = Array.from({ length: total }, () => null);
-  const packed = tiling.packedMipDesc;
-  const [heap, start, count] =
-    mip < packed.numStandardMips
-      ? [
-          mip,
-          tiling.subresourceTilings[mip]?.startTileIndexInOverallResource ?? -1,
-          (tiling.subresourceTilings[mip]?.widthInTiles ?? 0) * (tiling.subresourceTilings[mip]?.heightInTiles ?? 0),
-        ]
-      : [packed.numStandardMips, packed.startTileIndexInOverallResource, packed.numTilesForPackedMips];
-  for (let i = 0; i < count; i++) want[start + i] = [heap, i];
-  return want;
-}
 
 /** Each hold: the mip shown, and how the test gets to the next (the panel's buttons or the arrow keys). */
 const HOLDS: {
@@ -182,23 +86,12 @@ describe('demo: reserved resources (D3D12ReservedResources)', () => {
 
           // The tiling the scene asked for, and what it made of it: 4 standard mips, a packed tail.
           const tiling = (await page.evaluate(() => window.d3d12Demo.forTesting.tiling?.())) as Tiling;
-          expect(tiling.packedMipDesc, name).toEqual({
-            numStandardMips: 4,
-            numPackedMips: 7,
-            numTilesForPackedMips: 1,
-            startTileIndexInOverallResource: 85,
-          });
+          expect(tiling.packedMipDesc, name).toEqual(PACKED_MIP_DESC);
           expect(
             snapshot.heaps.map((h) => [h.tiles, h.mips]),
             name,
-          ).toEqual([
-            [64, [0]],
-            [16, [1]],
-            [4, [2]],
-            [1, [3]],
-            [1, [4, 5, 6, 7, 8, 9, 10]],
-          ]);
-          const shownHeap = Math.min(mip, 4);
+          ).toEqual(HEAPS);
+          const shownHeap = heapOfMip(mip);
           expect(
             snapshot.heaps.map((h) => h.mapped),
             name,
@@ -255,7 +148,7 @@ describe('demo: reserved resources (D3D12ReservedResources)', () => {
           for (let y = 0; y < canvas.height; y++)
             for (let x = 0; x < canvas.width; x++) {
               const at = (y * canvas.width + x) * 4;
-              if ([0, 1, 2].every((c) => canvas.pixels[at + c] === CLEAR[c])) continue;
+              if ([0, 1, 2].every((c) => canvas.pixels[at + c] === CLEAR_RGB[c])) continue;
               [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
             }
           const side = canvas.width / 4;

@@ -58,24 +58,28 @@ describe('initial pipeline states', () => {
     }
     const copy = d3d.createCommandList('COPY');
     copy.close();
-    expectD3D12Error(() => copy.reset(compute), {
+    expectD3D12Error(() => copy.reset(loose({})), {
       call: 'GraphicsCommandList.reset',
       argument: 'initialState',
-      message: /is a COPY list, which cannot run shaders/,
+      message: /must be a pipeline state created by this device/,
     });
     expect(copy.isOpen).toBe(false);
-    // Controls: null, and a compute state, reopen the lists.
-    copy.reset(null);
+    // Controls: a compute state reopens the list; a COPY list takes one and ignores it, as D3D12 does.
+    copy.reset(compute);
     list.reset(compute);
-    expect([list.isOpen, list.commands.length, copy.isOpen]).toEqual([true, 1, true]);
+    expect([list.isOpen, list.commands.length, copy.isOpen, copy.commands.length]).toEqual([true, 1, true, 0]);
   });
 
-  test('createCommandList(COPY, state) is refused naming createCommandList and initialState', ({ d3d, compute }) => {
-    expectD3D12Error(() => d3d.createCommandList('COPY', compute), {
+  test('createCommandList(COPY, state) takes a state of this device and ignores it; anything else is refused naming initialState', ({
+    d3d,
+    compute,
+  }) => {
+    expectD3D12Error(() => d3d.createCommandList('COPY', loose('pso')), {
       call: 'createCommandList',
       argument: 'initialState',
-      message: /COPY list, which cannot run shaders/,
+      message: /must be a pipeline state created by this device/,
     });
+    expect(d3d.createCommandList('COPY', compute).commands).toHaveLength(0);
     expect(d3d.createCommandList('COPY', null).isOpen).toBe(true);
     expect(d3d.createCommandList('COMPUTE', compute).commands).toHaveLength(1);
   });
