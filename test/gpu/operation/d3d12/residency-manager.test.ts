@@ -164,6 +164,14 @@ describe('over-committing a small budget (Dawn: OvercommitSmallResources / Overc
         expect(residentNames(all), label).toEqual(resident);
         expect(localUsage(r), label).toBe(tiles * TILE);
         expect(localUsage(r), label).toBeLessThanOrEqual(r.d3d.queryVideoMemoryInfo('LOCAL').budget);
+        // QueryResidencyStats: the tracked bytes held resident, and the rest (64 tiles tracked).
+        const residentBytes = all
+          .filter((h) => h.heap.resident)
+          .reduce((sum, h) => sum + h.heap.getDesc().sizeInBytes, 0);
+        expect(r.manager.queryResidencyStats(), label).toEqual({
+          residentMemoryInBytes: residentBytes,
+          evictedMemoryInBytes: 64 * TILE - residentBytes,
+        });
       }
       expect(r.manager.getStats()).toMatchObject({
         evictions: 6,
