@@ -87,6 +87,7 @@ export {
   ResidencyManager,
   type ResidencyManagerOptions,
   type ResidencyStats,
+  type ResidencyMemoryStats,
   type OverBudget,
 } from './residency/residency-manager.js';
 export { ResidencySet } from './residency/residency-set.js';

@@ -52,32 +52,9 @@ import { SyncPoints } from './sync-points.js';
 import { TrimGate } from './trim-gate.js';
 import { CoUse, policyQueue, type PolicyContext } from './victim-policies.js';
 
-export interface ResidencyManagerOptions {
-  /** Milliseconds, monotonic; default performance.now(). */
-  clock?: () => number;
-}
+import type { OverBudget, ResidencyManagerOptions, ResidencyMemoryStats, ResidencyStats } from './residency-stats.js';
 
-export interface OverBudget {
-  segment: MemorySegment;
-  usage: number;
-  budget: number;
-}
-
-export interface ResidencyStats {
-  tracked: number;
-  evictions: number;
-  evictedBytes: number;
-  /** Evictions by the grace period (part of `evictions`). */
-  trimmed: number;
-  madeResident: number;
-  madeResidentBytes: number;
-  /** Batches split in half because their sets did not fit the budgets together. */
-  splits: number;
-  /** Batches that ran over budget, the last one's numbers. */
-  overBudgetBatches: number;
-  lastOverBudget: OverBudget | null;
-  executions: number;
-}
+export type { OverBudget, ResidencyManagerOptions, ResidencyMemoryStats, ResidencyStats } from './residency-stats.js';
 
 const SEGMENTS: readonly MemorySegment[] = ['LOCAL', 'NON_LOCAL'];
 /**
@@ -253,7 +230,7 @@ export class ResidencyManager {
    * out-parameters as one object: the bytes of the tracked objects the manager holds resident, and of
    * those it does not (evicted, or never made resident).
    */
-  queryResidencyStats(): { residentMemoryInBytes: number; evictedMemoryInBytes: number } {
+  queryResidencyStats(): ResidencyMemoryStats {
     return { residentMemoryInBytes: this.residentBytes, evictedMemoryInBytes: this.trackedBytes - this.residentBytes };
   }
 

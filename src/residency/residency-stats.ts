@@ -1,0 +1,40 @@
+/**
+ * The residency manager's options and the counters it reports (getStats, queryResidencyStats), for
+ * charts, tests and tools; plain data, so a tool can draw them.
+ */
+import type { MemorySegment } from '../api/types.js';
+
+export interface ResidencyManagerOptions {
+  /** Milliseconds, monotonic; default performance.now(). */
+  clock?: () => number;
+}
+
+export interface OverBudget {
+  segment: MemorySegment;
+  usage: number;
+  budget: number;
+}
+
+export interface ResidencyStats {
+  tracked: number;
+  evictions: number;
+  evictedBytes: number;
+  /** Evictions by the grace period (part of `evictions`). */
+  trimmed: number;
+  madeResident: number;
+  madeResidentBytes: number;
+  /** Batches split in half because their sets did not fit the budgets together. */
+  splits: number;
+  /** Batches that ran over budget, the last one's numbers. */
+  overBudgetBatches: number;
+  lastOverBudget: OverBudget | null;
+  executions: number;
+}
+
+/** d3dx12residency's QueryResidencyStats, its two out-parameters as one object. */
+export interface ResidencyMemoryStats {
+  /** Bytes of the tracked objects the manager holds resident. */
+  residentMemoryInBytes: number;
+  /** Bytes of the tracked objects it does not (evicted, or never made resident). */
+  evictedMemoryInBytes: number;
+}
