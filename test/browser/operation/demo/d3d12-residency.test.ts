@@ -9,24 +9,14 @@
  * usage stayed within the budget; the window pages textures in and out while it is smaller than the
  * textures, a budget raised past all of them (the panel's slider) draws them all and pages nothing, and
  * a budget lowered again makes the manager evict. A second run opens the page as a newcomer would.
+ * The models (the window, the pixels) are test/shared/d3d12-residency-model.ts, which the Node.js test
+ * (test/gpu/operation/demo/d3d12-residency-node.test.ts) shares.
  */
 import { describe, expect } from 'vitest';
-import type { ResidencyFrame } from '../../../../demo/d3d12-residency/main.js';
-import { texel } from '../../../../demo/d3d12-residency/texture-data.js';
+import type { ResidencyFrame, ResidencySnapshot } from '../../../../demo/d3d12-residency/sample.js';
 import { browserTest } from '../../../harness/browser/browser-test.js';
-import type { DecodedPng } from '../../../harness/png.js';
+import { modelWindow, nextWindowStart, pixelMismatches } from '../../../shared/d3d12-residency-model.js';
 import { runScene, runSceneHolds, SCENE_TIMEOUT_MS } from './open-scene.js';
-
-interface Snapshot {
-  textures: number;
-  textureSize: number;
-  textureBytes: number;
-  loaded: number;
-  totalAllocations: number;
-  stats: { evictions: number; madeResident: number; overBudgetBatches: number };
-  residencyStats: { residentMemoryInBytes: number; evictedMemoryInBytes: number };
-  history: ResidencyFrame[];
-}
 
 const MiB = 2 ** 20;
 const TEXTURES = 96;
@@ -36,58 +26,13 @@ const HEIGHT = 256;
 const FRAMES_PER_HOLD = 10;
 /** The budget of each hold: the window smaller than the textures, all of them fitting, smaller again. */
 const BUDGETS_MIB = [4, 8, 3];
-/** The sample's clear colour (0, 0.2, 0.4) as bytes. */
-const CLEAR = [0, 51, 102];
-
-/** The sample's window: textures from `start` on, until 95 % of the budget is referenced or all are. */
-function modelWindow(start: number, count: number, textureBytes: number, budget: number): number[] {
-  const memoryToUse = Math.floor(budget * 0.95);
-  const drawn: number[] = [];
-  let used = 0;
-  let next = start;
-  do {
-    drawn.push(next);
-    used += textureBytes;
-    next = (next + 1) % count;
-  } while (used < memoryToUse && next !== start);
-  return drawn;
-}
-
-/**
- * Pixels of `canvas` that differ from the model of `frame`: in the cell of a texture drawn, the texel
- * under the pixel's centre (u across the cell, v up from its bottom; texel = floor(coordinate × size));
- * elsewhere the clear colour.
- */
-function mismatches(canvas: DecodedPng, frame: ResidencyFrame): string[] {
-  const { columns, rows, cellWidth, cellHeight } = frame.grid;
-  const drawn = new Set(frame.drawn);
-  const out: string[] = [];
-  for (let py = 0; py < canvas.height; py++) {
-    for (let px = 0; px < canvas.width; px++) {
-      const column = Math.floor(px / cellWidth);
-      const row = Math.floor(py / cellHeight);
-      const index = row * columns + column;
-      let want = CLEAR;
-      if (column < columns && row < rows && drawn.has(index)) {
-        const u = (px - column * cellWidth + 0.5) / cellWidth;
-        const v = 1 - (py - row * cellHeight + 0.5) / cellHeight;
-        want = texel(index, TEXTURES, SIZE, Math.floor(u * SIZE), Math.floor(v * SIZE)).slice(0, 3);
-      }
-      const at = (py * canvas.width + px) * 4;
-      const got = [canvas.pixels[at], canvas.pixels[at + 1], canvas.pixels[at + 2]];
-      if (got[0] !== want[0] || got[1] !== want[1] || got[2] !== want[2])
-        out.push(`pixel (${px}, ${py}) = ${got.join(',')}, want ${want.join(',')} (cell ${index})`);
-    }
-  }
-  return out;
-}
 
 describe('demo: D3D12Residency, ported', () => {
   browserTest(
     'the canvas is the CPU model texel for texel; the window of drawn textures pages within the budget',
     async ({ openPage }) => {
       let previous: ResidencyFrame | undefined;
-      await runSceneHolds<Snapshot>(
+      await runSceneHolds<ResidencySnapshot>(
         openPage,
         'd3d12-residency',
         {
@@ -138,7 +83,7 @@ describe('demo: D3D12Residency, ported', () => {
                 modelWindow(f.windowStart, TEXTURES, snapshot.textureBytes, f.budget),
               );
               expect(f.windowStart, `${name}: window start`).toBe(
-                settled.drawn.length < TEXTURES ? (settled.windowStart + 1) % TEXTURES : settled.windowStart,
+                nextWindowStart(settled.windowStart, settled.drawn.length, TEXTURES),
               );
             }
             previous = f;
@@ -175,7 +120,8 @@ describe('demo: D3D12Residency, ported', () => {
             expect(last.resident).toBeLessThanOrEqual(last.drawn.length + 1);
           }
 
-          expect(mismatches(run.canvas, last).slice(0, 10), `hold ${hold}: canvas against the CPU model`).toEqual([]);
+          const { mismatches, mismatched } = pixelMismatches(run.canvas, last, TEXTURES, SIZE);
+          expect(mismatches, `hold ${hold}: canvas against the CPU model (${mismatched} pixels differ)`).toEqual([]);
 
           // The panel's budget control: the next hold's budget.
           const next = BUDGETS_MIB[hold + 1];
@@ -197,7 +143,12 @@ describe('demo: D3D12Residency, ported', () => {
   browserTest(
     'opened as a newcomer would: the defaults run without an error and draw textures',
     async ({ openPage }) => {
-      const run = await runScene<Snapshot>(openPage, 'd3d12-residency', { frames: 4 }, 'd3d12-residency-defaults');
+      const run = await runScene<ResidencySnapshot>(
+        openPage,
+        'd3d12-residency',
+        { frames: 4 },
+        'd3d12-residency-defaults',
+      );
       const last = run.snapshot.history.at(-1) as ResidencyFrame;
       expect(last.drawnNotResident).toEqual([]);
       expect(last.grid.cellWidth).toBeGreaterThan(0);
