@@ -34,6 +34,7 @@ export class DescriptorHeap extends DeviceChild {
   readonly records: (DescriptorRecord | undefined)[];
   /** @internal Descriptors written since they were last sent to the GPU: [dirtyFrom, dirtyTo). */
   dirtyFrom = Infinity;
+  /** @internal The end of that range (see dirtyFrom). */
   dirtyTo = 0;
 
   /** @internal Created by Device.createDescriptorHeap. */

@@ -24,7 +24,7 @@ import {
   textureDesc,
 } from './descs.js';
 import { TILE } from '../d3d12-helpers.js';
-import { badRef, badRefArray, pickOf, sample, type FuzzContext } from './pool.js';
+import { badRef, badRefArray, pickOf, sample, type DeviceWorld, type FuzzContext } from './pool.js';
 import { param, type CallPlan, type MethodSpec, type Receiver } from './spec.js';
 import {
   badEnum,
@@ -63,7 +63,7 @@ const call = (ctx: FuzzContext, args: unknown[], extra: Partial<CallPlan> = {}):
   ...extra,
 });
 
-function pageables(ctx: FuzzContext, max = 3): (Heap | Resource)[] | undefined {
+function pageables(ctx: FuzzContext, max = 3): ReturnType<DeviceWorld['pageables']> | undefined {
   const items = ctx.main.pageables();
   return items.length === 0 ? undefined : sample(ctx.rng, items, ctx.rng.int(1, max));
 }
@@ -419,7 +419,8 @@ export function deviceCatalogue(): MethodSpec[] {
       certain: true,
       weight: 1.5,
       params: [
-        param('type', (ctx) => badEnum(ctx.rng, ['DIRECT', 'COMPUTE', 'COPY'])),
+        // A number first is D3D12's createCommandList(nodeMask, type, allocator, state): its checks name nodeMask.
+        param('type', (ctx) => badEnum(ctx.rng, ['DIRECT', 'COMPUTE', 'COPY']), ['nodeMask']),
         {
           name: 'initialState',
           // A pipeline state for a COPY list: D3D12 ignores or refuses it (copy lists run no shaders).

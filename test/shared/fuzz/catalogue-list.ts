@@ -7,9 +7,11 @@
  * last left the subresource in, else the global one); copies stay inside their resources; drawing
  * commands are planned too though no back buffer exists outside a browser (they then fail with
  * E_INVALIDARG naming the render target). Recording into a closed list, or a command its type cannot
- * hold, is a wrong receiver. Most dispatch plans first aim their list's root arguments at a live
+ * hold, is a wrong receiver. Root constants and root descriptors here are the fixed root signature's,
+ * planned on lists with no root signature set for their kind (catalogue-binding.ts plans them against
+ * one). Most dispatch plans first aim their list's root arguments at a live
  * resource (aimAtLiveResource: valid calls made while planning), so that dispatches touch emulated
- * memory; dispatchTargets counts the dispatches recorded and those aimed so.
+ * memory; dispatchTargets counts the dispatches recorded through the fixed root signature and those aimed so.
  */
 import {
   ROOT_CONSTANT_COUNT,
@@ -134,6 +136,11 @@ function badWord(rng: Random): Arg {
   );
 }
 
+/** Whether `list` has no root signature set for compute (or graphics): the fixed one's arguments apply. */
+function fixedRoot(list: GraphicsCommandList, graphics: boolean): boolean {
+  return field<{ rootSignature: unknown }>(list, graphics ? 'graphicsRoot' : 'root').rootSignature === undefined;
+}
+
 const rootIndex = param('rootParameterIndex', (ctx) =>
   ctx.rng.chance(0.5) ? invalid(ctx.rng.int(1, 8)) : badUint(ctx.rng),
 );
@@ -150,7 +157,8 @@ function constantsMethods(prefix: 'Compute' | 'Graphics', types: readonly Comman
           ctx.rng.chance(0.4) ? invalid(ROOT_CONSTANT_COUNT + 1) : badUint(ctx.rng, { optional: true }),
         ),
       ],
-      (ctx) => {
+      (ctx, list) => {
+        if (!fixedRoot(list, prefix === 'Graphics')) return undefined;
         const { words, offset } = rootConstants(ctx);
         const data = ctx.rng.chance(0.3) ? Uint32Array.from(words, (w) => w >>> 0) : words;
         return offset === undefined ? [0, data] : [0, data, offset];
@@ -167,7 +175,10 @@ function constantsMethods(prefix: 'Compute' | 'Graphics', types: readonly Comman
           ctx.rng.chance(0.4) ? invalid(ROOT_CONSTANT_COUNT) : badUint(ctx.rng, { optional: true }),
         ),
       ],
-      (ctx) => [0, ctx.rng.next(), ctx.rng.int(0, ROOT_CONSTANT_COUNT - 1)],
+      (ctx, list) =>
+        fixedRoot(list, prefix === 'Graphics')
+          ? [0, ctx.rng.next(), ctx.rng.int(0, ROOT_CONSTANT_COUNT - 1)]
+          : undefined,
     ),
   ];
 }
@@ -184,8 +195,8 @@ const badAddress = param('bufferLocation', (ctx) =>
 
 function descriptorMethods(prefix: 'Compute' | 'Graphics', types: readonly CommandListType[]): MethodSpec[] {
   return (['ConstantBuffer', 'ShaderResource', 'UnorderedAccess'] as const).map((view) =>
-    recording(`set${prefix}Root${view}View`, types, [descriptorIndex, badAddress], (ctx) =>
-      descriptorArgs(ctx, view === 'ConstantBuffer' ? 256 : 4),
+    recording(`set${prefix}Root${view}View`, types, [descriptorIndex, badAddress], (ctx, list) =>
+      fixedRoot(list, prefix === 'Graphics') ? descriptorArgs(ctx, view === 'ConstantBuffer' ? 256 : 4) : undefined,
     ),
   );
 }
@@ -240,21 +251,26 @@ function byteSpan(resource: Resource): number {
 
 /**
  * dispatch's valid plan. Six in ten first aim the list at a live resource (aimAtLiveResource), on
- * a list that can record the dispatch (a compute pipeline state set) where one is open; the others
- * take any open list as its root arguments stand.
+ * a list that can record the dispatch (a compute pipeline state set, no root signature) where one
+ * is open, else on a list with no root signature set, given the fixed root signature's compute
+ * pipeline state first (a valid call made while planning); the others take any open list as its
+ * root arguments stand.
  */
 function dispatchPlan(ctx: FuzzContext): CallPlan | undefined {
   const { rng } = ctx;
   const aim = rng.chance(0.6);
   const open = ctx.main.lists.filter((l) => isOpen(l) && SHADER.includes(l.type as (typeof SHADER)[number]));
-  const list =
-    (aim
-      ? pickOf(
-          rng,
-          open.filter((l) => field<{ kind: string } | undefined>(l, 'pipeline')?.kind === 'compute'),
-        )
-      : undefined) ?? pickOf(rng, open);
+  const fixed = open.filter((l) => fixedRoot(l, false));
+  const ready = fixed.filter((l) => {
+    const pipeline = field<{ kind: string; rootSignature: unknown } | undefined>(l, 'pipeline');
+    return pipeline?.kind === 'compute' && pipeline.rootSignature === undefined;
+  });
+  const list = (aim ? (pickOf(rng, ready) ?? pickOf(rng, fixed)) : undefined) ?? pickOf(rng, open);
   if (!list) return undefined;
+  if (aim && fixed.includes(list) && !ready.includes(list)) {
+    const pso = ctx.main.computePipelines.find((p) => p.rootSignature === undefined);
+    if (pso) list.setPipelineState(pso);
+  }
   if (aim) aimAtLiveResource(ctx, list);
   const args = [rng.int(0, 4), ...(rng.chance(0.5) ? [1, rng.int(1, 2)] : [])];
   return { receiver: { target: list, validity: 'valid' }, args, onSuccess: () => noteDispatch(ctx, list) };
@@ -267,6 +283,8 @@ function dispatchPlan(ctx: FuzzContext): CallPlan | undefined {
  * is reported as a plan that threw), but the dispatch planned next records what they set.
  */
 function aimAtLiveResource(ctx: FuzzContext, list: GraphicsCommandList): void {
+  // A root signature set lays the root arguments out its own way.
+  if (!fixedRoot(list, false)) return;
   const target = pickOf(
     ctx.rng,
     ctx.main.resources.filter((r) => !r.released),
@@ -293,6 +311,8 @@ function aimsAtLiveResource(ctx: FuzzContext, list: GraphicsCommandList): boolea
 
 /** Counts a dispatch just recorded on `list` (dispatchTargets). */
 function noteDispatch(ctx: FuzzContext, list: GraphicsCommandList): void {
+  // Through a root signature the shader is not COMPUTE_WGSL (catalogue-binding.ts's table pipeline).
+  if (!fixedRoot(list, false)) return;
   const counts = dispatchTargets(ctx);
   counts.recorded++;
   if (aimsAtLiveResource(ctx, list)) counts.live++;
@@ -355,6 +375,15 @@ function badBarrier(ctx: FuzzContext, good: unknown): Arg {
     stateAfter: (g) => (g.chance(0.3) ? invalid(transition.stateBefore) : badState(g)),
   });
   return { value: { ...b, transition: field.value }, validity: field.validity };
+}
+
+/** Whether the allocator a list records into (if any) is live, with no list recording into it. */
+function keptAllocatorFree(list: GraphicsCommandList): boolean {
+  const allocator = list.commandAllocator;
+  return (
+    !allocator ||
+    (!allocator.released && ![...field<Set<{ isOpen: boolean }>>(allocator, 'lists')].some((l) => l.isOpen))
+  );
 }
 
 /** Recording methods whose valid plan cannot fail on an open list of a fitting type. */
@@ -421,7 +450,11 @@ function listMethods(): MethodSpec[] {
         },
       ],
       plan: (ctx) => {
-        const list = closed(ctx);
+        // The shorter form keeps the list's allocator: refused while another list records into it.
+        const list = pickOf(
+          ctx.rng,
+          ctx.main.lists.filter((l) => !isOpen(l) && keptAllocatorFree(l)),
+        );
         if (!list) return undefined;
         const pso =
           list.type !== 'COPY' && ctx.rng.chance(0.3) ? pickOf(ctx.rng, ctx.main.computePipelines) : undefined;

@@ -9,6 +9,7 @@
  */
 import type {
   CommandQueue,
+  DescriptorHeap,
   GraphicsCommandList,
   Heap,
   ResidencyManager,
@@ -20,7 +21,7 @@ import { badRef, badRefArray, isOpen, pickOf, sample, type FuzzContext } from '.
 import { param, type CallPlan, type MethodSpec, type Param, type Receiver } from './spec.js';
 import { invalid, notAnArray, type Arg } from './values.js';
 
-type Pageable = Heap | Resource;
+type Pageable = Heap | Resource | DescriptorHeap;
 
 /** The pageables `manager` tracks (its internal map, read as the snapshot reads it). */
 export function trackedBy(manager: ResidencyManager): Pageable[] {
@@ -147,6 +148,14 @@ export function residencyCatalogue(): MethodSpec[] {
       name: 'getStats',
       certain: true,
       weight: 0.3,
+      params: [],
+      plan: (ctx) => managerPlan(ctx, () => []),
+    },
+    {
+      cls: 'ResidencyManager',
+      name: 'queryResidencyStats',
+      certain: true,
+      weight: 0.2,
       params: [],
       plan: (ctx) => managerPlan(ctx, () => []),
     },

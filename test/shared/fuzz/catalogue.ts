@@ -2,12 +2,17 @@
  * The whole catalogue of the API fuzzer, and the world it starts from: the objects a run creates
  * before its first fuzzed call, on the device under test and on the second device.
  *
- * Invariants: `fullCatalogue` has one MethodSpec per public method of Device, Heap, Resource,
- * QueryHeap, CommandQueue, GraphicsCommandList, Fence, ResidencyManager and ResidencySet, and
- * createResidencyManager (the gpu test checks this against the sources); `populate` gives a world
- * at least one object of every kind the plans draw from, so every method can be planned.
+ * Invariants: `fullCatalogue` has a MethodSpec for every public method of Device, Heap, Resource,
+ * QueryHeap, CommandQueue, GraphicsCommandList, Fence, ResidencyManager, ResidencySet,
+ * DescriptorHeap, RootSignature, CommandAllocator and SwapChain, and for createResidencyManager,
+ * serializeVersionedRootSignature and serializeRootSignature (the gpu test checks the classes
+ * against the sources; an overload D3D12 has, such as createCommandList(nodeMask, type, allocator,
+ * state), has a spec of its own); `populate` gives a world at least one object of every kind the
+ * plans draw from, so every method can be planned.
  */
 import { createResidencyManager, type Device } from '../../../src/index.js';
+import { bindingCatalogue, populateBinding } from './catalogue-binding.js';
+import { bindingListCatalogue } from './catalogue-binding-list.js';
 import { COMPUTE_WGSL, deviceCatalogue, GRAPHICS_WGSL } from './catalogue-device.js';
 import { listCatalogue } from './catalogue-list.js';
 import { objectCatalogue } from './catalogue-objects.js';
@@ -24,13 +29,16 @@ export function fullCatalogue(): MethodSpec[] {
     ...listCatalogue(),
     ...residencyCatalogue(),
     ...textureCopyCatalogue(),
+    ...bindingCatalogue(),
+    ...bindingListCatalogue(),
   ];
 }
 
 /**
  * The objects a world starts with: heaps of every type, committed, placed and reserved resources
  * (buffers and textures), queues and lists of each type, fences, pipeline states, query heaps (where
- * timestamps are supported), a residency manager with sets, and one released heap and resource.
+ * timestamps are supported), a residency manager with sets, one released heap and resource, and
+ * the binding objects of populateBinding (descriptor heaps, root signatures, allocators, a swap chain).
  */
 export async function populate(
   world: DeviceWorld,
@@ -170,4 +178,5 @@ export async function populate(
   world.addResource(releasedResource);
   releasedResource.release();
   world.releaseResource(releasedResource, 'call');
+  await populateBinding(world, options.full);
 }

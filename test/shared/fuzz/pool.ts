@@ -11,8 +11,10 @@
  * by signalling each fence from the CPU.
  */
 import type {
+  CommandAllocator,
   CommandListType,
   CommandQueue,
+  DescriptorHeap,
   Device,
   Fence,
   GraphicsCommandList,
@@ -22,6 +24,8 @@ import type {
   ResidencyManager,
   ResidencySet,
   Resource,
+  RootSignature,
+  SwapChain,
 } from '../../../src/index.js';
 import type { Random } from '../../../src/validate/random.js';
 import { invalid, valid, type Arg, type Validity } from './values.js';
@@ -36,6 +40,9 @@ const CAPS = {
   queryHeaps: 3,
   managers: 2,
   sets: 6,
+  descriptorHeaps: 6,
+  rootSignatures: 5,
+  allocators: 6,
   released: 6,
 } as const;
 
@@ -58,7 +65,10 @@ export type RefKind =
   | 'queryHeap'
   | 'set'
   | 'manager'
-  | 'device';
+  | 'device'
+  | 'descriptorHeap'
+  | 'rootSignature'
+  | 'commandAllocator';
 
 /** The objects of one device. */
 export class DeviceWorld {
@@ -76,6 +86,17 @@ export class DeviceWorld {
   readonly releasedHeaps: Heap[] = [];
   readonly releasedResources: Resource[] = [];
   readonly releasedQueryHeaps: QueryHeap[] = [];
+  /** Descriptor heaps (small: a snapshot hashes their descriptors), root signatures, command allocators. */
+  readonly descriptorHeaps: DescriptorHeap[] = [];
+  readonly rootSignatures: RootSignature[] = [];
+  readonly allocators: CommandAllocator[] = [];
+  readonly releasedDescriptorHeaps: DescriptorHeap[] = [];
+  readonly releasedRootSignatures: RootSignature[] = [];
+  readonly releasedAllocators: CommandAllocator[] = [];
+  /** A swap chain over a texture (a canvas context's stand-in): its back buffers are the render targets. */
+  swapChain: SwapChain | undefined;
+  /** A depth texture (ALLOW_DEPTH_STENCIL) for depth-stencil views; not in `resources` (no copy or barrier plan fits it). */
+  depthTexture: Resource | undefined;
   /** The largest value the fuzzer has given each fence (created, signalled, waited for, enqueued). */
   readonly fenceMax = new Map<Fence, number>();
   /** Every resource ever in the pool, to snapshot released ones too (bounded by `forget`). */
@@ -180,6 +201,55 @@ export class DeviceWorld {
     if (this.sets.length > CAPS.sets) this.sets.shift();
   }
 
+  addDescriptorHeap(heap: DescriptorHeap): void {
+    const desc = heap.desc;
+    this.label(
+      heap,
+      `descriptorHeap#${heap.id}(${desc.type}${desc.flags.includes('SHADER_VISIBLE') ? ' visible' : ''})`,
+    );
+    this.descriptorHeaps.push(heap);
+    while (this.descriptorHeaps.length > CAPS.descriptorHeaps)
+      this.releaseChild(
+        this.descriptorHeaps,
+        this.releasedDescriptorHeaps,
+        this.descriptorHeaps[0] as DescriptorHeap,
+        'upkeep',
+      );
+  }
+
+  addRootSignature(signature: RootSignature): void {
+    this.label(signature, `rootSignature#${signature.id}`);
+    this.rootSignatures.push(signature);
+    while (this.rootSignatures.length > CAPS.rootSignatures)
+      this.releaseChild(
+        this.rootSignatures,
+        this.releasedRootSignatures,
+        this.rootSignatures[0] as RootSignature,
+        'upkeep',
+      );
+  }
+
+  addAllocator(allocator: CommandAllocator): void {
+    this.label(allocator, `allocator#${allocator.id}(${allocator.type})`);
+    this.allocators.push(allocator);
+    while (this.allocators.length > CAPS.allocators)
+      this.releaseChild(this.allocators, this.releasedAllocators, this.allocators[0] as CommandAllocator, 'upkeep');
+  }
+
+  /** Moves a descriptor heap, root signature or allocator the fuzz released (or releases one for upkeep) to its released list. */
+  releaseChild<T extends { release(): void }>(live: T[], released: T[], object: T, why: 'call' | 'upkeep'): void {
+    if (why === 'upkeep') this.upkeep(`release ${this.labels.get(object) ?? 'object'}`, () => object.release());
+    remove(live, object);
+    pushBounded(released, object);
+  }
+
+  /** The live, released list of each kind releaseChild moves objects between. */
+  childLists(kind: 'descriptorHeap' | 'rootSignature' | 'commandAllocator'): [object[], object[]] {
+    if (kind === 'descriptorHeap') return [this.descriptorHeaps, this.releasedDescriptorHeaps];
+    if (kind === 'rootSignature') return [this.rootSignatures, this.releasedRootSignatures];
+    return [this.allocators, this.releasedAllocators];
+  }
+
   noteFence(fence: Fence, value: unknown): void {
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) return;
     this.fenceMax.set(fence, Math.max(this.fenceMax.get(fence) ?? 0, value));
@@ -229,9 +299,16 @@ export class DeviceWorld {
 
   // ---- views of the pool -------------------------------------------------------------------
 
-  /** Live heaps and committed resources: what MakeResident and the residency manager take. */
-  pageables(): (Heap | Resource)[] {
-    return [...this.heaps, ...this.resources.filter((r) => r.kind === 'committed')];
+  /** Live heaps, committed resources and shader-visible descriptor heaps: what MakeResident and the residency manager take. */
+  pageables(): (Heap | Resource | DescriptorHeap)[] {
+    return [...this.heaps, ...this.resources.filter((r) => r.kind === 'committed'), ...this.visibleDescriptorHeaps()];
+  }
+
+  /** Live shader-visible descriptor heaps (of `type`, when given). */
+  visibleDescriptorHeaps(type?: 'CBV_SRV_UAV' | 'SAMPLER'): DescriptorHeap[] {
+    return this.descriptorHeaps.filter(
+      (h) => h.desc.flags.includes('SHADER_VISIBLE') && (type === undefined || h.desc.type === type),
+    );
   }
 
   buffers(): Resource[] {
@@ -288,6 +365,12 @@ export class DeviceWorld {
         return this.managers;
       case 'device':
         return [this.device];
+      case 'descriptorHeap':
+        return this.descriptorHeaps;
+      case 'rootSignature':
+        return this.rootSignatures;
+      case 'commandAllocator':
+        return this.allocators;
     }
   }
 
@@ -297,7 +380,11 @@ export class DeviceWorld {
       case 'heap':
         return this.releasedHeaps;
       case 'pageable':
-        return [...this.releasedHeaps, ...this.releasedResources.filter((r) => r.kind === 'committed')];
+        return [
+          ...this.releasedHeaps,
+          ...this.releasedResources.filter((r) => r.kind === 'committed'),
+          ...this.releasedDescriptorHeaps.filter((h) => h.desc.flags.includes('SHADER_VISIBLE')),
+        ];
       case 'resource':
         return this.releasedResources;
       case 'buffer':
@@ -308,6 +395,12 @@ export class DeviceWorld {
         return this.releasedResources.filter((r) => r.kind === 'reserved');
       case 'queryHeap':
         return this.releasedQueryHeaps;
+      case 'descriptorHeap':
+        return this.releasedDescriptorHeaps;
+      case 'rootSignature':
+        return this.releasedRootSignatures;
+      case 'commandAllocator':
+        return this.releasedAllocators;
       default:
         return [];
     }
@@ -324,6 +417,8 @@ export class DeviceWorld {
           ...resources.filter((r) => r.kind !== 'committed'),
           ...this.fences.slice(0, 1),
           ...this.lists.slice(0, 1),
+          // Descriptors in CPU memory do not page.
+          ...this.descriptorHeaps.filter((h) => !h.desc.flags.includes('SHADER_VISIBLE')).slice(0, 1),
         ];
       case 'resource':
         return [...this.heaps.slice(0, 2), ...this.queryHeaps.slice(0, 1), ...this.fences.slice(0, 1)];
@@ -349,6 +444,16 @@ export class DeviceWorld {
         return [this.device, ...this.sets.slice(0, 1)];
       case 'device':
         return [...this.managers.slice(0, 1), ...this.queues.slice(0, 1), ...this.heaps.slice(0, 1)];
+      case 'descriptorHeap':
+        return [...this.heaps.slice(0, 2), ...resources.slice(0, 1), ...this.rootSignatures.slice(0, 1)];
+      case 'rootSignature':
+        return [
+          ...this.computePipelines.slice(0, 1),
+          ...this.descriptorHeaps.slice(0, 1),
+          ...this.allocators.slice(0, 1),
+        ];
+      case 'commandAllocator':
+        return [...this.lists.slice(0, 1), ...this.queues.slice(0, 1), ...this.rootSignatures.slice(0, 1)];
     }
   }
 }

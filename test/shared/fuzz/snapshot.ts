@@ -14,6 +14,8 @@
  * equal (everything is rendered in a fixed order).
  */
 import type {
+  CommandAllocator,
+  DescriptorHeap,
   Device,
   Fence,
   GraphicsCommandList,
@@ -22,6 +24,7 @@ import type {
   ResidencyManager,
   ResidencySet,
   Resource,
+  RootSignature,
 } from '../../../src/index.js';
 import { trackedBy } from './catalogue-residency.js';
 import type { DeviceWorld } from './pool.js';
@@ -118,6 +121,10 @@ export function takeSnapshot(worlds: readonly DeviceWorld[], name: (object: obje
       queryHeaps: field<Set<unknown>>(field<object>(field<object>(device, 'context'), 'queryHeaps'), 'live').size,
       deferredReleases: deferredReleases(device),
       freePages: allocators ? SEGMENTS.map((s) => allocators[s].freeUnits) : null,
+      descriptorHeaps: field<Map<number, unknown>>(
+        field<object>(field<object>(device, 'context'), 'descriptorHeaps'),
+        'byRange',
+      ).size,
     });
     put(`${p}device~`, {
       removed: device.getDeviceRemovedReason(),
@@ -152,6 +159,20 @@ export function takeSnapshot(worlds: readonly DeviceWorld[], name: (object: obje
     for (const list of world.lists) put(`${p}list#${list.id}`, listState(list));
     for (const heap of [...world.queryHeaps, ...world.releasedQueryHeaps])
       put(`${p}queryHeap#${heap.id}`, queryHeapState(heap));
+    const descriptorHeaps: Record<string, unknown> = {};
+    for (const heap of new Set([...world.descriptorHeaps, ...world.releasedDescriptorHeaps]))
+      descriptorHeaps[`#${heap.id}`] = descriptorHeapState(heap);
+    put(`${p}descriptorHeaps`, descriptorHeaps);
+    // One key for all of a kind: these are small, and a key's upkeep costs more than its contents.
+    const signatures: Record<string, unknown> = {};
+    for (const signature of new Set([...world.rootSignatures, ...world.releasedRootSignatures]))
+      signatures[`#${signature.id}`] = [signature.released, signature.getName()];
+    put(`${p}rootSignatures`, signatures);
+    const commandAllocators: Record<string, unknown> = {};
+    for (const allocator of new Set([...world.allocators, ...world.releasedAllocators]))
+      commandAllocators[`#${allocator.id}`] = allocatorState(allocator);
+    put(`${p}allocators`, commandAllocators);
+    if (world.swapChain) put(`${p}swapChain`, { current: world.swapChain.getCurrentBackBufferIndex() });
     for (const manager of world.managers) put(name(manager) ?? `${p}manager`, managerState(manager));
     for (const set of world.sets) put(name(set) ?? `${p}set#${set.id}`, setState(set));
   }
@@ -191,19 +212,86 @@ function resourceState(resource: Resource): unknown {
   };
 }
 
+/** A stable number per object (a descriptor's record is replaced on every write, kept by a copy). */
+const objectIds = new WeakMap<object, number>();
+let nextObjectId = 1;
+function objectId(object: object | undefined): number {
+  if (object === undefined) return 0;
+  let id = objectIds.get(object);
+  if (id === undefined) objectIds.set(object, (id = nextObjectId++));
+  return id;
+}
+
+/** FNV-1a over 32-bit words: a descriptor heap's descriptors in one number. */
+function hashWords(words: Uint32Array): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < words.length; i++) hash = Math.imul(hash ^ (words[i] as number), 0x01000193) >>> 0;
+  return hash;
+}
+
+/**
+ * Whether it was released, its name, its descriptors (their words and what the CPU knows each
+ * describes, as hashes) and the range the next submission sends. A released heap's descriptors are
+ * out of every call's reach (its handles resolve to nothing): they are not read.
+ */
+function descriptorHeapState(heap: DescriptorHeap): unknown {
+  if (heap.released) return [true, heap.getName()];
+  const records = field<(object | undefined)[]>(heap, 'records');
+  let recordHash = 0x811c9dc5;
+  for (let i = 0; i < records.length; i++) recordHash = Math.imul(recordHash ^ objectId(records[i]), 0x01000193) >>> 0;
+  return [
+    false,
+    heap.getName(),
+    hashWords(field<Uint32Array>(heap, 'words')),
+    recordHash,
+    field<number>(heap, 'dirtyFrom'),
+    field<number>(heap, 'dirtyTo'),
+  ];
+}
+
+/** Whether it was released, its name, and the lists recording into it (open ones marked). */
+function allocatorState(allocator: CommandAllocator): unknown {
+  const lists = field<Set<{ isOpen: boolean; id: number }>>(allocator, 'lists');
+  return [allocator.released, allocator.getName(), [...lists].map((list) => (list.isOpen ? -list.id : list.id))];
+}
+
+const address = (value: bigint | undefined): string | null => (value === undefined ? null : value.toString(16));
+
 function listState(list: GraphicsCommandList): unknown {
   const tracker = list.states as unknown as object;
   const tracked = field<Map<Resource, Record<string, unknown[]>>>(tracker, 'tracked');
   const pipeline = field<{ id: number } | undefined>(list, 'pipeline');
   const draws = field<object>(list, 'draws');
+  const signature = (root: string): number | null =>
+    field<{ rootSignature: RootSignature | undefined }>(list, root).rootSignature?.id ?? null;
+  const bound = field<Partial<Record<string, DescriptorHeap>>>(field<object>(list, 'heaps'), 'heaps');
+  const vertexBuffers = field<({ bufferLocation: bigint; sizeInBytes: number; strideInBytes: number } | undefined)[]>(
+    draws,
+    'vertexBuffers',
+  );
+  const indexBuffer = field<{ bufferLocation: bigint; sizeInBytes: number; format: string } | undefined>(
+    draws,
+    'indexBuffer',
+  );
   return {
+    allocator: list.commandAllocator?.id ?? null,
+    rootSignatures: [signature('root'), signature('graphicsRoot')],
+    descriptorHeaps: [bound.CBV_SRV_UAV?.id ?? null, bound.SAMPLER?.id ?? null],
+    topology: field(draws, 'topology') ?? null,
+    vertexBuffers: Array.from(vertexBuffers, (view) =>
+      view ? [address(view.bufferLocation), view.sizeInBytes, view.strideInBytes] : null,
+    ),
+    indexBuffer: indexBuffer
+      ? [address(indexBuffer.bufferLocation), indexBuffer.sizeInBytes, indexBuffer.format]
+      : null,
     open: field(list, 'open'),
     commands: list.commands.length,
     tracked: [...tracked].map(([resource, t]) => [resource.id, t.states, t.expected, t.promotedRead, t.onTopOfStart]),
     pipeline: pipeline?.id ?? null,
-    root: Array.from(field<{ snapshot(): Uint32Array }>(list, 'root').snapshot()).join(','),
-    graphicsRoot: Array.from(field<{ snapshot(): Uint32Array }>(list, 'graphicsRoot').snapshot()).join(','),
-    renderTarget: field<{ frame: number } | undefined>(draws, 'renderTarget')?.frame ?? null,
+    // The root arguments' words as they stand (what snapshot() copies for a dispatch or draw).
+    root: field<Uint32Array>(field<object>(list, 'root'), 'words').join(','),
+    graphicsRoot: field<Uint32Array>(field<object>(list, 'graphicsRoot'), 'words').join(','),
+    renderTarget: field<{ index: number } | undefined>(draws, 'renderTarget')?.index ?? null,
     viewport: field(draws, 'viewport') ?? null,
     scissor: field(draws, 'scissor') ?? null,
     name: list.getName(),
@@ -359,6 +447,24 @@ export function checkInvariants(world: DeviceWorld): Violation[] {
         detail: `mappedResources is ${heap.residencyLocks} but its live resources hold ${mapped} maps`,
       });
     }
+  }
+  // One list records into an allocator at a time (CommandAllocator's rule), and a list records into its own.
+  for (const allocator of new Set([...world.allocators, ...world.releasedAllocators])) {
+    const lists = [...field<Set<{ isOpen: boolean; label: string }>>(allocator, 'lists')];
+    const open = lists.filter((list) => list.isOpen);
+    if (open.length > 1)
+      violations.push({
+        key: `${p}allocator#${allocator.id} open lists`,
+        detail: `${open.map((list) => list.label).join(' and ')} are all recording into ${allocator.label}`,
+      });
+  }
+  for (const list of world.lists) {
+    const allocator = list.commandAllocator;
+    if (allocator && !field<Set<unknown>>(allocator, 'lists').has(list))
+      violations.push({
+        key: `${p}list#${list.id} allocator`,
+        detail: `${list.label} records into ${allocator.label}, which does not know it`,
+      });
   }
   return violations;
 }

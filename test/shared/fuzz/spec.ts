@@ -22,6 +22,10 @@ export type ClassName =
   | 'ResidencyManager'
   | 'ResidencySet'
   | 'InfoQueue'
+  | 'DescriptorHeap'
+  | 'RootSignature'
+  | 'CommandAllocator'
+  | 'SwapChain'
   | 'module'
   | 'Planted';
 

@@ -16,8 +16,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect } from 'vitest';
 import {
+  CommandAllocator,
   CommandQueue,
   D3D12Error,
+  DescriptorHeap,
   Device,
   Fence,
   GraphicsCommandList,
@@ -26,6 +28,8 @@ import {
   ResidencyManager,
   ResidencySet,
   Resource,
+  RootSignature,
+  SwapChain,
 } from '../../../../src/index.js';
 import { InfoQueue } from '../../../../src/d3d12/info-queue.js';
 import { gpuTest } from '../../../harness/gpu-test.js';
@@ -203,16 +207,20 @@ function publicMethods(cls: { prototype: object; name: string }, files: string[]
 }
 
 const CLASSES: [{ prototype: object; name: string }, string, string[]][] = [
-  [Device, 'Device', ['d3d12/device.ts']],
+  [Device, 'Device', ['d3d12/device.ts', 'd3d12/device-memory.ts']],
   [Heap, 'Heap', ['d3d12/heap.ts', 'd3d12/device-child.ts']],
   [Resource, 'Resource', ['d3d12/resource.ts', 'd3d12/device-child.ts']],
   [QueryHeap, 'QueryHeap', ['d3d12/query-heap.ts', 'd3d12/device-child.ts']],
   [CommandQueue, 'CommandQueue', ['d3d12/command-queue.ts']],
-  [GraphicsCommandList, 'GraphicsCommandList', ['d3d12/command-list.ts']],
+  [GraphicsCommandList, 'GraphicsCommandList', ['d3d12/command-list.ts', 'd3d12/command-list-base.ts']],
   [Fence, 'Fence', ['d3d12/fence.ts']],
   [InfoQueue, 'InfoQueue', ['d3d12/info-queue.ts']],
   [ResidencyManager, 'ResidencyManager', ['residency/residency-manager.ts']],
   [ResidencySet, 'ResidencySet', ['residency/residency-set.ts']],
+  [DescriptorHeap, 'DescriptorHeap', ['d3d12/descriptor-heap.ts', 'd3d12/device-child.ts']],
+  [RootSignature, 'RootSignature', ['d3d12/root-signature.ts', 'd3d12/device-child.ts']],
+  [CommandAllocator, 'CommandAllocator', ['d3d12/command-allocator.ts', 'd3d12/device-child.ts']],
+  [SwapChain, 'SwapChain', ['d3d12/swap-chain.ts']],
 ];
 
 function printReport(report: FuzzReport): void {
@@ -296,7 +304,8 @@ describe('API fuzz', () => {
       publicMethods(cls, files).map((method) => `${name}.${method}`),
     ).filter((key) => !catalogued.has(key));
     expect(missing, 'public methods the fuzzer never calls').toEqual([]);
-    expect(catalogued.has('module.createResidencyManager')).toBe(true);
+    for (const module of ['createResidencyManager', 'serializeVersionedRootSignature', 'serializeRootSignature'])
+      expect(catalogued.has(`module.${module}`), module).toBe(true);
   });
 
   for (const seed of SEEDS) {
