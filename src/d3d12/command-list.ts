@@ -294,6 +294,12 @@ export class GraphicsCommandList extends CommandListBase {
   /** A render target given by its RTV descriptor (a CPU handle) or as the back buffer itself. */
   private renderTarget(method: string, argument: string, value: unknown): BackBuffer | null {
     if (value instanceof BackBufferClass) return value;
+    if (typeof value !== 'object' || value === null || !('ptr' in value))
+      throw invalidArg(
+        method,
+        argument,
+        `must be an RTV's D3D12_CPU_DESCRIPTOR_HANDLE, or a back buffer from SwapChain.getCurrentBackBuffer(); got ${show(value)} (render targets are swap chain buffers)`,
+      );
     const record = this.owner.cpuDescriptor(method, argument, value, 'RTV');
     if (record?.kind !== 'RTV')
       throw invalidArg(method, argument, 'names an RTV descriptor never written (createRenderTargetView)');

@@ -133,14 +133,17 @@ export async function createGraphicsPipelineState(
   const rootSignature = rootSignatureOf(call, (desc as { rootSignature?: unknown }).rootSignature, ownRootSignature);
   checkRegisters(call, checked.code, checked.vertexEntryPoint, 'vertex', rootSignature);
   checkRegisters(call, checked.code, checked.fragmentEntryPoint, 'fragment', rootSignature);
-  if (!gpuDevice) throw invalidArg(call, 'this', NO_GPU);
   const targetFormat = canvasFormat(checked.rtvFormat);
-  if (!targetFormat)
+  if (!targetFormat) {
+    // Named as the caller gave it: D3D12's RTVFormats[0], or the emulator's shorter rtvFormat.
+    const [argument, which] = desc.rtvFormats !== undefined ? ['desc.rtvFormats', '[0] '] : ['desc.rtvFormat', ''];
     throw invalidArg(
       call,
-      'desc.rtvFormats',
-      `[0] must be a back-buffer format (${CANVAS_FORMAT_NAMES.join(', ')}), got ${checked.rtvFormat}`,
+      argument,
+      `${which}must be a back-buffer format (${CANVAS_FORMAT_NAMES.join(', ')}), got ${checked.rtvFormat}`,
     );
+  }
+  if (!gpuDevice) throw invalidArg(call, 'this', NO_GPU);
   // Without a root signature, every register is unbound (the prelude's default bindings).
   // The fragment module holds the vertex function too (demoted): both see the input layout's code.
   const inputLayout = inputLayoutWgsl(checked.inputLayout);
