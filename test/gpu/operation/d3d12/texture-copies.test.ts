@@ -120,5 +120,75 @@ describe("docs/api.md's upload example, as written (Node.js + Dawn)", () => {
         expect(at, `mip ${mip} row ${row}: byte ${at}`).toBe(-1);
       }
     });
+
+    // The example's second part: mip 2 read by a shader through a root signature's descriptor table.
+    const fence = device.createFence(0);
+    const pixels = device.createCommittedResource(
+      { type: 'DEFAULT' },
+      [],
+      { dimension: 'BUFFER', width: 128 * 128 * 4, flags: ['ALLOW_UNORDERED_ACCESS'] },
+      'UNORDERED_ACCESS',
+    );
+    copyQueue.signal(fence, 1);
+    queue.wait(fence, 1);
+    const views = device.createDescriptorHeap({ type: 'CBV_SRV_UAV', numDescriptors: 2, flags: 'SHADER_VISIBLE' });
+    const increment = device.getDescriptorHandleIncrementSize('CBV_SRV_UAV');
+    device.createShaderResourceView(texture, null, views.getCPUDescriptorHandleForHeapStart());
+    device.createUnorderedAccessView(
+      pixels,
+      null,
+      {
+        format: 'R32_TYPELESS',
+        viewDimension: 'BUFFER',
+        buffer: { firstElement: 0, numElements: 128 * 128, flags: 'RAW' },
+      },
+      { ptr: views.getCPUDescriptorHandleForHeapStart().ptr + increment },
+    );
+    const rootSignature = device.createRootSignature(0, {
+      version: '1_1',
+      desc_1_1: {
+        parameters: [
+          {
+            parameterType: 'DESCRIPTOR_TABLE',
+            descriptorTable: {
+              descriptorRanges: [
+                { rangeType: 'SRV', numDescriptors: 1, baseShaderRegister: 0 },
+                { rangeType: 'UAV', numDescriptors: 1, baseShaderRegister: 0 },
+              ],
+            },
+          },
+        ],
+      },
+    });
+    const reader = await device.createComputePipelineState({
+      rootSignature,
+      entryPoint: 'main',
+      code: `
+  @compute @workgroup_size(8, 8) fn main(@builtin(global_invocation_id) id: vec3u) {
+    let texel = d3d12_texture_load(d3d12_texture2d(d3d12_t(0u, 0u)), vec2i(id.xy), 2u);
+    d3d12_buffer_store_word(d3d12_rw_buffer(d3d12_u(0u, 0u)), (id.y * 128u + id.x) * 4u, pack4x8unorm(texel));
+  }`,
+    });
+    const list = device.createCommandList('DIRECT');
+    list.resourceBarrier([
+      {
+        type: 'TRANSITION',
+        transition: { resource: texture, stateBefore: 'COMMON', stateAfter: 'NON_PIXEL_SHADER_RESOURCE' },
+      },
+    ]);
+    list.setComputeRootSignature(rootSignature);
+    list.setPipelineState(reader);
+    list.setDescriptorHeaps([views]);
+    list.setComputeRootDescriptorTable(0, views.getGPUDescriptorHandleForHeapStart());
+    list.dispatch(16, 16, 1);
+    list.close();
+    queue.executeCommandLists([list]);
+
+    const read = await readBuffer(device, queue, pixels, 0, 128 * 128 * 4);
+    for (let row = 0; row < 128; row++) {
+      const at = firstDifference(read.subarray(row * 512, row * 512 + 512), texels(2, row));
+      expect(at, `mip 2 through the table, row ${row}: byte ${at}`).toBe(-1);
+    }
+    expect(await device.readFaults()).toEqual([]);
   });
 });

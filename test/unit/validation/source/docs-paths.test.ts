@@ -50,6 +50,17 @@ describe('the docs against the tree', () => {
   });
 });
 
+describe("docs/api.md's read through a descriptor table is the code its test runs", () => {
+  // The Texture data section's second ts block (its first, the upload, types loosely for reading).
+  const section = read('docs/api.md').split('## Texture data')[1]?.split('\n## ')[0] ?? '';
+
+  test('every statement is in test/gpu/operation/d3d12/texture-copies.test.ts', () => {
+    const block = tsBlocks(section)[1];
+    expect(block).toContain('setComputeRootDescriptorTable');
+    expect(statementsNotIn(block as string, read('test/gpu/operation/d3d12/texture-copies.test.ts'))).toEqual([]);
+  });
+});
+
 describe("the README's examples are the code their tests run", () => {
   const blocks = tsBlocks(read('README.md'));
   const runs = [
