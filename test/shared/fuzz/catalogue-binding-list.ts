@@ -13,7 +13,6 @@
  * targets, rectangles in a render-target clear, more than one render target) is 'maybe'.
  */
 import type {
-  CommandListType,
   CpuDescriptorHandle,
   DescriptorHeap,
   GpuDescriptorHandle,
@@ -40,13 +39,11 @@ import {
   wrong,
 } from './catalogue-binding.js';
 import { badArrayOf } from './catalogue-objects.js';
-import { ALL, SHADER } from './catalogue-list.js';
+import { ALL, GRAPHICS, openList, recording, SHADER, unfitList } from './catalogue-list.js';
 import { badRef, badRefArray, isOpen, pickOf, type FuzzContext } from './pool.js';
 import { field } from './snapshot.js';
-import { param, type CallPlan, type MethodSpec, type Param, type Receiver } from './spec.js';
+import { param, type CallPlan, type MethodSpec } from './spec.js';
 import { badBoolean, badEnum, badField, badUint, invalid, maybe, notAnArray, valid, type Arg } from './values.js';
-
-const GRAPHICS = ['DIRECT'] as const;
 
 /**
  * A GPU handle that is no descriptor of `set` (the shader-visible heap set on the list): not a
@@ -88,44 +85,6 @@ const parametersOf = (signature: RootSignature): readonly CheckedParameter[] => 
 /** Descriptors from a table's base its ranges reach (an unbounded range counts one, as the checks do). */
 function tableSpan(parameter: CheckedParameter): number {
   return Math.max(1, ...parameter.ranges.map((r) => r.offset + (r.count === UNBOUNDED_DESCRIPTOR_RANGE ? 1 : r.count)));
-}
-
-function openList(ctx: FuzzContext, types: readonly CommandListType[]): GraphicsCommandList | undefined {
-  return pickOf(
-    ctx.rng,
-    ctx.main.lists.filter((l) => isOpen(l) && types.includes(l.type)),
-  );
-}
-
-/** A closed list, or an open one of a type that cannot record the command. */
-function unfitList(ctx: FuzzContext, types: readonly CommandListType[]): Receiver | undefined {
-  return wrong(
-    pickOf(
-      ctx.rng,
-      ctx.main.lists.filter((l) => !isOpen(l) || !types.includes(l.type)),
-    ),
-  );
-}
-
-function recording(
-  name: string,
-  types: readonly CommandListType[],
-  params: readonly Param[],
-  args: (ctx: FuzzContext, list: GraphicsCommandList) => unknown[] | undefined,
-  extra: Partial<MethodSpec> = {},
-): MethodSpec {
-  return {
-    cls: 'GraphicsCommandList',
-    name,
-    params,
-    plan: (ctx) => {
-      const list = openList(ctx, types);
-      const built = list && args(ctx, list);
-      return built && { receiver: live(list), args: built };
-    },
-    badReceiver: (ctx) => unfitList(ctx, types),
-    ...extra,
-  };
 }
 
 /**

@@ -290,7 +290,20 @@ const REGISTER: Record<DescriptorRange['rangeType'], 't' | 'u' | 'b' | 's'> = {
   SAMPLER: 's',
 };
 
+/**
+ * A bad resource for a render-target or depth-stencil view: one of the pool's textures (none has the
+ * ALLOW_RENDER_TARGET or ALLOW_DEPTH_STENCIL flag), else a bad reference; null makes a NULL view ('maybe').
+ */
+function badViewTarget(ctx: FuzzContext): Arg {
+  const { rng } = ctx;
+  const texture = rng.chance(0.4) ? pickOf(rng, ctx.main.textures()) : undefined;
+  if (texture) return invalid(texture);
+  const bad = badRef(ctx, 'resource');
+  return bad.value === null ? maybe(null) : bad;
+}
+
 /** A root signature D3D12 accepts: the table pipeline's, or up to four parameters on registers of their own. */
+
 export function rootSignatureDesc(rng: Random): VersionedRootSignatureDesc {
   if (rng.chance(0.3)) return structuredClone(TABLE_ROOT_SIGNATURE);
   if (rng.chance(0.1)) return structuredClone(SMALL_ROOT_SIGNATURE);
@@ -776,14 +789,8 @@ function descriptorCatalogue(): MethodSpec[] {
       certain: true,
       weight: 0.5,
       params: [
-        param('resource', (ctx) => {
-          const { rng } = ctx;
-          // A texture in heap memory: D3D12 wants ALLOW_RENDER_TARGET, which the pool's never have.
-          const texture = rng.chance(0.4) ? pickOf(rng, ctx.main.textures()) : undefined;
-          if (texture) return invalid(texture);
-          const bad = badRef(ctx, 'resource');
-          return bad.value === null ? maybe(null) : bad;
-        }),
+        // A texture in heap memory: D3D12 wants ALLOW_RENDER_TARGET, which the pool's never have.
+        param('resource', badViewTarget),
         {
           name: 'desc',
           bad: (ctx, good, p) => {
@@ -831,14 +838,8 @@ function descriptorCatalogue(): MethodSpec[] {
       certain: true,
       weight: 0.3,
       params: [
-        param('resource', (ctx) => {
-          const { rng } = ctx;
-          // A texture without ALLOW_DEPTH_STENCIL.
-          const texture = rng.chance(0.4) ? pickOf(rng, ctx.main.textures()) : undefined;
-          if (texture) return invalid(texture);
-          const bad = badRef(ctx, 'resource');
-          return bad.value === null ? maybe(null) : bad;
-        }),
+        // A texture without ALLOW_DEPTH_STENCIL.
+        param('resource', badViewTarget),
         {
           name: 'desc',
           bad: (ctx, good, p) => {

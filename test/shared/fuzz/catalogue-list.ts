@@ -36,10 +36,11 @@ import { clearChannels, takesFloatClear } from '../../../src/memory/clear-values
 
 export const ALL = ['DIRECT', 'COMPUTE', 'COPY'] as const;
 export const SHADER = ['DIRECT', 'COMPUTE'] as const;
-const GRAPHICS = ['DIRECT'] as const;
+export const GRAPHICS = ['DIRECT'] as const;
 const ALL_SUBRESOURCES = 0xffffffff;
 
-function openList(ctx: FuzzContext, types: readonly CommandListType[]): GraphicsCommandList | undefined {
+/** An open list of one of `types`. */
+export function openList(ctx: FuzzContext, types: readonly CommandListType[]): GraphicsCommandList | undefined {
   return pickOf(
     ctx.rng,
     ctx.main.lists.filter((l) => isOpen(l) && types.includes(l.type)),
@@ -47,7 +48,7 @@ function openList(ctx: FuzzContext, types: readonly CommandListType[]): Graphics
 }
 
 /** A closed list, or an open one of a type that cannot record the command. */
-function unfitList(ctx: FuzzContext, types: readonly CommandListType[]): Receiver | undefined {
+export function unfitList(ctx: FuzzContext, types: readonly CommandListType[]): Receiver | undefined {
   const list = pickOf(
     ctx.rng,
     ctx.main.lists.filter((l) => !isOpen(l) || !types.includes(l.type)),

@@ -14,7 +14,6 @@
  */
 import { expect } from 'vitest';
 import {
-  createDevice,
   type CommandQueue,
   type CpuDescriptorHandle,
   type DescriptorHeap,
@@ -25,11 +24,23 @@ import {
   type ResourceDesc,
   type RootSignature,
 } from '../../../../src/index.js';
-import { gpuTest } from '../../../harness/gpu-test.js';
 import { flush, readBuffer, runList, TILE, uploadBuffer } from '../../../shared/d3d12-helpers.js';
-
-type Kind = 'committed' | 'placed' | 'reserved';
-const KINDS: readonly Kind[] = ['committed', 'placed', 'reserved'];
+import {
+  bufferView,
+  compilePasses,
+  copyTextureIn,
+  createRigDevice,
+  descriptorAt,
+  f32Bits,
+  fileSetupTest,
+  filledBuffer,
+  gpuDescriptorAt,
+  type Kind,
+  KINDS,
+  kindResources,
+  mapTiles,
+  transitions,
+} from '../../../shared/descriptor-rig.js';
 
 // ---- Resources ---------------------------------------------------------------------------------------
 
@@ -112,7 +123,6 @@ interface Job {
   writes: Write[];
 }
 
-const f32Bits = (value: number): number => new Uint32Array(new Float32Array([value]).buffer)[0] as number;
 const wordBytes = (...words: number[]): Uint8Array => new Uint8Array(Uint32Array.from(words).buffer);
 const unorm8 = (c: number): number => Math.floor(Math.min(Math.max(c, 0), 1) * 255 + 0.5);
 
@@ -312,13 +322,7 @@ interface Setup {
 }
 
 async function createSetup(gpuDevice: GPUDevice): Promise<Setup> {
-  const d3d = await createDevice({
-    gpuDevice,
-    localMemoryBytes: 16 << 20,
-    nonLocalMemoryBytes: 8 << 20,
-    onPageFault: 'report',
-  });
-  const queue = d3d.createCommandQueue({ type: 'DIRECT' });
+  const { d3d, queue } = await createRigDevice(gpuDevice);
   const rootSignature = d3d.createRootSignature(0, {
     version: '1_1',
     desc_1_1: {
@@ -331,29 +335,13 @@ async function createSetup(gpuDevice: GPUDevice): Promise<Setup> {
       ],
     },
   });
-  // One after another: on SwiftShader, compiling them at once takes longer.
-  const pipelines = {} as Record<Pass, PipelineState>;
-  for (const pass of PASSES)
-    pipelines[pass] = await d3d.createComputePipelineState({
-      code: shader(pass),
-      entryPoint: 'main',
-      rootSignature,
-      label: pass,
-    });
+  const pipelines = await compilePasses(d3d, rootSignature, PASSES, shader);
   const jobs = {} as Setup['jobs'];
   for (const pass of PASSES) {
     const count = Math.ceil(JOBS[pass].length / 64) * 64;
     const words = new Uint32Array(count * 8).fill(OP.none);
     JOBS[pass].forEach((job, i) => words.set(job.words, i * 8));
-    const resource = d3d.createCommittedResource(
-      { type: 'DEFAULT' },
-      [],
-      { dimension: 'BUFFER', width: words.byteLength },
-      'COMMON',
-    );
-    await runList(d3d, queue, (list) =>
-      list.copyBufferRegion(resource, 0, uploadBuffer(d3d, new Uint8Array(words.buffer)), 0, words.byteLength),
-    );
+    const resource = await filledBuffer(d3d, queue, new Uint8Array(words.buffer), 'NON_PIXEL_SHADER_RESOURCE');
     jobs[pass] = { resource, count };
   }
   const heap = d3d.createDescriptorHeap({
@@ -362,7 +350,6 @@ async function createSetup(gpuDevice: GPUDevice): Promise<Setup> {
     flags: 'SHADER_VISIBLE',
   });
   heap.setName('uavs');
-  const increment = d3d.getDescriptorHandleIncrementSize('CBV_SRV_UAV');
   return {
     d3d,
     queue,
@@ -370,9 +357,7 @@ async function createSetup(gpuDevice: GPUDevice): Promise<Setup> {
     pipelines,
     jobs,
     heap,
-    handle: (table, register) => ({
-      ptr: heap.getCPUDescriptorHandleForHeapStart().ptr + (table * TABLE + register) * increment,
-    }),
+    handle: (table, register) => descriptorAt(d3d, heap, table * TABLE + register),
   };
 }
 
@@ -388,70 +373,29 @@ function mapped(kind: Kind, target: Write['target'], subresource: number, offset
 
 /** Resources of `kind`, filled, in UNORDERED_ACCESS. */
 async function createTargets(d3d: Device, queue: CommandQueue, kind: Kind): Promise<Targets> {
-  let targets: Targets;
-  if (kind === 'committed') {
-    const committed = (desc: ResourceDesc): Resource =>
-      d3d.createCommittedResource({ type: 'DEFAULT' }, [], desc, 'COPY_DEST');
-    targets = {
-      buffer: committed(BUFFER_DESC),
-      array: committed(textureDesc(kind, 'array')),
-      float: committed(textureDesc(kind, 'float')),
-    };
-  } else if (kind === 'placed') {
-    // Tiles 0-1: the buffer; 2-3: the array texture; 5-6: the float texture (tile 4 unused).
-    const heap = d3d.createHeap({ sizeInBytes: 7 * TILE, properties: { type: 'DEFAULT' } });
-    targets = {
-      buffer: d3d.createPlacedResource(heap, 0, BUFFER_DESC, 'COPY_DEST'),
-      array: d3d.createPlacedResource(heap, 2 * TILE, textureDesc(kind, 'array'), 'COPY_DEST'),
-      float: d3d.createPlacedResource(heap, 5 * TILE, textureDesc(kind, 'float'), 'COPY_DEST'),
-      heap,
-    };
-  } else {
-    const heap = d3d.createHeap({ sizeInBytes: 4 * TILE, properties: { type: 'DEFAULT' } });
-    targets = {
-      buffer: d3d.createReservedResource(BUFFER_DESC, 'COPY_DEST'),
-      array: d3d.createReservedResource(textureDesc(kind, 'array'), 'COPY_DEST'),
-      float: d3d.createReservedResource(textureDesc(kind, 'float'), 'COPY_DEST'),
-      heap,
-    };
-    const first = [{ x: 0, y: 0, z: 0, subresource: 0 }];
+  // Placed: tiles 0-1 the buffer, 2-3 the array texture, 5-6 the float texture (tile 4 unused).
+  const { resources, heap } = kindResources(
+    d3d,
+    kind,
+    {
+      buffer: { name: 'buffer', desc: BUFFER_DESC, placedAt: 0 },
+      array: { name: 'array texture', desc: textureDesc(kind, 'array'), placedAt: 2 * TILE },
+      float: { name: 'float texture', desc: textureDesc(kind, 'float'), placedAt: 5 * TILE },
+    },
+    { placed: 7 * TILE, reserved: 4 * TILE },
+  );
+  const targets: Targets = heap ? { ...resources, heap } : resources;
+  if (kind === 'reserved') {
     // The first tile of each, at heap tiles 3, 1 and 2 (tile 0 unused).
-    queue.updateTileMappings(targets.buffer, first, [{ numTiles: 1 }], heap, ['NONE'], [3], [1]);
-    queue.updateTileMappings(targets.array, first, [{ numTiles: 1 }], heap, ['NONE'], [1], [1]);
-    queue.updateTileMappings(targets.float, first, [{ numTiles: 1 }], heap, ['NONE'], [2], [1]);
+    mapTiles(queue, targets.buffer, heap as Heap, [{ subresource: 0, heapTile: 3 }]);
+    mapTiles(queue, targets.array, heap as Heap, [{ subresource: 0, heapTile: 1 }]);
+    mapTiles(queue, targets.float, heap as Heap, [{ subresource: 0, heapTile: 2 }]);
   }
-  targets.buffer.setName(`${kind} buffer`);
-  targets.array.setName(`${kind} array texture`);
-  targets.float.setName(`${kind} float texture`);
   await runList(d3d, queue, (list) => {
     list.copyBufferRegion(targets.buffer, 0, uploadBuffer(d3d, BUFFER_FILL), 0, BUFFER_BYTES);
-    for (const [texture, fills] of [
-      [targets.array, ARRAY_FILL],
-      [targets.float, FLOAT_FILL],
-    ] as const) {
-      const footprints = d3d.getCopyableFootprints(texture.getDesc(), 0, fills.length, 0);
-      const staging = new Uint8Array(footprints.totalBytes);
-      fills.forEach((bytes, i) => {
-        const layout = footprints.layouts[i] as (typeof footprints.layouts)[number];
-        const row = footprints.rowSizeInBytes[i] as number;
-        for (let y = 0; y < layout.footprint.height; y++)
-          staging.set(bytes.subarray(y * row, (y + 1) * row), layout.offset + y * layout.footprint.rowPitch);
-      });
-      const upload = uploadBuffer(d3d, staging);
-      fills.forEach((_, i) =>
-        list.copyTextureRegion({ resource: texture, type: 'SUBRESOURCE_INDEX', subresourceIndex: i }, 0, 0, 0, {
-          resource: upload,
-          type: 'PLACED_FOOTPRINT',
-          placedFootprint: footprints.layouts[i] as (typeof footprints.layouts)[number],
-        }),
-      );
-    }
-    list.resourceBarrier(
-      [targets.buffer, targets.array, targets.float].map((resource) => ({
-        type: 'TRANSITION' as const,
-        transition: { resource, stateBefore: 'COPY_DEST' as const, stateAfter: 'UNORDERED_ACCESS' as const },
-      })),
-    );
+    copyTextureIn(d3d, list, targets.array, ARRAY_FILL);
+    copyTextureIn(d3d, list, targets.float, FLOAT_FILL);
+    list.resourceBarrier(transitions([targets.buffer, targets.array, targets.float], 'COPY_DEST', 'UNORDERED_ACCESS'));
   });
   return targets;
 }
@@ -460,11 +404,7 @@ function writeViews(setup: Setup, table: number, targets: Targets): void {
   const { d3d } = setup;
   const at = (register: number): CpuDescriptorHandle => setup.handle(table, register);
   const { buffer, array, float } = targets;
-  const view = (format: string, firstElement: number, numElements: number, extra = {}) => ({
-    format,
-    viewDimension: 'BUFFER' as const,
-    buffer: { firstElement, numElements, ...extra },
-  });
+  const view = bufferView;
   d3d.createUnorderedAccessView(buffer, null, view('R32_TYPELESS', RAW_FIRST, RAW_COUNT, { flags: 'RAW' }), at(U.raw));
   d3d.createUnorderedAccessView(
     buffer,
@@ -508,11 +448,7 @@ async function runJobs(setup: Setup, table: number): Promise<void> {
   await runList(d3d, queue, (list) => {
     list.setComputeRootSignature(rootSignature);
     list.setDescriptorHeaps([heap]);
-    list.setComputeRootDescriptorTable(1, {
-      ptr:
-        heap.getGPUDescriptorHandleForHeapStart().ptr +
-        BigInt(table * TABLE * d3d.getDescriptorHandleIncrementSize('CBV_SRV_UAV')),
-    });
+    list.setComputeRootDescriptorTable(1, gpuDescriptorAt(d3d, heap, table * TABLE));
     for (const pass of PASSES) {
       list.setPipelineState(setup.pipelines[pass]);
       list.setComputeRootShaderResourceView(0, setup.jobs[pass].resource.getGPUVirtualAddress());
@@ -531,12 +467,7 @@ async function readTexture(d3d: Device, queue: CommandQueue, texture: Resource, 
     'COPY_DEST',
   );
   await runList(d3d, queue, (list) => {
-    list.resourceBarrier([
-      {
-        type: 'TRANSITION',
-        transition: { resource: texture, stateBefore: 'UNORDERED_ACCESS', stateAfter: 'COPY_SOURCE' },
-      },
-    ]);
+    list.resourceBarrier(transitions([texture], 'UNORDERED_ACCESS', 'COPY_SOURCE'));
     subresources.forEach((_, i) =>
       list.copyTextureRegion(
         {
@@ -550,12 +481,7 @@ async function readTexture(d3d: Device, queue: CommandQueue, texture: Resource, 
         { resource: texture, type: 'SUBRESOURCE_INDEX', subresourceIndex: i },
       ),
     );
-    list.resourceBarrier([
-      {
-        type: 'TRANSITION',
-        transition: { resource: texture, stateBefore: 'COPY_SOURCE', stateAfter: 'UNORDERED_ACCESS' },
-      },
-    ]);
+    list.resourceBarrier(transitions([texture], 'COPY_SOURCE', 'UNORDERED_ACCESS'));
   });
   const bytes = readback.map();
   const result = subresources.map((s, i) => {
@@ -620,27 +546,11 @@ async function readTargets(d3d: Device, queue: CommandQueue, targets: Targets) {
   };
 }
 
-/**
- * The file's emulated device, resources and compiled pipelines (`setup`), made once; each test also
- * takes `device`, which runs its body inside WebGPU error scopes (gpu-test.ts).
- */
-const test = gpuTest.extend<{ $file: { setup: Setup } }>({
-  setup: [
-    async ({ fileDevice }, use) => {
-      const setup = await createSetup(await fileDevice.current());
-      await use(setup);
-      setup.d3d.destroy();
-    },
-    { scope: 'file' },
-  ],
-});
+/** The file's emulated device and compiled pipelines, made once. */
+const test = fileSetupTest(createSetup);
 
 for (const [table, kind] of KINDS.entries()) {
-  test(`${kind} resources: buffer and texture UAV stores land as the model says; out-of-view, NULL-descriptor${kind === 'reserved' ? ' and NULL-tile' : ''} stores are dropped`, async ({
-    setup,
-    device,
-  }) => {
-    void device; // the test's WebGPU error scopes
+  test(`${kind} resources: buffer and texture UAV stores land as the model says; out-of-view, NULL-descriptor${kind === 'reserved' ? ' and NULL-tile' : ''} stores are dropped`, async (setup) => {
     const { d3d, queue } = setup;
     const targets = await createTargets(d3d, queue, kind);
     writeViews(setup, table, targets);
@@ -651,11 +561,7 @@ for (const [table, kind] of KINDS.entries()) {
   });
 }
 
-test('stores into resources whose heap is evicted fault naming resource and heap, and change nothing; a UAV of a released resource reports descriptor-released', async ({
-  setup,
-  device,
-}) => {
-  void device; // the test's WebGPU error scopes
+test('stores into resources whose heap is evicted fault naming resource and heap, and change nothing; a UAV of a released resource reports descriptor-released', async (setup) => {
   const { d3d, queue } = setup;
   const placed = await createTargets(d3d, queue, 'placed');
   const table = KINDS.length;

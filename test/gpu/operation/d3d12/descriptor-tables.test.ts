@@ -18,7 +18,6 @@
  */
 import { expect } from 'vitest';
 import {
-  createDevice,
   type CommandQueue,
   type CpuDescriptorHandle,
   type DescriptorHeap,
@@ -30,8 +29,14 @@ import {
   type SamplerDesc,
   UNBOUNDED_DESCRIPTOR_RANGE,
 } from '../../../../src/index.js';
-import { gpuTest } from '../../../harness/gpu-test.js';
-import { flush, readBuffer, runList, TILE, uploadBuffer } from '../../../shared/d3d12-helpers.js';
+import { flush, readBuffer, runList, TILE } from '../../../shared/d3d12-helpers.js';
+import {
+  bufferView,
+  createRigDevice,
+  defaultBuffer,
+  fileSetupTest,
+  filledBuffer,
+} from '../../../shared/descriptor-rig.js';
 
 const MARKER = 0xa0000000;
 const SLOTS = 64;
@@ -109,13 +114,7 @@ interface Setup {
 }
 
 async function createSetup(gpuDevice: GPUDevice): Promise<Setup> {
-  const d3d = await createDevice({
-    gpuDevice,
-    localMemoryBytes: 16 << 20,
-    nonLocalMemoryBytes: 8 << 20,
-    onPageFault: 'report',
-  });
-  const queue = d3d.createCommandQueue({ type: 'DIRECT' });
+  const { d3d, queue } = await createRigDevice(gpuDevice);
   const rootSignature = d3d.createRootSignature(0, {
     version: '1_1',
     desc_1_1: {
@@ -165,44 +164,13 @@ async function createSetup(gpuDevice: GPUDevice): Promise<Setup> {
   });
   const pipeline = await d3d.createComputePipelineState({ code: SHADER, entryPoint: 'main', rootSignature });
   const words = Uint32Array.from({ length: SLOTS * 64 }, (_, i) => (MARKER + i) >>> 0);
-  const data = d3d.createCommittedResource(
-    { type: 'DEFAULT' },
-    [],
-    { dimension: 'BUFFER', width: words.byteLength },
-    'COPY_DEST',
-  );
-  const out = d3d.createCommittedResource(
-    { type: 'DEFAULT' },
-    [],
-    { dimension: 'BUFFER', width: TILE, flags: ['ALLOW_UNORDERED_ACCESS'] },
-    'UNORDERED_ACCESS',
-  );
-  await runList(d3d, queue, (list) => {
-    list.copyBufferRegion(data, 0, uploadBuffer(d3d, new Uint8Array(words.buffer)), 0, words.byteLength);
-    list.resourceBarrier([
-      {
-        type: 'TRANSITION',
-        transition: { resource: data, stateBefore: 'COPY_DEST', stateAfter: 'NON_PIXEL_SHADER_RESOURCE' },
-      },
-    ]);
-  });
+  const data = await filledBuffer(d3d, queue, new Uint8Array(words.buffer), 'NON_PIXEL_SHADER_RESOURCE');
+  const out = defaultBuffer(d3d, TILE, 'UNORDERED_ACCESS', ['ALLOW_UNORDERED_ACCESS']);
   return { d3d, queue, rootSignature, pipeline, data, out };
 }
 
-/**
- * The file's emulated device, resources and compiled pipelines (`setup`), made once; each test also
- * takes `device`, which runs its body inside WebGPU error scopes (gpu-test.ts).
- */
-const test = gpuTest.extend<{ $file: { setup: Setup } }>({
-  setup: [
-    async ({ fileDevice }, use) => {
-      const setup = await createSetup(await fileDevice.current());
-      await use(setup);
-      setup.d3d.destroy();
-    },
-    { scope: 'file' },
-  ],
-});
+/** The file's emulated device, data buffer and compiled pipeline, made once. */
+const test = fileSetupTest(createSetup);
 
 // ---- Descriptors ----------------------------------------------------------------------------------
 
@@ -216,15 +184,7 @@ const gpuAt = (heap: DescriptorHeap, index: number) => ({
 
 /** A raw SRV of slot `slot` of the data buffer. */
 function srv(setup: Setup, slot: number, dest: CpuDescriptorHandle): void {
-  setup.d3d.createShaderResourceView(
-    setup.data,
-    {
-      format: 'R32_TYPELESS',
-      viewDimension: 'BUFFER',
-      buffer: { firstElement: 64 * slot, numElements: 64, flags: 'RAW' },
-    },
-    dest,
-  );
+  setup.d3d.createShaderResourceView(setup.data, bufferView('R32_TYPELESS', 64 * slot, 64, { flags: 'RAW' }), dest);
 }
 
 /** A CBV of slot `slot` of the data buffer. */
@@ -319,11 +279,7 @@ function heaps(d3d: Device, name: string): { heap: DescriptorHeap; samplers: Des
 
 // ---- Tests ----------------------------------------------------------------------------------------
 
-test('tables at offsets into one heap: APPEND and explicit range offsets, register spaces, an unbounded range, a sampler table at an offset, root constants beside them', async ({
-  setup,
-  device,
-}) => {
-  void device; // the test's WebGPU error scopes
+test('tables at offsets into one heap: APPEND and explicit range offsets, register spaces, an unbounded range, a sampler table at an offset, root constants beside them', async (setup) => {
   const { d3d, queue } = setup;
   const { heap, samplers } = heaps(d3d, 'tables');
   // Table A at 10, then at 20 (the second dispatch moves it); table B at 40; the sampler table at 3, then at 2.
@@ -346,11 +302,7 @@ test('tables at offsets into one heap: APPEND and explicit range offsets, regist
   expect(await d3d.readFaults()).toEqual([]);
 });
 
-test('copyDescriptors (ranges of different sizes on each side) and copyDescriptorsSimple fill shader-visible heaps from CPU-only ones', async ({
-  setup,
-  device,
-}) => {
-  void device; // the test's WebGPU error scopes
+test('copyDescriptors (ranges of different sizes on each side) and copyDescriptorsSimple fill shader-visible heaps from CPU-only ones', async (setup) => {
   const { d3d, queue } = setup;
   const { heap, samplers } = heaps(d3d, 'copies');
   const staging = d3d.createDescriptorHeap({ type: 'CBV_SRV_UAV', numDescriptors: 16 });
@@ -401,11 +353,7 @@ test('copyDescriptors (ranges of different sizes on each side) and copyDescripto
   expect(await d3d.readFaults()).toEqual([]);
 });
 
-test('a descriptor rewritten between two submissions: each submission reads it as it was when submitted', async ({
-  setup,
-  device,
-}) => {
-  void device; // the test's WebGPU error scopes
+test('a descriptor rewritten between two submissions: each submission reads it as it was when submitted', async (setup) => {
   const { d3d, queue } = setup;
   const { heap, samplers } = heaps(d3d, 'rewritten');
   writeTables(setup, heap, 0, 20);
@@ -434,11 +382,7 @@ test('a descriptor rewritten between two submissions: each submission reads it a
   expect(await d3d.readFaults()).toEqual([]);
 });
 
-test('an evicted descriptor heap: its descriptor reads fault and read 0 while root constants still read; descriptors written meanwhile reach the GPU once resident; an evicted SAMPLER heap gives the fallback sampler', async ({
-  setup,
-  device,
-}) => {
-  void device; // the test's WebGPU error scopes
+test('an evicted descriptor heap: its descriptor reads fault and read 0 while root constants still read; descriptors written meanwhile reach the GPU once resident; an evicted SAMPLER heap gives the fallback sampler', async (setup) => {
   const { d3d, queue } = setup;
   const { heap, samplers } = heaps(d3d, 'paged');
   writeTables(setup, heap, 0, 20);

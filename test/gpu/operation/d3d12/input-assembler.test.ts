@@ -17,7 +17,6 @@
 import { expect } from 'vitest';
 import {
   APPEND_ALIGNED_ELEMENT,
-  createDevice,
   type CommandQueue,
   type CpuDescriptorHandle,
   type Device,
@@ -27,11 +26,20 @@ import {
   type Resource,
   type SwapChain,
 } from '../../../../src/index.js';
-import { gpuTest } from '../../../harness/gpu-test.js';
 import { runList, TILE, uploadBuffer } from '../../../shared/d3d12-helpers.js';
-
-type Kind = 'committed' | 'placed' | 'reserved';
-const KINDS: readonly Kind[] = ['committed', 'placed', 'reserved'];
+import {
+  copyTextureIn,
+  createRigDevice,
+  descriptorAt,
+  f32Bits,
+  fileSetupTest,
+  gpuDescriptorAt,
+  type Kind,
+  KINDS,
+  kindResources,
+  mapTiles,
+  transitions,
+} from '../../../shared/descriptor-rig.js';
 
 const WIDTH = 64;
 const HEIGHT = 128;
@@ -151,8 +159,7 @@ const W_INST0 = 26;
 const W_INST1 = 27;
 const ALL_WORDS = 0xffffffff;
 
-const f32 = (value: number): number => new Uint32Array(new Float32Array([value]).buffer)[0] as number;
-const ONE = f32(1);
+const ONE = f32Bits(1);
 
 /** The CPU side of VS_WORDS: from each element's raw bytes (zeros where the fetch gave 0). */
 function modelWords(element: (i: number) => DataView, inst0: DataView, inst1: DataView): number[] {
@@ -372,13 +379,7 @@ interface Setup {
 }
 
 async function createSetup(gpu: GPUDevice): Promise<Setup> {
-  const d3d = await createDevice({
-    gpuDevice: gpu,
-    localMemoryBytes: 16 << 20,
-    nonLocalMemoryBytes: 8 << 20,
-    onPageFault: 'report',
-  });
-  const queue = d3d.createCommandQueue({ type: 'DIRECT' });
+  const { d3d, queue } = await createRigDevice(gpu);
   const pipeline = await d3d.createGraphicsPipelineState({
     code: SHADER,
     vertexEntryPoint: 'vs',
@@ -431,21 +432,8 @@ async function createSetup(gpu: GPUDevice): Promise<Setup> {
   return { d3d, gpu, queue, pipeline, target, swapChain, rtv };
 }
 
-/**
- * The file's emulated device, resources and compiled pipelines (`setup`), made once; each test also
- * takes `device`, which runs its body inside WebGPU error scopes (gpu-test.ts).
- */
-const test = gpuTest.extend<{ $file: { setup: Setup } }>({
-  setup: [
-    async ({ fileDevice }, use) => {
-      const setup = await createSetup(await fileDevice.current());
-      await use(setup);
-      setup.d3d.destroy();
-      setup.target.destroy();
-    },
-    { scope: 'file' },
-  ],
-});
+/** The file's emulated device, back buffer and compiled pipeline, made once. */
+const test = fileSetupTest(createSetup, (setup) => setup.target.destroy());
 
 /** A vertex buffer and an index buffer of `kind`, filled (reserved: each first tile mapped, at heap tiles 2 and 1). */
 async function createBuffers(
@@ -453,39 +441,29 @@ async function createBuffers(
   queue: CommandQueue,
   kind: Kind,
 ): Promise<{ vertices: Resource; indices: Resource; heap?: Heap }> {
-  const desc = { dimension: 'BUFFER' as const, width: BUFFER_BYTES };
-  let vertices: Resource;
-  let indices: Resource;
-  let heap: Heap | undefined;
-  if (kind === 'committed') {
-    vertices = d3d.createCommittedResource({ type: 'DEFAULT' }, [], desc, 'COPY_DEST');
-    indices = d3d.createCommittedResource({ type: 'DEFAULT' }, [], { ...desc, width: 2 * TILE }, 'COPY_DEST');
-  } else if (kind === 'placed') {
-    heap = d3d.createHeap({ sizeInBytes: 5 * TILE, properties: { type: 'DEFAULT' } });
-    vertices = d3d.createPlacedResource(heap, TILE, desc, 'COPY_DEST');
-    indices = d3d.createPlacedResource(heap, 3 * TILE, { ...desc, width: 2 * TILE }, 'COPY_DEST');
-  } else {
-    heap = d3d.createHeap({ sizeInBytes: 3 * TILE, properties: { type: 'DEFAULT' } });
-    vertices = d3d.createReservedResource(desc, 'COPY_DEST');
-    indices = d3d.createReservedResource({ ...desc, width: 2 * TILE }, 'COPY_DEST');
-    const first = [{ x: 0, y: 0, z: 0, subresource: 0 }];
-    queue.updateTileMappings(vertices, first, [{ numTiles: 1 }], heap, ['NONE'], [2], [1]);
-    queue.updateTileMappings(indices, first, [{ numTiles: 1 }], heap, ['NONE'], [1], [1]);
+  const { resources, heap } = kindResources(
+    d3d,
+    kind,
+    {
+      vertices: { name: 'vertices', desc: { dimension: 'BUFFER', width: BUFFER_BYTES }, placedAt: TILE },
+      indices: { name: 'indices', desc: { dimension: 'BUFFER', width: 2 * TILE }, placedAt: 3 * TILE },
+    },
+    { placed: 5 * TILE, reserved: 3 * TILE },
+  );
+  const { vertices, indices } = resources;
+  if (kind === 'reserved') {
+    mapTiles(queue, vertices, heap as Heap, [{ subresource: 0, heapTile: 2 }]);
+    mapTiles(queue, indices, heap as Heap, [{ subresource: 0, heapTile: 1 }]);
   }
-  vertices.setName(`${kind} vertices`);
-  indices.setName(`${kind} indices`);
   await runList(d3d, queue, (list) => {
     list.copyBufferRegion(vertices, 0, uploadBuffer(d3d, VERTEX_BYTES), 0, BUFFER_BYTES);
     list.copyBufferRegion(indices, 0, uploadBuffer(d3d, INDEX_BYTES), 0, INDEX_BYTES.length);
     list.resourceBarrier([
-      {
-        type: 'TRANSITION',
-        transition: { resource: vertices, stateBefore: 'COPY_DEST', stateAfter: 'VERTEX_AND_CONSTANT_BUFFER' },
-      },
-      { type: 'TRANSITION', transition: { resource: indices, stateBefore: 'COPY_DEST', stateAfter: 'INDEX_BUFFER' } },
+      ...transitions([vertices], 'COPY_DEST', 'VERTEX_AND_CONSTANT_BUFFER'),
+      ...transitions([indices], 'COPY_DEST', 'INDEX_BUFFER'),
     ]);
   });
-  return { vertices, indices, heap };
+  return heap ? { vertices, indices, heap } : { vertices, indices };
 }
 
 function recordDraws(setup: Setup, list: GraphicsCommandList, vertices: Resource, indices: Resource): void {
@@ -549,11 +527,7 @@ async function readTarget(setup: Setup): Promise<Uint32Array> {
 }
 
 for (const kind of KINDS) {
-  test(`${kind} buffers: vertices, per-instance elements and R16 / R32 indices are fetched as the model says${kind === 'reserved' ? ' (NULL tiles read 0)' : ''}`, async ({
-    setup,
-    device,
-  }) => {
-    void device; // the test's WebGPU error scopes
+  test(`${kind} buffers: vertices, per-instance elements and R16 / R32 indices are fetched as the model says${kind === 'reserved' ? ' (NULL tiles read 0)' : ''}`, async (setup) => {
     const { d3d, queue } = setup;
     const { vertices, indices } = await createBuffers(d3d, queue, kind);
     await runList(d3d, queue, (list) => recordDraws(setup, list, vertices, indices));
@@ -599,11 +573,7 @@ struct QuadOut {
   return unpack4x8unorm(pack4x8unorm(texel) ^ d3d12_cbuffer_load(d3d12_cbuffer(d3d12_b(0u, 0u)), 0u));
 }`;
 
-test('an indexed quad (TRIANGLELIST, R16) whose pixel shader samples (Sample, implicit derivatives) a table SRV with a static sampler, each stage reading its own root constants', async ({
-  setup,
-  device,
-}) => {
-  void device; // the test's WebGPU error scopes
+test('an indexed quad (TRIANGLELIST, R16) whose pixel shader samples (Sample, implicit derivatives) a table SRV with a static sampler, each stage reading its own root constants', async (setup) => {
   const { d3d, queue } = setup;
   const rootSignature = d3d.createRootSignature(0, {
     version: '1_1',
@@ -654,54 +624,32 @@ test('an indexed quad (TRIANGLELIST, R16) whose pixel shader samples (Sample, im
     'COPY_DEST',
   );
   const texels = Uint8Array.from({ length: size * size * 4 }, (_, i) => (i * 37 + 11) & 0xff);
-  const footprint = d3d.getCopyableFootprints(texture.getDesc(), 0, 1, 0);
-  const layout = footprint.layouts[0] as (typeof footprint.layouts)[number];
-  const staging = new Uint8Array(footprint.totalBytes);
-  for (let y = 0; y < size; y++)
-    staging.set(texels.subarray(y * size * 4, (y + 1) * size * 4), y * layout.footprint.rowPitch);
   // x y u v, corners of the target (scaled by half in the shader); two triangles by R16 index, in a placed buffer.
   const vertices = new Float32Array([-1, 1, 0, 0, 1, 1, 1, 0, -1, -1, 0, 1, 1, -1, 1, 1]);
   const indices = new Uint16Array([0, 1, 2, 2, 1, 3]);
   const heap = d3d.createHeap({ sizeInBytes: TILE, properties: { type: 'DEFAULT' } });
   const buffer = d3d.createPlacedResource(heap, 0, { dimension: 'BUFFER', width: TILE }, 'COPY_DEST');
   const descriptors = d3d.createDescriptorHeap({ type: 'CBV_SRV_UAV', numDescriptors: 4, flags: 'SHADER_VISIBLE' });
-  const increment = d3d.getDescriptorHandleIncrementSize('CBV_SRV_UAV');
-  d3d.createShaderResourceView(texture, null, {
-    ptr: descriptors.getCPUDescriptorHandleForHeapStart().ptr + 2 * increment,
-  });
+  d3d.createShaderResourceView(texture, null, descriptorAt(d3d, descriptors, 2));
   const mask = 0x5a3c0ff0;
   await runList(d3d, queue, (list) => {
-    list.copyTextureRegion({ resource: texture, type: 'SUBRESOURCE_INDEX', subresourceIndex: 0 }, 0, 0, 0, {
-      resource: uploadBuffer(d3d, staging),
-      type: 'PLACED_FOOTPRINT',
-      placedFootprint: layout,
-    });
+    copyTextureIn(d3d, list, texture, [texels]);
     list.copyBufferRegion(buffer, 0, uploadBuffer(d3d, new Uint8Array(vertices.buffer)), 0, vertices.byteLength);
     list.copyBufferRegion(buffer, 256, uploadBuffer(d3d, new Uint8Array(indices.buffer)), 0, indices.byteLength);
     list.resourceBarrier([
-      {
-        type: 'TRANSITION',
-        transition: { resource: texture, stateBefore: 'COPY_DEST', stateAfter: 'PIXEL_SHADER_RESOURCE' },
-      },
-      {
-        type: 'TRANSITION',
-        transition: { resource: buffer, stateBefore: 'COPY_DEST', stateAfter: 'VERTEX_AND_CONSTANT_BUFFER' },
-      },
+      ...transitions([texture], 'COPY_DEST', 'PIXEL_SHADER_RESOURCE'),
+      ...transitions([buffer], 'COPY_DEST', 'VERTEX_AND_CONSTANT_BUFFER'),
     ]);
   });
   await runList(d3d, queue, (list) => {
     const backBuffer = setup.swapChain.getCurrentBackBuffer();
-    list.resourceBarrier([
-      { type: 'TRANSITION', transition: { resource: backBuffer, stateBefore: 'PRESENT', stateAfter: 'RENDER_TARGET' } },
-    ]);
+    list.resourceBarrier(transitions([backBuffer], 'PRESENT', 'RENDER_TARGET'));
     list.setPipelineState(pipeline);
     list.setGraphicsRootSignature(rootSignature);
     list.setDescriptorHeaps([descriptors]);
-    list.setGraphicsRoot32BitConstant(0, f32(0.5), 0);
+    list.setGraphicsRoot32BitConstant(0, f32Bits(0.5), 0);
     list.setGraphicsRoot32BitConstant(1, mask, 0);
-    list.setGraphicsRootDescriptorTable(2, {
-      ptr: descriptors.getGPUDescriptorHandleForHeapStart().ptr + BigInt(2 * increment),
-    });
+    list.setGraphicsRootDescriptorTable(2, gpuDescriptorAt(d3d, descriptors, 2));
     list.omSetRenderTargets([setup.rtv]);
     list.clearRenderTargetView(setup.rtv, [0, 0, 0, 0]);
     list.iaSetPrimitiveTopology('TRIANGLELIST');
@@ -709,9 +657,7 @@ test('an indexed quad (TRIANGLELIST, R16) whose pixel shader samples (Sample, im
     list.iaSetVertexBuffers(0, [{ bufferLocation: va, sizeInBytes: vertices.byteLength, strideInBytes: 16 }]);
     list.iaSetIndexBuffer({ bufferLocation: va + 256n, sizeInBytes: indices.byteLength, format: 'R16_UINT' });
     list.drawIndexedInstanced(6, 1, 0, 0, 0);
-    list.resourceBarrier([
-      { type: 'TRANSITION', transition: { resource: backBuffer, stateBefore: 'RENDER_TARGET', stateAfter: 'PRESENT' } },
-    ]);
+    list.resourceBarrier(transitions([backBuffer], 'RENDER_TARGET', 'PRESENT'));
   });
   const got = await readTarget(setup);
   const texelWords = new Uint32Array(texels.buffer);
