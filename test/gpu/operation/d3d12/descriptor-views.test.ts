@@ -236,10 +236,10 @@ function textureJobs(): Job[] {
       label: `t${register}.Load(${x}, ${y})`,
       words: [jobWord(OP.load), register, x >>> 0, y >>> 0],
       expect: (kind) => {
-        // Out of bounds, a NULL view, and (the emulator's choice) a NULL tile: 0 in every
-        // component, the view's component mapping not applied.
-        if (!inside || register === T.nullTexture || !texelMapped(kind, x)) return [0, 0, 0, 0];
-        const value = modelTexel(kind, x, y);
+        // Out of bounds and a NULL view: 0 in every component. A NULL tile (Tier 2): the texel
+        // decodes as 0 in every component of the format, and the view's component mapping applies.
+        if (!inside || register === T.nullTexture) return [0, 0, 0, 0];
+        const value = texelMapped(kind, x) ? modelTexel(kind, x, y) : [0, 0, 0, 0];
         return floatWords(register === T.mapped ? mapped(value) : value);
       },
     });
