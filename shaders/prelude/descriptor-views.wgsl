@@ -117,9 +117,6 @@ fn d3d12_texture_slice_count(view: D3D12TextureView) -> u32 {
   return select(0u, view.slice_count, view.state == D3D12_VIEW_USABLE);
 }
 
-// The raw bits of texel `xy` of the view's mip `mip` and slice `slice`; a texel outside the view
-// reads 0 (D3D's out-of-bounds Load), as does a view that is not usable. *status as
-// d3d12_load_checked's (an unusable or out-of-bounds read is not mapped).
 // Whether a Load of (xy, slice, mip) reads the texture: a usable view, inside its mips, slices and
 // the mip's size. Loads outside read 0 in every component, as D3D12 defines out-of-bounds Loads and
 // NULL descriptors.
@@ -131,11 +128,9 @@ fn d3d12_texture_in_range(view: D3D12TextureView, xy: vec2i, slice: u32, mip: u3
   return all(xy >= vec2i(0)) && all(xy < size);
 }
 
+// The raw bits of texel `xy` of the view's mip `mip` and slice `slice`, which d3d12_texture_in_range
+// accepted. *status as d3d12_load_checked's: a NULL tile's bits are 0 (Tier 2) and not mapped.
 fn d3d12_texture_bits(view: D3D12TextureView, xy: vec2i, slice: u32, mip: u32, status: ptr<function, u32>) -> vec4u {
-  *status = 0u;
-  if (!d3d12_texture_in_range(view, xy, slice, mip)) {
-    return vec4u(0u);
-  }
   let level = view.first_mip + mip;
   let address = d3d12_tex2d_texel_address_in(view.texture, d3d12_tex2d_mip(view.texture, level), view.first_slice + slice, vec2u(xy));
   return d3d12_texel_bits_at(address, view.texture.bytes_per_texel, status);
@@ -143,12 +138,13 @@ fn d3d12_texture_bits(view: D3D12TextureView, xy: vec2i, slice: u32, mip: u32, s
 
 // Texture2DArray.Load(int4(xy, slice, mip)) as floats, the view's component mapping applied.
 fn d3d12_texture_array_load_checked(view: D3D12TextureView, xy: vec2i, slice: u32, mip: u32, status: ptr<function, u32>) -> vec4f {
-  let bits = d3d12_texture_bits(view, xy, slice, mip, status);
   if (!d3d12_texture_in_range(view, xy, slice, mip)) {
+    *status = 0u;
     return vec4f(0.0);
   }
   // A NULL tile's texel is decoded like any other (Tier 2: 0 in the format's components and the
   // default for missing ones), and the view's component mapping applies, as it does for Sample.
+  let bits = d3d12_texture_bits(view, xy, slice, mip, status);
   return d3d12_component_mapping(view.mapping, d3d12_texel_decode(view.texture.format, bits));
 }
 
@@ -169,9 +165,12 @@ fn d3d12_texture_load_checked(view: D3D12TextureView, xy: vec2i, mip: u32, statu
 
 // Texture2D<uint4>.Load: integer formats' channels (d3d12_texel_decode_uint).
 fn d3d12_texture_load_uint(view: D3D12TextureView, xy: vec2i, slice: u32, mip: u32) -> vec4u {
+  if (!d3d12_texture_in_range(view, xy, slice, mip)) {
+    return vec4u(0u);
+  }
   var status = 0u;
   let bits = d3d12_texture_bits(view, xy, slice, mip, &status);
-  return select(vec4u(0u), d3d12_component_mapping_bits(view.mapping, d3d12_texel_decode_uint(view.texture.format, bits)), d3d12_texture_in_range(view, xy, slice, mip));
+  return d3d12_component_mapping_bits(view.mapping, d3d12_texel_decode_uint(view.texture.format, bits));
 }
 
 // Texture2D<int4>.Load.

@@ -170,8 +170,15 @@ export abstract class CommandListBase {
     this.tracker = new ListStateTracker();
     this.useAllocator(allocator ?? this.allocator);
     this.clearBindings();
-    // A COPY list ignores the initial state it was given (list-pipelines.ts).
-    if (state && this.type !== 'COPY') this.setPipelineState(state as PipelineState);
+    this.startWith(state);
+  }
+
+  /**
+   * @internal Sets the initial state checkInitialState accepted (create or reset); a COPY list
+   * ignores the one it was given (list-pipelines.ts).
+   */
+  startWith(initialState: unknown): void {
+    if (initialState && this.type !== 'COPY') this.setPipelineState(initialState as PipelineState);
   }
 
   /**

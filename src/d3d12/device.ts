@@ -96,8 +96,7 @@ export class Device extends DeviceMemory {
     list.checkInitialState(call, initialState);
     list.useAllocator(own);
     this.context.commandLists.add(list);
-    // A COPY list ignores the initial state it was given (list-pipelines.ts).
-    if (initialState && list.type !== 'COPY') list.setPipelineState(initialState as PipelineState);
+    list.startWith(initialState);
     return list;
   }
 

@@ -98,48 +98,42 @@ export function computePrelude({
   ].join('\n');
 }
 
-/** The prelude of a graphics pipeline's vertex stage: memory read only, faults and unmapped accesses recorded by its replay. */
-export function vertexPrelude(poolView: PoolView = 'words', bindings: string = bindingsUnbound): string {
+/**
+ * A graphics stage's prelude: memory read only. Both stages compile the user's whole code (vertex
+ * and pixel shader together), so both get every read function, Sample included (derivatives are
+ * refused only where a vertex or compute entry point reaches them); they differ in their binding
+ * entry points and in whether unmapped accesses are recorded.
+ */
+function graphicsPrelude(stageBindings: string, recordUnmapped: boolean, poolView: PoolView, bindings: string): string {
   return [
     common,
-    bindingsVertex,
+    stageBindings,
     pools(poolView, 'graphics'),
-    unmappedAccessOff,
+    recordUnmapped ? unmappedAccess : unmappedAccessOff,
     loads,
     pageHandle,
     texelFormats,
     textures,
     descriptors,
     descriptorViews,
-    // The user's code holds the pixel shader beside the vertex shader: Sample must resolve here too
-    // (derivatives are refused only where a vertex or compute entry point reaches them).
     descriptorViewsFragment,
     inputAssembler,
     bindings,
   ].join('\n');
 }
 
-/** The prelude of a graphics pipeline's fragment stage: memory read only, faults recorded. */
+/** The prelude of a graphics pipeline's vertex stage: faults and unmapped accesses recorded by its replay. */
+export function vertexPrelude(poolView: PoolView = 'words', bindings: string = bindingsUnbound): string {
+  return graphicsPrelude(bindingsVertex, false, poolView, bindings);
+}
+
+/** The prelude of a graphics pipeline's fragment stage: faults recorded, and unmapped accesses where asked. */
 export function fragmentPrelude({
   unmappedAccess: recording = false,
   poolView = 'words',
   bindings = bindingsUnbound,
 }: PreludeVariant = {}): string {
-  return [
-    common,
-    bindingsFragment,
-    pools(poolView, 'graphics'),
-    recording ? unmappedAccess : unmappedAccessOff,
-    loads,
-    pageHandle,
-    texelFormats,
-    textures,
-    descriptors,
-    descriptorViews,
-    descriptorViewsFragment,
-    inputAssembler,
-    bindings,
-  ].join('\n');
+  return graphicsPrelude(bindingsFragment, recording, poolView, bindings);
 }
 
 /** The registers of a pipeline without a root signature: none bound (shaders/prelude/bindings-unbound.wgsl). */
