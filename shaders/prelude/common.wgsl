@@ -4,13 +4,14 @@
 // tiled-resources tier's semantics, root constants, and texel access to tiled textures.
 //
 // It is composed from the files of shaders/prelude/ (src/gpu/prelude.ts):
-//   compute pipelines:  common, bindings-compute, a pool view with its writes, unmapped-access,
-//                       loads, page-handle, textures, stores, texture-stores
-//   vertex stage:       common, bindings-vertex, a pool view, unmapped-access-off, loads,
-//                       page-handle, textures
-//   fragment stage:     common, bindings-fragment, a pool view, unmapped-access (or
-//                       unmapped-access-off on a device without gpuValidation.unmappedAccess),
-//                       loads, page-handle, textures
+//   compute pipelines:  common, cache-requests, bindings-compute, a pool view with its writes,
+//                       unmapped-access, loads, page-handle, texel-formats, textures,
+//                       texture-cache, descriptors and views, stores, texture-stores
+//   vertex stage:       common, cache-requests, bindings-vertex, a pool view, unmapped-access-off,
+//                       loads, page-handle, texel-formats, textures, texture-cache, descriptors
+//                       and views
+//   fragment stage:     as the vertex stage with bindings-fragment, and unmapped-access on a
+//                       device with gpuValidation.unmappedAccess
 // The pool view is pool-words.wgsl, or pool-vec4.wgsl for code that makes 16-byte accesses.
 // (vertex shaders cannot write storage buffers, so graphics stages read memory only; the vertex
 // stage records nothing itself, its compute replay does).
@@ -137,6 +138,9 @@ struct D3D12DispatchInfo {
   unmapped_access: u32,
   // The submission this dispatch belongs to (numbered per device), for unmapped-access records.
   submission: u32,
+  // The texture cache's slots per row of an atlas layer (a layer holds the square of it), or 0 when
+  // the device's cache is off (texture-cache.wgsl).
+  cache_row_slots: u32,
 }
 
 

@@ -144,8 +144,9 @@ fn d3d12_texture_array_load_checked(view: D3D12TextureView, xy: vec2i, slice: u3
   }
   // A NULL tile's texel is decoded like any other (Tier 2: 0 in the format's components and the
   // default for missing ones), and the view's component mapping applies, as it does for Sample.
-  let bits = d3d12_texture_bits(view, xy, slice, mip, status);
-  return d3d12_component_mapping(view.mapping, d3d12_texel_decode(view.texture.format, bits));
+  let level = view.first_mip + mip;
+  let texel = d3d12_tex2d_texel(view.texture, d3d12_tex2d_mip(view.texture, level), view.first_slice + slice, vec2u(xy), status);
+  return d3d12_component_mapping(view.mapping, texel);
 }
 
 fn d3d12_texture_array_load(view: D3D12TextureView, xy: vec2i, slice: u32, mip: u32) -> vec4f {
@@ -211,8 +212,7 @@ fn d3d12_filter_tap(view: D3D12TextureView, smp: D3D12Sampler, level: u32, mip: 
   var value = smp.border;
   *status = D3D12_STATUS_MAPPED;
   if (x >= 0 && y >= 0) {
-    let address = d3d12_tex2d_texel_address_in(view.texture, mip, slice, vec2u(u32(x), u32(y)));
-    value = d3d12_texel_decode(view.texture.format, d3d12_texel_bits_at(address, view.texture.bytes_per_texel, status));
+    value = d3d12_tex2d_texel(view.texture, mip, slice, vec2u(u32(x), u32(y)), status);
   }
   if ((smp.filter_bits & D3D12_FILTER_COMPARISON) != 0u) {
     value = vec4f(select(0.0, 1.0, d3d12_compare(smp.comparison, reference, value.r)));
@@ -242,17 +242,25 @@ fn d3d12_filter_mip(view: D3D12TextureView, smp: D3D12Sampler, level: u32, slice
   let position = uv * size - select(vec2f(0.0), vec2f(0.5), linear);
   let base = vec2i(floor(position));
   let f = select(vec2f(0.0), position - floor(position), linear);
-  let taps = select(1u, 4u, linear);
   var sum = vec4f(0.0);
-  var mapped = D3D12_STATUS_MAPPED;
-  for (var i = 0u; i < taps; i++) {
-    let offset = vec2i(i32(i & 1u), i32(i >> 1u));
-    let weight = select(1.0 - f.x, f.x, offset.x == 1) * select(1.0 - f.y, f.y, offset.y == 1);
-    var s = 0u;
-    sum += weight * d3d12_filter_tap(view, smp, level, mip, slice, base + offset, reference, &s);
-    mapped &= s;
+  // A bilinear footprint inside the mip and one tile that the texture cache holds: one hardware
+  // sample (texture-cache.wgsl; inside the mip no address mode applies). Comparison filters compare
+  // each tap, so they take the taps.
+  let compares = (smp.filter_bits & D3D12_FILTER_COMPARISON) != 0u;
+  if (linear && !compares && d3d12_cache_bilinear(view.texture, mip, level, slice, position, &sum)) {
+    *status = D3D12_STATUS_MAPPED;
+  } else {
+    let taps = select(1u, 4u, linear);
+    var mapped = D3D12_STATUS_MAPPED;
+    for (var i = 0u; i < taps; i++) {
+      let offset = vec2i(i32(i & 1u), i32(i >> 1u));
+      let weight = select(1.0 - f.x, f.x, offset.x == 1) * select(1.0 - f.y, f.y, offset.y == 1);
+      var s = 0u;
+      sum += weight * d3d12_filter_tap(view, smp, level, mip, slice, base + offset, reference, &s);
+      mapped &= s;
+    }
+    *status = mapped;
   }
-  *status = mapped;
   return sum;
 }
 

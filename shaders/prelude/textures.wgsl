@@ -116,8 +116,7 @@ fn d3d12_tex2d_load(texture: D3D12Texture2D, mip: u32, texel: vec2u, status: ptr
 fn d3d12_tex2d_array_load(texture: D3D12Texture2D, mip: u32, slice: u32, texel: vec2u, status: ptr<function, u32>) -> vec4f {
   let level = min(mip, texture.mip_levels - 1u);
   let clamped = min(texel, d3d12_tex2d_mip_size(texture, level) - vec2u(1u));
-  let address = d3d12_tex2d_texel_address_in(texture, d3d12_tex2d_mip(texture, level), min(slice, d3d12_tex2d_last_slice(texture)), clamped);
-  return d3d12_tex2d_load_at(texture, address, status);
+  return d3d12_tex2d_texel(texture, d3d12_tex2d_mip(texture, level), min(slice, d3d12_tex2d_last_slice(texture)), clamped, status);
 }
 
 // The raw bits of texel (x, y) of `mip` of array slice `slice`, clamped as d3d12_tex2d_array_load:
@@ -153,7 +152,20 @@ fn d3d12_texel_bits_at(address: vec2u, bytes: u32, status: ptr<function, u32>) -
 // d3d12_tex2d_load of mip `level` (below mip_levels), whose entry `mip` is already read.
 fn d3d12_tex2d_load_in(texture: D3D12Texture2D, level: u32, mip: vec4u, texel: vec2u, status: ptr<function, u32>) -> vec4f {
   let clamped = min(texel, d3d12_tex2d_mip_size(texture, level) - vec2u(1u));
-  return d3d12_tex2d_load_at(texture, d3d12_tex2d_mip_texel_address(texture, mip, clamped), status);
+  return d3d12_tex2d_texel(texture, mip, 0u, clamped, status);
+}
+
+// Texel (x, y), inside its mip, of array slice `slice` of the mip whose entry is `mip`, as RGBA:
+// from the texture cache when it holds the texel's tile (texture-cache.wgsl), else from memory.
+fn d3d12_tex2d_texel(texture: D3D12Texture2D, mip: vec4u, slice: u32, texel: vec2u, status: ptr<function, u32>) -> vec4f {
+  let address = d3d12_tex2d_texel_address_in(texture, mip, slice, texel);
+  var value = vec4f(0.0);
+  if (d3d12_cache_load(texture, mip, address, texel, &value)) {
+    *status = D3D12_STATUS_MAPPED;
+  } else {
+    value = d3d12_tex2d_load_at(texture, address, status);
+  }
+  return value;
 }
 
 // The texel at `address` as RGBA, decoded from the texture's format (texel-formats.wgsl).
@@ -161,7 +173,8 @@ fn d3d12_tex2d_load_at(texture: D3D12Texture2D, address: vec2u, status: ptr<func
   return d3d12_texel_decode(texture.format, d3d12_texel_bits_at(address, texture.bytes_per_texel, status));
 }
 
-// Bilinear filtering within one mip (below mip_levels), clamped to the edge.
+// Bilinear filtering within one mip (below mip_levels), clamped to the edge: one sample of the
+// texture cache when it holds the footprint's tile (texture-cache.wgsl), else four taps.
 fn d3d12_tex2d_bilinear(texture: D3D12Texture2D, level: u32, uv: vec2f, status: ptr<function, u32>) -> vec4f {
   let size = vec2f(d3d12_tex2d_mip_size(texture, level));
   let position = clamp(uv, vec2f(0.0), vec2f(1.0)) * size - 0.5;
@@ -170,18 +183,24 @@ fn d3d12_tex2d_bilinear(texture: D3D12Texture2D, level: u32, uv: vec2f, status: 
   let corner = vec2u(max(base, vec2f(0.0)));
   let next = vec2u(min(base + 1.0, size - 1.0));
   let mip = d3d12_tex2d_mip(texture, level);
-  var mapped = D3D12_STATUS_MAPPED;
-  var s = 0u;
-  let c00 = d3d12_tex2d_load_in(texture, level, mip, corner, &s);
-  mapped &= s;
-  let c10 = d3d12_tex2d_load_in(texture, level, mip, vec2u(next.x, corner.y), &s);
-  mapped &= s;
-  let c01 = d3d12_tex2d_load_in(texture, level, mip, vec2u(corner.x, next.y), &s);
-  mapped &= s;
-  let c11 = d3d12_tex2d_load_in(texture, level, mip, next, &s);
-  mapped &= s;
-  *status = mapped;
-  return mix(mix(c00, c10, f.x), mix(c01, c11, f.x), f.y);
+  var value = vec4f(0.0);
+  if (d3d12_cache_bilinear(texture, mip, level, 0u, position, &value)) {
+    *status = D3D12_STATUS_MAPPED;
+  } else {
+    var mapped = D3D12_STATUS_MAPPED;
+    var s = 0u;
+    let c00 = d3d12_tex2d_load_in(texture, level, mip, corner, &s);
+    mapped &= s;
+    let c10 = d3d12_tex2d_load_in(texture, level, mip, vec2u(next.x, corner.y), &s);
+    mapped &= s;
+    let c01 = d3d12_tex2d_load_in(texture, level, mip, vec2u(corner.x, next.y), &s);
+    mapped &= s;
+    let c11 = d3d12_tex2d_load_in(texture, level, mip, next, &s);
+    mapped &= s;
+    *status = mapped;
+    value = mix(mix(c00, c10, f.x), mix(c01, c11, f.x), f.y);
+  }
+  return value;
 }
 
 // HLSL's SampleLevel with a trilinear filter and clamp addressing, at `lod` but no finer than

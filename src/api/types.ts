@@ -266,6 +266,15 @@ export interface DeviceOptions {
   /** The residency budget of the NON_LOCAL segment; default (and at most) the pool. */
   nonLocalMemoryBudget?: number;
   /**
+   * Bytes of GPU memory for the texture cache, a multiple of 64 KiB; default 64 MiB (1,024 tiles);
+   * 0 turns it off. Shaders' reads of R8G8B8A8_UNORM and B8G8R8A8_UNORM textures are served from
+   * copies of their tiles in a real texture, filtered by the texture units (docs/texture-cache.md);
+   * heap memory stays the truth, and every write drops the copies it makes stale. The cache is
+   * allocated when the first pipeline that reads textures is created, outside both pools and their
+   * budgets (as a driver's own allocations are). At most what maxTextureArrayLayers layers of 16 MiB hold.
+   */
+  textureCacheBytes?: number;
+  /**
    * What a GPU page fault (an access to memory no resource owns, or to a heap that is not resident)
    * does: 'remove-device' (default) puts the device in the removed state, as D3D12 does, with the
    * fault report; 'report' only reports it (readFaults).

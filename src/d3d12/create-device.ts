@@ -8,6 +8,7 @@ import type { DeviceOptions, MemorySegment } from '../api/types.js';
 import { GuardError } from '../gpu/error-guard.js';
 import { GpuMemory, maxPoolBytes, POOL_WHAT } from '../gpu/gpu-memory.js';
 import { requestWebGPUDevice } from '../gpu/request-device.js';
+import { DEFAULT_TEXTURE_CACHE_BYTES, maxTextureCacheBytes } from '../gpu/texture-cache.js';
 import { TILE_SIZE } from '../memory/tiling.js';
 import { VA_PAGE_SIZE } from '../memory/virtual-address-space.js';
 import { validateCreateDevice } from '../validation/device.js';
@@ -45,9 +46,17 @@ export async function createDevice(options: DeviceOptions = {}): Promise<Device>
   const largest = maxPoolBytes(gpuDevice);
   const limits = `this adapter allows ${largest} bytes for both pools together (maxBufferSize ${gpuDevice.limits.maxBufferSize}, maxStorageBufferBindingSize ${gpuDevice.limits.maxStorageBufferBindingSize})`;
   const pools = poolSizes(largest, limits, settings.localMemoryBytes, settings.nonLocalMemoryBytes);
+  const cacheLimit = maxTextureCacheBytes(gpuDevice);
+  if (settings.textureCacheBytes !== undefined && settings.textureCacheBytes > cacheLimit)
+    throw invalidArg(
+      'createDevice',
+      'options.textureCacheBytes',
+      `${settings.textureCacheBytes} bytes exceed what this GPU's texture arrays hold: ${cacheLimit} bytes (maxTextureArrayLayers ${gpuDevice.limits.maxTextureArrayLayers} layers of 16 MiB)`,
+    );
   const memory = await allocateMemory(
     gpuDevice,
     pools,
+    settings.textureCacheBytes ?? Math.min(DEFAULT_TEXTURE_CACHE_BYTES, cacheLimit),
     { LOCAL: settings.localMemoryBytes === undefined, NON_LOCAL: settings.nonLocalMemoryBytes === undefined },
     limits,
   );
@@ -147,6 +156,7 @@ const SMALLEST_DEFAULT_POOL = 16 * 2 ** 20;
 async function allocateMemory(
   gpuDevice: GPUDevice,
   pools: Record<MemorySegment, number>,
+  textureCacheBytes: number,
   defaulted: Record<MemorySegment, boolean>,
   limits: string,
 ): Promise<GpuMemory> {
@@ -156,6 +166,7 @@ async function allocateMemory(
         localBytes: pools.LOCAL,
         nonLocalBytes: pools.NON_LOCAL,
         virtualPages: 2 ** VIRTUAL_ADDRESS_BITS / VA_PAGE_SIZE,
+        textureCacheBytes,
       });
     } catch (error) {
       if (!(error instanceof GuardError)) throw error;

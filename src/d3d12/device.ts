@@ -140,6 +140,7 @@ export class Device extends DeviceMemory {
       (value) => context.ownRootSignature(value),
     );
     this.context.pipelines.add(state);
+    this.context.backend?.pipelineCreated(desc.code);
     return state;
   }
 
@@ -158,6 +159,7 @@ export class Device extends DeviceMemory {
       (value) => this.context.ownRootSignature(value),
     );
     this.context.pipelines.add(state);
+    this.context.backend?.pipelineCreated(desc.code);
     return state;
   }
 

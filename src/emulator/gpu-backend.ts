@@ -23,7 +23,7 @@
 import type { GpuMemory } from '../gpu/gpu-memory.js';
 import { copyKernel, encodeExecution, type ExecutableList } from '../gpu/executor.js';
 import { uavClearKernel } from '../gpu/uav-clear.js';
-import { memberOffset, preludeConstant, preludeLayout } from '../gpu/prelude.js';
+import { memberOffset, preludeConstant, preludeLayout, readsTextures } from '../gpu/prelude.js';
 import type { CpuVisibleWrite } from '../d3d12/recorded-commands.js';
 import type { FaultRecord, SubmittedList } from './fault-report.js';
 import type { ListUse, WorkUse } from './deferred-release.js';
@@ -151,6 +151,11 @@ export class GpuBackend {
 
   private static heapSpan(resource: Resource, offset = 0, length = resource.desc.width): Span {
     return { start: resource.heapOffset + offset, end: resource.heapOffset + offset + length };
+  }
+
+  /** A pipeline of `code` was created: the first that reads textures makes the texture cache's atlas (src/gpu/texture-cache.ts). */
+  pipelineCreated(code: string): void {
+    if (readsTextures(code)) this.memory.textureCache.activate();
   }
 
   /** The UAV clear kernel (created at the first clear executed), over this device's prelude variant. */

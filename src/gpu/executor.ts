@@ -1,7 +1,9 @@
 /**
  * Encodes executed command lists into one WebGPU command buffer, with one encoder per command kind
  * (./encoders/): every dispatch and every copy is a compute dispatch over the prelude's bind group
- * (page table, pool, per-dispatch constants, fault log, unmapped-access log); copies run the copy
+ * (page table, pool, per-dispatch constants, fault log, unmapped-access log, the texture cache's
+ * tags, requests, atlas and sampler); a submission that runs shaders first fills the texture cache
+ * with the pages earlier ones requested (src/gpu/texture-cache.ts); copies run the copy
  * kernel over their jobs. Clears and draws go to render passes on their back buffer, with the
  * graphics prelude's bind group; the pass planner decides which commands share a pass. WebGPU orders
  * passes and dispatches, so D3D12's barriers need no GPU work here: their state rules were checked
@@ -85,7 +87,8 @@ export function encodeExecution(
   const { commands, dispatches } = plan(lists, planning, stride);
   if (commands.length === 0) return null;
 
-  const infoBuffer = buffers.writeConstants(packDispatchInfo(dispatches, stride, settings, unmapped));
+  const cache = memory.textureCache;
+  const infoBuffer = buffers.writeConstants(packDispatchInfo(dispatches, stride, settings, unmapped, cache.rowSlots));
   const jobs =
     planning.jobs.length > 0
       ? buffers.bindGroup('d3d12 copy jobs', kernel.jobsLayout, [
@@ -100,6 +103,7 @@ export function encodeExecution(
     { binding: 2, resource: { buffer: infoBuffer, size: preludeLayout().dispatchInfo.size } },
     { binding: 3, resource: { buffer: memory.faultLog } },
     { binding: 4, resource: { buffer: unmapped.buffer } },
+    ...cache.bindings(),
   ];
   const prelude = buffers.bindGroup('d3d12 prelude', preludeBindGroupLayout(device), memoryEntries);
   const graphicsPrelude = commands.some(({ command }) => command.kind === 'draw')
@@ -108,6 +112,9 @@ export function encodeExecution(
 
   const encoder = device.createCommandEncoder({ label: 'd3d12 executeCommandLists' });
   if (faults?.clearFirst) memory.encodeFaultClear(encoder);
+  // Pages shaders of earlier submissions asked the texture cache for go into it before any shader runs.
+  if (commands.some(({ command }) => command.kind === 'dispatch' || command.kind === 'draw'))
+    cache.encodeFill(encoder);
   const passes = new PassPlanner(encoder);
   const context: EncodeContext = {
     memory,

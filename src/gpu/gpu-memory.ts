@@ -24,6 +24,7 @@ import { TILE_SIZE } from '../memory/tiling.js';
 import { PageTableMirror } from './page-table.js';
 import { memberOffset, preludeConstant, preludeLayout } from './prelude.js';
 import { checked, guard, type GuardedError } from './error-guard.js';
+import { TextureCache, textureCacheSlots } from './texture-cache.js';
 
 export const PAGE_SIZE = TILE_SIZE;
 
@@ -38,6 +39,8 @@ export interface GpuMemoryOptions {
   nonLocalBytes: number;
   /** Pages of virtual address space (the page table's largest size). */
   virtualPages: number;
+  /** Bytes of the texture cache (src/gpu/texture-cache.ts); 0: off. */
+  textureCacheBytes: number;
 }
 
 /**
@@ -59,6 +62,8 @@ export class GpuMemory {
   private readonly poolStart: Record<MemorySegment, number>;
   readonly pageTable: PageTableMirror;
   readonly faultLogBytes: number;
+  /** Copies of pool pages that the texture units sample (src/gpu/texture-cache.ts). */
+  readonly textureCache: TextureCache;
   /** Where guarded operations report the errors their scopes caught (the device removes itself). */
   onError: (error: GuardedError) => void = () => undefined;
   /** Queue writes that every submission must follow (the descriptor heaps' pending writes). */
@@ -75,6 +80,7 @@ export class GpuMemory {
     pageTable: GPUBuffer,
     virtualPages: number,
     readonly faultLog: GPUBuffer,
+    textureCacheBytes: number,
   ) {
     this.pageCounts = { LOCAL: localBytes / PAGE_SIZE, NON_LOCAL: (pool.size - localBytes) / PAGE_SIZE };
     this.poolStart = { LOCAL: 0, NON_LOCAL: localBytes };
@@ -86,6 +92,9 @@ export class GpuMemory {
       this.pageCounts.LOCAL,
     );
     this.faultLogBytes = faultLog.size;
+    this.textureCache = new TextureCache(device, pool, pool.size / PAGE_SIZE, textureCacheSlots(textureCacheBytes), (d) =>
+      this.createBuffer(d),
+    );
     device.queue.writeBuffer(
       faultLog,
       memberOffset(preludeLayout().faultLog, 'capacity'),
@@ -124,7 +133,15 @@ export class GpuMemory {
         'd3d12 fault log',
         memberOffset(layout.faultLog, 'records') + FAULT_CAPACITY * layout.faultRecord.size,
       );
-      return new GpuMemory(device, pool, options.localBytes, pageTable, options.virtualPages, faultLog);
+      return new GpuMemory(
+        device,
+        pool,
+        options.localBytes,
+        pageTable,
+        options.virtualPages,
+        faultLog,
+        options.textureCacheBytes,
+      );
     } catch (error) {
       for (const buffer of made) buffer.destroy();
       throw error;
@@ -182,6 +199,26 @@ export class GpuMemory {
     for (const run of runs)
       encoder.clearBuffer(this.pool, this.poolOffset(segment, run.start * PAGE_SIZE), run.count * PAGE_SIZE);
     this.submit([encoder.finish()]);
+    for (const run of runs) this.pagesWritten(segment, run.start, run.count);
+  }
+
+  /**
+   * Queue writes just changed pages `first` to `first + count - 1` of a segment: the texture cache
+   * drops its copies of them (src/gpu/texture-cache.ts). Every queue write into the pool calls this.
+   */
+  pagesWritten(segment: MemorySegment, first: number, count: number): void {
+    this.textureCache.pagesWritten(this.poolStart[segment] / PAGE_SIZE + first, count);
+  }
+
+  /** pagesWritten for every page of `pages` (a heap's physical pages), run by run. */
+  pageListWritten(segment: MemorySegment, pages: ArrayLike<number>): void {
+    for (let i = 0; i < pages.length; ) {
+      const first = pages[i] as number;
+      let count = 1;
+      while (i + count < pages.length && pages[i + count] === first + count) count++;
+      this.pagesWritten(segment, first, count);
+      i += count;
+    }
   }
 
   /**
@@ -191,6 +228,8 @@ export class GpuMemory {
   writeHeapBytes(segment: MemorySegment, pages: Uint32Array, heapOffset: number, data: Uint8Array): void {
     forEachPhysicalSpan(pages, heapOffset, data.byteLength, (poolOffset, dataOffset, length) => {
       this.device.queue.writeBuffer(this.pool, this.poolOffset(segment, poolOffset), data, dataOffset, length);
+      const first = Math.floor(poolOffset / PAGE_SIZE);
+      this.pagesWritten(segment, first, Math.ceil((poolOffset + length) / PAGE_SIZE) - first);
     });
   }
 
@@ -276,6 +315,7 @@ export class GpuMemory {
     this.pool.destroy();
     this.pageTable.destroy();
     this.faultLog.destroy();
+    this.textureCache.destroy();
     for (const staging of this.faultStaging.splice(0)) staging.destroy();
   }
 }

@@ -63,6 +63,7 @@ export function movePages(memory: GpuMemory, moves: readonly PageMove[]): void {
     });
   });
   memory.submit([encoder.finish()]);
+  for (const { to } of moves) memory.pageListWritten(to.segment, to.pages);
   // Work already submitted keeps it alive until it has run.
   bounce.destroy();
 }

@@ -229,6 +229,7 @@ export class Pager {
     }
     upload?.finish();
     if (encoder) device.queue.submit([encoder.finish()]);
+    for (const { segment, pages } of heaps) this.memory.pageListWritten(segment, pages);
     upload?.recycle();
     // The bytes are in the queue's hands now (writeBuffer and the mapped chunks copied them).
     for (const { evicted } of heaps) this.release(evicted);

@@ -43,25 +43,40 @@ export function preludeBindGroupEntries(
   const entries = new Map<number, GPUBindGroupLayoutEntry>();
   for (const { code, visibility } of stages) {
     for (const variable of new WgslReflect(code).getBindGroups()[0] ?? []) {
-      let buffer: GPUBufferBindingLayout;
-      if (variable.resourceType === ResourceType.Uniform)
-        buffer = { type: 'uniform', hasDynamicOffset: true, minBindingSize: variable.size };
-      else if (variable.resourceType === ResourceType.Storage)
-        buffer = { type: variable.access === 'read_write' ? 'storage' : 'read-only-storage' };
-      else throw new Error(`the prelude's binding ${variable.binding} (${variable.name}) is not a buffer`);
+      // The list is indexed by binding: a binding a variant leaves out is a hole.
+      if (!variable) continue;
+      const resource = bindingResource(variable);
       const seen = entries.get(variable.binding);
-      if (seen && seen.buffer?.type !== buffer.type)
+      if (seen && JSON.stringify({ ...seen, visibility: 0 }) !== JSON.stringify({ ...resource, visibility: 0 }))
         throw new Error(
           `the prelude declares binding ${variable.binding} (${variable.name}) differently in two stages`,
         );
-      entries.set(variable.binding, {
-        binding: variable.binding,
-        visibility: (seen?.visibility ?? 0) | visibility,
-        buffer,
-      });
+      entries.set(variable.binding, { ...resource, visibility: (seen?.visibility ?? 0) | visibility });
     }
   }
   return [...entries.values()].sort((a, b) => a.binding - b.binding);
+}
+
+type ReflectedVariable = NonNullable<ReturnType<WgslReflect['getBindGroups']>[number]>[number];
+
+/**
+ * The layout entry of one prelude binding: buffers by their address space and access; the texture
+ * cache's atlas (a float 2D array) and its filtering sampler (shaders/prelude/texture-cache.wgsl).
+ */
+function bindingResource(variable: ReflectedVariable): GPUBindGroupLayoutEntry {
+  const { binding } = variable;
+  switch (variable.resourceType) {
+    case ResourceType.Uniform:
+      return { binding, visibility: 0, buffer: { type: 'uniform', hasDynamicOffset: true, minBindingSize: variable.size } };
+    case ResourceType.Storage:
+      return { binding, visibility: 0, buffer: { type: variable.access === 'read_write' ? 'storage' : 'read-only-storage' } };
+    case ResourceType.Texture:
+      return { binding, visibility: 0, texture: { sampleType: 'float', viewDimension: '2d-array' } };
+    case ResourceType.Sampler:
+      return { binding, visibility: 0, sampler: { type: 'filtering' } };
+    default:
+      throw new Error(`the prelude's binding ${binding} (${variable.name}) is of a kind group 0 does not hold`);
+  }
 }
 
 function cacheFor(device: GPUDevice): DeviceCache {

@@ -16,6 +16,8 @@ import loads from '../../shaders/prelude/loads.wgsl?raw';
 import pageHandle from '../../shaders/prelude/page-handle.wgsl?raw';
 import texelFormats from '../../shaders/prelude/texel-formats.wgsl?raw';
 import textures from '../../shaders/prelude/textures.wgsl?raw';
+import textureCache from '../../shaders/prelude/texture-cache.wgsl?raw';
+import cacheRequests from '../../shaders/prelude/cache-requests.wgsl?raw';
 import descriptors from '../../shaders/prelude/descriptors.wgsl?raw';
 import descriptorViews from '../../shaders/prelude/descriptor-views.wgsl?raw';
 import descriptorViewsFragment from '../../shaders/prelude/descriptor-views-fragment.wgsl?raw';
@@ -51,6 +53,14 @@ export function makesPageHandles(code: string): boolean {
   return /\bd3d12_page(_for_write)?\s*\(/.test(uncommented(code));
 }
 
+/**
+ * Whether `code` opens a texture to read it (d3d12_tex2d, d3d12_texture2d, d3d12_rw_texture2d): a
+ * pipeline of it may be served by the texture cache (src/gpu/texture-cache.ts).
+ */
+export function readsTextures(code: string): boolean {
+  return /\bd3d12_(tex2d|texture2d|rw_texture2d)\s*\(/.test(uncommented(code));
+}
+
 function uncommented(code: string): string {
   return code.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\/\/[^\n]*/g, ' ');
 }
@@ -79,6 +89,7 @@ export function computePrelude({
 }: PreludeVariant = {}): string {
   return [
     common,
+    cacheRequests,
     bindingsCompute,
     pools(poolView, 'compute'),
     recording ? unmappedAccess : unmappedAccessOff,
@@ -86,6 +97,7 @@ export function computePrelude({
     pageHandle,
     texelFormats,
     textures,
+    textureCache,
     descriptors,
     descriptorViews,
     // A graphics pipeline's code holds its pixel shader in the vertex-stage replay's module too.
@@ -107,6 +119,7 @@ export function computePrelude({
 function graphicsPrelude(stageBindings: string, recordUnmapped: boolean, poolView: PoolView, bindings: string): string {
   return [
     common,
+    cacheRequests,
     stageBindings,
     pools(poolView, 'graphics'),
     recordUnmapped ? unmappedAccess : unmappedAccessOff,
@@ -114,6 +127,7 @@ function graphicsPrelude(stageBindings: string, recordUnmapped: boolean, poolVie
     pageHandle,
     texelFormats,
     textures,
+    textureCache,
     descriptors,
     descriptorViews,
     descriptorViewsFragment,
@@ -135,6 +149,9 @@ export function fragmentPrelude({
 }: PreludeVariant = {}): string {
   return graphicsPrelude(bindingsFragment, recording, poolView, bindings);
 }
+
+/** The texture cache's request list (its struct and capacity), which the fill kernel shares with the prelude. */
+export const CACHE_REQUESTS_WGSL: string = cacheRequests;
 
 /** The registers of a pipeline without a root signature: none bound (shaders/prelude/bindings-unbound.wgsl). */
 export const UNBOUND_REGISTERS_WGSL: string = bindingsUnbound;
@@ -173,6 +190,8 @@ export interface PreludeLayout {
   faultLog: StructLayout;
   /** The unmapped-access log's header (counts, capacity, bitmap), then its words from `offsets.words`. */
   unmappedAccessLog: StructLayout;
+  /** The texture cache's requests (shaders/prelude/cache-requests.wgsl): count, cursor, pages, then the pending bits. */
+  cacheRequests: StructLayout;
 }
 
 /** Every `const` of a WGSL module with a scalar value, evaluated (wgsl_reflect's parser). */
@@ -231,6 +250,7 @@ export function preludeLayout(): PreludeLayout {
       faultRecord: requireStruct(PRELUDE_WGSL, 'D3D12FaultRecord', 'the prelude'),
       faultLog: requireStruct(PRELUDE_WGSL, 'D3D12FaultLog', 'the prelude'),
       unmappedAccessLog: requireStruct(COMPUTE_UNMAPPED_ACCESS_PRELUDE_WGSL, 'D3D12UnmappedAccessLog', 'the prelude'),
+      cacheRequests: requireStruct(PRELUDE_WGSL, 'D3D12CacheRequests', 'the prelude'),
     };
   }
   return cached;

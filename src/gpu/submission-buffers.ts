@@ -15,7 +15,7 @@
 const MIN_BUFFER_BYTES = 64 * 1024;
 
 interface CachedGroup {
-  buffers: readonly GPUBuffer[];
+  buffers: readonly unknown[];
   group: GPUBindGroup;
 }
 
@@ -71,9 +71,9 @@ export class SubmissionBuffers {
     return buffer;
   }
 
-  /** A bind group of `layout` over `entries`, reused while every buffer bound is the same one. */
+  /** A bind group of `layout` over `entries`, reused while every buffer (texture view, sampler) bound is the same one. */
   bindGroup(label: string, layout: GPUBindGroupLayout, entries: readonly GPUBindGroupEntry[]): GPUBindGroup {
-    const buffers = entries.map((entry) => (entry.resource as GPUBufferBinding).buffer);
+    const buffers = entries.map((entry) => (entry.resource as Partial<GPUBufferBinding>).buffer ?? entry.resource);
     const cached = this.groups.get(layout);
     if (cached && cached.buffers.length === buffers.length && cached.buffers.every((b, i) => b === buffers[i]))
       return cached.group;

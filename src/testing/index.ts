@@ -81,3 +81,15 @@ export function dropNextPageTableWriteForTesting(device: Device): void {
     .context.requireBackend('dropNextPageTableWriteForTesting')
     .memory.pageTable.dropNextWriteForTesting();
 }
+
+/**
+ * The texture cache of `device` (src/gpu/texture-cache.ts) as its tags have it after all work
+ * submitted so far: the pool pages it holds (whose copies shaders may read instead of memory), and
+ * its slots (0: off). Empty on a CPU-only device.
+ */
+export async function readTextureCacheForTesting(device: Device): Promise<{ slots: number; cachedPages: number[] }> {
+  const backend = expectInstance('readTextureCacheForTesting', 'device', device, Device).context.backend;
+  if (!backend) return { slots: 0, cachedPages: [] };
+  const cache = backend.memory.textureCache;
+  return { slots: cache.slots, cachedPages: await cache.cachedPagesForTesting() };
+}

@@ -24,6 +24,8 @@ export interface DeviceSettings {
   nonLocalMemoryBytes?: number;
   localMemoryBudget?: number;
   nonLocalMemoryBudget?: number;
+  /** Bytes of the texture cache (a multiple of 64 KiB; 0: off); undefined: the default. */
+  textureCacheBytes?: number;
   /** What a GPU page fault does: remove the device (D3D12's DXGI_ERROR_DEVICE_REMOVED) or only report it. */
   onPageFault: 'remove-device' | 'report';
   /** undefined: navigator.gpu's, where there is one; null: none (a CPU-only device). */
@@ -87,7 +89,10 @@ function checkGpuValidation(
   };
 }
 
-/** createDevice(options): tiers 1..4 and 1..2, memory sizes positive integers. */
+/** A texture cache slot's bytes: one 64 KiB tile. */
+const TEXTURE_CACHE_GRANULE = 65536;
+
+/** createDevice(options): tiers 1..4 and 1..2, memory sizes positive integers, the texture cache in whole slots. */
 export function validateCreateDevice(options: unknown): Checked<DeviceSettings> {
   const call = 'createDevice';
   const value = options ?? {};
@@ -115,6 +120,20 @@ export function validateCreateDevice(options: unknown): Checked<DeviceSettings> 
       value.nonLocalMemoryBudget == null
         ? undefined
         : checkInteger(call, 'options.nonLocalMemoryBudget', value.nonLocalMemoryBudget, 0),
+    () => {
+      if (value.textureCacheBytes == null) return undefined;
+      const bytes = value.textureCacheBytes;
+      return (
+        checkInteger(call, 'options.textureCacheBytes', bytes, 0) ??
+        ((bytes as number) % TEXTURE_CACHE_GRANULE === 0
+          ? undefined
+          : invalidArg(
+              call,
+              'options.textureCacheBytes',
+              `must be a multiple of ${TEXTURE_CACHE_GRANULE} (a cache slot holds one 64 KiB tile), got ${bytes as number}`,
+            ))
+      );
+    },
     () =>
       checkName(call, 'options.onPageFault', value.onPageFault ?? 'remove-device', [
         'remove-device',
@@ -130,6 +149,7 @@ export function validateCreateDevice(options: unknown): Checked<DeviceSettings> 
     nonLocalMemoryBytes: (value.nonLocalMemoryBytes ?? undefined) as number | undefined,
     localMemoryBudget: (value.localMemoryBudget ?? undefined) as number | undefined,
     nonLocalMemoryBudget: (value.nonLocalMemoryBudget ?? undefined) as number | undefined,
+    textureCacheBytes: (value.textureCacheBytes ?? undefined) as number | undefined,
     onPageFault: (value.onPageFault ?? 'remove-device') as DeviceSettings['onPageFault'],
     gpuDevice: value.gpuDevice as GPUDevice | null | undefined,
   };

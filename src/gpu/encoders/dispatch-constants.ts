@@ -18,7 +18,8 @@ type InfoWords = Record<
   | 'draw'
   | 'drawIndexed'
   | 'unmappedAccess'
-  | 'submission',
+  | 'submission'
+  | 'cacheRowSlots',
   number
 >;
 let infoWords: InfoWords | undefined;
@@ -36,6 +37,7 @@ function dispatchInfoWords(): InfoWords {
     drawIndexed: word('draw_indexed'),
     unmappedAccess: word('unmapped_access'),
     submission: word('submission'),
+    cacheRowSlots: word('cache_row_slots'),
   };
   return infoWords;
 }
@@ -55,6 +57,8 @@ export function packDispatchInfo(
   stride: number,
   settings: ExecutionSettings,
   unmapped: UnmappedAccessBinding,
+  /** The texture cache's slots per atlas row, 0 while it has no atlas (src/gpu/texture-cache.ts). */
+  cacheRowSlots: number,
 ): ArrayBuffer {
   const info = new ArrayBuffer(dispatches.length * stride);
   const words = new Uint32Array(info);
@@ -72,6 +76,7 @@ export function packDispatchInfo(
     if (dispatch.assembler) words.set(dispatch.assembler, base + at.drawIndexed);
     words[base + at.unmappedAccess] = unmapped.recording ? 1 : 0;
     words[base + at.submission] = unmapped.submission;
+    words[base + at.cacheRowSlots] = cacheRowSlots;
   });
   return info;
 }

@@ -48,18 +48,32 @@ describe('constants shared with the WGSL', () => {
   test("group 0's layout comes from the prelude's declarations", () => {
     const entries = preludeBindGroupEntries([{ code: COMPUTE_UNMAPPED_ACCESS_PRELUDE_WGSL, visibility: 4 }]);
     const shape = (list: GPUBindGroupLayoutEntry[]): unknown[] =>
-      list.map((entry) => [entry.binding, entry.buffer?.type, entry.buffer?.hasDynamicOffset ?? false]);
+      list.map((entry) => [
+        entry.binding,
+        entry.buffer?.type ?? entry.texture?.viewDimension ?? entry.sampler?.type,
+        entry.buffer?.hasDynamicOffset ?? false,
+      ]);
+    const textureCache = [
+      [5, 'storage', false],
+      [6, 'storage', false],
+      [7, '2d-array', false],
+      [8, 'filtering', false],
+    ];
     expect(shape(entries)).toEqual([
       [0, 'read-only-storage', false],
       [1, 'storage', false],
       [2, 'uniform', true],
       [3, 'storage', false],
       [4, 'storage', false],
+      ...textureCache,
     ]);
     expect(entries[2]?.buffer?.minBindingSize).toBe(preludeLayout().dispatchInfo.size);
     // The plain compute prelude (devices without gpuValidation.unmappedAccess) is the same less the
     // unmapped-access log: its code is left out, not only skipped by a uniform branch.
-    expect(shape(preludeBindGroupEntries([{ code: PRELUDE_WGSL, visibility: 4 }]))).toEqual(shape(entries).slice(0, 4));
+    expect(shape(preludeBindGroupEntries([{ code: PRELUDE_WGSL, visibility: 4 }]))).toEqual([
+      ...shape(entries).slice(0, 4),
+      ...textureCache,
+    ]);
     expect(PRELUDE_WGSL).not.toContain('d3d12_unmapped.');
     expect(COMPUTE_UNMAPPED_ACCESS_PRELUDE_WGSL).toContain('d3d12_unmapped.');
   });
