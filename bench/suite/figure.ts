@@ -76,6 +76,8 @@ export interface FigureRow {
   baselineSamples: number[];
   /** Secondary numbers for this row (e.g. GPU time of the page-table upload), name → value. */
   extra?: Record<string, number>;
+  /** This row's own target, where rows of one figure have different ones (it judges the row instead of the figure's). */
+  target?: FigureTarget;
 }
 
 export interface FigureTarget {

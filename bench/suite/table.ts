@@ -12,10 +12,11 @@ export function formatNumber(value: number | null | undefined): string {
   return value.toPrecision(2);
 }
 
-/** "meets" / "misses" against the figure's target, or '' without one. */
+/** "meets" / "misses" against the row's target, else the figure's, or '' without one. */
 export function verdict(figure: Figure, r: FigureRow): string {
-  if (!figure.target || r.ratio === null) return '';
-  const ok = figure.target.direction === 'at-least' ? r.ratio >= figure.target.ratio : r.ratio <= figure.target.ratio;
+  const target = r.target ?? figure.target;
+  if (!target || r.ratio === null) return '';
+  const ok = target.direction === 'at-least' ? r.ratio >= target.ratio : r.ratio <= target.ratio;
   return ok ? 'meets' : 'misses';
 }
 
@@ -58,13 +59,15 @@ export function markdownTable(results: readonly SuiteResult[]): string {
     for (const result of results)
       for (const r of result.figures.find((f) => f.id === figure.id)?.rows ?? []) cases.add(r.case);
     for (const name of cases) {
+      let rowTarget: string | undefined;
       const cells = results.map((result) => {
         const r = result.figures.find((f) => f.id === figure.id)?.rows.find((x) => x.case === name);
+        rowTarget ??= r?.target?.text;
         return r
           ? `${formatNumber(r.value)} vs ${formatNumber(r.baseline)} ${figure.unit} (**${formatNumber(r.ratio)}**)`
           : '–';
       });
-      lines.push(`| ${figure.title} | ${name} | ${cells.join(' | ')} | ${figure.target?.text ?? ''} |`);
+      lines.push(`| ${figure.title} | ${name} | ${cells.join(' | ')} | ${rowTarget ?? figure.target?.text ?? ''} |`);
     }
   }
   return lines.join('\n');

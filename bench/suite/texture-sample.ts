@@ -12,7 +12,13 @@
  *   - sample_level, bilinear: d3d12_tex2d_sample_level against textureSampleLevel (linear filters,
  *     clamp-to-edge) at lod 0, one mip;
  *   - sample_level, trilinear: the same at lod 0.5, two mips blended.
- * Milliseconds per dispatch; ratio library ÷ native.
+ * Milliseconds per dispatch; ratio library ÷ native. Each row runs on a device with the texture cache
+ * (src/gpu/texture-cache.ts: tiles copied into a real texture, read by the texture units; the
+ * rows the targets are for), and again on a device with the cache off (rows `…, cache off`: every
+ * read through memory, as before the cache). One more row rewrites a tile of mip 0 with copyTiles
+ * before each submission's dispatches (native: copyBufferToTexture of the same texels), so the cache
+ * drops and refills that tile every submission: `sample_level, bilinear, a tile rewritten each
+ * submission`.
  *
  * Why the baseline is fair: same GPU device, same texels at every mip, same WGSL text for the kernels
  * (only the accessors differ), same invocation grid and workgroup size, one packed word written per
@@ -20,7 +26,9 @@
  * where the adapter has them (else one submission to completion), the dispatch count raised until a
  * submission runs long enough, every variant in every round in rotating order. Before timing, every
  * invocation's result is compared between the sides (below), and the figure throws on a mismatch:
- * a library that read the wrong texels (or none) would make the ratio meaningless.
+ * a library that read the wrong texels (or none) would make the ratio meaningless. The cached rows
+ * are compared twice (the first submission reads memory and requests the tiles, the second reads
+ * the cache), and the rewrite row after its rewrite, so a stale cache cannot hide.
  *
  * What the ratio includes because the library imposes it: the texture is memory, not a texture
  * object, so there is no texture cache layout, no filtering hardware and no format decode in hardware;
@@ -29,13 +37,20 @@
  * come from a dynamically offset uniform; with gpuValidation on (the default) every submission also
  * reads the fault log back.
  */
-import { createDevice, TILE_SIZE } from '../../src/index.js';
-import { kernelTimer } from './kernel-timer.js';
-import { fencedQueue, interleaved, liveRecorder, row, timeRaw, type FigureRunner } from './figure.js';
-import { fullChain, mipChain, mipSide, tiledBytes } from './texture-sample-texels.js';
+import { TILE_SIZE } from '../../src/index.js';
+import {
+  interleaved,
+  liveRecorder,
+  row,
+  timeRaw,
+  type FigureRow,
+  type FigureRunner,
+  type FigureTarget,
+} from './figure.js';
+import { librarySide, type Kernel, type LibrarySide } from './texture-sample-library.js';
+import { fullChain, mipChain, mipSide, patternTexel } from './texture-sample-texels.js';
 import kernelsWgsl from './texture-sample.wgsl?raw';
 import nativeWgsl from './texture-sample-native.wgsl?raw';
-import d3d12Wgsl from './texture-sample-d3d12.wgsl?raw';
 
 /** Texture side: 2048² RGBA8 is 16 MiB at mip 0, 342 tiles with its chain; quick: 256², 6 tiles, so SwiftShader runs it in seconds. */
 const FULL_SIDE = 2048;
@@ -43,6 +58,10 @@ const QUICK_SIDE = 256;
 /** Invocations per workgroup side, read from the WGSL so it is written once. */
 const WORKGROUP_SIDE = Number(/const TS_WORKGROUP_SIDE: u32 = (\d+)u;/.exec(kernelsWgsl)?.[1] ?? NaN);
 const RGBA8 = 4;
+/** RGBA8 standard tiles are 128 × 128 texels. */
+const TILE_TEXELS = 128;
+/** The tile the rewrite row rewrites: an inner one of mip 0 (quick: the last of its 2 × 2). */
+const REWRITTEN = { x: 1, y: 1 };
 /** A submission should run at least this long, so that submission and completion latency (well under a millisecond) stays within a few percent. */
 const TARGET_SUBMISSION_MS = 50;
 /** Quick runs are smoke runs: on SwiftShader one native dispatch already takes longer, so a submission is one dispatch. */
@@ -60,18 +79,44 @@ const MAX_DISPATCHES = 1024;
 const FILTERED_TOLERANCE = 2;
 /** Loads are exact: both sides decode the same byte, and packing it again gives that byte back. */
 const LOAD_TOLERANCE = 0;
-/** A timestamp query heap's result memory, and the descriptor's: one 64 KiB page each. */
-const PAGE = TILE_SIZE;
 
-type Kernel = 'load_texels' | 'sample_texels';
-const ROWS: { name: string; kernel: Kernel; lod: number }[] = [
-  { name: 'textureLoad', kernel: 'load_texels', lod: 0 },
-  { name: 'sample_level, bilinear', kernel: 'sample_texels', lod: 0 },
+/** The targets of issue 35, for the cached rows: software virtual texturing's published cost is about 2× (docs/texture-cache.md). */
+const TARGETS: Record<string, FigureTarget> = {
+  textureLoad: { text: 'at most 1.3× native', ratio: 1.3, direction: 'at-most' },
+  'sample_level, bilinear': { text: 'at most 1.6× native', ratio: 1.6, direction: 'at-most' },
+  'sample_level, trilinear': { text: 'at most 2.0× native', ratio: 2.0, direction: 'at-most' },
+};
+
+type Cache = 'on' | 'off';
+interface Spec {
+  name: string;
+  kernel: Kernel;
+  lod: number;
+  cache: Cache;
+  /** Rewrites tile REWRITTEN of mip 0 before the dispatches of each submission. */
+  rewrite?: boolean;
+}
+const READS: Omit<Spec, 'cache' | 'name'>[] = [
+  { kernel: 'load_texels', lod: 0 },
+  { kernel: 'sample_texels', lod: 0 },
   // Half way: mip 0 and mip 1 weigh alike, and 0.5 is exact in the 4 LOD fraction bits Vulkan guarantees.
-  { name: 'sample_level, trilinear', kernel: 'sample_texels', lod: 0.5 },
+  { kernel: 'sample_texels', lod: 0.5 },
+];
+const readName = (spec: Omit<Spec, 'cache' | 'name'>): string =>
+  spec.kernel === 'load_texels' ? 'textureLoad' : spec.lod === 0 ? 'sample_level, bilinear' : 'sample_level, trilinear';
+const ROWS: Spec[] = [
+  ...READS.map((spec) => ({ ...spec, name: readName(spec), cache: 'on' as const })),
+  ...READS.map((spec) => ({ ...spec, name: `${readName(spec)}, cache off`, cache: 'off' as const })),
+  {
+    kernel: 'sample_texels',
+    lod: 0,
+    cache: 'on',
+    rewrite: true,
+    name: 'sample_level, bilinear, a tile rewritten each submission',
+  },
 ];
 
-const roundUp = (bytes: number): number => Math.ceil(bytes / PAGE) * PAGE;
+const withTarget = (r: FigureRow, target: FigureTarget | undefined): FigureRow => (target ? { ...r, target } : r);
 const floatBits = (value: number): number => new Uint32Array(new Float32Array([value]).buffer)[0] as number;
 
 /** The largest per-channel difference, in 8-bit steps, between two sets of packed RGBA8 results. */
@@ -87,6 +132,13 @@ function maxDifference(a: Uint32Array, b: Uint32Array): number {
   return worst;
 }
 
+/** The rewrite row's texels: one tile, row-major (as copyTiles and a 512-byte-pitch copy both lay it out), other than mip 0's. */
+function rewriteTexels(): Uint8Array {
+  const words = new Uint32Array(TILE_TEXELS * TILE_TEXELS);
+  for (let i = 0; i < words.length; i++) words[i] = patternTexel(9, i % TILE_TEXELS, Math.floor(i / TILE_TEXELS) + 7);
+  return new Uint8Array(words.buffer);
+}
+
 export const textureSample: FigureRunner = async (context) => {
   const { gpuDevice, quick } = context;
   // As indirection-cost: the variants interleave, so drift hits all alike, within the suite's budget.
@@ -99,7 +151,7 @@ export const textureSample: FigureRunner = async (context) => {
   const invocations = side * side;
   const outputBytes = invocations * 4;
   const targetMs = quick ? QUICK_TARGET_SUBMISSION_MS : TARGET_SUBMISSION_MS;
-  const paramsOf = (spec: { kernel: Kernel; lod: number }, mip = 0): number[] => [
+  const paramsOf = (spec: Spec, mip = 0): number[] => [
     mip,
     spec.kernel === 'load_texels' ? mipSide(side, mip) : side,
     floatBits(spec.lod),
@@ -108,26 +160,7 @@ export const textureSample: FigureRunner = async (context) => {
 
   context.progress(`texture sample: making ${side}² × ${mips} mips of texels`);
   const chain = mipChain(side, mips);
-
-  const textureDesc = {
-    dimension: 'TEXTURE2D',
-    width: side,
-    height: side,
-    mipLevels: mips,
-    format: 'R8G8B8A8_UNORM',
-    layout: '64KB_UNDEFINED_SWIZZLE',
-  } as const;
-  // The pools are sized before the texture exists: its texels rounded up to tiles, and one tile more
-  // for the mip tail's rounding (standard mips of a power-of-two texture fill whole tiles).
-  const chainBytes = chain.reduce((sum, texels) => sum + texels.byteLength, 0);
-  const textureBytesAtMost = roundUp(chainBytes) + PAGE;
-  // Local: the heap, the descriptor, the results, a query heap. Non-local: the upload (texels and
-  // descriptor), the results' readback, the timestamps' readback.
-  const device = await createDevice({
-    gpuDevice,
-    localMemoryBytes: textureBytesAtMost + PAGE + roundUp(outputBytes) + PAGE,
-    nonLocalMemoryBytes: textureBytesAtMost + PAGE + roundUp(outputBytes) + PAGE,
-  });
+  const rewrite = rewriteTexels();
   // The baseline's texture and buffers, on the same raw device.
   const native = gpuDevice.createTexture({
     label: 'texture-sample: native texture',
@@ -154,72 +187,25 @@ export const textureSample: FigureRunner = async (context) => {
     size: outputBytes,
     usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
   });
+  const rewriteSource = gpuDevice.createBuffer({
+    label: 'texture-sample: native rewrite tile',
+    size: TILE_SIZE,
+    usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+  });
+  gpuDevice.queue.writeBuffer(rewriteSource, 0, rewrite);
+  const sides: Partial<Record<Cache, LibrarySide>> = {};
   try {
-    const { queue, settle } = fencedQueue(device);
-
-    // ---- the texels: a reserved texture, every tile mapped in order onto one heap, copyTiles from UPLOAD ----
-    const texture = device.createReservedResource(textureDesc, 'COMMON');
-    const tiling = device.getResourceTiling(texture);
-    const tiles = tiling.numTilesForEntireResource;
-    const textureBytes = tiles * TILE_SIZE;
-    const heap = device.createHeap({
-      sizeInBytes: textureBytes,
-      properties: { type: 'DEFAULT' },
-      flags: ['ALLOW_ONLY_NON_RT_DS_TEXTURES'],
-    });
-    queue.updateTileMappings(
-      texture,
-      [{ x: 0, y: 0, z: 0, subresource: 0 }],
-      [{ numTiles: tiles }],
-      heap,
-      ['NONE'],
-      [0],
-      [tiles],
-    );
-    context.progress(`texture sample: filling ${tiles} tiles and ${mips} native mips`);
-    const upload = device.createCommittedResource(
-      { type: 'UPLOAD' },
-      [],
-      { dimension: 'BUFFER', width: textureBytes + PAGE },
-      'GENERIC_READ',
-    );
-    const words = device.writeTextureDescriptor(texture);
-    const mapped = upload.map();
-    mapped.set(tiledBytes(tiling, chain, side, TILE_SIZE));
-    mapped.set(new Uint8Array(words.buffer, words.byteOffset, words.byteLength), textureBytes);
-    upload.unmap();
-    const descriptor = device.createCommittedResource(
-      { type: 'DEFAULT' },
-      [],
-      { dimension: 'BUFFER', width: PAGE },
-      'COMMON',
-    );
-    const output = device.createCommittedResource(
-      { type: 'DEFAULT' },
-      [],
-      { dimension: 'BUFFER', width: outputBytes, flags: ['ALLOW_UNORDERED_ACCESS'] },
-      'COMMON',
-    );
-    const fill = device.createCommandList('COMPUTE');
-    fill.copyTiles(
-      texture,
-      { x: 0, y: 0, z: 0, subresource: 0 },
-      { numTiles: tiles },
-      upload,
-      0,
-      'LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE',
-    );
-    fill.copyBufferRegion(descriptor, 0, upload, textureBytes, words.byteLength);
-    fill.resourceBarrier([
-      {
-        type: 'TRANSITION',
-        transition: { resource: texture, stateBefore: 'COPY_DEST', stateAfter: 'NON_PIXEL_SHADER_RESOURCE' },
-      },
-    ]);
-    fill.close();
-    queue.executeCommandLists([fill]);
-    await settle();
-    upload.release();
+    context.progress(`texture sample: filling the reserved textures and ${mips} native mips`);
+    for (const cache of ['on', 'off'] as const)
+      sides[cache] = await librarySide(gpuDevice, {
+        side,
+        mips,
+        chain,
+        outputBytes,
+        rewrite,
+        textureCacheBytes: cache === 'on' ? undefined : 0,
+      });
+    const sideOf = (spec: Spec): LibrarySide => sides[spec.cache] as LibrarySide;
     for (const [mip, texels] of chain.entries()) {
       const s = mipSide(side, mip);
       gpuDevice.queue.writeTexture(
@@ -230,7 +216,7 @@ export const textureSample: FigureRunner = async (context) => {
       );
     }
 
-    // ---- pipelines ----
+    // ---- the baseline's pipelines ----
     const module = gpuDevice.createShaderModule({
       label: 'texture-sample: native',
       code: `${kernelsWgsl}\n${nativeWgsl}`,
@@ -244,8 +230,7 @@ export const textureSample: FigureRunner = async (context) => {
       addressModeV: 'clamp-to-edge',
     });
     const nativePipelines = new Map<Kernel, GPUComputePipeline>();
-    const psos = new Map<Kernel, Awaited<ReturnType<typeof device.createComputePipelineState>>>();
-    for (const kernel of ['load_texels', 'sample_texels'] as const) {
+    for (const kernel of ['load_texels', 'sample_texels'] as const)
       nativePipelines.set(
         kernel,
         await gpuDevice.createComputePipelineAsync({
@@ -254,15 +239,6 @@ export const textureSample: FigureRunner = async (context) => {
           compute: { module, entryPoint: kernel },
         }),
       );
-      psos.set(
-        kernel,
-        await device.createComputePipelineState({
-          label: `texture-sample: ${kernel} through the prelude`,
-          code: `${kernelsWgsl}\n${d3d12Wgsl}`,
-          entryPoint: kernel,
-        }),
-      );
-    }
     const bindGroup = (kernel: Kernel, uniform: GPUBuffer): GPUBindGroup =>
       gpuDevice.createBindGroup({
         label: `texture-sample: native ${kernel}`,
@@ -278,48 +254,39 @@ export const textureSample: FigureRunner = async (context) => {
 
     // GPU time from timestamp queries where the adapter has them, as indirection-cost reads it.
     const timestamps = gpuDevice.features.has('timestamp-query');
-    const timer = kernelTimer(gpuDevice, device, 'texture-sample');
-    const readback = device.createCommittedResource(
-      { type: 'READBACK' },
-      [],
-      { dimension: 'BUFFER', width: outputBytes },
-      'COPY_DEST',
-    );
-
+    const timer = (sides.on as LibrarySide).timer;
     // Workgroups per side of a dispatch of `mip` (timed dispatches read mip 0: the whole grid).
     const groupsFor = (mip: number): number => Math.ceil(mipSide(side, mip) / WORKGROUP_SIDE);
-    const submitNative = (kernel: Kernel, group: GPUBindGroup, dispatches: number, groups = groupsFor(0)): void => {
-      const encoder = gpuDevice.createCommandEncoder({ label: `texture-sample: native ${kernel}` });
+    const submitNative = (spec: Spec, group: GPUBindGroup, dispatches: number, groups = groupsFor(0)): void => {
+      const encoder = gpuDevice.createCommandEncoder({ label: `texture-sample: native ${spec.kernel}` });
+      if (spec.rewrite)
+        encoder.copyBufferToTexture(
+          { buffer: rewriteSource, bytesPerRow: TILE_TEXELS * RGBA8 },
+          { texture: native, origin: [REWRITTEN.x * TILE_TEXELS, REWRITTEN.y * TILE_TEXELS] },
+          [TILE_TEXELS, TILE_TEXELS],
+        );
       const pass = encoder.beginComputePass(timer.rawPass);
-      pass.setPipeline(nativePipelines.get(kernel) as GPUComputePipeline);
+      pass.setPipeline(nativePipelines.get(spec.kernel) as GPUComputePipeline);
       pass.setBindGroup(0, group);
       for (let i = 0; i < dispatches; i++) pass.dispatchWorkgroups(groups, groups);
       pass.end();
       timer.resolveRaw(encoder);
       gpuDevice.queue.submit([encoder.finish()]);
     };
-    const libraryList = (kernel: Kernel, constants: number[], dispatches: number, groups = groupsFor(0)) => {
-      const list = device.createCommandList('COMPUTE');
-      list.setPipelineState(psos.get(kernel) as NonNullable<ReturnType<typeof psos.get>>);
-      list.setComputeRootShaderResourceView(1, descriptor.getGPUVirtualAddress());
-      list.setComputeRootUnorderedAccessView(2, output.getGPUVirtualAddress());
-      list.setComputeRoot32BitConstants(0, constants, 0);
-      timer.beginList(list);
-      for (let i = 0; i < dispatches; i++) list.dispatch(groups, groups, 1);
-      timer.endList(list);
-      list.close();
-      return list;
-    };
+    const libraryList = (spec: Spec, constants: number[], dispatches: number, groups = groupsFor(0)) =>
+      sideOf(spec).list(spec.kernel, constants, dispatches, groups, (list) => {
+        if (spec.rewrite) sideOf(spec).rewriteTile(list, REWRITTEN);
+      });
 
     // ---- check: every invocation's result on both sides, every mip for loads ----
     context.progress("texture sample: comparing every invocation's result");
     // The check's dispatches cover only the mip they read (a small mip's are its edge, repeated):
     // these are the bytes of their results.
     const resultBytes = (mip: number): number => (groupsFor(mip) * WORKGROUP_SIDE) ** 2 * 4;
-    const nativeResults = async (kernel: Kernel, constants: number[], mip: number): Promise<Uint32Array> => {
+    const nativeResults = async (spec: Spec, constants: number[], mip: number): Promise<Uint32Array> => {
       const uniform = uniforms[ROWS.length] as GPUBuffer;
       gpuDevice.queue.writeBuffer(uniform, 0, new Uint32Array(constants));
-      submitNative(kernel, bindGroup(kernel, uniform), 1, groupsFor(mip));
+      submitNative(spec, bindGroup(spec.kernel, uniform), 1, groupsFor(mip));
       const encoder = gpuDevice.createCommandEncoder();
       encoder.copyBufferToBuffer(results, 0, staging, 0, resultBytes(mip));
       gpuDevice.queue.submit([encoder.finish()]);
@@ -328,19 +295,11 @@ export const textureSample: FigureRunner = async (context) => {
       staging.unmap();
       return values;
     };
-    const libraryResults = async (kernel: Kernel, constants: number[], mip: number): Promise<Uint32Array> => {
-      const copy = device.createCommandList('COMPUTE');
-      copy.copyBufferRegion(readback, 0, output, 0, resultBytes(mip));
-      copy.close();
-      queue.executeCommandLists([libraryList(kernel, constants, 1, groupsFor(mip)), copy]);
-      await settle();
-      const bytes = readback.map();
-      const values = new Uint32Array(bytes.slice(0, resultBytes(mip)).buffer);
-      readback.unmap(0, { begin: 0, end: 0 });
-      return values;
-    };
+    const libraryResults = (spec: Spec, constants: number[], mip: number): Promise<Uint32Array> =>
+      sideOf(spec).results([libraryList(spec, constants, 1, groupsFor(mip))], resultBytes(mip));
     const wrong: string[] = [];
     const worst = ROWS.map(() => 0);
+    // The rewrite row last: after it, both sides hold the rewritten tile.
     for (const [r, spec] of ROWS.entries()) {
       // Loads: every mip (the timed row reads mip 0), so the whole chain's layout is checked.
       const checks =
@@ -348,23 +307,26 @@ export const textureSample: FigureRunner = async (context) => {
           ? Array.from({ length: mips }, (_, mip) => paramsOf(spec, mip))
           : [paramsOf(spec)];
       const tolerance = spec.kernel === 'load_texels' ? LOAD_TOLERANCE : FILTERED_TOLERANCE;
+      // With the cache: twice, the second read served by the tiles the first one requested.
+      const passes = spec.cache === 'on' ? ['memory', 'cache'] : ['memory'];
       for (const constants of checks) {
         const mip = constants[0] as number;
-        const difference = maxDifference(
-          await libraryResults(spec.kernel, constants, mip),
-          await nativeResults(spec.kernel, constants, mip),
-        );
-        worst[r] = Math.max(worst[r] as number, difference);
-        if (difference > tolerance)
-          wrong.push(
-            `${spec.name}${spec.kernel === 'load_texels' ? ` (mip ${mip})` : ''}: a texel differs by ${difference}/255 in a channel (tolerance ${tolerance}/255)`,
-          );
+        const expected = await nativeResults(spec, constants, mip);
+        for (const pass of passes) {
+          const difference = maxDifference(await libraryResults(spec, constants, mip), expected);
+          worst[r] = Math.max(worst[r] as number, difference);
+          if (difference > tolerance)
+            wrong.push(
+              `${spec.name}${spec.kernel === 'load_texels' ? ` (mip ${mip})` : ''}, ${pass} pass: a texel differs by ${difference}/255 in a channel (tolerance ${tolerance}/255)`,
+            );
+        }
       }
     }
-    if (device.getDeviceRemovedReason() !== 'S_OK')
-      throw new Error(
-        `texture-sample: the library device was removed: ${device.getPageFaultReport()?.message ?? device.getDeviceRemovedReason()}`,
-      );
+    for (const cache of ['on', 'off'] as const) {
+      const reason = (sides[cache] as LibrarySide).removedReason();
+      if (reason !== 'S_OK')
+        throw new Error(`texture-sample: the library device (cache ${cache}) was removed: ${reason}`);
+    }
     if (wrong.length > 0)
       throw new Error(`texture-sample: the library's reads do not match the native texture's: ${wrong.join('; ')}`);
 
@@ -373,17 +335,10 @@ export const textureSample: FigureRunner = async (context) => {
       gpuDevice.queue.writeBuffer(uniforms[r] as GPUBuffer, 0, new Uint32Array(paramsOf(spec))),
     );
     const nativeGroups = ROWS.map((spec, r) => bindGroup(spec.kernel, uniforms[r] as GPUBuffer));
-    const timeNative = async (r: number, dispatches: number): Promise<number> => {
-      const kernel = (ROWS[r] as (typeof ROWS)[number]).kernel;
-      return timer.rawMs(dispatches, () => submitNative(kernel, nativeGroups[r] as GPUBindGroup, dispatches));
-    };
-    const timeLibrary = async (list: ReturnType<typeof libraryList>, dispatches: number): Promise<number> => {
-      await settle();
-      return timer.libraryMs(dispatches, async () => {
-        queue.executeCommandLists([list]);
-        await settle();
-      });
-    };
+    const timeNative = async (r: number, dispatches: number): Promise<number> =>
+      timer.rawMs(dispatches, () => submitNative(ROWS[r] as Spec, nativeGroups[r] as GPUBindGroup, dispatches));
+    const timeLibrary = async (spec: Spec, list: ReturnType<typeof libraryList>, dispatches: number): Promise<number> =>
+      sideOf(spec).timer.libraryMs(dispatches, () => sideOf(spec).run(list));
     // Calibrate on the cheapest baseline, native loads (also a warm-up): doubling until a submission
     // lasts the target, since one cold dispatch is mostly submission latency.
     let dispatches = 1;
@@ -391,7 +346,7 @@ export const textureSample: FigureRunner = async (context) => {
     while (
       dispatches < MAX_DISPATCHES &&
       (calibrationMs = await timeRaw(gpuDevice, () =>
-        submitNative('load_texels', nativeGroups[0] as GPUBindGroup, dispatches),
+        submitNative(ROWS[0] as Spec, nativeGroups[0] as GPUBindGroup, dispatches),
       )) < targetMs
     )
       dispatches *= 2;
@@ -405,7 +360,7 @@ export const textureSample: FigureRunner = async (context) => {
       warmup = 0;
     }
     // Recorded once and executed every round, as D3D12 applications reuse bundles of work.
-    const lists = ROWS.map((spec) => libraryList(spec.kernel, paramsOf(spec), dispatches));
+    const lists = ROWS.map((spec) => libraryList(spec, paramsOf(spec), dispatches));
     context.progress(
       `texture sample: ${side}², ${invocations} invocations, ${dispatches} dispatches per submission, ${rounds} rounds`,
     );
@@ -419,17 +374,17 @@ export const textureSample: FigureRunner = async (context) => {
         show: (ms: number) => live.sample(spec.name, 'baseline', ms),
       },
       {
-        time: () => timeLibrary(lists[r] as (typeof lists)[number], dispatches),
+        time: () => timeLibrary(spec, lists[r] as (typeof lists)[number], dispatches),
         into: librarySamples[r] as number[],
         show: (ms: number) => live.sample(spec.name, 'measured', ms),
       },
     ]);
     await interleaved(variants, rounds, warmup);
-    if (device.getDeviceRemovedReason() !== 'S_OK')
-      throw new Error(
-        `texture-sample: the library device was removed while timing: ${device.getDeviceRemovedReason()}`,
-      );
-    timer.destroy();
+    for (const cache of ['on', 'off'] as const) {
+      const reason = (sides[cache] as LibrarySide).removedReason();
+      if (reason !== 'S_OK')
+        throw new Error(`texture-sample: the library device (cache ${cache}) was removed while timing: ${reason}`);
+    }
 
     return {
       id: 'texture-sample',
@@ -439,16 +394,18 @@ export const textureSample: FigureRunner = async (context) => {
         'the same kernel in raw WebGPU on a native rgba8unorm texture of the same texels: textureLoad; textureSampleLevel with linear filters and clamp-to-edge',
       ratioMeaning: 'library ms ÷ native ms',
       rows: ROWS.map((spec, r) =>
-        row(spec.name, librarySamples[r] as number[], nativeSamples[r] as number[], {
-          'max |Δ| per channel, in 1/255': worst[r] as number,
-        }),
+        withTarget(
+          row(spec.name, librarySamples[r] as number[], nativeSamples[r] as number[], {
+            'max |Δ| per channel, in 1/255': worst[r] as number,
+          }),
+          TARGETS[spec.name],
+        ),
       ),
       rounds,
       warmup,
       parameters: {
         textureSide: side,
         mipLevels: mips,
-        tiles,
         invocations,
         workgroupSide: WORKGROUP_SIDE,
         dispatchesPerSubmission: dispatches,
@@ -460,15 +417,18 @@ export const textureSample: FigureRunner = async (context) => {
         timestamps
           ? "ms per dispatch: GPU time between timestamps around dispatchesPerSubmission dispatches (native: the pass's timestampWrites; library: EndQuery before and after, ResolveQueryData), divided"
           : 'ms per dispatch: one submission of dispatchesPerSubmission dispatches, timed to completion and divided (no timestamp queries on this adapter)',
-        "checked before timing: every invocation's packed result of the library agrees with the native one within the tolerances (loads at every mip); extra gives the largest difference seen",
-        'library device with gpuValidation on (the default): each submission also reads the fault log back before its fence completes',
+        "checked before timing: every invocation's packed result of the library agrees with the native one within the tolerances (loads at every mip; with the cache, once read from memory and once from the cache; the rewrite row after its rewrite); extra gives the largest difference seen",
+        'rows without "cache off": a device with the texture cache (the default); "cache off": textureCacheBytes 0, every read through memory',
+        'library devices with gpuValidation on (the default): each submission also reads the fault log back before its fence completes',
       ],
     };
   } finally {
     native.destroy();
     results.destroy();
+    rewriteSource.destroy();
     for (const uniform of uniforms) uniform.destroy();
     staging.destroy();
-    device.destroy();
+    sides.on?.destroy();
+    sides.off?.destroy();
   }
 };

@@ -36,7 +36,7 @@ export function resultLines(figures: readonly Figure[], references: readonly Sui
       measured: `${formatNumber(r.value)} ${figure.unit}`,
       baseline: r.baseline === null ? '–' : `${formatNumber(r.baseline)} ${figure.unit}`,
       ratio: formatNumber(r.ratio),
-      target: figure.target?.text ?? '',
+      target: r.target?.text ?? figure.target?.text ?? '',
       verdict: verdict(figure, r),
       references: references.map((ref) => {
         const theirs = ref.figures.find((f) => f.id === figure.id)?.rows.find((x) => x.case === r.case);
