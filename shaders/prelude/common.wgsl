@@ -138,9 +138,8 @@ struct D3D12DispatchInfo {
   unmapped_access: u32,
   // The submission this dispatch belongs to (numbered per device), for unmapped-access records.
   submission: u32,
-  // The texture cache's slots per row of an atlas layer (a layer holds the square of it), or 0 when
-  // the device's cache is off (texture-cache.wgsl).
-  cache_row_slots: u32,
+  // 1 when the device's texture cache has its atlas (texture-cache.wgsl); 0 when it is off.
+  texture_cache: u32,
 }
 
 

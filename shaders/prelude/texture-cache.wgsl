@@ -18,14 +18,20 @@
 // footprint inside one tile is one hardware sample of the slot (weights in the texture unit's
 // fixed point, within 2/255 of the shader's exact ones); a footprint across tiles or past the mip's
 // edge takes its four taps through the cache one by one and blends them in the shader, as before.
-// d3d12_dispatch.cache_row_slots is 0 on a device whose cache is off: nothing here runs then.
+// d3d12_dispatch.texture_cache is 0 on a device whose cache is off or has no atlas yet: nothing
+// here runs then.
 
 const D3D12_CACHE_TILE_SIDE: u32 = 128u;
+// The atlas's layers are 2048² texels, 16 x 16 slots: constants, so that a slot's place is shifts
+// and masks (a division by a uniform's row count made bilinear samples 2.6x native against 3.2x,
+// H100, docs/texture-cache.md). src/gpu/texture-cache.ts reads them.
+const D3D12_CACHE_ROW_SLOTS: u32 = 16u;
+const D3D12_CACHE_LAYER_SIDE: u32 = D3D12_CACHE_ROW_SLOTS * D3D12_CACHE_TILE_SIDE;
 
 // Whether the cache serves reads of `texture`'s mip whose entry is `mip` (d3d12_tex2d_mip).
 fn d3d12_cache_serves(texture: D3D12Texture2D, mip: vec4u) -> bool {
   let format = texture.format == D3D12_TEXEL_RGBA8_UNORM || texture.format == D3D12_TEXEL_BGRA8_UNORM;
-  return d3d12_dispatch.cache_row_slots != 0u && mip.w == 0u && format && all(texture.tile == vec2u(D3D12_CACHE_TILE_SIDE));
+  return d3d12_dispatch.texture_cache != 0u && mip.w == 0u && format && all(texture.tile == vec2u(D3D12_CACHE_TILE_SIDE));
 }
 
 // The tag of the page holding texel `texel` at `address`, 0 when the cache cannot serve it: the page
@@ -49,10 +55,10 @@ fn d3d12_cache_tag(address: vec2u, texel: vec2u) -> u32 {
 
 // Where slot tag - 1 starts in the atlas: texel (x, y) of layer z.
 fn d3d12_cache_origin(tag: u32) -> vec3u {
-  let row = d3d12_dispatch.cache_row_slots;
   let slot = tag - 1u;
-  let within = slot % (row * row);
-  return vec3u(vec2u(within % row, within / row) * D3D12_CACHE_TILE_SIDE, slot / (row * row));
+  let within = slot % (D3D12_CACHE_ROW_SLOTS * D3D12_CACHE_ROW_SLOTS);
+  let row = vec2u(within % D3D12_CACHE_ROW_SLOTS, within / D3D12_CACHE_ROW_SLOTS);
+  return vec3u(row * D3D12_CACHE_TILE_SIDE, slot / (D3D12_CACHE_ROW_SLOTS * D3D12_CACHE_ROW_SLOTS));
 }
 
 // The atlas holds the bytes as RGBA; a BGRA texture's channels are swapped back.
@@ -91,8 +97,7 @@ fn d3d12_cache_bilinear(texture: D3D12Texture2D, mip: vec4u, level: u32, slice: 
       let at = d3d12_cache_origin(tag);
       let tile = corner - corner % vec2u(D3D12_CACHE_TILE_SIDE);
       // The slot's texel centres are at origin + 0.5: the same fraction as `position`'s.
-      let side = f32(d3d12_dispatch.cache_row_slots * D3D12_CACHE_TILE_SIDE);
-      let uv = (vec2f(at.xy) + (position - vec2f(tile)) + 0.5) / side;
+      let uv = (vec2f(at.xy) + (position - vec2f(tile)) + 0.5) / f32(D3D12_CACHE_LAYER_SIDE);
       *value = d3d12_cache_channels(texture.format, textureSampleLevel(d3d12_cache_atlas, d3d12_cache_sampler, uv, at.z, 0.0));
       hit = true;
     }

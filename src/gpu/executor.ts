@@ -88,7 +88,7 @@ export function encodeExecution(
   if (commands.length === 0) return null;
 
   const cache = memory.textureCache;
-  const infoBuffer = buffers.writeConstants(packDispatchInfo(dispatches, stride, settings, unmapped, cache.rowSlots));
+  const infoBuffer = buffers.writeConstants(packDispatchInfo(dispatches, stride, settings, unmapped, cache.active));
   const jobs =
     planning.jobs.length > 0
       ? buffers.bindGroup('d3d12 copy jobs', kernel.jobsLayout, [

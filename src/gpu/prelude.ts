@@ -38,11 +38,13 @@ import { Const, WgslParser, WgslReflect } from './wgsl-reflect.js';
 export type PoolView = 'words' | 'vec4';
 
 /**
- * The view for `code`: vectors where it calls a 16-byte or page-handle function, else words.
- * Comments are left out first: a comment naming d3d12_load4 (16 bytes) calls nothing.
+ * The view for `code`: vectors where it calls a 16-byte or page-handle function or opens a texture,
+ * else words. Comments are left out first: a comment naming d3d12_load4 (16 bytes) calls nothing.
  */
 export function poolViewFor(code: string): PoolView {
-  return /\bd3d12_(load4|store4|page)\w*\s*\(/.test(uncommented(code)) ? 'vec4' : 'words';
+  // Opening a texture reads its descriptor in 16-byte loads (textures.wgsl): a texture load through
+  // the vector view took 3.70x native against 3.86x (H100, docs/texture-cache.md).
+  return /\bd3d12_(load4|store4|page)\w*\s*\(/.test(uncommented(code)) || readsTextures(code) ? 'vec4' : 'words';
 }
 
 /**

@@ -8,7 +8,7 @@
  * texture of LAYER_SIDE² layers cut into 128 × 128 slots; a linear, clamp-to-edge sampler. The atlas
  * is made when the first pipeline that reads textures is created (activate()); before that, and on a
  * device whose cache is off (textureCacheBytes: 0), a 1 × 1 placeholder is bound and
- * d3d12_dispatch.cache_row_slots is 0, so no shader reads tags.
+ * d3d12_dispatch.texture_cache is 0, so no shader reads tags.
  *
  * Invariants:
  *   - a non-zero tag of page p names a slot holding p's bytes as the queue has them now;
@@ -20,14 +20,14 @@
  *     shader samples a slot while it is written.
  */
 import fillWgsl from '../../shaders/texture_cache_fill.wgsl?raw';
-import { CACHE_REQUESTS_WGSL, memberOffset, preludeLayout } from './prelude.js';
+import { CACHE_REQUESTS_WGSL, memberOffset, preludeConstant, preludeLayout } from './prelude.js';
 
 /** A slot holds one 64 KiB page as a 128 × 128 tile of 4-byte texels (the standard tile of RGBA8). */
 export const CACHE_TILE_SIDE = 128;
 const CACHE_SLOT_BYTES = CACHE_TILE_SIDE * CACHE_TILE_SIDE * 4;
-/** Atlas layers are 2048² (16 × 16 slots, 16 MiB): within every adapter's maxTextureDimension2D (8192 at least). */
-const LAYER_SIDE = 2048;
-const ROW_SLOTS = LAYER_SIDE / CACHE_TILE_SIDE;
+/** Atlas layers are 2048² (16 × 16 slots, 16 MiB): within every adapter's maxTextureDimension2D (8192 at least). Constants of the prelude. */
+const ROW_SLOTS = preludeConstant('D3D12_CACHE_ROW_SLOTS');
+const LAYER_SIDE = preludeConstant('D3D12_CACHE_LAYER_SIDE');
 const LAYER_SLOTS = ROW_SLOTS * ROW_SLOTS;
 
 /** The default cache: 1,024 slots (64 MiB), a 2048² texture with its full chain and more. */
@@ -155,9 +155,9 @@ export class TextureCache {
     this.view = this.placeholder.createView({ dimension: '2d-array' });
   }
 
-  /** Slots per row of an atlas layer, as shaders read it (d3d12_dispatch.cache_row_slots); 0 while no atlas exists. */
-  get rowSlots(): number {
-    return this.atlas ? ROW_SLOTS : 0;
+  /** Whether the atlas exists, as shaders read it (d3d12_dispatch.texture_cache). */
+  get active(): boolean {
+    return this.atlas !== undefined;
   }
 
   /** Makes the atlas (once; nothing when the cache is off): a pipeline that reads textures was created. */

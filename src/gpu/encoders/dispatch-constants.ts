@@ -19,7 +19,7 @@ type InfoWords = Record<
   | 'drawIndexed'
   | 'unmappedAccess'
   | 'submission'
-  | 'cacheRowSlots',
+  | 'textureCache',
   number
 >;
 let infoWords: InfoWords | undefined;
@@ -37,7 +37,7 @@ function dispatchInfoWords(): InfoWords {
     drawIndexed: word('draw_indexed'),
     unmappedAccess: word('unmapped_access'),
     submission: word('submission'),
-    cacheRowSlots: word('cache_row_slots'),
+    textureCache: word('texture_cache'),
   };
   return infoWords;
 }
@@ -57,8 +57,8 @@ export function packDispatchInfo(
   stride: number,
   settings: ExecutionSettings,
   unmapped: UnmappedAccessBinding,
-  /** The texture cache's slots per atlas row, 0 while it has no atlas (src/gpu/texture-cache.ts). */
-  cacheRowSlots: number,
+  /** Whether the texture cache has its atlas (src/gpu/texture-cache.ts). */
+  textureCache: boolean,
 ): ArrayBuffer {
   const info = new ArrayBuffer(dispatches.length * stride);
   const words = new Uint32Array(info);
@@ -76,7 +76,7 @@ export function packDispatchInfo(
     if (dispatch.assembler) words.set(dispatch.assembler, base + at.drawIndexed);
     words[base + at.unmappedAccess] = unmapped.recording ? 1 : 0;
     words[base + at.submission] = unmapped.submission;
-    words[base + at.cacheRowSlots] = cacheRowSlots;
+    words[base + at.textureCache] = textureCache ? 1 : 0;
   });
   return info;
 }
