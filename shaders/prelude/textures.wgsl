@@ -44,15 +44,37 @@ struct D3D12Texture2D {
   array_size: u32,
   // In units of 1 << D3D12_TEX2D_SLICE_PITCH_SHIFT bytes.
   slice_pitch: u32,
+  // The descriptor's page, and 1 when the whole descriptor lies in it, 16-byte aligned: then the
+  // header and every mip entry are read through this one translation (page-handle.wgsl).
+  page: D3D12Page,
+  in_page: u32,
 }
 
 // Reads a texture descriptor's header from memory (once per invocation; pass the result around):
-// words 0-11, three 16-byte loads.
+// words 0-11, three 16-byte loads. A descriptor inside one page (every descriptor a descriptor heap
+// or writeTextureDescriptor's buffer holds at a 16-byte offset, unless it crosses a 64 KiB line) is
+// translated once, for the header and the mip entries read later; one across a line, or unaligned,
+// translates each load (a texture load cost 2.75x native with the header read by three
+// translations, 2.1x by one, H100, docs/texture-cache.md). An absent or unowned page faults once, at
+// the descriptor's address, either way.
 fn d3d12_tex2d(descriptor: vec2u) -> D3D12Texture2D {
-  let a = d3d12_load4(descriptor);
-  let b = d3d12_load4(d3d12_address_add(descriptor, 16u));
-  let c = d3d12_load4(d3d12_address_add(descriptor, 32u));
-  return D3D12Texture2D(descriptor, a.xy, a.zw, b.x, b.y, b.z, vec2u(b.w, c.x), c.y, c.z, c.w);
+  let offset = descriptor.x & D3D12_PAGE_OFFSET_MASK;
+  let in_page = (offset & 15u) == 0u && offset + D3D12_TEX2D_DESCRIPTOR_WORDS * 4u <= D3D12_PAGE_BYTES;
+  var page = D3D12Page(vec2u(0u), 0u, 0u, 0u, 0u);
+  var a: vec4u;
+  var b: vec4u;
+  var c: vec4u;
+  if (in_page) {
+    page = d3d12_page(descriptor);
+    a = d3d12_page_load4(page, offset);
+    b = d3d12_page_load4(page, offset + 16u);
+    c = d3d12_page_load4(page, offset + 32u);
+  } else {
+    a = d3d12_load4(descriptor);
+    b = d3d12_load4(d3d12_address_add(descriptor, 16u));
+    c = d3d12_load4(d3d12_address_add(descriptor, 32u));
+  }
+  return D3D12Texture2D(descriptor, a.xy, a.zw, b.x, b.y, b.z, vec2u(b.w, c.x), c.y, c.z, c.w, page, select(0u, 1u, in_page));
 }
 
 // The size in texels of a mip.
@@ -64,7 +86,14 @@ fn d3d12_tex2d_mip_size(texture: D3D12Texture2D, mip: u32) -> vec2u {
 // packed flag. Read with one 16-byte load, once per sample rather than once per texel: a bilinear
 // sample then translates 5 addresses instead of 16.
 fn d3d12_tex2d_mip(texture: D3D12Texture2D, mip: u32) -> vec4u {
-  return d3d12_load4(d3d12_address_add(texture.descriptor, (D3D12_TEX2D_MIPS + 4u * mip) * 4u));
+  let at = (D3D12_TEX2D_MIPS + 4u * min(mip, D3D12_TEX2D_MAX_MIPS - 1u)) * 4u;
+  var entry: vec4u;
+  if (texture.in_page != 0u) {
+    entry = d3d12_page_load4(texture.page, (texture.descriptor.x & D3D12_PAGE_OFFSET_MASK) + at);
+  } else {
+    entry = d3d12_load4(d3d12_address_add(texture.descriptor, at));
+  }
+  return entry;
 }
 
 // The first byte of array slice `slice`. The offset is carried into the high word: slices past
