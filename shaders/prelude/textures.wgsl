@@ -141,7 +141,19 @@ fn d3d12_tex2d_last_slice(texture: D3D12Texture2D) -> u32 {
 // CheckAccessFullyMapped). Coordinates outside the mip are clamped to its edge.
 fn d3d12_tex2d_load(texture: D3D12Texture2D, mip: u32, texel: vec2u, status: ptr<function, u32>) -> vec4f {
   let level = min(mip, texture.mip_levels - 1u);
-  return d3d12_tex2d_load_in(texture, level, d3d12_tex2d_mip(texture, level), texel, status);
+  return d3d12_tex2d_load_in(texture, level, d3d12_tex2d_mip_clamped(texture, mip, level), texel, status);
+}
+
+// The entry of mip `level`, the mip `wanted` clamped to the texture's (level = min(wanted,
+// mip_levels - 1)). It is read at `wanted` first: that load does not wait for the header's
+// mip_levels, so it is in flight with the header's loads rather than after them; it is read again at
+// `level` only when the clamp moved it.
+fn d3d12_tex2d_mip_clamped(texture: D3D12Texture2D, wanted: u32, level: u32) -> vec4u {
+  var entry = d3d12_tex2d_mip(texture, wanted);
+  if (level != wanted) {
+    entry = d3d12_tex2d_mip(texture, level);
+  }
+  return entry;
 }
 
 // Texel (x, y) of `mip` of array slice `slice` (Texture2DArray.Load), as d3d12_tex2d_load; the mip
@@ -209,13 +221,17 @@ fn d3d12_tex2d_load_at(texture: D3D12Texture2D, address: vec2u, status: ptr<func
 // Bilinear filtering within one mip (below mip_levels), clamped to the edge: one sample of the
 // texture cache when it holds the footprint's tile (texture-cache.wgsl), else four taps.
 fn d3d12_tex2d_bilinear(texture: D3D12Texture2D, level: u32, uv: vec2f, status: ptr<function, u32>) -> vec4f {
+  return d3d12_tex2d_bilinear_in(texture, level, d3d12_tex2d_mip(texture, level), uv, status);
+}
+
+// d3d12_tex2d_bilinear of mip `level`, whose entry `mip` is already read.
+fn d3d12_tex2d_bilinear_in(texture: D3D12Texture2D, level: u32, mip: vec4u, uv: vec2f, status: ptr<function, u32>) -> vec4f {
   let size = vec2f(d3d12_tex2d_mip_size(texture, level));
   let position = clamp(uv, vec2f(0.0), vec2f(1.0)) * size - 0.5;
   let base = floor(position);
   let f = position - base;
   let corner = vec2u(max(base, vec2f(0.0)));
   let next = vec2u(min(base + 1.0, size - 1.0));
-  let mip = d3d12_tex2d_mip(texture, level);
   var value = vec4f(0.0);
   if (d3d12_cache_bilinear(texture, mip, level, 0u, position, &value)) {
     *status = D3D12_STATUS_MAPPED;
@@ -243,15 +259,17 @@ fn d3d12_tex2d_sample_level(texture: D3D12Texture2D, uv: vec2f, lod: f32, min_lo
   let fine = u32(floor(level));
   let coarse = min(fine + 1u, texture.mip_levels - 1u);
   let t = level - f32(fine);
+  // The finer mip's entry as the lod asks for it, before mip_levels is known (d3d12_tex2d_mip_clamped).
+  let wanted = u32(floor(clamp(max(lod, min_lod), 0.0, f32(D3D12_TEX2D_MAX_MIPS - 1u))));
   var s0 = 0u;
-  let a = d3d12_tex2d_bilinear(texture, fine, uv, &s0);
+  let a = d3d12_tex2d_bilinear_in(texture, fine, d3d12_tex2d_mip_clamped(texture, wanted, fine), uv, &s0);
   // At a whole lod the coarser mip has no weight: it is neither read nor part of the status.
   if (t == 0.0 || coarse == fine) {
     *status = s0;
     return a;
   }
   var s1 = 0u;
-  let b = d3d12_tex2d_bilinear(texture, coarse, uv, &s1);
+  let b = d3d12_tex2d_bilinear_in(texture, coarse, d3d12_tex2d_mip_clamped(texture, wanted + 1u, coarse), uv, &s1);
   *status = s0 & s1;
   return mix(a, b, t);
 }
