@@ -11,13 +11,26 @@
 // share a destination word (a partial word at an unaligned boundary) must run in separate
 // dispatches: the executor then runs the copy in phases, job i in phase i % phases (stride = phases;
 // copyPhases in src/gpu/copy-jobs.ts picks the count).
+//
+// d3d12_copy_pages is the same copy for the jobs that cannot fault: source and destination each
+// inside one page that is RESIDENT when the copy is submitted, both 16-byte aligned, a whole number
+// of 16 bytes (src/gpu/page-copies.ts picks them from the page-table mirror's CPU shadow, which is
+// exactly what the GPU's table holds for that submission). The CPU resolved both pages to pool word
+// indices, so each invocation moves 16 bytes from pool to pool with no translation and no fault path.
+// It is an entry point of its own, not a branch of d3d12_copy: its pipeline holds none of
+// d3d12_copy's fault and partial-word code (on SwiftShader, which runs untaken branches' code under a
+// lane mask, a dead branch with the fault path made a plain vec4 copy 3x slower).
 
 struct D3D12CopyJob {
   dst: vec2u,
   src: vec2u,
   bytes: u32,
+  // Jobs of d3d12_copy_pages only: the pool word indices of the first destination and source words
+  // (from RESIDENT page-table entries). Unused by d3d12_copy.
+  dst_word: u32,
+  src_word: u32,
   // Pads the job to 32 bytes.
-  unused: array<u32, 3>,
+  unused: u32,
 }
 
 const D3D12_COPY_JOB_BYTES: u32 = 65536u;
@@ -63,4 +76,18 @@ fn d3d12_copy(@builtin(workgroup_id) group: vec3u, @builtin(local_invocation_id)
   }
   // A partial word: keep the destination's other bytes.
   d3d12_store_masked(dst_word, value, ((1u << (count * 8u)) - 1u) << (position * 8u));
+}
+
+// Jobs [first, first + count) of the jobs buffer (root constants 0 and 1), 16 bytes an invocation:
+// workgroup y picks the job, workgroup x a block of D3D12_COPY_WORKGROUP 16-byte pieces.
+@compute @workgroup_size(D3D12_COPY_WORKGROUP)
+fn d3d12_copy_pages(@builtin(workgroup_id) group: vec3u, @builtin(local_invocation_id) local: vec3u) {
+  if (group.y >= d3d12_root_constant(1u)) {
+    return;
+  }
+  let job = d3d12_copy_jobs[d3d12_root_constant(0u) + group.y];
+  let word = (group.x * D3D12_COPY_WORKGROUP + local.x) * 4u;
+  if (word < job.bytes / 4u) {
+    d3d12_pool_write4(job.dst_word + word, d3d12_pool_read4(job.src_word + word));
+  }
 }

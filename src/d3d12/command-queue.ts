@@ -19,7 +19,7 @@ import {
 } from '../memory/tile-mappings.js';
 import { singleRangeStart, validateCopyTileMappings, validateUpdateTileMappings } from '../validation/tile-mappings.js';
 import type { GraphicsCommandList } from './command-list.js';
-import { commandName, executableCommands, type CpuVisibleWrite } from './recorded-commands.js';
+import { commandName, executableCommands, type CpuVisibleWrite, type RecordedCommand } from './recorded-commands.js';
 import type { SubmittedList } from '../emulator/fault-report.js';
 import type { ListUse, WorkUse } from '../emulator/deferred-release.js';
 import { decayAfterExecution, type Touched } from './resource-states.js';
@@ -45,6 +45,17 @@ export type { TileCopyFlag };
 
 /** Executions on every queue so far: an execution changes resource states, which checks read. */
 let executions = 0;
+
+/** The names of a closed list's commands, by its commands array (which a reset replaces): a list executed again names them again for free. */
+const names = new WeakMap<readonly RecordedCommand[], readonly string[]>();
+function commandNames(commands: readonly RecordedCommand[]): readonly string[] {
+  let named = names.get(commands);
+  if (!named || named.length !== commands.length) {
+    named = commands.map(commandName);
+    names.set(commands, named);
+  }
+  return named;
+}
 
 interface Operation {
   call: string;
@@ -208,7 +219,7 @@ export class CommandQueue {
     const uses: ListUse[] = [];
     const uavClearPipeline = (): GPUComputePipeline => backend.uavClearPipeline();
     for (const list of lists) {
-      described.set(list.id, { label: list.label, commands: list.commands.map(commandName) });
+      described.set(list.id, { label: list.label, commands: commandNames(list.commands) });
       // What the list is known to use: what its copies and barriers name, and what its root
       // descriptors point into (shaders reach other memory by address alone).
       const used = new Set(list.states.resources());

@@ -16,12 +16,13 @@
  * slot is mapped once: when a fence is signalled, the device waits for its work (readFaults, settle)
  * or a list is executed again with other commands before the read (so every record is attributed to
  * the commands that ran); the submission after a read clears the log first, into a fresh slot. The
- * submissions in flight are watched by one onSubmittedWorkDone at a time; fences wait on one chained
- * promise of the reads in flight.
+ * submissions in flight are watched by one onSubmittedWorkDone at a time, the one a fence signalled
+ * right after them asks for (see watch); fences wait on one chained promise of the reads in flight.
  * Faults still reach the device before the fence that covers them completes.
  */
 import type { GpuMemory } from '../gpu/gpu-memory.js';
 import { copyKernel, encodeExecution, type ExecutableList } from '../gpu/executor.js';
+import { withPageCopies } from '../gpu/page-copies.js';
 import { uavClearKernel } from '../gpu/uav-clear.js';
 import { memberOffset, preludeConstant, preludeLayout, readsTextures } from '../gpu/prelude.js';
 import type { CpuVisibleWrite } from '../d3d12/recorded-commands.js';
@@ -30,9 +31,13 @@ import type { ListUse, WorkUse } from './deferred-release.js';
 import type { Heap } from '../d3d12/heap.js';
 import type { MemoryBacking } from './memory-backing.js';
 import type { Resource } from '../d3d12/resource.js';
-import { CpuCoherence, type Span } from './cpu-coherence.js';
+import { copySources, CpuCoherence, type Span } from './cpu-coherence.js';
 import { SubmissionBuffers } from '../gpu/submission-buffers.js';
-import { createUnmappedAccessPlaceholder, UnmappedAccessLog } from '../gpu/unmapped-access-log.js';
+import {
+  createUnmappedAccessPlaceholder,
+  UnmappedAccessLog,
+  type UnmappedAccessBinding,
+} from '../gpu/unmapped-access-log.js';
 import { UnmappedAccesses } from './unmapped-access.js';
 
 interface Settings {
@@ -98,6 +103,7 @@ export class GpuBackend {
   /** Submitted work nobody watches yet; and whether an onSubmittedWorkDone is watching some. */
   private unwatched: WorkUse[] = [];
   private watching = false;
+  private watchScheduled = false;
   private readonly buffers: SubmissionBuffers;
   /** CPU-accessible memory kept coherent between its CPU copy and its pages. */
   private readonly coherence: CpuCoherence;
@@ -111,6 +117,8 @@ export class GpuBackend {
   readonly unmappedAccesses: UnmappedAccesses | undefined;
   private readonly unmappedLog: UnmappedAccessLog | undefined;
   private readonly unmappedPlaceholder: GPUBuffer | undefined;
+  /** The binding of the placeholder (made once: it never changes). */
+  private readonly placeholderBinding: UnmappedAccessBinding | undefined;
 
   private constructor(
     readonly memory: GpuMemory,
@@ -131,6 +139,7 @@ export class GpuBackend {
       });
     } else {
       this.unmappedPlaceholder = createUnmappedAccessPlaceholder(memory);
+      this.placeholderBinding = { buffer: this.unmappedPlaceholder, recording: false, submission: 0 };
     }
   }
 
@@ -206,21 +215,37 @@ export class GpuBackend {
     }
   }
 
-  /** Work submitted: it leaves `running` once the GPU has done it (one watcher at a time). */
+  /**
+   * Work submitted: it leaves `running` once the GPU has done it (one watcher at a time). The
+   * watcher starts after the caller's synchronous code: a fence signalled right after the
+   * submission (workDone) asks the queue for the same completion, and the watcher shares it (one
+   * onSubmittedWorkDone per submit and signal, not two: a native call and a promise each).
+   */
   private watch(work: WorkUse): void {
     this.unwatched.push(work);
-    if (!this.watching) this.watchNext();
+    if (this.watching || this.watchScheduled) return;
+    this.watchScheduled = true;
+    queueMicrotask(() => {
+      this.watchScheduled = false;
+      if (!this.watching && this.unwatched.length > 0) this.watchOn(this.queueIdle());
+    });
   }
 
-  private watchNext(): void {
+  /** Takes the work nobody watches yet out of `running` once `done` settles. */
+  private watchOn(done: Promise<void>): void {
     const batch = this.unwatched;
     this.unwatched = [];
     this.watching = true;
-    void Promise.race([this.memory.device.queue.onSubmittedWorkDone(), this.lost]).then(() => {
+    void done.then(() => {
       for (const work of batch) this.running.delete(work);
       this.watching = false;
-      if (this.unwatched.length > 0) this.watchNext();
+      if (this.unwatched.length > 0) this.watchOn(this.queueIdle());
     });
+  }
+
+  /** Settles once the work submitted so far has completed on the GPU, or the device is lost. */
+  private queueIdle(): Promise<void> {
+    return Promise.race([this.memory.device.queue.onSubmittedWorkDone(), this.lost]);
   }
 
   /** Reads back heap bytes the GPU may have written into the heap's CPU copy (see cpu-coherence.ts). */
@@ -276,25 +301,27 @@ export class GpuBackend {
     described: ReadonlyMap<number, SubmittedList>,
     uses: readonly ListUse[],
   ): void {
-    this.flushMapped();
+    // What copies alone read is known: a persistently mapped UPLOAD ring sends only the slots they read.
+    this.coherence.flush(undefined, () => copySources(lists));
     // Nothing to run (closed empty lists): no submission, as nothing reaches the GPU.
     if (!lists.some((list) => list.commands.length > 0)) return;
-    if (this.settings.validation) {
+    if (this.settings.validation && this.unreadFaultLists.size > 0) {
       // A list the log may hold records of, executed again with other commands: read those first.
       for (const [id, list] of described) {
         const unread = this.unreadFaultLists.get(id);
         if (unread && !sameList(unread, list)) this.collectFaults();
       }
     }
-    const unmapped = this.unmappedAccesses?.beforeSubmit(described, this.memory.pageTable.gpuBuffer.size / 4) ?? {
-      buffer: this.unmappedPlaceholder as GPUBuffer,
-      recording: false,
-      submission: 0,
-    };
+    const unmapped = this.unmappedAccesses
+      ? this.unmappedAccesses.beforeSubmit(described, this.memory.pageTable.gpuBuffer.size / 4)
+      : (this.placeholderBinding as UnmappedAccessBinding);
     const faults = this.settings.validation
       ? { slot: (this.faultSlot ??= this.memory.faultSlot()), clearFirst: this.clearFaultsNext }
       : undefined;
-    const encoded = encodeExecution(this.memory, this.kernel, this.settings, lists, unmapped, this.buffers, faults);
+    // Copies into and out of resident pages go to the page kernel; resolved now, against the
+    // page-table entries this very submission reads (page-copies.ts).
+    const resolved = withPageCopies(this.memory.pageTable, this.kernel.pages, lists);
+    const encoded = encodeExecution(this.memory, this.kernel, this.settings, resolved, unmapped, this.buffers, faults);
     if (encoded) {
       // After the page-table changes made before this execution (and only those: see page-table.ts).
       this.memory.submit([encoded.commandBuffer]);
@@ -311,7 +338,10 @@ export class GpuBackend {
       if (write.resource.heap)
         this.readBack(write.resource.heap, GpuBackend.heapSpan(write.resource, write.offset, write.length));
     }
-    if (lists.some((list) => list.commands.some((command) => command.kind === 'dispatch'))) {
+    if (
+      this.shaderVisibleCpuMemory.size > 0 &&
+      lists.some((list) => list.commands.some((command) => command.kind === 'dispatch'))
+    ) {
       for (const resource of this.shaderVisibleCpuMemory) {
         if (resource.heap && !resource.released) this.readBack(resource.heap, GpuBackend.heapSpan(resource));
       }
@@ -327,7 +357,9 @@ export class GpuBackend {
     this.collectFaults();
     // Mapping changes before the fence are queue work before it: their writes are sent now.
     this.memory.flushPageTable();
-    const done = Promise.all([this.memory.device.queue.onSubmittedWorkDone(), this.tracked]).then(() => undefined);
+    const idle = this.queueIdle();
+    if (!this.watching && this.unwatched.length > 0) this.watchOn(idle);
+    const done = Promise.all([idle, this.tracked]).then(() => undefined);
     return Promise.race([done, this.lost]);
   }
 

@@ -243,11 +243,19 @@ export class MemoryObjects {
   /** The live resources whose address ranges hold any of `addresses`. */
   resourcesAt(addresses: readonly bigint[]): Resource[] {
     if (addresses.length === 0) return [];
-    return [...this.live].filter((resource) => {
+    // At every dispatch of every execution: no intermediate arrays.
+    const found: Resource[] = [];
+    for (const resource of this.live) {
       const start = resource.virtualRange.address;
       const end = start + BigInt(resource.virtualRange.pageCount * TILE_SIZE);
-      return addresses.some((address) => address >= start && address < end);
-    });
+      for (const address of addresses) {
+        if (address >= start && address < end) {
+          found.push(resource);
+          break;
+        }
+      }
+    }
+    return found;
   }
 
   /** Any heap this device ever created, released ones included. */

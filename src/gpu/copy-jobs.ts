@@ -19,6 +19,12 @@ export interface CopyJob {
   bytes: number;
 }
 
+/** A job of the page kernel (d3d12_copy_pages; page-copies.ts): with its pool word indices resolved. */
+export interface PageCopyJob extends CopyJob {
+  dstWord: number;
+  srcWord: number;
+}
+
 /**
  * Cuts a copy into jobs of at most COPY_JOB_BYTES. Every job but the first starts at a 4-byte
  * aligned destination, so no two jobs of one copy share a destination word.

@@ -31,6 +31,9 @@ export const PAGE_SIZE = TILE_SIZE;
 /** How a refusal of the pool buffer names it (create-device.ts tells it from the other buffers by this). */
 export const POOL_WHAT = 'the pool (LOCAL and NON_LOCAL)';
 
+/** What a read of a log holding no records returns (shared: nobody writes into it). */
+const NO_RECORDS = new Uint32Array(0);
+
 /** Fault records kept per submission; more are counted, not recorded. */
 export const FAULT_CAPACITY = 256;
 
@@ -92,8 +95,12 @@ export class GpuMemory {
       this.pageCounts.LOCAL,
     );
     this.faultLogBytes = faultLog.size;
-    this.textureCache = new TextureCache(device, pool, pool.size / PAGE_SIZE, textureCacheSlots(textureCacheBytes), (d) =>
-      this.createBuffer(d),
+    this.textureCache = new TextureCache(
+      device,
+      pool,
+      pool.size / PAGE_SIZE,
+      textureCacheSlots(textureCacheBytes),
+      (d) => this.createBuffer(d),
     );
     device.queue.writeBuffer(
       faultLog,
@@ -212,7 +219,7 @@ export class GpuMemory {
 
   /** pagesWritten for every page of `pages` (a heap's physical pages), run by run. */
   pageListWritten(segment: MemorySegment, pages: ArrayLike<number>): void {
-    for (let i = 0; i < pages.length; ) {
+    for (let i = 0; i < pages.length;) {
       const first = pages[i] as number;
       let count = 1;
       while (i + count < pages.length && pages[i + count] === first + count) count++;
@@ -301,7 +308,8 @@ export class GpuMemory {
       const words = new Uint32Array(slot.getMappedRange());
       count = words[memberOffset(log, 'count') / 4] ?? 0;
       more = words[memberOffset(log, 'more') / 4] ?? 0;
-      records = words.slice(first, first + Math.min(count, FAULT_CAPACITY) * recordWords);
+      // No copy (an ArrayBuffer, at every read) when there are none.
+      records = count > 0 ? words.slice(first, first + Math.min(count, FAULT_CAPACITY) * recordWords) : NO_RECORDS;
       slot.unmap();
       this.faultStaging.push(slot);
     } catch (error) {

@@ -42,6 +42,7 @@ export class PageTableEncoding {
   private readonly absentKind = preludeConstant('D3D12_PTE_ABSENT');
   private readonly segmentBit = preludeConstant('D3D12_PTE_SEGMENT_BIT');
   private readonly wordBaseMask = preludeConstant('D3D12_PTE_WORD_BASE_MASK');
+  private readonly kindMask = preludeConstant('D3D12_PTE_KIND_MASK');
   /** The largest physical page a RESIDENT entry holds. */
   readonly maxPage = preludeConstant('D3D12_PTE_PAGE_LIMIT');
   private readonly wordsPerPage = preludeConstant('D3D12_WORDS_PER_PAGE');
@@ -84,6 +85,14 @@ export class PageTableEncoding {
 
   private firstPage(segment: MemorySegment): number {
     return segment === 'NON_LOCAL' ? this.nonLocalFirstPage : 0;
+  }
+
+  /**
+   * The pool word index of a RESIDENT entry's first word, or -1 for any other entry: two bit
+   * operations, for callers that look up entries per copy job (page-copies.ts).
+   */
+  residentWordBase(entry: number): number {
+    return (entry & this.kindMask) === this.resident ? (entry & this.wordBaseMask) >>> 0 : -1;
   }
 
   /** Mapped to a heap that has no memory now (evicted, or released); the entry names the heap. */
@@ -193,6 +202,14 @@ export class PageTableMirror {
     this.growTo(firstPage + count - 1);
     this.dirty.add(firstPage, count);
     return this.shadow.subarray(firstPage, firstPage + count);
+  }
+
+  /**
+   * The entry of `page` as the next submission reads it: the shadow, which flush() sends before
+   * every submission (UNOWNED past the table's end, as the prelude reads it).
+   */
+  entryAt(page: number): number {
+    return this.shadow[page] ?? this.encoding.unowned;
   }
 
   /** Writes `values` to the entries from `firstPage` on (sent at the next flush). */

@@ -15,13 +15,31 @@
 const MIN_BUFFER_BYTES = 64 * 1024;
 
 interface CachedGroup {
-  buffers: readonly unknown[];
+  bound: readonly unknown[];
   group: GPUBindGroup;
 }
 
-function sameBytes(a: Uint8Array | undefined, b: Uint8Array): boolean {
-  if (!a || a.length < b.length) return false;
-  for (let i = 0; i < b.length; i++) if (a[i] !== b[i]) return false;
+/** Whether the `lastLength` bytes of `last` begin with `bytes` (compared a word at a time when they are whole words). */
+function sameBytes(last: Uint8Array, lastLength: number, bytes: Uint8Array): boolean {
+  if (lastLength < bytes.length) return false;
+  if (bytes.length % 4 === 0 && bytes.byteOffset % 4 === 0) {
+    const a = new Uint32Array(last.buffer, 0, bytes.length / 4);
+    const b = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
+    for (let i = 0; i < b.length; i++) if (a[i] !== b[i]) return false;
+    return true;
+  }
+  for (let i = 0; i < bytes.length; i++) if (last[i] !== bytes[i]) return false;
+  return true;
+}
+
+/** What an entry binds: its buffer, or its texture view or sampler. */
+const boundBy = (entry: GPUBindGroupEntry): unknown =>
+  (entry.resource as Partial<GPUBufferBinding>).buffer ?? entry.resource;
+
+/** Whether `entries` bind exactly `bound`, in order (no array made: it runs at every submission). */
+function sameBound(bound: readonly unknown[], entries: readonly GPUBindGroupEntry[]): boolean {
+  if (bound.length !== entries.length) return false;
+  for (let i = 0; i < entries.length; i++) if (boundBy(entries[i] as GPUBindGroupEntry) !== bound[i]) return false;
   return true;
 }
 
@@ -31,10 +49,13 @@ export class SubmissionBuffers {
     jobs: undefined,
   };
   private readonly groups = new Map<GPUBindGroupLayout, CachedGroup>();
-  /** The bytes last written to each buffer (from offset 0). */
-  private readonly written: Record<'constants' | 'jobs', Uint8Array | undefined> = {
-    constants: undefined,
-    jobs: undefined,
+  /**
+   * A copy of the bytes last written to each buffer (from offset 0) and how many there are (0: none
+   * known). A copy, not the caller's array: the caller may reuse its memory (packDispatchInfo does).
+   */
+  private readonly written: Record<'constants' | 'jobs', { bytes: Uint8Array; length: number }> = {
+    constants: { bytes: new Uint8Array(0), length: 0 },
+    jobs: { bytes: new Uint8Array(0), length: 0 },
   };
 
   constructor(
@@ -44,41 +65,43 @@ export class SubmissionBuffers {
   ) {}
 
   /** The constants buffer (uniform), holding `data` from offset 0. */
-  writeConstants(data: ArrayBuffer): GPUBuffer {
+  writeConstants(data: ArrayBuffer | Uint8Array): GPUBuffer {
     return this.write('constants', 'd3d12 dispatch constants', GPUBufferUsage.UNIFORM, data);
   }
 
   /** The jobs buffer (storage), holding `data` from offset 0. */
-  writeJobs(data: ArrayBuffer): GPUBuffer {
+  writeJobs(data: ArrayBuffer | Uint8Array): GPUBuffer {
     return this.write('jobs', 'd3d12 copy jobs', GPUBufferUsage.STORAGE, data);
   }
 
-  private write(which: 'constants' | 'jobs', label: string, usage: number, data: ArrayBuffer): GPUBuffer {
+  private write(which: 'constants' | 'jobs', label: string, usage: number, data: ArrayBuffer | Uint8Array): GPUBuffer {
+    const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
+    const written = this.written[which];
     let buffer = this.buffers[which];
-    if (!buffer || buffer.size < data.byteLength) {
+    if (!buffer || buffer.size < bytes.length) {
       let size = Math.max(MIN_BUFFER_BYTES, buffer?.size ?? 0);
-      while (size < data.byteLength) size *= 2;
+      while (size < bytes.length) size *= 2;
       // Submissions already made keep the old buffer alive until they have run (WebGPU defers the free).
       buffer?.destroy();
       buffer = this.buffers[which] = this.create({ label, size, usage: usage | GPUBufferUsage.COPY_DST });
-      this.written[which] = undefined;
+      written.length = 0;
     }
-    const bytes = new Uint8Array(data);
-    if (!sameBytes(this.written[which], bytes)) {
-      this.device.queue.writeBuffer(buffer, 0, data);
-      this.written[which] = bytes;
+    if (!sameBytes(written.bytes, written.length, bytes)) {
+      this.device.queue.writeBuffer(buffer, 0, bytes);
+      if (written.bytes.length < bytes.length) written.bytes = new Uint8Array(buffer.size);
+      written.bytes.set(bytes);
+      written.length = bytes.length;
     }
     return buffer;
   }
 
   /** A bind group of `layout` over `entries`, reused while every buffer (texture view, sampler) bound is the same one. */
   bindGroup(label: string, layout: GPUBindGroupLayout, entries: readonly GPUBindGroupEntry[]): GPUBindGroup {
-    const buffers = entries.map((entry) => (entry.resource as Partial<GPUBufferBinding>).buffer ?? entry.resource);
     const cached = this.groups.get(layout);
-    if (cached && cached.buffers.length === buffers.length && cached.buffers.every((b, i) => b === buffers[i]))
-      return cached.group;
+    if (cached && sameBound(cached.bound, entries)) return cached.group;
+    const bound = entries.map(boundBy);
     const group = this.device.createBindGroup({ label, layout, entries: [...entries] });
-    this.groups.set(layout, { buffers, group });
+    this.groups.set(layout, { bound, group });
     return group;
   }
 

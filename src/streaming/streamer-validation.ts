@@ -349,13 +349,19 @@ export function checkWriteRows(call: string, view: unknown, data: unknown, place
   });
 }
 
+/** Resources seen to be buffers: a resource's dimension never changes, and getDesc copies the whole description. */
+const knownBuffers = new WeakSet<Resource>();
+
 /** record(list, ring, placed): a command list, a live buffer resource, placed regions. */
 export function checkRecord(call: string, list: unknown, ring: unknown, placed: unknown): void {
   if (!(list instanceof GraphicsCommandList))
     throw invalid(call, 'list', `must be a GraphicsCommandList of the library, got ${shown(list)}`);
   if (!(ring instanceof Resource)) throw invalid(call, 'ring', `must be a Resource of the library, got ${shown(ring)}`);
   if (ring.released) throw invalid(call, 'ring', `${ring.label} was released`);
-  if (ring.getDesc().dimension !== 'BUFFER')
-    throw invalid(call, 'ring', `must be a buffer, ${ring.label} is a ${ring.getDesc().dimension}`);
+  if (!knownBuffers.has(ring)) {
+    const { dimension } = ring.getDesc();
+    if (dimension !== 'BUFFER') throw invalid(call, 'ring', `must be a buffer, ${ring.label} is a ${dimension}`);
+    knownBuffers.add(ring);
+  }
   checkPlaced(call, placed);
 }

@@ -63,6 +63,11 @@ export class TileRegionCopier {
   /** One row of a standard tile in copyTiles' linear layout: a footprint row of the tile's width, unpadded. */
   private readonly tileRowBytes: number;
   private readonly tiling: ResourceTiling;
+  /** getCopyableFootprints' answers by box size (footprintAt). */
+  private readonly footprints = new Map<
+    string,
+    { footprint: PlacedSubresourceFootprint['footprint']; rows: number; rowSize: number; totalBytes: number }
+  >();
 
   constructor(
     private readonly device: Device,
@@ -125,17 +130,7 @@ export class TileRegionCopier {
     const placed: PlacedRegion[] = [];
     let at = baseOffset;
     for (const region of regions) {
-      const { layouts, numRows, rowSizeInBytes, totalBytes } = this.device.getCopyableFootprints(
-        this.sized(region.width, region.height),
-        0,
-        1,
-        at,
-      );
-      const [placedFootprint, rows, rowSize] = [
-        layouts[0] as PlacedSubresourceFootprint,
-        numRows[0] ?? 0,
-        rowSizeInBytes[0] ?? 0,
-      ];
+      const { placedFootprint, rows, rowSize, totalBytes } = this.footprintAt(region.width, region.height, at);
       const dataEnd = region.dataOffset + (rows - 1) * region.dataRowPitch + rowSize;
       if (dataEnd > dataBytes)
         throw invalid(
@@ -158,6 +153,11 @@ export class TileRegionCopier {
     checkWriteRows('TileRegionCopier.writeRows', view, data, placed);
     for (const { region, placedFootprint, numRows, rowSizeInBytes } of placed) {
       const { offset, footprint } = placedFootprint;
+      // Rows back to back on both sides (a standard tile whose row is a whole row pitch): one copy.
+      if (region.dataRowPitch === rowSizeInBytes && footprint.rowPitch === rowSizeInBytes) {
+        view.set(data.subarray(region.dataOffset, region.dataOffset + numRows * rowSizeInBytes), offset);
+        continue;
+      }
       for (let row = 0; row < numRows; row++) {
         const from = region.dataOffset + row * region.dataRowPitch;
         view.set(data.subarray(from, from + rowSizeInBytes), offset + row * footprint.rowPitch);
@@ -177,6 +177,34 @@ export class TileRegionCopier {
         { resource: ring, type: 'PLACED_FOOTPRINT', placedFootprint },
       );
     }
+  }
+
+  /**
+   * getCopyableFootprints of a `width` × `height` box placed at `at` (a multiple of 512, so the
+   * footprint starts at `at` itself). The footprint does not depend on where it is placed, so each box
+   * size is asked once and its answer moved; past 2^53 the device is asked, and refuses.
+   */
+  private footprintAt(
+    width: number,
+    height: number,
+    at: number,
+  ): { placedFootprint: PlacedSubresourceFootprint; rows: number; rowSize: number; totalBytes: number } {
+    const key = `${width}x${height}`;
+    let known = this.footprints.get(key);
+    if (!known || at + known.totalBytes > Number.MAX_SAFE_INTEGER) {
+      const { layouts, numRows, rowSizeInBytes, totalBytes } = this.device.getCopyableFootprints(
+        this.sized(width, height),
+        0,
+        1,
+        at,
+      );
+      const placed = layouts[0] as PlacedSubresourceFootprint;
+      known = { footprint: placed.footprint, rows: numRows[0] ?? 0, rowSize: rowSizeInBytes[0] ?? 0, totalBytes };
+      this.footprints.set(key, known);
+    }
+    // A copy of the footprint each time: callers own what place() returns.
+    const placedFootprint = { offset: at, footprint: { ...known.footprint } };
+    return { placedFootprint, rows: known.rows, rowSize: known.rowSize, totalBytes: known.totalBytes };
   }
 
   /** A one-mip texture of the texture's format and `width` × `height`: what a box's footprint is asked for. */
