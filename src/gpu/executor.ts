@@ -113,8 +113,7 @@ export function encodeExecution(
   const encoder = device.createCommandEncoder({ label: 'd3d12 executeCommandLists' });
   if (faults?.clearFirst) memory.encodeFaultClear(encoder);
   // Pages shaders of earlier submissions asked the texture cache for go into it before any shader runs.
-  if (commands.some(({ command }) => command.kind === 'dispatch' || command.kind === 'draw'))
-    cache.encodeFill(encoder);
+  if (commands.some(({ command }) => command.kind === 'dispatch' || command.kind === 'draw')) cache.encodeFill(encoder);
   const passes = new PassPlanner(encoder);
   const context: EncodeContext = {
     memory,

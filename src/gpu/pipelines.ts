@@ -67,9 +67,17 @@ function bindingResource(variable: ReflectedVariable): GPUBindGroupLayoutEntry {
   const { binding } = variable;
   switch (variable.resourceType) {
     case ResourceType.Uniform:
-      return { binding, visibility: 0, buffer: { type: 'uniform', hasDynamicOffset: true, minBindingSize: variable.size } };
+      return {
+        binding,
+        visibility: 0,
+        buffer: { type: 'uniform', hasDynamicOffset: true, minBindingSize: variable.size },
+      };
     case ResourceType.Storage:
-      return { binding, visibility: 0, buffer: { type: variable.access === 'read_write' ? 'storage' : 'read-only-storage' } };
+      return {
+        binding,
+        visibility: 0,
+        buffer: { type: variable.access === 'read_write' ? 'storage' : 'read-only-storage' },
+      };
     case ResourceType.Texture:
       return { binding, visibility: 0, texture: { sampleType: 'float', viewDimension: '2d-array' } };
     case ResourceType.Sampler:

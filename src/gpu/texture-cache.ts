@@ -78,7 +78,10 @@ function fillPipelinesFor(device: GPUDevice): FillPipelines {
       label: 'd3d12 texture cache fill',
       code: `${CACHE_REQUESTS_WGSL}\n${fillWgsl}`,
     });
-    const pipelineLayout = device.createPipelineLayout({ label: 'd3d12 texture cache fill', bindGroupLayouts: [layout] });
+    const pipelineLayout = device.createPipelineLayout({
+      label: 'd3d12 texture cache fill',
+      bindGroupLayouts: [layout],
+    });
     const pipeline = (entryPoint: string): GPUComputePipeline =>
       device.createComputePipeline({
         label: `d3d12 texture cache ${entryPoint}`,

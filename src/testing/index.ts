@@ -93,3 +93,25 @@ export async function readTextureCacheForTesting(device: Device): Promise<{ slot
   const cache = backend.memory.textureCache;
   return { slots: cache.slots, cachedPages: await cache.cachedPagesForTesting() };
 }
+
+/**
+ * The pool pages holding `heap`'s pages while it is resident, in heap order, numbered as
+ * readTextureCacheForTesting's cachedPages (LOCAL's pages first, then NON_LOCAL's); undefined while
+ * it is evicted, or on a CPU-only device. With getTileMappingForTesting, which pages of the cache a
+ * texture's tiles are.
+ */
+export function getHeapPoolPagesForTesting(device: Device, heap: Heap): number[] | undefined {
+  const call = 'getHeapPoolPagesForTesting';
+  const { context } = expectInstance(call, 'device', device, Device);
+  const memory = expectInstance(call, 'heap', heap, Heap).memory;
+  if (!context.ownHeap(heap))
+    throw invalidArg(
+      call,
+      'heap',
+      `${heap.label} is not a heap of this device (another device made it, or it is a committed resource's)`,
+    );
+  const backend = context.backend;
+  if (!backend || !memory) return undefined;
+  const first = memory.segment === 'LOCAL' ? 0 : backend.memory.pageCounts.LOCAL;
+  return Array.from(memory.pages, (page) => first + page);
+}

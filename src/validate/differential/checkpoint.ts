@@ -3,7 +3,9 @@
  * (getTileMappingForTesting) and each pageable's residency (getResidencyStatus) against the run's
  * model; then every live resource read back through one READBACK buffer (buffers by
  * copyBufferRegion, textures by copyTiles of all their tiles) and, for CPU-visible memory, through
- * map() too, each byte against the CPU reference; then the GPU's fault log, which must be empty.
+ * map() too, each byte against the CPU reference; RGBA8 2D textures also through a shader's loads,
+ * twice, the second time from the texture cache (sampled-reads.ts); then the GPU's fault log, which
+ * must be empty.
  *
  * Invariants: what is evicted is made resident for the read-back and evicted again after it (queue
  * order puts the eviction after the copies), so a checkpoint leaves residency as it found it; a
@@ -14,6 +16,7 @@ import { hexByte, roundUp, TILE } from '../bytes.js';
 import type { Findings } from '../findings.js';
 import { coordinateOf } from '../tile-regions.js';
 import type { RunnerState } from './runner.js';
+import { SampledReads } from './sampled-reads.js';
 import { isReserved, type ResourceEntry, type Slots } from './world.js';
 import { getTileMappingForTesting } from '../../testing/index.js';
 
@@ -90,6 +93,10 @@ export async function checkpoint(s: RunnerState, f: Findings, index: number, ope
     offsets.push(total);
     total += roundUp(entry.width, 256);
   }
+  // RGBA8 2D textures are also read by a shader, twice: through the texture cache (sampled-reads.ts).
+  const sampled = await SampledReads.plan(s, f.checkpoints);
+  const sampledAt = total;
+  total += sampled ? 2 * sampled.bytes : 0;
   const readback =
     total > 0
       ? s.device.createCommittedResource({ type: 'READBACK' }, [], { dimension: 'BUFFER', width: total }, 'COPY_DEST')
@@ -109,9 +116,11 @@ export async function checkpoint(s: RunnerState, f: Findings, index: number, ope
         );
       else list.copyBufferRegion(readback, offset, entry.resource, 0, entry.width);
     });
+    sampled?.record(list, 0);
     list.close();
     s.queue.executeCommandLists([list]);
     s.batch.giveBack(list);
+    sampled?.submitSecondPass(s, readback, sampledAt);
   }
   if (evicted.length > 0) s.device.evict(evicted);
   await s.batch.waitIdle();
@@ -131,7 +140,9 @@ export async function checkpoint(s: RunnerState, f: Findings, index: number, ope
           difference,
         );
     });
+    sampled?.compare(s, f, index, operation, bytes.subarray(sampledAt, sampledAt + 2 * sampled.bytes));
   }
+  sampled?.release();
   for (const entry of s.live((e) => e.access !== 'none')) {
     const view = entry.resource.map();
     const difference = byteDifference(entry, view, s.cpu.read(entry, 0, entry.width));

@@ -27,6 +27,11 @@ import { corruptPageTableEntryForTesting, dropNextPageTableWriteForTesting } fro
 const MIB = 2 ** 20;
 const LOCAL_BYTES = 48 * MIB;
 const NON_LOCAL_BYTES = 32 * MIB;
+/**
+ * The texture cache the checkpoints' sampled reads go through (sampled-reads.ts): 32 slots, fewer
+ * than the run's texture tiles can be, so fills take slots from pages cached before them.
+ */
+const TEXTURE_CACHE_BYTES = 2 * MIB;
 /** Probability of a checkpoint after each operation. */
 const CHECKPOINT_CHANCE = 1 / 80;
 /** validateTileMappings answers awaited together (they run in queue order meanwhile). */
@@ -215,6 +220,7 @@ export async function runDifferential(options: ValidationOptions): Promise<Valid
       gpuDevice: options.gpuDevice,
       localMemoryBytes: LOCAL_BYTES,
       nonLocalMemoryBytes: NON_LOCAL_BYTES,
+      textureCacheBytes: TEXTURE_CACHE_BYTES,
       tiledResourcesTier: tier,
     });
     device = d3d;

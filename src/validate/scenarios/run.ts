@@ -3,7 +3,8 @@
  * range flag and CheckAccessFullyMapped at tiers 1, 2 and 3 (and 4 when asked), reserved 2D and 3D
  * texture data (boxes, spills into later mips and the packed tail, copyTiles), memory semantics (queue
  * order of remaps, creation clears nothing, scattered pages), CPU writes through map() across paging,
- * and residency (evict/restore keeps bytes; a missing residency-set entry is reported).
+ * residency (evict/restore keeps bytes; a missing residency-set entry is reported), and the texture
+ * cache (sampled reads after every write path match the CPU model: no stale copy is ever read).
  *
  * Invariants: each scenario creates and destroys its own D3D12 devices over options.gpuDevice; a
  * scenario passes when every one of its checks found no difference, and each failed check is a
@@ -21,6 +22,7 @@ import { memorySemantics } from './memory-semantics.js';
 import { reservedBufferData } from './reserved-buffer-data.js';
 import { reservedTextureData } from './reserved-texture-data.js';
 import { residencyBasics, type ResidencyBasics } from './residency-basics.js';
+import { textureCache } from './texture-cache.js';
 
 export type ScenarioOptions = Omit<ValidationOptions, 'ops' | 'seed'> & { seed?: number };
 
@@ -78,6 +80,10 @@ export async function runScenarios(options: ScenarioOptions): Promise<Validation
     [
       'residency: evict/restore keeps bytes, a missing residency-set entry is reported',
       async () => residencyBasicsChecks(await residencyBasics(gpu, context)),
+    ],
+    [
+      'texture cache: sampled reads after every write path (copies, stores, clears, CPU writes, remaps, paging)',
+      () => textureCache(gpu, { viewsAndCacheSizes: false }, context),
     ],
   ];
   const results: ValidationResult['scenarios'] = [];

@@ -1,6 +1,7 @@
 /**
  * The package's conformance scenarios as one run (runScenarios): every scenario passes, megabytes
- * compared, the GPU page table checked after each mapping step, progress named per scenario; and
+ * compared, the GPU page table checked after each mapping step, progress named per scenario (the
+ * texture cache's among them); and
  * runValidation merges the differential run and the scenarios.
  */
 import { describe, expect } from 'vitest';
@@ -14,7 +15,7 @@ import { gpuTest } from '../../../harness/gpu-test.js';
 
 describe('runScenarios and runValidation (Node.js + Dawn)', () => {
   gpuTest(
-    'every conformance scenario passes: buffers and textures at tiers 1-3, memory semantics, map coherence, residency',
+    'every conformance scenario passes: buffers and textures at tiers 1-3, memory semantics, map coherence, residency, the texture cache',
     async ({ device }) => {
       const progress: ValidationProgress[] = [];
       const result = await runScenarios({ gpuDevice: device, onProgress: (p) => progress.push(p) });
@@ -31,13 +32,14 @@ describe('runScenarios and runValidation (Node.js + Dawn)', () => {
         'memory semantics: queue order of remaps, no clearing, scattered pages',
         'CPU writes through map() across paging',
         'residency: evict/restore keeps bytes, a missing residency-set entry is reported',
+        'texture cache: sampled reads after every write path (copies, stores, clears, CPU writes, remaps, paging)',
       ]);
       expect(result.scenarios.every((s) => s.passed)).toBe(true);
       expect(result).toMatchObject({ ops: 0, tier: 3, mismatches: [] });
       expect(result.bytesCompared).toBeGreaterThan(10 << 20);
       expect(result.pagesValidated).toBeGreaterThan(100);
       expect(progress.filter((p) => p.scenario).map((p) => p.scenario)).toEqual(result.scenarios.map((s) => s.name));
-      expect(progress.at(-1)).toMatchObject({ phase: 'scenarios', opsDone: 10, opsTotal: 10, mismatches: 0 });
+      expect(progress.at(-1)).toMatchObject({ phase: 'scenarios', opsDone: 11, opsTotal: 11, mismatches: 0 });
     },
   );
 
@@ -46,7 +48,7 @@ describe('runScenarios and runValidation (Node.js + Dawn)', () => {
     const failure = describeValidationFailure(result);
     expect(failure, failure).toBeUndefined();
     expect(result).toMatchObject({ seed: 0x51ed, tier: 2, ops: 40, mismatches: [] });
-    expect(result.scenarios).toHaveLength(10);
+    expect(result.scenarios).toHaveLength(11);
     expect(result.counts.updateTileMappings).toBeGreaterThan(0);
     expect(result.bytesCompared).toBeGreaterThan(10 << 20);
   });

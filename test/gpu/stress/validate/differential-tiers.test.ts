@@ -4,8 +4,9 @@
  * over a tier's three seeds, every kind of operation the run claims to cover was made: resource
  * creation (buffers of every CPU access, 2D textures, 3D ones from tier 3) and release,
  * updateTileMappings (every range flag, D3D12's default counts), copyTileMappings, copyTiles both
- * ways, copies, CPU writes through map(), dispatches, evict and makeResident, and texture regions
- * that are boxes, spill into a later mip and cover the packed tail.
+ * ways, copies, CPU writes through map(), dispatches, evict and makeResident, texture regions
+ * that are boxes, spill into a later mip and cover the packed tail, and checkpoints that read an
+ * RGBA8 2D texture through a shader and the texture cache.
  */
 import { describe, expect } from 'vitest';
 import {
@@ -38,6 +39,7 @@ const KINDS = [
   'executeCommandLists',
   'fenceWait',
   'checkpoint',
+  'checkpoint: sampled reads (RGBA8 2D texture)',
   'updateTileMappings (texture)',
   'copyTiles (texture)',
   'copyTileMappings (texture)',

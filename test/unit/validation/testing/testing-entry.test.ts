@@ -3,13 +3,14 @@
  * E_INVALIDARG naming the hook and its argument, one wrong argument at a time, with valid controls
  * on a CPU-only device.
  */
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { createDevice, type Device, type Heap, type Resource } from '../../../../src/index.js';
 import {
   corruptPageTableEntryForTesting,
   dropNextPageTableWriteForTesting,
   failNextAllocationForTesting,
   getEvictedBytesForTesting,
+  getHeapPoolPagesForTesting,
   getTileMappingForTesting,
   isReleasedForTesting,
 } from '../../../../src/testing/index.js';
@@ -40,6 +41,7 @@ describe('hooks that take a Device', () => {
       'corruptPageTableEntryForTesting',
       (d: unknown, r?: Resource) => corruptPageTableEntryForTesting(d as Device, r as Resource, 0),
     ],
+    ['getHeapPoolPagesForTesting', (d: unknown, r?: Resource) => getHeapPoolPagesForTesting(d as Device, r as never)],
   ] as const;
   for (const [call, hook] of hooks) {
     for (const [name, make] of [...WRONG, ['a Heap', (o: { heap: Heap }) => o.heap] as const]) {
@@ -64,10 +66,22 @@ describe('hooks that take a Device', () => {
   });
 });
 
+/** A device for the hooks that take one beside the object under test. */
+let SOME_DEVICE: Device | undefined;
+
 describe('hooks that take a Heap or a Resource', () => {
+  beforeAll(async () => {
+    SOME_DEVICE = (await objects()).device;
+  });
   const hooks = [
     ['getEvictedBytesForTesting', 'heap', /must be a Heap/, (v: unknown) => getEvictedBytesForTesting(v as Heap)],
     ['isReleasedForTesting', 'heap', /must be a Heap/, (v: unknown) => isReleasedForTesting(v as Heap)],
+    [
+      'getHeapPoolPagesForTesting',
+      'heap',
+      /must be a Heap/,
+      (v: unknown) => getHeapPoolPagesForTesting(SOME_DEVICE as Device, v as Heap),
+    ],
     [
       'getTileMappingForTesting',
       'resource',
@@ -83,8 +97,15 @@ describe('hooks that take a Heap or a Resource', () => {
       });
     }
   }
-  test('controls: a live heap is not released and holds no evicted bytes; a reserved tile starts NULL', async () => {
-    const { heap, reserved } = await objects();
+  test('controls: a live heap is not released and holds no evicted bytes (nor pool pages, CPU-only); a reserved tile starts NULL', async () => {
+    const { device, heap, reserved } = await objects();
+    expect(getHeapPoolPagesForTesting(device, heap)).toBeUndefined();
+    const other = (await objects()).device;
+    expectD3D12Error(() => getHeapPoolPagesForTesting(other, heap), {
+      call: 'getHeapPoolPagesForTesting',
+      argument: 'heap',
+      message: /not a heap of this device/,
+    });
     expect(isReleasedForTesting(heap)).toBe(false);
     expect(getEvictedBytesForTesting(heap)).toBeUndefined();
     expect(getTileMappingForTesting(reserved, 0)).toBeNull();
