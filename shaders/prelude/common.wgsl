@@ -4,13 +4,13 @@
 // tiled-resources tier's semantics, root constants, and texel access to tiled textures.
 //
 // It is composed from the files of shaders/prelude/ (src/gpu/prelude.ts):
-//   compute pipelines:  common, cache-requests, bindings-compute, a pool view with its writes,
-//                       unmapped-access, loads, page-handle, texel-formats, textures,
+//   compute pipelines:  common, cache-requests, bindings-compute, cache-request, a pool view with
+//                       its writes, unmapped-access, loads, page-handle, texel-formats, textures,
 //                       texture-cache, descriptors and views, stores, texture-stores
 //   vertex stage:       common, cache-requests, bindings-vertex, a pool view, unmapped-access-off,
 //                       loads, page-handle, texel-formats, textures, texture-cache, descriptors
 //                       and views
-//   fragment stage:     as the vertex stage with bindings-fragment, and unmapped-access on a
+//   fragment stage:     as the vertex stage with bindings-fragment and cache-request, and unmapped-access on a
 //                       device with gpuValidation.unmappedAccess
 // The pool view is pool-words.wgsl, or pool-vec4.wgsl for code that makes 16-byte accesses.
 // (vertex shaders cannot write storage buffers, so graphics stages read memory only; the vertex

@@ -18,6 +18,7 @@ import texelFormats from '../../shaders/prelude/texel-formats.wgsl?raw';
 import textures from '../../shaders/prelude/textures.wgsl?raw';
 import textureCache from '../../shaders/prelude/texture-cache.wgsl?raw';
 import cacheRequests from '../../shaders/prelude/cache-requests.wgsl?raw';
+import cacheRequest from '../../shaders/prelude/cache-request.wgsl?raw';
 import descriptors from '../../shaders/prelude/descriptors.wgsl?raw';
 import descriptorViews from '../../shaders/prelude/descriptor-views.wgsl?raw';
 import descriptorViewsFragment from '../../shaders/prelude/descriptor-views-fragment.wgsl?raw';
@@ -93,6 +94,7 @@ export function computePrelude({
     common,
     cacheRequests,
     bindingsCompute,
+    cacheRequest,
     pools(poolView, 'compute'),
     recording ? unmappedAccess : unmappedAccessOff,
     loads,
@@ -149,7 +151,7 @@ export function fragmentPrelude({
   poolView = 'words',
   bindings = bindingsUnbound,
 }: PreludeVariant = {}): string {
-  return graphicsPrelude(bindingsFragment, recording, poolView, bindings);
+  return graphicsPrelude(`${bindingsFragment}\n${cacheRequest}`, recording, poolView, bindings);
 }
 
 /** The texture cache's request list (its struct and capacity), which the fill kernel shares with the prelude. */
