@@ -47,7 +47,7 @@ export interface LibraryOptions {
   outputBytes: number;
   /** One tile of other texels (TILE_SIZE bytes) that rewriteTile copies over a tile. */
   rewrite: Uint8Array;
-  /** createDevice's textureCacheBytes: undefined for its default, 0 for none. */
+  /** createDevice's textureCacheBytes (0 for none): given, since a CPU adapter's default is none. */
   textureCacheBytes: number | undefined;
 }
 

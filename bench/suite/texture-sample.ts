@@ -14,8 +14,8 @@
  *   - sample_level, trilinear: the same at lod 0.5, two mips blended.
  * Milliseconds per dispatch; ratio library ÷ native. Each row runs on a device with the texture cache
  * (src/gpu/texture-cache.ts: tiles copied into a real texture, read by the texture units; the
- * rows the targets are for), and again on a device with the cache off (rows `…, cache off`: every
- * read through memory, as before the cache). One more row rewrites a tile of mip 0 with copyTiles
+ * rows the targets are for), and again on a device with the cache off (every read through memory,
+ * as before the cache; each row's extras `cache off, …`: kept out of the rows so the page stays short). One more row rewrites a tile of mip 0 with copyTiles
  * before each submission's dispatches (native: copyBufferToTexture of the same texels), so the cache
  * drops and refills that tile every submission: `sample_level, bilinear, a tile rewritten each
  * submission`.
@@ -40,6 +40,7 @@
 import { TILE_SIZE } from '../../src/index.js';
 import {
   interleaved,
+  median,
   liveRecorder,
   row,
   timeRaw,
@@ -82,10 +83,13 @@ const LOAD_TOLERANCE = 0;
 
 /** The targets of issue 35, for the cached rows: software virtual texturing's published cost is about 2× (docs/texture-cache.md). */
 const TARGETS: Record<string, FigureTarget> = {
-  textureLoad: { text: 'at most 1.3× native', ratio: 1.3, direction: 'at-most' },
-  'sample_level, bilinear': { text: 'at most 1.6× native', ratio: 1.6, direction: 'at-most' },
-  'sample_level, trilinear': { text: 'at most 2.0× native', ratio: 2.0, direction: 'at-most' },
+  textureLoad: { text: 'at most 1.3×', ratio: 1.3, direction: 'at-most' },
+  'sample_level, bilinear': { text: 'at most 1.6×', ratio: 1.6, direction: 'at-most' },
+  'sample_level, trilinear': { text: 'at most 2.0×', ratio: 2.0, direction: 'at-most' },
 };
+
+/** The cached side's cache: 64 MiB, createDevice's default on a GPU. */
+const TEXTURE_CACHE_BYTES = 64 * 2 ** 20;
 
 type Cache = 'on' | 'off';
 interface Spec {
@@ -203,7 +207,8 @@ export const textureSample: FigureRunner = async (context) => {
         chain,
         outputBytes,
         rewrite,
-        textureCacheBytes: cache === 'on' ? undefined : 0,
+        // createDevice's default on a GPU, asked for so that a CPU adapter (default: none) measures it too.
+        textureCacheBytes: cache === 'on' ? TEXTURE_CACHE_BYTES : 0,
       });
     const sideOf = (spec: Spec): LibrarySide => sides[spec.cache] as LibrarySide;
     for (const [mip, texels] of chain.entries()) {
@@ -371,12 +376,15 @@ export const textureSample: FigureRunner = async (context) => {
       {
         time: () => timeNative(r, dispatches),
         into: nativeSamples[r] as number[],
-        show: (ms: number) => live.sample(spec.name, 'baseline', ms),
+        // The cache-off and rewrite rows are their cached rows' extras, not rows of their own (below).
+        show: (ms: number) =>
+          spec.cache === 'on' && !spec.rewrite ? live.sample(spec.name, 'baseline', ms) : undefined,
       },
       {
         time: () => timeLibrary(spec, lists[r] as (typeof lists)[number], dispatches),
         into: librarySamples[r] as number[],
-        show: (ms: number) => live.sample(spec.name, 'measured', ms),
+        show: (ms: number) =>
+          spec.cache === 'on' && !spec.rewrite ? live.sample(spec.name, 'measured', ms) : undefined,
       },
     ]);
     await interleaved(variants, rounds, warmup);
@@ -393,14 +401,43 @@ export const textureSample: FigureRunner = async (context) => {
       baselineName:
         'the same kernel in raw WebGPU on a native rgba8unorm texture of the same texels: textureLoad; textureSampleLevel with linear filters and clamp-to-edge',
       ratioMeaning: 'library ms ÷ native ms',
-      rows: ROWS.map((spec, r) =>
-        withTarget(
-          row(spec.name, librarySamples[r] as number[], nativeSamples[r] as number[], {
-            'max |Δ| per channel, in 1/255': worst[r] as number,
-          }),
-          TARGETS[spec.name],
-        ),
-      ),
+      rows: ROWS.flatMap((spec, r) => {
+        // The cache-off and rewrite rows are extras of their cached rows: the page stays as short as it was.
+        if (spec.cache === 'off' || spec.rewrite) return [];
+        // The same read on the device without the cache: its medians and ratio, as extras.
+        const off = ROWS.findIndex(
+          (o) => o.cache === 'off' && o.kernel === spec.kernel && o.lod === spec.lod && !spec.rewrite,
+        );
+        const offExtra: Record<string, number> =
+          off < 0
+            ? {}
+            : {
+                'cache off, ms': median(librarySamples[off] as number[]) ?? NaN,
+                'cache off, native ms': median(nativeSamples[off] as number[]) ?? NaN,
+                'cache off, ratio': median(librarySamples[off] as number[]) / median(nativeSamples[off] as number[]),
+              };
+        const rewrite = ROWS.findIndex((o) => o.rewrite === true && o.kernel === spec.kernel && o.lod === spec.lod);
+        const rewriteExtra: Record<string, number> =
+          rewrite < 0
+            ? {}
+            : {
+                'a tile rewritten each submission, ms': median(librarySamples[rewrite] as number[]),
+                'a tile rewritten each submission, native ms': median(nativeSamples[rewrite] as number[]),
+                'a tile rewritten each submission, ratio':
+                  median(librarySamples[rewrite] as number[]) / median(nativeSamples[rewrite] as number[]),
+                'a tile rewritten each submission, max |Δ| per channel': worst[rewrite] as number,
+              };
+        return [
+          withTarget(
+            row(spec.name, librarySamples[r] as number[], nativeSamples[r] as number[], {
+              'max |Δ| per channel, in 1/255': worst[r] as number,
+              ...offExtra,
+              ...rewriteExtra,
+            }),
+            TARGETS[spec.name],
+          ),
+        ];
+      }),
       rounds,
       warmup,
       parameters: {
@@ -418,7 +455,7 @@ export const textureSample: FigureRunner = async (context) => {
           ? "ms per dispatch: GPU time between timestamps around dispatchesPerSubmission dispatches (native: the pass's timestampWrites; library: EndQuery before and after, ResolveQueryData), divided"
           : 'ms per dispatch: one submission of dispatchesPerSubmission dispatches, timed to completion and divided (no timestamp queries on this adapter)',
         "checked before timing: every invocation's packed result of the library agrees with the native one within the tolerances (loads at every mip; with the cache, once read from memory and once from the cache; the rewrite row after its rewrite); extra gives the largest difference seen",
-        'rows without "cache off": a device with the texture cache (the default); "cache off": textureCacheBytes 0, every read through memory',
+        'rows: a device with the texture cache; extras "cache off, …": the same read on a device with textureCacheBytes 0 (every read through memory), timed in the same rounds against its own native dispatches',
         'library devices with gpuValidation on (the default): each submission also reads the fault log back before its fence completes',
       ],
     };

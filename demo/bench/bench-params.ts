@@ -7,7 +7,7 @@
  *   quick=1              smoke sizes and rounds: a check that the page works, not a measurement
  *   pagingMiB=1,16,64    heap sizes of the paging figure (positive multiples of 1/16 MiB = 64 KiB)
  *   streamSeconds=4      length of the evict/restore stream drawn as GB/s over time (0: none)
- *   ref=stem,stem|none   committed results drawn beside the run (default: all of bench/results)
+ *   ref=stem,stem|none   committed results drawn beside the run (default: the newest of each runtime and GPU vendor)
  *   run=1                start at once (headless drivers; people press Run)
  *   collect=1            POST progress and the result to /__bench/progress and /__bench/result
  *                        (bench/node/run-browser.ts serves the page and listens there)

@@ -21,7 +21,7 @@ import {
 import { section } from '../common/panel.js';
 import { benchQuery, parseBenchParameters, type BenchPageParameters } from './bench-params.js';
 import { meta } from './meta.js';
-import { committedStems, loadCommitted, parseResultFile, type Reference } from './references.js';
+import { committedStems, defaultReferenceStems, loadCommitted, parseResultFile, type Reference } from './references.js';
 import { RESULT_COLUMNS, resultLabel, resultLines } from './results-table.js';
 import { GrowingChart } from './sample-chart.js';
 import { VerdictList } from './verdict-list.js';
@@ -264,7 +264,7 @@ function referenceControls(params: BenchPageParameters): void {
   ui.refBox.append(loadLabel);
   void loadCommitted().then(({ references: loaded, errors }) => {
     references = loaded;
-    shownReferences = new Set(params.references ?? loaded.map((r) => r.stem));
+    shownReferences = new Set(params.references ?? defaultReferenceStems(loaded));
     const known = committedStems();
     for (const stem of params.references ?? [])
       if (!known.includes(stem))

@@ -51,3 +51,18 @@ export function parseResultFile(name: string, text: string): Reference {
   if (problem) throw new Error(`${name} is not a bench/results file: ${problem}`);
   return { stem: name.replace(/\.json$/, ''), result: value as SuiteResult };
 }
+
+/**
+ * The references drawn by default: the newest result of each runtime and GPU vendor (so one card's
+ * older results, e.g. the H200's beside an H100's, do not crowd the table as columns Chromium would
+ * label alike); the others stay one checkbox (or a `ref=` stem) away.
+ */
+export function defaultReferenceStems(references: readonly Reference[]): string[] {
+  const newest = new Map<string, Reference>();
+  for (const ref of references) {
+    const kind = `${ref.result.runtime} ${ref.result.adapter.vendor}`;
+    const seen = newest.get(kind);
+    if (!seen || ref.result.date > seen.result.date) newest.set(kind, ref);
+  }
+  return [...newest.values()].map((r) => r.stem).sort();
+}

@@ -266,8 +266,9 @@ export interface DeviceOptions {
   /** The residency budget of the NON_LOCAL segment; default (and at most) the pool. */
   nonLocalMemoryBudget?: number;
   /**
-   * Bytes of GPU memory for the texture cache, a multiple of 64 KiB; default 64 MiB (1,024 tiles);
-   * 0 turns it off. Shaders' reads of R8G8B8A8_UNORM and B8G8R8A8_UNORM textures are served from
+   * Bytes of GPU memory for the texture cache, a multiple of 64 KiB; default 64 MiB (1,024 tiles),
+   * and 0 on an adapter that runs shaders on the CPU (SwiftShader: it runs both the cache's path and
+   * memory's for every read); 0 turns it off. Shaders' reads of R8G8B8A8_UNORM and B8G8R8A8_UNORM textures are served from
    * copies of their tiles in a real texture, filtered by the texture units (docs/texture-cache.md);
    * heap memory stays the truth, and every write drops the copies it makes stale. The cache is
    * allocated when the first pipeline that reads textures is created, outside both pools and their

@@ -56,7 +56,7 @@ export async function createDevice(options: DeviceOptions = {}): Promise<Device>
   const memory = await allocateMemory(
     gpuDevice,
     pools,
-    settings.textureCacheBytes ?? Math.min(DEFAULT_TEXTURE_CACHE_BYTES, cacheLimit),
+    settings.textureCacheBytes ?? (runsOnCpu(gpuDevice) ? 0 : Math.min(DEFAULT_TEXTURE_CACHE_BYTES, cacheLimit)),
     { LOCAL: settings.localMemoryBytes === undefined, NON_LOCAL: settings.nonLocalMemoryBytes === undefined },
     limits,
   );
@@ -95,6 +95,17 @@ export async function createDevice(options: DeviceOptions = {}): Promise<Device>
     },
   );
   return new Device(context);
+}
+
+/**
+ * Whether `gpuDevice` runs shaders on the CPU (SwiftShader, or any fallback adapter). There the
+ * texture cache is off unless asked for: a CPU runs both sides of every branch, so a read pays for
+ * the cache's path and memory's (prelude.ts's notes on SwiftShader's masked branches).
+ */
+function runsOnCpu(gpuDevice: GPUDevice): boolean {
+  const info = (gpuDevice as { adapterInfo?: Partial<GPUAdapterInfo> & { isFallbackAdapter?: boolean } }).adapterInfo;
+  if (!info) return false;
+  return info.isFallbackAdapter === true || /swiftshader/i.test(`${info.architecture ?? ''} ${info.description ?? ''}`);
 }
 
 /**
