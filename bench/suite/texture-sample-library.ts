@@ -8,6 +8,7 @@
  */
 import { createDevice, TILE_SIZE, type GraphicsCommandList } from '../../src/index.js';
 import { fencedQueue } from './figure.js';
+import { mappedRgba8Texture } from './mapped-texture.js';
 import { kernelTimer, type KernelTimer } from './kernel-timer.js';
 import { tiledBytes } from './texture-sample-texels.js';
 import kernelsWgsl from './texture-sample.wgsl?raw';
@@ -48,7 +49,7 @@ export interface LibraryOptions {
   /** One tile of other texels (TILE_SIZE bytes) that rewriteTile copies over a tile. */
   rewrite: Uint8Array;
   /** createDevice's textureCacheBytes (0 for none): given, since a CPU adapter's default is none. */
-  textureCacheBytes: number | undefined;
+  textureCacheBytes: number;
 }
 
 export async function librarySide(gpuDevice: GPUDevice, options: LibraryOptions): Promise<LibrarySide> {
@@ -63,38 +64,13 @@ export async function librarySide(gpuDevice: GPUDevice, options: LibraryOptions)
     gpuDevice,
     localMemoryBytes: textureBytesAtMost + PAGE + roundUp(outputBytes) + PAGE,
     nonLocalMemoryBytes: textureBytesAtMost + 2 * PAGE + roundUp(outputBytes) + PAGE,
-    ...(options.textureCacheBytes === undefined ? {} : { textureCacheBytes: options.textureCacheBytes }),
+    textureCacheBytes: options.textureCacheBytes,
   });
   try {
     const { queue, settle } = fencedQueue(device);
-    const texture = device.createReservedResource(
-      {
-        dimension: 'TEXTURE2D',
-        width: side,
-        height: side,
-        mipLevels: mips,
-        format: 'R8G8B8A8_UNORM',
-        layout: '64KB_UNDEFINED_SWIZZLE',
-      },
-      'COMMON',
-    );
+    const { texture, tiles } = mappedRgba8Texture(device, queue, side, side, mips);
     const tiling = device.getResourceTiling(texture);
-    const tiles = tiling.numTilesForEntireResource;
     const textureBytes = tiles * TILE_SIZE;
-    const heap = device.createHeap({
-      sizeInBytes: textureBytes,
-      properties: { type: 'DEFAULT' },
-      flags: ['ALLOW_ONLY_NON_RT_DS_TEXTURES'],
-    });
-    queue.updateTileMappings(
-      texture,
-      [{ x: 0, y: 0, z: 0, subresource: 0 }],
-      [{ numTiles: tiles }],
-      heap,
-      ['NONE'],
-      [0],
-      [tiles],
-    );
     const upload = device.createCommittedResource(
       { type: 'UPLOAD' },
       [],

@@ -36,6 +36,7 @@
 import { createDevice, TILE_SIZE, type CommandQueue, type Device, type Resource } from '../../src/index.js';
 import { quantile, TileStreamer, type CopyPath } from '../../src/streaming/index.js';
 import { Random } from '../../src/validate/random.js';
+import { mappedRgba8Texture } from './mapped-texture.js';
 import {
   liveRecorder,
   median,
@@ -113,31 +114,7 @@ async function createLibrary(gpuDevice: GPUDevice, side: number, gpuValidation: 
     nonLocalMemoryBytes: (RING_SLOTS + CHECKED(tiles).length) * TILE_SIZE,
   });
   const queue = device.createCommandQueue({ type: 'DIRECT' });
-  const texture = device.createReservedResource(
-    {
-      dimension: 'TEXTURE2D',
-      width: side * TILE_TEXELS,
-      height: side * TILE_TEXELS,
-      format: 'R8G8B8A8_UNORM',
-      layout: '64KB_UNDEFINED_SWIZZLE',
-    },
-    'COMMON',
-  );
-  const heap = device.createHeap({
-    sizeInBytes: tiles * TILE_SIZE,
-    properties: { type: 'DEFAULT' },
-    flags: ['ALLOW_ONLY_NON_RT_DS_TEXTURES'],
-  });
-  // Every tile mapped once, before the rounds: the figure measures streaming bytes, not mapping.
-  queue.updateTileMappings(
-    texture,
-    [{ x: 0, y: 0, z: 0, subresource: 0 }],
-    [{ numTiles: tiles }],
-    heap,
-    ['NONE'],
-    [0],
-    [tiles],
-  );
+  const { texture } = mappedRgba8Texture(device, queue, side * TILE_TEXELS, side * TILE_TEXELS);
   return { device, queue, texture };
 }
 

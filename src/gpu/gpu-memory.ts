@@ -218,14 +218,10 @@ export class GpuMemory {
   }
 
   /** pagesWritten for every page of `pages` (a heap's physical pages), run by run. */
-  pageListWritten(segment: MemorySegment, pages: ArrayLike<number>): void {
-    for (let i = 0; i < pages.length;) {
-      const first = pages[i] as number;
-      let count = 1;
-      while (i + count < pages.length && pages[i + count] === first + count) count++;
-      this.pagesWritten(segment, first, count);
-      i += count;
-    }
+  pageListWritten(segment: MemorySegment, pages: Uint32Array): void {
+    forEachPhysicalSpan(pages, 0, pages.length * PAGE_SIZE, (poolOffset, _, length) =>
+      this.pagesWritten(segment, poolOffset / PAGE_SIZE, length / PAGE_SIZE),
+    );
   }
 
   /**
