@@ -140,8 +140,11 @@ describe('demo: D3D12Residency in Node.js', () => {
         // The window is smaller than the textures: textures come in and others go out as it moves.
         expect(last.drawn.length, name).toBeLessThan(TEXTURES);
         expect(evictions, `${name}: evictions while the window moves`).toBeGreaterThanOrEqual(steady.length - 1);
+        // Right after the budget falls (hold 2) the textures entering the window may still be resident from
+        // hold 1, depending on which completed fences the manager had seen when it evicted (load-dependent),
+        // so there, as in the browser test, half the steady frames must page one in.
         expect(madeResident, `${name}: textures made resident while the window moves`).toBeGreaterThanOrEqual(
-          steady.length - 1,
+          hold === 2 ? steady.length / 2 : steady.length - 1,
         );
         expect(last.resident, name).toBeLessThan(TEXTURES);
       }
