@@ -11,6 +11,7 @@ import {
   validateViewportInTarget,
   validateViewports,
 } from '../validation/draw.js';
+import { renderTargetClearColor } from '../memory/render-target-clear.js';
 import type { PipelineState } from './pipeline-state.js';
 import type { RecordedCommand } from './recorded-commands.js';
 import { BackBuffer } from './swap-chain.js';
@@ -138,10 +139,14 @@ export class DrawState {
     this.scissor = orThrow(validateScissorRects(rects));
   }
 
-  /** ClearRenderTargetView of the whole target. */
+  /**
+   * ClearRenderTargetView of the whole target. The colour is converted to the target's format here,
+   * D3D12's way, and recorded as the value the stored bits stand for, so that WebGPU's own conversion
+   * of the clear colour cannot round differently (memory/render-target-clear.ts).
+   */
   clearCommand(method: string, renderTarget: unknown, colorRGBA: unknown): RecordedCommand {
     const target = backBuffer(method, 'renderTargetView', renderTarget);
-    const color = orThrow(validateClearColor(colorRGBA));
+    const color = renderTargetClearColor(target.format, orThrow(validateClearColor(colorRGBA)));
     return { kind: 'clear', target, color };
   }
 

@@ -1,9 +1,9 @@
 /**
- * The clear values' conversions (src/memory/clear-values.ts) against written-out results: D3D's
- * FLOAT -> UNORM / SNORM rules on both sides of each clamp, half floats (rounding to nearest even,
- * denormals, overflow, NaN), R11G11B10's small floats as DirectXMath converts, the runtime's
- * denormal flush for 32-bit floats, and whole elements as vkd3d-proton's d3d12_clear tests record
- * native drivers writing them.
+ * Whole clear elements (src/memory/clear-values.ts) against written-out results: every case of
+ * vkd3d-proton's tests/d3d12_clear.c (test_clear_unordered_access_view_buffer and _image) as native
+ * drivers write it, then Float clears beyond each format's range (INFs, NaNs, past the largest
+ * finite value, 32-bit denormals) by D3D's Data Conversion rules. The per-channel conversions, both
+ * sides of each boundary, are in float-conversions.test.ts.
  */
 import { describe, expect, test } from 'vitest';
 import {
@@ -11,11 +11,6 @@ import {
   clearElementBytes,
   CLEAR_FORMATS,
   takesFloatClear,
-  toFloat16,
-  toFloat32,
-  toSmallFloat,
-  toSnorm,
-  toUnorm,
 } from '../../../../src/memory/clear-values.js';
 import { formatInfo } from '../../../../src/memory/formats.js';
 
@@ -28,93 +23,6 @@ const word = (format: string, values: number[], kind: 'Uint' | 'Float'): number 
   padded.set(bytes);
   return new Uint32Array(padded.buffer)[0] as number;
 };
-
-describe('FLOAT -> UNORM and SNORM', () => {
-  test.each([
-    [8, NaN, 0],
-    [8, -0.001, 0],
-    [8, 0, 0],
-    [8, 0.5, 128],
-    [8, 0.25, 64],
-    [8, 1, 255],
-    [8, 1.001, 255],
-    [8, Infinity, 255],
-    [8, -Infinity, 0],
-    [16, f(0x3f000080), 0x8000],
-    [16, 1, 0xffff],
-    [10, f(0x3f002008), 0x200],
-    [2, 1, 3],
-    [2, 0.5, 2],
-  ])('UNORM%i of %f is %i', (bits, value, expected) => {
-    expect(toUnorm(value, bits)).toBe(expected);
-  });
-
-  test.each([
-    [8, NaN, 0],
-    [8, -1, 0x81],
-    [8, -1.5, 0x81],
-    [8, -Infinity, 0x81],
-    [8, 1, 0x7f],
-    [8, 2, 0x7f],
-    [8, 0.5, 0x40],
-    [8, -0.5, 0xc0],
-    [8, 0, 0],
-    [16, -1, 0x8001],
-    [16, 0.5, 0x4000],
-  ])('SNORM%i of %f is %i', (bits, value, expected) => {
-    expect(toSnorm(value, bits)).toBe(expected);
-  });
-});
-
-describe('floats', () => {
-  test.each([
-    [0.5, 0x3800],
-    [1, 0x3c00],
-    [-2, 0xc000],
-    [65504, 0x7bff],
-    [65519, 0x7bff],
-    [65520, 0x7c00],
-    [1e6, 0x7c00],
-    [-Infinity, 0xfc00],
-    [NaN, 0x7e00],
-    [-0, 0x8000],
-    [2 ** -14, 0x0400],
-    [2 ** -24, 0x0001],
-    [2 ** -25, 0x0000],
-    [3 * 2 ** -26, 0x0001],
-    [1e-7, 0x0002],
-    [f(0x3f000080), 0x3800],
-  ])('half of %f is %i', (value, expected) => {
-    expect(toFloat16(value)).toBe(expected);
-  });
-
-  test.each([
-    [11, 0.5, 0x380],
-    [11, 1, 0x3c0],
-    [10, 2, 0x200],
-    [11, -1, 0],
-    [11, -Infinity, 0],
-    [11, Infinity, 0x7c0],
-    [10, Infinity, 0x3e0],
-    [11, NaN, 0x7ff],
-    [10, NaN, 0x3ff],
-    [11, 1e10, 0x7bf],
-    [10, 70000, 0x3df],
-    [11, 2 ** -21, 0],
-    [11, 2 ** -20, 0x001],
-    [11, 2 ** -14, 0x040],
-  ])('FLOAT%i of %f is %i', (bits, value, expected) => {
-    expect(toSmallFloat(value, bits as 11 | 10)).toBe(expected);
-  });
-
-  test('32-bit floats keep their bits, NaN included; denormals are flushed to zero with their sign', () => {
-    expect(toFloat32(1)).toBe(0x3f800000);
-    expect(toFloat32(NaN)).toBe(0x7fc00000);
-    expect(toFloat32(1e-40)).toBe(0);
-    expect(toFloat32(-1e-40)).toBe(0x80000000);
-    expect(toFloat32(2 ** -126)).toBe(0x00800000);
-  });
-});
 
 describe('whole elements, as native drivers write them (vkd3d-proton tests/d3d12_clear.c)', () => {
   test.each([
@@ -152,6 +60,32 @@ describe('whole elements, as native drivers write them (vkd3d-proton tests/d3d12
     ['R32_FLOAT', [1, 0, 0, 0], 'Uint', 1],
   ] as const)('%s %j (%s) is %i', (format, values, kind, expected) => {
     expect(word(format, [...values], kind)).toBe(expected);
+  });
+
+  test.each([
+    // 16-bit floats: past ±65504 is ±65504 (rounded toward zero, never INF); INF and NaN kept.
+    ['R16G16_FLOAT', [1e6, -1e6, 0, 0], 0xfbff7bff],
+    ['R16G16_FLOAT', [65520, 65504, 0, 0], 0x7bff7bff],
+    ['R16G16_FLOAT', [Infinity, NaN, 0, 0], 0x7e007c00],
+    ['R16G16_FLOAT', [-Infinity, -1e-40, 0, 0], 0x8000fc00],
+    ['R16_FLOAT', [f(0x7f7fffff), 0, 0, 0], 0x7bff],
+    // R11G11B10: past the largest finite value is that value; +INF; NaN all ones; negative is 0.
+    ['R11G11B10_FLOAT', [1e6, Infinity, NaN, 0], 0xfffe07bf],
+    ['R11G11B10_FLOAT', [-Infinity, -1, 70000, 0], 0xf7c00000],
+    // UNORM and SNORM: NaN is 0, INFs clamp.
+    ['R8G8B8A8_UNORM', [NaN, Infinity, -Infinity, 1e-40], 0x0000ff00],
+    ['R8G8B8A8_SNORM', [NaN, -Infinity, Infinity, -0], 0x007f8100],
+    ['R16G16_UNORM', [NaN, Infinity, 0, 0], 0xffff0000],
+    ['R10G10B10A2_UNORM', [Infinity, NaN, -1, Infinity], 0xc00003ff],
+    // B, G, R, A from bit 0: values[2] (INF) in the first byte.
+    ['B8G8R8A8_UNORM', [NaN, 2, Infinity, -Infinity], 0x0000ffff],
+    ['A8_UNORM', [0, 0, 0, NaN], 0],
+    // 32-bit floats: NaN and INF kept, a denormal flushed with its sign.
+    ['R32_FLOAT', [NaN, 0, 0, 0], 0x7fc00000],
+    ['R32_FLOAT', [-Infinity, 0, 0, 0], 0xff800000],
+    ['R32_FLOAT', [-1e-40, 0, 0, 0], 0x80000000],
+  ] as const)('Float beyond the range: %s %j is %i', (format, values, expected) => {
+    expect(word(format, [...values], 'Float')).toBe(expected);
   });
 
   test('every clear format has as many bytes per element as the format table says, and channels within 32-bit words', () => {
