@@ -49,20 +49,43 @@ interface PlannedCommand {
   slots: Slot[];
 }
 
+/** What planning `lists` gives: the commands that encode something, their dispatches, and the kinds among them. */
+interface Plan {
+  commands: PlannedCommand[];
+  dispatches: PlannedDispatch[];
+  /** Whether a dispatch or a draw runs (the texture cache is filled first), and whether a draw does (the graphics prelude is bound). */
+  shaders: boolean;
+  draws: boolean;
+}
+
 /** Plans every command of `lists`: their constants (in dispatch order) and copy jobs. */
-function plan(lists: readonly ExecutableList[], planning: Planning, stride: number) {
+function plan(lists: readonly ExecutableList[], planning: Planning, stride: number): Plan {
   const commands: PlannedCommand[] = [];
   const dispatches: PlannedDispatch[] = [];
+  let shaders = false;
+  let draws = false;
   for (const list of lists) {
     for (const command of list.commands) {
       const constants = encoderOf(command).plan(command, planning);
       if (!constants) continue;
-      const slots = constants.map((each, i) => ({ offset: (dispatches.length + i) * stride, constants: each }));
-      for (const each of constants) dispatches.push({ ...each, list: list.id, index: command.index });
+      const slots: Slot[] = [];
+      for (const each of constants) {
+        slots.push({ offset: dispatches.length * stride, constants: each });
+        // Named fields, not a spread: this runs for every dispatch of every submission.
+        dispatches.push({
+          root: each.root,
+          draw: each.draw,
+          assembler: each.assembler,
+          list: list.id,
+          index: command.index,
+        });
+      }
       commands.push({ command, slots });
+      if (command.kind === 'draw') draws = true;
+      if (command.kind === 'dispatch' || command.kind === 'draw') shaders = true;
     }
   }
-  return { commands, dispatches };
+  return { commands, dispatches, shaders, draws };
 }
 
 /**
@@ -84,7 +107,7 @@ export function encodeExecution(
   const device = memory.device;
   const stride = dispatchInfoStride(device);
   const planning: Planning = { settings, unmapped, jobs: [] };
-  const { commands, dispatches } = plan(lists, planning, stride);
+  const { commands, dispatches, shaders, draws } = plan(lists, planning, stride);
   if (commands.length === 0) return null;
 
   const cache = memory.textureCache;
@@ -106,14 +129,14 @@ export function encodeExecution(
     ...cache.bindings(),
   ];
   const prelude = buffers.bindGroup('d3d12 prelude', preludeBindGroupLayout(device), memoryEntries);
-  const graphicsPrelude = commands.some(({ command }) => command.kind === 'draw')
+  const graphicsPrelude = draws
     ? buffers.bindGroup('d3d12 graphics prelude', graphicsPreludeBindGroupLayout(device), memoryEntries)
     : undefined;
 
   const encoder = device.createCommandEncoder({ label: 'd3d12 executeCommandLists' });
   if (faults?.clearFirst) memory.encodeFaultClear(encoder);
   // Pages shaders of earlier submissions asked the texture cache for go into it before any shader runs.
-  if (commands.some(({ command }) => command.kind === 'dispatch' || command.kind === 'draw')) cache.encodeFill(encoder);
+  if (shaders) cache.encodeFill(encoder);
   const passes = new PassPlanner(encoder);
   const context: EncodeContext = {
     memory,

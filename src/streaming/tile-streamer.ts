@@ -277,12 +277,17 @@ export class TileStreamer<K = unknown> {
     if (this.written.length === 0) return 0;
     const batch = this.written;
     this.written = [];
-    const byHeap = new Map<Heap, TileUpload<K>[]>();
+    // Made only when a tile is to be mapped (a streamer over mapped tiles submits without one).
+    let byHeap: Map<Heap, TileUpload<K>[]> | undefined;
     for (const index of batch) {
       const upload = this.slots[index]?.upload as TileUpload<K>;
-      if (upload.mapTo) byHeap.set(upload.mapTo.heap, [...(byHeap.get(upload.mapTo.heap) ?? []), upload]);
+      if (!upload.mapTo) continue;
+      byHeap ??= new Map();
+      const uploads = byHeap.get(upload.mapTo.heap);
+      if (uploads) uploads.push(upload);
+      else byHeap.set(upload.mapTo.heap, [upload]);
     }
-    for (const [heap, uploads] of byHeap) {
+    for (const [heap, uploads] of byHeap ?? []) {
       this.queue.updateTileMappings(
         this.texture,
         uploads.map((u) => u.coordinate),
@@ -332,6 +337,10 @@ export class TileStreamer<K = unknown> {
       slot.upload = undefined;
       slot.placed = undefined;
     }
+    // Entries older than the rate's window no longer count (stats() drops them too): without a
+    // stats() call, as in a stream nobody watches, the array would otherwise grow by a tile a tile.
+    if (this.recent.length > 4 * LATENCY_WINDOW)
+      this.recent = this.recent.filter((r) => time - r.time < RATE_WINDOW_MS);
     this.inFlight -= batch.length;
     this.totalTiles += batch.length;
     this.totalBytes += batch.length * TILE_SIZE;

@@ -8,7 +8,7 @@
 import { COPY_JOB_BYTES, COPY_WGSL as copyWgsl, type CopyJob, type PageCopyJob } from '../copy-jobs.js';
 import { kernelPipeline } from '../pipelines.js';
 import { memberOffset, requireStruct, requireWorkgroupSize } from '../prelude.js';
-import type { DispatchConstants, KindEncoder } from './encode-context.js';
+import type { DispatchConstants, KindEncoder, Slot } from './encode-context.js';
 import type { ExecutableCommand } from './executable-commands.js';
 
 type Copy = Extract<ExecutableCommand, { kind: 'copy' }>;
@@ -121,12 +121,13 @@ export const copyEncoder: KindEncoder<Copy> = {
     const general = generalDispatches(command);
     const groupsX = COPY_GROUPS_X(largestJob(command.jobs));
     const pageGroupsX = PAGE_GROUPS_X(largestJob(command.pages?.jobs ?? []));
-    slots.forEach(({ offset, constants }, i) => {
+    for (let i = 0; i < slots.length; i++) {
+      const { offset, constants } = slots[i] as Slot;
       const pass = context.passes.compute();
       pass.setBindGroup(0, context.prelude, [offset]);
       pass.setPipeline(i < general || !command.pages ? context.copy.pipeline : command.pages.pipeline);
       if (context.copy.jobs) pass.setBindGroup(1, context.copy.jobs);
       pass.dispatchWorkgroups(i < general ? groupsX : pageGroupsX, constants.root[1], 1);
-    });
+    }
   },
 };

@@ -42,10 +42,21 @@ function dispatchInfoWords(): InfoWords {
   return infoWords;
 }
 
+/**
+ * Strides by device: a device's limits never change, and `device.limits` is a native getter that
+ * builds a new object at each read (Dawn's Node.js binding), at every submission otherwise.
+ */
+const strides = new WeakMap<GPUDevice, number>();
+
 /** Bytes between consecutive dispatches' constants on `device`. */
 export function dispatchInfoStride(device: GPUDevice): number {
-  const alignment = device.limits.minUniformBufferOffsetAlignment;
-  return Math.ceil(preludeLayout().dispatchInfo.size / alignment) * alignment;
+  let stride = strides.get(device);
+  if (stride === undefined) {
+    const alignment = device.limits.minUniformBufferOffsetAlignment;
+    stride = Math.ceil(preludeLayout().dispatchInfo.size / alignment) * alignment;
+    strides.set(device, stride);
+  }
+  return stride;
 }
 
 /** A dispatch's constants with the command they run for: the list's id and the command's index in it. */
