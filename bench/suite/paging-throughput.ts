@@ -31,6 +31,10 @@
  * Restore rows also record how long the call itself took (makeResident; raw: writeBuffer): the
  * CPU side, so a gap to raw reads as bookkeeping before the submission or as GPU time after it.
  *
+ * Lazy eviction (createDevice({ eviction: 'lazy' }), paging-lazy.ts): two more rows at the stream's
+ * size, an evict + makeResident round trip of a heap whose pages nothing took ("kept") and of one
+ * taken under pressure ("taken"), against the raw round trip of this run's baseline samples.
+ *
  * The stream: one heap (the largest size up to STREAM_MAX_MIB) evicted and restored back to back for
  * `streamSeconds`, each operation's GB/s recorded at the second it completed (series "evict stream",
  * "restore stream"): a stall (a slow map, a GC pause, a driver hiccup) shows as a dip the medians hide.
@@ -40,7 +44,7 @@
  * one restore per sample; after the last restore, the first, middle and last tiles are read back and
  * compared.
  */
-import { createDevice, TILE_SIZE, type CommandQueue, type Device, type Fence, type Resource } from '../../src/index.js';
+import { createDevice, TILE_SIZE } from '../../src/index.js';
 import {
   liveRecorder,
   median,
@@ -54,8 +58,20 @@ import {
   type LiveRecorder,
 } from './figure.js';
 import { getEvictedBytesForTesting } from '../../src/testing/index.js';
+import {
+  checkTiles,
+  CHECKED_TILES,
+  fill,
+  firstDifference,
+  gbPerSecond,
+  MIB,
+  pattern,
+  signal,
+  UPLOAD_CHUNK,
+  type Library,
+} from './paging-common.js';
+import { measureLazyRows } from './paging-lazy.js';
 
-const MIB = 2 ** 20;
 const FULL_SIZES_MIB = [1, 16, 64];
 const QUICK_SIZES_MIB = [1, 4];
 /** Stream seconds: long enough to show a stall among dozens of operations, short beside the suite. */
@@ -63,10 +79,6 @@ const FULL_STREAM_SECONDS = 4;
 const QUICK_STREAM_SECONDS = 0.5;
 /** The stream's heap: at most 16 MiB, so an operation takes milliseconds and the line has detail. */
 const STREAM_MAX_MIB = 16;
-/** Bytes of pattern per upload while filling a heap: bounds the UPLOAD buffer in the NON_LOCAL pool. */
-const UPLOAD_CHUNK = 4 * MIB;
-/** Tiles read back after the last restore (first, middle, last). */
-const CHECKED_TILES = 3;
 /** Seeds the heap's byte pattern (fixed, so every run pages the same bytes). */
 const SEED = 0x9a61;
 /**
@@ -79,29 +91,6 @@ const SEED = 0x9a61;
  * driver state.
  */
 const JIT_PRIMING_CYCLES = 200;
-
-/** A byte pattern: an xorshift32 stream, one word per 4 bytes, different everywhere and never all zero. */
-function pattern(bytes: number, seed: number): Uint8Array {
-  const words = new Uint32Array(bytes / 4);
-  let x = seed >>> 0 || 1;
-  for (let i = 0; i < words.length; i++) {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    words[i] = x;
-  }
-  return new Uint8Array(words.buffer);
-}
-
-function firstDifference(a: Uint8Array, b: Uint8Array): number {
-  if (a.length !== b.length) return Math.min(a.length, b.length);
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return i;
-  return -1;
-}
-
-const gbPerSecond = (bytes: number, ms: number): number => bytes / (ms / 1000) / 1e9;
 
 /** Tuned raw: the chunk size and the largest queue.writeBuffer (src/gpu/staging-buffers.ts and paging.ts say why). */
 const TUNED_CHUNK = 16 * MIB;
@@ -198,20 +187,6 @@ class TunedRaw {
   }
 }
 
-/** The library side: a device, a queue and a fence to learn when queue work completed. */
-interface Library {
-  device: Device;
-  queue: CommandQueue;
-  fence: Fence;
-  fenceValue: number;
-}
-
-/** Signals the library's queue and resolves once everything before the signal has completed. */
-function signal(library: Library): Promise<void> {
-  library.queue.signal(library.fence, ++library.fenceValue);
-  return library.fence.setEventOnCompletion(library.fenceValue);
-}
-
 export const pagingThroughput: FigureRunner = async (context) => {
   const { gpuDevice, quick } = context;
   const rounds = quick ? 2 : 7;
@@ -269,6 +244,7 @@ export const pagingThroughput: FigureRunner = async (context) => {
       fenceValue: 0,
     };
     const streamBytes = Math.max(...sizes.filter((b) => b <= STREAM_MAX_MIB * MIB), Math.min(...sizes));
+    let lazySource: FigureRow[] = [];
     context.progress(`paging throughput: priming (${quick ? 0 : JIT_PRIMING_CYCLES} unmeasured cycles)`);
     if (!quick) await prime(library, gpuDevice);
     for (const bytes of sizes) {
@@ -286,12 +262,30 @@ export const pagingThroughput: FigureRunner = async (context) => {
       );
       figure.rows.push(...measured.rows);
       figure.series?.push(...measured.series);
+      if (bytes === streamBytes) lazySource = measured.rows;
+    }
+    // The lazy mode's rows: one size (the stream's), against the same raw samples (paging-lazy.ts).
+    const [evictRow, restoreRow] = lazySource;
+    if (evictRow && restoreRow) {
+      context.progress(`paging throughput: lazy eviction, ${streamBytes / MIB} MiB, ${rounds} rounds`);
+      figure.rows.push(
+        ...(await measureLazyRows({
+          gpuDevice,
+          bytes: streamBytes,
+          rounds,
+          warmup,
+          live,
+          seed: SEED + streamBytes / MIB,
+          immediate: { evict: evictRow, restore: restoreRow },
+        })),
+      );
     }
     if (streamSeconds > 0) figure.parameters.streamMiB = streamBytes / MIB;
     notes.push(
       'library evict: timed until the bytes reached CPU memory (the test hook getEvictedBytesForTesting(heap); no D3D12 call reports it); extra "fence GB/s": until a queue fence signalled after evict completed',
       'extras "tuned raw GB/s" and "÷ tuned raw": the library against the best plain-WebGPU transfer this project could write (kept 16 MiB chunks, overlapped maps, a kept CPU store; queue.writeBuffer up to 4 MiB)',
       'restore extras "makeResident µs" and "raw writeBuffer µs": medians of the time until the call returned (the CPU side: bookkeeping, error scopes, the queue writes); the rest of a sample is the wait for the GPU',
+      'lazy rows (createDevice({ eviction: \'lazy\' }), the stream\'s size): evict + makeResident until a fence after it, against the raw evict + restore of the same run, round by round; "kept": nothing took the heap\'s pages (no copy either way); "taken": a heap as large as the pool was created and released in between, so the pages were taken under pressure; extra "immediate GB/s": the immediate mode\'s evict + restore, paired the same way',
     );
     return figure;
   } finally {
@@ -299,7 +293,6 @@ export const pagingThroughput: FigureRunner = async (context) => {
   }
 };
 
-/** Writes `data` into a buffer resource through an UPLOAD buffer, a chunk at a time. */
 /** JIT_PRIMING_CYCLES evict/restore cycles of a one-page heap through the library and the raw paths, unmeasured. */
 async function prime(library: Library, gpuDevice: GPUDevice): Promise<void> {
   const { device } = library;
@@ -335,57 +328,6 @@ async function prime(library: Library, gpuDevice: GPUDevice): Promise<void> {
     heap.release();
     raw.destroy();
   }
-}
-
-async function fill(library: Library, target: Resource, data: Uint8Array): Promise<void> {
-  const { device, queue } = library;
-  const chunk = Math.min(UPLOAD_CHUNK, data.length);
-  const upload = device.createCommittedResource(
-    { type: 'UPLOAD' },
-    [],
-    { dimension: 'BUFFER', width: chunk },
-    'GENERIC_READ',
-  );
-  for (let offset = 0; offset < data.length; offset += chunk) {
-    upload.map().set(data.subarray(offset, offset + chunk));
-    upload.unmap();
-    const list = device.createCommandList('DIRECT');
-    list.copyBufferRegion(target, offset, upload, 0, chunk);
-    list.close();
-    queue.executeCommandLists([list]);
-    // The upload buffer is rewritten next: wait until this copy has read it.
-    await signal(library);
-  }
-  upload.release();
-}
-
-/** Reads the first, middle and last tiles of a buffer resource back and compares them with `data`. */
-async function checkTiles(library: Library, source: Resource, data: Uint8Array, what: string): Promise<void> {
-  const { device, queue } = library;
-  const tiles = data.length / TILE_SIZE;
-  const checked = [0, tiles >> 1, tiles - 1];
-  const readback = device.createCommittedResource(
-    { type: 'READBACK' },
-    [],
-    { dimension: 'BUFFER', width: CHECKED_TILES * TILE_SIZE },
-    'COPY_DEST',
-  );
-  const list = device.createCommandList('DIRECT');
-  checked.forEach((tile, k) => list.copyBufferRegion(readback, k * TILE_SIZE, source, tile * TILE_SIZE, TILE_SIZE));
-  list.close();
-  queue.executeCommandLists([list]);
-  await signal(library);
-  const bytes = readback.map().slice(0, CHECKED_TILES * TILE_SIZE);
-  readback.unmap();
-  readback.release();
-  checked.forEach((tile, k) => {
-    const at = firstDifference(
-      bytes.subarray(k * TILE_SIZE, (k + 1) * TILE_SIZE),
-      data.subarray(tile * TILE_SIZE, (tile + 1) * TILE_SIZE),
-    );
-    if (at >= 0)
-      throw new Error(`paging-throughput: ${what}: tile ${tile} differs from what was written, first at byte ${at}`);
-  });
 }
 
 /** Rows 'evict N MiB' and 'restore N MiB' for one heap size, and the stream where asked. */

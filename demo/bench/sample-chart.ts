@@ -18,8 +18,8 @@ import { formatNumber } from '../common/live-chart.js';
 
 const COLORS = ['#7fb4ff', '#5ad17f', '#f5c26b', '#e06c75', '#c792ea', '#56b6c2', '#d19a66', '#abb2bf'];
 
-/** A chart's height in CSS px, title, plot with its axes and legend together: short, so that every figure's chart fits a screen or two. */
-const CELL_HEIGHT = 170;
+/** A chart's height in CSS px, title, plot with its axes and legend together: short, so that every figure's chart fits a screen or two (150: the page of every figure stays within its two and a half screens with the lazy-eviction rows of the paging figure). */
+const CELL_HEIGHT = 150;
 /** The plot keeps at least this much whatever its legend takes (the cell grows past CELL_HEIGHT then). */
 const MIN_PLOT_HEIGHT = 90;
 /** The title's height before it is laid out. */

@@ -281,7 +281,20 @@ export interface DeviceOptions {
    * fault report; 'report' only reports it (readFaults).
    */
   onPageFault?: 'remove-device' | 'report';
+  /**
+   * What an Evict that takes a heap's residency count to 0 does with its memory. 'immediate' (the
+   * default, for validation: every eviction really pages): copies the bytes out to CPU memory and
+   * frees the pages. 'lazy', as Windows' video memory manager does (the D3D12 Residency Starter
+   * Library's README: the heap "is only marked for eviction", and a MakeResident of a heap nothing
+   * took is "a no-op"): the heap is evicted for the GPU (any access faults) and for the budget, but
+   * its pages keep its bytes until an allocation short of free pages takes them (oldest eviction
+   * first, as few heaps as needed); a MakeResident before then copies nothing.
+   */
+  eviction?: EvictionMode;
 }
+
+/** createDevice's `eviction` option. */
+export type EvictionMode = 'immediate' | 'lazy';
 
 export const COMMAND_LIST_TYPES = ['DIRECT', 'COMPUTE', 'COPY'] as const;
 export type CommandListType = (typeof COMMAND_LIST_TYPES)[number];

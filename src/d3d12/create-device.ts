@@ -79,6 +79,7 @@ export async function createDevice(options: DeviceOptions = {}): Promise<Device>
     memory,
     (id) => objects.heapById(id),
     (heap) => backend?.flushMapped(heap),
+    settings.eviction,
   );
   context.backend = backend = await GpuBackend.create(
     memory,

@@ -231,14 +231,15 @@ export class Heap extends DeviceChild {
   /**
    * Test hook (benchmarks and tests): while the heap is evicted on a GPU device, its contents once
    * they reached CPU memory (the page-out's copy completes asynchronously); zeros for a heap created
-   * not resident and never made resident; undefined while resident or on a CPU-only device. The
+   * not resident and never made resident; undefined while resident, while a lazily evicted heap's bytes
+   * are still in its kept pages (nothing copied them out), or on a CPU-only device. The
    * array is the eviction's own CPU store, not a copy: it holds these bytes until the heap is made
    * resident again, after which a later eviction may reuse it (copy it to keep it).
    * @internal Read through getEvictedBytesForTesting (d3d12-webgpu/testing).
    */
   evictedBytes(): Promise<Uint8Array> | undefined {
     const evicted = this.#evicted;
-    if (!evicted || this.#memory) return undefined;
+    if (!evicted || this.#memory || evicted.kept) return undefined;
     return evicted.arrived.then(() => evicted.bytes ?? new Uint8Array(evicted.byteLength));
   }
 

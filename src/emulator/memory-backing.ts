@@ -11,14 +11,16 @@
  * to the page-table mirror, which sends them merged before the next submission. A heap's page event
  * rewrites only the reserved tiles that map into it (reserved-tile-index.ts). Pages are taken before
  * anything else changes, so running out leaves no partial state. An evicted heap's old pages are held
- * (not free, but counted by freePages) while they are the only copy of its bytes: until those reach
- * CPU memory, or a GPU copy is made before the pages are handed to another heap. A resident heap's
+ * (not free, but counted by freePages: old-pages.ts) while they are the only copy of its bytes: until
+ * those reach CPU memory, or a GPU copy is made before the pages are handed to another heap; with
+ * `eviction: 'lazy'` an evicted heap keeps them, uncopied, until an allocation needs them. A resident heap's
  * pages are in the segment it lives in now (HeapMemory.segment: NON_LOCAL for a demoted heap); a
  * move between segments (demotion, promotion) is one queue operation, after which its entries are
  * rewritten like those of any page event.
  */
 import { RangeAllocator, pagesOf } from '../memory/range-allocator.js';
 import { neverWritten, Pager, type Evicted, type RestoredHeap } from '../gpu/paging.js';
+import { OldPages } from './old-pages.js';
 import { movePages } from '../gpu/page-moves.js';
 import { NULL_HEAP, type MappedSegment, type TileMappingTable, type TileSpan } from '../memory/tile-mappings.js';
 import { ReservedTileIndex } from '../memory/reserved-tile-index.js';
@@ -28,16 +30,25 @@ import { cpuAccessible } from '../validation/heap.js';
 import { D3D12Error } from '../api/errors.js';
 import type { Heap, HeapMemory } from '../d3d12/heap.js';
 import type { Resource } from '../d3d12/resource.js';
-import type { MemorySegment } from '../api/types.js';
+import type { EvictionMode, MemorySegment } from '../api/types.js';
 
 const MIB = 2 ** 20;
 export const mib = (bytes: number): string => `${(bytes / MIB).toFixed(bytes % MIB === 0 ? 0 : 2)} MiB`;
 
-/** An evicted heap's old pages, kept from reuse while they are the only copy of its bytes. */
-interface HeldPages {
-  heap: Heap;
-  evicted: Evicted;
-  memory: HeapMemory;
+/** What paging has copied so far on one device, and the old pages it holds now (test hook). */
+export interface PagingCopies {
+  /** Bytes copied out of the pool into CPU memory by page-outs (immediate evictions, lazy heaps taken). */
+  copiedOutBytes: number;
+  /** Bytes written back into the pool by restores (from CPU memory or a staged copy; zero-fills not counted). */
+  copiedInBytes: number;
+  /** Bytes copied into GPU staging buffers because old pages were reused before their bytes reached CPU memory. */
+  stagedBytes: number;
+  /** Lazily evicted heaps whose pages an allocation took (paged out for real). */
+  lazyHeapsTaken: number;
+  /** Pages kept for lazily evicted heaps, per segment. */
+  keptPages: Record<MemorySegment, number>;
+  /** Pages in transit (bytes on their way to CPU memory), per segment. */
+  heldPages: Record<MemorySegment, number>;
 }
 
 export class MemoryBacking {
@@ -46,9 +57,8 @@ export class MemoryBacking {
   /** Per heap, the resources whose pages point into it: its placed resources, a committed resource's own. */
   private readonly users = new Map<Heap, Set<Resource>>();
   private readonly pager: Pager;
-  /** Evicted heaps' old pages not yet free (insertion order: oldest eviction first), and their count per segment. */
-  private readonly held = new Map<Evicted, HeldPages>();
-  private readonly heldPages: Record<MemorySegment, number> = { LOCAL: 0, NON_LOCAL: 0 };
+  /** Evicted heaps' old pages not yet free: in transit to CPU memory, or kept (lazy eviction). */
+  private readonly old: OldPages;
   /** Per placement of a heap's memory, its pages' RESIDENT entries (entriesOf). */
   private readonly residentEntries = new WeakMap<HeapMemory, Uint32Array>();
   /** Per heap, the reserved resources' tiles that map into it (kept as mappings change). */
@@ -61,20 +71,22 @@ export class MemoryBacking {
     private readonly heapById: (id: number) => Heap | undefined,
     /** Sends the CPU's pending writes into a heap to its pages (queue order), before they are copied out. */
     private readonly flushCpuWrites: (heap: Heap) => void = () => undefined,
+    /** createDevice's `eviction`: copy an evicted heap out at once, or only when its pages are needed. */
+    private readonly eviction: EvictionMode = 'immediate',
   ) {
     this.allocators = {
       LOCAL: new RangeAllocator(0, gpu.pageCounts.LOCAL),
       NON_LOCAL: new RangeAllocator(0, gpu.pageCounts.NON_LOCAL),
     };
     this.pager = new Pager(gpu);
+    this.old = new OldPages(gpu, this.allocators, this.pager);
   }
 
   /** Takes pages of `segment` for a heap of `sizeInBytes`; throws E_OUTOFMEMORY (naming the numbers) when the pool is short. */
   allocate(call: string, argument: string, segment: MemorySegment, sizeInBytes: number): HeapMemory {
     const count = Math.max(1, Math.ceil(sizeInBytes / TILE_SIZE));
     const allocator = this.allocators[segment];
-    if (allocator.freeUnits < count && allocator.freeUnits + this.heldPages[segment] >= count)
-      this.reclaimHeld(segment, count);
+    if (allocator.freeUnits < count) this.old.makeRoom(segment, count);
     const runs = allocator.allocateRuns(count);
     if (!runs) {
       const free = allocator.freeUnits * TILE_SIZE;
@@ -111,32 +123,27 @@ export class MemoryBacking {
   /**
    * Pages heaps out (see src/gpu/paging.ts): one submission for all of them; every page-table entry
    * into them becomes ABSENT. Their pages count as free at once; until their bytes reach CPU memory
-   * they are handed out only when nothing else is free (allocate), after a GPU copy of them.
+   * they are handed out only when nothing else is free (allocate), after a GPU copy of them. Lazy
+   * eviction copies nothing: the heaps keep their pages until an allocation takes them (old-pages.ts).
    */
   pageOut(heaps: readonly Heap[]): void {
     const out = heaps.filter((heap) => heap.memory);
     if (out.length === 0) return;
     const memories = out.map((heap) => heap.memory as HeapMemory);
-    // CPU writes through map() not yet sent (no submission since) must be in the evicted copy. The
-    // staging buffers are taken here: inside scopes of their own.
+    // CPU writes through map() not yet sent (no submission since) must be in the evicted copy (or,
+    // lazily, in the kept pages: the heap has no memory to flush into afterwards). The staging
+    // buffers are taken here: inside scopes of their own.
     const evicted = this.gpu.guard(
       () => `evicting ${out.length === 1 ? (out[0] as Heap).label : `${out.length} heaps`}`,
       () => {
         for (const heap of out) this.flushCpuWrites(heap);
-        return this.pager.evict(memories);
+        return this.eviction === 'lazy' ? undefined : this.pager.evict(memories);
       },
     );
     out.forEach((heap, i) => {
-      const contents = evicted[i] as Evicted;
       const memory = memories[i] as HeapMemory;
-      heap.holdEvicted(contents);
-      const held: HeldPages = { heap, evicted: contents, memory };
-      this.held.set(contents, held);
-      this.heldPages[memory.segment] += memory.pages.length;
-      // Arrived in CPU memory (not failed, not cancelled): the old pages are free for anyone.
-      void contents.arrived.then(() => {
-        if (contents.bytes) this.releaseHeld(held);
-      });
+      if (evicted) this.old.inTransit(heap, evicted[i] as Evicted, memory);
+      else this.old.keep(heap, memory);
     });
     for (const heap of out) this.refresh(heap);
   }
@@ -160,19 +167,9 @@ export class MemoryBacking {
         // (unless those pages are in the other segment: then the bytes are staged and the pages freed).
         const copied: Heap[] = [];
         for (const heap of rising) {
-          const evicted = heap.evicted as Evicted;
-          const held = this.held.get(evicted);
-          if (!held || held.memory.segment !== segmentOf(heap)) {
-            if (held) {
-              this.pager.stage(evicted, held.memory);
-              this.releaseHeld(held);
-            }
-            copied.push(heap);
-            continue;
-          }
-          this.releaseHeld(held, false);
-          this.pager.release(evicted);
-          heap.holdPages(held.memory);
+          const memory = this.old.takeBack(heap, segmentOf(heap));
+          if (memory) heap.holdPages(memory);
+          else copied.push(heap);
         }
         for (const heap of copied) {
           const evicted = heap.evicted as Evicted;
@@ -251,8 +248,7 @@ export class MemoryBacking {
     const memory = heap.memory;
     const evicted = heap.evicted;
     if (evicted) {
-      const held = this.held.get(evicted);
-      if (held) this.releaseHeld(held);
+      this.old.freed(heap);
       this.pager.release(evicted);
     }
     heap.dropMemory();
@@ -261,33 +257,12 @@ export class MemoryBacking {
     this.refresh(heap);
   }
 
-  /** Pages of a segment that allocate can hand out: free ones, and evicted heaps' pages whose bytes are still on their way. */
-  freePages(segment: MemorySegment): number {
-    return this.allocators[segment].freeUnits + this.heldPages[segment];
-  }
-
-  /** An evicted heap's old pages are no longer held for it: free (`toPool`), or taken back by the heap. */
-  private releaseHeld(held: HeldPages, toPool = true): void {
-    if (this.held.get(held.evicted) !== held) return;
-    this.held.delete(held.evicted);
-    this.heldPages[held.memory.segment] -= held.memory.pages.length;
-    if (toPool) this.allocators[held.memory.segment].releaseRuns(held.memory.runs);
-  }
-
   /**
-   * Frees held pages of `segment`, oldest first, until `count` pages are free: each heap's bytes are
-   * first copied out of them on the GPU (queued before any reuse), so a restore still finds them.
+   * Pages of a segment that allocate can hand out: free ones, evicted heaps' pages whose bytes are
+   * still on their way, and lazily evicted heaps' pages (an allocation short of free pages takes them).
    */
-  private reclaimHeld(segment: MemorySegment, count: number): void {
-    for (const held of [...this.held.values()]) {
-      if (this.allocators[segment].freeUnits >= count) return;
-      if (held.memory.segment !== segment) continue;
-      this.gpu.guard(
-        () => `staging the evicted ${held.heap.label} before its pages are reused`,
-        () => this.pager.stage(held.evicted, held.memory),
-      );
-      this.releaseHeld(held);
-    }
+  freePages(segment: MemorySegment): number {
+    return this.allocators[segment].freeUnits + this.old.pages(segment);
   }
 
   /** Test hook: bytes copied on the GPU because an evicted heap's pages were reused before its bytes reached CPU memory. */
@@ -297,7 +272,19 @@ export class MemoryBacking {
 
   /** Test hook: pages of `segment` held for evicted heaps whose bytes are on their way. */
   heldPagesForTesting(segment: MemorySegment): number {
-    return this.heldPages[segment];
+    return this.old.transitPagesOf(segment);
+  }
+
+  /** Test hook (getPagingCopiesForTesting): what paging copied, and what lazy eviction kept and took. */
+  pagingCopiesForTesting(): PagingCopies {
+    return {
+      copiedOutBytes: this.pager.copiedOutBytes,
+      copiedInBytes: this.pager.copiedInBytes,
+      stagedBytes: this.pager.stagedBytes,
+      lazyHeapsTaken: this.old.taken,
+      keptPages: { LOCAL: this.old.keptPagesOf('LOCAL'), NON_LOCAL: this.old.keptPagesOf('NON_LOCAL') },
+      heldPages: { LOCAL: this.old.transitPagesOf('LOCAL'), NON_LOCAL: this.old.transitPagesOf('NON_LOCAL') },
+    };
   }
 
   destroy(): void {

@@ -41,6 +41,11 @@ export interface Evicted {
   arrived: Promise<void>;
   /** Nothing will read these contents again (restored from the old pages, or the heap was freed). */
   cancelled?: boolean;
+  /**
+   * Lazy eviction: nothing was copied; the bytes are in the heap's old pages, kept for it until an
+   * allocation takes them (src/emulator/old-pages.ts), which replaces these contents with a page-out's.
+   */
+  kept?: true;
 }
 
 /** Contents of a heap that never had any (created not resident): zero when restored. */
@@ -75,6 +80,9 @@ export class Pager {
   private readonly stores = new CpuStores();
   /** Bytes stage() copied on the GPU (pages reused before their bytes reached CPU memory). */
   stagedBytes = 0;
+  /** Bytes evict() copied out of the pool, and restore() wrote back (zero-fills not counted): tests and benchmarks. */
+  copiedOutBytes = 0;
+  copiedInBytes = 0;
 
   constructor(private readonly memory: GpuMemory) {
     const largestPool = Math.max(memory.pageCounts.LOCAL, memory.pageCounts.NON_LOCAL) * PAGE_SIZE;
@@ -107,6 +115,7 @@ export class Pager {
       });
     });
     this.memory.device.queue.submit([encoder.finish()]);
+    for (const { pages } of heaps) this.copiedOutBytes += pages.length * PAGE_SIZE;
 
     const evicted: Evicted[] = heaps.map(({ pages }) => ({
       byteLength: pages.length * PAGE_SIZE,
@@ -214,6 +223,7 @@ export class Pager {
       const length = Math.min(evicted.byteLength, pages.length * PAGE_SIZE);
       const bytes = evicted.bytes;
       const staged = evicted.staged;
+      if (bytes || staged) this.copiedInBytes += length;
       if (bytes) {
         forEachPhysicalSpan(pages, 0, length, (poolOffset, offset, spanLength) => {
           if (upload) upload.write(pool, at(poolOffset), bytes.subarray(offset, offset + spanLength));

@@ -10,9 +10,11 @@ import { Device } from '../d3d12/device.js';
 import { Heap } from '../d3d12/heap.js';
 import { Resource, type TileMappingForTesting } from '../d3d12/resource.js';
 import { corruptPageTableEntry } from '../emulator/tile-validation.js';
+import type { PagingCopies } from '../emulator/memory-backing.js';
 import { validateCorruptEntry } from '../validation/tile-validation.js';
 
 export type { TileMappingForTesting } from '../d3d12/resource.js';
+export type { PagingCopies } from '../emulator/memory-backing.js';
 
 /** `value` as an instance of `type`, or E_INVALIDARG naming the hook and its argument. */
 function expectInstance<T>(
@@ -36,11 +38,27 @@ export function getTileMappingForTesting(resource: Resource, tileIndex: number):
 
 /**
  * While `heap` is evicted on a GPU device, its contents once they reached CPU memory; zeros for a heap
- * created not resident and never made resident; undefined while resident or on a CPU-only device. The
+ * created not resident and never made resident; undefined while resident, while a lazily evicted heap's
+ * bytes are still in its kept pages (createDevice's `eviction: 'lazy'`), or on a CPU-only device. The
  * array is the eviction's own CPU store, not a copy (copy it to keep it).
  */
 export function getEvictedBytesForTesting(heap: Heap): Promise<Uint8Array> | undefined {
   return expectInstance('getEvictedBytesForTesting', 'heap', heap, Heap).evictedBytes();
+}
+
+/**
+ * What paging on `device` has copied so far (bytes out to CPU memory, back into the pool, staged on
+ * the GPU), how many lazily evicted heaps an allocation took, and the old pages held now (kept for
+ * lazily evicted heaps, in transit for immediately evicted ones); undefined on a CPU-only device. A
+ * lazy makeResident of a heap nothing took leaves every byte count where it was.
+ */
+export function getPagingCopiesForTesting(device: Device): PagingCopies | undefined {
+  return expectInstance(
+    'getPagingCopiesForTesting',
+    'device',
+    device,
+    Device,
+  ).context.backend?.backing.pagingCopiesForTesting();
 }
 
 /** Whether `heap` was released. */

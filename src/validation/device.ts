@@ -6,6 +6,7 @@ import {
   COMMAND_LIST_TYPES,
   type CommandListType,
   type CommandQueueDesc,
+  type EvictionMode,
   type ResourceHeapTier,
   type TiledResourcesTier,
 } from '../api/types.js';
@@ -28,6 +29,8 @@ export interface DeviceSettings {
   textureCacheBytes?: number;
   /** What a GPU page fault does: remove the device (D3D12's DXGI_ERROR_DEVICE_REMOVED) or only report it. */
   onPageFault: 'remove-device' | 'report';
+  /** What an eviction does with the heap's memory: copy it out now, or when its pages are needed. */
+  eviction: EvictionMode;
   /** undefined: navigator.gpu's, where there is one; null: none (a CPU-only device). */
   gpuDevice?: GPUDevice | null;
 }
@@ -89,6 +92,9 @@ function checkGpuValidation(
   };
 }
 
+/** createDevice's eviction modes: immediate (the default) and lazy (as Windows' video memory manager evicts). */
+const EVICTION_MODES = ['immediate', 'lazy'] as const satisfies readonly EvictionMode[];
+
 /** A texture cache slot's bytes: one 64 KiB tile. */
 const TEXTURE_CACHE_GRANULE = 65536;
 
@@ -139,6 +145,7 @@ export function validateCreateDevice(options: unknown): Checked<DeviceSettings> 
         'remove-device',
         'report',
       ] as const),
+    () => checkName(call, 'options.eviction', value.eviction ?? 'immediate', EVICTION_MODES),
   );
   if (problem) return problem;
   return {
@@ -151,6 +158,7 @@ export function validateCreateDevice(options: unknown): Checked<DeviceSettings> 
     nonLocalMemoryBudget: (value.nonLocalMemoryBudget ?? undefined) as number | undefined,
     textureCacheBytes: (value.textureCacheBytes ?? undefined) as number | undefined,
     onPageFault: (value.onPageFault ?? 'remove-device') as DeviceSettings['onPageFault'],
+    eviction: (value.eviction ?? 'immediate') as EvictionMode,
     gpuDevice: value.gpuDevice as GPUDevice | null | undefined,
   };
 }

@@ -138,7 +138,14 @@ describe('the benchmark page', () => {
       expect(typeof result.crossOriginIsolated).toBe('boolean');
       expect(state.figures).toEqual(Object.fromEntries(FIGURES.map((id) => [id, 'done'])));
       const paging = result.figures[0];
-      expect(paging?.rows.map((r) => r.case)).toEqual(['evict 1 MiB', 'restore 1 MiB', 'evict 2 MiB', 'restore 2 MiB']);
+      expect(paging?.rows.map((r) => r.case)).toEqual([
+        'evict 1 MiB',
+        'restore 1 MiB',
+        'evict 2 MiB',
+        'restore 2 MiB',
+        'lazy evict + restore 2 MiB, kept',
+        'lazy evict + restore 2 MiB, taken',
+      ]);
       // The stream ran on the 2 MiB heap, one point per operation, for about 0.3 s.
       expect(paging?.series?.map((s) => s.name)).toEqual(['evict stream, 2 MiB', 'restore stream, 2 MiB']);
       for (const s of paging?.series ?? []) {

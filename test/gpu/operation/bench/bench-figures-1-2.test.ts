@@ -4,7 +4,8 @@
  * values and baselines, one sample per round, its target). Nothing about speed is asserted. Each
  * figure checks its own work as it runs (the paged bytes, the three kernels' sums) and throws when
  * the work is wrong, so a passing run also says the figures measured what they claim. The paging
- * figure's evict/restore stream is a time series beside its rows.
+ * figure's evict/restore stream is a time series beside its rows; its lazy-eviction rows check their
+ * own copies (none for a heap nothing took, one page-out for a heap taken under pressure).
  */
 import { describe, expect } from 'vitest';
 import { indirectionCost } from '../../../../bench/suite/indirection-cost.js';
@@ -22,6 +23,8 @@ describe('benchmark figures 1–2 (quick)', () => {
       'restore 1 MiB',
       'evict 4 MiB',
       'restore 4 MiB',
+      'lazy evict + restore 4 MiB, kept',
+      'lazy evict + restore 4 MiB, taken',
     ]);
     // The stream (quick: 0.5 s) on the largest heap up to 16 MiB: a point per operation, at increasing seconds.
     expect(figure.series?.map((s) => s.name)).toEqual(['evict stream, 4 MiB', 'restore stream, 4 MiB']);
@@ -32,6 +35,15 @@ describe('benchmark figures 1–2 (quick)', () => {
     }
     expect([figure.rounds, figure.warmup]).toEqual([2, 1]);
     expect(figure.target).toEqual({ text: 'at least 0.9 of the raw rate', ratio: 0.9, direction: 'at-least' });
+    // The lazy rows (the stream's size) share the immediate rows' raw samples, as round trips.
+    const lazy = figure.rows.filter((r) => r.case.startsWith('lazy'));
+    const [rawEvict, rawRestore] = [figure.rows[2], figure.rows[3]].map((r) => r?.baselineSamples ?? []);
+    for (const r of lazy) {
+      expect(r.baselineSamples, r.case).toEqual(
+        (rawEvict ?? []).map((e, i) => 1 / (1 / e + 1 / ((rawRestore ?? [])[i] as number))),
+      );
+      expect(r.extra?.['immediate GB/s'], r.case).toBeGreaterThan(0);
+    }
     for (const r of figure.rows.filter((r) => r.case.startsWith('evict'))) {
       expect(Number.isFinite(r.extra?.['fence GB/s']), r.case).toBe(true);
       expect(r.extra?.['fence GB/s'], r.case).toBeGreaterThan(0);

@@ -202,6 +202,58 @@ describe('createDevice options', () => {
     });
   });
 
+  describe('eviction', () => {
+    test('left out (or null) it is immediate: every eviction really pages, for validation', async () => {
+      for (const eviction of [undefined, null]) {
+        const device = await createDevice({ gpuDevice: null, eviction: loose(eviction) });
+        expect(device.settings.eviction).toBe('immediate');
+      }
+    });
+
+    test.each(['immediate', 'lazy'] as const)(
+      '%s is accepted (a CPU-only device keeps the same accounting)',
+      async (eviction) => {
+        const device = await createDevice({ gpuDevice: null, eviction });
+        expect(device.settings.eviction).toBe(eviction);
+        const heap = device.createHeap({ sizeInBytes: 65536, properties: { type: 'DEFAULT' } });
+        device.evict([heap]);
+        expect(device.queryVideoMemoryInfo('LOCAL').currentUsage).toBe(0);
+        device.makeResident([heap]);
+        expect(device.queryVideoMemoryInfo('LOCAL').currentUsage).toBe(65536);
+      },
+    );
+
+    test.each([
+      ['Lazy', /immediate, lazy/],
+      ['', /immediate, lazy/],
+      ['deferred', /immediate, lazy/],
+      [1, /immediate, lazy/],
+      [true, /immediate, lazy/],
+      [{}, /immediate, lazy/],
+      [['lazy'], /immediate, lazy/],
+    ] as const)('%j is rejected, naming the modes', async (eviction, message) => {
+      await expectD3D12Rejection(createDevice({ gpuDevice: null, eviction: loose(eviction) }), {
+        call: 'createDevice',
+        argument: 'options.eviction',
+        message,
+      });
+    });
+
+    test('an invalid eviction is reported beside valid options, and valid options beside it are not blamed', async () => {
+      await expectD3D12Rejection(
+        createDevice({ gpuDevice: null, tiledResourcesTier: 2, onPageFault: 'report', eviction: loose('later') }),
+        { argument: 'options.eviction' },
+      );
+      const device = await createDevice({
+        gpuDevice: null,
+        tiledResourcesTier: 2,
+        onPageFault: 'report',
+        eviction: 'lazy',
+      });
+      expect(device.settings).toMatchObject({ tiledResourcesTier: 2, onPageFault: 'report', eviction: 'lazy' });
+    });
+  });
+
   test.each(['tiers', 42, true])('options %s (not an object) is rejected', async (options) => {
     await expectD3D12Rejection(createDevice(loose(options)), {
       call: 'createDevice',
