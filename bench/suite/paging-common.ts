@@ -4,7 +4,15 @@
  * an UPLOAD buffer and checking its first, middle and last tiles, so that every row pages known bytes
  * and a benchmark of the wrong work throws instead of reporting a number.
  */
-import { TILE_SIZE, type CommandQueue, type Device, type Fence, type Resource } from '../../src/index.js';
+import {
+  createDevice,
+  TILE_SIZE,
+  type CommandQueue,
+  type Device,
+  type EvictionMode,
+  type Fence,
+  type Resource,
+} from '../../src/index.js';
 
 export const MIB = 2 ** 20;
 /** Bytes of pattern per upload while filling a heap: bounds the UPLOAD buffer in the NON_LOCAL pool. */
@@ -44,6 +52,24 @@ export interface Library {
 }
 
 /** Signals the library's queue and resolves once everything before the signal has completed. */
+/**
+ * A device for paging `heapBytes` heaps (LOCAL: one heap's worth; NON_LOCAL: the upload chunk that
+ * fills it and the readback of the checked tiles), with a DIRECT queue and a fence.
+ */
+export async function pagingLibrary(
+  gpuDevice: GPUDevice,
+  heapBytes: number,
+  eviction?: EvictionMode,
+): Promise<Library> {
+  const device = await createDevice({
+    gpuDevice,
+    ...(eviction ? { eviction } : {}),
+    localMemoryBytes: heapBytes,
+    nonLocalMemoryBytes: Math.min(UPLOAD_CHUNK, heapBytes) + CHECKED_TILES * TILE_SIZE,
+  });
+  return { device, queue: device.createCommandQueue({ type: 'DIRECT' }), fence: device.createFence(0), fenceValue: 0 };
+}
+
 export function signal(library: Library): Promise<void> {
   library.queue.signal(library.fence, ++library.fenceValue);
   return library.fence.setEventOnCompletion(library.fenceValue);

@@ -19,20 +19,9 @@
  * one heap taken, and its bytes copied out, for taken), and the heap's first, middle and last tiles are
  * read back after the last round.
  */
-import { createDevice, TILE_SIZE } from '../../src/index.js';
 import { getPagingCopiesForTesting, type PagingCopies } from '../../src/testing/index.js';
 import { median, row, type FigureRow, type LiveRecorder } from './figure.js';
-import {
-  checkTiles,
-  CHECKED_TILES,
-  fill,
-  gbPerSecond,
-  MIB,
-  pattern,
-  signal,
-  UPLOAD_CHUNK,
-  type Library,
-} from './paging-common.js';
+import { checkTiles, fill, gbPerSecond, MIB, pattern, pagingLibrary, signal } from './paging-common.js';
 
 export interface LazyRowsInput {
   gpuDevice: GPUDevice;
@@ -55,19 +44,9 @@ const pairs = (a: readonly number[], b: readonly number[]): number[] =>
 export async function measureLazyRows(input: LazyRowsInput): Promise<FigureRow[]> {
   const { gpuDevice, bytes, rounds, warmup, live } = input;
   const name = `${bytes / MIB} MiB`;
-  const device = await createDevice({
-    gpuDevice,
-    eviction: 'lazy',
-    localMemoryBytes: bytes,
-    nonLocalMemoryBytes: Math.min(UPLOAD_CHUNK, bytes) + CHECKED_TILES * TILE_SIZE,
-  });
+  const library = await pagingLibrary(gpuDevice, bytes, 'lazy');
+  const { device } = library;
   try {
-    const library: Library = {
-      device,
-      queue: device.createCommandQueue({ type: 'DIRECT' }),
-      fence: device.createFence(0),
-      fenceValue: 0,
-    };
     const copies = (): PagingCopies => getPagingCopiesForTesting(device) as PagingCopies;
     const data = pattern(bytes, input.seed);
     const heap = device.createHeap({ sizeInBytes: bytes, properties: { type: 'DEFAULT' } });

@@ -44,7 +44,7 @@
  * one restore per sample; after the last restore, the first, middle and last tiles are read back and
  * compared.
  */
-import { createDevice, TILE_SIZE } from '../../src/index.js';
+import { TILE_SIZE } from '../../src/index.js';
 import {
   liveRecorder,
   median,
@@ -60,14 +60,13 @@ import {
 import { getEvictedBytesForTesting } from '../../src/testing/index.js';
 import {
   checkTiles,
-  CHECKED_TILES,
   fill,
   firstDifference,
   gbPerSecond,
   MIB,
   pattern,
+  pagingLibrary,
   signal,
-  UPLOAD_CHUNK,
   type Library,
 } from './paging-common.js';
 import { measureLazyRows } from './paging-lazy.js';
@@ -231,18 +230,9 @@ export const pagingThroughput: FigureRunner = async (context) => {
   // them back, so one heap's worth of LOCAL memory is all the paging needs. NON_LOCAL holds the
   // upload buffer that fills the heap, then the readback buffer that checks it.
   const largest = Math.max(...sizes);
-  const device = await createDevice({
-    gpuDevice,
-    localMemoryBytes: largest,
-    nonLocalMemoryBytes: Math.min(UPLOAD_CHUNK, largest) + CHECKED_TILES * TILE_SIZE,
-  });
+  const library = await pagingLibrary(gpuDevice, largest);
+  const { device } = library;
   try {
-    const library: Library = {
-      device,
-      queue: device.createCommandQueue({ type: 'DIRECT' }),
-      fence: device.createFence(0),
-      fenceValue: 0,
-    };
     const streamBytes = Math.max(...sizes.filter((b) => b <= STREAM_MAX_MIB * MIB), Math.min(...sizes));
     let lazySource: FigureRow[] = [];
     context.progress(`paging throughput: priming (${quick ? 0 : JIT_PRIMING_CYCLES} unmeasured cycles)`);
