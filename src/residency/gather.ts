@@ -40,6 +40,8 @@ export class Gathered {
   /** The batch's ObjectTable indices, the first `count` entries: with a single set, the set's own array (read only). */
   indices: Int32Array = new Int32Array(0);
   count = 0;
+  /** The batch's one set when `indices` are that set's own (takeSet), else null. */
+  single: ResidencySet | null = null;
   needsLocal = 0;
   needsNonLocal = 0;
   missingLocal = 0;
@@ -80,6 +82,7 @@ export class Gathered {
     const count = set.size;
     this.indices = indices;
     this.count = count;
+    this.single = set;
     if (set.residentAsOf === evictions) {
       this.needsLocal = set.needsLocal;
       this.needsNonLocal = set.needsNonLocal;
@@ -96,6 +99,7 @@ export class Gathered {
   /** Each tracked member of `sets` once, by the mark. */
   private takeSets(data: Float64Array, sets: readonly (ResidencySet | null)[], untracks: number, mark: number): void {
     this.reset();
+    this.single = null;
     for (const set of sets) {
       if (!set || set.size === 0) continue;
       const allTracked = confirmTracked(set, untracks);

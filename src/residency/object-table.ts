@@ -153,13 +153,18 @@ export class ObjectTable {
    * complete) for the records the stamp gives LAST_BATCH `batch`; batches come in rising order.
    */
   logBatch(batch: number, now: number, fenceId: number, useValue: number): void {
-    if (batch - this.spilledAt >= SPILL_INTERVAL) this.spill(batch);
+    if (this.spillDue(batch)) this.spill(batch);
     const at = (batch % BATCH_LOG) * SLOT;
     const log = this.log;
     log[at + TAG] = batch;
     log[at + SLOT_MS] = now;
     log[at + SLOT_FENCE] = fenceId;
     log[at + SLOT_VALUE] = useValue;
+  }
+
+  /** Whether logBatch(batch) looks through the records (ResidencyManager settles deferred stamps first). */
+  spillDue(batch: number): boolean {
+    return batch - this.spilledAt >= SPILL_INTERVAL;
   }
 
   /**

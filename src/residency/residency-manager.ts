@@ -9,7 +9,8 @@
  *      list, splits the batch in half and handles each half in turn;
  *   3. stamps every object used now (LRU stamp, batch, CPU time, the sync point about to be
  *      signalled) and tells the reuse predictor and the victim policies of the ones arriving (first
- *      used, or back after a gap);
+ *      used, or back after a gap); a set submitted alone batch after batch, all resident, has the
+ *      stamp deferred until something reads the records (stamp-deferral.ts);
  *   4. trims, at most once per TRIM_INTERVAL_MS: objects idle for longer than the grace period
  *      (gracePeriodMs: 60 s down to 1 s as usage goes from 70 % to 100 % of the budget) whose last
  *      GPU use has completed are evicted, never below 70 % of the budget; the resident objects are
@@ -36,11 +37,11 @@
  */
 import type { CommandQueue } from '../d3d12/command-queue.js';
 import type { GraphicsCommandList } from '../d3d12/command-list.js';
-import { Device } from '../d3d12/device.js';
-import { D3D12Error, invalidArg, show } from '../api/errors.js';
+import type { Device } from '../d3d12/device.js';
+import { D3D12Error, invalidArg } from '../api/errors.js';
 import type { Pageable, ResidencyStatus, VideoMemoryInfo } from '../emulator/device-residency.js';
 import type { MemorySegment } from '../api/types.js';
-import { checkBatchArguments } from './batch-arguments.js';
+import { checkBatchArguments, checkManagerArguments } from './batch-arguments.js';
 import { Gathered } from './gather.js';
 import { gracePeriodMs, trimFloor } from './grace-period.js';
 import { ManagedObject } from './managed-object.js';
@@ -48,6 +49,7 @@ import { ObjectTable } from './object-table.js';
 import { PolicySelector } from './policy-selector.js';
 import { ReusePredictor } from './reuse-predictor.js';
 import { ResidencySet } from './residency-set.js';
+import { StampDeferral } from './stamp-deferral.js';
 import { SyncPoints } from './sync-points.js';
 import { TrimGate } from './trim-gate.js';
 import { CoUse, policyQueue, type PolicyContext } from './victim-policies.js';
@@ -79,6 +81,7 @@ export class ResidencyManager {
   private readonly syncPoints: SyncPoints;
   private readonly clock: () => number;
   private readonly predictor = new ReusePredictor();
+  private readonly deferral = new StampDeferral(this.table, this.predictor);
   /** The victim policy of each segment, LOCAL and NON_LOCAL (policy-selector.ts). */
   private readonly selectors = [new PolicySelector(false), new PolicySelector(true)];
   private batchNumber = 0;
@@ -123,17 +126,7 @@ export class ResidencyManager {
     readonly device: Device,
     options: ResidencyManagerOptions = {},
   ) {
-    const call = 'createResidencyManager';
-    if (!(device instanceof Device))
-      throw invalidArg(call, 'device', `must be a Device (createDevice), got ${show(device)}`);
-    if (typeof options !== 'object' || options === null || Array.isArray(options))
-      throw invalidArg(call, 'options', `must be an object, got ${show(options)}`);
-    const latencyRule =
-      'is not supported: d3dx12residency reads MaxLatency only to bound the paging work queued for its worker thread, and with a queued MakeResident (as here) it pages on the calling thread and ignores it; leave it out';
-    if ((options as { maxLatency?: unknown }).maxLatency !== undefined)
-      throw invalidArg(call, 'options.maxLatency', latencyRule);
-    if (options.clock !== undefined && typeof options.clock !== 'function')
-      throw invalidArg('createResidencyManager', 'options.clock', 'must be a function returning milliseconds');
+    checkManagerArguments(device, options);
     this.clock = options.clock ?? (() => performance.now());
     this.syncPoints = new SyncPoints(device, this.table, this.clock);
   }
@@ -143,13 +136,22 @@ export class ResidencyManager {
     return this.managedObjects.get(pageable as Pageable);
   }
 
+  /** @internal getResidencyRecordForTesting (d3d12-webgpu/testing), a deferred stamp written first. */
+  useRecordForTesting(pageable: unknown): { lastBatch: number; useStamp: number } | undefined {
+    const managed = this.managed(pageable);
+    if (!managed) return undefined;
+    this.deferral.settle();
+    return { lastBatch: managed.lastBatch, useStamp: managed.useStamp };
+  }
+
   /** @internal */
   releaseCount(): number {
     return this.device.getReleaseCount();
   }
 
-  /** @internal A residency set opens: a fresh de-duplication mark. */
-  openFill(): number {
+  /** @internal `set` opens (it forgets its members): a fresh de-duplication mark. */
+  openFill(set: ResidencySet): number {
+    this.deferral.opened(set);
     if (this.openFills > 0) this.overlaps++;
     this.openFills++;
     return ++this.fillMark;
@@ -192,6 +194,8 @@ export class ResidencyManager {
   }
 
   private forget(managed: ManagedObject): void {
+    // Its index may be handed out again: nothing may write a deferred stamp into it after this.
+    this.deferral.settle();
     if (managed.residentIndex >= 0) this.removeResident(managed);
     this.trackedBytes -= managed.size;
     for (const selector of this.selectors) selector.forget(this.table, managed.index);
@@ -311,7 +315,7 @@ export class ResidencyManager {
       this.syncPoints.signal(queue, sync, now);
     const useValue = sync.value + 1;
     this.syncPoints.executing = queue;
-    this.useCounter = gathered.stamp(this.table, this.predictor, this.useCounter, batch, now, sync.fenceId, useValue);
+    this.useCounter = this.deferral.stamp(gathered, this.useCounter, batch, now, sync.fenceId, useValue);
     if (trimDue) {
       this.lastTrimMs = now;
       for (const segment of SEGMENTS) this.trim(segment, now, batch);
@@ -379,6 +383,7 @@ export class ResidencyManager {
     eligible: (managed: ManagedObject) => boolean,
     choose = false,
   ): { next(): ManagedObject | undefined } {
+    this.deferral.settle();
     this.syncPoints.signalPending();
     const releases = this.device.getReleaseCount();
     const candidates: ManagedObject[] = [];

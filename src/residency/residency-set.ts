@@ -34,8 +34,8 @@ export interface SetOwner {
   readonly untracks: number;
   /** The manager's record of `pageable`, if it tracks it. */
   managed(pageable: unknown): ManagedObject | undefined;
-  /** A mark no fill has used; counts the set as open. */
-  openFill(): number;
+  /** A mark no fill has used; counts the set as open. Called before `set` forgets its members. */
+  openFill(set: ResidencySet): number;
   closeFill(): void;
   /** Grows whenever a set opens while another is open (marks may then be overwritten). */
   readonly overlaps: number;
@@ -84,13 +84,13 @@ export class ResidencySet {
   /** Starts the set afresh (it forgets what it held). */
   open(): void {
     if (this.isOpen) throw invalidArg('ResidencySet.open', 'this', `residency set #${this.id} is already open`);
+    this.overlapsAtOpen = this.owner.overlaps;
+    this.mark = this.owner.openFill(this);
     this.releasesChecked = this.owner.releaseCount();
     this.members = [];
     this.untracksChecked = this.owner.untracks;
     this.residentAsOf = -1;
     this.exact = undefined;
-    this.overlapsAtOpen = this.owner.overlaps;
-    this.mark = this.owner.openFill();
     this.isOpen = true;
   }
 

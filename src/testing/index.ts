@@ -10,6 +10,7 @@ import { Device } from '../d3d12/device.js';
 import { Heap } from '../d3d12/heap.js';
 import { Resource, type TileMappingForTesting } from '../d3d12/resource.js';
 import { corruptPageTableEntry } from '../emulator/tile-validation.js';
+import { ResidencyManager } from '../residency/residency-manager.js';
 import type { PagingCopies } from '../emulator/memory-backing.js';
 import { validateCorruptEntry } from '../validation/tile-validation.js';
 
@@ -132,4 +133,17 @@ export function getHeapPoolPagesForTesting(device: Device, heap: Heap): number[]
   if (!backend || !memory) return undefined;
   const first = memory.segment === 'LOCAL' ? 0 : backend.memory.pageCounts.LOCAL;
   return Array.from(memory.pages, (page) => first + page);
+}
+
+/**
+ * The batch number and LRU stamp of `pageable`'s last use in `manager` (what its victim order reads;
+ * lastBatch -1 and useStamp 0 before the first use), or undefined when the manager does not track it.
+ */
+export function getResidencyRecordForTesting(
+  manager: ResidencyManager,
+  pageable: unknown,
+): { lastBatch: number; useStamp: number } | undefined {
+  return expectInstance('getResidencyRecordForTesting', 'manager', manager, ResidencyManager).useRecordForTesting(
+    pageable,
+  );
 }

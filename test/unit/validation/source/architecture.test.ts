@@ -67,8 +67,8 @@ const ALLOWED: Record<string, string[]> = {
   residency: ['api', 'd3d12', 'owners', 'emulator'],
   // d3d12-webgpu/validate: a client of the public API, as the residency manager is (issue 13).
   validate: ['api', 'd3d12', 'owners', 'emulator', 'residency', 'testing', 'index.ts'],
-  // d3d12-webgpu/testing: the test hooks, which reach the device's context.
-  testing: ['api', 'd3d12', 'owners', 'emulator', 'validation'],
+  // d3d12-webgpu/testing: the test hooks, which reach the device's context and the residency manager's records.
+  testing: ['api', 'd3d12', 'owners', 'emulator', 'validation', 'residency'],
   // d3d12-webgpu/streaming: the tile streamer, a client of the main entry (src/index.ts) alone.
   streaming: ['index.ts'],
   // d3d12-webgpu/d3dx12: d3dx12.h's helpers, clients of the main entry; footprints and formats from memory/.
