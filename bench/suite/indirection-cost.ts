@@ -40,7 +40,8 @@ import wideWgsl from './indirection-cost-wide.wgsl?raw';
 const MIB = 2 ** 20;
 /** Bytes streamed per dispatch: far past any GPU's last-level cache, so the figure measures memory. */
 const FULL_BYTES = 256 * MIB;
-const QUICK_BYTES = 16 * MIB;
+/** Quick (a smoke check, not a measurement): 4 MiB, one dispatch per submission (QUICK_TARGET_SUBMISSION_MS). */
+const QUICK_BYTES = 4 * MIB;
 /**
  * Workgroups per dispatch. 1024 × 256 = 262,144 invocations: more threads than current GPUs keep
  * resident (an H100 holds 132 SMs × 2,048), so memory, not occupancy, bounds the kernel; each
@@ -57,6 +58,7 @@ const WORKGROUP_SIZE = Number(/const SUM_WORKGROUP_SIZE: u32 = (\d+)u;/.exec(sum
 const MIN_DISPATCHES = 1;
 /** A submission should run at least this long, so that submission and completion latency (well under a millisecond) stays within a few percent. */
 const TARGET_SUBMISSION_MS = 50;
+const QUICK_TARGET_SUBMISSION_MS = 1;
 /** And at most this many dispatches: enough for 50 ms at several TB/s, small enough that a list records in no time. */
 const MAX_DISPATCHES = 1024;
 /** A timestamp query heap's result memory: one 64 KiB page of LOCAL (see QueryHeap). */
@@ -355,7 +357,8 @@ export const indirectionCost: FigureRunner = async (context) => {
     let dispatches = MIN_DISPATCHES;
     while (
       dispatches < MAX_DISPATCHES &&
-      (await timeRaw(gpuDevice, () => submitDirect(dispatches))) < TARGET_SUBMISSION_MS
+      (await timeRaw(gpuDevice, () => submitDirect(dispatches))) <
+        (quick ? QUICK_TARGET_SUBMISSION_MS : TARGET_SUBMISSION_MS)
     )
       dispatches *= 2;
     dispatches = Math.min(dispatches, MAX_DISPATCHES);

@@ -81,7 +81,7 @@ describe('benchmark figures 1–2 (quick)', () => {
     expect(figure.rows[0]?.baselineSamples).toEqual(figure.rows[1]?.baselineSamples);
     expect(figure.rows[2]?.baselineSamples).not.toEqual(figure.rows[0]?.baselineSamples);
     expect(figure.rows[3]?.baselineSamples).not.toEqual(figure.rows[2]?.baselineSamples);
-    expect(figure.parameters.streamedMiB).toBe(16);
+    expect(figure.parameters.streamedMiB).toBe(4);
     expect(figure.parameters.dispatchesPerSubmission).toBeGreaterThanOrEqual(1);
   });
 });
