@@ -30,8 +30,8 @@ export { Heap } from './d3d12/heap.js';
 export { Resource, type ResourceKind } from './d3d12/resource.js';
 export { CommandQueue } from './d3d12/command-queue.js';
 export { GraphicsCommandList, type ResourceBarrier } from './d3d12/command-list.js';
-export type { TextureCopyLocation } from './d3d12/texture-copies.js';
-export { ROOT_CONSTANT_COUNT, ROOT_DESCRIPTOR_COUNT } from './d3d12/root-arguments.js';
+export type { TextureCopyLocation } from './commands/texture-copies.js';
+export { ROOT_CONSTANT_COUNT, ROOT_DESCRIPTOR_COUNT } from './commands/root-arguments.js';
 export { SwapChain, BackBuffer } from './d3d12/swap-chain.js';
 export { DescriptorHeap } from './d3d12/descriptor-heap.js';
 export {

@@ -3,25 +3,31 @@
  * barrier and clear calls of ID3D12GraphicsCommandList, which GraphicsCommandList adds pipelines,
  * binding, dispatches and draws to). Every command is validated as it is recorded
  * (src/validation/command-list.ts) and kept as a plain record; copies are resolved to jobs between
- * GPU virtual addresses. Resource states are tracked per subresource (resource-states.ts). What a
- * command becomes is built beside it: copies in buffer-copies.ts and texture-copies.ts, UAV clears
- * in uav-clears.ts.
+ * GPU virtual addresses. Resource states are tracked per subresource (src/commands/resource-states.ts).
+ * What a command becomes is built in src/commands/: copies in buffer-copies.ts and texture-copies.ts,
+ * UAV clears in uav-clears.ts.
  *
  * Rules: a list starts open; recording into a closed list, or closing a closed one, is an error;
  * executing an open list is an error (CommandQueue); reset() reopens a list, even one that was
  * executed and may still be running (as D3D12 allows, the recorded commands were handed over).
  */
 import { validateBarriers, type TileCopyFlag } from '../validation/command-list.js';
-import { bufferRegionCopy, queryResolveCopy, resourceCopy, tileCopy, type CopyCommand } from './buffer-copies.js';
+import {
+  bufferRegionCopy,
+  queryResolveCopy,
+  resourceCopy,
+  tileCopy,
+  type CopyCommand,
+} from '../commands/buffer-copies.js';
 import { cpuAccessible } from '../validation/heap.js';
 import { D3D12Error, invalidArg, orThrow, show } from '../api/errors.js';
 import type { PipelineState } from './pipeline-state.js';
 import type { QueryHeap } from './query-heap.js';
 import { validateEndQuery, type QueryType } from '../validation/query.js';
-import { ListStateTracker, type ResourceBarrier } from './resource-states.js';
-import { textureCopyCommand, type TextureCopyLocation } from './texture-copies.js';
+import { ListStateTracker, type ResourceBarrier } from '../commands/resource-states.js';
+import { textureCopyCommand, type TextureCopyLocation } from '../commands/texture-copies.js';
 import { validateDiscardResource } from '../validation/discard-resource.js';
-import type { CpuVisibleWrite, RecordedCommand } from './recorded-commands.js';
+import type { CpuVisibleWrite, RecordedCommand } from '../commands/recorded-commands.js';
 import type { Resource } from './resource.js';
 import {
   RESOURCE_STATE_BITS,
@@ -34,7 +40,7 @@ import {
   type UavClearView,
 } from '../api/types.js';
 import { validateClearUnorderedAccessView, type UavClearKind } from '../validation/uav-clear.js';
-import { uavClearCommand } from './uav-clears.js';
+import { uavClearCommand } from '../commands/uav-clears.js';
 import type { DescriptorHeap, DescriptorRecord } from './descriptor-heap.js';
 import type { RootSignature } from './root-signature.js';
 import type { CommandAllocator } from './command-allocator.js';
@@ -42,7 +48,7 @@ import type { CpuDescriptorHandle, GpuDescriptorHandle } from '../api/binding-ty
 import type { ViewPlan } from '../validation/views.js';
 import { BackBuffer } from './swap-chain.js';
 
-export type { ResourceBarrier } from './resource-states.js';
+export type { ResourceBarrier } from '../commands/resource-states.js';
 
 /** What a command list needs of its device. */
 export interface ListOwner {
@@ -175,7 +181,7 @@ export abstract class CommandListBase {
 
   /**
    * @internal Sets the initial state checkInitialState accepted (create or reset); a COPY list
-   * ignores the one it was given (list-pipelines.ts).
+   * ignores the one it was given (src/commands/list-pipelines.ts).
    */
   startWith(initialState: unknown): void {
     if (initialState && this.type !== 'COPY') this.setPipelineState(initialState as PipelineState);

@@ -1,9 +1,9 @@
 /**
  * GraphicsCommandList (ID3D12GraphicsCommandList): CommandListBase's recording, copies and barriers,
- * plus what runs shaders: pipeline states, root signatures and root arguments (root-arguments.ts),
- * descriptor heaps and tables, dispatches, and on DIRECT lists drawing (draw-state.ts: render
- * targets, viewport, scissor, the input assembler). Which pipeline states a list takes:
- * list-pipelines.ts.
+ * plus what runs shaders: pipeline states, root signatures and root arguments
+ * (src/commands/root-arguments.ts), descriptor heaps and tables (src/commands/bound-heaps.ts),
+ * dispatches, and on DIRECT lists drawing (src/commands/draw-state.ts: render targets, viewport,
+ * scissor, the input assembler). Which pipeline states a list takes: src/commands/list-pipelines.ts.
  *
  * Rules (the debug layer's): a dispatch or draw runs a pipeline state whose root signature is the one
  * set for its kind (compute or graphics; none set and none in the pipeline: the fixed one); at most
@@ -22,18 +22,18 @@ import type {
 } from '../api/binding-types.js';
 import type { PipelineState } from './pipeline-state.js';
 import type { BackBuffer } from './swap-chain.js';
-import { DrawState } from './draw-state.js';
-import { pipelineProblem } from './list-pipelines.js';
-import { RootArguments } from './root-arguments.js';
+import { DrawState } from '../commands/draw-state.js';
+import { pipelineProblem } from '../commands/list-pipelines.js';
+import { RootArguments } from '../commands/root-arguments.js';
 import type { Rect, Viewport } from '../api/types.js';
 import type { DescriptorHeap } from './descriptor-heap.js';
 import type { RootSignature } from './root-signature.js';
 import type { Resource } from './resource.js';
 import { CommandListBase } from './command-list-base.js';
-import { BoundHeaps } from './bound-heaps.js';
+import { BoundHeaps } from '../commands/bound-heaps.js';
 import { BackBuffer as BackBufferClass } from './swap-chain.js';
 
-export type { ResourceBarrier } from './resource-states.js';
+export type { ResourceBarrier } from '../commands/resource-states.js';
 export type { ListOwner } from './command-list-base.js';
 
 /** D3D12_RESOURCE_BARRIER and friends; a root parameter's kind of root descriptor. */

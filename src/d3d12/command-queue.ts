@@ -19,10 +19,15 @@ import {
 } from '../memory/tile-mappings.js';
 import { singleRangeStart, validateCopyTileMappings, validateUpdateTileMappings } from '../validation/tile-mappings.js';
 import type { GraphicsCommandList } from './command-list.js';
-import { commandName, executableCommands, type CpuVisibleWrite, type RecordedCommand } from './recorded-commands.js';
+import {
+  commandName,
+  executableCommands,
+  type CpuVisibleWrite,
+  type RecordedCommand,
+} from '../commands/recorded-commands.js';
 import type { SubmittedList } from '../emulator/fault-report.js';
 import type { ListUse, WorkUse } from '../emulator/deferred-release.js';
-import { decayAfterExecution, type Touched } from './resource-states.js';
+import { decayAfterExecution, type Touched } from '../commands/resource-states.js';
 import { D3D12Error, invalidArg, orThrow, show } from '../api/errors.js';
 import { TIMESTAMP_FREQUENCY, timestampsSupported } from '../gpu/queries.js';
 import type { Fence } from './fence.js';
@@ -212,7 +217,7 @@ export class CommandQueue {
     // Decay happens when the whole call is done, not between its lists.
     decayAfterExecution(touched, this.desc.type === 'COPY');
     // The commands recorded now are what runs, even if a list is reset and re-recorded meanwhile:
-    // each becomes its executable form here, once (see recorded-commands.ts).
+    // each becomes its executable form here, once (see src/commands/recorded-commands.ts).
     const executable: ExecutableList[] = [];
     const writes: CpuVisibleWrite[] = [];
     const described = new Map<number, SubmittedList>();

@@ -9,7 +9,7 @@
 import type { DeviceContext } from '../emulator/device-context.js';
 import { validateGetResourceAllocationInfo } from '../validation/create-resource.js';
 import { validateGetCopyableFootprints } from '../validation/texture-copies.js';
-import { validateCheckFeatureSupport, type DeviceSettings } from '../validation/device.js';
+import { validateCheckFeatureSupport } from '../validation/device.js';
 import { orThrow, type HResult } from '../api/errors.js';
 import type {
   ClearValue,
@@ -37,11 +37,6 @@ export class DeviceMemory {
     /** @internal What the device's objects share (src/emulator/device-context.ts); test hooks reach it. */
     readonly context: DeviceContext,
   ) {}
-
-  /** @internal The validated createDevice options. */
-  get settings(): DeviceSettings {
-    return this.context.settings;
-  }
 
   // ---- residency (see emulator/device-residency.ts) --------------------------------------------
 

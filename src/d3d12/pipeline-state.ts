@@ -1,9 +1,12 @@
 /**
- * PipelineState (ID3D12PipelineState): user WGSL over the prelude. Shaders reach memory only through
- * the prelude (d3d12_load / d3d12_store by GPU virtual address, d3d12_tex2d_* for tiled textures) and
- * take their inputs as root constants; they declare no bindings of their own. Compute pipelines read
- * and write memory; graphics pipelines (vertex and fragment stages) read it, and pull vertices from it
- * themselves: there is no input assembler state.
+ * PipelineState (ID3D12PipelineState): user WGSL over the prelude, declaring no bindings of its own.
+ * Shaders reach memory only through the prelude (by GPU virtual address, or through descriptors) and
+ * take their inputs through a root signature: its root constants, root descriptors and descriptor
+ * tables (registers d3d12_t, d3d12_u, d3d12_b, d3d12_s), or the emulator's fixed one when none is given.
+ * Compute pipelines read and write memory; graphics pipelines (vertex and fragment stages) read it,
+ * and take an input layout (the input assembler fetches vertices from the vertex buffers a list sets,
+ * read through d3d12_vertex_input), a primitive topology type, rasterizer and blend state. The object
+ * holds the WebGPU pipeline and these parts; Device creates it (src/emulator/pipeline-creation.ts).
  */
 import type { RootSignature } from './root-signature.js';
 import type { InputLayoutDesc, PrimitiveTopologyType } from '../api/binding-types.js';

@@ -25,7 +25,7 @@ import { copyKernel, encodeExecution, type ExecutableList } from '../gpu/executo
 import { withPageCopies } from '../gpu/page-copies.js';
 import { uavClearKernel } from '../gpu/uav-clear.js';
 import { memberOffset, preludeConstant, preludeLayout, readsTextures } from '../gpu/prelude.js';
-import type { CpuVisibleWrite } from '../d3d12/recorded-commands.js';
+import type { CpuVisibleWrite } from '../commands/recorded-commands.js';
 import type { FaultRecord, SubmittedList } from './fault-report.js';
 import type { ListUse, WorkUse } from './deferred-release.js';
 import type { Heap } from '../d3d12/heap.js';

@@ -2,7 +2,7 @@
  * The input assembler's calls (ID3D12GraphicsCommandList on DIRECT lists), checked as the runtime and
  * debug layer check them: IASetPrimitiveTopology, IASetVertexBuffers, IASetIndexBuffer and
  * DrawIndexedInstanced's counts. What needs the list (a pipeline whose topology type matches) stays
- * with it (draw-state.ts).
+ * with it (src/commands/draw-state.ts).
  *
  * Rules: a topology of D3D_PRIMITIVE_TOPOLOGY the emulator draws (lists and strips of points, lines
  * and triangles, or UNDEFINED, which no draw takes); vertex buffer slots [StartSlot, StartSlot +

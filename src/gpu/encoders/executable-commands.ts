@@ -1,6 +1,6 @@
 /**
  * The executable form of a command list: what the queue makes of each recorded command when the
- * list is executed (the one conversion; see src/d3d12/recorded-commands.ts), with the D3D12 objects
+ * list is executed (the one conversion; see src/commands/recorded-commands.ts), with the D3D12 objects
  * it named resolved to their WebGPU objects. The encoders of this folder encode these as they are.
  */
 import type { CopyJob, PageCopyJob } from '../copy-jobs.js';

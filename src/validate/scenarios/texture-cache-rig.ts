@@ -16,7 +16,7 @@ import type { Device } from '../../d3d12/device.js';
 import type { Heap } from '../../d3d12/heap.js';
 import type { PipelineState } from '../../d3d12/pipeline-state.js';
 import type { Resource } from '../../d3d12/resource.js';
-import type { ResourceBarrier } from '../../d3d12/resource-states.js';
+import type { ResourceBarrier } from '../../commands/resource-states.js';
 import type { RootSignature } from '../../d3d12/root-signature.js';
 import type { ResourceDesc } from '../../api/types.js';
 import CACHE_WGSL from '../../../shaders/validate_texture_cache.wgsl?raw';

@@ -10,7 +10,7 @@ import type { Device } from '../../d3d12/device.js';
 import type { CommandQueue } from '../../d3d12/command-queue.js';
 import type { Heap } from '../../d3d12/heap.js';
 import type { Resource } from '../../d3d12/resource.js';
-import type { TextureCopyLocation } from '../../d3d12/texture-copies.js';
+import type { TextureCopyLocation } from '../../commands/texture-copies.js';
 import type { Box, PlacedSubresourceFootprint } from '../../api/types.js';
 import { check, pattern, roundUp, type Check } from '../bytes.js';
 import { readBuffer, runList, uploadBuffer } from '../d3d12-io.js';

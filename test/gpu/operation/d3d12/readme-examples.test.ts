@@ -1,8 +1,8 @@
 /**
- * The README's second, third and fourth examples (tile mappings checked on the GPU; paging measured;
- * binding through a root signature and a descriptor table), run as
- * written on the test file's WebGPU device, with the results their comments state checked. The first
- * example runs CPU-only in test/unit/operation/d3d12/readme-example.test.ts.
+ * The README's three examples (binding through a root signature and a descriptor table; tile
+ * mappings checked on the GPU; paging measured), run as written on the test file's WebGPU device,
+ * with the results their comments state checked. docs/api.md's reserved-texture example runs
+ * CPU-only in test/unit/operation/d3d12/api-example.test.ts.
  */
 import { expect } from 'vitest';
 import { createDevice, serializeVersionedRootSignature } from '../../../../src/index.js';
@@ -20,7 +20,7 @@ import {
 import { firstDifference, readBuffer } from '../../../shared/d3d12-helpers.js';
 import { gpuTest as test } from '../../../harness/gpu-test.js';
 
-test('README example 2: a fully mapped 16-tile reserved buffer validates with no mismatch', async ({
+test('README example 2 (use 2): a fully mapped 16-tile reserved buffer validates with no mismatch', async ({
   device: gpuDevice,
 }) => {
   const device = await createDevice({ gpuDevice });
@@ -33,7 +33,7 @@ test('README example 2: a fully mapped 16-tile reserved buffer validates with no
   device.destroy();
 });
 
-test('README example 3: an evict / makeResident round trip moves 16 MiB each way and completes at the fence', async ({
+test('README example 3 (use 3): an evict / makeResident round trip moves 16 MiB each way and completes at the fence', async ({
   device: gpuDevice,
 }) => {
   const device = await createDevice({ gpuDevice });
@@ -53,7 +53,7 @@ test('README example 3: an evict / makeResident round trip moves 16 MiB each way
   device.destroy();
 });
 
-test('README example 4: a texture uploaded with updateSubresources, read through a descriptor table of a root signature', async ({
+test('README example 1 (use 1): a texture uploaded with updateSubresources, read through a descriptor table of a root signature', async ({
   device: gpuDevice,
 }) => {
   const texels = new Uint8Array(64 * 64 * 4).map((_, i) => (i * 7) & 0xff);

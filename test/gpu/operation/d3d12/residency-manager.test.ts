@@ -22,7 +22,7 @@ import {
   type ResidencyManager,
   type Resource,
 } from '../../../../src/index.js';
-import { ListStateTracker } from '../../../../src/d3d12/resource-states.js';
+import { ListStateTracker } from '../../../../src/commands/resource-states.js';
 import { gpuTest as test } from '../../../harness/gpu-test.js';
 import { flush, pattern, TILE, uploadBuffer } from '../../../shared/d3d12-helpers.js';
 import { expectBytes } from '../../../shared/expect-bytes.js';

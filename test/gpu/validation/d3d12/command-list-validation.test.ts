@@ -5,7 +5,7 @@
  * executes only what it had; memory and resource states are as before).
  *
  * Resource states follow D3D12's legacy barrier rules, including implicit promotion from COMMON and
- * decay after executeCommandLists (src/d3d12/resource-states.ts). A state is checked by executing a
+ * decay after executeCommandLists (src/commands/resource-states.ts). A state is checked by executing a
  * probe list whose barriers leave from that state and come back (expectState): its
  * executeCommandLists throws unless the resource is in that state.
  */

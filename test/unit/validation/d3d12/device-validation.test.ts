@@ -14,6 +14,7 @@ import {
   type DeviceOptions,
   type FeatureData,
 } from '../../../../src/index.js';
+import { deviceContext } from '../../../shared/device-context.js';
 import { expectD3D12Error, expectD3D12Rejection } from '../../../shared/expect-d3d12-error.js';
 
 const loose = (value: unknown): never => value as never;
@@ -26,7 +27,7 @@ describe('createDevice options', () => {
       const data = device.checkFeatureSupport('OPTIONS');
       expect(data.tiledResourcesTier).toBe(3);
       expect(data.resourceHeapTier).toBe(2);
-      expect(device.settings.gpuValidation).toBe(true);
+      expect(deviceContext(device).settings.gpuValidation).toBe(true);
     }
   });
 
@@ -71,10 +72,10 @@ describe('createDevice options', () => {
 
   test.each([true, false])('gpuValidation %s is accepted', async (gpuValidation) => {
     const device = await createDevice({ gpuValidation });
-    expect(device.settings.gpuValidation).toBe(gpuValidation);
+    expect(deviceContext(device).settings.gpuValidation).toBe(gpuValidation);
     // true and false say nothing of unmapped accesses: off, with the default record count.
-    expect(device.settings.unmappedAccess).toBe(false);
-    expect(device.settings.maxUnmappedAccessRecords).toBe(DEFAULT_UNMAPPED_ACCESS_RECORDS);
+    expect(deviceContext(device).settings.unmappedAccess).toBe(false);
+    expect(deviceContext(device).settings.maxUnmappedAccessRecords).toBe(DEFAULT_UNMAPPED_ACCESS_RECORDS);
   });
 
   test.each([0, 1, 'true', [], [true], () => true])('gpuValidation %s is rejected', async (gpuValidation) => {
@@ -87,7 +88,7 @@ describe('createDevice options', () => {
 
   describe('gpuValidation as an object', () => {
     const settingsOf = async (gpuValidation: DeviceOptions['gpuValidation']): Promise<[boolean, boolean, number]> => {
-      const { settings } = await createDevice({ gpuValidation });
+      const { settings } = deviceContext(await createDevice({ gpuValidation }));
       return [settings.gpuValidation, settings.unmappedAccess, settings.maxUnmappedAccessRecords];
     };
 
@@ -177,7 +178,7 @@ describe('createDevice options', () => {
   describe.each(['localMemoryBytes', 'nonLocalMemoryBytes'] as const)('%s', (field) => {
     test.each([1, 65536, 256 * 2 ** 20, 2 ** 40])('%s is accepted', async (bytes) => {
       const device = await createDevice({ [field]: bytes });
-      expect(device.settings[field]).toBe(bytes);
+      expect(deviceContext(device).settings[field]).toBe(bytes);
     });
 
     test.each([
@@ -198,7 +199,7 @@ describe('createDevice options', () => {
 
     test('null means the default, like every other option', async () => {
       const device = await createDevice({ [field]: loose(null) });
-      expect(device.settings[field]).toBeUndefined();
+      expect(deviceContext(device).settings[field]).toBeUndefined();
     });
   });
 
@@ -206,7 +207,7 @@ describe('createDevice options', () => {
     test('left out (or null) it is immediate: every eviction really pages, for validation', async () => {
       for (const eviction of [undefined, null]) {
         const device = await createDevice({ gpuDevice: null, eviction: loose(eviction) });
-        expect(device.settings.eviction).toBe('immediate');
+        expect(deviceContext(device).settings.eviction).toBe('immediate');
       }
     });
 
@@ -214,7 +215,7 @@ describe('createDevice options', () => {
       '%s is accepted (a CPU-only device keeps the same accounting)',
       async (eviction) => {
         const device = await createDevice({ gpuDevice: null, eviction });
-        expect(device.settings.eviction).toBe(eviction);
+        expect(deviceContext(device).settings.eviction).toBe(eviction);
         const heap = device.createHeap({ sizeInBytes: 65536, properties: { type: 'DEFAULT' } });
         device.evict([heap]);
         expect(device.queryVideoMemoryInfo('LOCAL').currentUsage).toBe(0);
@@ -250,7 +251,11 @@ describe('createDevice options', () => {
         onPageFault: 'report',
         eviction: 'lazy',
       });
-      expect(device.settings).toMatchObject({ tiledResourcesTier: 2, onPageFault: 'report', eviction: 'lazy' });
+      expect(deviceContext(device).settings).toMatchObject({
+        tiledResourcesTier: 2,
+        onPageFault: 'report',
+        eviction: 'lazy',
+      });
     });
   });
 

@@ -1,7 +1,7 @@
 /**
  * Root arguments on command lists, against the root signature set (src/validation/root-arguments.ts)
  * or the emulator's fixed one (src/validation/command-list.ts): set{Compute,Graphics}RootSignature,
- * setDescriptorHeaps (src/d3d12/bound-heaps.ts), set*RootDescriptorTable, set*Root32BitConstant(s)
+ * setDescriptorHeaps (src/commands/bound-heaps.ts), set*RootDescriptorTable, set*Root32BitConstant(s)
  * and set*Root{ConstantBuffer,ShaderResource,UnorderedAccess}View, recorded on CPU-only devices. CTS
  * style: one invalid argument at a time next to a valid control; a table over every method and every
  * kind of root parameter; both sides of every boundary. A refused call leaves the list as it was:

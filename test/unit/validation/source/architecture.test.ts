@@ -1,6 +1,7 @@
 /**
  * The layers of DESIGN.md, checked on the sources: imports point down only (residency → the device
- * and its queues → emulator → the other D3D12 objects → validation, gpu, memory → api), `src/api`
+ * and its queues → emulator → the command lists → their machinery (src/commands) → the other D3D12
+ * objects → validation, gpu, memory → api), `src/api`
  * imports nothing from the project, nothing below the facade imports it, the facade never imports
  * the residency manager, and there is no import cycle anywhere in `src/`, type-only imports included.
  */
@@ -41,9 +42,13 @@ function importGraph(): Map<string, string[]> {
 }
 
 /**
- * src/d3d12 is two layers: the objects that own the emulator's machinery (src/emulator) and reach it
- * through their device context sit above it; the objects that machinery creates and reads (heaps,
- * resources, fences, query heaps, pipeline states, command lists) sit below it.
+ * src/d3d12 holds the D3D12 objects, one per interface, in three layers around their machinery:
+ *   - owners: the objects that own the emulator's machinery (src/emulator) and reach it through their
+ *     device context (the device, its memory calls, createDevice, the command queue) sit above it;
+ *   - lists: the command lists, which the emulator creates, sit below it and above the command-list
+ *     machinery (src/commands: recording, state tracking, copies, clears, draws) that they record through;
+ *   - d3d12: the objects both machineries create and read (heaps, resources, fences, query heaps,
+ *     pipeline states, root signatures, descriptor heaps, swap chains, allocators) sit below src/commands.
  */
 const MACHINERY_OWNERS = [
   'd3d12/device.ts',
@@ -51,7 +56,9 @@ const MACHINERY_OWNERS = [
   'd3d12/create-device.ts',
   'd3d12/command-queue.ts',
 ];
-const layer = (path: string): string => (MACHINERY_OWNERS.includes(path) ? 'owners' : (path.split('/')[0] ?? ''));
+const COMMAND_LISTS = ['d3d12/command-list.ts', 'd3d12/command-list-base.ts'];
+const layer = (path: string): string =>
+  MACHINERY_OWNERS.includes(path) ? 'owners' : COMMAND_LISTS.includes(path) ? 'lists' : (path.split('/')[0] ?? '');
 const ENTRIES = ['index.ts', 'node/index.ts'];
 
 /** Which layers each layer may import (besides itself). */
@@ -61,12 +68,17 @@ const ALLOWED: Record<string, string[]> = {
   validation: ['api', 'memory'],
   gpu: ['api', 'memory'],
   d3d12: ['api', 'memory', 'validation', 'gpu'],
-  emulator: ['api', 'memory', 'validation', 'gpu', 'd3d12'],
-  owners: ['api', 'memory', 'validation', 'gpu', 'd3d12', 'emulator'],
+  // The command-list machinery: what the lists record, from the objects they name.
+  commands: ['api', 'memory', 'validation', 'gpu', 'd3d12'],
+  lists: ['api', 'validation', 'd3d12', 'commands'],
+  // The queue's backend writes back a list's CPU-visible writes (commands/recorded-commands.ts).
+  emulator: ['api', 'memory', 'validation', 'gpu', 'd3d12', 'commands', 'lists'],
+  owners: ['api', 'memory', 'validation', 'gpu', 'd3d12', 'commands', 'lists', 'emulator'],
   // Clients of the public API; the emulator's files define some public types (Pageable, MemoryStats).
-  residency: ['api', 'd3d12', 'owners', 'emulator'],
-  // d3d12-webgpu/validate: a client of the public API, as the residency manager is (issue 13).
-  validate: ['api', 'd3d12', 'owners', 'emulator', 'residency', 'testing', 'index.ts'],
+  residency: ['api', 'd3d12', 'lists', 'owners', 'emulator'],
+  // d3d12-webgpu/validate: a client of the public API, as the residency manager is (issue 13); src/commands
+  // defines two public types it names (TextureCopyLocation, ResourceBarrier).
+  validate: ['api', 'd3d12', 'commands', 'lists', 'owners', 'emulator', 'residency', 'testing', 'index.ts'],
   // d3d12-webgpu/testing: the test hooks, which reach the device's context and the residency manager's records.
   testing: ['api', 'd3d12', 'owners', 'emulator', 'validation', 'residency'],
   // d3d12-webgpu/streaming: the tile streamer, a client of the main entry (src/index.ts) alone.
@@ -149,6 +161,9 @@ describe('layers', () => {
       ['d3d12/fence.ts', ['emulator/memory-backing.ts']], // an object below the machinery importing it
       ['emulator/memory-backing.ts', ['d3d12/heap.ts', 'd3d12/device.ts']], // the machinery importing its owner
       ['d3d12/device.ts', ['emulator/gpu-backend.ts', 'd3d12/info-queue.ts']], // the owner importing both: fine
+      ['d3d12/query-heap.ts', ['commands/buffer-copies.ts']], // an object below the list machinery importing it
+      ['commands/draw-state.ts', ['d3d12/command-list.ts', 'd3d12/swap-chain.ts']], // the machinery importing its list
+      ['d3d12/command-list.ts', ['commands/root-arguments.ts', 'd3d12/pipeline-state.ts']], // a list importing both: fine
       ['d3d12/resource.ts', ['d3d12/heap.ts']], // a two-file cycle
       ['memory/a.ts', ['memory/b.ts']],
       ['memory/b.ts', ['memory/c.ts']],
@@ -164,6 +179,8 @@ describe('layers', () => {
       'd3d12/heap.ts -> residency/residency-set.ts',
       'd3d12/fence.ts -> emulator/memory-backing.ts',
       'emulator/memory-backing.ts -> d3d12/device.ts',
+      'd3d12/query-heap.ts -> commands/buffer-copies.ts',
+      'commands/draw-state.ts -> d3d12/command-list.ts',
     ]);
     // heap -> residency-set -> heap joins the manager to the heap/resource cycle; validation/heap.ts only points in.
     expect(importCycles(planted)).toEqual([
@@ -239,7 +256,7 @@ describe('the residency manager is a client of the D3D12 API', () => {
         use.replace(/^.*: /, ''),
       );
       expect(uses).toEqual([
-        'device.settings (d3d12/device-memory.ts)',
+        'device.context (d3d12/device-memory.ts)',
         "device['context'] (d3d12/device-memory.ts)",
         'heap.residencyReferences (d3d12/heap.ts)',
       ]);
@@ -291,6 +308,78 @@ describe('the facade reaches the machinery through one context object', () => {
   });
 });
 
+/** Compiler options for the programs the checks below type (src/ as tsconfig.json reads it; lib and WebGPU types are not what they look at). */
+const CHECK_OPTIONS: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.ESNext,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  strict: true,
+  noEmit: true,
+  types: [],
+};
+
+const isInternal = (declaration: ts.Declaration): boolean =>
+  ts.getJSDocTags(declaration).some((tag) => tag.tagName.text === 'internal');
+
+/**
+ * The `…ForTesting` names in the published types of `entry`: its exports and everything their types
+ * reach (members of classes, interfaces and type literals, static members, parameters, return types,
+ * type arguments), each as the path it was first reached by (`run(options).codeForTesting`). A
+ * declaration marked @internal is left out with what only it reaches (tsconfig.build.json's
+ * stripInternal drops it from the .d.ts), and so are declarations outside the program's own sources
+ * (lib, @webgpu/types).
+ */
+function publishedTestHooks(program: ts.Program, entry: string): string[] {
+  const checker = program.getTypeChecker();
+  const entrySource = program.getSourceFile(entry);
+  const module = entrySource && checker.getSymbolAtLocation(entrySource);
+  if (!module) throw new Error(`publishedTestHooks: ${entry} is not a module of the program`);
+  const found: string[] = [];
+  const seenSymbols = new Set<ts.Symbol>();
+  const seenTypes = new Set<ts.Type>();
+  const visitType = (type: ts.Type, path: string): void => {
+    if (seenTypes.has(type)) return;
+    seenTypes.add(type);
+    if (type.isUnionOrIntersection()) for (const part of type.types) visitType(part, path);
+    if (type.flags & ts.TypeFlags.Object && (type as ts.ObjectType).objectFlags & ts.ObjectFlags.Reference)
+      for (const argument of checker.getTypeArguments(type as ts.TypeReference)) visitType(argument, `${path}<>`);
+    for (const argument of type.aliasTypeArguments ?? []) visitType(argument, `${path}<>`);
+    for (const property of checker.getPropertiesOfType(type)) visitSymbol(property, `${path}.${property.name}`);
+    for (const info of checker.getIndexInfosOfType(type)) visitType(info.type, `${path}[]`);
+    for (const signature of [...type.getCallSignatures(), ...type.getConstructSignatures()]) {
+      for (const parameter of signature.parameters) visitSymbol(parameter, `${path}(${parameter.name})`);
+      visitType(signature.getReturnType(), `${path}()`);
+    }
+  };
+  const visitSymbol = (reached: ts.Symbol, path: string): void => {
+    const symbol = reached.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(reached) : reached;
+    if (seenSymbols.has(symbol)) return;
+    seenSymbols.add(symbol);
+    const declarations = (symbol.declarations ?? []).filter((d) => !d.getSourceFile().isDeclarationFile);
+    if (declarations.length === 0 || declarations.every(isInternal)) return;
+    if (reached.name.endsWith('ForTesting') || symbol.name.endsWith('ForTesting')) found.push(path);
+    if (symbol.flags & (ts.SymbolFlags.Class | ts.SymbolFlags.Interface | ts.SymbolFlags.TypeAlias))
+      visitType(checker.getDeclaredTypeOfSymbol(symbol), path);
+    if (symbol.flags & ts.SymbolFlags.Value) visitType(checker.getTypeOfSymbol(symbol), path);
+  };
+  for (const exported of checker.getExportsOfModule(module)) visitSymbol(exported, exported.name);
+  return found;
+}
+
+/** A program over `files` (absolute paths to text) alone, for the checks' controls. */
+function plantedProgram(files: Record<string, string>): ts.Program {
+  const host = ts.createCompilerHost(CHECK_OPTIONS);
+  return ts.createProgram(Object.keys(files), CHECK_OPTIONS, {
+    ...host,
+    getSourceFile: (name, language) =>
+      files[name] === undefined
+        ? host.getSourceFile(name, language)
+        : ts.createSourceFile(name, files[name], language, true),
+    fileExists: (name) => files[name] !== undefined || host.fileExists(name),
+    readFile: (name) => files[name] ?? host.readFile(name),
+  });
+}
+
 describe('test hooks leave the main entry (they live in d3d12-webgpu/testing, src/testing/)', () => {
   test('no class of src/d3d12 (what src/index.ts exports) has a public …ForTesting member', () => {
     const members = sources(join(SRC, 'd3d12')).flatMap((file) => {
@@ -304,6 +393,66 @@ describe('test hooks leave the main entry (they live in d3d12-webgpu/testing, sr
     });
     expect(members).toEqual([]);
     expect(readFileSync(join(SRC, 'index.ts'), 'utf8')).not.toContain('ForTesting');
+  });
+
+  test(
+    "the main entry's published types name no …ForTesting: not an export, nor a member of an exported class, interface or type, nor what their signatures reach",
+    () => {
+      const entry = join(SRC, 'index.ts');
+      const program = ts.createProgram([entry], CHECK_OPTIONS);
+      // The walk reaches the facade's members and the option interfaces of the WebGPU helpers.
+      expect(program.getSourceFile(join(SRC, 'gpu/smoke-pattern.ts'))).toBeDefined();
+      expect(publishedTestHooks(program, entry)).toEqual([]);
+    },
+    PROGRAM_TIMEOUT,
+  );
+
+  test('control: planted hooks in exports, members, options and return types are found; @internal ones and unexported ones are not', () => {
+    const program = plantedProgram({
+      '/planted/index.ts': [
+        "export { run, type Options } from './a.js';",
+        "export { Widget } from './b.js';",
+        "export { make } from './c.js';",
+        'export type Alias = { label: string; aliasForTesting: number };',
+        'export function resetForTesting(): void {}',
+      ].join('\n'),
+      '/planted/a.ts': [
+        'export interface Options {',
+        '  label?: string;',
+        '  codeForTesting?: string;',
+        '  /** @internal */',
+        '  hiddenForTesting?: string;',
+        '}',
+        'export function run(options: Options = {}): void { void options; }',
+      ].join('\n'),
+      '/planted/b.ts': [
+        'interface Internal { stateForTesting: number }',
+        'export class Widget {',
+        '  /** @internal */',
+        '  internal: Internal = { stateForTesting: 1 };',
+        '  /** @internal */',
+        '  hiddenForTesting(): void {}',
+        '  pokeForTesting(): void {}',
+        '  static createForTesting(): Widget { return new Widget(); }',
+        '}',
+      ].join('\n'),
+      '/planted/c.ts': [
+        'interface Deep { deepForTesting: boolean }',
+        'interface Made { ready: Promise<Deep[]> }',
+        'export interface Unexported { notExportedForTesting: number }',
+        'export function make(): Made { return { ready: Promise.resolve([]) }; }',
+      ].join('\n'),
+    });
+    expect(publishedTestHooks(program, '/planted/index.ts').sort()).toEqual(
+      [
+        'run(options).codeForTesting',
+        'Widget.pokeForTesting',
+        'Widget.createForTesting',
+        'make().ready<>.deepForTesting',
+        'Alias.aliasForTesting',
+        'resetForTesting',
+      ].sort(),
+    );
   });
 });
 

@@ -61,10 +61,25 @@ describe("docs/api.md's read through a descriptor table is the code its test run
   });
 });
 
+describe("docs/api.md's first example (a reserved texture and a tile mapping) is the code its test runs", () => {
+  test('every statement is in test/unit/operation/d3d12/api-example.test.ts', () => {
+    const block = tsBlocks(read('docs/api.md').split('## Device, heaps and resources: an example')[1] ?? '')[0];
+    expect(block).toContain('updateTileMappings');
+    expect(statementsNotIn(block as string, read('test/unit/operation/d3d12/api-example.test.ts'))).toEqual([]);
+  });
+});
+
+describe("docs/binding.md's example is the code its test runs", () => {
+  test('every statement is in test/gpu/operation/d3d12/readme-examples.test.ts', () => {
+    const block = tsBlocks(read('docs/binding.md').split('## An example')[1] ?? '')[0];
+    expect(block).toContain('setComputeRootDescriptorTable');
+    expect(statementsNotIn(block as string, read('test/gpu/operation/d3d12/readme-examples.test.ts'))).toEqual([]);
+  });
+});
+
 describe("the README's examples are the code their tests run", () => {
   const blocks = tsBlocks(read('README.md'));
   const runs = [
-    'test/unit/operation/d3d12/readme-example.test.ts',
     'test/gpu/operation/d3d12/readme-examples.test.ts',
     'test/gpu/operation/d3d12/readme-examples.test.ts',
     'test/gpu/operation/d3d12/readme-examples.test.ts',

@@ -14,7 +14,7 @@ import { RESOURCE_STATE_BITS, type PlacedSubresourceFootprint } from '../api/typ
 import { copyPhases, regionCopyJobs, type CopyJob, type RegionSide } from '../gpu/copy-jobs.js';
 import { footprintElementRun, textureElementRun } from '../memory/texel-layout.js';
 import { validateCopyTextureRegion, type CopySide } from '../validation/texture-copies.js';
-import type { Resource } from './resource.js';
+import type { Resource } from '../d3d12/resource.js';
 
 /** D3D12_TEXTURE_COPY_LOCATION: a texture subresource, or a footprint in a buffer. */
 export type TextureCopyLocation =

@@ -9,7 +9,7 @@ import { bufferClearDispatches, textureClearDispatches } from '../gpu/uav-clear.
 import { formatInfo } from '../memory/formats.js';
 import type { UavClearPlan } from '../validation/uav-clear.js';
 import type { CpuVisibleWrite, RecordedCommand } from './recorded-commands.js';
-import type { Resource } from './resource.js';
+import type { Resource } from '../d3d12/resource.js';
 
 /** The clear `name` of `resource` as planned; `cpuVisible(offset, length)` names the bytes read back when the buffer is CPU-accessible. */
 export function uavClearCommand(

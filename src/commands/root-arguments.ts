@@ -20,7 +20,7 @@ import {
   validateSignatureTable,
   type TableHeap,
 } from '../validation/root-arguments.js';
-import type { RootSignature } from './root-signature.js';
+import type { RootSignature } from '../d3d12/root-signature.js';
 
 /** Root parameter 0: this many 32-bit constants (prelude: D3D12_ROOT_CONSTANT_COUNT). */
 export const ROOT_CONSTANT_COUNT = preludeConstant('D3D12_ROOT_CONSTANT_COUNT');

@@ -12,11 +12,11 @@ import {
   validateViewports,
 } from '../validation/draw.js';
 import { renderTargetClearColor } from '../memory/render-target-clear.js';
-import type { PipelineState } from './pipeline-state.js';
+import type { PipelineState } from '../d3d12/pipeline-state.js';
 import type { RecordedCommand } from './recorded-commands.js';
-import { BackBuffer } from './swap-chain.js';
+import { BackBuffer } from '../d3d12/swap-chain.js';
 import type { IaPrimitiveTopology, IndexBufferView, VertexBufferView } from '../api/binding-types.js';
-import type { PrimitiveTopology } from './pipeline-state.js';
+import type { PrimitiveTopology } from '../d3d12/pipeline-state.js';
 import {
   validateIndexBuffer,
   validatePrimitiveTopology,

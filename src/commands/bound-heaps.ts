@@ -8,8 +8,8 @@
  */
 import { invalidArg, show } from '../api/errors.js';
 import type { TableHeap } from '../validation/root-arguments.js';
-import type { DescriptorHeap } from './descriptor-heap.js';
-import type { Resource } from './resource.js';
+import type { DescriptorHeap } from '../d3d12/descriptor-heap.js';
+import type { Resource } from '../d3d12/resource.js';
 
 type VisibleType = 'CBV_SRV_UAV' | 'SAMPLER';
 

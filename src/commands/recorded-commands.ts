@@ -15,10 +15,10 @@ import type { IndexedCommand } from '../gpu/encoders/executable-commands.js';
 import type { ClearDispatch } from '../gpu/uav-clear.js';
 import type { Rect, Viewport } from '../api/types.js';
 import { D3D12Error } from '../api/errors.js';
-import type { PipelineState, PrimitiveTopology } from './pipeline-state.js';
-import type { QueryHeap } from './query-heap.js';
-import type { Resource } from './resource.js';
-import type { BackBuffer } from './swap-chain.js';
+import type { PipelineState, PrimitiveTopology } from '../d3d12/pipeline-state.js';
+import type { QueryHeap } from '../d3d12/query-heap.js';
+import type { Resource } from '../d3d12/resource.js';
+import type { BackBuffer } from '../d3d12/swap-chain.js';
 
 /** A byte range of a resource in CPU-accessible memory that a command writes (read back after execution). */
 export interface CpuVisibleWrite {

@@ -16,8 +16,8 @@
 import { RESOURCE_STATE_BITS as S, type ResourceStates } from '../api/types.js';
 import { WRITE_STATE_BITS } from '../validation/resource-state.js';
 import type { CheckedBarrier } from '../validation/command-list.js';
-import type { Resource } from './resource.js';
-import type { BackBuffer } from './swap-chain.js';
+import type { Resource } from '../d3d12/resource.js';
+import type { BackBuffer } from '../d3d12/swap-chain.js';
 import { invalidArg, type D3D12Error } from '../api/errors.js';
 
 /** D3D12_RESOURCE_BARRIER, by name. */

@@ -6,7 +6,7 @@
  */
 import { invalidArg, type D3D12Error } from '../api/errors.js';
 import type { CommandListType } from '../api/types.js';
-import type { PipelineState } from './pipeline-state.js';
+import type { PipelineState } from '../d3d12/pipeline-state.js';
 
 /** The error of passing `value` as `argument` of `call` to `list`, or undefined when it takes it. */
 export function pipelineProblem(

@@ -1,9 +1,9 @@
-// The README's first example (use 1: a reserved texture and a tile mapping), run as written, with the results it describes checked.
+// docs/api.md's first example (a reserved texture and a tile mapping; it was the README's first), run as written, with the results it describes checked.
 import { expect, test } from 'vitest';
 import { createDevice } from '../../../../src/index.js';
 import { getTileMappingForTesting } from '../../../../src/testing/index.js';
 
-test('README example: a 16K reserved texture, a 2×2-tile box mapped to heap tiles 0..3', async () => {
+test('docs/api.md example: a 16K reserved texture, a 2×2-tile box mapped to heap tiles 0..3', async () => {
   const device = await createDevice({ tiledResourcesTier: 3 });
   const heap = device.createHeap({ sizeInBytes: 16 << 20, properties: { type: 'DEFAULT' } });
   const texture = device.createReservedResource(

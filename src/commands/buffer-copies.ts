@@ -19,9 +19,9 @@ import {
   type TileCopyFlag,
 } from '../validation/command-list.js';
 import { QUERY_RESULT_BYTES, validateResolveQueryData, type QueryType } from '../validation/query.js';
-import type { QueryHeap } from './query-heap.js';
+import type { QueryHeap } from '../d3d12/query-heap.js';
 import { ALL_SUBRESOURCES } from './resource-states.js';
-import type { Resource } from './resource.js';
+import type { Resource } from '../d3d12/resource.js';
 
 const { COPY_SOURCE, COPY_DEST } = RESOURCE_STATE_BITS;
 
