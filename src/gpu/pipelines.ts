@@ -20,7 +20,8 @@ import {
   VERTEX_PRELUDE_WGSL,
   vertexPrelude,
 } from './prelude.js';
-import { ResourceType, WgslReflect } from './wgsl-reflect.js';
+import { ResourceType, type WgslReflect } from './wgsl-reflect.js';
+import { reflectDeclarations } from './wgsl-declarations.js';
 
 interface DeviceCache {
   group0: GPUBindGroupLayout;
@@ -42,7 +43,7 @@ export function preludeBindGroupEntries(
 ): GPUBindGroupLayoutEntry[] {
   const entries = new Map<number, GPUBindGroupLayoutEntry>();
   for (const { code, visibility } of stages) {
-    for (const variable of new WgslReflect(code).getBindGroups()[0] ?? []) {
+    for (const variable of reflectDeclarations(code).getBindGroups()[0] ?? []) {
       // The list is indexed by binding: a binding a variant leaves out is a hole.
       if (!variable) continue;
       const resource = bindingResource(variable);

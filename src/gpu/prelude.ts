@@ -29,7 +29,9 @@ import stores from '../../shaders/prelude/stores.wgsl?raw';
 import textureStores from '../../shaders/prelude/texture-stores.wgsl?raw';
 import unmappedAccess from '../../shaders/prelude/unmapped-access.wgsl?raw';
 import unmappedAccessOff from '../../shaders/prelude/unmapped-access-off.wgsl?raw';
-import { Const, WgslParser, WgslReflect } from './wgsl-reflect.js';
+import { reflectDeclarations, wgslConstants } from './wgsl-declarations.js';
+
+export { wgslConstants } from './wgsl-declarations.js';
 
 /**
  * How a pipeline's prelude views the pools: as words (array<u32>) or as 16-byte vectors
@@ -198,19 +200,6 @@ export interface PreludeLayout {
   cacheRequests: StructLayout;
 }
 
-/** Every `const` of a WGSL module with a scalar value, evaluated (wgsl_reflect's parser). */
-export function wgslConstants(code: string): Record<string, number> {
-  const constants: Record<string, number> = {};
-  for (const node of new WgslParser().parse(code)) {
-    if (node instanceof Const) {
-      const value = node.value.constEvaluate(undefined as never) as unknown as { data?: ArrayLike<number> } | number;
-      const scalar = typeof value === 'number' ? value : value.data?.[0];
-      if (typeof scalar === 'number') constants[node.name] = scalar;
-    }
-  }
-  return constants;
-}
-
 /** A `const` of `code` by name; throws if the WGSL lost it (a rename must reach both sides). */
 export function requireConstant(code: string, name: string, file: string): number {
   const value = wgslConstants(code)[name];
@@ -220,7 +209,7 @@ export function requireConstant(code: string, name: string, file: string): numbe
 
 /** The byte layout of struct `name` of `code`; throws if the WGSL lost it. */
 export function requireStruct(code: string, name: string, file: string): StructLayout {
-  const struct = new WgslReflect(code).structs.find((s) => s.name === name);
+  const struct = reflectDeclarations(code).structs.find((s) => s.name === name);
   if (!struct) throw new Error(`${file} has no struct ${name}`);
   return {
     size: struct.size,
@@ -230,7 +219,7 @@ export function requireStruct(code: string, name: string, file: string): StructL
 
 /** The workgroup size along x of compute entry point `name` of `code`; throws if there is none. */
 export function requireWorkgroupSize(code: string, name: string, file: string): number {
-  const size = new WgslReflect(code).entry.compute.find((entry) => entry.name === name)?.workgroupSize?.[0];
+  const size = reflectDeclarations(code).entry.compute.find((entry) => entry.name === name)?.workgroupSize?.[0];
   if (typeof size !== 'number') throw new Error(`${file} has no compute entry point ${name} with a workgroup size`);
   return size;
 }
