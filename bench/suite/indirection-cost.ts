@@ -29,6 +29,7 @@
  * what applications run) every submission also reads the fault log back before its fence completes.
  */
 import { createDevice, TILE_SIZE, type Resource } from '../../src/index.js';
+import { Random } from '../../src/validate/random.js';
 import { kernelTimer } from './kernel-timer.js';
 import { fencedQueue, interleaved, liveRecorder, row, timeRaw, type FigureRunner } from './figure.js';
 import sumWgsl from './indirection-cost.wgsl?raw';
@@ -62,7 +63,7 @@ const QUICK_TARGET_SUBMISSION_MS = 1;
 /** And at most this many dispatches: enough for 50 ms at several TB/s, small enough that a list records in no time. */
 const MAX_DISPATCHES = 1024;
 /** A timestamp query heap's result memory: one 64 KiB page of LOCAL (see QueryHeap). */
-const QUERY_HEAP_BYTES = 64 * 1024;
+const QUERY_HEAP_BYTES = TILE_SIZE;
 /** The kernels (entry points of indirection-cost.wgsl) and the rows they make: library source, direct kernel. */
 const KERNELS = ['sum_words', 'sum_vec4s', 'sum_pages'] as const;
 type Kernel = (typeof KERNELS)[number];
@@ -88,17 +89,12 @@ function patternWord(i: number): number {
   return x >>> 0;
 }
 
-/** 0 .. count-1 shuffled (Fisher–Yates over a seeded xorshift32). */
+/** 0 .. count-1 shuffled (Fisher–Yates over the project's seeded generator, src/validate/random.ts). */
 function shuffled(count: number, seed: number): number[] {
   const order = Array.from({ length: count }, (_, i) => i);
-  let x = seed >>> 0 || 1;
+  const random = new Random(seed);
   for (let i = count - 1; i > 0; i--) {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    const j = x % (i + 1);
+    const j = random.below(i + 1);
     [order[i], order[j]] = [order[j] as number, order[i] as number];
   }
   return order;

@@ -20,20 +20,8 @@ export const UPLOAD_CHUNK = 4 * MIB;
 /** Tiles read back after the last restore (first, middle, last). */
 export const CHECKED_TILES = 3;
 
-/** A byte pattern: an xorshift32 stream, one word per 4 bytes, different everywhere and never all zero. */
-export function pattern(bytes: number, seed: number): Uint8Array {
-  const words = new Uint32Array(bytes / 4);
-  let x = seed >>> 0 || 1;
-  for (let i = 0; i < words.length; i++) {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    words[i] = x;
-  }
-  return new Uint8Array(words.buffer);
-}
+/** The byte pattern a heap is filled with: the validators' own (src/validate/bytes.ts), different everywhere and never all zero. */
+export { pattern } from '../../src/validate/bytes.js';
 
 export function firstDifference(a: Uint8Array, b: Uint8Array): number {
   if (a.length !== b.length) return Math.min(a.length, b.length);

@@ -4,6 +4,7 @@
  * URL always replays the same resizes.
  */
 import { TILE_SIZE } from '../../src/index.js';
+import { Random } from '../../src/validate/random.js';
 
 export const INSTANCE_BYTES = 32;
 export const INSTANCES_PER_TILE = TILE_SIZE / INSTANCE_BYTES;
@@ -17,7 +18,8 @@ export function tilesFor(count: number): number {
 }
 
 export class Population {
-  private seed: number;
+  /** The project's one seeded generator: the same walk for the same seed, in every browser. */
+  private readonly generator: Random;
   private count = 0;
 
   constructor(
@@ -25,17 +27,12 @@ export class Population {
     /** The most instances the walk reaches. */
     readonly maxCount: number,
   ) {
-    this.seed = seed >>> 0 || 1;
+    this.generator = new Random(seed);
   }
 
+  /** A uniform number in [0, 1). */
   private random(): number {
-    // xorshift32: small, seedable, the same in every browser.
-    let x = this.seed;
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    this.seed = x >>> 0;
-    return this.seed / 2 ** 32;
+    return this.generator.float();
   }
 
   /** The count at `step` (steps are taken in order). */

@@ -53,7 +53,11 @@ function reflectSmokeShader(code: string): SmokeLayout {
 }
 
 export interface SmokePatternOptions {
-  /** Replaces the shader's text: the test harness plants faults with it. */
+  /**
+   * Replaces the shader's text: the test harness plants faults with it (test/harness/fixtures/). A
+   * test hook, so not in the published types (tsconfig.build.json's stripInternal drops it).
+   * @internal
+   */
   shaderCodeForTesting?: string;
 }
 

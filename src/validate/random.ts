@@ -10,8 +10,8 @@
  *   random.int(1, 6); random.below(n); random.chance(0.1); random.pick(items);
  *
  * Invariant: the sequence depends on the seed alone (no Math.random, no clock), so a change here
- * changes every seeded run; test/unit/validation/source/test-helpers.test.ts checks that nothing under test/ defines
- * a generator of its own.
+ * changes every seeded run; test/unit/validation/source/test-helpers.test.ts checks that no other file of the
+ * project (tests, bench, demo, tools) defines a generator of its own.
  */
 export class Random {
   private state: number;

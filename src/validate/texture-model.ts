@@ -14,11 +14,9 @@
 import type { Device } from '../d3d12/device.js';
 import type { Resource } from '../d3d12/resource.js';
 import type { CopyableFootprints, ResourceTiling } from '../api/types.js';
+import { PACKED_TILE } from '../index.js';
 import { TIER1_NULL_READ } from './page-table-model.js';
 import { getTileMappingForTesting } from '../testing/index.js';
-
-/** D3D12_PACKED_TILE: GetResourceTiling's start index for a packed subresource. */
-const PACKED_TILE = 0xffffffff;
 
 /** x, y, z (a corner, or a size), in elements. */
 export type Triple = readonly [number, number, number];

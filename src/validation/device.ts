@@ -10,6 +10,7 @@ import {
   type ResourceHeapTier,
   type TiledResourcesTier,
 } from '../api/types.js';
+import { TILE_SIZE } from '../memory/tiling.js';
 import { checkBoolean, checkInteger, checkName, checkNames, firstProblem, isObject } from './common.js';
 import type { ResourceView } from './tile-mappings.js';
 
@@ -96,7 +97,7 @@ function checkGpuValidation(
 const EVICTION_MODES = ['immediate', 'lazy'] as const satisfies readonly EvictionMode[];
 
 /** A texture cache slot's bytes: one 64 KiB tile. */
-const TEXTURE_CACHE_GRANULE = 65536;
+const TEXTURE_CACHE_GRANULE = TILE_SIZE;
 
 /** createDevice(options): tiers 1..4 and 1..2, memory sizes positive integers, the texture cache in whole slots. */
 export function validateCreateDevice(options: unknown): Checked<DeviceSettings> {

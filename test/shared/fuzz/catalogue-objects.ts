@@ -15,6 +15,7 @@ import type {
   Resource,
   TileRangeFlag,
 } from '../../../src/index.js';
+import { TILE_SIZE } from '../../../src/index.js';
 import type { Random } from '../../../src/validate/random.js';
 import {
   badRef,
@@ -428,7 +429,7 @@ function tileMappingArgs(ctx: FuzzContext, resource: Resource): unknown[] {
   const total = whole
     ? ctx.main.device.getResourceTiling(resource).numTilesForEntireResource
     : regions.reduce((sum, region) => sum + region.tiles, 0);
-  const heapTiles = heap ? Math.floor(heap.desc.sizeInBytes / 65536) : 0;
+  const heapTiles = heap ? Math.floor(heap.desc.sizeInBytes / TILE_SIZE) : 0;
   const flagFor = (count: number): TileRangeFlag => {
     if (!heap) return rng.pick(['NULL', 'SKIP'] as const);
     if (count > heapTiles) return rng.pick(['NULL', 'REUSE_SINGLE_TILE'] as const);

@@ -14,6 +14,7 @@
  */
 import { describe, expect } from 'vitest';
 import type { ResidencyFrame, ResidencySnapshot } from '../../../../demo/d3d12-residency/sample.js';
+import { TILE_SIZE } from '../../../../src/index.js';
 import { browserTest } from '../../../harness/browser/browser-test.js';
 import { modelWindow, nextWindowStart, pixelMismatches } from '../../../shared/d3d12-residency-model.js';
 import { runScene, runSceneHolds, SCENE_TIMEOUT_MS } from './open-scene.js';
@@ -50,8 +51,8 @@ describe('demo: D3D12Residency, ported', () => {
         async (run, hold) => {
           const snapshot = run.snapshot;
           const budget = (BUDGETS_MIB[hold] as number) * MiB;
-          expect(snapshot.textureBytes, 'a 32² RGBA8 texture takes one 64 KiB tile').toBe(65536);
-          expect(snapshot.totalAllocations, 'every texture allocated: 6 MiB').toBe(TEXTURES * 65536);
+          expect(snapshot.textureBytes, 'a 32² RGBA8 texture takes one 64 KiB tile').toBe(TILE_SIZE);
+          expect(snapshot.totalAllocations, 'every texture allocated: 6 MiB').toBe(TEXTURES * TILE_SIZE);
           const frames = snapshot.history.slice(hold * FRAMES_PER_HOLD);
           expect(frames.map((f) => f.frame)).toEqual(
             Array.from({ length: FRAMES_PER_HOLD }, (_, i) => hold * FRAMES_PER_HOLD + i),

@@ -6,6 +6,7 @@
  */
 import { describe, expect } from 'vitest';
 import type { GrowableStep } from '../../../../demo/growable-buffer/main.js';
+import { TILE_SIZE } from '../../../../src/index.js';
 import { browserTest } from '../../../harness/browser/browser-test.js';
 import { runScene, SCENE_TIMEOUT_MS } from './open-scene.js';
 
@@ -88,7 +89,7 @@ describe('demo: growable reserved buffer', () => {
       let committed = 0;
       let classicBytes = 0;
       for (const step of steps) {
-        const tiles = Math.ceil((step.count * 32) / 65536);
+        const tiles = Math.ceil((step.count * 32) / TILE_SIZE);
         expect(step.watermark.committedTiles, `step ${step.step}`).toBe(tiles);
         heaps = modelCommit(heaps, committed, tiles);
         expect(
@@ -96,9 +97,9 @@ describe('demo: growable reserved buffer', () => {
           `step ${step.step}: heaps`,
         ).toEqual(heaps);
         expect(heaps.reduce((sum, [, used]) => sum + used, 0)).toBe(tiles);
-        expect(step.watermarkBytes).toBe(heaps.reduce((sum, [size]) => sum + size, 0) * 65536);
+        expect(step.watermarkBytes).toBe(heaps.reduce((sum, [size]) => sum + size, 0) * TILE_SIZE);
         // Classic: a new buffer of the new size (64 KiB granular) while the old one still exists.
-        const newBytes = tiles * 65536;
+        const newBytes = tiles * TILE_SIZE;
         expect(step.classic.bytes, `step ${step.step}: classic size`).toBe(newBytes);
         expect(step.classic.peakBytes, `step ${step.step}: classic peak`).toBe(classicBytes + newBytes);
         classicBytes = newBytes;

@@ -17,6 +17,7 @@ import {
   VT_SIZE,
   VT_STANDARD_MIPS,
 } from '../../../../demo/virtual-texture/procedural.js';
+import { TILE_SIZE } from '../../../../src/index.js';
 import { browserTest } from '../../../harness/browser/browser-test.js';
 import type { DecodedPng } from '../../../harness/png.js';
 import { runScene, runSceneHolds, SCENE_TIMEOUT_MS } from './open-scene.js';
@@ -43,7 +44,7 @@ function expectStreamed(
   expect(snapshot.copy, name).toBe(copy);
   const streaming = snapshot.streaming;
   expect(streaming?.bytes, `${name}: streamed bytes`).toBeGreaterThan(0);
-  expect(streaming?.tiles, name).toBe((streaming?.bytes ?? 0) / 65536);
+  expect(streaming?.tiles, name).toBe((streaming?.bytes ?? 0) / TILE_SIZE);
   expect(Number.isFinite(streaming?.latencyMedianMs), `${name}: median latency ${streaming?.latencyMedianMs}`).toBe(
     true,
   );

@@ -321,6 +321,11 @@ const CHECK_OPTIONS: ts.CompilerOptions = {
 const isInternal = (declaration: ts.Declaration): boolean =>
   ts.getJSDocTags(declaration).some((tag) => tag.tagName.text === 'internal');
 
+const isHidden = (declaration: ts.Declaration): boolean =>
+  (ts.getCombinedModifierFlags(declaration) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) !== 0 ||
+  ((ts.isPropertyDeclaration(declaration) || ts.isMethodDeclaration(declaration)) &&
+    ts.isPrivateIdentifier(declaration.name));
+
 /**
  * The `…ForTesting` names in the published types of `entry`: its exports and everything their types
  * reach (members of classes, interfaces and type literals, static members, parameters, return types,
@@ -347,6 +352,7 @@ function publishedTestHooks(program: ts.Program, entry: string): string[] {
     for (const property of checker.getPropertiesOfType(type)) visitSymbol(property, `${path}.${property.name}`);
     for (const info of checker.getIndexInfosOfType(type)) visitType(info.type, `${path}[]`);
     for (const signature of [...type.getCallSignatures(), ...type.getConstructSignatures()]) {
+      if (signature.declaration && isInternal(signature.declaration)) continue;
       for (const parameter of signature.parameters) visitSymbol(parameter, `${path}(${parameter.name})`);
       visitType(signature.getReturnType(), `${path}()`);
     }
@@ -358,6 +364,8 @@ function publishedTestHooks(program: ts.Program, entry: string): string[] {
     const declarations = (symbol.declarations ?? []).filter((d) => !d.getSourceFile().isDeclarationFile);
     if (declarations.length === 0 || declarations.every(isInternal)) return;
     if (reached.name.endsWith('ForTesting') || symbol.name.endsWith('ForTesting')) found.push(path);
+    // A private or protected member shows its name in the .d.ts, not its type.
+    if (declarations.every(isHidden)) return;
     if (symbol.flags & (ts.SymbolFlags.Class | ts.SymbolFlags.Interface | ts.SymbolFlags.TypeAlias))
       visitType(checker.getDeclaredTypeOfSymbol(symbol), path);
     if (symbol.flags & ts.SymbolFlags.Value) visitType(checker.getTypeOfSymbol(symbol), path);
@@ -376,6 +384,8 @@ function plantedProgram(files: Record<string, string>): ts.Program {
         ? host.getSourceFile(name, language)
         : ts.createSourceFile(name, files[name], language, true),
     fileExists: (name) => files[name] !== undefined || host.fileExists(name),
+    directoryExists: (name) =>
+      Object.keys(files).some((file) => file.startsWith(`${name}/`)) || (host.directoryExists?.(name) ?? false),
     readFile: (name) => files[name] ?? host.readFile(name),
   });
 }
@@ -427,7 +437,12 @@ describe('test hooks leave the main entry (they live in d3d12-webgpu/testing, sr
       ].join('\n'),
       '/planted/b.ts': [
         'interface Internal { stateForTesting: number }',
+        'interface Owner { ownerForTesting: number }',
         'export class Widget {',
+        '  /** @internal */',
+        '  constructor(private readonly owner: Owner = { ownerForTesting: 1 }) {}',
+        '  private secret: Internal = { stateForTesting: 2 };',
+        '  private peekForTesting(): number { return this.owner.ownerForTesting + this.secret.stateForTesting; }',
         '  /** @internal */',
         '  internal: Internal = { stateForTesting: 1 };',
         '  /** @internal */',
@@ -447,8 +462,9 @@ describe('test hooks leave the main entry (they live in d3d12-webgpu/testing, sr
       [
         'run(options).codeForTesting',
         'Widget.pokeForTesting',
+        'Widget.peekForTesting',
         'Widget.createForTesting',
-        'make().ready<>.deepForTesting',
+        'make().ready<><>.deepForTesting',
         'Alias.aliasForTesting',
         'resetForTesting',
       ].sort(),
