@@ -419,48 +419,93 @@ fn d3d12_buffer_in_view(view: D3D12BufferView, offset: u32, bytes: u32) -> bool 
   return view.state == D3D12_VIEW_USABLE && (whole || (offset < size && bytes <= size - offset));
 }
 
-// ByteAddressBuffer.Load(offset) (offset a multiple of 4); outside the view: 0.
-fn d3d12_buffer_load_word(view: D3D12BufferView, offset: u32) -> u32 {
+// The checked forms below (d3d12_buffer_load_word_checked ... d3d12_cbuffer_load4_f32_checked)
+// return what their plain forms return and set *status as d3d12_load_checked does, as HLSL's loads
+// with a status argument: D3D12_STATUS_MAPPED when every byte read lay inside the view and came from
+// mapped, resident memory; 0 otherwise: a NULL descriptor (reads 0), a read outside the view (0), a
+// view that cannot be read (reads 0; its fault was recorded when it was opened: an evicted descriptor
+// heap, a released resource, a descriptor of another kind, never written, or an unbound register), a
+// NULL tile (0 under Tier 2+, the Tier 1 poison) and an evicted heap or a freed range (0; the read
+// records its read-absent or read-unowned fault as any load does). The plain forms are these with
+// the status dropped. Test the status with d3d12_check_access_fully_mapped.
+
+// ByteAddressBuffer.Load(offset, status) (offset a multiple of 4); outside the view: 0.
+fn d3d12_buffer_load_word_checked(view: D3D12BufferView, offset: u32, status: ptr<function, u32>) -> u32 {
   if (!d3d12_buffer_in_view(view, offset, 4u)) {
+    *status = 0u;
     return 0u;
   }
-  return d3d12_load(d3d12_address_add(view.address, offset));
+  return d3d12_load_checked(d3d12_address_add(view.address, offset), status);
+}
+
+// ByteAddressBuffer.Load(offset) (offset a multiple of 4); outside the view: 0.
+fn d3d12_buffer_load_word(view: D3D12BufferView, offset: u32) -> u32 {
+  var status = 0u;
+  return d3d12_buffer_load_word_checked(view, offset, &status);
+}
+
+// ByteAddressBuffer.Load4(offset, status); outside the view: 0.
+fn d3d12_buffer_load_word4_checked(view: D3D12BufferView, offset: u32, status: ptr<function, u32>) -> vec4u {
+  if (!d3d12_buffer_in_view(view, offset, 16u)) {
+    *status = 0u;
+    return vec4u(0u);
+  }
+  return d3d12_load4_checked(d3d12_address_add(view.address, offset), status);
 }
 
 // ByteAddressBuffer.Load4(offset); outside the view: 0.
 fn d3d12_buffer_load_word4(view: D3D12BufferView, offset: u32) -> vec4u {
-  if (!d3d12_buffer_in_view(view, offset, 16u)) {
-    return vec4u(0u);
+  var status = 0u;
+  return d3d12_buffer_load_word4_checked(view, offset, &status);
+}
+
+// StructuredBuffer[index] word at byte `member` of the element, with a status; outside: 0.
+fn d3d12_buffer_load_structured_checked(view: D3D12BufferView, index: u32, member: u32, status: ptr<function, u32>) -> u32 {
+  if (index >= view.elements || member >= view.stride) {
+    *status = 0u;
+    return 0u;
   }
-  return d3d12_load4(d3d12_address_add(view.address, offset));
+  return d3d12_buffer_load_word_checked(view, index * view.stride + member, status);
 }
 
 // StructuredBuffer[index] word at byte `member` of the element.
 fn d3d12_buffer_load_structured(view: D3D12BufferView, index: u32, member: u32) -> u32 {
-  if (index >= view.elements || member >= view.stride) {
-    return 0u;
-  }
-  return d3d12_buffer_load_word(view, index * view.stride + member);
+  var status = 0u;
+  return d3d12_buffer_load_structured_checked(view, index, member, &status);
 }
 
-// Buffer<float4>[index]: a typed view's element decoded (d3d12_texel_decode), the mapping applied.
-fn d3d12_buffer_load(view: D3D12BufferView, index: u32) -> vec4f {
+// Buffer<float4>.Load(index, status): a typed view's element decoded (d3d12_texel_decode), the
+// mapping applied (a NULL tile's element decodes as 0 in the format's components, as a texture's
+// texel does); outside the view or a NULL view: 0 in every component.
+fn d3d12_buffer_load_checked(view: D3D12BufferView, index: u32, status: ptr<function, u32>) -> vec4f {
   if (view.state != D3D12_VIEW_USABLE || index >= view.elements) {
+    *status = 0u;
     return vec4f(0.0);
   }
-  var status = 0u;
-  let bits = d3d12_texel_bits_at(d3d12_address_add(view.address, index * view.stride), view.stride, &status);
+  let bits = d3d12_texel_bits_at(d3d12_address_add(view.address, index * view.stride), view.stride, status);
   return d3d12_component_mapping(view.mapping, d3d12_texel_decode(view.format, bits));
+}
+
+// Buffer<float4>[index].
+fn d3d12_buffer_load(view: D3D12BufferView, index: u32) -> vec4f {
+  var status = 0u;
+  return d3d12_buffer_load_checked(view, index, &status);
+}
+
+// Buffer<uint4>.Load(index, status).
+fn d3d12_buffer_load_uint_checked(view: D3D12BufferView, index: u32, status: ptr<function, u32>) -> vec4u {
+  if (view.state != D3D12_VIEW_USABLE || index >= view.elements) {
+    *status = 0u;
+    return vec4u(0u);
+  }
+  let bits = d3d12_texel_bits_at(d3d12_address_add(view.address, index * view.stride), view.stride, status);
+  return d3d12_component_mapping_bits(view.mapping, d3d12_texel_decode_uint(view.format, bits));
 }
 
 // Buffer<uint4>[index].
 fn d3d12_buffer_load_uint(view: D3D12BufferView, index: u32) -> vec4u {
-  if (view.state != D3D12_VIEW_USABLE || index >= view.elements) {
-    return vec4u(0u);
-  }
   var status = 0u;
-  let bits = d3d12_texel_bits_at(d3d12_address_add(view.address, index * view.stride), view.stride, &status);
-  return d3d12_component_mapping_bits(view.mapping, d3d12_texel_decode_uint(view.format, bits));
+  return d3d12_buffer_load_uint_checked(view, index, &status);
 }
 
 // ---- Constant buffers ----------------------------------------------------------------------------
@@ -493,30 +538,66 @@ fn d3d12_cbuffer(binding: D3D12Binding) -> D3D12ConstantBuffer {
   return D3D12ConstantBuffer(head[0].zw, head[1].x, false, D3D12_VIEW_USABLE);
 }
 
-// The 32-bit value at byte `offset` (a multiple of 4) of the constant buffer; past its end: 0.
-fn d3d12_cbuffer_load(cb: D3D12ConstantBuffer, offset: u32) -> u32 {
+// The 32-bit value at byte `offset` (a multiple of 4) of the constant buffer, with a status (root
+// constants are always mapped); past its end or a NULL CBV: 0, status 0.
+fn d3d12_cbuffer_load_checked(cb: D3D12ConstantBuffer, offset: u32, status: ptr<function, u32>) -> u32 {
   if (cb.state != D3D12_VIEW_USABLE || offset >= cb.size) {
+    *status = 0u;
     return 0u;
   }
   if (cb.root_constants) {
+    *status = D3D12_STATUS_MAPPED;
     return d3d12_root_word(cb.address.x + offset / 4u);
   }
-  return d3d12_load(d3d12_address_add(cb.address, offset));
+  return d3d12_load_checked(d3d12_address_add(cb.address, offset), status);
+}
+
+// The 32-bit value at byte `offset` (a multiple of 4) of the constant buffer; past its end: 0.
+fn d3d12_cbuffer_load(cb: D3D12ConstantBuffer, offset: u32) -> u32 {
+  var status = 0u;
+  return d3d12_cbuffer_load_checked(cb, offset, &status);
+}
+
+// The 16 bytes at `offset` (a multiple of 16), one constant-buffer register, c[offset / 16], with a
+// status for all of them.
+fn d3d12_cbuffer_load4_checked(cb: D3D12ConstantBuffer, offset: u32, status: ptr<function, u32>) -> vec4u {
+  if (cb.root_constants || cb.state != D3D12_VIEW_USABLE) {
+    var s0 = 0u;
+    var s1 = 0u;
+    var s2 = 0u;
+    var s3 = 0u;
+    let value = vec4u(
+      d3d12_cbuffer_load_checked(cb, offset, &s0),
+      d3d12_cbuffer_load_checked(cb, offset + 4u, &s1),
+      d3d12_cbuffer_load_checked(cb, offset + 8u, &s2),
+      d3d12_cbuffer_load_checked(cb, offset + 12u, &s3),
+    );
+    *status = s0 & s1 & s2 & s3;
+    return value;
+  }
+  if (offset >= cb.size) {
+    *status = 0u;
+    return vec4u(0u);
+  }
+  return d3d12_load4_checked(d3d12_address_add(cb.address, offset), status);
 }
 
 // The 16 bytes at `offset` (a multiple of 16): one constant-buffer register, c[offset / 16].
 fn d3d12_cbuffer_load4(cb: D3D12ConstantBuffer, offset: u32) -> vec4u {
-  if (cb.root_constants || cb.state != D3D12_VIEW_USABLE) {
-    return vec4u(d3d12_cbuffer_load(cb, offset), d3d12_cbuffer_load(cb, offset + 4u), d3d12_cbuffer_load(cb, offset + 8u), d3d12_cbuffer_load(cb, offset + 12u));
-  }
-  if (offset >= cb.size) {
-    return vec4u(0u);
-  }
-  return d3d12_load4(d3d12_address_add(cb.address, offset));
+  var status = 0u;
+  return d3d12_cbuffer_load4_checked(cb, offset, &status);
+}
+
+fn d3d12_cbuffer_load_f32_checked(cb: D3D12ConstantBuffer, offset: u32, status: ptr<function, u32>) -> f32 {
+  return bitcast<f32>(d3d12_cbuffer_load_checked(cb, offset, status));
 }
 
 fn d3d12_cbuffer_load_f32(cb: D3D12ConstantBuffer, offset: u32) -> f32 {
   return bitcast<f32>(d3d12_cbuffer_load(cb, offset));
+}
+
+fn d3d12_cbuffer_load4_f32_checked(cb: D3D12ConstantBuffer, offset: u32, status: ptr<function, u32>) -> vec4f {
+  return bitcast<vec4f>(d3d12_cbuffer_load4_checked(cb, offset, status));
 }
 
 fn d3d12_cbuffer_load4_f32(cb: D3D12ConstantBuffer, offset: u32) -> vec4f {

@@ -176,7 +176,7 @@ export class DrawState {
     }
     if (indexed && !this.indexBuffer) throw invalidArg(method, 'this', 'no index buffer is set (iaSetIndexBuffer)');
     if (this.viewport) {
-      const outside = validateViewportInTarget(this.viewport, target.width, target.height);
+      const outside = validateViewportInTarget(method, this.viewport, target.width, target.height);
       if (outside) throw outside;
     }
     return {

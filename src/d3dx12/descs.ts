@@ -3,7 +3,8 @@
  * CD3DX12_HEAP_DESC, CD3DX12_RESOURCE_DESC::Buffer / Tex2D, CD3DX12_RASTERIZER_DESC(D3D12_DEFAULT),
  * CD3DX12_BLEND_DESC(D3D12_DEFAULT), CD3DX12_TILED_RESOURCE_COORDINATE, CD3DX12_TILE_REGION_SIZE,
  * CD3DX12_VIEWPORT, CD3DX12_RECT and D3D12CalcSubresource. They fill structs only; the calls that
- * take them check them.
+ * take them check them. D3D12CalcSubresource computes: its arguments must be UINTs (a negative or
+ * fractional one could add up to a valid index), else it throws E_INVALIDARG.
  *
  * Left out: CD3DX12_DEPTH_STENCIL_DESC(D3D12_DEFAULT) enables depth, which the emulator refuses
  * (depth buffers are not emulated); pipelines leave depthStencilState out or pass depthEnable false.
@@ -22,6 +23,7 @@ import type {
   TileRegionSize,
   Viewport,
 } from '../index.js';
+import { uint } from './arguments.js';
 
 /** CD3DX12_HEAP_PROPERTIES(type, creationNodeMask = 1, visibleNodeMask = 1). */
 export function heapProperties(type: HeapType, creationNodeMask = 1, visibleNodeMask = 1): HeapProperties {
@@ -155,5 +157,13 @@ export function calcSubresource(
   mipLevels: number,
   arraySize: number,
 ): number {
-  return mipSlice + arraySlice * mipLevels + planeSlice * mipLevels * arraySize;
+  const call = 'calcSubresource';
+  const [mip, array, plane, mips, size] = [
+    uint(call, 'mipSlice', mipSlice),
+    uint(call, 'arraySlice', arraySlice),
+    uint(call, 'planeSlice', planeSlice),
+    uint(call, 'mipLevels', mipLevels),
+    uint(call, 'arraySize', arraySize),
+  ];
+  return mip + array * mips + plane * mips * size;
 }

@@ -86,12 +86,14 @@ function rootView(
 
 /**
  * CD3DX12_ROOT_PARAMETER1::InitAsConstantBufferView(register, space = 0, flags = NONE, visibility = ALL).
- * Pass `flags` undefined for a version 1.0 parameter (CD3DX12_ROOT_PARAMETER's form).
+ * `flags` left out or undefined: no flags, a version 1.0 parameter (CD3DX12_ROOT_PARAMETER's form),
+ * which in a 1.1 description reads as NONE (d3dx12's default). A default parameter cannot say this:
+ * it would turn an explicit undefined into NONE, which a 1.0 description refuses.
  */
 export function rootConstantBufferView(
   shaderRegister: number,
   registerSpace = 0,
-  flags: RootDescriptorFlag | RootDescriptorFlag[] | undefined = 'NONE',
+  flags?: RootDescriptorFlag | RootDescriptorFlag[],
   shaderVisibility: ShaderVisibility = 'ALL',
 ): RootParameter {
   return rootView('CBV', shaderRegister, registerSpace, flags, shaderVisibility);
@@ -101,7 +103,7 @@ export function rootConstantBufferView(
 export function rootShaderResourceView(
   shaderRegister: number,
   registerSpace = 0,
-  flags: RootDescriptorFlag | RootDescriptorFlag[] | undefined = 'NONE',
+  flags?: RootDescriptorFlag | RootDescriptorFlag[],
   shaderVisibility: ShaderVisibility = 'ALL',
 ): RootParameter {
   return rootView('SRV', shaderRegister, registerSpace, flags, shaderVisibility);
@@ -111,7 +113,7 @@ export function rootShaderResourceView(
 export function rootUnorderedAccessView(
   shaderRegister: number,
   registerSpace = 0,
-  flags: RootDescriptorFlag | RootDescriptorFlag[] | undefined = 'NONE',
+  flags?: RootDescriptorFlag | RootDescriptorFlag[],
   shaderVisibility: ShaderVisibility = 'ALL',
 ): RootParameter {
   return rootView('UAV', shaderRegister, registerSpace, flags, shaderVisibility);
@@ -138,6 +140,12 @@ export interface StaticSamplerOptions {
  * bias 0, 16x anisotropy, LESS_EQUAL, OPAQUE_WHITE, LODs 0 to FLOAT32_MAX, visible to ALL, space 0.
  */
 export function staticSamplerDesc(shaderRegister: number, options: StaticSamplerOptions = {}): StaticSamplerDesc {
+  if (options === null || typeof options !== 'object')
+    throw fail(
+      'staticSamplerDesc',
+      'options',
+      `must be an object of CD3DX12_STATIC_SAMPLER_DESC's arguments, got ${describe(options)}`,
+    );
   return {
     shaderRegister,
     filter: options.filter ?? 'ANISOTROPIC',

@@ -13,6 +13,7 @@
 import { GraphicsCommandList, TEXTURE_DATA_PLACEMENT_ALIGNMENT, type Resource } from '../index.js';
 import type { CopyableFootprints, FullResourceDesc } from '../index.js';
 import { copyableFootprints, footprintInput } from '../memory/footprints.js';
+import { cpuAccessible } from '../validation/heap.js';
 import { formatInfo } from '../memory/formats.js';
 import { describe, fail, liveResource, uint } from './arguments.js';
 
@@ -149,11 +150,18 @@ export function updateSubresources(
     );
   const sources = checkSources(call, layout, srcData, num);
 
-  // Map first (a buffer the CPU cannot write throws here), then record (a closed list or a refused
-  // copy throws before the intermediate changes), then write.
-  const mapped = upload.map(0, null);
-  let written = { begin: 0, end: 0 };
-  try {
+  // Nothing may change before a refusal. A buffer the CPU cannot write is refused first. Mapping
+  // pages an evicted heap in, which no refusal may follow: the copies are then recorded first (a
+  // closed list or a refused copy throws before anything changed) and the buffer mapped after them.
+  // A resident one is mapped first (a removed device throws there, before a copy is recorded) and
+  // unmapped again if a copy is refused.
+  if (upload.kind === 'reserved' || !upload.heap || !cpuAccessible(upload.heap.desc.properties))
+    throw fail(
+      call,
+      'intermediate',
+      `${upload.label} is not in CPU-accessible memory (an UPLOAD heap buffer, or a CPU-visible CUSTOM one)`,
+    );
+  const record = (): void => {
     if (desc.dimension === 'BUFFER') {
       list.copyBufferRegion(dest, 0, upload, offset, (layout.layouts[0] as (typeof layout.layouts)[0]).footprint.width);
     } else {
@@ -168,6 +176,13 @@ export function updateSubresources(
         ),
       );
     }
+  };
+  const resident = upload.heap.resident;
+  if (!resident) record();
+  const mapped = upload.map(0, null);
+  let written = { begin: 0, end: 0 };
+  try {
+    if (resident) record();
     layout.layouts.forEach((placed, i) => {
       const { bytes, rowPitch, slicePitch } = sources[i] as (typeof sources)[0];
       const rows = layout.numRows[i] as number;

@@ -9,7 +9,7 @@ import { checkInteger, type Problem } from './common.js';
 
 /**
  * D3D12_VIEWPORT_BOUNDS_MIN/MAX. WebGPU is narrower: a viewport must lie inside the render target,
- * which drawInstanced checks once the target is known (validateViewportInTarget).
+ * which drawInstanced and drawIndexedInstanced check once the target is known (validateViewportInTarget).
  */
 const VIEWPORT_BOUNDS_MIN = -32768;
 const VIEWPORT_BOUNDS_MAX = 32767;
@@ -104,7 +104,7 @@ export function validateDrawInstanced(
  * WebGPU's rule, which the emulator keeps because it cannot move a viewport's transform outside the
  * target: the viewport must lie inside the render target. D3D12 allows a viewport that sticks out.
  */
-export function validateViewportInTarget(viewport: Viewport, width: number, height: number): Problem {
+export function validateViewportInTarget(call: string, viewport: Viewport, width: number, height: number): Problem {
   if (
     viewport.topLeftX < 0 ||
     viewport.topLeftY < 0 ||
@@ -113,7 +113,7 @@ export function validateViewportInTarget(viewport: Viewport, width: number, heig
   ) {
     const { topLeftX, topLeftY } = viewport;
     return invalidArg(
-      'drawInstanced',
+      call,
       'this',
       `the viewport (${topLeftX}, ${topLeftY}, ${viewport.width} x ${viewport.height}) must lie inside the ${width} x ${height} render target (a WebGPU rule the emulator keeps)`,
     );

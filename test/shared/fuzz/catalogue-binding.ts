@@ -374,7 +374,7 @@ export function rootSignatureDesc(rng: Random): VersionedRootSignatureDesc {
 }
 
 /** A root parameter or static sampler D3D12 refuses (on registers no valid description here uses). */
-function badRootParameter(rng: Random, version: string, body: RootSignatureDesc): unknown {
+export function badRootParameter(rng: Random, version: string, body: RootSignatureDesc): unknown {
   const copyOf = pickOf(rng, body.parameters ?? []);
   const options: unknown[] = [
     { parameterType: 'FUZZ' },
@@ -431,7 +431,7 @@ function badRootParameter(rng: Random, version: string, body: RootSignatureDesc)
 }
 
 /** A root signature description with one thing D3D12 refuses. */
-function badRootSignatureDesc(rng: Random, good: VersionedRootSignatureDesc): Arg {
+export function badRootSignatureDesc(rng: Random, good: VersionedRootSignatureDesc): Arg {
   const r = rng.float();
   if (r < 0.1) return notAStruct(rng);
   if (r < 0.2) return invalid({ ...good, version: rng.pick<unknown>(['1_2', '1.0', 1, 'toString', undefined]) });

@@ -81,7 +81,8 @@ function badPriorities(ctx: FuzzContext, good: unknown): Arg {
   const { rng } = ctx;
   const r = rng.float();
   if (r < 0.2) return notAnArray(rng);
-  if (r < 0.45) return invalid(rng.chance(0.5) ? [...items, 'NORMAL'] : items.slice(1));
+  // Shorter only from two up: objects may be made wrong too (an empty array), and [] would match it.
+  if (r < 0.45) return invalid(items.length > 1 && rng.chance(0.5) ? items.slice(1) : [...items, 'NORMAL']);
   // Neither a priority name nor a 32-bit value (0 and 1 are priorities: badEnum's numbers are not wrong here).
   items[rng.int(0, Math.max(0, items.length - 1))] = rng.pick<unknown>([
     'toString',

@@ -78,7 +78,7 @@ export function recording(
 }
 
 /** The state a list's next barrier on a subresource must name: what the list left it in, else the global state. */
-function knownState(list: GraphicsCommandList, resource: Resource, sub: number): number {
+export function knownState(list: GraphicsCommandList, resource: Resource, sub: number): number {
   const tracked = (
     list.states as unknown as { tracked: Map<Resource, { states: (number | undefined)[] }> }
   ).tracked.get(resource);

@@ -4,15 +4,17 @@
  *
  * Invariants: `fullCatalogue` has a MethodSpec for every public method of Device, Heap, Resource,
  * QueryHeap, CommandQueue, GraphicsCommandList, Fence, ResidencyManager, ResidencySet,
- * DescriptorHeap, RootSignature, CommandAllocator and SwapChain, and for createResidencyManager,
- * serializeVersionedRootSignature and serializeRootSignature (the gpu test checks the classes
- * against the sources; an overload D3D12 has, such as createCommandList(nodeMask, type, allocator,
- * state), has a spec of its own); `populate` gives a world at least one object of every kind the
+ * DescriptorHeap, RootSignature, CommandAllocator and SwapChain, for createResidencyManager,
+ * serializeVersionedRootSignature and serializeRootSignature, and for every function the
+ * d3d12-webgpu/d3dx12 entry exports (catalogue-d3dx12.ts; the gpu test checks the classes against
+ * the sources and the d3dx12 functions against the entry's exports; an overload D3D12 has, such as
+ * createCommandList(nodeMask, type, allocator, state), has a spec of its own); `populate` gives a world at least one object of every kind the
  * plans draw from, so every method can be planned.
  */
 import { createResidencyManager, type Device } from '../../../src/index.js';
 import { bindingCatalogue, populateBinding } from './catalogue-binding.js';
 import { bindingListCatalogue } from './catalogue-binding-list.js';
+import { d3dx12Catalogue } from './catalogue-d3dx12.js';
 import { COMPUTE_WGSL, deviceCatalogue, GRAPHICS_WGSL } from './catalogue-device.js';
 import { listCatalogue } from './catalogue-list.js';
 import { objectCatalogue } from './catalogue-objects.js';
@@ -31,6 +33,7 @@ export function fullCatalogue(): MethodSpec[] {
     ...textureCopyCatalogue(),
     ...bindingCatalogue(),
     ...bindingListCatalogue(),
+    ...d3dx12Catalogue(),
   ];
 }
 

@@ -25,7 +25,7 @@ import { Random } from '../../../src/validate/random.js';
 import { fullCatalogue, populate } from './catalogue.js';
 import { DeviceWorld, isOpen, type FuzzContext } from './pool.js';
 import { checkInvariants, diffSnapshots, changeKind, releasesAwaitingGpu, takeSnapshot } from './snapshot.js';
-import { callMethod, FuzzerBug, type CallPlan, type MethodSpec, type Receiver } from './spec.js';
+import { callMethod, FuzzerBug, isFunction, type CallPlan, type MethodSpec, type Receiver } from './spec.js';
 import { describeValue, type Validity } from './values.js';
 import { deviceContext } from '../device-context.js';
 
@@ -353,8 +353,12 @@ export async function runFuzz(gpuDevice: GPUDevice, config: FuzzConfig): Promise
       .map((v, i) => (v === 'valid' ? '' : `${spec.params[i]?.name ?? `#${i}`}: ${v}`))
       .filter(Boolean);
     if (receiver.validity !== 'valid') tags.unshift(`this: ${receiver.validity}`);
-    const target = spec.cls === 'module' ? spec.name : (name(receiver.target) ?? describeValue(receiver.target, name));
-    description = `${spec.cls === 'module' ? target : `${target}.${spec.name}`}(${args.map((a) => describeValue(a, name)).join(', ')})${tags.length ? `  /* ${tags.join('; ')} */` : ''}`;
+    const target = isFunction(spec)
+      ? `${spec.cls === 'd3dx12' ? 'd3dx12.' : ''}${spec.name}`
+      : (name(receiver.target) ?? describeValue(receiver.target, name));
+    // A d3dx12 helper's result goes to a call on its receiver (spec.checkedBy): the receiver is named after it.
+    const via = spec.checkedBy && name(receiver.target) ? ` into ${name(receiver.target) ?? ''}` : '';
+    description = `${isFunction(spec) ? target : `${target}.${spec.name}`}(${args.map((a) => describeValue(a, name)).join(', ')})${via}${tags.length ? `  /* ${tags.join('; ')} */` : ''}`;
     config.trace?.(`#${index} ${description}`);
     const stats = report.perMethod.get(method) ?? { calls: 0, ok: 0, threw: 0, ms: 0 };
     const callStarted = performance.now();
@@ -364,6 +368,7 @@ export async function runFuzz(gpuDevice: GPUDevice, config: FuzzConfig): Promise
     const worlds = [main, other];
     if (spec.async) await quiesce();
     const before = takeSnapshot(worlds, name);
+    const kept = spec.keeps?.(receiver.target, args);
     const outcome = await invoke(spec, plan, receiver.target, args);
     const expectThrow = receiver.validity === 'invalid' || validities.includes('invalid');
     // Only calls marked async are preceded by quiescence; a promise from another would make its snapshot unsafe.
@@ -380,6 +385,8 @@ export async function runFuzz(gpuDevice: GPUDevice, config: FuzzConfig): Promise
       if (spec.certain && !changed && !plan.validities && !main.destroyed)
         fail('refused a valid call', shape(errorText(outcome.error)).slice(0, 80), `threw ${errorText(outcome.error)}`);
       const changes = diffSnapshots(before, takeSnapshot(worlds, name));
+      const keptChange = kept?.();
+      if (keptChange !== undefined) changes.push(keptChange);
       if (changes.length > 0) {
         const thrown = outcome.error instanceof D3D12Error ? outcome.error.message : errorText(outcome.error);
         const objects = [...new Set(changes.map((change) => changeKind(change).split('.')[0] ?? ''))].sort().join(', ');
@@ -472,7 +479,8 @@ export async function runFuzz(gpuDevice: GPUDevice, config: FuzzConfig): Promise
         `a ${error.message.length}-character message: ${error.message.slice(0, 300)}…`,
         true,
       );
-    if (error.call !== spec.name && !error.call.endsWith(`.${spec.name}`))
+    const calls = [spec.name, ...(spec.checkedBy ?? [])];
+    if (!calls.some((call) => error.call === call || error.call.endsWith(`.${call}`)))
       fail('message names another call', error.call, `names the call "${error.call}": ${error.message}`);
     const root = error.argument.split(/[.[]/)[0] ?? '';
     const allowed = new Set(['this', ...spec.params.flatMap((p) => [p.name, ...(p.aliases ?? [])])]);

@@ -27,6 +27,7 @@ export type ClassName =
   | 'CommandAllocator'
   | 'SwapChain'
   | 'module'
+  | 'd3dx12'
   | 'Planted';
 
 export interface Receiver {
@@ -74,7 +75,24 @@ export interface MethodSpec {
   badReceiver?: (ctx: FuzzContext) => Receiver | undefined;
   /** How to call it; default `target[name](...args)`. */
   invoke?: (target: object, args: readonly unknown[]) => unknown;
+  /**
+   * The calls that check what this function builds or records, where it checks nothing itself (a
+   * d3dx12 helper that fills a description: its spec passes the result to the call that takes it,
+   * as D3D12 code does, and that call's D3D12Error names itself). A D3D12Error may name one of these
+   * (or `X.name`) instead of this method; its argument may be any of this spec's parameter names or
+   * aliases.
+   */
+  checkedBy?: readonly string[];
+  /**
+   * State the snapshot does not hold that a throw must leave as it was (the bytes of an UPLOAD
+   * buffer a helper writes). Called before the call with its receiver and arguments; what it returns
+   * is called after a throw and names what changed, or gives undefined.
+   */
+  keeps?: (target: object, args: readonly unknown[]) => () => string | undefined;
 }
+
+/** Whether a spec is a function of an entry (no receiver of its own): `module.x` or `d3dx12.x`. */
+export const isFunction = (spec: MethodSpec): boolean => spec.cls === 'module' || spec.cls === 'd3dx12';
 
 /** Calls `target[name](...args)`, or throws if the target has no such method (a catalogue bug). */
 export function callMethod(target: object, name: string, args: readonly unknown[]): unknown {

@@ -20,8 +20,11 @@ import {
   getRequiredIntermediateSize,
   gpuDescriptorHandle,
   heapProperties,
+  rootConstantBufferView,
   rootConstants,
   rootDescriptorTable,
+  rootShaderResourceView,
+  rootUnorderedAccessView,
   staticSamplerDesc,
   tex2DResourceDesc,
   transitionBarrier,
@@ -204,6 +207,24 @@ describe('updateSubresources', () => {
     expect(updateSubresources(list, texture, upload, 0, 0, 1, good)).toBe(needed);
     list.close();
   });
+
+  test('a refused upload through an evicted intermediate leaves it evicted (mapping, which pages it in, comes after the copies)', ({
+    d3d: device,
+  }) => {
+    const texture = reservedTexture(device);
+    const upload = uploadOf(device, getRequiredIntermediateSize(texture, 0, 1));
+    const list = device.createCommandList('DIRECT');
+    list.close();
+    device.evict([upload]);
+    const paging = device.getPagingStats();
+    expectD3D12Error(() => updateSubresources(list, texture, upload, 0, 0, 1, [sourceOf(0)]), { message: /is closed/ });
+    expect(device.getPagingStats()).toEqual(paging);
+    expect(upload.heap?.resident).toBe(false);
+    list.reset();
+    expect(updateSubresources(list, texture, upload, 0, 0, 1, [sourceOf(0)])).toBeGreaterThan(0);
+    expect(device.getPagingStats().restores).toBeGreaterThan(paging.restores);
+    list.close();
+  });
 });
 
 function released(device: Device): Resource {
@@ -283,5 +304,29 @@ describe('root signature helpers', () => {
       argument: 'base',
     });
     expect(calcSubresource(2, 1, 0, 4, 3)).toBe(6);
+    // Not UINTs: a negative mip plus a slice would make a valid index, null a 0.
+    for (const args of [
+      [-1, 1, 0, 2, 3],
+      [0, 1, 0, null, 2],
+      [0.5, 0, 0, 1, 1],
+      [0, 0, Symbol('plane'), 1, 1],
+      [0, 0, 0, 1n, 1],
+    ])
+      expectD3D12Error(() => calcSubresource(...(args as [number, number, number, number, number])), {
+        call: 'calcSubresource',
+      });
+  });
+
+  test('root descriptors with flags left out are version 1.0 parameters; static sampler options must be an object', () => {
+    const views = [rootConstantBufferView(0, 0, undefined), rootShaderResourceView(0), rootUnorderedAccessView(0, 1)];
+    for (const view of views) expect(view.descriptor).not.toHaveProperty('flags');
+    serializeVersionedRootSignature(versionedRootSignatureDesc_1_0(views));
+    serializeVersionedRootSignature(versionedRootSignatureDesc_1_1(views));
+    expect(rootConstantBufferView(0, 0, 'DATA_STATIC').descriptor?.flags).toBe('DATA_STATIC');
+    for (const options of [null, 5, 'options'])
+      expectD3D12Error(() => staticSamplerDesc(0, options as never), {
+        call: 'staticSamplerDesc',
+        argument: 'options',
+      });
   });
 });

@@ -1,13 +1,14 @@
 /**
  * The seeded API fuzzer (test/shared/fuzz/) on Dawn: every public method of Device, Heap, Resource,
- * QueryHeap, CommandQueue, GraphicsCommandList, Fence, ResidencyManager and ResidencySet, with
- * valid and wrong arguments. Each seed must end with no failure: every call returned or threw a
+ * QueryHeap, CommandQueue, GraphicsCommandList, Fence, ResidencyManager and ResidencySet, and every
+ * function of the d3d12-webgpu/d3dx12 entry, with valid and wrong arguments. Each seed must end with no failure: every call returned or threw a
  * D3D12Error naming the call and the argument, changed nothing when it threw, broke no invariant,
  * raised no WebGPU error, and left no GPU work hanging.
  *
  * First, the fuzzer's own checks are shown to fail on planted defects (a check that cannot fail
  * would pass anything), and its catalogue is checked against the sources: a public method added to
- * the library fails the coverage test until the fuzzer calls it.
+ * the library, or a function added to the d3dx12 entry, fails the coverage test until the fuzzer
+ * calls it.
  *
  *   D3D12_FUZZ_SEEDS=20 (seeds 1..20) or =7,42 (those), D3D12_FUZZ_CALLS=10000 (per seed),
  *   D3D12_FUZZ_STOP=n (stop after call n), D3D12_FUZZ_TRACE=1 (print every call),
@@ -31,6 +32,7 @@ import {
   RootSignature,
   SwapChain,
 } from '../../../../src/index.js';
+import * as d3dx12 from '../../../../src/d3dx12/index.js';
 import { InfoQueue } from '../../../../src/d3d12/info-queue.js';
 import { gpuTest } from '../../../harness/gpu-test.js';
 import { fullCatalogue } from '../../../shared/fuzz/catalogue.js';
@@ -306,6 +308,15 @@ describe('API fuzz', () => {
     expect(missing, 'public methods the fuzzer never calls').toEqual([]);
     for (const module of ['createResidencyManager', 'serializeVersionedRootSignature', 'serializeRootSignature'])
       expect(catalogued.has(`module.${module}`), module).toBe(true);
+    // The d3dx12 entry: every function it exports (its constants and types are no calls).
+    const helpers = Object.entries(d3dx12)
+      .filter(([, value]) => typeof value === 'function')
+      .map(([name]) => name);
+    expect(helpers, 'the d3dx12 entry as read here').toContain('updateSubresources');
+    expect(
+      helpers.filter((name) => !catalogued.has(`d3dx12.${name}`)),
+      'functions of d3d12-webgpu/d3dx12 the fuzzer never calls',
+    ).toEqual([]);
   });
 
   for (const seed of SEEDS) {

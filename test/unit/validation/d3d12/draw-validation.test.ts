@@ -10,6 +10,7 @@ import {
   validateClearColor,
   validateDrawInstanced,
   validateScissorRects,
+  validateViewportInTarget,
   validateViewports,
 } from '../../../../src/validation/draw.js';
 import { expectD3D12Error } from '../../../shared/expect-d3d12-error.js';
@@ -185,5 +186,29 @@ describe('validation: createGraphicsPipelineState desc', () => {
       call: 'createGraphicsPipelineState',
       argument,
     });
+  });
+});
+
+describe('validation: the viewport lies inside the render target (at the draw, named by the draw call)', () => {
+  const full = { ...VIEWPORT, width: 64, height: 32 };
+  it.each(['drawInstanced', 'drawIndexedInstanced'])(
+    'control (%s): a viewport filling or inside the target',
+    (call) => {
+      expect(validateViewportInTarget(call, full, 64, 32)).toBeUndefined();
+      expect(validateViewportInTarget(call, { ...full, topLeftX: 8, width: 56 }, 64, 32)).toBeUndefined();
+    },
+  );
+  it.each([
+    ['left of the target', { topLeftX: -1 }],
+    ['above the target', { topLeftY: -1 }],
+    ['past its right edge', { width: 64.5 }],
+    ['past its bottom edge', { topLeftY: 1, height: 32 }],
+  ])('%s', (_, change) => {
+    for (const call of ['drawInstanced', 'drawIndexedInstanced'])
+      expectD3D12Error(() => orThrow(validateViewportInTarget(call, { ...full, ...change }, 64, 32)), {
+        call,
+        argument: 'this',
+        message: /inside the 64 x 32 render target/,
+      });
   });
 });
