@@ -31,8 +31,6 @@ import unmappedAccess from '../../shaders/prelude/unmapped-access.wgsl?raw';
 import unmappedAccessOff from '../../shaders/prelude/unmapped-access-off.wgsl?raw';
 import { reflectDeclarations, wgslConstants } from './wgsl-declarations.js';
 
-export { wgslConstants } from './wgsl-declarations.js';
-
 /**
  * How a pipeline's prelude views the pools: as words (array<u32>) or as 16-byte vectors
  * (array<vec4u>). Both give every access; each makes its own width the fast one (pool-words.wgsl,

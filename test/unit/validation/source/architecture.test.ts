@@ -83,8 +83,9 @@ const ALLOWED: Record<string, string[]> = {
   testing: ['api', 'd3d12', 'owners', 'emulator', 'validation', 'residency'],
   // d3d12-webgpu/streaming: the tile streamer, a client of the main entry (src/index.ts) alone.
   streaming: ['index.ts'],
-  // d3d12-webgpu/d3dx12: d3dx12.h's helpers, clients of the main entry; footprints and formats from memory/.
-  d3dx12: ['index.ts', 'memory'],
+  // d3d12-webgpu/d3dx12: d3dx12.h's helpers, clients of the main entry; footprints and formats from
+  // memory/, the CPU-accessible heap rule (updateSubresources' intermediate) from validation/.
+  d3dx12: ['index.ts', 'memory', 'validation'],
   node: ['api', 'gpu'],
   types: [],
 };
