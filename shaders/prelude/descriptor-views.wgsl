@@ -5,7 +5,11 @@
 // Load (out of the view: 0), SampleLevel, SampleGrad, Gather, SampleCmpLevelZero, GetDimensions,
 // with a sampler's filter, address modes, LOD bias and clamps (d3d12_sampler(d3d12_s(0u, 0u)), a
 // descriptor in a SAMPLER heap or a static sampler). A NULL view reads 0. Sample and SampleBias,
-// which take derivatives, are the fragment stage's (descriptor-views-fragment.wgsl).
+// which take derivatives, are the fragment stage's (descriptor-views-fragment.wgsl). Each read has a
+// checked form, its name ending in _checked and a last argument `status: ptr<function, u32>` (HLSL's
+// `out uint status`, for CheckAccessFullyMapped): the same value, and *status D3D12_STATUS_MAPPED
+// when every texel the read touched (a filter's or Gather's whole footprint; a BORDER texel touches
+// no memory) was inside the view, mapped and resident, else 0. The plain forms call the checked ones.
 //
 // Filtering: POINT and LINEAR per minification, magnification and mip, as D3D12_FILTER says;
 // ANISOTROPIC filters as MIN_MAG_MIP_LINEAR (the prelude has no anisotropic footprint); a
@@ -155,28 +159,41 @@ fn d3d12_texture_array_load(view: D3D12TextureView, xy: vec2i, slice: u32, mip: 
 }
 
 // Texture2D.Load(int3(xy, mip)).
-fn d3d12_texture_load(view: D3D12TextureView, xy: vec2i, mip: u32) -> vec4f {
-  var status = 0u;
-  return d3d12_texture_array_load_checked(view, xy, 0u, mip, &status);
-}
-
 fn d3d12_texture_load_checked(view: D3D12TextureView, xy: vec2i, mip: u32, status: ptr<function, u32>) -> vec4f {
   return d3d12_texture_array_load_checked(view, xy, 0u, mip, status);
 }
 
-// Texture2D<uint4>.Load: integer formats' channels (d3d12_texel_decode_uint).
-fn d3d12_texture_load_uint(view: D3D12TextureView, xy: vec2i, slice: u32, mip: u32) -> vec4u {
+fn d3d12_texture_load(view: D3D12TextureView, xy: vec2i, mip: u32) -> vec4f {
+  var status = 0u;
+  return d3d12_texture_load_checked(view, xy, mip, &status);
+}
+
+// Texture2D<uint4>.Load(int3(xy, mip), status) (Texture2DArray<uint4>: with a slice): integer
+// formats' channels (d3d12_texel_decode_uint), the view's mapping applied; outside: 0, status 0.
+fn d3d12_texture_load_uint_checked(view: D3D12TextureView, xy: vec2i, slice: u32, mip: u32, status: ptr<function, u32>) -> vec4u {
   if (!d3d12_texture_in_range(view, xy, slice, mip)) {
+    *status = 0u;
     return vec4u(0u);
   }
-  var status = 0u;
-  let bits = d3d12_texture_bits(view, xy, slice, mip, &status);
+  let bits = d3d12_texture_bits(view, xy, slice, mip, status);
   return d3d12_component_mapping_bits(view.mapping, d3d12_texel_decode_uint(view.texture.format, bits));
+}
+
+// Texture2D<uint4>.Load.
+fn d3d12_texture_load_uint(view: D3D12TextureView, xy: vec2i, slice: u32, mip: u32) -> vec4u {
+  var status = 0u;
+  return d3d12_texture_load_uint_checked(view, xy, slice, mip, &status);
+}
+
+// Texture2D<int4>.Load(int3(xy, mip), status).
+fn d3d12_texture_load_sint_checked(view: D3D12TextureView, xy: vec2i, slice: u32, mip: u32, status: ptr<function, u32>) -> vec4i {
+  return bitcast<vec4i>(d3d12_texture_load_uint_checked(view, xy, slice, mip, status));
 }
 
 // Texture2D<int4>.Load.
 fn d3d12_texture_load_sint(view: D3D12TextureView, xy: vec2i, slice: u32, mip: u32) -> vec4i {
-  return bitcast<vec4i>(d3d12_texture_load_uint(view, xy, slice, mip));
+  var status = 0u;
+  return d3d12_texture_load_sint_checked(view, xy, slice, mip, &status);
 }
 
 // ---- Sampling ------------------------------------------------------------------------------------
@@ -304,13 +321,13 @@ fn d3d12_texture_array_sample_level(view: D3D12TextureView, smp: D3D12Sampler, u
 }
 
 // Texture2D.SampleLevel(sampler, uv, lod).
-fn d3d12_texture_sample_level(view: D3D12TextureView, smp: D3D12Sampler, uv: vec2f, lod: f32) -> vec4f {
-  var status = 0u;
-  return d3d12_texture_array_sample_level_checked(view, smp, uv, 0u, lod, &status);
-}
-
 fn d3d12_texture_sample_level_checked(view: D3D12TextureView, smp: D3D12Sampler, uv: vec2f, lod: f32, status: ptr<function, u32>) -> vec4f {
   return d3d12_texture_array_sample_level_checked(view, smp, uv, 0u, lod, status);
+}
+
+fn d3d12_texture_sample_level(view: D3D12TextureView, smp: D3D12Sampler, uv: vec2f, lod: f32) -> vec4f {
+  var status = 0u;
+  return d3d12_texture_sample_level_checked(view, smp, uv, lod, &status);
 }
 
 // The level of detail of derivatives `ddx`, `ddy` of uv: log2 of the longer, in texels of the
@@ -320,16 +337,24 @@ fn d3d12_texture_lod(view: D3D12TextureView, ddx: vec2f, ddy: vec2f) -> f32 {
   return log2(max(length(ddx * size), length(ddy * size)));
 }
 
-// Texture2D.SampleGrad(sampler, uv, ddx, ddy).
-fn d3d12_texture_sample_grad(view: D3D12TextureView, smp: D3D12Sampler, uv: vec2f, ddx: vec2f, ddy: vec2f) -> vec4f {
-  return d3d12_texture_sample_level(view, smp, uv, d3d12_texture_lod(view, ddx, ddy));
+// Texture2D.SampleGrad(sampler, uv, ddx, ddy, status): *status for every texel the filter read.
+fn d3d12_texture_sample_grad_checked(view: D3D12TextureView, smp: D3D12Sampler, uv: vec2f, ddx: vec2f, ddy: vec2f, status: ptr<function, u32>) -> vec4f {
+  return d3d12_texture_sample_level_checked(view, smp, uv, d3d12_texture_lod(view, ddx, ddy), status);
 }
 
-// Texture2D.Gather(sampler, uv) of `component` (0-3: Red, Green, Blue, Alpha after the view's
-// mapping), from the view's first mip: the 2x2 footprint's texels in D3D's order, (u0, v1),
-// (u1, v1), (u1, v0), (u0, v0).
-fn d3d12_texture_gather(view: D3D12TextureView, smp: D3D12Sampler, uv: vec2f, component: u32) -> vec4f {
+// Texture2D.SampleGrad(sampler, uv, ddx, ddy).
+fn d3d12_texture_sample_grad(view: D3D12TextureView, smp: D3D12Sampler, uv: vec2f, ddx: vec2f, ddy: vec2f) -> vec4f {
+  var status = 0u;
+  return d3d12_texture_sample_grad_checked(view, smp, uv, ddx, ddy, &status);
+}
+
+// Texture2D.Gather(sampler, uv, offset 0, status) of `component` (0-3: Red, Green, Blue, Alpha
+// after the view's mapping), from the view's first mip: the 2x2 footprint's texels in D3D's order,
+// (u0, v1), (u1, v1), (u1, v0), (u0, v0). *status for the four texels (a BORDER texel reads no
+// memory: mapped); a NULL view: 0, status 0.
+fn d3d12_texture_gather_checked(view: D3D12TextureView, smp: D3D12Sampler, uv: vec2f, component: u32, status: ptr<function, u32>) -> vec4f {
   if (view.state != D3D12_VIEW_USABLE) {
+    *status = 0u;
     return vec4f(0.0);
   }
   let level = view.first_mip;
@@ -337,21 +362,36 @@ fn d3d12_texture_gather(view: D3D12TextureView, smp: D3D12Sampler, uv: vec2f, co
   let base = vec2i(floor(uv * vec2f(d3d12_tex2d_mip_size(view.texture, level)) - 0.5));
   let order = array<vec2i, 4>(vec2i(0, 1), vec2i(1, 1), vec2i(1, 0), vec2i(0, 0));
   var out = vec4f(0.0);
+  var mapped = D3D12_STATUS_MAPPED;
   for (var i = 0u; i < 4u; i++) {
     var s = 0u;
     let texel = d3d12_filter_tap(view, smp, level, mip, view.first_slice, base + order[i], 0.0, &s);
     out[i] = d3d12_component_mapping(view.mapping, texel)[min(component, 3u)];
+    mapped &= s;
   }
+  *status = mapped;
   return out;
 }
 
-// Texture2D.SampleCmpLevelZero(sampler, uv, reference): the fraction of the footprint whose red
-// passes the sampler's comparison against `reference`, at the view's first mip.
-fn d3d12_texture_sample_cmp_level_zero(view: D3D12TextureView, smp: D3D12Sampler, uv: vec2f, reference: f32) -> f32 {
+// Texture2D.Gather(sampler, uv) of `component`.
+fn d3d12_texture_gather(view: D3D12TextureView, smp: D3D12Sampler, uv: vec2f, component: u32) -> vec4f {
   var status = 0u;
+  return d3d12_texture_gather_checked(view, smp, uv, component, &status);
+}
+
+// Texture2D.SampleCmpLevelZero(sampler, uv, reference, status): the fraction of the footprint whose
+// red passes the sampler's comparison against `reference`, at the view's first mip; *status for
+// every texel compared.
+fn d3d12_texture_sample_cmp_level_zero_checked(view: D3D12TextureView, smp: D3D12Sampler, uv: vec2f, reference: f32, status: ptr<function, u32>) -> f32 {
   var compared = smp;
   compared.filter_bits |= D3D12_FILTER_COMPARISON;
-  return d3d12_filter(view, compared, uv, 0u, 0.0, reference, &status).r;
+  return d3d12_filter(view, compared, uv, 0u, 0.0, reference, status).r;
+}
+
+// Texture2D.SampleCmpLevelZero(sampler, uv, reference).
+fn d3d12_texture_sample_cmp_level_zero(view: D3D12TextureView, smp: D3D12Sampler, uv: vec2f, reference: f32) -> f32 {
+  var status = 0u;
+  return d3d12_texture_sample_cmp_level_zero_checked(view, smp, uv, reference, &status);
 }
 
 // ---- Buffer views --------------------------------------------------------------------------------

@@ -1,11 +1,13 @@
 /**
  * The rig of the operation tests that read and write resources through descriptors and the input
- * assembler (test/gpu/operation/d3d12/descriptor-views, descriptor-stores, descriptor-tables and
- * input-assembler.test.ts): one emulated device per file made by a file-scoped fixture, DEFAULT
- * buffers filled through an UPLOAD buffer, textures filled subresource by subresource, the same
- * resources made committed, placed or reserved (`Kind`), compute passes compiled one after another,
- * and descriptor handle arithmetic. Each test file keeps its own data, CPU model and assertions.
- * Bytes go in and out through test/shared/d3d12-helpers.ts (uploadBuffer, runList, readBuffer).
+ * assembler (test/gpu/operation/d3d12/descriptor-views, descriptor-checked-loads, descriptor-stores,
+ * descriptor-tables and input-assembler.test.ts): one emulated device per file made by a file-scoped
+ * fixture, DEFAULT buffers filled through an UPLOAD buffer, textures filled subresource by
+ * subresource, the same resources made committed, placed or reserved (`Kind`), compute passes
+ * compiled one after another, jobs that such a pass reads from a root SRV (its root parameters and
+ * the start of its shader; the structured reads the read tests share), and descriptor handle
+ * arithmetic. Each test file keeps its own data, CPU model and assertions. Bytes go in and out
+ * through test/shared/d3d12-helpers.ts (uploadBuffer, runList, readBuffer).
  */
 import {
   createDevice,
@@ -22,10 +24,11 @@ import {
   type ResourceDesc,
   type ResourceFlag,
   type ResourceState,
+  type RootParameter,
   type RootSignature,
 } from '../../src/index.js';
 import { gpuTest } from '../harness/gpu-test.js';
-import { runList, uploadBuffer } from './d3d12-helpers.js';
+import { runList, TILE, uploadBuffer } from './d3d12-helpers.js';
 
 /** How a test's resources are made: committed, placed in one DEFAULT heap, or reserved with tiles mapped from one. */
 export type Kind = 'committed' | 'placed' | 'reserved';
@@ -34,13 +37,19 @@ export const KINDS: readonly Kind[] = ['committed', 'placed', 'reserved'];
 /** The f32 bits of a value. */
 export const f32Bits = (value: number): number => new Uint32Array(new Float32Array([value]).buffer)[0] as number;
 
+/** Words as 8-digit hex, space-separated: how the read tests print a result next to its job's label. */
+export const hex = (words: number[]): string => words.map((w) => (w >>> 0).toString(16).padStart(8, '0')).join(' ');
+
 // ---- The file's device -----------------------------------------------------------------------------
 
+/** The file's emulated device and its DIRECT queue. */
+export interface RigDevice {
+  d3d: Device;
+  queue: CommandQueue;
+}
+
 /** An emulated device of 16 MiB LOCAL and 8 MiB NON_LOCAL memory that reports page faults, and its DIRECT queue. */
-export async function createRigDevice(
-  gpuDevice: GPUDevice,
-  tiledResourcesTier?: 4,
-): Promise<{ d3d: Device; queue: CommandQueue }> {
+export async function createRigDevice(gpuDevice: GPUDevice, tiledResourcesTier?: 4): Promise<RigDevice> {
   const d3d = await createDevice({
     gpuDevice,
     localMemoryBytes: 16 << 20,
@@ -94,6 +103,64 @@ export async function compilePasses<P extends string>(
       label: pass,
     });
   return pipelines;
+}
+
+// ---- Jobs of a compute pass ------------------------------------------------------------------------
+
+/** Root parameter 0 of a job pass: the jobs, a root SRV at t0, space 1. */
+export const JOBS_PARAMETER: RootParameter = {
+  parameterType: 'SRV',
+  descriptor: { shaderRegister: 0, registerSpace: 1 },
+};
+/** Root parameter 1 of a job pass that writes its results to a buffer: a root UAV at u0, space 1. */
+export const RESULTS_PARAMETER: RootParameter = {
+  parameterType: 'UAV',
+  descriptor: { shaderRegister: 0, registerSpace: 1 },
+};
+
+/** A descriptor table of `srvs` SRVs from t0, then `cbvs` CBVs from b0. */
+export const srvCbvTable = (srvs: number, cbvs: number): RootParameter => ({
+  parameterType: 'DESCRIPTOR_TABLE',
+  descriptorTable: {
+    descriptorRanges: [
+      { rangeType: 'SRV', numDescriptors: srvs, baseShaderRegister: 0 },
+      { rangeType: 'CBV', numDescriptors: cbvs, baseShaderRegister: 0 },
+    ],
+  },
+});
+
+/**
+ * The start of a job pass's shader, `main` over workgroups of 64: invocation i reads job i
+ * (`jobBytes` bytes at `jobBytes` i of `jobs`, the root SRV) into `job` (its first 16 bytes) and
+ * `op` (`job.x & 0xff`), and returns where `op` is `none` (the jobs that pad the last workgroup).
+ * The caller writes the rest of `main` and its closing brace.
+ */
+export const jobShaderStart = (none: number, jobBytes = 16): string => `
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3u) {
+  let jobs = d3d12_buffer(d3d12_t(0u, 1u));
+  let job = d3d12_buffer_load_word4(jobs, id.x * ${jobBytes}u);
+  let op = job.x & 0xffu;
+  if (op == ${none}u) {
+    return;
+  }`;
+
+/**
+ * The (element, byte in the element) reads of a structured view of `count` elements of `stride`
+ * bytes from element `first` of its buffer: each word of the first element and of the element that
+ * holds the first tile's last byte (across the tile's end when `stride` does not divide it), the
+ * last element's last word, the element past the last, and a byte past the stride.
+ */
+export function structuredReads(first: number, stride: number, count: number): [number, number][] {
+  const words = Array.from({ length: stride / 4 }, (_, i) => 4 * i);
+  const acrossTile = Math.floor((TILE - 1) / stride) - first;
+  return [
+    ...words.map((byte): [number, number] => [0, byte]),
+    ...words.map((byte): [number, number] => [acrossTile, byte]),
+    [count - 1, stride - 4],
+    [count, 0],
+    [3, stride],
+  ];
 }
 
 // ---- Buffers and textures --------------------------------------------------------------------------

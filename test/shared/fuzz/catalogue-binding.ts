@@ -486,19 +486,28 @@ function samplerDesc(rng: Random): Record<string, unknown> {
   return desc;
 }
 
+/**
+ * Bad values of the fields a D3D12_SAMPLER_DESC and a D3D12_STATIC_SAMPLER_DESC (d3dx12's
+ * staticSamplerDesc options) share, addressU to comparisonFunc, in their order there: each
+ * description's badField table spreads them in that place. Left out (undefined or null), a field
+ * takes its default.
+ */
+export const BAD_SAMPLER_FIELDS: Record<string, (rng: Random) => Arg> = {
+  addressU: (g) => badEnum(g, TEXTURE_ADDRESS_MODES, { optional: true }),
+  addressV: (g) => badEnum(g, TEXTURE_ADDRESS_MODES, { optional: true }),
+  addressW: (g) => badEnum(g, TEXTURE_ADDRESS_MODES, { optional: true }),
+  mipLODBias: (g) => invalid(g.pick<unknown>([16, -16.5, NaN, '0', Infinity])),
+  maxAnisotropy: (g) => invalid(g.pick<unknown>([17, -1, 1.5, NaN, '4'])),
+  comparisonFunc: (g) => badEnum(g, COMPARISON_FUNCS, { optional: true }),
+};
+
 function badSamplerDesc(rng: Random, good: object): Arg {
   if (rng.chance(0.1)) return notAStruct(rng);
   if (rng.chance(0.1)) return invalid({ ...good, filter: 'COMPARISON_MIN_MAG_MIP_LINEAR', comparisonFunc: 'NONE' });
   if (rng.chance(0.1)) return invalid({ ...good, minLOD: 3, maxLOD: 2 });
   return badField(rng, good, {
     filter: (g) => (g.chance(0.2) ? invalid(DELETE) : badEnum(g, FILTERS)),
-    // Left out (undefined or null), a field takes its default.
-    addressU: (g) => badEnum(g, TEXTURE_ADDRESS_MODES, { optional: true }),
-    addressV: (g) => badEnum(g, TEXTURE_ADDRESS_MODES, { optional: true }),
-    addressW: (g) => badEnum(g, TEXTURE_ADDRESS_MODES, { optional: true }),
-    mipLODBias: (g) => invalid(g.pick<unknown>([16, -16.5, NaN, '0', Infinity])),
-    maxAnisotropy: (g) => invalid(g.pick<unknown>([17, -1, 1.5, NaN, '4'])),
-    comparisonFunc: (g) => badEnum(g, COMPARISON_FUNCS, { optional: true }),
+    ...BAD_SAMPLER_FIELDS,
     borderColor: (g) => invalid(g.pick<unknown>([[0, 0, 0], [NaN, 0, 0, 1], 'black', [0, 0, 0, '1'], 0])),
     minLOD: (g) => invalid(g.pick<unknown>([NaN, '0', {}])),
     maxLOD: (g) => invalid(g.pick<unknown>([NaN, '15', -Infinity])),

@@ -48,7 +48,15 @@ import {
 import { RESOURCE_STATE_BITS } from '../../../src/api/types.js';
 import type { Random } from '../../../src/validate/random.js';
 import { TILE } from '../d3d12-helpers.js';
-import { badRootParameter, badRootSignatureDesc, cpu, gpu, isVisible, rootSignatureDesc } from './catalogue-binding.js';
+import {
+  BAD_SAMPLER_FIELDS,
+  badRootParameter,
+  badRootSignatureDesc,
+  cpu,
+  gpu,
+  isVisible,
+  rootSignatureDesc,
+} from './catalogue-binding.js';
 import { ALL, GRAPHICS, knownState, openList, unfitList } from './catalogue-list.js';
 import { badSize, FORMATS, heapFlags, heapSize, badHeapFlags, stateNamesOf, badState } from './descs.js';
 import { badRef, isOpen, pickOf, type FuzzContext } from './pool.js';
@@ -766,12 +774,7 @@ function rootSignatureSpecs(): MethodSpec[] {
             if (rng.chance(0.1)) return invalid({ ...options, minLOD: 3, maxLOD: 2 });
             return badField(rng, options, {
               filter: (g) => badEnum(g, FILTERS, { optional: true }),
-              addressU: (g) => badEnum(g, TEXTURE_ADDRESS_MODES, { optional: true }),
-              addressV: (g) => badEnum(g, TEXTURE_ADDRESS_MODES, { optional: true }),
-              addressW: (g) => badEnum(g, TEXTURE_ADDRESS_MODES, { optional: true }),
-              mipLODBias: (g) => invalid(g.pick<unknown>([16, -16.5, NaN, '0', Infinity])),
-              maxAnisotropy: (g) => invalid(g.pick<unknown>([17, -1, 1.5, NaN, '4'])),
-              comparisonFunc: (g) => badEnum(g, COMPARISON_FUNCS, { optional: true }),
+              ...BAD_SAMPLER_FIELDS,
               borderColor: (g) => badEnum(g, STATIC_BORDER_COLORS, { optional: true }),
               minLOD: (g) => invalid(g.pick<unknown>([NaN, '0', {}])),
               maxLOD: (g) => invalid(g.pick<unknown>([NaN, '15', -Infinity])),

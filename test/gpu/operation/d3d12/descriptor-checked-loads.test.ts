@@ -16,44 +16,20 @@
  * The shader starts each status at a sentinel (0xdead), so a path that leaves it unset shows.
  */
 import { expect } from 'vitest';
-import {
-  type CommandQueue,
-  type CpuDescriptorHandle,
-  type DescriptorHeap,
-  type Device,
-  type Heap,
-  type PipelineState,
-  type Resource,
-  type RootSignature,
-  type VersionedRootSignatureDesc,
-} from '../../../../src/index.js';
+import type { DescriptorHeap, Device, Heap, Resource, VersionedRootSignatureDesc } from '../../../../src/index.js';
 import { flush, readBuffer, runList, TILE, uploadBuffer } from '../../../shared/d3d12-helpers.js';
-import {
-  bufferView,
-  createRigDevice,
-  defaultBuffer,
-  descriptorAt,
-  f32Bits,
-  fileSetupTest,
-  filledBuffer,
-  gpuDescriptorAt,
-  type Kind,
-  KINDS,
-  kindResources,
-  mapTiles,
-  transitions,
-} from '../../../shared/descriptor-rig.js';
+import * as rig from '../../../shared/descriptor-rig.js';
 
 // ---- The data and the CPU model ------------------------------------------------------------------
 
 /** The buffer: two tiles of words, each the f32 bits of (i / 2 - 1000.25): finite, distinct and never 0. */
 const BUFFER_BYTES = 2 * TILE;
-const bufferWords = Uint32Array.from({ length: BUFFER_BYTES / 4 }, (_, i) => f32Bits(i / 2 - 1000.25));
+const bufferWords = Uint32Array.from({ length: BUFFER_BYTES / 4 }, (_, i) => rig.f32Bits(i / 2 - 1000.25));
 /**
  * Root constants b2: six values (f32 bits, so the f32 forms read them back exactly), so register 1
  * (c[1]) lies half inside them.
  */
-const CONSTANTS = [1.5, -2.25, 1000, 0.125, 7, -0.5].map(f32Bits);
+const CONSTANTS = [1.5, -2.25, 1000, 0.125, 7, -0.5].map(rig.f32Bits);
 
 /**
  * What the buffer's bytes are when the jobs run: resident (a reserved buffer's second tile is NULL),
@@ -62,7 +38,7 @@ const CONSTANTS = [1.5, -2.25, 1000, 0.125, 7, -0.5].map(f32Bits);
 type Condition = 'resident' | 'heap evicted' | 'descriptor heap evicted' | 'released';
 
 /** Whether buffer byte `byte` reads its data (else 0, status 0). */
-const backed = (kind: Kind, condition: Condition, byte: number): boolean =>
+const backed = (kind: rig.Kind, condition: Condition, byte: number): boolean =>
   (condition === 'resident' || condition === 'descriptor heap evicted') && (kind !== 'reserved' || byte < TILE);
 /** Whether a table's descriptors can be read (an evicted descriptor heap's cannot; a released resource's views fault). */
 const tableReadable = (condition: Condition): boolean =>
@@ -75,7 +51,7 @@ interface Result {
 const OUTSIDE: Result = { value: [0, 0, 0, 0], status: 0 };
 
 /** `count` words from buffer byte `byte`: each its data where backed, else 0; status 1 when all are backed. */
-function words(kind: Kind, condition: Condition, byte: number, count: number): Result {
+function words(kind: rig.Kind, condition: Condition, byte: number, count: number): Result {
   const value = [0, 0, 0, 0];
   let status = 1;
   for (let i = 0; i < count; i++) {
@@ -127,7 +103,7 @@ type Op = Exclude<keyof typeof OP, 'none'>;
 interface Job {
   label: string;
   words: [number, number, number, number];
-  expect: (kind: Kind, condition: Condition) => Result;
+  expect: (kind: rig.Kind, condition: Condition) => Result;
 }
 
 /** op | register space << 8. */
@@ -147,55 +123,52 @@ function jobs(): Job[] {
   const push = (label: string, op: Op, register: number, a: number, b: number, expect: Job['expect'], space = 0) =>
     all.push({ label, words: [jobWord(OP[op], space), register, a >>> 0, b >>> 0], expect });
 
-  // Raw views: a table SRV and the root SRV (no bounds: reads stay inside the buffer).
+  // Raw views: a table SRV from byte rawFirst, and the root SRV (the whole buffer; no bounds: reads
+  // stay inside it). Load at each of `loads`, Load4 at each of `loads4`.
   const rawFirst = 4 * RAW_FIRST;
-  for (const offset of [0, 4, TILE - rawFirst - 4, TILE - rawFirst, RAW_BYTES - 4, RAW_BYTES, 0xfffffffc])
-    push(`t${T.raw}.Load(${offset})`, 'word', T.raw, offset, 0, rawRead(rawFirst, RAW_BYTES, offset, 1, true));
-  for (const offset of [
-    0,
-    TILE - rawFirst - 16,
-    TILE - rawFirst - 8,
-    TILE - rawFirst,
-    RAW_BYTES - 16,
-    RAW_BYTES - 12,
-    RAW_BYTES,
-  ])
-    push(`t${T.raw}.Load4(${offset})`, 'word4', T.raw, offset, 0, rawRead(rawFirst, RAW_BYTES, offset, 4, true));
-  for (const offset of [0, TILE - 4, TILE, BUFFER_BYTES - 4])
-    push(
-      `root t${ROOT_SRV} space 1 .Load(${offset})`,
-      'word',
-      ROOT_SRV,
-      offset,
-      0,
-      rawRead(0, BUFFER_BYTES, offset, 1, false),
-      1,
-    );
-  for (const offset of [16, TILE - 8, TILE])
-    push(
-      `root t${ROOT_SRV} space 1 .Load4(${offset})`,
-      'word4',
-      ROOT_SRV,
-      offset,
-      0,
-      rawRead(0, BUFFER_BYTES, offset, 4, false),
-      1,
-    );
+  const rawViews = [
+    {
+      view: `t${T.raw}`,
+      at: { register: T.raw, space: 0, first: rawFirst, bytes: RAW_BYTES, viaTable: true },
+      loads: [0, 4, TILE - rawFirst - 4, TILE - rawFirst, RAW_BYTES - 4, RAW_BYTES, 0xfffffffc],
+      loads4: [
+        0,
+        TILE - rawFirst - 16,
+        TILE - rawFirst - 8,
+        TILE - rawFirst,
+        RAW_BYTES - 16,
+        RAW_BYTES - 12,
+        RAW_BYTES,
+      ],
+    },
+    {
+      view: `root t${ROOT_SRV} space 1 `,
+      at: { register: ROOT_SRV, space: 1, first: 0, bytes: BUFFER_BYTES, viaTable: false },
+      loads: [0, TILE - 4, TILE, BUFFER_BYTES - 4],
+      loads4: [16, TILE - 8, TILE],
+    },
+  ];
+  for (const { view, at, loads, loads4 } of rawViews)
+    for (const [op, count, offsets] of [
+      ['word', 1, loads],
+      ['word4', 4, loads4],
+    ] as const)
+      for (const offset of offsets)
+        push(
+          `${view}.${op === 'word' ? 'Load' : 'Load4'}(${offset})`,
+          op,
+          at.register,
+          offset,
+          0,
+          rawRead(at.first, at.bytes, offset, count, at.viaTable),
+          at.space,
+        );
   push(`t${T.nullRaw} (NULL raw).Load(0)`, 'word', T.nullRaw, 0, 0, () => OUTSIDE);
   push(`t${T.nullRaw} (NULL raw).Load4(0)`, 'word4', T.nullRaw, 0, 0, () => OUTSIDE);
 
-  // Structured: stride 12 from element 2; element 5459 crosses the end of the first tile.
-  const structured: [number, number][] = [
-    [0, 0],
-    [0, 8],
-    [5459, 0],
-    [5459, 4],
-    [5459, 8],
-    [STRUCT_COUNT - 1, 8],
-    [STRUCT_COUNT, 0],
-    [3, 12],
-    [0xffffffff, 0],
-  ];
+  // Structured: stride 12 from element 2 (element 5459 crosses the end of the first tile), and
+  // element 0xffffffff, far past the view's end.
+  const structured: [number, number][] = [...rig.structuredReads(STRUCT_FIRST, STRIDE, STRUCT_COUNT), [0xffffffff, 0]];
   for (const [index, member] of structured)
     push(`t${T.structured}[${index}] at byte ${member}`, 'structured', T.structured, index, member, (kind, c) =>
       !tableReadable(c) || index >= STRUCT_COUNT || member >= STRIDE
@@ -209,7 +182,7 @@ function jobs(): Job[] {
     push(`t${T.float} (R32G32_FLOAT)[${index}]`, 'typed', T.float, index, 0, (kind, c) => {
       if (!tableReadable(c) || index >= FLOAT_COUNT) return OUTSIDE;
       const { value, status } = words(kind, c, 8 * (FLOAT_FIRST + index), 2);
-      return { value: [value[0] as number, value[1] as number, 0, f32Bits(1)], status };
+      return { value: [value[0] as number, value[1] as number, 0, rig.f32Bits(1)], status };
     });
   for (const index of [0, 16380, 16381, UINT_COUNT - 1, UINT_COUNT])
     push(`t${T.uint} (R8G8B8A8_UINT)[${index}]`, 'typedUint', T.uint, index, 0, (kind, c) => {
@@ -292,14 +265,7 @@ const GROUPS = Math.ceil(JOBS.length / 64);
 // ---- The shader ----------------------------------------------------------------------------------
 
 /** Job i from the root SRV (t0, space 1); its value (4 words) and status (and CheckAccessFullyMapped) to the root UAV (u0, space 1). */
-const SHADER = `
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) id: vec3u) {
-  let job = d3d12_buffer_load_word4(d3d12_buffer(d3d12_t(0u, 1u)), id.x * 16u);
-  let op = job.x & 0xffu;
-  if (op == ${OP.none}u) {
-    return;
-  }
+const SHADER = `${rig.jobShaderStart(OP.none)}
   let space = (job.x >> 8u) & 0xffu;
   var value = vec4u(0u);
   var status = 0xdeadu;
@@ -334,17 +300,9 @@ const ROOT_DESC: VersionedRootSignatureDesc = {
   version: '1_1',
   desc_1_1: {
     parameters: [
-      { parameterType: 'SRV', descriptor: { shaderRegister: 0, registerSpace: 1 } },
-      { parameterType: 'UAV', descriptor: { shaderRegister: 0, registerSpace: 1 } },
-      {
-        parameterType: 'DESCRIPTOR_TABLE',
-        descriptorTable: {
-          descriptorRanges: [
-            { rangeType: 'SRV', numDescriptors: SRVS, baseShaderRegister: 0 },
-            { rangeType: 'CBV', numDescriptors: 2, baseShaderRegister: 0 },
-          ],
-        },
-      },
+      rig.JOBS_PARAMETER,
+      rig.RESULTS_PARAMETER,
+      rig.srvCbvTable(SRVS, 2),
       {
         parameterType: '32BIT_CONSTANTS',
         constants: { shaderRegister: B.constants, num32BitValues: CONSTANTS.length },
@@ -355,18 +313,9 @@ const ROOT_DESC: VersionedRootSignatureDesc = {
   },
 };
 
-interface Setup {
-  d3d: Device;
-  queue: CommandQueue;
-  rootSignature: RootSignature;
-  pipeline: PipelineState;
-  jobs: Resource;
-  heap: DescriptorHeap;
-  out: Resource;
-}
-
-async function createSetup(gpuDevice: GPUDevice): Promise<Setup> {
-  const { d3d, queue } = await createRigDevice(gpuDevice);
+/** The file's device, root signature, pipeline, jobs, descriptor heap (a table per test) and results buffer. */
+async function createSetup(gpuDevice: GPUDevice) {
+  const { d3d, queue } = await rig.createRigDevice(gpuDevice);
   const rootSignature = d3d.createRootSignature(0, ROOT_DESC);
   const pipeline = await d3d.createComputePipelineState({
     code: SHADER,
@@ -376,26 +325,27 @@ async function createSetup(gpuDevice: GPUDevice): Promise<Setup> {
   });
   const words = new Uint32Array(GROUPS * 64 * 4).fill(OP.none);
   JOBS.forEach((job, i) => words.set(job.words, i * 4));
-  const jobs = await filledBuffer(d3d, queue, new Uint8Array(words.buffer), 'NON_PIXEL_SHADER_RESOURCE');
+  const jobs = await rig.filledBuffer(d3d, queue, new Uint8Array(words.buffer), 'NON_PIXEL_SHADER_RESOURCE');
   const heap = d3d.createDescriptorHeap({ type: 'CBV_SRV_UAV', numDescriptors: TABLE * 6, flags: 'SHADER_VISIBLE' });
   heap.setName('checked-load views');
-  const out = defaultBuffer(d3d, GROUPS * 64 * 32, 'UNORDERED_ACCESS', ['ALLOW_UNORDERED_ACCESS']);
+  const out = rig.defaultBuffer(d3d, GROUPS * 64 * 32, 'UNORDERED_ACCESS', ['ALLOW_UNORDERED_ACCESS']);
   return { d3d, queue, rootSignature, pipeline, jobs, heap, out };
 }
+type Setup = Awaited<ReturnType<typeof createSetup>>;
 
 /** The buffer as `kind`, filled: placed at tile 1 of a 3-tile heap; reserved with its first tile mapped (the second NULL). */
-async function kindBuffer(d3d: Device, queue: CommandQueue, kind: Kind): Promise<{ buffer: Resource; heap?: Heap }> {
-  const { resources, heap } = kindResources(
+async function kindBuffer({ d3d, queue }: rig.RigDevice, kind: rig.Kind): Promise<{ buffer: Resource; heap?: Heap }> {
+  const { resources, heap } = rig.kindResources(
     d3d,
     kind,
     { buffer: { name: 'buffer', desc: { dimension: 'BUFFER', width: BUFFER_BYTES }, placedAt: TILE } },
     { placed: 3 * TILE, reserved: 2 * TILE },
   );
   const { buffer } = resources;
-  if (kind === 'reserved') mapTiles(queue, buffer, heap as Heap, [{ subresource: 0, heapTile: 1 }]);
+  if (kind === 'reserved') rig.mapTiles(queue, buffer, heap as Heap, [{ subresource: 0, heapTile: 1 }]);
   await runList(d3d, queue, (list) => {
     list.copyBufferRegion(buffer, 0, uploadBuffer(d3d, new Uint8Array(bufferWords.buffer)), 0, BUFFER_BYTES);
-    list.resourceBarrier(transitions([buffer], 'COPY_DEST', 'NON_PIXEL_SHADER_RESOURCE'));
+    list.resourceBarrier(rig.transitions([buffer], 'COPY_DEST', 'NON_PIXEL_SHADER_RESOURCE'));
   });
   return heap ? { buffer, heap } : { buffer };
 }
@@ -403,26 +353,26 @@ async function kindBuffer(d3d: Device, queue: CommandQueue, kind: Kind): Promise
 /** Table `table`'s views of `buffer`, and its NULL descriptors. */
 function writeViews(setup: Setup, table: number, buffer: Resource): void {
   const { d3d, heap } = setup;
-  const at = (register: number): CpuDescriptorHandle => descriptorAt(d3d, heap, table * TABLE + register);
+  const at = (register: number) => rig.descriptorAt(d3d, heap, table * TABLE + register);
   d3d.createShaderResourceView(
     buffer,
-    bufferView('R32_TYPELESS', RAW_FIRST, RAW_BYTES / 4, { flags: 'RAW' }),
+    rig.bufferView('R32_TYPELESS', RAW_FIRST, RAW_BYTES / 4, { flags: 'RAW' }),
     at(T.raw),
   );
   d3d.createShaderResourceView(
     buffer,
-    bufferView('UNKNOWN', STRUCT_FIRST, STRUCT_COUNT, { structureByteStride: STRIDE }),
+    rig.bufferView('UNKNOWN', STRUCT_FIRST, STRUCT_COUNT, { structureByteStride: STRIDE }),
     at(T.structured),
   );
-  d3d.createShaderResourceView(buffer, bufferView('R32G32_FLOAT', FLOAT_FIRST, FLOAT_COUNT), at(T.float));
-  d3d.createShaderResourceView(buffer, bufferView('R8G8B8A8_UINT', UINT_FIRST, UINT_COUNT), at(T.uint));
-  d3d.createShaderResourceView(null, bufferView('R32_TYPELESS', 0, 16, { flags: 'RAW' }), at(T.nullRaw));
+  d3d.createShaderResourceView(buffer, rig.bufferView('R32G32_FLOAT', FLOAT_FIRST, FLOAT_COUNT), at(T.float));
+  d3d.createShaderResourceView(buffer, rig.bufferView('R8G8B8A8_UINT', UINT_FIRST, UINT_COUNT), at(T.uint));
+  d3d.createShaderResourceView(null, rig.bufferView('R32_TYPELESS', 0, 16, { flags: 'RAW' }), at(T.nullRaw));
   d3d.createShaderResourceView(
     null,
-    bufferView('UNKNOWN', 0, 16, { structureByteStride: STRIDE }),
+    rig.bufferView('UNKNOWN', 0, 16, { structureByteStride: STRIDE }),
     at(T.nullStructured),
   );
-  d3d.createShaderResourceView(null, bufferView('R32G32_FLOAT', 0, 16), at(T.nullTyped));
+  d3d.createShaderResourceView(null, rig.bufferView('R32G32_FLOAT', 0, 16), at(T.nullTyped));
   d3d.createConstantBufferView(
     { bufferLocation: buffer.getGPUVirtualAddress() + BigInt(CBV_OFFSET), sizeInBytes: CBV_SIZE },
     at(SRVS + B.cbv),
@@ -439,7 +389,7 @@ async function run(setup: Setup, table: number, address: bigint): Promise<Result
     list.setPipelineState(setup.pipeline);
     list.setComputeRootShaderResourceView(0, setup.jobs.getGPUVirtualAddress());
     list.setComputeRootUnorderedAccessView(1, out.getGPUVirtualAddress());
-    list.setComputeRootDescriptorTable(2, gpuDescriptorAt(d3d, heap, table * TABLE));
+    list.setComputeRootDescriptorTable(2, rig.gpuDescriptorAt(d3d, heap, table * TABLE));
     list.setComputeRoot32BitConstants(3, CONSTANTS, 0);
     list.setComputeRootConstantBufferView(4, address + BigInt(CBV_OFFSET));
     list.setComputeRootShaderResourceView(5, address);
@@ -454,22 +404,21 @@ async function run(setup: Setup, table: number, address: bigint): Promise<Result
   });
 }
 
-const hex = (words: number[]): string => words.map((w) => (w >>> 0).toString(16).padStart(8, '0')).join(' ');
-const line = (label: string, result: Result): string => `${label}: ${hex(result.value)} status ${result.status}`;
+const line = (label: string, result: Result): string => `${label}: ${rig.hex(result.value)} status ${result.status}`;
 
 /** Every job's value and status against the model for `kind` under `condition`. */
-function expectModel(results: Result[], kind: Kind, condition: Condition): void {
+function expectModel(results: Result[], kind: rig.Kind, condition: Condition): void {
   expect(JOBS.map((job, i) => line(job.label, results[i] as Result))).toEqual(
     JOBS.map((job) => line(job.label, job.expect(kind, condition))),
   );
 }
 
 /** The file's emulated device, root signature, pipeline and jobs, made once. */
-const test = fileSetupTest(createSetup);
+const test = rig.fileSetupTest(createSetup);
 
-for (const [table, kind] of KINDS.entries()) {
+for (const [table, kind] of rig.KINDS.entries()) {
   test(`${kind} buffer: each checked load's value and status are the model's (NULL descriptors, NULL tiles, reads past the view)`, async (setup) => {
-    const { buffer } = await kindBuffer(setup.d3d, setup.queue, kind);
+    const { buffer } = await kindBuffer(setup, kind);
     writeViews(setup, table, buffer);
     expectModel(await run(setup, table, buffer.getGPUVirtualAddress()), kind, 'resident');
     expect(await setup.d3d.readFaults()).toEqual([]);
@@ -477,9 +426,9 @@ for (const [table, kind] of KINDS.entries()) {
 }
 
 test('an evicted heap: checked loads of the placed buffer read 0 with status 0 and fault naming buffer and heap; resident again, they read as before', async (setup) => {
-  const { d3d, queue } = setup;
+  const { d3d } = setup;
   const table = TABLES['heap evicted'];
-  const { buffer, heap } = await kindBuffer(d3d, queue, 'placed');
+  const { buffer, heap } = await kindBuffer(setup, 'placed');
   heap?.setName('evicted heap');
   writeViews(setup, table, buffer);
   await evicted(d3d, heap as Heap, async () => {
@@ -494,9 +443,9 @@ test('an evicted heap: checked loads of the placed buffer read 0 with status 0 a
 });
 
 test('an evicted descriptor heap: checked loads through the table read 0 with status 0 and fault at their descriptors; root views and constants read as before', async (setup) => {
-  const { d3d, queue, heap } = setup;
+  const { d3d, heap } = setup;
   const table = TABLES['descriptor heap evicted'];
-  const { buffer } = await kindBuffer(d3d, queue, 'committed');
+  const { buffer } = await kindBuffer(setup, 'committed');
   writeViews(setup, table, buffer);
   await evicted(d3d, heap, async () => {
     expectModel(await run(setup, table, buffer.getGPUVirtualAddress()), 'committed', 'descriptor heap evicted');
@@ -517,7 +466,7 @@ test('an evicted descriptor heap: checked loads through the table read 0 with st
 test('a released buffer: checked loads read 0 with status 0; its views report descriptor-released at their descriptors and the root views read-unowned', async (setup) => {
   const { d3d, queue } = setup;
   const table = TABLES.released;
-  const { buffer } = await kindBuffer(d3d, queue, 'reserved');
+  const { buffer } = await kindBuffer(setup, 'reserved');
   writeViews(setup, table, buffer);
   const address = buffer.getGPUVirtualAddress();
   buffer.release();

@@ -35,6 +35,8 @@ import {
   fileSetupTest,
   filledBuffer,
   gpuDescriptorAt,
+  JOBS_PARAMETER,
+  jobShaderStart,
   type Kind,
   KINDS,
   kindResources,
@@ -288,17 +290,9 @@ const BODIES: Record<Pass, string> = {
   textures: `d3d12_texture_array_store(d3d12_rw_texture2d(d3d12_u(job.y, 0u)), bitcast<vec2i>(job.zw), job.x >> 8u, bitcast<vec4f>(value));`,
 };
 
-/** Job i (32 bytes) from the root SRV (t0, space 1). */
-const shader = (pass: Pass): string => `
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) id: vec3u) {
-  let jobs = d3d12_buffer(d3d12_t(0u, 1u));
-  let job = d3d12_buffer_load_word4(jobs, id.x * 32u);
+/** Job i (32 bytes: what to store where, then the value) from the root SRV (t0, space 1). */
+const shader = (pass: Pass): string => `${jobShaderStart(OP.none, 32)}
   let value = d3d12_buffer_load_word4(jobs, id.x * 32u + 16u);
-  let op = job.x & 0xffu;
-  if (op == ${OP.none}u) {
-    return;
-  }
   ${BODIES[pass]}
 }`;
 
@@ -327,7 +321,7 @@ async function createSetup(gpuDevice: GPUDevice): Promise<Setup> {
     version: '1_1',
     desc_1_1: {
       parameters: [
-        { parameterType: 'SRV', descriptor: { shaderRegister: 0, registerSpace: 1 } },
+        JOBS_PARAMETER,
         {
           parameterType: 'DESCRIPTOR_TABLE',
           descriptorTable: { descriptorRanges: [{ rangeType: 'UAV', numDescriptors: TABLE, baseShaderRegister: 0 }] },

@@ -41,10 +41,16 @@ import {
   fileSetupTest,
   filledBuffer,
   gpuDescriptorAt,
+  hex,
+  JOBS_PARAMETER,
+  jobShaderStart,
   type Kind,
   KINDS,
   kindResources as createKindResources,
   mapTiles,
+  RESULTS_PARAMETER,
+  srvCbvTable,
+  structuredReads,
   transitions,
 } from '../../../shared/descriptor-rig.js';
 
@@ -350,18 +356,7 @@ function bufferJobs(): Job[] {
         offset + 16 > rawSize ? [0, 0, 0, 0] : [0, 4, 8, 12].map((w) => modelWord(kind, RAW_FIRST * 4 + offset + w)),
     });
   }
-  const structured: [number, number][] = [
-    [0, 0],
-    [0, 4],
-    [0, 8],
-    [5459, 0],
-    [5459, 4],
-    [5459, 8],
-    [STRUCT_COUNT - 1, 8],
-    [STRUCT_COUNT, 0],
-    [3, 12],
-  ];
-  for (const [index, member] of structured) {
+  for (const [index, member] of structuredReads(STRUCT_FIRST, STRUCT_STRIDE, STRUCT_COUNT)) {
     jobs.push({
       pass: 'buffers',
       label: `t${T.structured} (stride 12)[${index}] at byte ${member}`,
@@ -436,14 +431,7 @@ const BODIES: Record<Pass, string> = {
 };
 
 /** Job i from the root SRV (t0, space 1), its result to the root UAV (u0, space 1). */
-const shader = (pass: Pass): string => `
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) id: vec3u) {
-  let job = d3d12_buffer_load_word4(d3d12_buffer(d3d12_t(0u, 1u)), id.x * 16u);
-  let op = job.x & 0xffu;
-  if (op == ${OP.none}u) {
-    return;
-  }
+const shader = (pass: Pass): string => `${jobShaderStart(OP.none)}
   var out = vec4u(0u);
   ${BODIES[pass]}
   d3d12_buffer_store_word4(d3d12_rw_buffer(d3d12_u(0u, 1u)), id.x * 16u, out);
@@ -604,17 +592,9 @@ const ROOT_DESC: VersionedRootSignatureDesc = {
   version: '1_1',
   desc_1_1: {
     parameters: [
-      { parameterType: 'SRV', descriptor: { shaderRegister: 0, registerSpace: 1 } },
-      { parameterType: 'UAV', descriptor: { shaderRegister: 0, registerSpace: 1 } },
-      {
-        parameterType: 'DESCRIPTOR_TABLE',
-        descriptorTable: {
-          descriptorRanges: [
-            { rangeType: 'SRV', numDescriptors: SRVS, baseShaderRegister: 0 },
-            { rangeType: 'CBV', numDescriptors: 2, baseShaderRegister: 0 },
-          ],
-        },
-      },
+      JOBS_PARAMETER,
+      RESULTS_PARAMETER,
+      srvCbvTable(SRVS, 2),
       {
         parameterType: 'DESCRIPTOR_TABLE',
         descriptorTable: { descriptorRanges: [{ rangeType: 'SAMPLER', numDescriptors: 2, baseShaderRegister: 0 }] },
@@ -704,8 +684,6 @@ async function run(setup: Setup, table: number, passes: readonly Pass[] = PASSES
 
 /** The file's emulated device, resources and compiled pipelines, made once. */
 const test = fileSetupTest(createSetup);
-
-const hex = (words: number[]): string => words.map((w) => (w >>> 0).toString(16).padStart(8, '0')).join(' ');
 
 for (const [table, kind] of KINDS.entries()) {
   test(`${kind} resources: SRVs (Load, SampleLevel, Gather; typed, raw, structured buffers), CBVs and NULL descriptors read as the model says`, async (setup) => {
