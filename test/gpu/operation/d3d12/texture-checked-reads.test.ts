@@ -19,38 +19,9 @@
  * The shaders start each status at a sentinel (0xdead), so a path that leaves it unset shows.
  */
 import { expect } from 'vitest';
-import {
-  type CommandQueue,
-  type CpuDescriptorHandle,
-  type DescriptorHeap,
-  type Device,
-  type Heap,
-  type PipelineState,
-  type Resource,
-  type ResourceDesc,
-  type ResourceState,
-  type RootSignature,
-  type StaticSamplerDesc,
-  type SwapChain,
-  type VersionedRootSignatureDesc,
-} from '../../../../src/index.js';
+import type * as d3d12 from '../../../../src/index.js';
 import { readBuffer, runList, TILE } from '../../../shared/d3d12-helpers.js';
-import {
-  compilePasses,
-  copyTextureIn,
-  createRigDevice,
-  defaultBuffer,
-  descriptorAt,
-  f32Bits,
-  fileSetupTest,
-  filledBuffer,
-  gpuDescriptorAt,
-  type Kind,
-  KINDS,
-  kindResources,
-  mapTiles,
-  transitions,
-} from '../../../shared/descriptor-rig.js';
+import * as rig from '../../../shared/descriptor-rig.js';
 
 // ---- The data and the CPU model ------------------------------------------------------------------
 
@@ -69,7 +40,7 @@ const sintTexel = (x: number, y: number): number[] => [-(x + W * y) - 1, x - 64,
 type Condition = 'resident' | 'heap evicted';
 
 /** Whether texel column x reads its data (else 0, status 0). */
-const backed = (kind: Kind, condition: Condition, x: number): boolean =>
+const backed = (kind: rig.Kind, condition: Condition, x: number): boolean =>
   condition === 'resident' && (kind !== 'reserved' || x < 64);
 
 interface Result {
@@ -77,7 +48,7 @@ interface Result {
   status: number;
 }
 const ZERO: Result = { value: [0, 0, 0, 0], status: 0 };
-const floatWords = (values: number[]): number[] => values.map(f32Bits);
+const floatWords = (values: number[]): number[] => values.map(rig.f32Bits);
 
 type Address = 'CLAMP' | 'BORDER';
 type Comparison = 'LESS' | 'GREATER_EQUAL';
@@ -95,15 +66,15 @@ const SAMPLERS: ModelSampler[] = [
   { minLinear: true, magLinear: true, address: 'CLAMP', comparison: 'LESS' },
   { minLinear: false, magLinear: false, address: 'CLAMP', comparison: 'GREATER_EQUAL' },
 ];
-const STATIC_SAMPLERS: StaticSamplerDesc[] = (
+const STATIC_SAMPLERS: d3d12.StaticSamplerDesc[] = (
   [
     { filter: 'MIN_MAG_MIP_POINT', shaderRegister: 0 },
     { filter: 'MIN_POINT_MAG_LINEAR_MIP_POINT', shaderRegister: 1 },
     { filter: 'MIN_MAG_LINEAR_MIP_POINT', borderColor: 'OPAQUE_WHITE', shaderRegister: 2 },
     { filter: 'COMPARISON_MIN_MAG_LINEAR_MIP_POINT', comparisonFunc: 'LESS', shaderRegister: 3 },
     { filter: 'COMPARISON_MIN_MAG_MIP_POINT', comparisonFunc: 'GREATER_EQUAL', shaderRegister: 4 },
-  ] satisfies StaticSamplerDesc[]
-).map((sampler, i): StaticSamplerDesc => {
+  ] satisfies d3d12.StaticSamplerDesc[]
+).map((sampler, i): d3d12.StaticSamplerDesc => {
   const address = (SAMPLERS[i] as ModelSampler).address;
   return { ...sampler, addressU: address, addressV: address, addressW: address };
 });
@@ -113,7 +84,7 @@ function addressTexel(c: number, n: number, mode: Address): number {
 }
 
 /** One filter tap of the float texture: its value (a comparison's 1 or 0) and whether it read mapped memory. */
-function tap(kind: Kind, condition: Condition, sampler: ModelSampler, x: number, y: number, reference = 0) {
+function tap(kind: rig.Kind, condition: Condition, sampler: ModelSampler, x: number, y: number, reference = 0) {
   const ax = addressTexel(x, W, sampler.address);
   const ay = addressTexel(y, H, sampler.address);
   const border = ax < 0 || ay < 0;
@@ -129,7 +100,7 @@ function tap(kind: Kind, condition: Condition, sampler: ModelSampler, x: number,
 
 /** Mip 0 of the float texture filtered at uv as the prelude does (d3d12_filter_mip), in f32; status: every tap mapped. */
 function modelFilter(
-  kind: Kind,
+  kind: rig.Kind,
   condition: Condition,
   sampler: ModelSampler,
   u: number,
@@ -158,7 +129,14 @@ function modelFilter(
 }
 
 /** Gather: the 2 × 2 footprint's `component`, in D3D's order (0, 1), (1, 1), (1, 0), (0, 0); status: all four mapped. */
-function modelGather(kind: Kind, condition: Condition, sampler: ModelSampler, u: number, v: number, component: number) {
+function modelGather(
+  kind: rig.Kind,
+  condition: Condition,
+  sampler: ModelSampler,
+  u: number,
+  v: number,
+  component: number,
+) {
   const bx = Math.floor(u * W - 0.5);
   const by = Math.floor(v * H - 0.5);
   let status = 1;
@@ -189,7 +167,7 @@ interface Job {
   pass: Pass;
   label: string;
   words: number[];
-  expect: (kind: Kind, condition: Condition) => Result;
+  expect: (kind: rig.Kind, condition: Condition) => Result;
 }
 
 /** op | sampler << 8 | component << 16. */
@@ -257,14 +235,14 @@ function jobs(): Job[] {
     all.push({
       pass: 'gather',
       label: `t${T.float}.Gather(s${s}, (${x}, ${y}) / size) component ${component}`,
-      words: [jobWord(OP.gather, s, component), T.float, f32Bits(u), f32Bits(v), 0, 0, 0, 0],
+      words: [jobWord(OP.gather, s, component), T.float, rig.f32Bits(u), rig.f32Bits(v), 0, 0, 0, 0],
       expect: (kind, condition) => modelGather(kind, condition, SAMPLERS[s] as ModelSampler, u, v, component),
     });
   }
   all.push({
     pass: 'gather',
     label: `t${T.nullFloat} (NULL).Gather(s0, (10, 20) / size)`,
-    words: [jobWord(OP.gather), T.nullFloat, f32Bits(10 / W), f32Bits(20 / H), 0, 0, 0, 0],
+    words: [jobWord(OP.gather), T.nullFloat, rig.f32Bits(10 / W), rig.f32Bits(20 / H), 0, 0, 0, 0],
     expect: () => ZERO,
   });
   // SampleGrad: derivatives of `texels` texels per pixel: 2 (LOD 1: the minification filter) or 0.5
@@ -283,12 +261,12 @@ function jobs(): Job[] {
   const gradJob = (register: number, s: number, x: number, y: number, texels: number): number[] => [
     jobWord(OP.grad, s),
     register,
-    f32Bits(x / W),
-    f32Bits(y / H),
-    f32Bits(texels / W),
+    rig.f32Bits(x / W),
+    rig.f32Bits(y / H),
+    rig.f32Bits(texels / W),
     0,
     0,
-    f32Bits(texels / H),
+    rig.f32Bits(texels / H),
   ];
   for (const [s, x, y, texels] of grads) {
     const sampler = SAMPLERS[s] as ModelSampler;
@@ -323,7 +301,7 @@ function jobs(): Job[] {
     all.push({
       pass: 'cmp',
       label: `t${T.float}.SampleCmpLevelZero(s${s}, (${x}, ${y}) / size, ${reference})`,
-      words: [jobWord(OP.cmp, s), T.float, f32Bits(x / W), f32Bits(y / H), f32Bits(reference), 0, 0, 0],
+      words: [jobWord(OP.cmp, s), T.float, rig.f32Bits(x / W), rig.f32Bits(y / H), rig.f32Bits(reference), 0, 0, 0],
       expect: (kind, condition) => {
         const { value, status } = modelFilter(kind, condition, sampler, x / W, y / H, sampler.magLinear, reference);
         return { value: [value[0] as number, 0, 0, 0], status };
@@ -333,7 +311,7 @@ function jobs(): Job[] {
   all.push({
     pass: 'cmp',
     label: `t${T.nullFloat} (NULL).SampleCmpLevelZero(s3, (10.75, 21) / size, -1)`,
-    words: [jobWord(OP.cmp, 3), T.nullFloat, f32Bits(10.75 / W), f32Bits(21 / H), f32Bits(-1), 0, 0, 0],
+    words: [jobWord(OP.cmp, 3), T.nullFloat, rig.f32Bits(10.75 / W), rig.f32Bits(21 / H), rig.f32Bits(-1), 0, 0, 0],
     expect: () => ZERO,
   });
   return all;
@@ -357,16 +335,8 @@ const BODIES: Record<Pass, string> = {
 };
 
 /** Job i from the root SRV (t0, space 1); its value and status (and CheckAccessFullyMapped) to the root UAV (u0, space 1). */
-const shader = (pass: Pass): string => `
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) id: vec3u) {
-  let jobs = d3d12_buffer(d3d12_t(0u, 1u));
-  let job = d3d12_buffer_load_word4(jobs, id.x * 32u);
+const shader = (pass: Pass): string => `${rig.jobShaderStart(OP.none, 32)}
   let more = d3d12_buffer_load_word4(jobs, id.x * 32u + 16u);
-  let op = job.x & 0xffu;
-  if (op == ${OP.none}u) {
-    return;
-  }
   let view = d3d12_texture2d(d3d12_t(job.y, 0u));
   ${pass === 'load' ? '' : 'let smp = d3d12_sampler(d3d12_s((job.x >> 8u) & 0xffu, 0u));'}
   var value = vec4u(0u);
@@ -413,15 +383,15 @@ const TARGET = { width: 128, height: 128 };
 // ---- The file's device, resources and descriptors ---------------------------------------------------
 
 /** Tables: one per kind, then one for the evicted heap and one for the draw. */
-const EVICTED_TABLE = KINDS.length;
-const DRAW_TABLE = KINDS.length + 1;
+const EVICTED_TABLE = rig.KINDS.length;
+const DRAW_TABLE = rig.KINDS.length + 1;
 
-const ROOT_DESC: VersionedRootSignatureDesc = {
+const ROOT_DESC: d3d12.VersionedRootSignatureDesc = {
   version: '1_1',
   desc_1_1: {
     parameters: [
-      { parameterType: 'SRV', descriptor: { shaderRegister: 0, registerSpace: 1 } },
-      { parameterType: 'UAV', descriptor: { shaderRegister: 0, registerSpace: 1 } },
+      rig.JOBS_PARAMETER,
+      rig.RESULTS_PARAMETER,
       {
         parameterType: 'DESCRIPTOR_TABLE',
         descriptorTable: { descriptorRanges: [{ rangeType: 'SRV', numDescriptors: SRVS, baseShaderRegister: 0 }] },
@@ -430,7 +400,7 @@ const ROOT_DESC: VersionedRootSignatureDesc = {
     staticSamplers: STATIC_SAMPLERS,
   },
 };
-const DRAW_ROOT_DESC: VersionedRootSignatureDesc = {
+const DRAW_ROOT_DESC: d3d12.VersionedRootSignatureDesc = {
   version: '1_1',
   desc_1_1: {
     parameters: [
@@ -440,32 +410,30 @@ const DRAW_ROOT_DESC: VersionedRootSignatureDesc = {
         shaderVisibility: 'PIXEL',
       },
     ],
-    staticSamplers: [{ ...(STATIC_SAMPLERS[0] as StaticSamplerDesc), shaderVisibility: 'PIXEL' }],
+    staticSamplers: [{ ...(STATIC_SAMPLERS[0] as d3d12.StaticSamplerDesc), shaderVisibility: 'PIXEL' }],
   },
 };
 
-interface Setup {
-  d3d: Device;
-  queue: CommandQueue;
-  rootSignature: RootSignature;
-  pipelines: Record<Pass, PipelineState>;
-  jobs: Record<Pass, { resource: Resource; count: number; jobs: Job[] }>;
-  heap: DescriptorHeap;
-  out: Resource;
+interface Setup extends rig.RigDevice {
+  rootSignature: d3d12.RootSignature;
+  pipelines: Record<Pass, d3d12.PipelineState>;
+  jobs: Record<Pass, { resource: d3d12.Resource; count: number; jobs: Job[] }>;
+  heap: d3d12.DescriptorHeap;
+  out: d3d12.Resource;
   draw: {
     gpu: GPUDevice;
-    rootSignature: RootSignature;
-    pipeline: PipelineState;
+    rootSignature: d3d12.RootSignature;
+    pipeline: d3d12.PipelineState;
     target: GPUTexture;
-    swapChain: SwapChain;
-    rtv: CpuDescriptorHandle;
+    swapChain: d3d12.SwapChain;
+    rtv: d3d12.CpuDescriptorHandle;
   };
 }
 
 async function createSetup(gpuDevice: GPUDevice): Promise<Setup> {
-  const { d3d, queue } = await createRigDevice(gpuDevice);
+  const { d3d, queue } = await rig.createRigDevice(gpuDevice);
   const rootSignature = d3d.createRootSignature(0, ROOT_DESC);
-  const pipelines = await compilePasses(d3d, rootSignature, PASSES, shader);
+  const pipelines = await rig.compilePasses(d3d, rootSignature, PASSES, shader);
   const jobs = {} as Setup['jobs'];
   for (const pass of PASSES) {
     const own = JOBS.filter((job) => job.pass === pass);
@@ -473,7 +441,7 @@ async function createSetup(gpuDevice: GPUDevice): Promise<Setup> {
     const count = Math.ceil(own.length / 64) * 64;
     const words = new Uint32Array(count * 8).fill(OP.none);
     own.forEach((job, i) => words.set(job.words, i * 8));
-    const resource = await filledBuffer(d3d, queue, new Uint8Array(words.buffer), 'NON_PIXEL_SHADER_RESOURCE');
+    const resource = await rig.filledBuffer(d3d, queue, new Uint8Array(words.buffer), 'NON_PIXEL_SHADER_RESOURCE');
     jobs[pass] = { resource, count, jobs: own };
   }
   const heap = d3d.createDescriptorHeap({
@@ -482,7 +450,7 @@ async function createSetup(gpuDevice: GPUDevice): Promise<Setup> {
     flags: 'SHADER_VISIBLE',
   });
   heap.setName('texture views');
-  const out = defaultBuffer(d3d, PASSES.length * PASS_ROOM * 32, 'UNORDERED_ACCESS', ['ALLOW_UNORDERED_ACCESS']);
+  const out = rig.defaultBuffer(d3d, PASSES.length * PASS_ROOM * 32, 'UNORDERED_ACCESS', ['ALLOW_UNORDERED_ACCESS']);
 
   const drawRootSignature = d3d.createRootSignature(0, DRAW_ROOT_DESC);
   const pipeline = await d3d.createGraphicsPipelineState({
@@ -511,19 +479,11 @@ async function createSetup(gpuDevice: GPUDevice): Promise<Setup> {
   const rtvHeap = d3d.createDescriptorHeap({ type: 'RTV', numDescriptors: 1 });
   const rtv = rtvHeap.getCPUDescriptorHandleForHeapStart();
   d3d.createRenderTargetView(swapChain.getCurrentBackBuffer(), null, rtv);
-  return {
-    d3d,
-    queue,
-    rootSignature,
-    pipelines,
-    jobs,
-    heap,
-    out,
-    draw: { gpu: gpuDevice, rootSignature: drawRootSignature, pipeline, target, swapChain, rtv },
-  };
+  const draw = { gpu: gpuDevice, rootSignature: drawRootSignature, pipeline, target, swapChain, rtv };
+  return { d3d, queue, rootSignature, pipelines, jobs, heap, out, draw };
 }
 
-const textureDesc = (format: string, layout: 'UNKNOWN' | '64KB_UNDEFINED_SWIZZLE'): ResourceDesc => ({
+const textureDesc = (format: string, layout: 'UNKNOWN' | '64KB_UNDEFINED_SWIZZLE'): d3d12.ResourceDesc => ({
   dimension: 'TEXTURE2D',
   width: W,
   height: H,
@@ -547,18 +507,22 @@ function texels(format: (typeof FORMATS)[number]): Uint8Array {
 }
 
 interface Textures {
-  textures: Resource[];
-  heap?: Heap;
+  textures: d3d12.Resource[];
+  heap?: d3d12.Heap;
 }
 
 /**
  * The three textures as `kind`, filled, in `state`. Placed: one after another from tile 1 of one heap.
  * Reserved: each one's first tile mapped (heap tiles 0-2), its second NULL.
  */
-async function kindTextures(d3d: Device, queue: CommandQueue, kind: Kind, state: ResourceState): Promise<Textures> {
+async function kindTextures(
+  { d3d, queue }: rig.RigDevice,
+  kind: rig.Kind,
+  state: d3d12.ResourceState,
+): Promise<Textures> {
   const layout = kind === 'reserved' ? '64KB_UNDEFINED_SWIZZLE' : 'UNKNOWN';
   const size = d3d.getResourceAllocationInfo(textureDesc(FORMATS[0], 'UNKNOWN')).sizeInBytes;
-  const { resources, heap } = kindResources(
+  const { resources, heap } = rig.kindResources(
     d3d,
     kind,
     Object.fromEntries(
@@ -566,25 +530,27 @@ async function kindTextures(d3d: Device, queue: CommandQueue, kind: Kind, state:
         format,
         { name: format, desc: textureDesc(format, layout), placedAt: TILE + i * size },
       ]),
-    ) as Record<(typeof FORMATS)[number], { name: string; desc: ResourceDesc; placedAt: number }>,
+    ) as Record<(typeof FORMATS)[number], { name: string; desc: d3d12.ResourceDesc; placedAt: number }>,
     { placed: TILE + FORMATS.length * size, reserved: FORMATS.length * TILE },
   );
   const textures = FORMATS.map((format) => resources[format]);
   if (kind === 'reserved')
-    textures.forEach((texture, i) => mapTiles(queue, texture, heap as Heap, [{ subresource: 0, heapTile: i }]));
+    textures.forEach((texture, i) =>
+      rig.mapTiles(queue, texture, heap as d3d12.Heap, [{ subresource: 0, heapTile: i }]),
+    );
   await runList(d3d, queue, (list) => {
     textures.forEach((texture, i) =>
-      copyTextureIn(d3d, list, texture, [texels(FORMATS[i] as (typeof FORMATS)[number])]),
+      rig.copyTextureIn(d3d, list, texture, [texels(FORMATS[i] as (typeof FORMATS)[number])]),
     );
-    list.resourceBarrier(transitions(textures, 'COPY_DEST', state));
+    list.resourceBarrier(rig.transitions(textures, 'COPY_DEST', state));
   });
   return heap ? { textures, heap } : { textures };
 }
 
 /** Table `table`'s views of the textures, and the NULL descriptors. */
-function writeViews(setup: Setup, table: number, textures: Resource[]): void {
+function writeViews(setup: Setup, table: number, textures: d3d12.Resource[]): void {
   const { d3d, heap } = setup;
-  const at = (register: number): CpuDescriptorHandle => descriptorAt(d3d, heap, table * SRVS + register);
+  const at = (register: number) => rig.descriptorAt(d3d, heap, table * SRVS + register);
   textures.forEach((texture, i) => d3d.createShaderResourceView(texture, null, at(i)));
   FORMATS.forEach((format, i) =>
     d3d.createShaderResourceView(null, { format, viewDimension: 'TEXTURE2D' }, at(T.nullFloat + i)),
@@ -598,7 +564,7 @@ async function run(setup: Setup, table: number): Promise<Map<Job, Result>> {
   await runList(d3d, queue, (list) => {
     list.setComputeRootSignature(rootSignature);
     list.setDescriptorHeaps([heap]);
-    list.setComputeRootDescriptorTable(2, gpuDescriptorAt(d3d, heap, table * SRVS));
+    list.setComputeRootDescriptorTable(2, rig.gpuDescriptorAt(d3d, heap, table * SRVS));
     for (const pass of PASSES) {
       list.setPipelineState(setup.pipelines[pass]);
       list.setComputeRootShaderResourceView(0, setup.jobs[pass].resource.getGPUVirtualAddress());
@@ -619,22 +585,21 @@ async function run(setup: Setup, table: number): Promise<Map<Job, Result>> {
   return results;
 }
 
-const hex = (words: number[]): string => words.map((w) => (w >>> 0).toString(16).padStart(8, '0')).join(' ');
-const line = (label: string, result: Result): string => `${label}: ${hex(result.value)} status ${result.status}`;
+const line = (label: string, result: Result): string => `${label}: ${rig.hex(result.value)} status ${result.status}`;
 
 /** Every job's value and status against the model for `kind` under `condition`. */
-function expectModel(results: Map<Job, Result>, kind: Kind, condition: Condition): void {
+function expectModel(results: Map<Job, Result>, kind: rig.Kind, condition: Condition): void {
   expect(JOBS.map((job) => line(job.label, results.get(job) as Result))).toEqual(
     JOBS.map((job) => line(job.label, job.expect(kind, condition))),
   );
 }
 
 /** The file's emulated device, pipelines, jobs and render target, made once. */
-const test = fileSetupTest(createSetup, (setup) => setup.draw.target.destroy());
+const test = rig.fileSetupTest(createSetup, (setup) => setup.draw.target.destroy());
 
-for (const [table, kind] of KINDS.entries()) {
+for (const [table, kind] of rig.KINDS.entries()) {
   test(`${kind} textures: each checked Load (uint, sint), Gather, SampleGrad and SampleCmpLevelZero gives the model's value and status`, async (setup) => {
-    const { textures } = await kindTextures(setup.d3d, setup.queue, kind, 'NON_PIXEL_SHADER_RESOURCE');
+    const { textures } = await kindTextures(setup, kind, 'NON_PIXEL_SHADER_RESOURCE');
     writeViews(setup, table, textures);
     expectModel(await run(setup, table), kind, 'resident');
     expect(await setup.d3d.readFaults()).toEqual([]);
@@ -642,12 +607,12 @@ for (const [table, kind] of KINDS.entries()) {
 }
 
 test('an evicted heap: checked texture reads of the placed textures give 0 with status 0 and fault naming each texture and the heap; resident again, they read as before', async (setup) => {
-  const { d3d, queue } = setup;
-  const { textures, heap } = await kindTextures(d3d, queue, 'placed', 'NON_PIXEL_SHADER_RESOURCE');
+  const { d3d } = setup;
+  const { textures, heap } = await kindTextures(setup, 'placed', 'NON_PIXEL_SHADER_RESOURCE');
   heap?.setName('evicted heap');
   writeViews(setup, EVICTED_TABLE, textures);
   await d3d.readFaults(); // what an earlier failed test left
-  d3d.evict([heap as Heap]);
+  d3d.evict([heap as d3d12.Heap]);
   try {
     expectModel(await run(setup, EVICTED_TABLE), 'placed', 'heap evicted');
     const faults = await d3d.readFaults();
@@ -655,7 +620,7 @@ test('an evicted heap: checked texture reads of the placed textures give 0 with 
       new Set(textures.map((texture) => `read-absent ${texture.label} ${heap?.label} evicted`)),
     );
   } finally {
-    d3d.makeResident([heap as Heap]);
+    d3d.makeResident([heap as d3d12.Heap]);
   }
   expectModel(await run(setup, EVICTED_TABLE), 'placed', 'resident');
   expect(await d3d.readFaults()).toEqual([]);
@@ -663,20 +628,20 @@ test('an evicted heap: checked texture reads of the placed textures give 0 with 
 
 test('a pixel shader: Sample, SampleBias and their Texture2DArray forms with a status over a reserved texture (a NULL tile) and a NULL descriptor', async (setup) => {
   const { d3d, queue, heap, draw } = setup;
-  const { textures } = await kindTextures(d3d, queue, 'reserved', 'PIXEL_SHADER_RESOURCE');
+  const { textures } = await kindTextures(setup, 'reserved', 'PIXEL_SHADER_RESOURCE');
   writeViews(setup, DRAW_TABLE, textures);
   await runList(d3d, queue, (list) => {
     const backBuffer = draw.swapChain.getCurrentBackBuffer();
-    list.resourceBarrier(transitions([backBuffer], 'PRESENT', 'RENDER_TARGET'));
+    list.resourceBarrier(rig.transitions([backBuffer], 'PRESENT', 'RENDER_TARGET'));
     list.setPipelineState(draw.pipeline);
     list.setGraphicsRootSignature(draw.rootSignature);
     list.setDescriptorHeaps([heap]);
-    list.setGraphicsRootDescriptorTable(0, gpuDescriptorAt(d3d, heap, DRAW_TABLE * SRVS));
+    list.setGraphicsRootDescriptorTable(0, rig.gpuDescriptorAt(d3d, heap, DRAW_TABLE * SRVS));
     list.omSetRenderTargets([draw.rtv]);
     list.clearRenderTargetView(draw.rtv, [0, 0, 0, 0]);
     list.iaSetPrimitiveTopology('TRIANGLELIST');
     list.drawInstanced(3, 1, 0, 0);
-    list.resourceBarrier(transitions([backBuffer], 'RENDER_TARGET', 'PRESENT'));
+    list.resourceBarrier(rig.transitions([backBuffer], 'RENDER_TARGET', 'PRESENT'));
   });
   const { width, height } = TARGET;
   const read = draw.gpu.createBuffer({
