@@ -37,6 +37,8 @@ describe('planted faults are found (Node.js + Dawn)', () => {
     }
     gpuTest(`scenarios, ${plant}: reported by the scenario where it was planted`, async ({ device }) => {
       const planted = await runScenarios({ gpuDevice: device, plant });
+      // runScenarios' own result: no differential operations, the default tier.
+      expect(planted).toMatchObject({ ops: 0, tier: 3 });
       expect(planted.mismatches.length).toBeGreaterThanOrEqual(1);
       expect(
         planted.mismatches.some(
