@@ -29,7 +29,7 @@ import stores from '../../shaders/prelude/stores.wgsl?raw';
 import textureStores from '../../shaders/prelude/texture-stores.wgsl?raw';
 import unmappedAccess from '../../shaders/prelude/unmapped-access.wgsl?raw';
 import unmappedAccessOff from '../../shaders/prelude/unmapped-access-off.wgsl?raw';
-import { reflectDeclarations, wgslConstants } from './wgsl-declarations.js';
+import { reflectDeclarations, uncommented, wgslConstants } from './wgsl-declarations.js';
 
 /**
  * How a pipeline's prelude views the pools: as words (array<u32>) or as 16-byte vectors
@@ -62,10 +62,6 @@ export function makesPageHandles(code: string): boolean {
  */
 export function readsTextures(code: string): boolean {
   return /\bd3d12_(tex2d|texture2d|rw_texture2d)\s*\(/.test(uncommented(code));
-}
-
-function uncommented(code: string): string {
-  return code.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\/\/[^\n]*/g, ' ');
 }
 
 function pools(view: PoolView, stage: 'compute' | 'graphics'): string {

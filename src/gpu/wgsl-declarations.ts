@@ -15,7 +15,7 @@
 import { Const, WgslParser, WgslReflect } from './wgsl-reflect.js';
 
 /** `code` without comments (WGSL has no string literals, so braces outside comments are code). */
-function uncommented(code: string): string {
+export function uncommented(code: string): string {
   return code.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\/\/[^\n]*/g, ' ');
 }
 
