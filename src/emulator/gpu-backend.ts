@@ -357,7 +357,13 @@ export class GpuBackend {
     this.collectFaults();
     // Mapping changes before the fence are queue work before it: their writes are sent now.
     this.memory.flushPageTable();
-    const idle = this.queueIdle();
+    // Everything submitted so far is done when the queue is idle: it leaves `running` then, before
+    // the fence completes, so a release right after the CPU saw the fence is immediate (as in D3D12)
+    // even when a watcher of earlier work would see it only later.
+    const submitted = [...this.running];
+    const idle = this.queueIdle().then(() => {
+      for (const work of submitted) this.running.delete(work);
+    });
     if (!this.watching && this.unwatched.length > 0) this.watchOn(idle);
     const done = Promise.all([idle, this.tracked]).then(() => undefined);
     return Promise.race([done, this.lost]);

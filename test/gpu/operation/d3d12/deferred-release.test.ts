@@ -185,4 +185,35 @@ describe('release while GPU work uses the object', () => {
     expect(usage(d3d, 'LOCAL')).toBe(local - TILE);
     expect(d3d.getInfoQueue().getNumStoredMessages()).toBe(0);
   });
+
+  test('a fence the CPU saw complete covers all work before its signal: a release right after is immediate, even while earlier work is still being watched', async ({
+    d3d,
+  }) => {
+    // Regression: work submitted while an earlier submission's completion was being watched stayed
+    // "running" after a later fence completed, so its resource's release waited and the next
+    // allocation could find the memory still taken (E_OUTOFMEMORY in a full segment).
+    const queue = d3d.createCommandQueue({ type: 'DIRECT' });
+    const copy = (source: Resource, target: Resource): void => {
+      const list = d3d.createCommandList('DIRECT');
+      list.copyBufferRegion(target, 0, source, 0, TILE);
+      list.close();
+      queue.executeCommandLists([list]);
+    };
+    const target = defaultBuffer(d3d, TILE);
+    // Several rounds: whether the earlier watcher settles before the fence depends on timing.
+    for (let round = 0; round < 8; round++) {
+      const first = uploadBuffer(d3d, pattern(TILE, 2 * round));
+      const second = uploadBuffer(d3d, pattern(TILE, 2 * round + 1));
+      copy(first, target);
+      await Promise.resolve(); // the first submission's watcher starts
+      copy(second, target);
+      await flush(d3d, queue);
+      const before = usage(d3d, 'NON_LOCAL');
+      second.release();
+      expect(usage(d3d, 'NON_LOCAL'), `round ${round}: memory returned at once`).toBe(before - TILE);
+      first.release();
+      expect(usage(d3d, 'NON_LOCAL')).toBe(before - 2 * TILE);
+    }
+    expect(d3d.getInfoQueue().getNumStoredMessages()).toBe(0);
+  });
 });
