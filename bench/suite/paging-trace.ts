@@ -41,16 +41,16 @@ export interface PagingResult {
 }
 
 /** Picks the object to evict among `candidates` (resident, not used by frame `frame`). */
-type ChooseVictim = (candidates: readonly number[], frame: number) => number;
+export type ChooseVictim = (candidates: readonly number[], frame: number) => number;
 
-interface Policy {
+export interface Policy {
   /** Called once per frame before paging, with the frame's objects. */
   beforeFrame(frame: number, ids: readonly number[]): void;
   choose: ChooseVictim;
 }
 
 /** Replays `trace` under `budget` bytes, evicting as `policy` chooses. Nothing is resident at first. */
-function replay(trace: Trace, budget: number, policy: Policy): PagingResult {
+export function replay(trace: Trace, budget: number, policy: Policy): PagingResult {
   const resident = new Set<number>();
   let usage = 0;
   const result: PagingResult = { pagedInBytes: 0, pagedOutBytes: 0, pageIns: 0, evictions: 0, overBudgetFrames: 0 };

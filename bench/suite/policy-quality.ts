@@ -26,10 +26,12 @@
  */
 import { TILE_SIZE, createDevice, createResidencyManager, type Heap } from '../../src/index.js';
 import { beladyMin, generateCameraTrace, lru, workingSetBytes, type Trace } from './paging-trace.js';
+import { popularityOracle } from './popularity-oracle.js';
 import {
   generateCyclicScanTrace,
   generatePhaseShiftTrace,
   generatePopularSetsTrace,
+  type Popularity,
   type SyntheticTraceOptions,
 } from './synthetic-traces.js';
 import {
@@ -57,7 +59,10 @@ const LOCAL_POOL_BYTES = 2 * BUDGET_BYTES;
 const NON_LOCAL_POOL_BYTES = MIB;
 const WORKING_SET_MULTIPLES = [2, 4] as const;
 /** The trace shapes, in the figure's order; each row is `<shape>, <multiple>× budget`. */
-export const TRACE_SHAPES: readonly { name: string; generate: (options: SyntheticTraceOptions) => Trace }[] = [
+export const TRACE_SHAPES: readonly {
+  name: string;
+  generate: (options: SyntheticTraceOptions) => Trace & { popularity?: Popularity };
+}[] = [
   { name: 'camera walk', generate: (options) => generateCameraTrace(options) },
   { name: 'popular sets', generate: generatePopularSetsTrace },
   { name: 'phase shift', generate: generatePhaseShiftTrace },
@@ -149,6 +154,7 @@ export const policyQuality: FigureRunner = async (context: BenchContext): Promis
       const manager: number[] = [];
       const min: number[] = [];
       const lruMiB: number[] = [];
+      const oracleMiB: number[] = [];
       const managerOut: number[] = [];
       const minOut: number[] = [];
       let trimmed = 0;
@@ -174,6 +180,8 @@ export const policyQuality: FigureRunner = async (context: BenchContext): Promis
         min.push(pagedIn.min);
         minOut.push(toMiB(best.pagedOutBytes));
         lruMiB.push(toMiB(lru(trace, BUDGET_BYTES).pagedInBytes));
+        if (trace.popularity)
+          oracleMiB.push(toMiB(popularityOracle(trace, trace.popularity, BUDGET_BYTES).pagedInBytes));
         live.sample(name, 'measured', pagedIn.manager);
         live.sample(name, 'baseline', pagedIn.min);
         trimmed += replay.trimmed;
@@ -193,8 +201,13 @@ export const policyQuality: FigureRunner = async (context: BenchContext): Promis
           minOutMiB: median(minOut),
           workingSetMiB: toMiB(compulsory),
           trimmedEvictions: trimmed,
+          // Where the generator's popularity is known: the oracle's median and the manager's ÷ it.
+          ...(oracleMiB.length > 0
+            ? { oracleMiB: median(oracleMiB), managerVsOracle: median(manager) / median(oracleMiB) }
+            : {}),
         }),
       );
+      if (oracleMiB.length > 0) rows.push(row(`${name}: oracle`, oracleMiB, min, { lruMiB: lruMedian }));
       if (overBudget > 0)
         notes.push(
           `${name}: the manager ran ${overBudget} batch(es) over budget, though every frame fits; its numbers include that.`,
@@ -212,6 +225,7 @@ export const policyQuality: FigureRunner = async (context: BenchContext): Promis
     'MIN evicts the heap whose next use is farthest; with heaps of different sizes that is the standard heuristic, not a proven optimum, so manager ÷ MIN can dip below 1.',
     'The manager trims heaps idle past its grace period (1 s at full budget, 60 frames) down to 70 % of the budget; trimmedEvictions counts those evictions over all seeds.',
     'lruRatio is LRU ÷ MIN and managerVsLru the manager ÷ LRU (medians over the seeds); LRU is the offline replay of paging-trace.ts, without trimming.',
+    "The oracle rows (popular sets, phase shift) replay popularity-oracle.ts: an online policy told each set's true draw weight and the frame of the shift, evicting the least likely set first; managerVsOracle is the manager's median ÷ the oracle's.",
   );
   return {
     id: 'policy-quality',

@@ -24,6 +24,18 @@ export interface SyntheticTrace extends Trace {
   readonly seed: number;
   readonly budgetBytes: number;
   readonly workingSetMultiple: number;
+  /** What the generator drew sets by (popular sets and phase shift only): the oracle's knowledge. */
+  readonly popularity?: Popularity;
+}
+
+/**
+ * The true popularity behind a popular-sets trace: heap `id` belongs to set `floor(id / groupSize)`,
+ * and from frame `fromFrame` of each phase on, set g is drawn with probability
+ * `weights[g] / sum(weights)` whenever a slot is refilled.
+ */
+export interface Popularity {
+  readonly groupSize: number;
+  readonly phases: readonly { readonly fromFrame: number; readonly weights: readonly number[] }[];
 }
 
 /** Heaps per popular set: a mesh, its material's textures. */
@@ -100,12 +112,22 @@ function popularSets(options: SyntheticTraceOptions, shape: 'popular-sets' | 'ph
       if (!exclude.includes(group)) return group;
     }
   };
+  // Set g's weight under the current ranking (the oracle's view of it).
+  const weightsOfSets = (): number[] => {
+    const bySet = new Array<number>(groups).fill(0);
+    ranking.forEach((group, rank) => (bySet[group] = weights[rank] as number));
+    return bySet;
+  };
+  const phases: { fromFrame: number; weights: number[] }[] = [{ fromFrame: 0, weights: weightsOfSets() }];
   const held: number[] = [];
   while (held.length < slots) held.push(draw(held));
   const frames: number[][] = [];
   const shiftAt = shape === 'phase-shift' ? Math.floor(options.frames / 2) : -1;
   for (let frame = 0; frame < options.frames; frame++) {
-    if (frame === shiftAt) ranking = permutation(rng, groups);
+    if (frame === shiftAt) {
+      ranking = permutation(rng, groups);
+      phases.push({ fromFrame: frame, weights: weightsOfSets() });
+    }
     if (frame > 0) held[Math.floor(rng() * slots)] = draw(held);
     // A frame over the budget keeps the sets that fit (a renderer would cull or stream the rest).
     const ids: number[] = [];
@@ -124,6 +146,7 @@ function popularSets(options: SyntheticTraceOptions, shape: 'popular-sets' | 'ph
     seed: options.seed,
     budgetBytes: options.budgetBytes,
     workingSetMultiple: options.workingSetMultiple,
+    popularity: { groupSize: GROUP_SIZE, phases },
   };
 }
 

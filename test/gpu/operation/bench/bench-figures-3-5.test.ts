@@ -32,9 +32,20 @@ describe('benchmark figures 3–5 (quick)', () => {
       figure,
       'policy-quality',
       'MiB paged',
-      shapes.flatMap((shape) => [`${shape}, 2× budget`, `${shape}, 4× budget`]),
+      shapes.flatMap((shape) =>
+        [2, 4].flatMap((multiple) => {
+          const name = `${shape}, ${multiple}× budget`;
+          return shape === 'popular sets' || shape === 'phase shift' ? [name, `${name}: oracle`] : [name];
+        }),
+      ),
     );
-    for (const r of figure.rows) {
+    // The oracle's rows: the manager's row names its median ÷ the oracle's.
+    for (const r of figure.rows.filter((each) => each.case.endsWith(': oracle'))) {
+      const manager = figure.rows.find((each) => each.case === r.case.replace(': oracle', ''));
+      expect(manager?.extra?.managerVsOracle, r.case).toBeCloseTo((manager?.value ?? NaN) / r.value, 10);
+      expect(r.value, r.case).toBeGreaterThanOrEqual(manager?.extra?.workingSetMiB ?? Infinity);
+    }
+    for (const r of figure.rows.filter((each) => !each.case.endsWith(': oracle'))) {
       const extra = r.extra ?? {};
       // Every heap the trace touches is paged in at least once, by any policy.
       expect(r.value, r.case).toBeGreaterThanOrEqual(extra.workingSetMiB ?? Infinity);
