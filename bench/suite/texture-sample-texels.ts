@@ -5,10 +5,10 @@
  * same texels laid out tile after tile for copyTiles into the library's reserved texture.
  */
 import type { ResourceTiling } from '../../src/index.js';
+// Where each packed mip starts inside the tail (demo/virtual-texture/tile-texels.ts documents the tail's layout).
+import { PACKED_MIP_ALIGNMENT } from '../../src/memory/tiling.js';
 
 const TEXEL_BYTES = 4;
-/** Where each packed mip starts inside the tail: src/memory/tiling.ts's PACKED_MIP_ALIGNMENT (demo/virtual-texture/tile-texels.ts documents the tail's layout). */
-const PACKED_MIP_ALIGNMENT = 16;
 /** Seeds the pattern (fixed, so every run samples the same texels). */
 const SEED = 0x7e57a9;
 

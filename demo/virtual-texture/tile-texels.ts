@@ -11,14 +11,12 @@
  *     bytes after the last mip are zero.
  */
 // TILE_SIZE from its own module, not the package entry: the tile worker then loads no more than this.
-import { TILE_SIZE } from '../../src/memory/tiling.js';
+import { PACKED_MIP_ALIGNMENT, TILE_SIZE } from '../../src/memory/tiling.js';
 import { proceduralTexel, TILE_TEXELS, VT_MIPS, VT_SIZE, VT_STANDARD_MIPS } from './procedural.js';
 import type { TileRegion } from '../../src/streaming/index.js';
 import { TAIL_TILE, tileCoord } from './vt-layout.js';
 
 const TEXEL_BYTES = 4;
-/** tiling.ts's PACKED_MIP_ALIGNMENT: where each packed mip starts inside the tail. */
-const PACKED_MIP_ALIGNMENT = 16;
 
 /** Byte offset of each packed mip (VT_STANDARD_MIPS..VT_MIPS-1) inside the tail tile. */
 export const TAIL_MIP_OFFSETS: readonly number[] = (() => {
