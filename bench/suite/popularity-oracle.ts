@@ -4,13 +4,13 @@
  * heap whose set is least likely to be drawn under the weights in force at the frame (among equals,
  * the least recently used, then the larger, then the lower id, so the result is deterministic).
  *
- * Why it is the yardstick for an online policy on these traces: sets are drawn independently by fixed
- * weights (within a phase), the independent reference model, under which evicting what is least
+ * Why it is the yardstick for an online policy on these traces: sets are drawn by fixed weights
+ * (within a phase), close to the independent reference model, under which evicting what is least
  * likely to be referenced next (Aho, Denning & Ullman's A0, 1971) is the optimal online policy for
- * objects of one size. No policy that learns popularity from history can beat knowing it, except by
- * luck on one seed or through the sizes, so "within 1.05× of the oracle" says the manager learns the
- * popularity, and after a shift relearns it, about as well as it can be known. MIN (which sees the
- * future, not just the odds) stays the figure's baseline.
+ * objects of one size. Here sets vary in size, stay drawn for several frames and are drawn only
+ * among those not held, so it is a yardstick, not a bound: "within 1.05× of the oracle" says the
+ * manager learns the popularity, and after a shift relearns it, about as well as knowing it would
+ * let it choose. MIN (which sees the future, not just the odds) stays the figure's baseline.
  */
 import { replay, type PagingResult, type Trace } from './paging-trace.js';
 import type { Popularity } from './synthetic-traces.js';

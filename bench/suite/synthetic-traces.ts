@@ -30,8 +30,8 @@ export interface SyntheticTrace extends Trace {
 
 /**
  * The true popularity behind a popular-sets trace: heap `id` belongs to set `floor(id / groupSize)`,
- * and from frame `fromFrame` of each phase on, set g is drawn with probability
- * `weights[g] / sum(weights)` whenever a slot is refilled.
+ * and from frame `fromFrame` of each phase on, a refilled slot draws set g with probability
+ * proportional to `weights[g]` among the sets not held (a draw of a held set is drawn again).
  */
 export interface Popularity {
   readonly groupSize: number;

@@ -227,8 +227,14 @@ export class GpuBackend {
     this.watchScheduled = true;
     queueMicrotask(() => {
       this.watchScheduled = false;
-      if (!this.watching && this.unwatched.length > 0) this.watchOn(this.queueIdle());
+      if (!this.watching) this.watchUnwatched();
     });
+  }
+
+  /** Watches the unwatched work still running (a fence's completion may have taken it out: workDone). */
+  private watchUnwatched(): void {
+    this.unwatched = this.unwatched.filter((work) => this.running.has(work));
+    if (this.unwatched.length > 0) this.watchOn(this.queueIdle());
   }
 
   /** Takes the work nobody watches yet out of `running` once `done` settles. */
@@ -239,7 +245,7 @@ export class GpuBackend {
     void done.then(() => {
       for (const work of batch) this.running.delete(work);
       this.watching = false;
-      if (this.unwatched.length > 0) this.watchOn(this.queueIdle());
+      this.watchUnwatched();
     });
   }
 

@@ -46,7 +46,20 @@ describe('popularityOracle on hand-made traces', () => {
   });
 
   test('among heaps of equal weight, the least recently used goes first', () => {
-    // Two sets of two heaps; equal weights: LRU order decides, as for lru().
+    // Equal weights; frames 1, 0, 2, 1 under a budget of 2. At frame 2 the least recently used is
+    // 1 (a lowest-id rule would evict 0): 1 then misses at frame 3 and evicts 0, four page-ins as
+    // LRU; evicting 0 instead would let 1 hit (three).
+    const trace: Trace = { sizes: [1, 1, 1], frames: [[1], [0], [2], [1]] };
+    const popularity: Popularity = { groupSize: 1, phases: [single([1, 1, 1])] };
+    expect(popularityOracle(trace, popularity, 2)).toEqual({
+      pagedInBytes: 4,
+      pagedOutBytes: 2,
+      pageIns: 4,
+      evictions: 2,
+      overBudgetFrames: 0,
+    });
+    expect(popularityOracle(trace, popularity, 2)).toEqual(lru(trace, 2));
+    // Grouped heaps tie by set too: two sets of two heaps behave as LRU over sets.
     const grouped: Trace = {
       sizes: [1, 1, 1, 1],
       frames: [
@@ -56,8 +69,7 @@ describe('popularityOracle on hand-made traces', () => {
         [2, 3],
       ],
     };
-    const popularity: Popularity = { groupSize: 2, phases: [single([1, 1])] };
-    expect(popularityOracle(grouped, popularity, 3)).toEqual(lru(grouped, 3));
+    expect(popularityOracle(grouped, { groupSize: 2, phases: [single([1, 1])] }, 3)).toEqual(lru(grouped, 3));
   });
 
   test('refuses a popularity it cannot read', () => {
@@ -84,7 +96,7 @@ describe('the popularity the popular-sets traces report', () => {
     expect(popularity.phases.map((p) => p.fromFrame)).toEqual([0]);
     const weights = popularity.phases[0]?.weights ?? [];
     expect(weights).toHaveLength(trace.sizes.length / GROUP_SIZE);
-    // How often each set enters a frame: the heaviest set enters at least as often as the lightest.
+    // How often each set enters a frame: the heaviest set enters more often than the lightest.
     const entries = new Array<number>(weights.length).fill(0);
     trace.frames.forEach((ids, frame) => {
       const before = new Set((trace.frames[frame - 1] ?? []).map((id) => Math.floor(id / GROUP_SIZE)));
