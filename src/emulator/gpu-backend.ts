@@ -227,14 +227,8 @@ export class GpuBackend {
     this.watchScheduled = true;
     queueMicrotask(() => {
       this.watchScheduled = false;
-      if (!this.watching) this.watchUnwatched();
+      if (!this.watching && this.unwatched.length > 0) this.watchOn(this.queueIdle());
     });
-  }
-
-  /** Watches the unwatched work still running (a fence's completion may have taken it out: workDone). */
-  private watchUnwatched(): void {
-    this.unwatched = this.unwatched.filter((work) => this.running.has(work));
-    if (this.unwatched.length > 0) this.watchOn(this.queueIdle());
   }
 
   /** Takes the work nobody watches yet out of `running` once `done` settles. */
@@ -245,7 +239,7 @@ export class GpuBackend {
     void done.then(() => {
       for (const work of batch) this.running.delete(work);
       this.watching = false;
-      this.watchUnwatched();
+      if (this.unwatched.length > 0) this.watchOn(this.queueIdle());
     });
   }
 
@@ -365,12 +359,13 @@ export class GpuBackend {
     this.memory.flushPageTable();
     // Everything submitted so far is done when the queue is idle: it leaves `running` then, before
     // the fence completes, so a release right after the CPU saw the fence is immediate (as in D3D12)
-    // even when a watcher of earlier work would see it only later.
+    // even when a watcher of earlier work would see it only later. The unwatched work is part of it:
+    // no watcher needs to ask for it again.
     const submitted = [...this.running];
+    this.unwatched = [];
     const idle = this.queueIdle().then(() => {
       for (const work of submitted) this.running.delete(work);
     });
-    if (!this.watching && this.unwatched.length > 0) this.watchOn(idle);
     const done = Promise.all([idle, this.tracked]).then(() => undefined);
     return Promise.race([done, this.lost]);
   }
