@@ -27,6 +27,7 @@ import {
   type SwapChain,
 } from '../../../../src/index.js';
 import { runList, TILE, uploadBuffer } from '../../../shared/d3d12-helpers.js';
+import { backBufferRtv, textureSwapChain } from '../../../shared/texture-swap-chain.js';
 import {
   copyTextureIn,
   createRigDevice,
@@ -414,21 +415,8 @@ async function createSetup(gpu: GPUDevice): Promise<Setup> {
       ],
     },
   });
-  const target = gpu.createTexture({
-    size: [WIDTH, HEIGHT],
-    format: 'rgba8unorm',
-    usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
-  });
-  const context = {
-    canvas: { width: WIDTH, height: HEIGHT },
-    configure: () => undefined,
-    unconfigure: () => undefined,
-    getCurrentTexture: () => target,
-  };
-  const swapChain = d3d.createSwapChain(context as unknown as GPUCanvasContext, { format: 'R8G8B8A8_UNORM' });
-  const rtvHeap = d3d.createDescriptorHeap({ type: 'RTV', numDescriptors: 1 });
-  const rtv = rtvHeap.getCPUDescriptorHandleForHeapStart();
-  d3d.createRenderTargetView(swapChain.getCurrentBackBuffer(), null, rtv);
+  const { target, swapChain } = textureSwapChain(d3d, gpu, WIDTH, HEIGHT);
+  const rtv = backBufferRtv(d3d, swapChain);
   return { d3d, gpu, queue, pipeline, target, swapChain, rtv };
 }
 

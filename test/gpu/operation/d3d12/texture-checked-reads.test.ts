@@ -22,6 +22,7 @@ import { expect } from 'vitest';
 import type * as d3d12 from '../../../../src/index.js';
 import { readBuffer, runList, TILE } from '../../../shared/d3d12-helpers.js';
 import * as rig from '../../../shared/descriptor-rig.js';
+import { backBufferRtv, textureSwapChain } from '../../../shared/texture-swap-chain.js';
 
 // ---- The data and the CPU model ------------------------------------------------------------------
 
@@ -464,21 +465,8 @@ async function createSetup(gpuDevice: GPUDevice): Promise<Setup> {
     rasterizerState: { cullMode: 'NONE' },
     label: 'fragment checked samples',
   });
-  const target = gpuDevice.createTexture({
-    size: [TARGET.width, TARGET.height],
-    format: 'rgba8unorm',
-    usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
-  });
-  const context = {
-    canvas: TARGET,
-    configure: () => undefined,
-    unconfigure: () => undefined,
-    getCurrentTexture: () => target,
-  };
-  const swapChain = d3d.createSwapChain(context as unknown as GPUCanvasContext, { format: 'R8G8B8A8_UNORM' });
-  const rtvHeap = d3d.createDescriptorHeap({ type: 'RTV', numDescriptors: 1 });
-  const rtv = rtvHeap.getCPUDescriptorHandleForHeapStart();
-  d3d.createRenderTargetView(swapChain.getCurrentBackBuffer(), null, rtv);
+  const { target, swapChain } = textureSwapChain(d3d, gpuDevice, TARGET.width, TARGET.height);
+  const rtv = backBufferRtv(d3d, swapChain);
   const draw = { gpu: gpuDevice, rootSignature: drawRootSignature, pipeline, target, swapChain, rtv };
   return { d3d, queue, rootSignature, pipelines, jobs, heap, out, draw };
 }

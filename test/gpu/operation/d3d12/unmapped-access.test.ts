@@ -27,8 +27,8 @@ import { gpuTest } from '../../../harness/gpu-test.js';
 import { flush, pattern, readBuffer, TILE, uploadBuffer } from '../../../shared/d3d12-helpers.js';
 import { expectD3D12Rejection } from '../../../shared/expect-d3d12-error.js';
 import { deviceContext } from '../../../shared/device-context.js';
+import { textureSwapChain } from '../../../shared/texture-swap-chain.js';
 
-const loose = (value: unknown): never => value as never;
 const TIER1_NULL_READ = 0xdeadbeef;
 
 /**
@@ -685,25 +685,6 @@ describe('readUnmappedAccesses: counts, clearing and lifetimes', () => {
   });
 });
 
-/** A swap chain over an 8×8 texture (a canvas context's stand-in), as validate-execute.test.ts makes one. */
-function textureSwapChain(
-  device: GPUDevice,
-  d3d: Device,
-): { target: GPUTexture; swapChain: ReturnType<Device['createSwapChain']> } {
-  const target = device.createTexture({
-    size: [8, 8],
-    format: 'bgra8unorm',
-    usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
-  });
-  const context = {
-    canvas: { width: 8, height: 8 },
-    configure: () => undefined,
-    unconfigure: () => undefined,
-    getCurrentTexture: () => target,
-  };
-  return { target, swapChain: d3d.createSwapChain(loose(context), { format: 'B8G8R8A8_UNORM' }) };
-}
-
 /** Root SRV 1 read per fragment (root constant 2 == 0) or per vertex (== 1). */
 const DRAW = `
 struct VertexOut { @builtin(position) position: vec4f, @location(0) color: vec4f }
@@ -732,7 +713,7 @@ describe('readUnmappedAccesses: draws', () => {
     'a fragment shader reading a NULL tile records one read per fragment; a vertex shader, through its replay, one per vertex',
     async ({ device }) => {
       const s = await scene(device, ON);
-      const { target, swapChain } = textureSwapChain(device, s.d3d);
+      const { target, swapChain } = textureSwapChain(s.d3d, device, 8, 8, 'B8G8R8A8_UNORM');
       try {
         const pso = await s.d3d.createGraphicsPipelineState({
           code: DRAW,
@@ -782,7 +763,7 @@ describe('readUnmappedAccesses: draws', () => {
       `gpuValidation ${gpuValidation}: the same draws run (fragment stage without the recording code, the placeholder bound), and record nothing`,
       async ({ device }) => {
         const s = await scene(device, { gpuValidation });
-        const { target, swapChain } = textureSwapChain(device, s.d3d);
+        const { target, swapChain } = textureSwapChain(s.d3d, device, 8, 8, 'B8G8R8A8_UNORM');
         try {
           const pso = await s.d3d.createGraphicsPipelineState({
             code: DRAW,

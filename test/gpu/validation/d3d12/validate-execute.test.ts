@@ -35,6 +35,7 @@ import {
 import { d3dTest } from '../../../harness/d3d-test.js';
 import { firstDifference, flush, pattern, readBuffer, TILE, uploadBuffer } from '../../../shared/d3d12-helpers.js';
 import { expectD3D12Error, type ExpectedD3D12Error } from '../../../shared/expect-d3d12-error.js';
+import { textureSwapChain } from '../../../shared/texture-swap-chain.js';
 import { Random } from '../../../../src/validate/random.js';
 
 const MIB = 2 ** 20;
@@ -400,18 +401,7 @@ describe('validateExecuteCommandLists refuses what executeCommandLists refuses',
     const w = await witness(d3d);
     // A canvas context as a swap chain needs one: configure() and a current texture (never fetched
     // here: nothing that draws is submitted).
-    const canvasTexture = device.createTexture({
-      size: [8, 8],
-      format: 'bgra8unorm',
-      usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
-    });
-    const context = {
-      canvas: { width: 8, height: 8 },
-      configure: () => undefined,
-      unconfigure: () => undefined,
-      getCurrentTexture: () => canvasTexture,
-    };
-    const swapChain = d3d.createSwapChain(loose(context), { format: 'B8G8R8A8_UNORM' });
+    const { target: canvasTexture, swapChain } = textureSwapChain(d3d, device, 8, 8, 'B8G8R8A8_UNORM');
     const clear = closedList(d3d, 'DIRECT', (l) =>
       l.clearRenderTargetView(swapChain.getCurrentBackBuffer(), [0, 0, 0, 1]),
     );
