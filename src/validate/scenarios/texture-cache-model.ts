@@ -273,9 +273,7 @@ function readOf(model: CacheModel, thread: number, word: number): string {
  * read, each naming the first read off by more than its tolerance.
  */
 export function sampleChecks(name: string, words: Uint32Array, model: CacheModel, gather: boolean): Check[] {
-  const e0 = performance.now();
   const expected = model.expected(gather);
-  console.log('model', Math.round(performance.now() - e0));
   const threads = expected.length / OUT_WORDS;
   return READS.filter((r) => gather || !r.gatherOnly).map(({ what, words: kinds, tolerance }) => {
     const check: Check = { name: `${name}: ${what}`, length: threads * kinds.length * 4, firstDifference: -1 };

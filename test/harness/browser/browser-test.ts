@@ -31,6 +31,9 @@ interface PageSession {
 }
 
 /** Collects what `page` reports that fails a test: console errors, uncaught exceptions, failed requests, crashes. */
+/** Longer than any test's own wait for a page (see the connect call). */
+const PROTOCOL_TIMEOUT_MS = 600_000;
+
 /** How long a page's navigation may take (see watchPage). */
 const NAVIGATION_TIMEOUT_MS = 120_000;
 
@@ -58,7 +61,10 @@ export const browserTest = test.extend<{
     async ({}, use) => {
       const browser = await puppeteer.connect({
         browserWSEndpoint: inject('browserWSEndpoint'),
-        protocolTimeout: 180_000,
+        // page.waitForFunction is one protocol call that lasts the whole wait: this bound must exceed
+        // the longest wait a test asks for (a quick run of every benchmark figure, up to 400 s), or
+        // the call fails at this bound whatever the wait's own timeout (seen on a slow CI machine).
+        protocolTimeout: PROTOCOL_TIMEOUT_MS,
       });
       await use(browser);
       await browser.disconnect();

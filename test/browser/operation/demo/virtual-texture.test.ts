@@ -22,10 +22,19 @@ import { browserTest } from '../../../harness/browser/browser-test.js';
 import type { DecodedPng } from '../../../harness/png.js';
 import { runScene, runSceneHolds, SCENE_TIMEOUT_MS } from './open-scene.js';
 
-const WIDTH = 480;
-const HEIGHT = 320;
+// Every pixel of these canvases is checked, and on SwiftShader a frame's cost is its pixels' (a frame
+// at 480 x 320 took 0.7 s, at 240 x 160 0.2 s). View A at this size still spans 3 x 3 tiles of mip 0.
+const WIDTH = 240;
+const HEIGHT = 160;
 const VIEW_A = { cx: 5000, cy: 7000, s: 1 };
 const VIEW_B = { cx: 9216, cy: 4096, s: 8 };
+/** Pages the scene maps for good: mips 5..7 (16 + 4 + 1 tiles) and the packed tail (main.ts). */
+const PINNED_PAGES = 22;
+/**
+ * A pool with room for view A's 13 tiles of mip 0 but not also for view B's 6 of mip 3 (the scene's
+ * `pending` counts at this canvas size): the second view evicts, the first streams back.
+ */
+const SMALL_POOL_PAGES = PINNED_PAGES + 16;
 const viewParam = (v: { cx: number; cy: number; s: number }): string => `${v.cx},${v.cy},${v.s}`;
 /** The CPU source's two copy paths: the default (copyTiles) and copyTextureRegion. */
 const COPY_PATHS = ['copyTiles', 'copyTextureRegion'] as const;
@@ -252,12 +261,12 @@ describe('demo: virtual texture streaming', () => {
       const run = await runScene<VirtualTextureSnapshot>(
         openPage,
         'virtual-texture',
-        { frames: 42, viewFrames: 14, views, width: WIDTH, height: HEIGHT, poolPages: 56 },
+        { frames: 42, viewFrames: 14, views, width: WIDTH, height: HEIGHT, poolPages: SMALL_POOL_PAGES },
         'virtual-texture-evict',
       );
       expect(run.snapshot.evictions, 'tiles were evicted').toBeGreaterThan(0);
-      expect(run.snapshot.residentTiles).toBeLessThanOrEqual(56);
-      expect(run.snapshot.mappedTotal, 'pages were reused').toBeGreaterThan(56 - 22);
+      expect(run.snapshot.residentTiles).toBeLessThanOrEqual(SMALL_POOL_PAGES);
+      expect(run.snapshot.mappedTotal, 'pages were reused').toBeGreaterThan(SMALL_POOL_PAGES - PINNED_PAGES);
       expect(run.snapshot.pending).toBe(0);
       expectStreamed(run.snapshot, 'evict');
       const mismatches = exactMismatches(run.canvas, VIEW_A);
@@ -280,7 +289,7 @@ describe('demo: virtual texture streaming', () => {
           mappedPixels,
         };
       });
-      expect(overlay.pool).toContain('of 56 pages used');
+      expect(overlay.pool).toContain(`of ${SMALL_POOL_PAGES} pages used`);
       expect(overlay.evictions).toBe(String(run.snapshot.evictions));
       expect(overlay.perSecond).toMatch(/^\d+$/);
       expect(overlay.streamedRate).toMatch(/^\d+\.\d$/);
