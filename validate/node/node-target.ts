@@ -4,6 +4,7 @@
  */
 import { createNodeDevice, formatAdapter, nodeDeviceDriver, summarizeAdapter } from '../../src/node/index.js';
 import { runDifferential, runScenarios } from '../../src/validate/index.js';
+import { isCpuAdapter, yieldWhileDawnPolls } from '../../tools/node/dawn-polling.js';
 import type { RunParameters } from '../validation-logic.js';
 import type { TargetReport } from './report.js';
 
@@ -19,6 +20,8 @@ export async function runNodeTarget(run: RunParameters, report: TargetReport, gp
     failure ??= new Error(`WebGPU error: ${event.error.message}`);
   };
   device.addEventListener('uncapturederror', onError);
+  // On a CPU adapter Dawn's polling would spin a core its workers need (tools/node/dawn-polling.ts).
+  const restorePolling = isCpuAdapter(device.adapterInfo) ? yieldWhileDawnPolls() : undefined;
   const plant = run.plant ? { plant: run.plant } : {};
   report.startClock();
   try {
@@ -31,6 +34,7 @@ export async function runNodeTarget(run: RunParameters, report: TargetReport, gp
     report.add(await runScenarios({ gpuDevice: device, seed: run.seed, tier: run.tier, ...plant }));
     if (failure) throw failure;
   } finally {
+    restorePolling?.();
     device.removeEventListener('uncapturederror', onError);
     if (!gpuDevice) device.destroy();
   }
