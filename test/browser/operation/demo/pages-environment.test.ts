@@ -80,7 +80,8 @@ async function settle(page: Page): Promise<void> {
       if (status.id === 'gpu-status') return status.getAttribute('data-state') !== 'pending';
       return status.id === 'validation-adapter' || status.textContent !== 'asking navigator.gpu…';
     },
-    // Every animation frame: the scene's own loop runs on them, and its pause must come early.
+    // Checked at every animation frame, as the scene's loop runs: the pause is asked for at the first
+    // frame the scene has drawn, and the loop takes it when the frame in progress ends.
     { timeout: PAGE_TIMEOUT_MS, polling: 'raf' },
     STARTED_FRAMES,
   );

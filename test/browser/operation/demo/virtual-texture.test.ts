@@ -23,7 +23,8 @@ import type { DecodedPng } from '../../../harness/png.js';
 import { runScene, runSceneHolds, SCENE_TIMEOUT_MS } from './open-scene.js';
 
 // Every pixel of these canvases is checked, and on SwiftShader a frame's cost is its pixels' (a frame
-// at 480 x 320 took 0.7 s, at 240 x 160 0.2 s). View A at this size still spans 3 x 3 tiles of mip 0.
+// at 480 x 320 took 0.7 s, at 240 x 160 0.2 s). View A at this size still crosses tile edges: its
+// texels span 2 x 2 tiles of mip 0, and the feedback's one-texel border asks for 3 x 2.
 const WIDTH = 240;
 const HEIGHT = 160;
 const VIEW_A = { cx: 5000, cy: 7000, s: 1 };
@@ -31,8 +32,9 @@ const VIEW_B = { cx: 9216, cy: 4096, s: 8 };
 /** Pages the scene maps for good: mips 5..7 (16 + 4 + 1 tiles) and the packed tail (main.ts). */
 const PINNED_PAGES = 22;
 /**
- * A pool with room for view A's 13 tiles of mip 0 but not also for view B's 6 of mip 3 (the scene's
- * `pending` counts at this canvas size): the second view evicts, the first streams back.
+ * A pool with room for view A's 13 tiles (6 of mip 0 and their parents in mips 1-4) but not also for
+ * view B's 6 (4 of mip 3, 2 of mip 4): the scene's `pending` counts at this canvas size. The second
+ * view evicts, the first streams back.
  */
 const SMALL_POOL_PAGES = PINNED_PAGES + 16;
 const viewParam = (v: { cx: number; cy: number; s: number }): string => `${v.cx},${v.cy},${v.s}`;

@@ -1,9 +1,11 @@
 /**
  * tools/node/dawn-polling.ts: once installed, a native callback handed to the global setImmediate
  * (Dawn's polling tick) runs after the sleep, with its arguments; a JavaScript callback is handed
- * on unwrapped; a second install changes nothing; uninstalling puts the original back. isCpuAdapter
+ * on unwrapped; a second install changes nothing; uninstalling puts the original back, but not over
+ * a replacement made since; util.promisify(setImmediate) keeps working. isCpuAdapter
  * knows SwiftShader, llvmpipe and WebGPU's fallback adapter, and no GPU.
  */
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, test } from 'vitest';
 import { isCpuAdapter, yieldWhileDawnPolls } from '../../../../tools/node/dawn-polling.js';
 
@@ -63,6 +65,17 @@ describe('yieldWhileDawnPolls', () => {
     expect(globalThis.setImmediate).toBe(installed);
     restore();
     expect(globalThis.setImmediate).toBe(original);
+  });
+
+  test('uninstalling leaves a replacement made since; util.promisify(setImmediate) works while installed', async () => {
+    const restore = yieldWhileDawnPolls(SLEEP_MS);
+    expect(await promisify(setImmediate)('value')).toBe('value');
+    const replacement = Object.assign(() => undefined as unknown as NodeJS.Immediate, {
+      __promisify__: original.__promisify__,
+    });
+    globalThis.setImmediate = replacement;
+    restore();
+    expect(globalThis.setImmediate).toBe(replacement);
   });
 });
 
