@@ -7,7 +7,7 @@ import { D3D12Error, invalidArg, orThrow } from '../api/errors.js';
 import type { DeviceOptions, MemorySegment } from '../api/types.js';
 import { GuardError } from '../gpu/error-guard.js';
 import { GpuMemory, maxPoolBytes, POOL_WHAT } from '../gpu/gpu-memory.js';
-import { requestWebGPUDevice } from '../gpu/request-device.js';
+import { requestWebGPUDevice, runsOnCpu } from '../gpu/request-device.js';
 import { DEFAULT_TEXTURE_CACHE_BYTES, maxTextureCacheBytes } from '../gpu/texture-cache.js';
 import { TILE_SIZE } from '../memory/tiling.js';
 import { VA_PAGE_SIZE } from '../memory/virtual-address-space.js';
@@ -96,17 +96,6 @@ export async function createDevice(options: DeviceOptions = {}): Promise<Device>
     },
   );
   return new Device(context);
-}
-
-/**
- * Whether `gpuDevice` runs shaders on the CPU (SwiftShader, or any fallback adapter). There the
- * texture cache is off unless asked for: a CPU runs both sides of every branch, so a read pays for
- * the cache's path and memory's (prelude.ts's notes on SwiftShader's masked branches).
- */
-function runsOnCpu(gpuDevice: GPUDevice): boolean {
-  const info = (gpuDevice as { adapterInfo?: Partial<GPUAdapterInfo> & { isFallbackAdapter?: boolean } }).adapterInfo;
-  if (!info) return false;
-  return info.isFallbackAdapter === true || /swiftshader/i.test(`${info.architecture ?? ''} ${info.description ?? ''}`);
 }
 
 /**

@@ -42,6 +42,18 @@ export function formatAdapter(summary: AdapterSummary): string {
   return `vendor=${summary.vendor || '?'} architecture=${summary.architecture || '?'}${details ? ` (${details})` : ''}`;
 }
 
+/**
+ * Whether `gpuDevice` runs shaders on the CPU (SwiftShader, or any fallback adapter). There the
+ * texture cache is off unless asked for (create-device.ts: a CPU runs both sides of every branch, so a
+ * read pays for the cache's path and memory's), and `npm run validate` lets Dawn's polling sleep
+ * (tools/node/dawn-polling.ts: a spinning poll takes a core the shaders need).
+ */
+export function runsOnCpu(gpuDevice: GPUDevice): boolean {
+  const info = (gpuDevice as { adapterInfo?: Partial<GPUAdapterInfo> & { isFallbackAdapter?: boolean } }).adapterInfo;
+  if (!info) return false;
+  return info.isFallbackAdapter === true || /swiftshader/i.test(`${info.architecture ?? ''} ${info.description ?? ''}`);
+}
+
 export async function requestDeviceWithAdapterLimits(adapter: GPUAdapter, label = 'd3d12-webgpu'): Promise<GPUDevice> {
   const requiredLimits: Record<string, number> = {};
   for (const name of MAXIMIZED_LIMITS) requiredLimits[name] = adapter.limits[name];

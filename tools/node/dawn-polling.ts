@@ -9,11 +9,10 @@
  * core), then poll as before. A wait for the GPU then ends at most that much later; results are
  * unchanged. Only native callbacks are delayed: Dawn's ticks, and a bound function if one is handed
  * to the global `setImmediate` (it only starts 0.5 ms later); a JavaScript callback goes through as
- * before. Measured on a 2-core machine on
- * SwiftShader: `npm run validate -- --target=node --seeds=1 --ops=50` 19.1 s → 12.5 s, its CPU time
+ * before. Measured on a 2-core machine on SwiftShader: `npm run validate -- --target=node --seeds=1 --ops=50` 19.1 s → 12.5 s, its CPU time
  * 34 s → 19 s; the gpu test project's files 297 s → 228 s (summed).
  *
- * Meant for CPU adapters (isCpuAdapter): on a real GPU the spin costs a core the GPU does not need,
+ * Meant for CPU adapters (src/gpu/request-device.ts's runsOnCpu): on a real GPU the spin costs a core the GPU does not need,
  * and the sleep would add to every wait. `npm run validate` installs it on a CPU adapter only; the gpu
  * test project always (its CI has no GPU); the library and the benchmarks keep Dawn's own polling.
  */
@@ -58,19 +57,4 @@ export function yieldWhileDawnPolls(sleepMs = DAWN_POLL_SLEEP_MS): () => void {
     // Only this wrapper is taken back: a replacement made since stays.
     if (globalThis.setImmediate === installed) globalThis.setImmediate = original;
   };
-}
-
-/** Names in an adapter's info that mean a CPU rasterizer: SwiftShader, Mesa's llvmpipe (lavapipe). */
-const CPU_ADAPTER = /swiftshader|llvmpipe|lavapipe/i;
-
-/** Whether `info` describes a CPU adapter: WebGPU's fallback adapter, or a known CPU rasterizer. */
-export function isCpuAdapter(info: {
-  vendor?: string;
-  architecture?: string;
-  device?: string;
-  description?: string;
-  isFallbackAdapter?: boolean;
-}): boolean {
-  if (info.isFallbackAdapter === true) return true;
-  return [info.vendor, info.architecture, info.device, info.description].some((text) => CPU_ADAPTER.test(text ?? ''));
 }

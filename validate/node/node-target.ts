@@ -4,7 +4,8 @@
  */
 import { createNodeDevice, formatAdapter, nodeDeviceDriver, summarizeAdapter } from '../../src/node/index.js';
 import { runDifferential, runScenarios } from '../../src/validate/index.js';
-import { isCpuAdapter, yieldWhileDawnPolls } from '../../tools/node/dawn-polling.js';
+import { runsOnCpu } from '../../src/gpu/request-device.js';
+import { yieldWhileDawnPolls } from '../../tools/node/dawn-polling.js';
 import type { RunParameters } from '../validation-logic.js';
 import type { TargetReport } from './report.js';
 
@@ -21,7 +22,7 @@ export async function runNodeTarget(run: RunParameters, report: TargetReport, gp
   };
   device.addEventListener('uncapturederror', onError);
   // On a CPU adapter Dawn's polling would spin a core its workers need (tools/node/dawn-polling.ts).
-  const restorePolling = isCpuAdapter(device.adapterInfo) ? yieldWhileDawnPolls() : undefined;
+  const restorePolling = runsOnCpu(device) ? yieldWhileDawnPolls() : undefined;
   const plant = run.plant ? { plant: run.plant } : {};
   report.startClock();
   try {

@@ -30,13 +30,13 @@ interface PageSession {
   report(message: string): void;
 }
 
-/** Collects what `page` reports that fails a test: console errors, uncaught exceptions, failed requests, crashes. */
 /** Longer than any test's own wait for a page (see the connect call). */
 const PROTOCOL_TIMEOUT_MS = 600_000;
 
 /** How long a page's navigation may take (see watchPage). */
 const NAVIGATION_TIMEOUT_MS = 120_000;
 
+/** Collects what `page` reports that fails a test: console errors, uncaught exceptions, failed requests, crashes. */
 export function watchPage(page: Page, problems: string[]): void {
   // Puppeteer's 30 s default for goto: a first load through the vite server, with two test files
   // running at once on a 2-core machine, takes longer; the test's own timeout still bounds it.

@@ -2,12 +2,13 @@
  * tools/node/dawn-polling.ts: once installed, a native callback handed to the global setImmediate
  * (Dawn's polling tick) runs after the sleep, with its arguments; a JavaScript callback is handed
  * on unwrapped; a second install changes nothing; uninstalling puts the original back, but not over
- * a replacement made since; util.promisify(setImmediate) keeps working. isCpuAdapter
- * knows SwiftShader, llvmpipe and WebGPU's fallback adapter, and no GPU.
+ * a replacement made since; util.promisify(setImmediate) keeps working. runsOnCpu, which decides
+ * where npm run validate installs it, knows SwiftShader and WebGPU's fallback adapter, and no GPU.
  */
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, test } from 'vitest';
-import { isCpuAdapter, yieldWhileDawnPolls } from '../../../../tools/node/dawn-polling.js';
+import { runsOnCpu } from '../../../../src/gpu/request-device.js';
+import { yieldWhileDawnPolls } from '../../../../tools/node/dawn-polling.js';
 
 const original = globalThis.setImmediate;
 /** Long against a setImmediate round trip (microseconds), so that the sleep is what the wait shows. */
@@ -79,15 +80,15 @@ describe('yieldWhileDawnPolls', () => {
   });
 });
 
-describe('isCpuAdapter', () => {
+describe('runsOnCpu (where npm run validate lets Dawn sleep, and the texture cache is off by default)', () => {
   test.each([
     [{ vendor: 'google', architecture: 'swiftshader', device: '', description: '' }, true],
-    [{ vendor: 'mesa', architecture: '', device: '', description: 'llvmpipe (LLVM 15.0.6, 256 bits)' }, true],
+    [{ vendor: '', architecture: '', device: '', description: 'SwiftShader Device (Subzero)' }, true],
     [{ vendor: '', architecture: '', device: '', description: '', isFallbackAdapter: true }, true],
     [{ vendor: 'nvidia', architecture: 'hopper', device: '', description: 'NVIDIA H200' }, false],
     [{ vendor: 'nvidia', architecture: 'hopper', isFallbackAdapter: false }, false],
-    [{}, false],
-  ])('%o: %s', (info, cpu) => {
-    expect(isCpuAdapter(info)).toBe(cpu);
+    [undefined, false],
+  ])('%o: %s', (adapterInfo, cpu) => {
+    expect(runsOnCpu({ adapterInfo } as unknown as GPUDevice)).toBe(cpu);
   });
 });
