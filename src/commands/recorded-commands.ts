@@ -7,8 +7,10 @@
  * it names are resolved to the WebGPU objects they stand for at that moment (pipelines, the back
  * buffer's current canvas texture, a query heap's result pages, the device's clear kernel). The
  * executor's encoder for each kind (src/gpu/encoders/) encodes that form as it is; nothing reshapes
- * it again. Barriers and state-only calls have no executable form: they count in command indices
- * (faults name commands by index) and run nothing.
+ * or rebuilds it again. What is decided at submission lives beside it: the page-copy plan
+ * (src/gpu/page-copies.ts) says which of a copy's jobs the page kernel runs, keyed by the copy, and
+ * the copy encoder consults it. Barriers and state-only calls have no executable form: they count
+ * in command indices (faults name commands by index) and run nothing.
  */
 import type { CopyJob } from '../gpu/copy-jobs.js';
 import type { IndexedCommand } from '../gpu/encoders/executable-commands.js';

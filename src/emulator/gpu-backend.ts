@@ -22,7 +22,6 @@
  */
 import type { GpuMemory } from '../gpu/gpu-memory.js';
 import { copyKernel, encodeExecution, type ExecutableList } from '../gpu/executor.js';
-import { withPageCopies } from '../gpu/page-copies.js';
 import { uavClearKernel } from '../gpu/uav-clear.js';
 import { memberOffset, preludeConstant, preludeLayout, readsTextures } from '../gpu/prelude.js';
 import type { CpuVisibleWrite } from '../commands/recorded-commands.js';
@@ -291,8 +290,9 @@ export class GpuBackend {
     described: ReadonlyMap<number, SubmittedList>,
     uses: readonly ListUse[],
   ): void {
-    // Its buffers (constants, jobs, readback staging) are allocated here: inside scopes of its own.
-    this.memory.guard('executeCommandLists', () => this.submit(lists, writes, described, uses));
+    // Its buffers (constants, jobs, readback staging) are allocated here: inside scopes of its own,
+    // opened at the first of them (a submission that allocates nothing makes none: LazyScopes).
+    this.memory.guardAllocations('executeCommandLists', () => this.submit(lists, writes, described, uses));
   }
 
   private submit(
@@ -318,10 +318,9 @@ export class GpuBackend {
     const faults = this.settings.validation
       ? { slot: (this.faultSlot ??= this.memory.faultSlot()), clearFirst: this.clearFaultsNext }
       : undefined;
-    // Copies into and out of resident pages go to the page kernel; resolved now, against the
-    // page-table entries this very submission reads (page-copies.ts).
-    const resolved = withPageCopies(this.memory.pageTable, this.kernel.pages, lists);
-    const encoded = encodeExecution(this.memory, this.kernel, this.settings, resolved, unmapped, this.buffers, faults);
+    // Copies into and out of resident pages go to the page kernel: planned as they are encoded, against
+    // the page-table entries this very submission reads (page-copies.ts).
+    const encoded = encodeExecution(this.memory, this.kernel, this.settings, lists, unmapped, this.buffers, faults);
     if (encoded) {
       // After the page-table changes made before this execution (and only those: see page-table.ts).
       this.memory.submit([encoded.commandBuffer]);

@@ -113,7 +113,7 @@ export class MemoryBacking {
       return;
     }
     if (!heap.desc.flags.includes('CREATE_NOT_ZEROED'))
-      this.gpu.guard(
+      this.gpu.guardAllocations(
         () => `clearing ${heap.label}`,
         () => this.gpu.clearPages(taken.segment, taken.runs),
       );
@@ -133,7 +133,7 @@ export class MemoryBacking {
     // CPU writes through map() not yet sent (no submission since) must be in the evicted copy (or,
     // lazily, in the kept pages: the heap has no memory to flush into afterwards). The staging
     // buffers are taken here: inside scopes of their own.
-    const evicted = this.gpu.guard(
+    const evicted = this.gpu.guardAllocations(
       () => `evicting ${out.length === 1 ? (out[0] as Heap).label : `${out.length} heaps`}`,
       () => {
         for (const heap of out) this.flushCpuWrites(heap);
@@ -160,7 +160,7 @@ export class MemoryBacking {
     const rising = heaps.filter((heap) => !heap.memory && heap.evicted);
     if (rising.length === 0) return;
     const restored: RestoredHeap[] = [];
-    this.gpu.guard(
+    this.gpu.guardAllocations(
       () => `making ${rising.length === 1 ? (rising[0] as Heap).label : `${rising.length} heaps`} resident`,
       () => {
         // First the heaps whose old pages still hold their bytes: they take them back, no copy at all
@@ -226,7 +226,7 @@ export class MemoryBacking {
     }
     for (const memory of old) this.allocators[memory.segment].releaseRuns(memory.runs);
     const taken = moves.map(({ heap, to }) => this.allocate(call, 'objects', to, heap.desc.sizeInBytes));
-    this.gpu.guard(
+    this.gpu.guardAllocations(
       () =>
         `moving ${moves.length === 1 ? (moves[0] as { heap: Heap }).heap.label : `${moves.length} heaps`} between segments`,
       () => {

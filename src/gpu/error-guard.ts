@@ -30,28 +30,66 @@ export function guard<T>(
   try {
     return fn();
   } finally {
-    const validation = device.popErrorScope();
-    const outOfMemory = device.popErrorScope();
-    // Joined by hand, not with Promise.all (an array, a result array and more promises at every
-    // submission, about 0.1 µs): the outer scope's result is awaited inside the inner one's handler.
-    const report = (caught: GPUError | null, outOfMemoryError: GPUError | null): void => {
-      const error = outOfMemoryError ?? caught;
-      // A label built per call costs as much as a small paging call's bookkeeping: built only when needed.
-      if (error)
-        onError({
-          what: typeof what === 'string' ? what : what(),
-          outOfMemory: outOfMemoryError !== null,
-          message: error.message,
-        });
-    };
-    // A lost device rejects pops: the loss itself is reported elsewhere (and, as with Promise.all,
-    // a rejected pop reports nothing; the other one's rejection is handled too).
-    const ignore = (): undefined => undefined;
-    void validation.then(
-      (v) => outOfMemory.then((o) => report(v, o), ignore),
-      () => outOfMemory.then(ignore, ignore),
-    );
+    report(device, what, onError);
   }
+}
+
+/**
+ * Error scopes opened only when needed: from the first `open()` (an allocation) to `close()`. For
+ * the calls a program makes per frame or per tile (executeCommandLists, makeResident, evict), whose
+ * other WebGPU calls encode and submit objects already known good: WebGPU reports no error for
+ * them, but two pushes and two pops cost about 12 us of a 85 us submission in Node (Dawn, a
+ * SwiftShader device: docs/residency.md). Every WebGPU call after an allocation runs inside the
+ * scopes, so a refused buffer's later uses in the same call are caught with it.
+ */
+export class LazyScopes {
+  private opened = false;
+
+  constructor(
+    private readonly device: GPUDevice,
+    private readonly what: string | (() => string),
+    private readonly onError: (error: GuardedError) => void,
+  ) {}
+
+  /** Opens the scopes, once: call before any WebGPU call that can fail (an allocation). */
+  open(): void {
+    if (this.opened) return;
+    this.opened = true;
+    this.device.pushErrorScope('out-of-memory');
+    this.device.pushErrorScope('validation');
+  }
+
+  /** Closes the scopes if they were opened; what they caught goes to `onError`. */
+  close(): void {
+    if (!this.opened) return;
+    this.opened = false;
+    report(this.device, this.what, this.onError);
+  }
+}
+
+/** Pops the two scopes guard pushed (validation innermost) and reports what they caught to `onError`. */
+function report(device: GPUDevice, what: string | (() => string), onError: (error: GuardedError) => void): void {
+  const validation = device.popErrorScope();
+  const outOfMemory = device.popErrorScope();
+  // Joined by hand, not with Promise.all (an array, a result array and more promises at every
+  // submission, about 0.1 µs): the outer scope's result is awaited inside the inner one's handler.
+  const caught = (validationError: GPUError | null, outOfMemoryError: GPUError | null): void => {
+    const error = outOfMemoryError ?? validationError;
+    // A label built per call costs as much as a small paging call's bookkeeping: built only when needed.
+    if (error)
+      onError({
+        what: typeof what === 'string' ? what : what(),
+        outOfMemory: outOfMemoryError !== null,
+        message: error.message,
+      });
+  };
+  // A lost device rejects pops: the loss itself is reported elsewhere (and, as with Promise.all,
+  // a rejected pop reports nothing; the other one's rejection is handled too).
+  const ignore = (): undefined => undefined;
+  void validation.then(
+    (v) => outOfMemory.then((o) => caught(v, o), ignore),
+    () => outOfMemory.then(ignore, ignore),
+  );
 }
 
 /** Runs `fn` inside fresh scopes and resolves with its result, or rejects with what the scopes caught. */

@@ -4,7 +4,8 @@
  * (page table, pool, per-dispatch constants, fault log, unmapped-access log, the texture cache's
  * tags, requests, atlas and sampler); a submission that runs shaders first fills the texture cache
  * with the pages earlier ones requested (src/gpu/texture-cache.ts); copies run the copy
- * kernel over their jobs. Clears and draws go to render passes on their back buffer, with the
+ * kernel over their jobs (and the page kernel over those the submission's page-copy plan gives it,
+ * src/gpu/page-copies.ts). Clears and draws go to render passes on their back buffer, with the
  * graphics prelude's bind group; the pass planner decides which commands share a pass. WebGPU orders
  * passes and dispatches, so D3D12's barriers need no GPU work here: their state rules were checked
  * when they were recorded and executed.
@@ -15,6 +16,7 @@
  * Lists with nothing to run encode nothing: no command buffer, no submission.
  */
 import type { GpuMemory } from './gpu-memory.js';
+import { planPageCopies } from './page-copies.js';
 import { graphicsPreludeBindGroupLayout, preludeBindGroupLayout } from './pipelines.js';
 import { preludeLayout } from './prelude.js';
 import type { SubmissionBuffers } from './submission-buffers.js';
@@ -93,6 +95,8 @@ function plan(lists: readonly ExecutableList[], planning: Planning, stride: numb
  * null when the lists hold nothing to run (empty lists, empty dispatches and copies).
  * `kernel` must be the device's resolved copy kernel; `unmapped` is the unmapped-access log to bind
  * (or the placeholder, not recording); `buffers` the device's reused constants and jobs buffers.
+ * Copies are planned against the page-table mirror's shadow (planPageCopies, page-copies.ts): submit
+ * the command buffer right after, with no page-table change in between.
  */
 export function encodeExecution(
   memory: GpuMemory,
@@ -106,7 +110,8 @@ export function encodeExecution(
 ): { commandBuffer: GPUCommandBuffer; transient: GPUBuffer[] } | null {
   const device = memory.device;
   const stride = dispatchInfoStride(device);
-  const planning: Planning = { settings, unmapped, jobs: [] };
+  const pageCopies = planPageCopies(memory.pageTable, lists);
+  const planning: Planning = { settings, unmapped, jobs: [], pageCopies };
   const { commands, dispatches, shaders, draws } = plan(lists, planning, stride);
   if (commands.length === 0) return null;
 
@@ -143,7 +148,7 @@ export function encodeExecution(
     passes,
     prelude,
     graphicsPrelude,
-    copy: { pipeline: kernel.pipeline, jobs },
+    copy: { pipeline: kernel.pipeline, pages: kernel.pages, jobs, plan: pageCopies },
     transient: [],
   };
   for (const { command, slots } of commands) encoderOf(command).encode(command, context, slots);

@@ -23,7 +23,7 @@ import type { PageRun } from '../memory/range-allocator.js';
 import { TILE_SIZE } from '../memory/tiling.js';
 import { PageTableMirror } from './page-table.js';
 import { memberOffset, preludeConstant, preludeLayout } from './prelude.js';
-import { checked, guard, type GuardedError } from './error-guard.js';
+import { checked, guard, LazyScopes, type GuardedError } from './error-guard.js';
 import { TextureCache, textureCacheSlots } from './texture-cache.js';
 
 export const PAGE_SIZE = TILE_SIZE;
@@ -72,6 +72,10 @@ export class GpuMemory {
   /** Queue writes that every submission must follow (the descriptor heaps' pending writes). */
   beforeSubmit: () => void = () => undefined;
   private failNextAllocation = false;
+  /** Guarded operations running now (guard() calls inside guard() calls). */
+  private guardDepth = 0;
+  /** The section of guardAllocations running now, if any: its scopes open at its first allocation. */
+  private lazy: LazyScopes | undefined;
   /** MAP_READ buffers the fault log is copied into, unmapped and free. */
   private readonly faultStaging: GPUBuffer[] = [];
 
@@ -161,6 +165,7 @@ export class GpuMemory {
    * refusal (failNextAllocationForTesting).
    */
   createBuffer(descriptor: GPUBufferDescriptor): GPUBuffer {
+    if (this.guardDepth === 0) this.lazy?.open();
     if (this.failNextAllocation) {
       this.failNextAllocation = false;
       // Larger than the device allows: WebGPU refuses it, as it refuses memory it does not have.
@@ -176,7 +181,33 @@ export class GpuMemory {
 
   /** Runs WebGPU work inside error scopes of its own; what they catch goes to `onError`. */
   guard<T>(what: string | (() => string), fn: () => T): T {
-    return guard(this.device, what, fn, (error) => this.onError(error));
+    // Inside guardAllocations, its scopes open first: they must enclose these (scopes are a stack),
+    // and what follows may use what this allocates.
+    if (this.guardDepth === 0) this.lazy?.open();
+    this.guardDepth++;
+    try {
+      return guard(this.device, what, fn, (error) => this.onError(error));
+    } finally {
+      this.guardDepth--;
+    }
+  }
+
+  /**
+   * Runs `fn` as guard would, but opens the error scopes only at its first allocation (createBuffer,
+   * or a guard inside it) and keeps them open to its end: a call that allocates nothing makes no
+   * scope at all (see LazyScopes). For queue operations whose other WebGPU calls use only objects
+   * known good (the pool, the page table, checked pipelines, buffers allocated inside scopes).
+   */
+  guardAllocations<T>(what: string | (() => string), fn: () => T): T {
+    if (this.lazy || this.guardDepth > 0) return fn();
+    const lazy = new LazyScopes(this.device, what, (error) => this.onError(error));
+    this.lazy = lazy;
+    try {
+      return fn();
+    } finally {
+      this.lazy = undefined;
+      lazy.close();
+    }
   }
 
   /**

@@ -4,6 +4,12 @@
  * source and destination pages are RESIDENT in the page-table mirror's shadow is resolved to pool
  * word indices. The rest stays with the copy kernel, which translates each word on the GPU.
  *
+ * The result is a plan for that one submission (PageCopyPlan): per executable copy command, which
+ * of its jobs each kernel runs. The copy encoder (encoders/copy.ts) consults it; the executable
+ * commands themselves are never rebuilt or changed (src/commands/recorded-commands.ts). A copy
+ * with no entry runs all its jobs on the copy kernel. Entries are keyed by the command object: each
+ * occurs once in a submission (executableCommands makes them afresh at every execution).
+ *
  * Why this is the same copy: the shadow is what the GPU's table holds for the submission that is
  * about to be made (page-table.ts: flush() sends it first, and a lost testing write is lost from
  * both), and a resident, aligned access is exactly a pool access in the copy kernel too: no fault, no
@@ -12,17 +18,17 @@
  * words, copyPhases) is left whole: its phase split is by job index.
  *
  * Consecutive copies of a list whose jobs all went to the page kernel share one dispatch, the first
- * one's, when no pool page one of them writes is read or written by another (a streamer's batch of
- * tile copies is one dispatch, not one per tile). Their jobs cannot fault, so no record names the
- * wrong command; and with no page in common, running them together moves the same bytes as running
- * them in turn.
+ * one's (its entry holds all their page jobs, theirs none), when no pool page one of them writes is
+ * read or written by another (a streamer's batch of tile copies is one dispatch, not one per tile).
+ * Their jobs cannot fault, so no record names the wrong command; and with no page in common,
+ * running them together moves the same bytes as running them in turn.
  *
- * Invariant: call it right before the lists are encoded and submitted, with no page-table change in
- * between (GpuBackend.submit).
+ * Invariant: plan right before the lists are encoded and submitted, with no page-table change in
+ * between (encodeExecution plans as it encodes; GpuBackend.submit submits what it returns at once).
  */
 import { TILE_SIZE } from '../memory/tiling.js';
 import type { CopyJob, PageCopyJob } from './copy-jobs.js';
-import type { ExecutableList, IndexedCommand } from './encoders/executable-commands.js';
+import type { ExecutableCommand, ExecutableList } from './encoders/executable-commands.js';
 import type { PageTableMirror } from './page-table.js';
 
 /** Bytes the page kernel moves per invocation: one vec4 (so jobs must be 16-byte aligned on both sides). */
@@ -30,7 +36,16 @@ const PIECE_ALIGN = 16;
 /** Pool word index → pool page: 2^14 words a 64 KiB page. */
 const WORDS_PER_PAGE_SHIFT = 14;
 
-type Copy = Extract<IndexedCommand, { kind: 'copy' }>;
+type Copy = Extract<ExecutableCommand, { kind: 'copy' }>;
+
+/** A copy's jobs for this submission: those of the copy kernel (general) and of the page kernel (pages). */
+export interface PageCopySplit {
+  general: readonly CopyJob[];
+  pages: readonly PageCopyJob[];
+}
+
+/** One submission's page-copy plan, keyed by the executable copy command itself. */
+export type PageCopyPlan = ReadonlyMap<Copy, PageCopySplit>;
 
 /** The pool word index of the word at virtual `address`, or -1 when its page is not RESIDENT. */
 function residentWord(table: PageTableMirror, address: number): number {
@@ -114,44 +129,39 @@ class PageUse {
   }
 }
 
-/** A list's copies with their page-kernel jobs resolved, and consecutive independent ones merged. */
-function resolveList(table: PageTableMirror, pipeline: GPUComputePipeline, list: ExecutableList): ExecutableList {
-  let commands: IndexedCommand[] | undefined;
+/** Adds to `plan` the splits of a list's copies: page-kernel jobs resolved, consecutive independent copies merged. */
+function planList(table: PageTableMirror, list: ExecutableList, plan: Map<Copy, PageCopySplit>): void {
   /** The copy whose page dispatch the following copies' page jobs may join: its jobs, their pages. */
   let group: { pages: PageCopyJob[]; use: PageUse } | undefined;
-  list.commands.forEach((command, i) => {
+  for (const command of list.commands) {
     if (command.kind !== 'copy' || command.phases !== 1) {
       group = undefined;
-      return;
+      continue;
     }
     const { general, pages } = splitPageJobs(table, command.jobs);
     if (pages.length === 0) {
       group = undefined;
-      return;
+      continue;
     }
-    commands ??= list.commands.slice();
     if (group && general.length === 0 && group.use.independent(pages)) {
       group.pages.push(...pages);
       group.use.add(pages);
-      commands[i] = { ...command, jobs: [] };
-      return;
+      plan.set(command, { general: [], pages: [] });
+      continue;
     }
     const use = new PageUse();
     use.add(pages);
     group = { pages, use };
-    commands[i] = { ...command, jobs: general, pages: { jobs: pages, pipeline } } satisfies Copy;
-  });
-  return commands ? { ...list, commands } : list;
+    plan.set(command, { general, pages });
+  }
 }
 
 /**
- * `lists` with each copy's page-kernel jobs resolved (see the header), run by `pipeline`
- * (d3d12_copy_pages); lists without such jobs are returned as they are.
+ * Which jobs of each copy of `lists` the page kernel runs (see the header); copies without an entry
+ * run all their jobs on the copy kernel. `lists` and their commands are not changed.
  */
-export function withPageCopies(
-  table: PageTableMirror,
-  pipeline: GPUComputePipeline,
-  lists: readonly ExecutableList[],
-): readonly ExecutableList[] {
-  return lists.map((list) => resolveList(table, pipeline, list));
+export function planPageCopies(table: PageTableMirror, lists: readonly ExecutableList[]): PageCopyPlan {
+  const plan = new Map<Copy, PageCopySplit>();
+  for (const list of lists) planList(table, list, plan);
+  return plan;
 }

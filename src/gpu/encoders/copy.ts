@@ -2,12 +2,14 @@
  * Copies: compute dispatches of the copy kernel (shaders/copy.wgsl) over their jobs, which every
  * copy of a submission puts in one jobs buffer. Jobs that share a destination word run in different
  * dispatches (job i in phase i % phases); a dispatch runs at most 65,535 jobs (WebGPU's floor for
- * workgroups per dimension). The jobs resolved for the page kernel at submission (page-copies.ts)
- * follow in dispatches of d3d12_copy_pages.
+ * workgroups per dimension). Which of a copy's jobs the page kernel runs is the submission's
+ * page-copy plan's word (page-copies.ts; the command itself is not changed): those follow in
+ * dispatches of d3d12_copy_pages, and a copy without an entry runs all its jobs on the copy kernel.
  */
 import { COPY_JOB_BYTES, COPY_WGSL as copyWgsl, type CopyJob, type PageCopyJob } from '../copy-jobs.js';
 import { kernelPipeline } from '../pipelines.js';
 import { memberOffset, requireStruct, requireWorkgroupSize } from '../prelude.js';
+import type { PageCopyPlan, PageCopySplit } from '../page-copies.js';
 import type { DispatchConstants, KindEncoder, Slot } from './encode-context.js';
 import type { ExecutableCommand } from './executable-commands.js';
 
@@ -89,28 +91,33 @@ function jobDispatches(first: number, count: number, stride: number, phase: numb
   return dispatches;
 }
 
+/** `command`'s jobs for the copy kernel and the page kernel, as `plan` splits them (without an entry: all general). */
+function split(command: Copy, plan: PageCopyPlan): PageCopySplit {
+  return plan.get(command) ?? { general: command.jobs, pages: [] };
+}
+
 /** How many of a copy's dispatches run the copy kernel (the page kernel's follow). */
-function generalDispatches(command: Copy): number {
+function generalDispatches(general: readonly CopyJob[], phases: number): number {
   let count = 0;
-  for (let phase = 0; phase < command.phases; phase++)
-    count += Math.ceil(Math.ceil((command.jobs.length - phase) / command.phases) / MAX_JOBS_PER_DISPATCH);
+  for (let phase = 0; phase < phases; phase++)
+    count += Math.ceil(Math.ceil((general.length - phase) / phases) / MAX_JOBS_PER_DISPATCH);
   return count;
 }
 
 export const copyEncoder: KindEncoder<Copy> = {
   plan(command, planning) {
-    const pages = command.pages?.jobs ?? [];
-    if (command.jobs.length === 0 && pages.length === 0) return null;
-    const largest = Math.max(largestJob(command.jobs), largestJob(pages));
+    const { general, pages } = split(command, planning.pageCopies);
+    if (general.length === 0 && pages.length === 0) return null;
+    const largest = Math.max(largestJob(general), largestJob(pages));
     if (largest > COPY_JOB_BYTES)
       throw new RangeError(`a copy job of ${largest} bytes exceeds the kernel's ${COPY_JOB_BYTES}`);
     // Root constants of a copy dispatch: its first job, its job count, and the stride between jobs.
     const first = planning.jobs.length;
-    for (const job of command.jobs) planning.jobs.push(job);
+    for (const job of general) planning.jobs.push(job);
     const stride = command.phases;
     const dispatches: DispatchConstants[] = [];
     for (let phase = 0; phase < stride; phase++)
-      dispatches.push(...jobDispatches(first, Math.ceil((command.jobs.length - phase) / stride), stride, phase));
+      dispatches.push(...jobDispatches(first, Math.ceil((general.length - phase) / stride), stride, phase));
     const firstPage = planning.jobs.length;
     for (const job of pages) planning.jobs.push(job);
     dispatches.push(...jobDispatches(firstPage, pages.length, 1, 0));
@@ -118,16 +125,17 @@ export const copyEncoder: KindEncoder<Copy> = {
   },
 
   encode(command, context, slots) {
-    const general = generalDispatches(command);
-    const groupsX = COPY_GROUPS_X(largestJob(command.jobs));
-    const pageGroupsX = PAGE_GROUPS_X(largestJob(command.pages?.jobs ?? []));
+    const { general, pages } = split(command, context.copy.plan);
+    const generalCount = generalDispatches(general, command.phases);
+    const groupsX = COPY_GROUPS_X(largestJob(general));
+    const pageGroupsX = PAGE_GROUPS_X(largestJob(pages));
     for (let i = 0; i < slots.length; i++) {
       const { offset, constants } = slots[i] as Slot;
       const pass = context.passes.compute();
       pass.setBindGroup(0, context.prelude, [offset]);
-      pass.setPipeline(i < general || !command.pages ? context.copy.pipeline : command.pages.pipeline);
+      pass.setPipeline(i < generalCount ? context.copy.pipeline : context.copy.pages);
       if (context.copy.jobs) pass.setBindGroup(1, context.copy.jobs);
-      pass.dispatchWorkgroups(i < general ? groupsX : pageGroupsX, constants.root[1], 1);
+      pass.dispatchWorkgroups(i < generalCount ? groupsX : pageGroupsX, constants.root[1], 1);
     }
   },
 };

@@ -6,6 +6,7 @@
  */
 import type { CopyJob } from '../copy-jobs.js';
 import type { GpuMemory } from '../gpu-memory.js';
+import type { PageCopyPlan } from '../page-copies.js';
 import type { UnmappedAccessBinding } from '../unmapped-access-log.js';
 import type { ExecutionSettings } from './executable-commands.js';
 import type { PassPlanner } from './pass-planner.js';
@@ -30,6 +31,8 @@ export interface Planning {
   unmapped: UnmappedAccessBinding;
   /** The jobs of all copies of the submission, in the jobs buffer's order. */
   jobs: CopyJob[];
+  /** Which of each copy's jobs the page kernel runs in this submission (src/gpu/page-copies.ts). */
+  pageCopies: PageCopyPlan;
 }
 
 export interface EncodeContext {
@@ -39,8 +42,11 @@ export interface EncodeContext {
   prelude: GPUBindGroup;
   /** The graphics prelude's bind group (group 0 of draws); made when a draw is planned. */
   graphicsPrelude: GPUBindGroup | undefined;
-  /** The copy kernel and its jobs bind group (group 1), when copies are planned. */
-  copy: { pipeline: GPUComputePipeline; jobs: GPUBindGroup | undefined };
+  /**
+   * The copy kernel, the page kernel (d3d12_copy_pages), their jobs bind group (group 1) when copies
+   * are planned, and the submission's page-copy plan (the same as planning's).
+   */
+  copy: { pipeline: GPUComputePipeline; pages: GPUComputePipeline; jobs: GPUBindGroup | undefined; plan: PageCopyPlan };
   /** Buffers for this submission only (resolved queries): destroyed once it has run. */
   transient: GPUBuffer[];
 }

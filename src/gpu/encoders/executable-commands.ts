@@ -3,21 +3,12 @@
  * list is executed (the one conversion; see src/commands/recorded-commands.ts), with the D3D12 objects
  * it named resolved to their WebGPU objects. The encoders of this folder encode these as they are.
  */
-import type { CopyJob, PageCopyJob } from '../copy-jobs.js';
+import type { CopyJob } from '../copy-jobs.js';
 import type { ResultPages } from '../queries.js';
 
 export type ExecutableCommand =
-  /**
-   * phases: dispatches the jobs are spread over, so that no two of one dispatch share a destination
-   * word. pages: jobs resolved at submission for the page kernel, run by `pipeline`
-   * (d3d12_copy_pages, src/gpu/page-copies.ts); `jobs` are then the rest.
-   */
-  | {
-      kind: 'copy';
-      jobs: readonly CopyJob[];
-      phases: number;
-      pages?: { jobs: readonly PageCopyJob[]; pipeline: GPUComputePipeline };
-    }
+  /** phases: dispatches the jobs are spread over, so that no two of one dispatch share a destination word. */
+  | { kind: 'copy'; jobs: readonly CopyJob[]; phases: number }
   | { kind: 'dispatch'; pipeline: GPUComputePipeline; root: Uint32Array; groups: readonly [number, number, number] }
   | { kind: 'clear'; target: GPUTexture; color: readonly [number, number, number, number] }
   | { kind: 'timestamp'; querySet: GPUQuerySet; queryIndex: number }

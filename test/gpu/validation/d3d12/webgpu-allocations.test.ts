@@ -10,7 +10,7 @@ import { describe, expect } from 'vitest';
 import { createDevice, type Device } from '../../../../src/index.js';
 import { maxPoolBytes } from '../../../../src/gpu/gpu-memory.js';
 import { gpuTest } from '../../../harness/gpu-test.js';
-import { flush, pattern, TILE, uploadBuffer } from '../../../shared/d3d12-helpers.js';
+import { flush, pattern, readBuffer, TILE, uploadBuffer } from '../../../shared/d3d12-helpers.js';
 import { expectD3D12Error } from '../../../shared/expect-d3d12-error.js';
 import { failNextAllocationForTesting } from '../../../../src/testing/index.js';
 
@@ -183,4 +183,88 @@ describe('an allocation WebGPU refuses after the call returned removes the devic
     });
     d3d.destroy();
   });
+});
+
+describe('error scopes only where something is allocated (LazyScopes)', () => {
+  /** Counts pushErrorScope calls on `device` while `fn` runs. */
+  const pushesDuring = (device: GPUDevice, fn: () => void): number => {
+    const push = device.pushErrorScope.bind(device);
+    let pushes = 0;
+    device.pushErrorScope = (filter: GPUErrorFilter): undefined => {
+      pushes++;
+      push(filter);
+    };
+    try {
+      fn();
+    } finally {
+      device.pushErrorScope = push;
+    }
+    return pushes;
+  };
+
+  gpuTest(
+    'a submission whose buffers exist opens no scope; one that allocates opens one pair, and its results are right',
+    async ({ device }) => {
+      const d3d = await createDevice({ gpuDevice: device, localMemoryBytes: 4 * MIB, nonLocalMemoryBytes: 4 * MIB });
+      const queue = d3d.createCommandQueue({ type: 'DIRECT' });
+      const source = uploadBuffer(d3d, pattern(TILE, 9));
+      const target = d3d.createCommittedResource(
+        { type: 'DEFAULT' },
+        [],
+        { dimension: 'BUFFER', width: TILE },
+        'COPY_DEST',
+      );
+      const list = d3d.createCommandList('DIRECT');
+      list.copyBufferRegion(target, 0, source, 0, TILE);
+      list.close();
+      // The first execution makes the submission's buffers (jobs, constants, the fault log's copy).
+      expect(pushesDuring(device, () => queue.executeCommandLists([list]))).toBe(2);
+      await flush(d3d, queue);
+      expect(pushesDuring(device, () => queue.executeCommandLists([list]))).toBe(0);
+      await flush(d3d, queue);
+      // A copy into READBACK memory takes a staging buffer: scopes again, one pair.
+      const readback = d3d.createCommittedResource(
+        { type: 'READBACK' },
+        [],
+        { dimension: 'BUFFER', width: TILE },
+        'COPY_DEST',
+      );
+      const out = d3d.createCommandList('DIRECT');
+      out.copyBufferRegion(readback, 0, target, 0, TILE);
+      out.close();
+      expect(pushesDuring(device, () => queue.executeCommandLists([out]))).toBe(2);
+      await flush(d3d, queue);
+      // What the copy wrote into READBACK memory, as the CPU sees it.
+      expect(readback.map(0)).toEqual(pattern(TILE, 9));
+      readback.unmap(0, { begin: 0, end: 0 });
+      expect(d3d.getDeviceRemovedReason()).toBe('S_OK');
+      d3d.destroy();
+    },
+  );
+
+  gpuTest(
+    'evict and makeResident of a heap whose staging exists open no scope; its bytes come back',
+    async ({ device }) => {
+      const d3d = await createDevice({ gpuDevice: device, localMemoryBytes: 4 * MIB, nonLocalMemoryBytes: 4 * MIB });
+      const queue = d3d.createCommandQueue({ type: 'DIRECT' });
+      const heap = d3d.createHeap({ sizeInBytes: 2 * TILE, properties: { type: 'DEFAULT' } });
+      const buffer = d3d.createPlacedResource(heap, 0, { dimension: 'BUFFER', width: 2 * TILE }, 'COPY_DEST');
+      const list = d3d.createCommandList('DIRECT');
+      list.copyBufferRegion(buffer, 0, uploadBuffer(d3d, pattern(2 * TILE, 5)), 0, 2 * TILE);
+      list.close();
+      queue.executeCommandLists([list]);
+      await flush(d3d, queue);
+      // The first round makes the paging staging; the second reuses it.
+      for (const round of [0, 1]) {
+        const evictPushes = pushesDuring(device, () => d3d.evict([heap]));
+        await flush(d3d, queue);
+        const restorePushes = pushesDuring(device, () => d3d.makeResident([heap]));
+        await flush(d3d, queue);
+        if (round === 1) expect([evictPushes, restorePushes]).toEqual([0, 0]);
+      }
+      expect(await readBuffer(d3d, queue, buffer, 0, 2 * TILE)).toEqual(pattern(2 * TILE, 5));
+      expect(d3d.getDeviceRemovedReason()).toBe('S_OK');
+      d3d.destroy();
+    },
+  );
 });
