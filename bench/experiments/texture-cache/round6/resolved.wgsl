@@ -10,6 +10,10 @@ struct R6Resolved {
   mips: u32,
   tail_tile: u32,
   unused: u32,
+  // The results' root UAV resolved: its first pool word and its bytes (store-resolved.wgsl).
+  out_word: u32,
+  out_bytes: u32,
+  unused2: vec2u,
   // Per mip: first tile index, width in tiles, 1 if packed (in the tail), unused.
   mip_tiles: array<vec4u, 12>,
 }

@@ -1,11 +1,10 @@
 // Round 6: the figure's store as the library makes it (prelude d3d12_store of a root UAV): the
-// address's page-table entry, its kind, the page's texture-cache tag read and cleared when set, then
-// the pool word. Page-table entries here are (pool word base | kind), kind RESIDENT = 1, as the
-// prelude's D3D12_PTE_KIND_MASK and word base; a non-resident entry counts a fault instead.
+// address's page-table entry, its kind, the page's texture-cache tag read and cleared when set (plain
+// accesses, as the prelude's d3d12_cache_invalidate), then the pool word. A non-resident entry counts
+// a fault instead.
 
-@group(0) @binding(5) var<storage, read_write> tags: array<atomic<u32>>;
+@group(0) @binding(5) var<storage, read_write> tags: array<u32>;
 @group(0) @binding(8) var<storage, read_write> faults: atomic<u32>;
-
 
 fn store_result(i: u32, value: u32) {
   let va = resolved.out_va + i * 4u;
@@ -13,8 +12,8 @@ fn store_result(i: u32, value: u32) {
   if ((entry & R6_KIND_MASK) == R6_RESIDENT) {
     let word = (entry & ~R6_KIND_MASK) + ((va & 0xffffu) >> 2u);
     let page = word >> (R6_PAGE_SHIFT - 2u);
-    if (atomicLoad(&tags[page]) != 0u) {
-      atomicStore(&tags[page], 0u);
+    if (tags[page] != 0u) {
+      tags[page] = 0u;
     }
     pool[word] = value;
   } else {
