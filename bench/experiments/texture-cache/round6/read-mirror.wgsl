@@ -31,7 +31,10 @@ fn r6_memory_texel(mip: u32, texel: vec2u) -> vec4f {
   return unpack4x8unorm(pool[word]);
 }
 
-fn load_texel(texture: TextureRef, mip: u32, texel: vec2u) -> vec4f {
+// The summary word's index in `valid` (read-mirror-summary.wgsl): after the tile bits.
+const R6_SUMMARY_WORD: u32 = 15u;
+
+fn load_texel_tiles(texture: TextureRef, mip: u32, texel: vec2u) -> vec4f {
   if (r6_valid(r6_tile(mip, texel))) {
     return textureLoad(texels, texel, mip);
   }
@@ -49,7 +52,7 @@ fn r6_footprint_valid(mip: u32, uv: vec2f) -> bool {
   return r6_valid(a) && (a == b || (r6_valid(b) && r6_valid(r6_tile(mip, vec2u(first.x, last.y))) && r6_valid(r6_tile(mip, vec2u(last.x, first.y)))));
 }
 
-fn sample_level(texture: TextureRef, uv: vec2f, lod: f32) -> vec4f {
+fn sample_level_tiles(texture: TextureRef, uv: vec2f, lod: f32) -> vec4f {
   let level = clamp(lod, 0.0, f32(resolved.mips - 1u));
   let fine = u32(floor(level));
   let coarse = min(fine + 1u, resolved.mips - 1u);

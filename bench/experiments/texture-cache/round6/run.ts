@@ -11,6 +11,8 @@
  *                               footprint, then the hardware read of the bound mirror; library store;
  *   mirror, one word            the same with one validity word for the texture;
  *   mirror, tile bits, native store   the design's read alone;
+ *   mirror, mip summary then tile bits  a word with a bit per fully valid mip read first (one
+ *                               broadcast load while the mips read are whole), tile bits otherwise;
  *   mirror, tile bits, resolved store  the design: the root UAV resolved before the dispatch to a
  *                               window of pool words (no page-table read), the tag still checked;
  *   … resolved store, no tag    the same for a window the CPU knows holds no cacheable page;
@@ -27,7 +29,10 @@ import { fullChain, mipChain, mipSide } from '../../../suite/texture-sample-texe
 import kernelsWgsl from '../../../suite/texture-sample.wgsl?raw';
 import resolvedWgsl from './resolved.wgsl?raw';
 import readNative from './read-native.wgsl?raw';
-import readMirror from './read-mirror.wgsl?raw';
+import readMirrorCommon from './read-mirror.wgsl?raw';
+import readMirrorTiles from './read-mirror-tiles.wgsl?raw';
+import readMirrorSummary from './read-mirror-summary.wgsl?raw';
+import readMirrorSummaryAccessors from './read-mirror-summary-accessors.wgsl?raw';
 import readMirrorWord from './read-mirror-word.wgsl?raw';
 import storeNative from './store-native.wgsl?raw';
 import storeTranslated from './store-translated.wgsl?raw';
@@ -43,12 +48,15 @@ const DISPATCHES = Number(process.env.DISPATCHES ?? 256);
 const WORKGROUP = 16;
 const out = process.argv.find((a) => a.startsWith('--out='))?.slice(6) ?? '.';
 
+const readMirror = readMirrorCommon + readMirrorTiles;
+const readSummary = readMirrorCommon + readMirrorSummary + readMirrorSummaryAccessors;
 const VARIANTS = [
   { name: 'native', code: readNative + storeNative },
   { name: 'native read, library store', code: readNative + storeTranslated },
   { name: 'mirror, tile bits, library store', code: readMirror + storeTranslated },
   { name: 'mirror, one word, library store', code: readMirrorWord + storeTranslated },
   { name: 'mirror, tile bits, native store', code: readMirror + storeNative },
+  { name: 'mirror, mip summary then tile bits, library store', code: readSummary + storeTranslated },
   { name: 'mirror, tile bits, resolved store', code: readMirror + storeResolved },
   { name: 'mirror, tile bits, resolved store, no tag', code: readMirror + storeResolvedUntagged },
   { name: 'no read, library store', code: readNone + storeTranslated, inexact: true },
