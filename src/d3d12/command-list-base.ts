@@ -52,11 +52,13 @@ export type { ResourceBarrier } from '../commands/resource-states.js';
 
 /** What a command list needs of its device. */
 export interface ListOwner {
-  ownResource(value: unknown): Resource | undefined;
+  /** The device's heaps and resources: the resource if it is one of them. */
+  readonly objects: { ownResource(value: unknown): Resource | undefined };
+  /** The device's query heaps, descriptor heaps and root signatures: the object if it is one of them. */
+  readonly queryHeaps: { own(value: unknown): QueryHeap | undefined };
+  readonly descriptorHeaps: { own(value: unknown): DescriptorHeap | undefined };
+  readonly rootSignatures: { own(value: unknown): RootSignature | undefined };
   ownPipelineState(value: unknown): PipelineState | undefined;
-  ownQueryHeap(value: unknown): QueryHeap | undefined;
-  ownDescriptorHeap(value: unknown): DescriptorHeap | undefined;
-  ownRootSignature(value: unknown): RootSignature | undefined;
   ownCommandAllocator(value: unknown): CommandAllocator | undefined;
   /** The descriptor a CPU handle names, of `type` (throws naming `argument` otherwise). */
   cpuDescriptor(
@@ -79,8 +81,8 @@ export abstract class CommandListBase {
   private allocator: CommandAllocator | undefined;
   /** The owner's checks that a value is its resource or query heap, as the copy builders take them. */
   private readonly owns = {
-    ownResource: (value: unknown): Resource | undefined => this.owner.ownResource(value),
-    ownQueryHeap: (value: unknown): QueryHeap | undefined => this.owner.ownQueryHeap(value),
+    ownResource: (value: unknown): Resource | undefined => this.owner.objects.ownResource(value),
+    ownQueryHeap: (value: unknown): QueryHeap | undefined => this.owner.queryHeaps.own(value),
   };
 
   /** @internal Created by Device.createCommandList. */
@@ -213,7 +215,7 @@ export abstract class CommandListBase {
   /** ID3D12GraphicsCommandList::EndQuery for a TIMESTAMP: the GPU's time when the commands before it are done. */
   endQuery(queryHeap: QueryHeap, type: QueryType, index: number): void {
     this.recording('endQuery');
-    const heap = this.owner.ownQueryHeap(queryHeap);
+    const heap = this.owner.queryHeaps.own(queryHeap);
     throwIf(validateEndQuery(heap, type, index, this.type));
     this.record({ kind: 'timestamp', heap: queryHeap, index });
   }
@@ -324,7 +326,7 @@ export abstract class CommandListBase {
   /** ID3D12GraphicsCommandList::DiscardResource: changes no data; checks the states D3D12 requires (validation/texture-copies.ts). */
   discardResource(resource: Resource, region?: DiscardRegion | null): void {
     this.recording('discardResource');
-    const discard = orThrow(validateDiscardResource(this.owner.ownResource(resource), region, this.type));
+    const discard = orThrow(validateDiscardResource(this.owner.objects.ownResource(resource), region, this.type));
     this.tracker.useAll('discardResource', [['resource', resource, discard.subresources, discard.state]]);
     this.record({ kind: 'state', name: 'discardResource' });
   }
@@ -403,7 +405,7 @@ export abstract class CommandListBase {
       throw invalidArg(call, 'this', `${this.label} is a COPY list; UAV clears run on DIRECT and COMPUTE lists`);
     const [resource, values, rects, view] = this.clearArguments(call, args);
     const plan = orThrow(
-      validateClearUnorderedAccessView(call, kind, this.owner.ownResource(resource), values, rects, view),
+      validateClearUnorderedAccessView(call, kind, this.owner.objects.ownResource(resource), values, rects, view),
     );
     const own = resource as Resource;
     this.tracker.useAll(call, [['resource', own, plan.subresources, UNORDERED_ACCESS]]);
@@ -415,7 +417,7 @@ export abstract class CommandListBase {
     const checked = orThrow(
       validateBarriers(
         barriers,
-        (value) => this.owner.ownResource(value),
+        (value) => this.owner.objects.ownResource(value),
         (value) => value instanceof BackBuffer,
       ),
     );

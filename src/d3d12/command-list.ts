@@ -84,7 +84,7 @@ export class GraphicsCommandList extends CommandListBase {
 
   private setSignature(method: string, graphics: boolean, rootSignature: unknown): void {
     this.rootCall(method, graphics);
-    const own = this.owner.ownRootSignature(rootSignature);
+    const own = this.owner.rootSignatures.own(rootSignature);
     if (!own)
       throw invalidArg(method, 'rootSignature', `must be a root signature of this device, got ${show(rootSignature)}`);
     if (own.released) throw invalidArg(method, 'rootSignature', `${own.label} was released`);
@@ -98,7 +98,7 @@ export class GraphicsCommandList extends CommandListBase {
     this.recording(method);
     if (this.type === 'COPY')
       throw invalidArg(method, 'this', `${this.label} is a COPY list, which binds no descriptors`);
-    this.heaps.set(method, descriptorHeaps, (value) => this.owner.ownDescriptorHeap(value));
+    this.heaps.set(method, descriptorHeaps, (value) => this.owner.descriptorHeaps.own(value));
     this.record({ kind: 'state', name: method });
   }
 

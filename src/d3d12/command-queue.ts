@@ -352,8 +352,8 @@ export class CommandQueue {
   ): void {
     this.owner.removal.check('updateTileMappings');
     const heapGiven = heap !== null && heap !== undefined;
-    const heapView = heapGiven ? this.owner.ownHeap(heap) : undefined;
-    const own = this.owner.ownResource(resource);
+    const heapView = heapGiven ? this.owner.objects.ownHeap(heap) : undefined;
+    const own = this.owner.objects.ownResource(resource);
     // A streamer's per-tile call, applied at once when no earlier operation waits (see singleRangeStart).
     const start = singleRangeStart(
       own,
@@ -410,9 +410,9 @@ export class CommandQueue {
     this.owner.removal.check('copyTileMappings');
     const plan = orThrow(
       validateCopyTileMappings(
-        this.owner.ownResource(dstResource),
+        this.owner.objects.ownResource(dstResource),
         dstRegionStartCoordinate,
-        this.owner.ownResource(srcResource),
+        this.owner.objects.ownResource(srcResource),
         srcRegionStartCoordinate,
         regionSize,
         flags,

@@ -137,7 +137,7 @@ export class Device extends DeviceMemory {
       desc,
       context.settings.unmappedAccess,
       () => context.nextObjectId(),
-      (value) => context.ownRootSignature(value),
+      (value) => context.rootSignatures.own(value),
     );
     this.context.pipelines.add(state);
     this.context.backend?.pipelineCreated(desc.code);
@@ -156,7 +156,7 @@ export class Device extends DeviceMemory {
       desc,
       { faults: this.context.settings.gpuValidation, unmappedAccess: this.context.settings.unmappedAccess },
       () => this.context.nextObjectId(),
-      (value) => this.context.ownRootSignature(value),
+      (value) => this.context.rootSignatures.own(value),
     );
     this.context.pipelines.add(state);
     this.context.backend?.pipelineCreated(desc.code);
@@ -199,7 +199,7 @@ export class Device extends DeviceMemory {
     const context = this.context;
     return {
       descriptorHeaps: context.descriptorHeaps,
-      ownResource: (value) => context.ownResource(value),
+      ownResource: (value) => context.objects.ownResource(value),
       checkNotRemoved: (call) => context.removal.check(call),
     };
   }
@@ -300,7 +300,7 @@ export class Device extends DeviceMemory {
    * shader resource view): copy the words into a buffer and pass the buffer's address to shaders.
    */
   writeTextureDescriptor(resource: Resource): Uint32Array {
-    return textureDescriptor('writeTextureDescriptor', this.context.ownResource(resource));
+    return textureDescriptor('writeTextureDescriptor', this.context.objects.ownResource(resource));
   }
 
   /**
@@ -332,7 +332,7 @@ export class Device extends DeviceMemory {
     const call = 'validateTileMappings';
     const { memory } = this.context.requireBackend(call);
     const list =
-      orThrow(validateResourceList(call, resources, (value) => this.context.ownResource(value))) ??
+      orThrow(validateResourceList(call, resources, (value) => this.context.objects.ownResource(value))) ??
       [...this.context.objects.live].filter((resource) => !resource.released);
     return validateTileMappings(
       {

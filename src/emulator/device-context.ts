@@ -12,11 +12,8 @@ import { invalidArg } from '../api/errors.js';
 import type { CommandListType, MemorySegment } from '../api/types.js';
 import { GraphicsCommandList } from '../d3d12/command-list.js';
 import { Fence } from '../d3d12/fence.js';
-import type { Heap } from '../d3d12/heap.js';
 import { InfoQueue } from '../d3d12/info-queue.js';
 import { PipelineState } from '../d3d12/pipeline-state.js';
-import type { QueryHeap } from '../d3d12/query-heap.js';
-import type { Resource } from '../d3d12/resource.js';
 import type { DeviceSettings } from '../validation/device.js';
 import { DeferredRelease, type HoldingQueue } from './deferred-release.js';
 import { DeviceRemoval } from './device-removal.js';
@@ -26,11 +23,9 @@ import { MemoryObjects } from './memory-objects.js';
 import { QueryHeaps } from './query-heaps.js';
 import { DescriptorHeaps } from './descriptor-heaps.js';
 import { RootSignatures } from './root-signatures.js';
-import type { RootSignature } from '../d3d12/root-signature.js';
 import { CommandAllocator } from '../d3d12/command-allocator.js';
 import type { DescriptorRecord } from '../d3d12/descriptor-heap.js';
 import { DeviceChild } from '../d3d12/device-child.js';
-import type { DescriptorHeap } from '../d3d12/descriptor-heap.js';
 
 const NO_GPU_MEMORY = 'this device has no GPU memory (created with gpuDevice: null, or where WebGPU is unavailable)';
 
@@ -122,15 +117,8 @@ export class DeviceContext {
   }
 
   // ---- ownership: whether a value is one of this device's objects ------------------------------
-
-  /** The heap if it is one of this device's (implicit heaps of committed resources are not). */
-  ownHeap(value: unknown): Heap | undefined {
-    return this.objects.ownHeap(value);
-  }
-
-  ownResource(value: unknown): Resource | undefined {
-    return this.objects.ownResource(value);
-  }
+  // Heaps and resources: objects.ownHeap/ownResource; root signatures, descriptor heaps and query
+  // heaps: their registry's own() (rootSignatures, descriptorHeaps, queryHeaps).
 
   /** The descriptor a CPU handle names in a heap of `type` of this device (undefined: never written); throws otherwise. */
   cpuDescriptor(
@@ -150,18 +138,6 @@ export class DeviceContext {
 
   ownCommandAllocator(value: unknown): CommandAllocator | undefined {
     return value instanceof CommandAllocator && DeviceChild.createdBy(value, this) ? value : undefined;
-  }
-
-  ownRootSignature(value: unknown): RootSignature | undefined {
-    return this.rootSignatures.own(value);
-  }
-
-  ownDescriptorHeap(value: unknown): DescriptorHeap | undefined {
-    return this.descriptorHeaps.own(value);
-  }
-
-  ownQueryHeap(value: unknown): QueryHeap | undefined {
-    return this.queryHeaps.own(value);
   }
 
   ownCommandList(value: unknown): GraphicsCommandList | undefined {

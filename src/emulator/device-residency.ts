@@ -81,10 +81,12 @@ function checkOut(call: string, argument: string, out: unknown): void {
 
 /** What device residency needs of its device's context (src/emulator/device-context.ts). */
 export interface ResidencyOwner {
-  /** The heap if it is one of the device's (implicit heaps of committed resources are not). */
-  ownHeap(value: unknown): Heap | undefined;
-  ownResource(value: unknown): Resource | undefined;
-  ownDescriptorHeap(value: unknown): DescriptorHeap | undefined;
+  /** The device's heaps and resources (ownHeap: implicit heaps of committed resources are not its heaps). */
+  readonly objects: {
+    ownHeap(value: unknown): Heap | undefined;
+    ownResource(value: unknown): Resource | undefined;
+  };
+  readonly descriptorHeaps: { own(value: unknown): DescriptorHeap | undefined };
   /** The GPU side; undefined on a CPU-only device. */
   readonly backend: Pick<GpuBackend, 'backing' | 'workDone'> | undefined;
   /** Whether the device was removed (a removed device moves no memory). */
@@ -264,9 +266,10 @@ export class DeviceResidency {
 
   /** Heaps, committed resources and shader-visible descriptor heaps of this device (the heap behind them), or undefined. */
   private pageableHeap(value: unknown): Heap | undefined {
-    if (value instanceof Resource) return this.owner.ownResource(value)?.kind === 'committed' ? value.heap : undefined;
-    if (value instanceof DescriptorHeap) return this.owner.ownDescriptorHeap(value)?.memory?.heap;
-    return this.owner.ownHeap(value);
+    if (value instanceof Resource)
+      return this.owner.objects.ownResource(value)?.kind === 'committed' ? value.heap : undefined;
+    if (value instanceof DescriptorHeap) return this.owner.descriptorHeaps.own(value)?.memory?.heap;
+    return this.owner.objects.ownHeap(value);
   }
 
   /** The heap behind a pageable object (a live heap, committed resource or shader-visible descriptor heap of this device), or throws. */
@@ -290,7 +293,7 @@ export class DeviceResidency {
         `${object.label} is not pageable: a ${object.kind} resource pages with ${object.kind === 'placed' ? 'its heap' : 'the heaps its tiles map to'}`,
       );
     }
-    const descriptors = object instanceof DescriptorHeap ? this.owner.ownDescriptorHeap(object) : undefined;
+    const descriptors = object instanceof DescriptorHeap ? this.owner.descriptorHeaps.own(object) : undefined;
     if (descriptors && !descriptors.released && !descriptors.memory)
       throw invalidArg(
         call,

@@ -89,7 +89,7 @@ export function corruptPageTableEntryForTesting(
 ): void {
   const { context } = expectInstance('corruptPageTableEntryForTesting', 'device', device, Device);
   const { memory } = context.requireBackend('corruptPageTableEntryForTesting');
-  const candidate = context.ownResource(resource);
+  const candidate = context.objects.ownResource(resource);
   const own = orThrow(validateCorruptEntry(candidate, candidate?.virtualRange.pageCount, page, entry));
   corruptPageTableEntry(memory, own, page, entry, (id) => context.objects.heapById(id));
 }
@@ -123,7 +123,7 @@ export function getHeapPoolPagesForTesting(device: Device, heap: Heap): number[]
   const call = 'getHeapPoolPagesForTesting';
   const { context } = expectInstance(call, 'device', device, Device);
   const memory = expectInstance(call, 'heap', heap, Heap).memory;
-  if (!context.ownHeap(heap))
+  if (!context.objects.ownHeap(heap))
     throw invalidArg(
       call,
       'heap',
