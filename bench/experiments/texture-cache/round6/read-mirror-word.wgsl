@@ -1,20 +1,6 @@
 // Round 6: the mirror design with one validity word for the whole texture (any write into it drops
-// the mirror until the next fill): the coarsest check, one broadcast load per read.
-
-@group(0) @binding(7) var<storage, read> valid: array<u32>;
-
-alias TextureRef = u32;
-
-fn open_texture() -> TextureRef {
-  return 0u;
-}
-
-fn r6_memory_texel(mip: u32, texel: vec2u) -> vec4f {
-  let m = resolved.mip_tiles[min(mip, 11u)];
-  let tile = m.x + (texel.y >> 7u) * m.y + (texel.x >> 7u);
-  let entry = page_table[tile + 1024u];
-  return unpack4x8unorm(pool[(entry & ~R6_KIND_MASK) + ((texel.y & 127u) << 7u) + (texel.x & 127u)]);
-}
+// the mirror until the next fill): the coarsest check, one broadcast load per read. Put after
+// read-mirror.wgsl (its bindings and memory fallback).
 
 fn load_texel(texture: TextureRef, mip: u32, texel: vec2u) -> vec4f {
   if (valid[0] != 0u) {

@@ -54,7 +54,7 @@ const VARIANTS = [
   { name: 'native', code: readNative + storeNative },
   { name: 'native read, library store', code: readNative + storeTranslated },
   { name: 'mirror, tile bits, library store', code: readMirror + storeTranslated },
-  { name: 'mirror, one word, library store', code: readMirrorWord + storeTranslated },
+  { name: 'mirror, one word, library store', code: readMirrorCommon + readMirrorWord + storeTranslated },
   { name: 'mirror, tile bits, native store', code: readMirror + storeNative },
   { name: 'mirror, mip summary then tile bits, library store', code: readSummary + storeTranslated },
   { name: 'mirror, tile bits, resolved store', code: readMirror + storeResolved },

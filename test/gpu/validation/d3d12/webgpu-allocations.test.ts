@@ -202,18 +202,17 @@ describe('error scopes only where something is allocated (LazyScopes)', () => {
     return pushes;
   };
 
+  /** A committed one-tile buffer of heap type `type`, in COPY_DEST. */
+  const tileBuffer = (d3d: Device, type: 'DEFAULT' | 'READBACK') =>
+    d3d.createCommittedResource({ type }, [], { dimension: 'BUFFER', width: TILE }, 'COPY_DEST');
+
   gpuTest(
     'a submission whose buffers exist opens no scope; one that allocates opens one pair, and its results are right',
     async ({ device }) => {
       const d3d = await createDevice({ gpuDevice: device, localMemoryBytes: 4 * MIB, nonLocalMemoryBytes: 4 * MIB });
       const queue = d3d.createCommandQueue({ type: 'DIRECT' });
       const source = uploadBuffer(d3d, pattern(TILE, 9));
-      const target = d3d.createCommittedResource(
-        { type: 'DEFAULT' },
-        [],
-        { dimension: 'BUFFER', width: TILE },
-        'COPY_DEST',
-      );
+      const target = tileBuffer(d3d, 'DEFAULT');
       const list = d3d.createCommandList('DIRECT');
       list.copyBufferRegion(target, 0, source, 0, TILE);
       list.close();
@@ -223,12 +222,7 @@ describe('error scopes only where something is allocated (LazyScopes)', () => {
       expect(pushesDuring(device, () => queue.executeCommandLists([list]))).toBe(0);
       await flush(d3d, queue);
       // A copy into READBACK memory takes a staging buffer: scopes again, one pair.
-      const readback = d3d.createCommittedResource(
-        { type: 'READBACK' },
-        [],
-        { dimension: 'BUFFER', width: TILE },
-        'COPY_DEST',
-      );
+      const readback = tileBuffer(d3d, 'READBACK');
       const out = d3d.createCommandList('DIRECT');
       out.copyBufferRegion(readback, 0, target, 0, TILE);
       out.close();
