@@ -38,9 +38,10 @@ export function guard<T>(
  * Error scopes opened only when needed: from the first `open()` (an allocation) to `close()`. For
  * the calls a program makes per frame or per tile (executeCommandLists, makeResident, evict), whose
  * other WebGPU calls encode and submit objects already known good: WebGPU reports no error for
- * them, but two pushes and two pops cost about 12 us of a 85 us submission in Node (Dawn, a
- * SwiftShader device: docs/residency.md). Every WebGPU call after an allocation runs inside the
- * scopes, so a refused buffer's later uses in the same call are caught with it.
+ * them, but two pushes and two pops cost about 12 µs of an 84 µs submission in Node (Dawn, a
+ * SwiftShader device; docs/architecture.md, "Submit overhead"). Every WebGPU call after an
+ * allocation runs inside the scopes, so a refused buffer's later uses in the same call are caught
+ * with it.
  */
 export class LazyScopes {
   private opened = false;
