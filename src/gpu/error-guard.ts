@@ -35,7 +35,8 @@ export function guard<T>(
 }
 
 /**
- * Error scopes opened only when needed: from the first `open()` (an allocation) to `close()`. For
+ * Error scopes opened only when needed: in a section (`begin` to `close`), from the first `open()`
+ * (an allocation) to its end. For
  * the calls a program makes per frame or per tile (executeCommandLists, makeResident, evict), whose
  * other WebGPU calls encode and submit objects already known good: WebGPU reports no error for
  * them, but two pushes and two pops cost about 12 µs of an 84 µs submission in Node (Dawn, a
@@ -44,27 +45,41 @@ export function guard<T>(
  * with it.
  */
 export class LazyScopes {
+  /** The running section's operation; undefined between sections. */
+  private what: string | (() => string) | undefined;
   private opened = false;
 
+  /** One per device, reused by every section: a call per frame or per tile allocates nothing for it. */
   constructor(
     private readonly device: GPUDevice,
-    private readonly what: string | (() => string),
     private readonly onError: (error: GuardedError) => void,
   ) {}
 
-  /** Opens the scopes, once: call before any WebGPU call that can fail (an allocation). */
+  /** Whether a section is running (between begin and close). */
+  get active(): boolean {
+    return this.what !== undefined;
+  }
+
+  /** Starts a section for operation `what` (named in what the scopes catch); none may be running. */
+  begin(what: string | (() => string)): void {
+    this.what = what;
+  }
+
+  /** Opens the scopes, once per section: call before any WebGPU call that can fail (an allocation). */
   open(): void {
-    if (this.opened) return;
+    if (this.opened || this.what === undefined) return;
     this.opened = true;
     this.device.pushErrorScope('out-of-memory');
     this.device.pushErrorScope('validation');
   }
 
-  /** Closes the scopes if they were opened; what they caught goes to `onError`. */
+  /** Ends the section; its scopes, if opened, are closed and what they caught goes to `onError`. */
   close(): void {
-    if (!this.opened) return;
+    const what = this.what;
+    this.what = undefined;
+    if (!this.opened || what === undefined) return;
     this.opened = false;
-    report(this.device, this.what, this.onError);
+    report(this.device, what, this.onError);
   }
 }
 

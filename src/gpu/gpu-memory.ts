@@ -74,8 +74,8 @@ export class GpuMemory {
   private failNextAllocation = false;
   /** Guarded operations running now (guard() calls inside guard() calls). */
   private guardDepth = 0;
-  /** The section of guardAllocations running now, if any: its scopes open at its first allocation. */
-  private lazy: LazyScopes | undefined;
+  /** guardAllocations' sections: the scopes of the one running open at its first allocation. */
+  private readonly lazy: LazyScopes;
   /** MAP_READ buffers the fault log is copied into, unmapped and free. */
   private readonly faultStaging: GPUBuffer[] = [];
 
@@ -89,6 +89,7 @@ export class GpuMemory {
     readonly faultLog: GPUBuffer,
     textureCacheBytes: number,
   ) {
+    this.lazy = new LazyScopes(device, (error) => this.onError(error));
     this.pageCounts = { LOCAL: localBytes / PAGE_SIZE, NON_LOCAL: (pool.size - localBytes) / PAGE_SIZE };
     this.poolStart = { LOCAL: 0, NON_LOCAL: localBytes };
     this.pageTable = new PageTableMirror(
@@ -165,7 +166,7 @@ export class GpuMemory {
    * refusal (failNextAllocationForTesting).
    */
   createBuffer(descriptor: GPUBufferDescriptor): GPUBuffer {
-    if (this.guardDepth === 0) this.lazy?.open();
+    if (this.guardDepth === 0) this.lazy.open();
     if (this.failNextAllocation) {
       this.failNextAllocation = false;
       // Larger than the device allows: WebGPU refuses it, as it refuses memory it does not have.
@@ -183,7 +184,7 @@ export class GpuMemory {
   guard<T>(what: string | (() => string), fn: () => T): T {
     // Inside guardAllocations, its scopes open first: they must enclose these (scopes are a stack),
     // and what follows may use what this allocates.
-    if (this.guardDepth === 0) this.lazy?.open();
+    if (this.guardDepth === 0) this.lazy.open();
     this.guardDepth++;
     try {
       return guard(this.device, what, fn, (error) => this.onError(error));
@@ -199,14 +200,12 @@ export class GpuMemory {
    * known good (the pool, the page table, checked pipelines, buffers allocated inside scopes).
    */
   guardAllocations<T>(what: string | (() => string), fn: () => T): T {
-    if (this.lazy || this.guardDepth > 0) return fn();
-    const lazy = new LazyScopes(this.device, what, (error) => this.onError(error));
-    this.lazy = lazy;
+    if (this.lazy.active || this.guardDepth > 0) return fn();
+    this.lazy.begin(what);
     try {
       return fn();
     } finally {
-      this.lazy = undefined;
-      lazy.close();
+      this.lazy.close();
     }
   }
 

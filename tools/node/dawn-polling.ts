@@ -9,12 +9,14 @@
  * core), then poll as before. A wait for the GPU then ends at most that much later; results are
  * unchanged. Only native callbacks are delayed: Dawn's ticks, and a bound function if one is handed
  * to the global `setImmediate` (it only starts 0.5 ms later); a JavaScript callback goes through as
- * before. Measured on a 2-core machine on SwiftShader: `npm run validate -- --target=node --seeds=1 --ops=50` 19.1 s → 12.5 s, its CPU time
- * 34 s → 19 s; the gpu test project's files 297 s → 228 s (summed).
+ * before. Measured on a 2-core machine on SwiftShader: `npm run validate -- --target=node --seeds=1
+ * --ops=50` 19.1 s → 12.5 s, its CPU time 34 s → 19 s; the gpu test project's files 297 s → 228 s
+ * (summed).
  *
- * Meant for CPU adapters (src/gpu/request-device.ts's runsOnCpu): on a real GPU the spin costs a core the GPU does not need,
- * and the sleep would add to every wait. `npm run validate` installs it on a CPU adapter only; the gpu
- * test project always (its CI has no GPU); the library and the benchmarks keep Dawn's own polling.
+ * Meant for CPU adapters (src/gpu/request-device.ts's runsOnCpu): on a real GPU the spin costs a
+ * core the GPU does not need, and the sleep would add to every wait. `npm run validate` installs it
+ * on a CPU adapter only; the gpu test project always (its CI has no GPU); the library and the
+ * benchmarks keep Dawn's own polling.
  */
 import { promisify } from 'node:util';
 
