@@ -19,7 +19,8 @@ struct FillParams {
 }
 
 @group(0) @binding(0) var<storage, read> pool: array<u32>;
-@group(0) @binding(1) var<storage, read_write> tags: array<u32>;
+// Per pool page: x its tag, y its mirror link (the prelude's d3d12_cache_tags; the fill leaves y).
+@group(0) @binding(1) var<storage, read_write> tags: array<vec2u>;
 @group(0) @binding(2) var<storage, read_write> requests: D3D12CacheRequests;
 // Per slot, the page it holds + 1 (0: none).
 @group(0) @binding(3) var<storage, read_write> owners: array<u32>;
@@ -49,11 +50,11 @@ fn fill(@builtin(workgroup_id) group: vec3u, @builtin(local_invocation_index) lo
   }
   if (local == 0u) {
     let old = owners[slot];
-    if (old != 0u && tags[old - 1u] == slot + 1u) {
-      tags[old - 1u] = 0u;
+    if (old != 0u && tags[old - 1u].x == slot + 1u) {
+      tags[old - 1u].x = 0u;
     }
     owners[slot] = page + 1u;
-    tags[page] = slot + 1u;
+    tags[page].x = slot + 1u;
   }
 }
 

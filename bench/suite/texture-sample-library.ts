@@ -3,8 +3,8 @@
  * figure's GPU device holding the texels as a reserved RGBA8 texture, every tile mapped in order onto
  * one heap and filled with copyTiles from UPLOAD, the texture's descriptor in a DEFAULT buffer, the
  * kernels of texture-sample.wgsl over the prelude, and command lists of their dispatches. The figure
- * makes two: one with the texture cache (createDevice's default) and one with it off
- * (textureCacheBytes: 0), so what the cache buys is measured in the same run.
+ * makes two: one with the texture cache and texture mirrors (createDevice's defaults) and one with
+ * both off (textureCacheBytes and textureMirrorBytes 0), so what they buy is measured in the same run.
  */
 import { createDevice, TILE_SIZE, type GraphicsCommandList } from '../../src/index.js';
 import { fencedQueue } from './figure.js';
@@ -50,6 +50,8 @@ export interface LibraryOptions {
   rewrite: Uint8Array;
   /** createDevice's textureCacheBytes (0 for none): given, since a CPU adapter's default is none. */
   textureCacheBytes: number;
+  /** createDevice's textureMirrorBytes (0 for none), given for the same reason. */
+  textureMirrorBytes: number;
 }
 
 export async function librarySide(gpuDevice: GPUDevice, options: LibraryOptions): Promise<LibrarySide> {
@@ -65,6 +67,7 @@ export async function librarySide(gpuDevice: GPUDevice, options: LibraryOptions)
     localMemoryBytes: textureBytesAtMost + PAGE + roundUp(outputBytes) + PAGE,
     nonLocalMemoryBytes: textureBytesAtMost + 2 * PAGE + roundUp(outputBytes) + PAGE,
     textureCacheBytes: options.textureCacheBytes,
+    textureMirrorBytes: options.textureMirrorBytes,
   });
   try {
     const { queue, settle } = fencedQueue(device);

@@ -90,6 +90,8 @@ const TARGETS: Record<string, FigureTarget> = {
 
 /** The cached side's cache: 64 MiB, createDevice's default on a GPU. */
 const TEXTURE_CACHE_BYTES = 64 * 2 ** 20;
+/** The cached side's texture mirrors: 256 MiB, createDevice's default on a GPU. */
+const TEXTURE_MIRROR_BYTES = 256 * 2 ** 20;
 
 type Cache = 'on' | 'off';
 interface Spec {
@@ -209,6 +211,7 @@ export const textureSample: FigureRunner = async (context) => {
         rewrite,
         // createDevice's default on a GPU, asked for so that a CPU adapter (default: none) measures it too.
         textureCacheBytes: cache === 'on' ? TEXTURE_CACHE_BYTES : 0,
+        textureMirrorBytes: cache === 'on' ? TEXTURE_MIRROR_BYTES : 0,
       });
     const sideOf = (spec: Spec): LibrarySide => sides[spec.cache] as LibrarySide;
     for (const [mip, texels] of chain.entries()) {

@@ -15,14 +15,20 @@ fn d3d12_record_fault(va: vec2u, kind: u32, entry: u32) {
   }
 }
 
-// The texture cache (texture-cache.wgsl): page tags (its requests, atlas and sampler: cache-request.wgsl).
-@group(0) @binding(5) var<storage, read_write> d3d12_cache_tags: array<u32>;
+// The texture cache (texture-cache.wgsl) and the texture mirrors (texture-mirrors.wgsl): per pool
+// page, x the page's atlas tag, y its mirror link (its mirror tile's validity word + 1, and
+// D3D12_MIRROR_WATCH when a resolved descriptor lies in it). (Requests, atlas and sampler:
+// cache-request.wgsl.)
+@group(0) @binding(5) var<storage, read_write> d3d12_cache_tags: array<vec2u>;
 
-// A store into pool word `word` leaves its page's cached copy stale: the page's tag is cleared
-// (read first: a page no slot holds, nearly every page a store reaches, costs no write).
+// A store into pool word `word` leaves its page's copies stale: the page's atlas tag and mirror link
+// are cleared (read first, both in one load: a page nothing copied, nearly every page a store
+// reaches, costs no write).
 fn d3d12_cache_invalidate(word: u32) {
   let page = word >> (D3D12_PAGE_SHIFT - 2u);
-  if (d3d12_cache_tags[page] != 0u) {
-    d3d12_cache_tags[page] = 0u;
+  let tag = d3d12_cache_tags[page];
+  if (any(tag != vec2u(0u))) {
+    d3d12_cache_tags[page] = vec2u(0u);
+    d3d12_mirror_drop(tag.y);
   }
 }

@@ -38,4 +38,4 @@ fn d3d12_flush_fragment_faults() {
 }
 
 // The texture cache (texture-cache.wgsl): page tags (its requests, atlas and sampler: cache-request.wgsl).
-@group(0) @binding(5) var<storage, read> d3d12_cache_tags: array<u32>;
+@group(0) @binding(5) var<storage, read> d3d12_cache_tags: array<vec2u>;

@@ -13,7 +13,7 @@ fn d3d12_record_fault(va: vec2u, kind: u32, entry: u32) {
 
 // The texture cache (texture-cache.wgsl): page tags, the atlas and its sampler. Vertex shaders
 // cannot write storage, so they make no requests: a page they miss is read from memory.
-@group(0) @binding(5) var<storage, read> d3d12_cache_tags: array<u32>;
+@group(0) @binding(5) var<storage, read> d3d12_cache_tags: array<vec2u>;
 @group(0) @binding(7) var d3d12_cache_atlas: texture_2d_array<f32>;
 @group(0) @binding(8) var d3d12_cache_sampler: sampler;
 

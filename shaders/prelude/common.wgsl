@@ -89,8 +89,16 @@ struct D3D12FaultLog {
   capacity: u32,
   // Faults seen but not taken as records: a fragment's faults before its last.
   more: atomic<u32>,
+  // Texture mirrors' tiles that stores made stale (texture-mirrors.wgsl): how many were reported
+  // (past the capacity only counted), and their validity words' indices. Read with the log, so the
+  // CPU fills them again.
+  mirror_dirty: atomic<u32>,
+  mirror_dirty_tiles: array<u32, D3D12_MIRROR_DIRTY_CAPACITY>,
   records: array<D3D12FaultRecord>,
 }
+
+// Stale mirror tiles one fault-log read reports (more are counted: the CPU then refills them all).
+const D3D12_MIRROR_DIRTY_CAPACITY: u32 = 256u;
 
 // ---- Unmapped accesses (gpuValidation.unmappedAccess; see unmapped-access.wgsl) -----------------
 
@@ -140,6 +148,13 @@ struct D3D12DispatchInfo {
   submission: u32,
   // 1 when the device's texture cache has its atlas (texture-cache.wgsl); 0 when it is off.
   texture_cache: u32,
+  // Texture mirrors (texture-mirrors.wgsl): the dispatch's resolution set, as the index of its first
+  // word in d3d12_mirror_resolved (0: none, nothing is resolved); the table entries of the mirrors
+  // bound at slots 0-3 (D3D12_MIRROR_NONE for an empty slot); the four descriptor addresses the set
+  // resolves (x, y then z, w of each vector; D3D12_MIRROR_NONE twice for none).
+  mirror_set: u32,
+  mirror_ids: vec4u,
+  mirror_addresses: array<vec4u, 2>,
 }
 
 

@@ -45,7 +45,7 @@ fn d3d12_cache_tag(address: vec2u, texel: vec2u) -> u32 {
   if ((entry & D3D12_PTE_KIND_MASK) == D3D12_PTE_RESIDENT && aligned) {
     // The pool page: the entry's word base over the words of a page.
     let page = entry >> (D3D12_PAGE_SHIFT - 2u);
-    tag = d3d12_cache_tags[page];
+    tag = d3d12_cache_tags[page].x;
     if (tag == 0u) {
       d3d12_cache_request(page);
     }

@@ -48,6 +48,11 @@ struct D3D12Texture2D {
   // header and every mip entry are read through this one translation (page-handle.wgsl).
   page: D3D12Page,
   in_page: u32,
+  // Texture mirrors (texture-mirrors.wgsl): the bound slot + 1 whose mirror holds this texture (0:
+  // none, the descriptor was read from memory), its table entry and its first validity word.
+  mirror: u32,
+  mirror_entry: u32,
+  mirror_valid: u32,
 }
 
 // Reads a texture descriptor's header from memory (once per invocation; pass the result around):
@@ -58,6 +63,11 @@ struct D3D12Texture2D {
 // translations, 2.1x by one, H100, docs/texture-cache.md). An absent or unowned page faults once, at
 // the descriptor's address, either way.
 fn d3d12_tex2d(descriptor: vec2u) -> D3D12Texture2D {
+  // A descriptor the dispatch's pre-pass resolved to a bound mirror is not read from memory.
+  let slot = d3d12_mirror_find(descriptor);
+  if (slot != 0u) {
+    return d3d12_mirror_texture(descriptor, slot);
+  }
   let offset = descriptor.x & D3D12_PAGE_OFFSET_MASK;
   let in_page = (offset & 15u) == 0u && offset + D3D12_TEX2D_DESCRIPTOR_WORDS * 4u <= D3D12_PAGE_BYTES;
   var page = D3D12Page(vec2u(0u), 0u, 0u, 0u, 0u);
@@ -74,7 +84,7 @@ fn d3d12_tex2d(descriptor: vec2u) -> D3D12Texture2D {
     b = d3d12_load4(d3d12_address_add(descriptor, 16u));
     c = d3d12_load4(d3d12_address_add(descriptor, 32u));
   }
-  return D3D12Texture2D(descriptor, a.xy, a.zw, b.x, b.y, b.z, vec2u(b.w, c.x), c.y, c.z, c.w, page, select(0u, 1u, in_page));
+  return D3D12Texture2D(descriptor, a.xy, a.zw, b.x, b.y, b.z, vec2u(b.w, c.x), c.y, c.z, c.w, page, select(0u, 1u, in_page), 0u, 0u, 0u);
 }
 
 // The size in texels of a mip.
@@ -88,7 +98,9 @@ fn d3d12_tex2d_mip_size(texture: D3D12Texture2D, mip: u32) -> vec2u {
 fn d3d12_tex2d_mip(texture: D3D12Texture2D, mip: u32) -> vec4u {
   let at = (D3D12_TEX2D_MIPS + 4u * min(mip, D3D12_TEX2D_MAX_MIPS - 1u)) * 4u;
   var entry: vec4u;
-  if (texture.in_page != 0u) {
+  if (texture.mirror != 0u) {
+    entry = d3d12_mirror_mip(texture, mip);
+  } else if (texture.in_page != 0u) {
     entry = d3d12_page_load4(texture.page, (texture.descriptor.x & D3D12_PAGE_OFFSET_MASK) + at);
   } else {
     entry = d3d12_load4(d3d12_address_add(texture.descriptor, at));
@@ -197,6 +209,11 @@ fn d3d12_texel_bits_at(address: vec2u, bytes: u32, status: ptr<function, u32>) -
 // d3d12_tex2d_load of mip `level` (below mip_levels), whose entry `mip` is already read.
 fn d3d12_tex2d_load_in(texture: D3D12Texture2D, level: u32, mip: vec4u, texel: vec2u, status: ptr<function, u32>) -> vec4f {
   let clamped = min(texel, d3d12_tex2d_mip_size(texture, level) - vec2u(1u));
+  var value = vec4f(0.0);
+  if (d3d12_mirror_load(texture, level, mip, clamped, &value)) {
+    *status = D3D12_STATUS_MAPPED;
+    return value;
+  }
   return d3d12_tex2d_texel(texture, mip, 0u, clamped, status);
 }
 
@@ -226,6 +243,11 @@ fn d3d12_tex2d_bilinear(texture: D3D12Texture2D, level: u32, uv: vec2f, status: 
 
 // d3d12_tex2d_bilinear of mip `level`, whose entry `mip` is already read.
 fn d3d12_tex2d_bilinear_in(texture: D3D12Texture2D, level: u32, mip: vec4u, uv: vec2f, status: ptr<function, u32>) -> vec4f {
+  var mirrored = vec4f(0.0);
+  if (d3d12_mirror_bilinear(texture, level, mip, clamp(uv, vec2f(0.0), vec2f(1.0)), &mirrored)) {
+    *status = D3D12_STATUS_MAPPED;
+    return mirrored;
+  }
   let size = vec2f(d3d12_tex2d_mip_size(texture, level));
   let position = clamp(uv, vec2f(0.0), vec2f(1.0)) * size - 0.5;
   let base = floor(position);
@@ -259,6 +281,12 @@ fn d3d12_tex2d_sample_level(texture: D3D12Texture2D, uv: vec2f, lod: f32, min_lo
   let fine = u32(floor(level));
   let coarse = min(fine + 1u, texture.mip_levels - 1u);
   let t = level - f32(fine);
+  // A mirrored texture whose footprints lie in valid tiles: one hardware trilinear sample.
+  var mirrored = vec4f(0.0);
+  if (d3d12_mirror_trilinear(texture, clamp(uv, vec2f(0.0), vec2f(1.0)), level, fine, coarse, t != 0.0 && coarse != fine, &mirrored)) {
+    *status = D3D12_STATUS_MAPPED;
+    return mirrored;
+  }
   // The finer mip's entry as the lod asks for it, before mip_levels is known (d3d12_tex2d_mip_clamped).
   let wanted = u32(floor(clamp(max(lod, min_lod), 0.0, f32(D3D12_TEX2D_MAX_MIPS - 1u))));
   var s0 = 0u;

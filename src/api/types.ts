@@ -276,6 +276,15 @@ export interface DeviceOptions {
    */
   textureCacheBytes?: number;
   /**
+   * Bytes of texture mirrors, a multiple of 64 KiB; default 256 MiB, 0 on a CPU adapter (as
+   * textureCacheBytes); 0 turns them off. An R8G8B8A8_UNORM or B8G8R8A8_UNORM texture whose
+   * descriptor is written (writeTextureDescriptor) gets a real texture of its standard mips, filled
+   * tile by tile from memory; compute reads through a root descriptor holding that descriptor are
+   * then one hardware read where their tiles are current (docs/texture-cache.md). Every write, remap
+   * and eviction drops the tiles it makes stale. Outside both pools and their budgets.
+   */
+  textureMirrorBytes?: number;
+  /**
    * What a GPU page fault (an access to memory no resource owns, or to a heap that is not resident)
    * does: 'remove-device' (default) puts the device in the removed state, as D3D12 does, with the
    * fault report; 'report' only reports it (readFaults).

@@ -105,12 +105,20 @@ function executable(
       return [{ index, kind: 'copy', jobs: command.jobs, phases: command.phases }];
     case 'dispatch': {
       const pipeline = command.pipeline.gpuPipeline as GPUComputePipeline;
-      return [{ index, kind: 'dispatch', pipeline, root: command.root, groups: command.groups }];
+      const { root, groups, addresses } = command;
+      return [{ index, kind: 'dispatch', pipeline, root, groups, addresses }];
     }
     case 'uavClear': {
       writes.push(...command.writes);
       const pipeline = uavClearPipeline();
-      return command.dispatches.map(({ root, groups }) => ({ index, kind: 'dispatch', pipeline, root, groups }));
+      return command.dispatches.map(({ root, groups }) => ({
+        index,
+        kind: 'dispatch',
+        pipeline,
+        root,
+        groups,
+        addresses: [],
+      }));
     }
     case 'clear':
       return [{ index, kind: 'clear', target: command.target.texture, color: command.color }];

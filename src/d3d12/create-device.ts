@@ -9,6 +9,7 @@ import { GuardError } from '../gpu/error-guard.js';
 import { GpuMemory, maxPoolBytes, POOL_WHAT } from '../gpu/gpu-memory.js';
 import { requestWebGPUDevice, runsOnCpu } from '../gpu/request-device.js';
 import { DEFAULT_TEXTURE_CACHE_BYTES, maxTextureCacheBytes } from '../gpu/texture-cache.js';
+import { DEFAULT_TEXTURE_MIRROR_BYTES } from '../gpu/texture-mirrors.js';
 import { TILE_SIZE } from '../memory/tiling.js';
 import { VA_PAGE_SIZE } from '../memory/virtual-address-space.js';
 import { validateCreateDevice } from '../validation/device.js';
@@ -57,6 +58,7 @@ export async function createDevice(options: DeviceOptions = {}): Promise<Device>
     gpuDevice,
     pools,
     settings.textureCacheBytes ?? (runsOnCpu(gpuDevice) ? 0 : Math.min(DEFAULT_TEXTURE_CACHE_BYTES, cacheLimit)),
+    settings.textureMirrorBytes ?? (runsOnCpu(gpuDevice) ? 0 : DEFAULT_TEXTURE_MIRROR_BYTES),
     { LOCAL: settings.localMemoryBytes === undefined, NON_LOCAL: settings.nonLocalMemoryBytes === undefined },
     limits,
   );
@@ -158,6 +160,7 @@ async function allocateMemory(
   gpuDevice: GPUDevice,
   pools: Record<MemorySegment, number>,
   textureCacheBytes: number,
+  textureMirrorBytes: number,
   defaulted: Record<MemorySegment, boolean>,
   limits: string,
 ): Promise<GpuMemory> {
@@ -168,6 +171,7 @@ async function allocateMemory(
         nonLocalBytes: pools.NON_LOCAL,
         virtualPages: 2 ** VIRTUAL_ADDRESS_BITS / VA_PAGE_SIZE,
         textureCacheBytes,
+        textureMirrorBytes,
       });
     } catch (error) {
       if (!(error instanceof GuardError)) throw error;

@@ -140,7 +140,7 @@ export class Device extends DeviceMemory {
       (value) => context.rootSignatures.own(value),
     );
     this.context.pipelines.add(state);
-    this.context.backend?.pipelineCreated(desc.code);
+    this.context.backend?.pipelineCreated(desc.code, state);
     return state;
   }
 
@@ -159,7 +159,7 @@ export class Device extends DeviceMemory {
       (value) => this.context.rootSignatures.own(value),
     );
     this.context.pipelines.add(state);
-    this.context.backend?.pipelineCreated(desc.code);
+    this.context.backend?.pipelineCreated(desc.code, state);
     return state;
   }
 
@@ -300,7 +300,11 @@ export class Device extends DeviceMemory {
    * shader resource view): copy the words into a buffer and pass the buffer's address to shaders.
    */
   writeTextureDescriptor(resource: Resource): Uint32Array {
-    return textureDescriptor('writeTextureDescriptor', this.context.objects.ownResource(resource));
+    const own = this.context.objects.ownResource(resource);
+    const words = textureDescriptor('writeTextureDescriptor', own);
+    // A texture whose descriptor is written may be read through it: it gets a mirror where it can.
+    if (own) this.context.backend?.textureDescribed(own, words);
+    return words;
   }
 
   /**

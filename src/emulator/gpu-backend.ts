@@ -24,6 +24,8 @@ import type { GpuMemory } from '../gpu/gpu-memory.js';
 import { copyKernel, encodeExecution, type ExecutableList } from '../gpu/executor.js';
 import { uavClearKernel } from '../gpu/uav-clear.js';
 import { memberOffset, preludeConstant, preludeLayout, readsTextures } from '../gpu/prelude.js';
+import { markReadsTextures } from '../gpu/texture-mirrors.js';
+import type { PipelineState } from '../d3d12/pipeline-state.js';
 import type { CpuVisibleWrite } from '../commands/recorded-commands.js';
 import type { FaultRecord, SubmittedList } from './fault-report.js';
 import type { ListUse, WorkUse } from './deferred-release.js';
@@ -162,8 +164,28 @@ export class GpuBackend {
   }
 
   /** A pipeline of `code` was created: the first that reads textures makes the texture cache's atlas (src/gpu/texture-cache.ts). */
-  pipelineCreated(code: string): void {
-    if (readsTextures(code)) this.memory.textureCache.activate();
+  pipelineCreated(code: string, state: PipelineState): void {
+    if (!readsTextures(code)) return;
+    this.memory.textureCache.activate();
+    // Compute pipelines' dispatches resolve descriptors to texture mirrors (src/gpu/texture-mirrors.ts).
+    if (state.kind === 'compute') markReadsTextures(state.gpuPipeline as GPUComputePipeline);
+  }
+
+  /** `resource`'s texture descriptor `words` were written (writeTextureDescriptor): see TextureMirrors.described. */
+  textureDescribed(resource: Resource, words: Uint32Array): void {
+    const { desc, layout, virtualRange, label } = resource;
+    this.memory.textureMirrors.described(
+      resource,
+      {
+        label,
+        width: desc.width,
+        height: desc.height,
+        layout,
+        firstPage: virtualRange.firstPage,
+        released: () => resource.released,
+      },
+      words,
+    );
   }
 
   /** The UAV clear kernel (created at the first clear executed), over this device's prelude variant. */
@@ -255,7 +277,7 @@ export class GpuBackend {
 
   private readFaults(slot: GPUBuffer, lists: ReadonlyMap<number, SubmittedList>, read: number): void {
     this.track(
-      this.memory.readFaultSlot(slot).then(({ count, more, records }) => {
+      this.memory.readFaultSlot(slot).then(({ count, more, records, staleTiles }) => {
         const layout = preludeLayout().faultRecord;
         const words = layout.size / 4;
         const field = (record: number, name: string): number =>
@@ -275,7 +297,7 @@ export class GpuBackend {
         // The log held nothing at the end of the submissions this read covers. If no read started
         // since, no submission made since has logged anything without a clear first (the first one
         // after a read clears): the log is clean, and the next submission need not clear it.
-        if (count === 0 && more === 0 && read === this.faultReads) this.clearFaultsNext = false;
+        if (count === 0 && more === 0 && staleTiles === 0 && read === this.faultReads) this.clearFaultsNext = false;
       }),
     );
   }

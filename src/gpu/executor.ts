@@ -76,6 +76,7 @@ function plan(lists: readonly ExecutableList[], planning: Planning, stride: numb
         // Named fields, not a spread: this runs for every dispatch of every submission.
         dispatches.push({
           root: each.root,
+          mirrors: each.mirrors,
           draw: each.draw,
           assembler: each.assembler,
           list: list.id,
@@ -111,7 +112,9 @@ export function encodeExecution(
   const device = memory.device;
   const stride = dispatchInfoStride(device);
   const pageCopies = planPageCopies(memory.pageTable, lists);
-  const planning: Planning = { settings, unmapped, jobs: [], pageCopies };
+  const mirrors = memory.textureMirrors;
+  mirrors.beginSubmission();
+  const planning: Planning = { settings, unmapped, jobs: [], pageCopies, mirrors };
   const { commands, dispatches, shaders, draws } = plan(lists, planning, stride);
   if (commands.length === 0) return null;
 
@@ -133,20 +136,30 @@ export function encodeExecution(
     { binding: 4, resource: { buffer: unmapped.buffer } },
     ...cache.bindings(),
   ];
-  const prelude = buffers.bindGroup('d3d12 prelude', preludeBindGroupLayout(device), memoryEntries);
+  const layout = preludeBindGroupLayout(device);
+  const prelude = buffers.bindGroup('d3d12 prelude', layout, [...memoryEntries, ...mirrors.bindings()]);
   const graphicsPrelude = draws
     ? buffers.bindGroup('d3d12 graphics prelude', graphicsPreludeBindGroupLayout(device), memoryEntries)
     : undefined;
 
   const encoder = device.createCommandEncoder({ label: 'd3d12 executeCommandLists' });
   if (faults?.clearFirst) memory.encodeFaultClear(encoder);
-  // Pages shaders of earlier submissions asked the texture cache for go into it before any shader runs.
+  // Pages shaders of earlier submissions asked the texture cache for go into it before any shader
+  // runs, and the mirrors this submission binds get the tiles they can hold.
   if (shaders) cache.encodeFill(encoder);
+  mirrors.prepare(encoder);
   const passes = new PassPlanner(encoder);
   const context: EncodeContext = {
     memory,
     passes,
     prelude,
+    mirrorPrelude: (set) =>
+      device.createBindGroup({
+        label: 'd3d12 prelude (texture mirrors bound)',
+        layout,
+        entries: [...memoryEntries, ...mirrors.bindings(set)],
+      }),
+    mirrorResolve: () => mirrors.resolvePipeline(unmapped.recording),
     graphicsPrelude,
     copy: { pipeline: kernel.pipeline, pages: kernel.pages, jobs, plan: pageCopies },
     transient: [],

@@ -25,6 +25,7 @@ import { PageTableMirror } from './page-table.js';
 import { memberOffset, preludeConstant, preludeLayout } from './prelude.js';
 import { checked, guard, LazyScopes, type GuardedError } from './error-guard.js';
 import { TextureCache, textureCacheSlots } from './texture-cache.js';
+import { TextureMirrors } from './texture-mirrors.js';
 
 export const PAGE_SIZE = TILE_SIZE;
 
@@ -44,6 +45,8 @@ export interface GpuMemoryOptions {
   virtualPages: number;
   /** Bytes of the texture cache (src/gpu/texture-cache.ts); 0: off. */
   textureCacheBytes: number;
+  /** Bytes of texture mirrors (src/gpu/texture-mirrors.ts); 0: none. */
+  textureMirrorBytes: number;
 }
 
 /**
@@ -67,6 +70,8 @@ export class GpuMemory {
   readonly faultLogBytes: number;
   /** Copies of pool pages that the texture units sample (src/gpu/texture-cache.ts). */
   readonly textureCache: TextureCache;
+  /** Textures the texture units read whole (src/gpu/texture-mirrors.ts). */
+  readonly textureMirrors: TextureMirrors;
   /** Where guarded operations report the errors their scopes caught (the device removes itself). */
   onError: (error: GuardedError) => void = () => undefined;
   /** Queue writes that every submission must follow (the descriptor heaps' pending writes). */
@@ -88,6 +93,7 @@ export class GpuMemory {
     virtualPages: number,
     readonly faultLog: GPUBuffer,
     textureCacheBytes: number,
+    textureMirrorBytes: number,
   ) {
     this.lazy = new LazyScopes(device, (error) => this.onError(error));
     this.pageCounts = { LOCAL: localBytes / PAGE_SIZE, NON_LOCAL: (pool.size - localBytes) / PAGE_SIZE };
@@ -105,6 +111,15 @@ export class GpuMemory {
       pool,
       pool.size / PAGE_SIZE,
       textureCacheSlots(textureCacheBytes),
+      (d) => this.createBuffer(d),
+    );
+    this.textureMirrors = new TextureMirrors(
+      device,
+      pool,
+      this.textureCache.tags,
+      pool.size / PAGE_SIZE,
+      textureMirrorBytes,
+      this.pageTable,
       (d) => this.createBuffer(d),
     );
     device.queue.writeBuffer(
@@ -153,6 +168,7 @@ export class GpuMemory {
         options.virtualPages,
         faultLog,
         options.textureCacheBytes,
+        options.textureMirrorBytes,
       );
     } catch (error) {
       for (const buffer of made) buffer.destroy();
@@ -245,6 +261,7 @@ export class GpuMemory {
    */
   pagesWritten(segment: MemorySegment, first: number, count: number): void {
     this.textureCache.pagesWritten(this.poolStart[segment] / PAGE_SIZE + first, count);
+    this.textureMirrors.pagesWritten(this.poolStart[segment] / PAGE_SIZE + first, count);
   }
 
   /** pagesWritten for every page of `pages` (a heap's physical pages), run by run. */
@@ -314,6 +331,7 @@ export class GpuMemory {
     const log = preludeLayout().faultLog;
     encoder.clearBuffer(this.faultLog, memberOffset(log, 'count'), 4);
     encoder.clearBuffer(this.faultLog, memberOffset(log, 'more'), 4);
+    encoder.clearBuffer(this.faultLog, memberOffset(log, 'mirror_dirty'), 4);
   }
 
   /**
@@ -321,13 +339,16 @@ export class GpuMemory {
    * records taken (at most FAULT_CAPACITY of them written), `more` faults counted without a record.
    * The slot is reused afterwards.
    */
-  async readFaultSlot(slot: GPUBuffer): Promise<{ count: number; more: number; records: Uint32Array }> {
+  async readFaultSlot(
+    slot: GPUBuffer,
+  ): Promise<{ count: number; more: number; records: Uint32Array; staleTiles: number }> {
     const log = preludeLayout().faultLog;
     const recordWords = preludeLayout().faultRecord.size / 4;
     const first = memberOffset(log, 'records') / 4;
     let count: number;
     let more: number;
     let records: Uint32Array;
+    let staleTiles: number;
     try {
       await slot.mapAsync(GPUMapMode.READ);
       // The counters first; the records are copied only when there are some (rarely).
@@ -336,13 +357,20 @@ export class GpuMemory {
       more = words[memberOffset(log, 'more') / 4] ?? 0;
       // No copy (an ArrayBuffer, at every read) when there are none.
       records = count > 0 ? words.slice(first, first + Math.min(count, FAULT_CAPACITY) * recordWords) : NO_RECORDS;
+      // Mirror tiles stores made stale (texture-mirrors.wgsl): the mirrors fill them again.
+      staleTiles = words[memberOffset(log, 'mirror_dirty') / 4] ?? 0;
+      if (staleTiles > 0) {
+        const at = memberOffset(log, 'mirror_dirty_tiles') / 4;
+        const capacity = preludeConstant('D3D12_MIRROR_DIRTY_CAPACITY');
+        this.textureMirrors.reportStale(words.subarray(at, at + Math.min(staleTiles, capacity)), staleTiles > capacity);
+      }
       slot.unmap();
       this.faultStaging.push(slot);
     } catch (error) {
       slot.destroy();
       throw error;
     }
-    return { count, more, records };
+    return { count, more, records, staleTiles };
   }
 
   destroy(): void {
@@ -350,6 +378,7 @@ export class GpuMemory {
     this.pageTable.destroy();
     this.faultLog.destroy();
     this.textureCache.destroy();
+    this.textureMirrors.destroy();
     for (const staging of this.faultStaging.splice(0)) staging.destroy();
   }
 }

@@ -212,6 +212,17 @@ export class PageTableMirror {
     return this.shadow[page] ?? this.encoding.unowned;
   }
 
+  /**
+   * The entries of `count` pages from `firstPage` as the next submission reads them, to read now
+   * and not keep (a view of the shadow where it reaches; UNOWNED past the table's end).
+   */
+  peekEntries(firstPage: number, count: number): Uint32Array {
+    if (firstPage + count <= this.entries) return this.shadow.subarray(firstPage, firstPage + count);
+    const entries = new Uint32Array(count).fill(this.encoding.unowned);
+    if (firstPage < this.entries) entries.set(this.shadow.subarray(firstPage, this.entries));
+    return entries;
+  }
+
   /** Writes `values` to the entries from `firstPage` on (sent at the next flush). */
   write(firstPage: number, values: Uint32Array): void {
     if (values.length > 0) this.entriesAt(firstPage, values.length).set(values);

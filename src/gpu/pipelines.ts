@@ -62,7 +62,8 @@ type ReflectedVariable = NonNullable<ReturnType<WgslReflect['getBindGroups']>[nu
 
 /**
  * The layout entry of one prelude binding: buffers by their address space and access; the texture
- * cache's atlas (a float 2D array) and its filtering sampler (shaders/prelude/texture-cache.wgsl).
+ * cache's atlas (a float 2D array), texture mirrors (float 2D textures) and the filtering sampler
+ * (shaders/prelude/texture-cache.wgsl, texture-mirrors.wgsl).
  */
 function bindingResource(variable: ReflectedVariable): GPUBindGroupLayoutEntry {
   const { binding } = variable;
@@ -80,7 +81,12 @@ function bindingResource(variable: ReflectedVariable): GPUBindGroupLayoutEntry {
         buffer: { type: variable.access === 'read_write' ? 'storage' : 'read-only-storage' },
       };
     case ResourceType.Texture:
-      return { binding, visibility: 0, texture: { sampleType: 'float', viewDimension: '2d-array' } };
+      // The atlas is a 2D array; texture mirrors (texture-mirrors.wgsl) are 2D textures.
+      return {
+        binding,
+        visibility: 0,
+        texture: { sampleType: 'float', viewDimension: variable.type.name === 'texture_2d' ? '2d' : '2d-array' },
+      };
     case ResourceType.Sampler:
       return { binding, visibility: 0, sampler: { type: 'filtering' } };
     default:

@@ -17,6 +17,8 @@ import pageHandle from '../../shaders/prelude/page-handle.wgsl?raw';
 import texelFormats from '../../shaders/prelude/texel-formats.wgsl?raw';
 import textures from '../../shaders/prelude/textures.wgsl?raw';
 import textureCache from '../../shaders/prelude/texture-cache.wgsl?raw';
+import textureMirrors from '../../shaders/prelude/texture-mirrors.wgsl?raw';
+import textureMirrorsOff from '../../shaders/prelude/texture-mirrors-off.wgsl?raw';
 import cacheRequests from '../../shaders/prelude/cache-requests.wgsl?raw';
 import cacheRequest from '../../shaders/prelude/cache-request.wgsl?raw';
 import descriptors from '../../shaders/prelude/descriptors.wgsl?raw';
@@ -98,6 +100,7 @@ export function computePrelude({
     texelFormats,
     textures,
     textureCache,
+    textureMirrors,
     descriptors,
     descriptorViews,
     // A graphics pipeline's code holds its pixel shader in the vertex-stage replay's module too.
@@ -128,6 +131,7 @@ function graphicsPrelude(stageBindings: string, recordUnmapped: boolean, poolVie
     texelFormats,
     textures,
     textureCache,
+    textureMirrorsOff,
     descriptors,
     descriptorViews,
     descriptorViewsFragment,
@@ -192,6 +196,8 @@ export interface PreludeLayout {
   unmappedAccessLog: StructLayout;
   /** The texture cache's requests (shaders/prelude/cache-requests.wgsl): count, cursor, pages, then the pending bits. */
   cacheRequests: StructLayout;
+  /** A texture mirror's table entry (shaders/prelude/texture-mirrors.wgsl): descriptor words, validity base, mips. */
+  mirrorEntry: StructLayout;
 }
 
 /** A `const` of `code` by name; throws if the WGSL lost it (a rename must reach both sides). */
@@ -238,6 +244,7 @@ export function preludeLayout(): PreludeLayout {
       faultLog: requireStruct(PRELUDE_WGSL, 'D3D12FaultLog', 'the prelude'),
       unmappedAccessLog: requireStruct(COMPUTE_UNMAPPED_ACCESS_PRELUDE_WGSL, 'D3D12UnmappedAccessLog', 'the prelude'),
       cacheRequests: requireStruct(PRELUDE_WGSL, 'D3D12CacheRequests', 'the prelude'),
+      mirrorEntry: requireStruct(PRELUDE_WGSL, 'D3D12MirrorEntry', 'the prelude'),
     };
   }
   return cached;

@@ -3,7 +3,8 @@
  * through the prelude get the texture units' filtering after one page-table lookup
  * (shaders/prelude/texture-cache.wgsl says what is served and how; docs/texture-cache.md why).
  *
- * GPU objects: per pool page a tag word (slot + 1, or 0); the request list and its pending bits
+ * GPU objects: per pool page a tag (x: slot + 1, or 0; y: the page's texture-mirror link, which
+ * src/gpu/texture-mirrors.ts keeps); the request list and its pending bits
  * (shaders/prelude/cache-requests.wgsl); per slot its owner page; the atlas, an rgba8unorm 2D-array
  * texture of LAYER_SIDE² layers cut into 128 × 128 slots; a linear, clamp-to-edge sampler. The atlas
  * is made when the first pipeline that reads textures is created (activate()); before that, and on a
@@ -123,7 +124,7 @@ export class TextureCache {
     const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
     this.tags = create({
       label: 'd3d12 texture cache tags',
-      size: Math.max(4, poolPages * 4),
+      size: Math.max(8, poolPages * 8),
       usage: usage | GPUBufferUsage.COPY_SRC,
     });
     const layout = preludeLayout().cacheRequests;
@@ -146,6 +147,9 @@ export class TextureCache {
       label: 'd3d12 texture cache sampler',
       magFilter: 'linear',
       minFilter: 'linear',
+      // The atlas has one mip; texture mirrors (texture-mirrors.ts) sample through this sampler too,
+      // trilinear.
+      mipmapFilter: 'linear',
       addressModeU: 'clamp-to-edge',
       addressModeV: 'clamp-to-edge',
     });
@@ -238,7 +242,9 @@ export class TextureCache {
     if (!this.atlas || count <= 0) return;
     const end = Math.min(first + count, this.poolPages);
     if (end <= first) return;
-    this.device.queue.writeBuffer(this.tags, first * 4, new Uint32Array(end - first));
+    // x only would take a write per page: both words go (TextureMirrors.pagesWritten drops the
+    // links of these pages too, in the same queue order).
+    this.device.queue.writeBuffer(this.tags, first * 8, new Uint32Array(2 * (end - first)));
   }
 
   /** The pool pages whose tags name a slot, after all work submitted so far. */
@@ -255,9 +261,7 @@ export class TextureCache {
     const tags = new Uint32Array(staging.getMappedRange().slice(0));
     staging.destroy();
     const pages: number[] = [];
-    tags.forEach((tag, page) => {
-      if (tag !== 0) pages.push(page);
-    });
+    for (let page = 0; 2 * page < tags.length; page++) if (tags[2 * page] !== 0) pages.push(page);
     return pages;
   }
 

@@ -106,11 +106,45 @@ export function dropNextPageTableWriteForTesting(device: Device): void {
  * submitted so far: the pool pages it holds (whose copies shaders may read instead of memory), and
  * its slots (0: off). Empty on a CPU-only device.
  */
-export async function readTextureCacheForTesting(device: Device): Promise<{ slots: number; cachedPages: number[] }> {
+export async function readTextureCacheForTesting(
+  device: Device,
+): Promise<{ slots: number; cachedPages: number[]; mirroredPages: number[] }> {
   const backend = expectInstance('readTextureCacheForTesting', 'device', device, Device).context.backend;
-  if (!backend) return { slots: 0, cachedPages: [] };
+  if (!backend) return { slots: 0, cachedPages: [], mirroredPages: [] };
   const cache = backend.memory.textureCache;
-  return { slots: cache.slots, cachedPages: await cache.cachedPagesForTesting() };
+  return {
+    slots: cache.slots,
+    cachedPages: await cache.cachedPagesForTesting(),
+    mirroredPages: await backend.memory.textureMirrors.mirroredPagesForTesting(),
+  };
+}
+
+/**
+ * The validity words of the texture mirror of `resource` (src/gpu/texture-mirrors.ts: one per
+ * standard tile of slice 0, 1 while the mirror holds the tile as memory has it), after the work
+ * submitted so far; undefined when it has no mirror.
+ */
+export async function readTextureMirrorForTesting(
+  device: Device,
+  resource: Resource,
+): Promise<Uint32Array | undefined> {
+  const backend = expectInstance('readTextureMirrorForTesting', 'device', device, Device).context.backend;
+  return backend?.memory.textureMirrors.validityForTesting(resource);
+}
+
+/**
+ * Writes texel (x, y) of mip `mip` of the texture mirror of `resource` alone (the 4 bytes of `word`,
+ * as memory holds the texel), leaving memory as it is: a read that returns them was served by the
+ * mirror. False when it has no mirror. Write the texel back before any check that reads it.
+ */
+export function writeTextureMirrorTexelForTesting(
+  device: Device,
+  resource: Resource,
+  texel: { mip: number; x: number; y: number; word: number },
+): boolean {
+  const backend = expectInstance('writeTextureMirrorTexelForTesting', 'device', device, Device).context.backend;
+  const { mip, x, y, word } = texel;
+  return backend?.memory.textureMirrors.writeTexelForTesting(resource, mip, x, y, word) ?? false;
 }
 
 /**

@@ -53,7 +53,7 @@ export { reinterpretCopies } from './scenarios/reinterpret-copies.js';
 export { reservedBufferData, type ReservedBufferDataOptions } from './scenarios/reserved-buffer-data.js';
 export { reservedTextureData } from './scenarios/reserved-texture-data.js';
 export { residencyBasics, type ResidencyBasics } from './scenarios/residency-basics.js';
-export { textureCache, type TextureCacheOptions } from './scenarios/texture-cache.js';
+export { textureCache, textureMirrors, type TextureCacheOptions } from './scenarios/texture-cache.js';
 export { textureCopies } from './scenarios/texture-copies.js';
 export { textureCopyTiers } from './scenarios/texture-copy-tiers.js';
 export { TextureModel, footprintRows, type Triple } from './texture-model.js';

@@ -28,6 +28,7 @@ export interface DeviceSettings {
   nonLocalMemoryBudget?: number;
   /** Bytes of the texture cache (a multiple of 64 KiB; 0: off); undefined: the default. */
   textureCacheBytes?: number;
+  textureMirrorBytes?: number;
   /** What a GPU page fault does: remove the device (D3D12's DXGI_ERROR_DEVICE_REMOVED) or only report it. */
   onPageFault: 'remove-device' | 'report';
   /** What an eviction does with the heap's memory: copy it out now, or when its pages are needed. */
@@ -141,6 +142,20 @@ export function validateCreateDevice(options: unknown): Checked<DeviceSettings> 
             ))
       );
     },
+    () => {
+      if (value.textureMirrorBytes == null) return undefined;
+      const bytes = value.textureMirrorBytes;
+      return (
+        checkInteger(call, 'options.textureMirrorBytes', bytes, 0) ??
+        ((bytes as number) % TEXTURE_CACHE_GRANULE === 0
+          ? undefined
+          : invalidArg(
+              call,
+              'options.textureMirrorBytes',
+              `must be a multiple of ${TEXTURE_CACHE_GRANULE} (a mirror holds whole 64 KiB tiles), got ${bytes as number}`,
+            ))
+      );
+    },
     () =>
       checkName(call, 'options.onPageFault', value.onPageFault ?? 'remove-device', [
         'remove-device',
@@ -158,6 +173,7 @@ export function validateCreateDevice(options: unknown): Checked<DeviceSettings> 
     localMemoryBudget: (value.localMemoryBudget ?? undefined) as number | undefined,
     nonLocalMemoryBudget: (value.nonLocalMemoryBudget ?? undefined) as number | undefined,
     textureCacheBytes: (value.textureCacheBytes ?? undefined) as number | undefined,
+    textureMirrorBytes: (value.textureMirrorBytes ?? undefined) as number | undefined,
     onPageFault: (value.onPageFault ?? 'remove-device') as DeviceSettings['onPageFault'],
     eviction: (value.eviction ?? 'immediate') as EvictionMode,
     gpuDevice: value.gpuDevice as GPUDevice | null | undefined,

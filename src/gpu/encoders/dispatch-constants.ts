@@ -19,7 +19,10 @@ type InfoWords = Record<
   | 'drawIndexed'
   | 'unmappedAccess'
   | 'submission'
-  | 'textureCache',
+  | 'textureCache'
+  | 'mirrorSet'
+  | 'mirrorIds'
+  | 'mirrorAddresses',
   number
 >;
 let infoWords: InfoWords | undefined;
@@ -38,6 +41,9 @@ function dispatchInfoWords(): InfoWords {
     unmappedAccess: word('unmapped_access'),
     submission: word('submission'),
     textureCache: word('texture_cache'),
+    mirrorSet: word('mirror_set'),
+    mirrorIds: word('mirror_ids'),
+    mirrorAddresses: word('mirror_addresses'),
   };
   return infoWords;
 }
@@ -106,6 +112,12 @@ export function packDispatchInfo(
     words[base + at.unmappedAccess] = recording;
     words[base + at.submission] = unmapped.submission;
     words[base + at.textureCache] = cache;
+    const mirrors = dispatch.mirrors;
+    if (mirrors) {
+      words[base + at.mirrorSet] = mirrors.index;
+      words.set(mirrors.ids, base + at.mirrorIds);
+      words.set(mirrors.addresses, base + at.mirrorAddresses);
+    }
   }
   return new Uint8Array(words.buffer, 0, wordCount * 4);
 }

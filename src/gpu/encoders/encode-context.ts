@@ -7,6 +7,7 @@
 import type { CopyJob } from '../copy-jobs.js';
 import type { GpuMemory } from '../gpu-memory.js';
 import type { PageCopyPlan } from '../page-copies.js';
+import type { MirrorSet, TextureMirrors } from '../texture-mirrors.js';
 import type { UnmappedAccessBinding } from '../unmapped-access-log.js';
 import type { ExecutionSettings } from './executable-commands.js';
 import type { PassPlanner } from './pass-planner.js';
@@ -14,6 +15,8 @@ import type { PassPlanner } from './pass-planner.js';
 /** The constants of one dispatch or draw: its root arguments and (draws) drawInstanced's arguments. */
 export interface DispatchConstants {
   root: Uint32Array;
+  /** Dispatches of pipelines that open textures: their texture-mirror resolution set. */
+  mirrors?: MirrorSet;
   draw?: readonly [number, number, number, number];
   /** Draws: the input assembler's words, from D3D12DispatchInfo's draw_indexed on. */
   assembler?: Uint32Array;
@@ -33,6 +36,8 @@ export interface Planning {
   jobs: CopyJob[];
   /** Which of each copy's jobs the page kernel runs in this submission (src/gpu/page-copies.ts). */
   pageCopies: PageCopyPlan;
+  /** The device's texture mirrors (resolution sets of dispatches that open textures). */
+  mirrors: TextureMirrors;
 }
 
 export interface EncodeContext {
@@ -40,6 +45,9 @@ export interface EncodeContext {
   passes: PassPlanner;
   /** The compute prelude's bind group (group 0). */
   prelude: GPUBindGroup;
+  /** Group 0 for dispatches of resolution set `set` (its mirrors bound), and the resolve pre-pass. */
+  mirrorPrelude(set: MirrorSet): GPUBindGroup;
+  mirrorResolve: () => GPUComputePipeline;
   /** The graphics prelude's bind group (group 0 of draws); made when a draw is planned. */
   graphicsPrelude: GPUBindGroup | undefined;
   /**

@@ -9,7 +9,14 @@ import type { ResultPages } from '../queries.js';
 export type ExecutableCommand =
   /** phases: dispatches the jobs are spread over, so that no two of one dispatch share a destination word. */
   | { kind: 'copy'; jobs: readonly CopyJob[]; phases: number }
-  | { kind: 'dispatch'; pipeline: GPUComputePipeline; root: Uint32Array; groups: readonly [number, number, number] }
+  /** addresses: the root descriptors' (texture mirrors resolve descriptors at them: src/gpu/texture-mirrors.ts). */
+  | {
+      kind: 'dispatch';
+      pipeline: GPUComputePipeline;
+      root: Uint32Array;
+      groups: readonly [number, number, number];
+      addresses: readonly bigint[];
+    }
   | { kind: 'clear'; target: GPUTexture; color: readonly [number, number, number, number] }
   | { kind: 'timestamp'; querySet: GPUQuerySet; queryIndex: number }
   | { kind: 'resolve'; querySet: GPUQuerySet; first: number; count: number; results: ResultPages }

@@ -6,7 +6,7 @@ import { reinterpretCopies } from './reinterpret-copies.js';
 import { reservedBufferData } from './reserved-buffer-data.js';
 import { reservedTextureData } from './reserved-texture-data.js';
 import { residencyBasics } from './residency-basics.js';
-import { textureCache } from './texture-cache.js';
+import { textureCache, textureMirrors } from './texture-cache.js';
 import { textureCopies } from './texture-copies.js';
 import { textureCopyTiers } from './texture-copy-tiers.js';
 import { uavClearBuffers } from './uav-clear-buffers.js';
@@ -21,6 +21,7 @@ export const SCENARIOS = {
   reservedTextureData,
   residencyBasics,
   textureCache,
+  textureMirrors,
   textureCopies,
   textureCopyTiers,
   uavClearBuffers,

@@ -22,7 +22,7 @@ import { memorySemantics } from './memory-semantics.js';
 import { reservedBufferData } from './reserved-buffer-data.js';
 import { reservedTextureData } from './reserved-texture-data.js';
 import { residencyBasics, type ResidencyBasics } from './residency-basics.js';
-import { textureCache } from './texture-cache.js';
+import { textureCache, textureMirrors } from './texture-cache.js';
 
 export type ScenarioOptions = Omit<ValidationOptions, 'ops' | 'seed'> & { seed?: number };
 
@@ -84,6 +84,10 @@ export async function runScenarios(options: ScenarioOptions): Promise<Validation
     [
       'texture cache: sampled reads after every write path (copies, stores, clears, CPU writes, remaps, paging)',
       () => textureCache(gpu, { viewsAndCacheSizes: false }, context),
+    ],
+    [
+      'texture mirrors: sampled reads through resolved descriptors after every write path',
+      () => textureMirrors(gpu, { viewsAndCacheSizes: false }, context),
     ],
   ];
   const results: ValidationResult['scenarios'] = [];

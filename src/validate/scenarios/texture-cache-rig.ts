@@ -36,6 +36,8 @@ export const SIDE = 256;
  * fills, so no slot is taken back from a page the checks expect cached.
  */
 const RIG_CACHE_BYTES = 256 * TILE;
+/** The rig's texture mirrors, with mirrors: 64 tiles, more than the scenario's textures hold at once. */
+const RIG_MIRROR_BYTES = 64 * TILE;
 /** shaders/validate_texture_cache.wgsl's modes. */
 const TC_SAMPLE = 0;
 export const TC_STORE = 1;
@@ -57,6 +59,11 @@ export interface Rig {
   /** Where reads come back: the samples' output, or a texture's tiles (copyTiles). */
   readback: Resource;
   seed: number;
+  /**
+   * Reads served by texture mirrors (textureMirrorBytes, no atlas) rather than the texture cache's
+   * atlas: "cached" then means held by a valid mirror tile (readTextureCacheForTesting's mirroredPages).
+   */
+  mirrors: boolean;
 }
 
 export interface Tex {
@@ -72,14 +79,19 @@ export type Path = 'raw' | 'view';
 /** The rig's device (Tier 2: NULL tiles read 0) and pipelines; `views: false` leaves the view pipeline out. */
 export async function createRig(
   gpuDevice: GPUDevice,
-  { textureCacheBytes = RIG_CACHE_BYTES, views = true }: { textureCacheBytes?: number; views?: boolean } = {},
+  {
+    textureCacheBytes = RIG_CACHE_BYTES,
+    views = true,
+    mirrors = false,
+  }: { textureCacheBytes?: number; views?: boolean; mirrors?: boolean } = {},
 ): Promise<Rig> {
   const device = await createDevice({
     gpuDevice,
     tiledResourcesTier: 2,
     localMemoryBytes: 8 << 20,
     nonLocalMemoryBytes: 8 << 20,
-    textureCacheBytes,
+    textureCacheBytes: mirrors ? 0 : textureCacheBytes,
+    textureMirrorBytes: mirrors ? RIG_MIRROR_BYTES : 0,
   });
   // One after another: on SwiftShader, compiling at once takes longer.
   const pso = await device.createComputePipelineState({ code: CACHE_WGSL, entryPoint: 'main' });
@@ -101,6 +113,7 @@ export async function createRig(
       'COPY_DEST',
     ),
     seed: 1,
+    mirrors,
   };
 }
 
@@ -263,7 +276,8 @@ export function pagesOf(rig: Rig, tex: Tex, tiles: readonly number[] = [0, 1, 2,
 
 /** Whether each of `pages` is (`want`) or is not cached now, as a check. */
 export async function cacheCheck(rig: Rig, name: string, pages: readonly number[], want: boolean): Promise<Check> {
-  const cached = new Set((await readTextureCacheForTesting(rig.device)).cachedPages);
+  const state = await readTextureCacheForTesting(rig.device);
+  const cached = new Set(rig.mirrors ? state.mirroredPages : state.cachedPages);
   const wrong = pages.filter((page) => cached.has(page) !== want);
   return checkThat(
     name,

@@ -32,7 +32,11 @@ import type { Heap } from '../../d3d12/heap.js';
 import type { HeapProperties } from '../../api/types.js';
 import { checkThat, roundUp, TILE, type Check } from '../bytes.js';
 import { flush, runList, uploadBuffer } from '../d3d12-io.js';
-import { getHeapPoolPagesForTesting, readTextureCacheForTesting } from '../../testing/index.js';
+import {
+  getHeapPoolPagesForTesting,
+  readTextureCacheForTesting,
+  writeTextureMirrorTexelForTesting,
+} from '../../testing/index.js';
 import { ScenarioContext } from './context.js';
 import { sampleChecks, textureCacheWord } from './texture-cache-model.js';
 import {
@@ -73,9 +77,9 @@ async function step(
   tex: Tex,
   what: string,
   write: () => Promise<void> | void,
-  options: { inPlace?: boolean; path?: Path; alias?: Parameters<typeof afterWrite>[4] } = {},
+  options: { inPlace?: boolean; path?: Path; alias?: Parameters<typeof afterWrite>[4]; hot?: boolean } = {},
 ): Promise<Check[]> {
-  const checks = [await hot(rig, tex, what)];
+  const checks = options.hot === false ? [] : [await hot(rig, tex, what)];
   const before = snapshot(tex);
   await write();
   if (options.inPlace ?? true) checks.push(await dropped(rig, tex, what, before));
@@ -122,6 +126,7 @@ async function writePaths(rig: Rig, views: boolean, context: ScenarioContext): P
   const tex = reservedTexture(rig, 'RGBA8 texture', 'R8G8B8A8_UNORM', heap);
   await copyTilesIn(rig, tex, 0, texelBytes('R8G8B8A8_UNORM', TEXTURE_TILES * TILE, rig.seed++));
   const checks = await afterWrite(rig, tex, 'RGBA8 texture filled by copyTiles');
+  if (rig.mirrors) checks.push(await servedByMirror(rig, tex));
 
   checks.push(
     ...(await step(rig, tex, 'copyTiles into tile 1', () =>
@@ -148,14 +153,13 @@ async function writePaths(rig: Rig, views: boolean, context: ScenarioContext): P
       tex.model.tile(3).set(data.subarray(0, 12000), 4000);
       tex.model.tile(4).set(data.subarray(12000), 20000);
     })),
-    ...(await step(
-      rig,
-      tex,
-      'compute stores: d3d12_tex2d_store across the mip-0 tiles, raw d3d12_store into mip 1',
-      async () => {
-        await storeRect(rig, tex, 0, [120, 40, 16, 100], false);
-        await storeRect(rig, tex, 1, [10, 100, 50, 20], true);
-      },
+    // One step each: a dispatch that reads the texture (as the store's pipeline does) refills its
+    // mirror's dropped tiles first, so a second store's submission would refill the first's.
+    ...(await step(rig, tex, 'compute stores: d3d12_tex2d_store across the mip-0 tiles', () =>
+      storeRect(rig, tex, 0, [120, 40, 16, 100], false),
+    )),
+    ...(await step(rig, tex, 'compute stores: raw d3d12_store into mip 1', () =>
+      storeRect(rig, tex, 1, [10, 100, 50, 20], true),
     )),
     // Read through a descriptor view: Load, SampleLevel with a static sampler, Gather.
     ...(await step(
@@ -198,13 +202,18 @@ async function writePaths(rig: Rig, views: boolean, context: ScenarioContext): P
   );
   const back = 'updateTileMappings: tiles 0 and 2 back on their old pages (whose cached copies are still right)';
   const oldPages = getHeapPoolPagesForTesting(device, heap) ?? [];
+  // The atlas keys copies by page, so the old pages' copies outlive the remap; a mirror keys them by
+  // tile, and a remap drops the tile.
+  if (!rig.mirrors)
+    checks.push(
+      await cacheCheck(
+        rig,
+        `${back}: before it, the old pages are still cached`,
+        [oldPages[0], oldPages[2]] as number[],
+        true,
+      ),
+    );
   checks.push(
-    await cacheCheck(
-      rig,
-      `${back}: before it, the old pages are still cached`,
-      [oldPages[0], oldPages[2]] as number[],
-      true,
-    ),
     ...(await step(
       rig,
       tex,
@@ -223,6 +232,22 @@ async function writePaths(rig: Rig, views: boolean, context: ScenarioContext): P
   checks.push(...(await bgra(rig, tex, heap)), ...(await pagingAndReuse(rig, tex, heap)));
   release(alias, tex.resource, tex.descriptor, heap);
   return checks;
+}
+
+/**
+ * Reads are the mirror's: a texel written into the mirror alone (memory untouched) is what a load
+ * of it returns; it is written back before anything else reads it.
+ */
+async function servedByMirror(rig: Rig, tex: Tex): Promise<Check> {
+  const what = `${tex.name}: a load of a texel written into its mirror alone returns the mirror's bytes`;
+  const truth = tex.model.word(0, 0, 0);
+  const planted = (truth ^ 0x5a5a5a5a) >>> 0;
+  if (!writeTextureMirrorTexelForTesting(rig.device, tex.resource, { mip: 0, x: 0, y: 0, word: planted }))
+    return checkThat(what, false, 'the texture has no mirror');
+  // Thread 0's first word: the load of mip-0 texel (0, 0).
+  const loaded = (await sample(rig, tex))[0];
+  writeTextureMirrorTexelForTesting(rig.device, tex.resource, { mip: 0, x: 0, y: 0, word: truth });
+  return checkThat(what, loaded === planted, `read ${loaded?.toString(16)}, planted ${planted.toString(16)}`);
 }
 
 /** A Float clear of a mip-0 rectangle and a Uint clear of a mip-1 one; the model follows. */
@@ -308,11 +333,14 @@ async function pagingAndReuse(rig: Rig, tex: Tex, heap: Heap): Promise<Check[]> 
 async function bgra(rig: Rig, rgba: Tex, heap: Heap): Promise<Check[]> {
   const tex = reservedTexture(rig, "BGRA8 texture on the RGBA8 texture's pages", 'B8G8R8A8_UNORM', heap);
   tex.model.bytes.set(rgba.model.bytes);
+  // A page links to one mirror tile: with mirrors, the RGBA8 texture's mirror holds these pages and
+  // the BGRA8 texture reads memory (hot only with the atlas, which holds pages, not textures).
   const checks = await step(
     rig,
     tex,
     'BGRA8 texture on the same pages: copyTextureRegion of a box across the mip-0 tiles',
     () => copyBox(rig, tex, 0, [64, 100, 128, 60]),
+    { hot: !rig.mirrors },
   );
   rgba.model.bytes.set(tex.model.bytes);
   release(tex.resource, tex.descriptor);
@@ -424,7 +452,33 @@ export async function textureCache(
   { viewsAndCacheSizes = true }: TextureCacheOptions = {},
   context = new ScenarioContext(),
 ): Promise<Check[]> {
-  const rig = await createRig(gpuDevice, { views: viewsAndCacheSizes });
+  const checks = await writesAndReads(gpuDevice, false, viewsAndCacheSizes, context);
+  if (viewsAndCacheSizes) checks.push(...(await cacheSizes(gpuDevice)));
+  return checks;
+}
+
+/**
+ * The same write paths, reads and checks on a device whose reads are served by texture mirrors
+ * (src/gpu/texture-mirrors.ts; no atlas): the rig's sampling shader reads its texture through the
+ * descriptor its root SRV holds, which each dispatch resolves to the texture's mirror, so every
+ * sample of a valid tile is a hardware read of the mirror, and a tile a write left valid would read
+ * stale texels. "Cached" is a page linked to a valid mirror tile.
+ */
+export async function textureMirrors(
+  gpuDevice: GPUDevice,
+  { viewsAndCacheSizes = true }: TextureCacheOptions = {},
+  context = new ScenarioContext(),
+): Promise<Check[]> {
+  return writesAndReads(gpuDevice, true, viewsAndCacheSizes, context);
+}
+
+async function writesAndReads(
+  gpuDevice: GPUDevice,
+  mirrors: boolean,
+  viewsAndCacheSizes: boolean,
+  context: ScenarioContext,
+): Promise<Check[]> {
+  const rig = await createRig(gpuDevice, { views: viewsAndCacheSizes, mirrors });
   const checks: Check[] = [];
   try {
     checks.push(
@@ -441,6 +495,5 @@ export async function textureCache(
   } finally {
     rig.device.destroy();
   }
-  if (viewsAndCacheSizes) checks.push(...(await cacheSizes(gpuDevice)));
   return checks;
 }

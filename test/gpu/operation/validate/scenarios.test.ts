@@ -12,7 +12,7 @@ describe('runScenarios and runValidation (Node.js + Dawn)', () => {
   // One run serves both checks: runValidation is the differential run, then runScenarios with the
   // same options, merged; its scenario results and progress are runScenarios' own (run-validation.ts).
   gpuTest(
-    'runValidation: the differential run and every conformance scenario, merged (buffers and textures at tiers 1-3, memory semantics, map coherence, residency, the texture cache)',
+    'runValidation: the differential run and every conformance scenario, merged (buffers and textures at tiers 1-3, memory semantics, map coherence, residency, the texture cache and mirrors)',
     async ({ device }) => {
       const progress: ValidationProgress[] = [];
       const result = await runValidation({
@@ -38,12 +38,13 @@ describe('runScenarios and runValidation (Node.js + Dawn)', () => {
         'CPU writes through map() across paging',
         'residency: evict/restore keeps bytes, a missing residency-set entry is reported',
         'texture cache: sampled reads after every write path (copies, stores, clears, CPU writes, remaps, paging)',
+        'texture mirrors: sampled reads through resolved descriptors after every write path',
       ]);
       expect(result.scenarios.every((s) => s.passed)).toBe(true);
       expect(result.bytesCompared).toBeGreaterThan(10 << 20);
       expect(result.pagesValidated).toBeGreaterThan(100);
       expect(progress.filter((p) => p.scenario).map((p) => p.scenario)).toEqual(result.scenarios.map((s) => s.name));
-      expect(progress.at(-1)).toMatchObject({ phase: 'scenarios', opsDone: 11, opsTotal: 11, mismatches: 0 });
+      expect(progress.at(-1)).toMatchObject({ phase: 'scenarios', opsDone: 12, opsTotal: 12, mismatches: 0 });
     },
   );
 });

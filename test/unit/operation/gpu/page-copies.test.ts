@@ -161,6 +161,7 @@ describe('planPageCopies', () => {
       pipeline: PIPELINE,
       root: new Uint32Array(4),
       groups: [1, 1, 1],
+      addresses: [],
     };
     const [acrossPlan, across] = planOf(t, [copy(0, [page(1, 2)]), dispatch, copy(2, [page(3, 4)])]);
     expect(shape(acrossPlan, across)).toEqual([[0, 1], null, [0, 1]]);

@@ -42,7 +42,8 @@ describe('constants shared with the WGSL', () => {
     // Controls.
     expect(requireConstant('const a: u32 = 1u << 4u;', 'a', 'x.wgsl')).toBe(16);
     expect(requireWorkgroupSize('@compute @workgroup_size(8) fn f() {}', 'f', 'x.wgsl')).toBe(8);
-    expect(memberOffset(preludeLayout().faultLog, 'records')).toBe(12);
+    // count, capacity, more, mirror_dirty, then the 256 stale mirror tiles' words.
+    expect(memberOffset(preludeLayout().faultLog, 'records')).toBe(16 + 256 * 4);
   });
 
   test("group 0's layout comes from the prelude's declarations", () => {
@@ -58,6 +59,14 @@ describe('constants shared with the WGSL', () => {
       [6, 'storage', false],
       [7, '2d-array', false],
       [8, 'filtering', false],
+      // Texture mirrors (texture-mirrors.wgsl): validity, table, resolved words, four mirrors.
+      [9, 'storage', false],
+      [10, 'read-only-storage', false],
+      [11, 'storage', false],
+      [12, '2d', false],
+      [13, '2d', false],
+      [14, '2d', false],
+      [15, '2d', false],
     ];
     expect(shape(entries)).toEqual([
       [0, 'read-only-storage', false],

@@ -70,6 +70,30 @@ describe('createDevice options', () => {
     });
   });
 
+  // The texture cache's and the texture mirrors' bytes: whole 64 KiB tiles, 0 for none.
+  describe.each(['textureCacheBytes', 'textureMirrorBytes'] as const)('%s', (option) => {
+    test.each([0, 65536, 64 * 65536, null, undefined])('%s is accepted', async (bytes) => {
+      const device = await createDevice({ gpuDevice: null, [option]: loose(bytes) });
+      expect(device).toBeInstanceOf(Device);
+      expect(deviceContext(device).settings[option]).toBe(bytes ?? undefined);
+    });
+
+    test.each([
+      [-65536, /at least 0/],
+      [65535, /multiple of 65536/],
+      [65536 + 4, /multiple of 65536/],
+      [1.5, /integer/],
+      [Number.NaN, /integer/],
+      ['65536', /integer/],
+    ] as const)('%s is rejected', async (bytes, message) => {
+      await expectD3D12Rejection(createDevice({ gpuDevice: null, [option]: loose(bytes) }), {
+        call: 'createDevice',
+        argument: `options.${option}`,
+        message,
+      });
+    });
+  });
+
   test.each([true, false])('gpuValidation %s is accepted', async (gpuValidation) => {
     const device = await createDevice({ gpuValidation });
     expect(deviceContext(device).settings.gpuValidation).toBe(gpuValidation);
