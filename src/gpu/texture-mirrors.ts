@@ -103,6 +103,8 @@ export class TextureMirrors {
   private readonly entryWords = preludeLayout().mirrorEntry.size / 4;
   /** This submission's sets, by key. */
   private sets = new Map<string, MirrorSet>();
+  /** The mirrors a set binds now (the most recently described first), until a mirror comes or goes. */
+  private bound: Mirror[] | undefined;
   private readonly formats = new Map<number, GPUTextureFormat>([
     [preludeConstant('D3D12_TEXEL_RGBA8_UNORM'), 'rgba8unorm'],
     [preludeConstant('D3D12_TEXEL_BGRA8_UNORM'), 'bgra8unorm'],
@@ -152,6 +154,7 @@ export class TextureMirrors {
     if (!this.enabled) return;
     this.collect();
     const known = this.mirrors.get(key);
+    this.bound = undefined;
     if (known) {
       this.mirrors.delete(key);
       this.mirrors.set(key, known);
@@ -243,6 +246,7 @@ export class TextureMirrors {
       if (page >= 0) this.writeLink(page, 0);
     }
     this.mirrors.delete(mirror.key);
+    this.bound = undefined;
     this.free(mirror.state.base, mirror.state.count);
     this.freeEntries.push(mirror.entry);
     mirror.texture.destroy();
@@ -266,6 +270,8 @@ export class TextureMirrors {
   /** Starts a submission's planning: no sets yet. */
   beginSubmission(): void {
     this.sets = new Map();
+    // Released resources' mirrors go before the submission picks from them.
+    if (this.bound?.some((mirror) => mirror.source.released())) this.bound = undefined;
   }
 
   /**
@@ -273,8 +279,11 @@ export class TextureMirrors {
    * described mirrors, and the first MIRROR_SLOTS addresses. Undefined past MAX_SETS sets.
    */
   setFor(addresses: readonly bigint[]): MirrorSet | undefined {
-    this.collect();
-    const mirrors = [...this.mirrors.values()].slice(-MIRROR_SLOTS).reverse();
+    if (!this.bound) {
+      this.collect();
+      this.bound = [...this.mirrors.values()].slice(-MIRROR_SLOTS).reverse();
+    }
+    const mirrors = this.bound;
     const chosen = addresses.slice(0, MIRROR_SLOTS);
     const key = `${mirrors.map((m) => m.entry).join(',')}|${chosen.join(',')}`;
     const known = this.sets.get(key);
