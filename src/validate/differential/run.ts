@@ -32,6 +32,11 @@ const NON_LOCAL_BYTES = 32 * MIB;
  * than the run's texture tiles can be, so fills take slots from pages cached before them.
  */
 const TEXTURE_CACHE_BYTES = 2 * MIB;
+/**
+ * Texture mirrors, given (a CPU adapter's default is none): the checkpoints' sampled reads open
+ * their textures through root descriptors, so the most recently described ones read their mirrors.
+ */
+const TEXTURE_MIRROR_BYTES = 4 * MIB;
 /** Probability of a checkpoint after each operation. */
 const CHECKPOINT_CHANCE = 1 / 80;
 /** validateTileMappings answers awaited together (they run in queue order meanwhile). */
@@ -221,6 +226,7 @@ export async function runDifferential(options: ValidationOptions): Promise<Valid
       localMemoryBytes: LOCAL_BYTES,
       nonLocalMemoryBytes: NON_LOCAL_BYTES,
       textureCacheBytes: TEXTURE_CACHE_BYTES,
+      textureMirrorBytes: TEXTURE_MIRROR_BYTES,
       tiledResourcesTier: tier,
     });
     device = d3d;
