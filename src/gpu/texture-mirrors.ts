@@ -20,7 +20,7 @@
  *     them, and word 0 is set to 1 before each submission that resolves anything.
  */
 import resolveWgsl from '../../shaders/texture_mirror_resolve.wgsl?raw';
-import { MirrorLinks, mirrorTiles, MirrorTileState, type MirrorTile } from '../memory/mirror-tiles.js';
+import { MirrorLinks, MirrorRanges, mirrorTiles, MirrorTileState, type MirrorTile } from '../memory/mirror-tiles.js';
 import type { ResourceLayout } from '../memory/tiling.js';
 import type { PageTableMirror } from './page-table.js';
 import { kernelPipelineNow } from './pipelines.js';
@@ -64,6 +64,8 @@ interface Mirror {
   words: Uint32Array;
   tiles: MirrorTile[];
   state: MirrorTileState;
+  /** Whether WebGPU made its texture (checked in error scopes): until then no set binds it. */
+  ready: boolean;
 }
 
 /** A dispatch's resolution set: the mirrors it binds and the addresses it resolves. */
@@ -97,10 +99,12 @@ export class TextureMirrors {
   /** Live mirrors by resource, most recently described last. */
   private readonly mirrors = new Map<object, Mirror>();
   private readonly freeEntries: number[] = [];
-  /** Free validity ranges' starts and lengths (first fit). */
-  private readonly freeRanges: { start: number; length: number }[];
+  /** Free validity words. */
+  private readonly ranges: MirrorRanges;
   private readonly maxTiles: number;
   private readonly entryWords = preludeLayout().mirrorEntry.size / 4;
+  /** maxTextureDimension2D, read once (Dawn's Node.js binding builds `limits` anew at each read). */
+  private readonly maxSide: number;
   /** This submission's sets, by key. */
   private sets = new Map<string, MirrorSet>();
   /** The mirrors a set binds now (the most recently described first), until a mirror comes or goes. */
@@ -121,7 +125,8 @@ export class TextureMirrors {
     create: (descriptor: GPUBufferDescriptor) => GPUBuffer,
   ) {
     this.maxTiles = Math.floor(budgetBytes / PAGE_BYTES);
-    this.freeRanges = this.maxTiles > 0 ? [{ start: 0, length: this.maxTiles }] : [];
+    this.ranges = new MirrorRanges(this.maxTiles);
+    this.maxSide = device.limits.maxTextureDimension2D;
     for (let entry = MAX_MIRRORS - 1; entry >= 0; entry--) this.freeEntries.push(entry);
     this.links = new MirrorLinks(poolPages);
     const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
@@ -168,13 +173,18 @@ export class TextureMirrors {
       layout.tileShape.widthInTexels !== TILE_ROW_BYTES / 4 ||
       layout.tileShape.heightInTexels !== TILE_ROWS ||
       layout.numStandardMips === 0 ||
+      Math.max(source.width, source.height) > this.maxSide ||
       this.freeEntries.length === 0
     )
       return;
     const tiles = mirrorTiles(layout);
-    const range = this.allocate(tiles.length);
+    const range = this.ranges.allocate(tiles.length);
     if (range < 0) return;
     const entry = this.freeEntries.pop() as number;
+    // A texture WebGPU refuses (out of memory) would make every submission that binds it invalid:
+    // the mirror is bound only once its scopes came back empty, and dropped if they did not.
+    this.device.pushErrorScope('out-of-memory');
+    this.device.pushErrorScope('validation');
     const texture = this.device.createTexture({
       label: `d3d12 texture mirror of ${source.label}`,
       size: [source.width, source.height, 1],
@@ -191,7 +201,20 @@ export class TextureMirrors {
       words: words.slice(),
       tiles,
       state: new MirrorTileState(tiles.length, range),
+      ready: false,
     };
+    const errors = [this.device.popErrorScope(), this.device.popErrorScope()];
+    void Promise.all(errors).then(
+      ([validation, memory]) => {
+        if (this.mirrors.get(key) !== mirror) return;
+        if (validation || memory) this.remove(mirror);
+        else {
+          mirror.ready = true;
+          this.bound = undefined;
+        }
+      },
+      () => undefined,
+    );
     // The range may hold an old mirror's words: none of its tiles is valid yet.
     this.device.queue.writeBuffer(this.valid, range * 4, new Uint32Array(tiles.length));
     this.writeEntry(mirror, words);
@@ -208,31 +231,6 @@ export class TextureMirrors {
     this.device.queue.writeBuffer(this.table, mirror.entry * this.entryWords * 4, data);
   }
 
-  /** First fit over the free ranges; -1 when none is long enough. */
-  private allocate(length: number): number {
-    const index = this.freeRanges.findIndex((range) => range.length >= length);
-    const range = this.freeRanges[index];
-    if (!range) return -1;
-    const start = range.start;
-    range.start += length;
-    range.length -= length;
-    if (range.length === 0) this.freeRanges.splice(index, 1);
-    return start;
-  }
-
-  private free(start: number, length: number): void {
-    this.freeRanges.push({ start, length });
-    this.freeRanges.sort((a, b) => a.start - b.start);
-    for (let i = this.freeRanges.length - 2; i >= 0; i--) {
-      const a = this.freeRanges[i] as { start: number; length: number };
-      const b = this.freeRanges[i + 1] as { start: number; length: number };
-      if (a.start + a.length === b.start) {
-        a.length += b.length;
-        this.freeRanges.splice(i + 1, 1);
-      }
-    }
-  }
-
   /** Drops the mirrors of released resources: their pages' links go, their ranges and entries are free. */
   private collect(): void {
     for (const mirror of this.mirrors.values()) if (mirror.source.released()) this.remove(mirror);
@@ -247,7 +245,7 @@ export class TextureMirrors {
     }
     this.mirrors.delete(mirror.key);
     this.bound = undefined;
-    this.free(mirror.state.base, mirror.state.count);
+    this.ranges.release(mirror.state.base, mirror.state.count);
     this.freeEntries.push(mirror.entry);
     mirror.texture.destroy();
   }
@@ -281,7 +279,10 @@ export class TextureMirrors {
   setFor(addresses: readonly bigint[]): MirrorSet | undefined {
     if (!this.bound) {
       this.collect();
-      this.bound = [...this.mirrors.values()].slice(-MIRROR_SLOTS).reverse();
+      this.bound = [...this.mirrors.values()]
+        .filter((mirror) => mirror.ready)
+        .slice(-MIRROR_SLOTS)
+        .reverse();
     }
     const mirrors = this.bound;
     const chosen = addresses.slice(0, MIRROR_SLOTS);

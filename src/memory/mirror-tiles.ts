@@ -125,3 +125,48 @@ export class MirrorTileState {
     return page;
   }
 }
+
+/** Validity ranges: first fit over free runs of words, merged again when freed. */
+export class MirrorRanges {
+  private readonly free: { start: number; length: number }[];
+
+  constructor(readonly words: number) {
+    this.free = words > 0 ? [{ start: 0, length: words }] : [];
+  }
+
+  /** The start of `length` free words, taken; -1 when no free run is that long. */
+  allocate(length: number): number {
+    const index = this.free.findIndex((range) => range.length >= length);
+    const range = this.free[index];
+    if (!range || length <= 0) return -1;
+    const start = range.start;
+    range.start += length;
+    range.length -= length;
+    if (range.length === 0) this.free.splice(index, 1);
+    return start;
+  }
+
+  /** Gives back `length` words from `start` (taken by allocate). */
+  release(start: number, length: number): void {
+    let at = this.free.findIndex((range) => range.start > start);
+    if (at < 0) at = this.free.length;
+    this.free.splice(at, 0, { start, length });
+    // Merge with the next run, then with the previous one.
+    const next = this.free[at + 1];
+    const self = this.free[at] as { start: number; length: number };
+    if (next && self.start + self.length === next.start) {
+      self.length += next.length;
+      this.free.splice(at + 1, 1);
+    }
+    const previous = this.free[at - 1];
+    if (previous && previous.start + previous.length === self.start) {
+      previous.length += self.length;
+      this.free.splice(at, 1);
+    }
+  }
+
+  /** The free runs, in order (for tests). */
+  freeRunsForTesting(): { start: number; length: number }[] {
+    return this.free.map((range) => ({ ...range }));
+  }
+}
