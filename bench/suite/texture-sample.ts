@@ -13,12 +13,13 @@
  *     clamp-to-edge) at lod 0, one mip;
  *   - sample_level, trilinear: the same at lod 0.5, two mips blended.
  * Milliseconds per dispatch; ratio library ÷ native. Each row runs on a device with the texture cache
- * (src/gpu/texture-cache.ts: tiles copied into a real texture, read by the texture units; the
- * rows the targets are for), and again on a device with the cache off (every read through memory,
- * as before the cache; each row's extras `cache off, …`: kept out of the rows so the page stays short). One more row rewrites a tile of mip 0 with copyTiles
- * before each submission's dispatches (native: copyBufferToTexture of the same texels), so the cache
- * drops and refills that tile every submission: `sample_level, bilinear, a tile rewritten each
- * submission`.
+ * and texture mirrors (src/gpu/texture-cache.ts, src/gpu/texture-mirrors.ts: the texture's
+ * descriptor, in the root SRV, resolved to its mirror before the dispatch, and its valid tiles read
+ * by the texture units; the rows the targets are for), and again on a device with both off (every
+ * read through memory; each row's extras `cache off, …`: kept out of the rows so the page stays
+ * short). One more row rewrites a tile of mip 0 with copyTiles before each submission's dispatches
+ * (native: copyBufferToTexture of the same texels), so the mirror drops that tile in every
+ * submission and refills it in the next: `sample_level, bilinear, a tile rewritten each submission`.
  *
  * Why the baseline is fair: same GPU device, same texels at every mip, same WGSL text for the kernels
  * (only the accessors differ), same invocation grid and workgroup size, one packed word written per
@@ -27,15 +28,16 @@
  * submission runs long enough, every variant in every round in rotating order. Before timing, every
  * invocation's result is compared between the sides (below), and the figure throws on a mismatch:
  * a library that read the wrong texels (or none) would make the ratio meaningless. The cached rows
- * are compared twice (the first submission reads memory and requests the tiles, the second reads
- * the cache), and the rewrite row after its rewrite, so a stale cache cannot hide.
+ * are compared twice (the second submission reads what the first filled), and the rewrite row after
+ * its rewrite, so a stale copy cannot hide.
  *
- * What the ratio includes because the library imposes it: the texture is memory, not a texture
- * object, so there is no texture cache layout, no filtering hardware and no format decode in hardware;
- * the descriptor (header and mip entries) is read from memory through the page table for every read,
- * since each invocation makes one (as a fragment shader opens its texture per pixel); root constants
- * come from a dynamically offset uniform; with gpuValidation on (the default) every submission also
- * reads the fault log back.
+ * What the ratio includes because the library imposes it: the texture is memory, so every read
+ * first checks that its tiles' copies are current (a validity word per tile), behind a descriptor
+ * the dispatch's pre-pass compared with memory; with the cache off, the descriptor (header and mip
+ * entries) is read from memory through the page table for every read and every texel is translated
+ * and filtered in the shader; root constants come from a dynamically offset uniform; every store
+ * checks its page's tags; with gpuValidation on (the default) every submission also reads the fault
+ * log back.
  */
 import { TILE_SIZE } from '../../src/index.js';
 import {
@@ -315,8 +317,8 @@ export const textureSample: FigureRunner = async (context) => {
           ? Array.from({ length: mips }, (_, mip) => paramsOf(spec, mip))
           : [paramsOf(spec)];
       const tolerance = spec.kernel === 'load_texels' ? LOAD_TOLERANCE : FILTERED_TOLERANCE;
-      // With the cache: twice, the second read served by the tiles the first one requested.
-      const passes = spec.cache === 'on' ? ['memory', 'cache'] : ['memory'];
+      // With the cache and mirrors: twice, the second read served by what the first one filled.
+      const passes = spec.cache === 'on' ? ['first', 'second'] : ['memory'];
       for (const constants of checks) {
         const mip = constants[0] as number;
         const expected = await nativeResults(spec, constants, mip);
