@@ -107,6 +107,8 @@ export class TextureMirrors {
   private readonly maxSide: number;
   /** This submission's sets, by key. */
   private sets = new Map<string, MirrorSet>();
+  /** Pool pages this submission's pre-passes may watch (their descriptors' pages). */
+  private readonly watched = new Set<number>();
   /** The mirrors a set binds now (the most recently described first), until a mirror comes or goes. */
   private bound: Mirror[] | undefined;
   private readonly formats = new Map<number, GPUTextureFormat>([
@@ -310,6 +312,7 @@ export class TextureMirrors {
   prepare(encoder: GPUCommandEncoder): void {
     if (this.sets.size === 0) return;
     this.device.queue.writeBuffer(this.resolved, 0, new Uint32Array([1]));
+    this.unwatch();
     const bound = new Set<Mirror>();
     for (const set of this.sets.values()) for (const mirror of set.mirrors) bound.add(mirror);
     const pageOf = (entry: number): number => this.poolPageOf(entry);
@@ -348,6 +351,30 @@ export class TextureMirrors {
       }
       flushRun();
     }
+  }
+
+  /**
+   * Clears the watch bits earlier pre-passes may have set on the pages of the descriptors they
+   * resolved (their links are rewritten as this side knows them), and notes this submission's: a
+   * watch bit left from an earlier submission would let a store there, before this submission's
+   * pre-pass, send all of this submission's opens to memory. A link this side still holds though a
+   * store cleared it on the GPU comes back with its tile's word at 0: a later store clears that
+   * word again, and the tile's stale report refills it.
+   */
+  private unwatch(): void {
+    for (const page of this.watched) {
+      const owner = this.links.ownerOf(page);
+      this.writeLink(page, owner < 0 ? 0 : owner + 1);
+    }
+    this.watched.clear();
+    for (const set of this.sets.values())
+      for (let i = 0; i < MIRROR_SLOTS; i++) {
+        const low = set.addresses[2 * i] as number;
+        const high = set.addresses[2 * i + 1] as number;
+        if (low === NONE && high === NONE) continue;
+        const page = this.poolPageOf(this.pageTable.entryAt(high * 2 ** 16 + (low >>> 16)));
+        if (page >= 0) this.watched.add(page);
+      }
   }
 
   /** Group 0's mirror bindings (9 to 15) for `set` (placeholders in empty slots, or for no set). */
