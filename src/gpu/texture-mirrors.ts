@@ -24,6 +24,13 @@ import { MirrorLinks, MirrorRanges, mirrorTiles, MirrorTileState, type MirrorTil
 import type { ResourceLayout } from '../memory/tiling.js';
 import type { PageTableMirror } from './page-table.js';
 import { kernelPipelineNow } from './pipelines.js';
+import {
+  encodeMirrorPlan,
+  TILE_ROW_BYTES,
+  TILE_ROWS,
+  writeLink,
+  type MirrorFillTarget,
+} from './texture-mirror-fills.js';
 import { memberOffset, preludeConstant, preludeLayout } from './prelude.js';
 
 /** Mirrors a dispatch binds (d3d12_mirror_0..3) and descriptor addresses it resolves. */
@@ -33,9 +40,6 @@ const MAX_MIRRORS = 64;
 /** Resolution sets in one submission (past this, dispatches resolve nothing and read memory). */
 const MAX_SETS = 1024;
 const PAGE_BYTES = 65536;
-/** A standard tile of a 4-byte format: 128 rows of 512 bytes in its page. */
-const TILE_ROW_BYTES = 512;
-const TILE_ROWS = 128;
 const NONE = 0xffffffff;
 
 /** The default mirror budget on a GPU adapter: 256 MiB of mirrored tiles. */
@@ -89,7 +93,7 @@ export function markReadsTextures(pipeline: GPUComputePipeline): void {
   readers.add(pipeline);
 }
 
-export class TextureMirrors {
+export class TextureMirrors implements MirrorFillTarget {
   readonly valid: GPUBuffer;
   readonly table: GPUBuffer;
   readonly resolved: GPUBuffer;
@@ -117,9 +121,9 @@ export class TextureMirrors {
   ]);
 
   constructor(
-    private readonly device: GPUDevice,
-    private readonly pool: GPUBuffer,
-    private readonly tags: GPUBuffer,
+    readonly device: GPUDevice,
+    readonly pool: GPUBuffer,
+    readonly tags: GPUBuffer,
     poolPages: number,
     /** Bytes of mirrored tiles at most (a multiple of 64 KiB); 0: no mirrors. */
     readonly budgetBytes: number,
@@ -259,7 +263,7 @@ export class TextureMirrors {
   }
 
   private writeLink(page: number, link: number): void {
-    this.device.queue.writeBuffer(this.tags, page * 8 + 4, new Uint32Array([link]));
+    writeLink(this, page, link);
   }
 
   /** Whether dispatches of `pipeline` get resolution sets. */
@@ -320,36 +324,7 @@ export class TextureMirrors {
       const { state } = mirror;
       const entries = this.pageTable.peekEntries(mirror.source.firstPage, state.count);
       const plan = state.plan(entries, pageOf, this.links);
-      for (const { tile, page } of plan.drops) {
-        this.device.queue.writeBuffer(this.valid, (state.base + tile) * 4, new Uint32Array(1));
-        if (page >= 0) this.writeLink(page, 0);
-      }
-      if (plan.fills.length === 0) continue;
-      const ones = new Uint32Array(state.count).fill(1);
-      // Runs of consecutive tiles take one write for their words.
-      let runStart = -1;
-      let runEnd = -1;
-      const flushRun = (): void => {
-        if (runStart >= 0)
-          this.device.queue.writeBuffer(this.valid, (state.base + runStart) * 4, ones, 0, runEnd - runStart);
-      };
-      for (const { tile, page } of plan.fills) {
-        const at = mirror.tiles[tile] as MirrorTile;
-        encoder.copyBufferToTexture(
-          { buffer: this.pool, offset: page * PAGE_BYTES, bytesPerRow: TILE_ROW_BYTES, rowsPerImage: TILE_ROWS },
-          { texture: mirror.texture, mipLevel: at.mip, origin: { x: at.x, y: at.y } },
-          { width: at.width, height: at.height },
-        );
-        // The page's tag: x (an atlas copy) dropped with it, y the link. Zero is always a safe tag.
-        this.device.queue.writeBuffer(this.tags, page * 8, new Uint32Array([0, state.base + tile + 1]));
-        if (tile === runEnd) runEnd++;
-        else {
-          flushRun();
-          runStart = tile;
-          runEnd = tile + 1;
-        }
-      }
-      flushRun();
+      encodeMirrorPlan(this, encoder, { texture: mirror.texture, tiles: mirror.tiles, base: state.base }, plan);
     }
   }
 
