@@ -128,34 +128,8 @@ export function validateCreateDevice(options: unknown): Checked<DeviceSettings> 
       value.nonLocalMemoryBudget == null
         ? undefined
         : checkInteger(call, 'options.nonLocalMemoryBudget', value.nonLocalMemoryBudget, 0),
-    () => {
-      if (value.textureCacheBytes == null) return undefined;
-      const bytes = value.textureCacheBytes;
-      return (
-        checkInteger(call, 'options.textureCacheBytes', bytes, 0) ??
-        ((bytes as number) % TEXTURE_CACHE_GRANULE === 0
-          ? undefined
-          : invalidArg(
-              call,
-              'options.textureCacheBytes',
-              `must be a multiple of ${TEXTURE_CACHE_GRANULE} (a cache slot holds one 64 KiB tile), got ${bytes as number}`,
-            ))
-      );
-    },
-    () => {
-      if (value.textureMirrorBytes == null) return undefined;
-      const bytes = value.textureMirrorBytes;
-      return (
-        checkInteger(call, 'options.textureMirrorBytes', bytes, 0) ??
-        ((bytes as number) % TEXTURE_CACHE_GRANULE === 0
-          ? undefined
-          : invalidArg(
-              call,
-              'options.textureMirrorBytes',
-              `must be a multiple of ${TEXTURE_CACHE_GRANULE} (a mirror holds whole 64 KiB tiles), got ${bytes as number}`,
-            ))
-      );
-    },
+    () => checkTileBytes(call, 'textureCacheBytes', value.textureCacheBytes, 'a cache slot holds one 64 KiB tile'),
+    () => checkTileBytes(call, 'textureMirrorBytes', value.textureMirrorBytes, 'a mirror holds whole 64 KiB tiles'),
     () =>
       checkName(call, 'options.onPageFault', value.onPageFault ?? 'remove-device', [
         'remove-device',
@@ -256,4 +230,16 @@ export function validateCreateComputePipelineState(
   if (desc.label !== undefined && typeof desc.label !== 'string')
     return invalidArg(call, 'desc.label', `must be a string, got ${show(desc.label)}`);
   return { code: desc.code, entryPoint: desc.entryPoint, label: desc.label };
+}
+
+/** A byte count of whole 64 KiB tiles (textureCacheBytes, textureMirrorBytes), or null/undefined for the default. */
+function checkTileBytes(call: string, option: string, bytes: unknown, why: string): D3D12Error | undefined {
+  if (bytes == null) return undefined;
+  const argument = `options.${option}`;
+  return (
+    checkInteger(call, argument, bytes, 0) ??
+    ((bytes as number) % TEXTURE_CACHE_GRANULE === 0
+      ? undefined
+      : invalidArg(call, argument, `must be a multiple of ${TEXTURE_CACHE_GRANULE} (${why}), got ${bytes as number}`))
+  );
 }
