@@ -249,17 +249,7 @@ export class TextureCache {
 
   /** The pool pages whose tags name a slot, after all work submitted so far. */
   async cachedPagesForTesting(): Promise<number[]> {
-    const staging = this.device.createBuffer({
-      label: 'd3d12 texture cache tags (read for testing)',
-      size: this.tags.size,
-      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
-    });
-    const encoder = this.device.createCommandEncoder({ label: 'd3d12 read texture cache tags' });
-    encoder.copyBufferToBuffer(this.tags, 0, staging, 0, this.tags.size);
-    this.device.queue.submit([encoder.finish()]);
-    await staging.mapAsync(GPUMapMode.READ);
-    const tags = new Uint32Array(staging.getMappedRange().slice(0));
-    staging.destroy();
+    const tags = await readBufferForTesting(this.device, this.tags);
     const pages: number[] = [];
     for (let page = 0; 2 * page < tags.length; page++) if (tags[2 * page] !== 0) pages.push(page);
     return pages;
@@ -276,4 +266,20 @@ export class TextureCache {
       this.atlas.params.destroy();
     }
   }
+}
+
+/** The whole of `buffer` (STORAGE with COPY_SRC) after the work submitted so far, for test hooks. */
+export async function readBufferForTesting(device: GPUDevice, buffer: GPUBuffer): Promise<Uint32Array> {
+  const staging = device.createBuffer({
+    label: `${buffer.label} (read for testing)`,
+    size: buffer.size,
+    usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+  });
+  const encoder = device.createCommandEncoder({ label: `d3d12 read ${buffer.label} for testing` });
+  encoder.copyBufferToBuffer(buffer, 0, staging, 0, buffer.size);
+  device.queue.submit([encoder.finish()]);
+  await staging.mapAsync(GPUMapMode.READ);
+  const words = new Uint32Array(staging.getMappedRange().slice(0));
+  staging.destroy();
+  return words;
 }

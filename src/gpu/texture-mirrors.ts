@@ -32,9 +32,10 @@ import {
   type MirrorFillTarget,
 } from './texture-mirror-fills.js';
 import { memberOffset, preludeConstant, preludeLayout } from './prelude.js';
+import { readBufferForTesting } from './texture-cache.js';
 
 /** Mirrors a dispatch binds (d3d12_mirror_0..3) and descriptor addresses it resolves. */
-export const MIRROR_SLOTS = 4;
+const MIRROR_SLOTS = 4;
 /** Table entries: mirrors alive at once. */
 const MAX_MIRRORS = 64;
 /** Resolution sets in one submission (past this, dispatches resolve nothing and read memory). */
@@ -204,7 +205,8 @@ export class TextureMirrors implements MirrorFillTarget {
       entry,
       texture,
       view: texture.createView(),
-      words: words.slice(),
+      // writeEntry keeps its own copy.
+      words,
       tiles,
       state: new MirrorTileState(tiles.length, range),
       ready: false,
@@ -243,10 +245,9 @@ export class TextureMirrors implements MirrorFillTarget {
   }
 
   private remove(mirror: Mirror): void {
-    const pageOf = (entry: number): number => this.poolPageOf(entry);
     for (let tile = 0; tile < mirror.state.count; tile++) {
       if (mirror.state.filled[tile] === 0) continue;
-      const page = mirror.state.drop(tile, pageOf, this.links);
+      const page = mirror.state.drop(tile, this.poolPageOf, this.links);
       if (page >= 0) this.writeLink(page, 0);
     }
     this.mirrors.delete(mirror.key);
@@ -256,11 +257,11 @@ export class TextureMirrors implements MirrorFillTarget {
     mirror.texture.destroy();
   }
 
-  /** The pool page a RESIDENT entry names, or -1. */
-  private poolPageOf(entry: number): number {
+  /** The pool page a RESIDENT entry names, or -1 (a field: the tile plans take it as a callback). */
+  private readonly poolPageOf = (entry: number): number => {
     const word = this.pageTable.encoding.residentWordBase(entry);
     return word < 0 ? -1 : word / (PAGE_BYTES / 4);
-  }
+  };
 
   private writeLink(page: number, link: number): void {
     writeLink(this, page, link);
@@ -319,11 +320,10 @@ export class TextureMirrors implements MirrorFillTarget {
     this.unwatch();
     const bound = new Set<Mirror>();
     for (const set of this.sets.values()) for (const mirror of set.mirrors) bound.add(mirror);
-    const pageOf = (entry: number): number => this.poolPageOf(entry);
     for (const mirror of bound) {
       const { state } = mirror;
       const entries = this.pageTable.peekEntries(mirror.source.firstPage, state.count);
-      const plan = state.plan(entries, pageOf, this.links);
+      const plan = state.plan(entries, this.poolPageOf, this.links);
       encodeMirrorPlan(this, encoder, { texture: mirror.texture, tiles: mirror.tiles, base: state.base }, plan);
     }
   }
@@ -387,7 +387,7 @@ export class TextureMirrors implements MirrorFillTarget {
       if (global < 0) continue;
       const found = this.tileOf(global);
       if (!found) continue;
-      found.mirror.state.drop(found.tile, (entry) => this.poolPageOf(entry), this.links);
+      found.mirror.state.drop(found.tile, this.poolPageOf, this.links);
       this.device.queue.writeBuffer(this.valid, global * 4, new Uint32Array(1));
       this.writeLink(page, 0);
     }
@@ -415,28 +415,16 @@ export class TextureMirrors implements MirrorFillTarget {
 
   /** The pool pages that link to a mirror tile whose validity word is 1, after the work submitted so far. */
   async mirroredPagesForTesting(): Promise<number[]> {
-    const [tags, valid] = await Promise.all([this.readForTesting(this.tags), this.readForTesting(this.valid)]);
+    const [tags, valid] = await Promise.all([
+      readBufferForTesting(this.device, this.tags),
+      readBufferForTesting(this.device, this.valid),
+    ]);
     const pages: number[] = [];
     for (let page = 0; 2 * page + 1 < tags.length; page++) {
       const link = ((tags[2 * page + 1] as number) & 0x7fffffff) >>> 0;
       if (link !== 0 && valid[link - 1] === 1) pages.push(page);
     }
     return pages;
-  }
-
-  private async readForTesting(buffer: GPUBuffer): Promise<Uint32Array> {
-    const staging = this.device.createBuffer({
-      label: `${buffer.label} (read for testing)`,
-      size: buffer.size,
-      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
-    });
-    const encoder = this.device.createCommandEncoder({ label: 'd3d12 read texture mirror state' });
-    encoder.copyBufferToBuffer(buffer, 0, staging, 0, buffer.size);
-    this.device.queue.submit([encoder.finish()]);
-    await staging.mapAsync(GPUMapMode.READ);
-    const words = new Uint32Array(staging.getMappedRange().slice(0));
-    staging.destroy();
-    return words;
   }
 
   /**
@@ -454,14 +442,6 @@ export class TextureMirrors implements MirrorFillTarget {
       { width: 1, height: 1 },
     );
     return true;
-  }
-
-  /** The validity words of `key`'s mirror after the work submitted so far (undefined: no mirror). */
-  async validityForTesting(key: object): Promise<Uint32Array | undefined> {
-    const mirror = this.mirrors.get(key);
-    if (!mirror) return undefined;
-    const words = await this.readForTesting(this.valid);
-    return words.slice(mirror.state.base, mirror.state.base + mirror.state.count);
   }
 
   destroy(): void {

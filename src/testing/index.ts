@@ -120,19 +120,6 @@ export async function readTextureCacheForTesting(
 }
 
 /**
- * The validity words of the texture mirror of `resource` (src/gpu/texture-mirrors.ts: one per
- * standard tile of slice 0, 1 while the mirror holds the tile as memory has it), after the work
- * submitted so far; undefined when it has no mirror.
- */
-export async function readTextureMirrorForTesting(
-  device: Device,
-  resource: Resource,
-): Promise<Uint32Array | undefined> {
-  const backend = expectInstance('readTextureMirrorForTesting', 'device', device, Device).context.backend;
-  return backend?.memory.textureMirrors.validityForTesting(resource);
-}
-
-/**
  * Writes texel (x, y) of mip `mip` of the texture mirror of `resource` alone (the 4 bytes of `word`,
  * as memory holds the texel), leaving memory as it is: a read that returns them was served by the
  * mirror. False when it has no mirror. Write the texel back before any check that reads it.
