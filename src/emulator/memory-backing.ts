@@ -24,6 +24,7 @@ import { OldPages } from './old-pages.js';
 import { movePages } from '../gpu/page-moves.js';
 import { NULL_HEAP, type MappedSegment, type TileMappingTable, type TileSpan } from '../memory/tile-mappings.js';
 import { ReservedTileIndex } from '../memory/reserved-tile-index.js';
+import { ShiftedCopies } from '../memory/shifted-copies.js';
 import { TILE_SIZE } from '../memory/tiling.js';
 import type { GpuMemory } from '../gpu/gpu-memory.js';
 import { cpuAccessible } from '../validation/heap.js';
@@ -60,7 +61,7 @@ export class MemoryBacking {
   /** Evicted heaps' old pages not yet free: in transit to CPU memory, or kept (lazy eviction). */
   private readonly old: OldPages;
   /** Per placement of a heap's memory, its pages' RESIDENT entries (entriesOf). */
-  private readonly residentEntries = new WeakMap<HeapMemory, Uint32Array>();
+  private readonly residentEntries = new WeakMap<HeapMemory, ShiftedCopies>();
   /** Per heap, the reserved resources' tiles that map into it (kept as mappings change). */
   private readonly reservedTiles = new ReservedTileIndex<Resource>(
     (resource) => (resource.tileMappings as TileMappingTable).heapIds,
@@ -409,7 +410,7 @@ export class MemoryBacking {
       pageTable.fill(page, count, pageTable.encoding.residentPage(memory.segment, memory.pages[heapTile] as number));
     else if (count === 1)
       pageTable.writeOne(page, pageTable.encoding.residentPage(memory.segment, memory.pages[heapTile] as number));
-    else pageTable.entriesAt(page, count).set(this.entriesOf(memory).subarray(heapTile, heapTile + count));
+    else pageTable.copyFrom(page, this.entriesOf(memory), heapTile, count);
   }
 
   /**
@@ -417,11 +418,12 @@ export class MemoryBacking {
    * consecutive heap tiles then copies its entries (one memcpy) instead of encoding them tile by
    * tile, which was most of a bulk updateTileMappings call (32,768 tiles).
    */
-  private entriesOf(memory: HeapMemory): Uint32Array {
+  private entriesOf(memory: HeapMemory): ShiftedCopies {
     let entries = this.residentEntries.get(memory);
     if (!entries) {
-      entries = new Uint32Array(memory.pages.length);
-      this.gpu.pageTable.encoding.residentRun(entries, memory.segment, memory.pages, 0);
+      const values = new Uint32Array(memory.pages.length);
+      this.gpu.pageTable.encoding.residentRun(values, memory.segment, memory.pages, 0);
+      entries = new ShiftedCopies(values);
       this.residentEntries.set(memory, entries);
     }
     return entries;

@@ -16,6 +16,7 @@
  */
 import type { MemorySegment } from '../api/types.js';
 import { DirtyRuns } from '../memory/dirty-runs.js';
+import type { ShiftedCopies } from '../memory/shifted-copies.js';
 import { preludeConstant } from './prelude.js';
 
 /** Entries in a new table: 2^18 entries (1 MiB) cover 16 GiB of address space. */
@@ -221,6 +222,21 @@ export class PageTableMirror {
     const entries = new Uint32Array(count).fill(this.encoding.unowned);
     if (firstPage < this.entries) entries.set(this.shadow.subarray(firstPage, this.entries));
     return entries;
+  }
+
+  /**
+   * Writes entries [first, first + count) of `source` to the entries from `firstPage` on (sent at
+   * the next flush), as one memmove in every V8 (see shifted-copies.ts).
+   */
+  copyFrom(firstPage: number, source: ShiftedCopies, first: number, count: number): void {
+    if (count <= 0) return;
+    if (this.dropNextWrite) {
+      this.dropNextWrite = false;
+      return;
+    }
+    this.growTo(firstPage + count - 1);
+    this.dirty.add(firstPage, count);
+    source.copyTo(this.shadow, firstPage, first, count);
   }
 
   /** Writes `values` to the entries from `firstPage` on (sent at the next flush). */

@@ -11,6 +11,7 @@
 export const NULL_HEAP = -1;
 
 import type { TileRangeFlag } from '../api/types.js';
+import { ShiftedCopies } from './shifted-copies.js';
 
 /** Consecutive resource tiles, in the order a region walks them. */
 export interface TileSpan {
@@ -68,10 +69,10 @@ export interface MappedSegment {
 
 /**
  * 0, 1, 2, ...: a run of consecutive heap tiles is a slice of it, copied natively (a bulk call's
- * 32,768 tiles took most of its time as a JavaScript loop). Grown by doubling, never past the
- * largest heap tile a range has named.
+ * 32,768 tiles took most of its time as a JavaScript loop), at any resource tile as a memmove (see
+ * shifted-copies.ts). Grown by doubling, never past the largest heap tile a range has named.
  */
-let iota = new Uint32Array(0);
+let iota = new ShiftedCopies(new Uint32Array(0));
 
 /** Resource tiles [first, first + count) onto heap tiles heapTile, heapTile + 1, ... of heap `heapId`. */
 export function mapTileRange(
@@ -90,12 +91,12 @@ export function mapTileRange(
   }
   heapIds.fill(heapId, first, first + count);
   const end = heapTile + count;
-  if (iota.length < end) {
-    let length = Math.max(1024, iota.length);
+  if (iota.values.length < end) {
+    let length = Math.max(1024, iota.values.length);
     while (length < end) length *= 2;
-    iota = new Uint32Array(length).map((_, i) => i);
+    iota = new ShiftedCopies(new Uint32Array(length).map((_, i) => i));
   }
-  heapTiles.set(iota.subarray(heapTile, end), first);
+  iota.copyTo(heapTiles, first, heapTile, count);
 }
 
 /**

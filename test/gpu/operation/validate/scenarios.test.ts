@@ -46,5 +46,8 @@ describe('runScenarios and runValidation (Node.js + Dawn)', () => {
       expect(progress.filter((p) => p.scenario).map((p) => p.scenario)).toEqual(result.scenarios.map((s) => s.name));
       expect(progress.at(-1)).toMatchObject({ phase: 'scenarios', opsDone: 12, opsTotal: 12, mismatches: 0 });
     },
+    // About 53 s alone on a 2-core machine since the mirrors scenario joined; beside the other gpu
+    // files it ran past the project's 60 s.
+    { timeout: 180_000 },
   );
 });
