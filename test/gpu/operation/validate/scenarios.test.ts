@@ -48,6 +48,6 @@ describe('runScenarios and runValidation (Node.js + Dawn)', () => {
     },
     // About 53 s alone on a 2-core machine since the mirrors scenario joined; beside the other gpu
     // files it ran past the project's 60 s.
-    { timeout: 180_000 },
+    180_000,
   );
 });
