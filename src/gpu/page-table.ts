@@ -16,7 +16,7 @@
  */
 import type { MemorySegment } from '../api/types.js';
 import { DirtyRuns } from '../memory/dirty-runs.js';
-import type { ShiftedCopies } from '../memory/shifted-copies.js';
+import { fillWords, type ShiftedCopies } from '../memory/shifted-copies.js';
 import { preludeConstant } from './prelude.js';
 
 /** Entries in a new table: 2^18 entries (1 MiB) cover 16 GiB of address space. */
@@ -258,7 +258,14 @@ export class PageTableMirror {
 
   /** Writes one value to `count` entries from `firstPage` on (sent at the next flush). */
   fill(firstPage: number, count: number, value: number): void {
-    if (count > 0) this.entriesAt(firstPage, count).fill(value);
+    if (count <= 0) return;
+    if (this.dropNextWrite) {
+      this.dropNextWrite = false;
+      return;
+    }
+    this.growTo(firstPage + count - 1);
+    this.dirty.add(firstPage, count);
+    fillWords(this.shadow, firstPage, firstPage + count, value);
   }
 
   /**

@@ -40,3 +40,38 @@ export class ShiftedCopies {
     dst.set(copy.subarray(first + shift, first + shift + count), dstIndex);
   }
 }
+
+/** Shorter fills call fill(): below this a copy's extra work is not repaid. */
+const RUN_FILL_MIN = 64;
+/** Values whose constant runs are kept (a bulk call fills with one heap id and one entry or two). */
+const KEPT_RUN_VALUES = 4;
+/** The shortest run made: a run is grown by doubling to the longest fill that asked for it. */
+const FIRST_RUN_LENGTH = 1024;
+/** Constant runs by value (as u32), oldest first. */
+const runs = new Map<number, ShiftedCopies>();
+
+/**
+ * dst.fill(value, start, end), at memmove speed in Chromium too. Its V8 fills a typed array with a
+ * memset only when the value's four bytes agree (0, -1); other values go element by element
+ * (Chromium 147: 32 fills of 1,024 words with 5 took 28 µs, copies from a run of 5s 7 µs). So a long
+ * fill of such a value copies from a kept constant run (see ShiftedCopies).
+ */
+export function fillWords(dst: Uint32Array | Int32Array, start: number, end: number, value: number): void {
+  const count = end - start;
+  const word = value >>> 0;
+  if (count < RUN_FILL_MIN || (word & 0xff) * 0x01010101 === word) {
+    dst.fill(value, start, end);
+    return;
+  }
+  let run = runs.get(word);
+  if (run) runs.delete(word);
+  if (!run || run.values.length < count) {
+    let length = Math.max(FIRST_RUN_LENGTH, run?.values.length ?? 0);
+    while (length < count) length *= 2;
+    run = new ShiftedCopies(new Uint32Array(length).fill(word));
+  }
+  runs.set(word, run);
+  if (runs.size > KEPT_RUN_VALUES) runs.delete(runs.keys().next().value as number);
+  const words = dst instanceof Uint32Array ? dst : new Uint32Array(dst.buffer, dst.byteOffset, dst.length);
+  run.copyTo(words, start, 0, count);
+}

@@ -11,7 +11,7 @@
 export const NULL_HEAP = -1;
 
 import type { TileRangeFlag } from '../api/types.js';
-import { ShiftedCopies } from './shifted-copies.js';
+import { fillWords, ShiftedCopies } from './shifted-copies.js';
 
 /** Consecutive resource tiles, in the order a region walks them. */
 export interface TileSpan {
@@ -89,7 +89,7 @@ export function mapTileRange(
     heapTiles[first] = heapTile;
     return;
   }
-  heapIds.fill(heapId, first, first + count);
+  fillWords(heapIds, first, first + count, heapId);
   const end = heapTile + count;
   if (iota.values.length < end) {
     let length = Math.max(1024, iota.values.length);
@@ -136,8 +136,8 @@ export function applyTileMappings(
           break;
         }
         case 'REUSE_SINGLE_TILE':
-          heapIds.fill(heapId, tile, end);
-          heapTiles.fill(range.heapStart, tile, end);
+          fillWords(heapIds, tile, end, heapId);
+          fillWords(heapTiles, tile, end, range.heapStart);
           segments.push({ first: tile, count, flag: 'REUSE_SINGLE_TILE', heapTile: range.heapStart });
           break;
         case 'NULL':

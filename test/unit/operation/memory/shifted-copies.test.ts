@@ -1,10 +1,11 @@
 /**
  * ShiftedCopies (src/memory/shifted-copies.ts): a run copied to any destination index, through any
  * of the eight shifted copies, lands exactly where a plain copy would put it and nowhere else, in
- * whole arrays and in views that start inside their buffer.
+ * whole arrays and in views that start inside their buffer; fillWords writes what fill() writes, for
+ * every kind of value and length, through its kept runs.
  */
 import { describe, expect, test } from 'vitest';
-import { COPY_LANES, ShiftedCopies } from '../../../../src/memory/shifted-copies.js';
+import { COPY_LANES, fillWords, ShiftedCopies } from '../../../../src/memory/shifted-copies.js';
 
 const values = Uint32Array.from({ length: 100 }, (_, i) => 0x1000 + i * 7);
 
@@ -53,5 +54,49 @@ describe('ShiftedCopies.copyTo', () => {
     const dst = new Uint32Array(128);
     for (let shift = 0; shift < COPY_LANES; shift++) source.copyTo(dst, shift, 0, values.length);
     expect(values).toEqual(before);
+  });
+});
+
+describe('fillWords', () => {
+  // Both sides of the run threshold (64) and of the first run's length (1,024), values whose bytes
+  // agree (plain fill) and do not (a kept run), signed and unsigned.
+  const values = [0, -1, 5, 0x12345678, 0xfffffffe, -7];
+  const spans = [
+    [3, 63],
+    [3, 64],
+    [1, 1025],
+    [0, 3000],
+  ] as const;
+  for (const value of values) {
+    for (const [start, count] of spans) {
+      test(`${value} over [${start}, +${count}) of an Int32Array and a Uint32Array`, () => {
+        for (const make of [(n: number) => new Int32Array(n), (n: number) => new Uint32Array(n)]) {
+          const dst = make(3100).fill(42);
+          const want = dst.slice().fill(value, start, start + count);
+          fillWords(dst, start, start + count, value);
+          expect(dst).toEqual(want);
+        }
+      });
+    }
+  }
+
+  test('more values than runs kept, each filled again after the others: every fill still exact', () => {
+    const dst = new Uint32Array(512);
+    for (let round = 0; round < 3; round++) {
+      for (let value = 1; value <= 9; value++) {
+        const want = dst.slice().fill(value * 0x01020304, value * 10, value * 10 + 200);
+        fillWords(dst, value * 10, value * 10 + 200, value * 0x01020304);
+        expect(dst).toEqual(want);
+      }
+    }
+  });
+
+  test('into a view that starts 5 elements into its buffer: only the view’s elements change', () => {
+    const buffer = new Int32Array(400).fill(1);
+    const view = buffer.subarray(5, 300);
+    const want = buffer.slice();
+    want.fill(0x0a0b0c0d, 5 + 7, 5 + 207);
+    fillWords(view, 7, 207, 0x0a0b0c0d);
+    expect(buffer).toEqual(want);
   });
 });
