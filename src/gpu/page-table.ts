@@ -229,14 +229,23 @@ export class PageTableMirror {
    * the next flush), as one memmove in every V8 (see shifted-copies.ts).
    */
   copyFrom(firstPage: number, source: ShiftedCopies, first: number, count: number): void {
-    if (count <= 0) return;
+    if (this.claim(firstPage, count)) source.copyTo(this.shadow, firstPage, first, count);
+  }
+
+  /**
+   * Whether the caller may write entries [firstPage, firstPage + count) of the shadow now: grown to
+   * hold them and marked dirty; false for no entries, or when the write is to be lost
+   * (dropNextWriteForTesting).
+   */
+  private claim(firstPage: number, count: number): boolean {
+    if (count <= 0) return false;
     if (this.dropNextWrite) {
       this.dropNextWrite = false;
-      return;
+      return false;
     }
     this.growTo(firstPage + count - 1);
     this.dirty.add(firstPage, count);
-    source.copyTo(this.shadow, firstPage, first, count);
+    return true;
   }
 
   /** Writes `values` to the entries from `firstPage` on (sent at the next flush). */
@@ -258,14 +267,7 @@ export class PageTableMirror {
 
   /** Writes one value to `count` entries from `firstPage` on (sent at the next flush). */
   fill(firstPage: number, count: number, value: number): void {
-    if (count <= 0) return;
-    if (this.dropNextWrite) {
-      this.dropNextWrite = false;
-      return;
-    }
-    this.growTo(firstPage + count - 1);
-    this.dirty.add(firstPage, count);
-    fillWords(this.shadow, firstPage, firstPage + count, value);
+    if (this.claim(firstPage, count)) fillWords(this.shadow, firstPage, firstPage + count, value);
   }
 
   /**
