@@ -6,8 +6,8 @@
  * the submission's encoder, ahead of its passes, so no shader of it reads a tile before its copy.
  */
 import type { MirrorPlan, MirrorTile } from '../memory/mirror-tiles.js';
+import { TILE_SIZE } from '../memory/tiling.js';
 
-const PAGE_BYTES = 65536;
 /** A standard tile of a 4-byte format: 128 rows of 512 bytes in its page. */
 export const TILE_ROW_BYTES = 512;
 export const TILE_ROWS = 128;
@@ -49,7 +49,7 @@ export function encodeMirrorPlan(
   for (const { tile, page } of plan.fills) {
     const at = mirror.tiles[tile] as MirrorTile;
     encoder.copyBufferToTexture(
-      { buffer: target.pool, offset: page * PAGE_BYTES, bytesPerRow: TILE_ROW_BYTES, rowsPerImage: TILE_ROWS },
+      { buffer: target.pool, offset: page * TILE_SIZE, bytesPerRow: TILE_ROW_BYTES, rowsPerImage: TILE_ROWS },
       { texture: mirror.texture, mipLevel: at.mip, origin: { x: at.x, y: at.y } },
       { width: at.width, height: at.height },
     );

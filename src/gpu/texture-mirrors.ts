@@ -21,7 +21,7 @@
  */
 import resolveWgsl from '../../shaders/texture_mirror_resolve.wgsl?raw';
 import { MirrorLinks, MirrorRanges, mirrorTiles, MirrorTileState, type MirrorTile } from '../memory/mirror-tiles.js';
-import type { ResourceLayout } from '../memory/tiling.js';
+import { TILE_SIZE, type ResourceLayout } from '../memory/tiling.js';
 import type { PageTableMirror } from './page-table.js';
 import { kernelPipelineNow } from './pipelines.js';
 import {
@@ -40,7 +40,6 @@ const MIRROR_SLOTS = 4;
 const MAX_MIRRORS = 64;
 /** Resolution sets in one submission (past this, dispatches resolve nothing and read memory). */
 const MAX_SETS = 1024;
-const PAGE_BYTES = 65536;
 const NONE = 0xffffffff;
 
 /** The default mirror budget on a GPU adapter: 256 MiB of mirrored tiles. */
@@ -131,7 +130,7 @@ export class TextureMirrors implements MirrorFillTarget {
     private readonly pageTable: PageTableMirror,
     create: (descriptor: GPUBufferDescriptor) => GPUBuffer,
   ) {
-    this.maxTiles = Math.floor(budgetBytes / PAGE_BYTES);
+    this.maxTiles = Math.floor(budgetBytes / TILE_SIZE);
     this.ranges = new MirrorRanges(this.maxTiles);
     this.maxSide = device.limits.maxTextureDimension2D;
     for (let entry = MAX_MIRRORS - 1; entry >= 0; entry--) this.freeEntries.push(entry);
@@ -260,7 +259,7 @@ export class TextureMirrors implements MirrorFillTarget {
   /** The pool page a RESIDENT entry names, or -1 (a field: the tile plans take it as a callback). */
   private readonly poolPageOf = (entry: number): number => {
     const word = this.pageTable.encoding.residentWordBase(entry);
-    return word < 0 ? -1 : word / (PAGE_BYTES / 4);
+    return word < 0 ? -1 : word / (TILE_SIZE / 4);
   };
 
   private writeLink(page: number, link: number): void {
