@@ -41,12 +41,20 @@ export class ShiftedCopies {
   }
 }
 
+/** The shortest kept run: runs are grown by doubling from here, to the longest that was asked for. */
+const FIRST_RUN_LENGTH = 1024;
+
+/** The length a kept run of `current` elements grows to so it holds `needed`: doubled until it does. */
+export function grownRunLength(current: number, needed: number): number {
+  let length = Math.max(FIRST_RUN_LENGTH, current);
+  while (length < needed) length *= 2;
+  return length;
+}
+
 /** Shorter fills call fill(): below this a copy's extra work is not repaid. */
 const RUN_FILL_MIN = 64;
 /** Values whose constant runs are kept (a bulk call fills with one heap id and one entry or two). */
 const KEPT_RUN_VALUES = 4;
-/** The shortest run made: a run is grown by doubling to the longest fill that asked for it. */
-const FIRST_RUN_LENGTH = 1024;
 /** Constant runs by value (as u32), oldest first. */
 const runs = new Map<number, ShiftedCopies>();
 
@@ -65,11 +73,8 @@ export function fillWords(dst: Uint32Array | Int32Array, start: number, end: num
   }
   let run = runs.get(word);
   if (run) runs.delete(word);
-  if (!run || run.values.length < count) {
-    let length = Math.max(FIRST_RUN_LENGTH, run?.values.length ?? 0);
-    while (length < count) length *= 2;
-    run = new ShiftedCopies(new Uint32Array(length).fill(word));
-  }
+  if (!run || run.values.length < count)
+    run = new ShiftedCopies(new Uint32Array(grownRunLength(run?.values.length ?? 0, count)).fill(word));
   runs.set(word, run);
   if (runs.size > KEPT_RUN_VALUES) runs.delete(runs.keys().next().value as number);
   const words = dst instanceof Uint32Array ? dst : new Uint32Array(dst.buffer, dst.byteOffset, dst.length);

@@ -11,7 +11,7 @@
 export const NULL_HEAP = -1;
 
 import type { TileRangeFlag } from '../api/types.js';
-import { fillWords, ShiftedCopies } from './shifted-copies.js';
+import { fillWords, grownRunLength, ShiftedCopies } from './shifted-copies.js';
 
 /** Consecutive resource tiles, in the order a region walks them. */
 export interface TileSpan {
@@ -91,11 +91,8 @@ export function mapTileRange(
   }
   fillWords(heapIds, first, first + count, heapId);
   const end = heapTile + count;
-  if (iota.values.length < end) {
-    let length = Math.max(1024, iota.values.length);
-    while (length < end) length *= 2;
-    iota = new ShiftedCopies(new Uint32Array(length).map((_, i) => i));
-  }
+  if (iota.values.length < end)
+    iota = new ShiftedCopies(new Uint32Array(grownRunLength(iota.values.length, end)).map((_, i) => i));
   iota.copyTo(heapTiles, first, heapTile, count);
 }
 
