@@ -22,10 +22,11 @@
  * The library batches: a call changes its CPU tile table and the CPU shadow of the page table, and
  * the dirty entries are sent (merged, one write per run) before the next submission or when a
  * fence is signalled; here the signal after the calls sends them, as one write of 4 bytes × tiles.
- * What each side times (performance.now(), tiles/s of CPU time):
+ * What each side times (performance.now(), tiles/s of CPU time), each repeated back to back until
+ * MIN_SAMPLE_MS have passed, per repetition (the rate a remapping application sustains):
  *   - library: the calls plus the queue.signal after them, which sends their page-table writes, so
  *     every write the calls cause is inside the timed region (validation, CPU tile table, entry
- *     encoding, the merged queue write);
+ *     encoding, the merged queue write); each repetition maps every tile to the other heap;
  *   - raw: the queue.writeBuffer calls alone.
  * As extra, the milliseconds from the end of the timed region until the queue reports the writes
  * done (library: the fence wait; raw: onSubmittedWorkDone). That interval is submission to
@@ -63,6 +64,14 @@ const CHUNK_TILES = 256;
 const PAGE_TABLE_ENTRY_BYTES = 4;
 /** Unmeasured passes over every granularity before the first row (see where it is used). */
 const JIT_PRIMING_PASSES = 2;
+/**
+ * Unmeasured library calls per granularity at least (more passes where passes make fewer): V8
+ * optimizes a function once it has run often enough, and a row timed before that measures code in
+ * the middle of compilation. Measured in Chromium 147 on SwiftShader's 2-core host, one
+ * 32,768-tile call at a time: medians of 20 calls 225 µs at first, 100 µs after 20 calls, 70 µs
+ * after 60, 40-45 µs from about 100 on.
+ */
+const JIT_PRIMING_CALLS = 200;
 
 type Granularity = 'one call' | '1-tile calls' | '16 MiB chunks';
 const GRANULARITIES: Granularity[] = ['one call', '1-tile calls', '16 MiB chunks'];
@@ -103,12 +112,19 @@ function writesFor(granularity: Granularity, tiles: number): [number, number][] 
   return Array.from({ length: Math.ceil(tiles / per) }, (_, i) => [i * per, Math.min(per, tiles - i * per)]);
 }
 
-/** Shortest raw sample: 20× a browser's timer resolution, so its rounding stays under 5 %. */
-const RAW_MIN_SAMPLE_MS = 2;
+/**
+ * Shortest sample, either side: 20× a browser's timer resolution, so its rounding stays under 5 %.
+ * A sample repeats its work back to back until this has passed (a one-write upload takes a few µs,
+ * a bulk remap tens of µs): both sides are timed the same way, warm, as a remapping application
+ * runs them, and a collection or a stall inside one sample weighs 1/repetitions of it.
+ */
+const MIN_SAMPLE_MS = 2;
 
 interface Timing {
+  /** CPU time per repetition. */
   cpuMs: number;
   gpuMs: number;
+  repetitions: number;
 }
 
 interface Library {
@@ -119,24 +135,41 @@ interface Library {
   buffer: Resource;
 }
 
+/**
+ * The remap, repeated until MIN_SAMPLE_MS have passed, each repetition onto the other heap than the
+ * one before (so each changes every mapping) and ending on `heap`; CPU time per repetition.
+ */
 async function remapThroughLibrary(lib: Library, calls: readonly Call[], heap: Heap): Promise<Timing> {
   // Start from an idle queue, so earlier work is not timed.
   lib.queue.signal(lib.fence, ++lib.fenceValue);
   await lib.fence.setEventOnCompletion(lib.fenceValue);
+  const other = lib.heaps[0] === heap ? lib.heaps[1] : lib.heaps[0];
   const start = performance.now();
-  for (const call of calls)
-    lib.queue.updateTileMappings(lib.buffer, call.coordinates, call.sizes, heap, call.flags, call.offsets, call.counts);
-  // Inside the timed region: the signal sends the page-table writes the calls left pending.
-  lib.queue.signal(lib.fence, ++lib.fenceValue);
-  const submitted = performance.now();
+  let repetitions = 0;
+  let now: number;
+  do {
+    // Odd repetitions map `other`, then the next maps `heap` again; stopping only after `heap`.
+    const target = repetitions % 2 === 0 ? heap : other;
+    for (const call of calls)
+      lib.queue.updateTileMappings(
+        lib.buffer,
+        call.coordinates,
+        call.sizes,
+        target,
+        call.flags,
+        call.offsets,
+        call.counts,
+      );
+    // Inside the timed region: the signal sends the page-table writes the calls left pending.
+    lib.queue.signal(lib.fence, ++lib.fenceValue);
+    repetitions++;
+    now = performance.now();
+  } while (repetitions % 2 === 0 || now - start < MIN_SAMPLE_MS);
   await lib.fence.setEventOnCompletion(lib.fenceValue);
-  return { cpuMs: submitted - start, gpuMs: performance.now() - submitted };
+  return { cpuMs: (now - start) / repetitions, gpuMs: performance.now() - now, repetitions };
 }
 
-/**
- * The raw upload, repeated until RAW_MIN_SAMPLE_MS have passed (a one-write upload takes a few µs,
- * below a browser's performance.now resolution of 0.1 ms), CPU time per repetition.
- */
+/** The raw upload, repeated until MIN_SAMPLE_MS have passed, CPU time per repetition. */
 async function uploadRaw(
   gpuDevice: GPUDevice,
   target: GPUBuffer,
@@ -150,11 +183,11 @@ async function uploadRaw(
     for (const [first, count] of writes)
       gpuDevice.queue.writeBuffer(target, first * PAGE_TABLE_ENTRY_BYTES, entries, first, count);
     repetitions++;
-  } while (performance.now() - start < RAW_MIN_SAMPLE_MS);
+  } while (performance.now() - start < MIN_SAMPLE_MS);
   const submitted = performance.now();
   await gpuDevice.queue.onSubmittedWorkDone();
   // gpuMs: from the last write to completion, as on the library side (the queue drains the lot).
-  return { cpuMs: (submitted - start) / repetitions, gpuMs: performance.now() - submitted };
+  return { cpuMs: (submitted - start) / repetitions, gpuMs: performance.now() - submitted, repetitions };
 }
 
 /** Throws unless tiles 0..tiles-1 map to `heap` at i % HEAP_TILES (a few tiles, spread out). */
@@ -207,15 +240,27 @@ export const tileMappingRate: FigureRunner = async (context: BenchContext): Prom
       writes: writesFor(granularity, tiles),
     }));
     // JIT priming, once for the figure: every granularity runs through both paths, unmeasured, so
-    // the first row is not timed while V8 is still compiling the library's hot loops (a streaming
-    // application remaps all the time, so warm code is the case worth measuring). Without it the
-    // 'one call' row, a few milliseconds a sample, reads several times slower. The per-row warm-up
-    // round below then absorbs what is left (caches, Dawn's staging for the row's write sizes).
+    // no row is timed while V8 is still compiling the library's code (a streaming application
+    // remaps all the time, so warm code is the case worth measuring): JIT_PRIMING_PASSES passes
+    // over every granularity, then more of each until it has made JIT_PRIMING_CALLS calls. The
+    // first pass (cold code) is kept as extra.coldCpuMs. The per-row warm-up round below then
+    // absorbs what is left (caches, Dawn's staging for the row's write sizes).
+    const coldCpuMs = new Map<Granularity, number>();
+    const primed = new Map<Granularity, number>();
     for (let pass = 0; pass < JIT_PRIMING_PASSES; pass++) {
       for (const { granularity, calls, writes } of plans) {
         context.progress(`tile-mapping-rate: priming (${granularity})`);
-        await remapThroughLibrary(lib, calls, lib.heaps[pass % 2] as Heap);
+        const timing = await remapThroughLibrary(lib, calls, lib.heaps[pass % 2] as Heap);
+        if (pass === 0) coldCpuMs.set(granularity, timing.cpuMs);
+        primed.set(granularity, (primed.get(granularity) ?? 0) + timing.repetitions * calls.length);
         await uploadRaw(gpuDevice, target, entries, writes);
+      }
+    }
+    for (const { granularity, calls } of plans) {
+      while ((primed.get(granularity) ?? 0) < JIT_PRIMING_CALLS) {
+        context.progress(`tile-mapping-rate: priming (${granularity})`);
+        const timing = await remapThroughLibrary(lib, calls, lib.heaps[0]);
+        primed.set(granularity, (primed.get(granularity) ?? 0) + timing.repetitions * calls.length);
       }
     }
     const rows: FigureRow[] = [];
@@ -247,6 +292,9 @@ export const tileMappingRate: FigureRunner = async (context: BenchContext): Prom
           gpuMs: median(library.map((t) => t.gpuMs)),
           rawCpuMs: median(raw.map((t) => t.cpuMs)),
           rawGpuMs: median(raw.map((t) => t.gpuMs)),
+          repetitions: median(library.map((t) => t.repetitions)),
+          rawRepetitions: median(raw.map((t) => t.repetitions)),
+          coldCpuMs: coldCpuMs.get(granularity) ?? NaN,
         }),
       );
     }
@@ -273,7 +321,8 @@ export const tileMappingRate: FigureRunner = async (context: BenchContext): Prom
         `Tiles alias the heaps' pages: tile i maps to page i % ${HEAP_TILES} of one of two 64 MiB heaps, alternating by round so every round changes every mapping.`,
         "'one call' is one region with one range per pass over the heap; '16 MiB chunks' is UE5's CommitReservedResource granularity (256 tiles a call).",
         'Library values are CPU time of the calls plus the queue.signal that sends their (merged) page-table writes; raw values are CPU time of the writes. extra.gpuMs (and rawGpuMs) is submission to completion after that, nothing subtracted.',
-        `Before the rows, ${JIT_PRIMING_PASSES} unmeasured passes over every granularity warm V8's JIT: the library's side is JavaScript, the raw side is a native call.`,
+        `Each sample repeats its side's work back to back for at least ${MIN_SAMPLE_MS} ms and divides (extra.repetitions, rawRepetitions: medians), the library remapping every tile to the other heap each time.`,
+        `Before the rows, unmeasured passes over every granularity warm V8's JIT (${JIT_PRIMING_PASSES}, then more until each granularity has made ${JIT_PRIMING_CALLS} calls): the library's side is JavaScript, the raw side is a native call. extra.coldCpuMs is the library's first pass, in code not yet optimized.`,
       ],
     };
   } finally {

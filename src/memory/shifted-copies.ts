@@ -57,6 +57,16 @@ const RUN_FILL_MIN = 64;
 const KEPT_RUN_VALUES = 4;
 /** Constant runs by value (as u32), oldest first. */
 const runs = new Map<number, ShiftedCopies>();
+/**
+ * The run the last long fill used, and its value (-1: none; no u32 equals it). Consecutive fills
+ * mostly share a value (a call's heap id, 128 times for 16 MiB chunks of 2 GiB): they skip the
+ * map's reordering, as the run is already its newest entry.
+ */
+let latestWord = -1;
+let latestRun: ShiftedCopies | undefined;
+/** The Uint32Array view of the Int32Array filled last (tile heap ids): one view, not one per fill. */
+let latestSigned: Int32Array | undefined;
+let latestSignedWords: Uint32Array | undefined;
 
 /**
  * dst.fill(value, start, end), at memmove speed in Chromium too. Its V8 fills a typed array with a
@@ -71,12 +81,24 @@ export function fillWords(dst: Uint32Array | Int32Array, start: number, end: num
     dst.fill(value, start, end);
     return;
   }
-  let run = runs.get(word);
-  if (run) runs.delete(word);
-  if (!run || run.values.length < count)
-    run = new ShiftedCopies(new Uint32Array(grownRunLength(run?.values.length ?? 0, count)).fill(word));
-  runs.set(word, run);
-  if (runs.size > KEPT_RUN_VALUES) runs.delete(runs.keys().next().value as number);
-  const words = dst instanceof Uint32Array ? dst : new Uint32Array(dst.buffer, dst.byteOffset, dst.length);
-  run.copyTo(words, start, 0, count);
+  let run = word === latestWord ? latestRun : undefined;
+  if (!run || run.values.length < count) {
+    run = runs.get(word);
+    if (run) runs.delete(word);
+    if (!run || run.values.length < count)
+      run = new ShiftedCopies(new Uint32Array(grownRunLength(run?.values.length ?? 0, count)).fill(word));
+    runs.set(word, run);
+    if (runs.size > KEPT_RUN_VALUES) runs.delete(runs.keys().next().value as number);
+    latestWord = word;
+    latestRun = run;
+  }
+  run.copyTo(dst instanceof Uint32Array ? dst : unsignedView(dst), start, 0, count);
+}
+
+function unsignedView(dst: Int32Array): Uint32Array {
+  if (dst !== latestSigned || !latestSignedWords) {
+    latestSigned = dst;
+    latestSignedWords = new Uint32Array(dst.buffer, dst.byteOffset, dst.length);
+  }
+  return latestSignedWords;
 }

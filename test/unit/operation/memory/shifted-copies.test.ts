@@ -91,6 +91,30 @@ describe('fillWords', () => {
     }
   });
 
+  test('one value again and again, each fill longer than the run kept for it: every fill exact', () => {
+    const dst = new Uint32Array(9000);
+    for (const count of [100, 100, 1500, 1500, 5000, 8000]) {
+      const want = dst.slice().fill(0x0badf00d, 7, 7 + count);
+      fillWords(dst, 7, 7 + count, 0x0badf00d);
+      expect(dst).toEqual(want);
+    }
+  });
+
+  test('two Int32Arrays filled in turn with one value: each fill lands in its own array', () => {
+    const a = new Int32Array(600);
+    const b = new Int32Array(600).fill(3);
+    for (let round = 0; round < 3; round++) {
+      for (const [dst, start] of [
+        [a, round * 100],
+        [b, round * 100 + 50],
+      ] as const) {
+        const want = dst.slice().fill(-7 - round, start, start + 300);
+        fillWords(dst, start, start + 300, -7 - round);
+        expect(dst).toEqual(want);
+      }
+    }
+  });
+
   test('into a view that starts 5 elements into its buffer: only the view’s elements change', () => {
     const buffer = new Int32Array(400).fill(1);
     const view = buffer.subarray(5, 300);
