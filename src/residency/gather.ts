@@ -29,6 +29,7 @@ import {
   type ObjectTable,
 } from './object-table.js';
 import type { ResidencySet } from './residency-set.js';
+import type { Popularity } from './popularity.js';
 import type { ReusePredictor } from './reuse-predictor.js';
 import { recordArrival } from './victim-policies.js';
 
@@ -124,13 +125,15 @@ export class Gathered {
   /**
    * Marks every object of the batch used now, in batch order (so LRU stamps rise along it): the
    * reuse predictor sees each gap first, as ReusePredictor.used does, and an arrival (a first use or
-   * a return after a gap) reaches the victim policies' records (recordArrival); the last use becomes
+   * a return after a gap) reaches the popularity estimate and the victim policies' records
+   * (Popularity.arrival, recordArrival); the last use becomes
    * (batch, now, the fence `fenceId` at `useValue`). `counter` is the manager's use counter; returns
    * it advanced. A use in consecutive batches touches the object's main record only.
    */
   stamp(
     table: ObjectTable,
     predictor: ReusePredictor,
+    popularity: Popularity,
     counter: number,
     batch: number,
     now: number,
@@ -148,6 +151,7 @@ export class Gathered {
       data[at + LAST_BATCH] = batch;
       if (last < batch - 1) {
         if (last >= 0) data[at + MEAN_GAP] = predictor.gap(batch - last, data[at + MEAN_GAP] as number);
+        popularity.arrival(table.policy, index, last, batch);
         recordArrival(table.policy, index, last, batch);
       }
       data[at + USE_STAMP] = ++counter;

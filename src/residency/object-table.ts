@@ -52,18 +52,22 @@ export const LAST_USE_VALUE = 6;
 export const GATHERED = 7;
 
 /** Float64s per policy record. */
-export const POLICY_RECORD = 6;
+export const POLICY_RECORD = 8;
 /** The batch the current (or last) stretch of consecutive uses began, -1 before the first use. */
 export const STRETCH_START = 0;
 /** The stretch before it: first and last batch, -1 while there was none. */
 export const PREV_START = 1;
 export const PREV_END = 2;
-/** The decayed count of arrivals (first uses and returns after a gap) as a log2 key (victim-policies.ts). */
+/** The decayed count of arrivals (first uses and returns after a gap) in the epoch, as a log2 key (popularity.ts). */
 export const FREQUENCY = 3;
 /** Bit p: the object is in policy p's shadow cache (policy-selector.ts); -1 while the index is free. */
 export const SHADOWS = 4;
-/** FREQUENCY with the short half-life of FAST_FREQUENT (victim-policies.ts), as a log2 key. */
-export const FAST_FREQUENCY = 5;
+/** The decayed batches in use in the epoch before the last stretch, as a log2 key (popularity.ts). */
+export const IN_USE = 5;
+/** The epoch (popularity.ts) FREQUENCY and IN_USE count in; -1 before the first arrival. */
+export const EPOCH = 6;
+/** The first batch the object was tracked for (popularity.ts). */
+export const TRACKED_AT = 7;
 
 export const RESIDENT = 1;
 export const NON_LOCAL_BIT = 2;
@@ -132,7 +136,9 @@ export class ObjectTable {
     policy[p + PREV_END] = -1;
     policy[p + FREQUENCY] = -Infinity;
     policy[p + SHADOWS] = 0;
-    policy[p + FAST_FREQUENCY] = -Infinity;
+    policy[p + IN_USE] = -Infinity;
+    policy[p + EPOCH] = -1;
+    policy[p + TRACKED_AT] = 0;
     return index;
   }
 

@@ -17,7 +17,7 @@
  *      looked through only when TrimGate says one of them may be that old (or one was released);
  *   5. when what is missing does not fit, evicts objects outside the batch until it does, in
  *      VictimQueue's order: lower residency priority first, then the segment's victim policy, the
- *      one of four (recency, reuse prediction, long- and short-memory frequency: victim-policies.ts)
+ *      one of three (recency, reuse prediction, popularity: victim-policies.ts, popularity.ts)
  *      whose shadow cache paged least lately (policy-selector.ts; d3dx12residency has plain LRU).
  *      The library waits for an object's last GPU use before evicting it; here eviction is queued
  *      after that use, the same for the GPU and never blocking the CPU; an object whose use is held
@@ -47,6 +47,7 @@ import { gracePeriodMs, trimFloor } from './grace-period.js';
 import { ManagedObject } from './managed-object.js';
 import { ObjectTable } from './object-table.js';
 import { PolicySelector } from './policy-selector.js';
+import { Popularity } from './popularity.js';
 import { ReusePredictor } from './reuse-predictor.js';
 import { ResidencySet } from './residency-set.js';
 import { StampDeferral } from './stamp-deferral.js';
@@ -81,7 +82,9 @@ export class ResidencyManager {
   private readonly syncPoints: SyncPoints;
   private readonly clock: () => number;
   private readonly predictor = new ReusePredictor();
-  private readonly deferral = new StampDeferral(this.table, this.predictor);
+  /** FREQUENT's arrival rates and the shift detector that restarts them (popularity.ts). */
+  private readonly popularity = new Popularity();
+  private readonly deferral = new StampDeferral(this.table, this.predictor, this.popularity);
   /** The victim policy of each segment, LOCAL and NON_LOCAL (policy-selector.ts). */
   private readonly selectors = [new PolicySelector(false), new PolicySelector(true)];
   private batchNumber = 0;
@@ -180,6 +183,7 @@ export class ResidencyManager {
       this.table.alloc(status.sizeInBytes, status.segment === 'NON_LOCAL', status.resident),
     );
     this.byIndex[managed.index] = managed;
+    this.popularity.track(this.table.policy, managed.index, this.batchNumber + 1);
     this.managedObjects.set(pageable, managed);
     this.trackedBytes += managed.size;
     if (managed.resident) this.addResident(managed);
@@ -199,6 +203,7 @@ export class ResidencyManager {
     if (managed.residentIndex >= 0) this.removeResident(managed);
     this.trackedBytes -= managed.size;
     for (const selector of this.selectors) selector.forget(this.table, managed.index);
+    this.popularity.untrack();
     managed.tracked = false;
     this.untracks++;
     this.byIndex[managed.index] = undefined;
@@ -316,6 +321,7 @@ export class ResidencyManager {
     const useValue = sync.value + 1;
     this.syncPoints.executing = queue;
     this.useCounter = this.deferral.stamp(gathered, this.useCounter, batch, now, sync.fenceId, useValue);
+    this.popularity.batchDone(batch, gathered.count);
     if (trimDue) {
       this.lastTrimMs = now;
       for (const segment of SEGMENTS) this.trim(segment, now, batch);
@@ -412,6 +418,7 @@ export class ResidencyManager {
     const context: PolicyContext = {
       table: this.table,
       predictor: this.predictor,
+      popularity: this.popularity,
       batch,
       coUse: new CoUse(this.table.policy, this.gathered.indices, this.gathered.count),
     };

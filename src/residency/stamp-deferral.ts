@@ -16,6 +16,7 @@
 import type { Gathered } from './gather.js';
 import { LAST_BATCH, RECORD, USE_STAMP, type ObjectTable } from './object-table.js';
 import type { ResidencySet } from './residency-set.js';
+import type { Popularity } from './popularity.js';
 import type { ReusePredictor } from './reuse-predictor.js';
 
 export class StampDeferral {
@@ -31,6 +32,7 @@ export class StampDeferral {
   constructor(
     private readonly table: ObjectTable,
     private readonly predictor: ReusePredictor,
+    private readonly popularity: Popularity,
   ) {}
 
   /**
@@ -50,7 +52,7 @@ export class StampDeferral {
       return counter + gathered.count;
     }
     this.settle();
-    return gathered.stamp(this.table, this.predictor, counter, batch, now, fenceId, useValue);
+    return gathered.stamp(this.table, this.predictor, this.popularity, counter, batch, now, fenceId, useValue);
   }
 
   /** `set` opens and forgets its members: its deferred stamp is written first, and it starts no run. */

@@ -1,5 +1,5 @@
 /**
- * The residency manager's four victim policies, each a VictimQueue order over ObjectTable records
+ * The residency manager's three victim policies, each a VictimQueue order over ObjectTable records
  * (policy-selector.ts picks one per segment by shadow caches). Within one residency priority:
  *
  *   RECENT     of the WINDOW least recently used, the one whose expected wait (ReusePredictor) divided
@@ -14,24 +14,21 @@
  *              length (a cyclic scan) that is the object used most recently, so a stable part of
  *              the ring stays resident instead of the part needed next (LRU's worst case); for
  *              heavy-tailed gaps, the oldest.
- *   FREQUENT   the fewest arrivals (first uses and returns after a gap, not uses in consecutive
- *              batches: a stretch of use is one arrival), each counted with weight 2^(-age /
- *              FREQUENCY_HALF_LIFE batches): LRFU's combined recency and frequency (Lee et al.,
- *              IEEE Trans. Computers 50(12), 2001), so popular sets stay resident through a pause.
- *   FAST_FREQUENT  the same count with a half-life of FAST_FREQUENCY_HALF_LIFE batches: after a
- *              shift of popularity (a new level section) FREQUENT keeps the old favourites for about
- *              its half-life, this one within a few dozen batches; in steady popularity it is the
- *              noisier count of the two, so the shadows follow it only while it pages less.
- *
- * Each decayed count is kept as a log2 key, key = log2(count at batch t) + t / half-life, which
- * orders objects as their counts at any common time would and never needs rescaling.
+ *   FREQUENT   the lowest arrival rate (arrivals: first uses and returns after a gap, not uses in
+ *              consecutive batches, a stretch of use being one arrival), per batch tracked and not in
+ *              use, each weighted 2^(-age / HALF_LIFE batches): LRFU's combined recency and frequency
+ *              (Lee et al., IEEE Trans. Computers 50(12), 2001), so popular sets stay resident
+ *              through a pause, counted since the last shift of popularity the detector found
+ *              (popularity.ts).
+ * A fourth, FAST_FREQUENT (the arrival count with a half-life of 50 batches, for a shift of
+ * popularity), was dropped when FREQUENT learnt to find shifts itself: on the policy figure (seeds
+ * 1–15, bytes summed) the shadows without it page 0.3–0.4 % fewer on popular sets and the phase
+ * shift at 2× the budget (early on they followed it for hundreds of batches) and the same elsewhere.
  *
  * Invariants: recordArrival is O(1) and allocates nothing (stamp calls it per arrival); the keys
  * are computed only when victims are chosen; every function here is deterministic.
  */
 import {
-  FAST_FREQUENCY,
-  FREQUENCY,
   LAST_BATCH,
   MEAN_GAP,
   POLICY_RECORD,
@@ -42,37 +39,19 @@ import {
   USE_STAMP,
   type ObjectTable,
 } from './object-table.js';
+import type { Popularity } from './popularity.js';
 import type { ReusePredictor } from './reuse-predictor.js';
 import { VictimQueue, WINDOW } from './victim-order.js';
 
 export const RECENT = 0;
 export const PREDICTED = 1;
 export const FREQUENT = 2;
-export const FAST_FREQUENT = 3;
-export const POLICY_COUNT = 4;
-
-/**
- * Batches for an arrival's weight to halve in FREQUENT. Measured on the policy figure (seeds 1–15,
- * with three policies): 300 and 1,000 page within 0.5 % of each other on every trace; 50 pages
- * 1–1.5 % fewer on the phase shift and 2.3 % more on popular sets at 2× the budget. A long memory
- * keeps a popular set's history over long pauses; FAST_FREQUENT covers a shift of popularity.
- */
-export const FREQUENCY_HALF_LIFE = 1000;
-/**
- * Batches for an arrival's weight to halve in FAST_FREQUENT. Measured on the policy figure (seeds
- * 1–15, bytes summed over the seeds, against the three policies without it): 50 pages 0.5 % fewer
- * on the phase shift at 2× the budget and 0.8 % fewer at 4×, 0.4 % more on popular sets at 4×,
- * the same elsewhere; 20–45 page within 0.5 % of 50 on the phase shift at 2×, but 20 pages 0.8 %
- * more at 4× and 30–35 0.3 % more on popular sets at 2×; 100 and 150 gain nothing at 2×.
- * Popularity learnt afresh is the limit on that trace: evicting the least popular set first with
- * its true popularity, and the shift known, pages 1.24× MIN at 2× (median of seeds 1–15); by the
- * arrivals counted from the shift on (FREQUENT reset exactly then, no shadows), 1.29×.
- */
-export const FAST_FREQUENCY_HALF_LIFE = 50;
+export const POLICY_COUNT = 3;
 
 /**
  * Records an arrival of the object at `index` in `batch` (its first use, or a return after a gap),
- * its previous use having been in batch `last` (-1: none): the stretch fields and the decayed counts.
+ * its previous use having been in batch `last` (-1: none): the stretch fields (call
+ * Popularity.arrival first: it reads the stretch that ended).
  */
 export function recordArrival(policy: Float64Array, index: number, last: number, batch: number): void {
   const p = index * POLICY_RECORD;
@@ -81,14 +60,6 @@ export function recordArrival(policy: Float64Array, index: number, last: number,
     policy[p + PREV_END] = last;
   }
   policy[p + STRETCH_START] = batch;
-  policy[p + FREQUENCY] = counted(policy[p + FREQUENCY] as number, batch / FREQUENCY_HALF_LIFE);
-  policy[p + FAST_FREQUENCY] = counted(policy[p + FAST_FREQUENCY] as number, batch / FAST_FREQUENCY_HALF_LIFE);
-}
-
-/** A count key with one arrival added at t (batches ÷ half-life). */
-function counted(key: number, t: number): number {
-  // count' = 1 + count × 2^(-Δt/h): in keys, t + log2(1 + 2^(key − t)); the first is t + 0.
-  return t + Math.log2(1 + 2 ** (key - t));
 }
 
 /** The number of `sorted` (ascending) below `value` (orEqual: at most `value`). */
@@ -134,10 +105,11 @@ export class CoUse {
   }
 }
 
-/** What the keys are computed from: the records, the predictor, the batch and its co-use. */
+/** What the keys are computed from: the records, the predictor, the popularity, the batch and its co-use. */
 export interface PolicyContext {
   table: ObjectTable;
   predictor: ReusePredictor;
+  popularity: Popularity;
   batch: number;
   coUse: CoUse;
 }
@@ -179,9 +151,12 @@ export function policyQueue(
   if (policy === PREDICTED) {
     for (let i = 0; i < count; i++) keys[i] = -expectedWait(context, candidates[i] as number);
   } else {
+    const { popularity, batch } = context;
     const state = context.table.policy;
-    const field = policy === FREQUENT ? FREQUENCY : FAST_FREQUENCY;
-    for (let i = 0; i < count; i++) keys[i] = state[(candidates[i] as number) * POLICY_RECORD + field] as number;
+    for (let i = 0; i < count; i++) {
+      const index = candidates[i] as number;
+      keys[i] = popularity.rateKey(state, index, data[index * RECORD + LAST_BATCH] as number, batch - 1);
+    }
   }
   return new VictimQueue(count, priorities, keys, stamps);
 }

@@ -22,7 +22,7 @@ import {
 } from '../../../../src/residency/object-table.js';
 import { ResidencySet, type SetOwner } from '../../../../src/residency/residency-set.js';
 import { ReusePredictor, type ReuseRecord } from '../../../../src/residency/reuse-predictor.js';
-import { FREQUENCY_HALF_LIFE } from '../../../../src/residency/victim-policies.js';
+import { HALF_LIFE, Popularity } from '../../../../src/residency/popularity.js';
 import { expectD3D12Error } from '../../../shared/expect-d3d12-error.js';
 import { TILE } from '../../../shared/d3d12-helpers.js';
 
@@ -195,12 +195,13 @@ describe('Gathered.stamp', () => {
     const table = new ReusePredictor();
     const plain = new ReusePredictor();
     const records: ReuseRecord[] = objects.map(() => ({ lastBatch: -1, meanGap: 0 }));
+    const popularity = new Popularity();
     let counter = 0;
     // Batches use the objects at varying strides, so some are consecutive uses and some are gaps.
     for (let batch = 1; batch <= 40; batch++) {
       const members = objects.filter((_, i) => batch % (i + 1) === 0);
       const g = r.gather([r.set(...members)]);
-      counter = g.stamp(r.table, table, counter, batch, batch * 10, fence, batch + 100);
+      counter = g.stamp(r.table, table, popularity, counter, batch, batch * 10, fence, batch + 100);
       for (const managed of members) plain.used(records[objects.indexOf(managed)] as ReuseRecord, batch);
     }
     objects.forEach((managed, i) => {
@@ -226,8 +227,9 @@ describe('Gathered.stamp', () => {
       [STRETCH_START, PREV_START, PREV_END].map((f) => r.table.policy[m.index * POLICY_RECORD + f] as number);
     expect(stretch(objects[1] as ManagedObject)).toEqual([40, 38, 38]);
     expect(stretch(objects[0] as ManagedObject)).toEqual([1, -1, -1]);
-    // o5 (every 6th): 6 arrivals, at 6..36.
-    const h = FREQUENCY_HALF_LIFE;
+    // o5 (every 6th): 6 arrivals, at 6..36, counted by the popularity estimate (no shift found).
+    expect(popularity.shifts).toBe(0);
+    const h = HALF_LIFE;
     const count = [6, 12, 18, 24, 30, 36].reduce((sum, b) => sum + 2 ** ((b - 36) / h), 0);
     expect(r.table.policy[(objects[5] as ManagedObject).index * POLICY_RECORD + FREQUENCY]).toBeCloseTo(
       36 / h + Math.log2(count),

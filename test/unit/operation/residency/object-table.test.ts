@@ -15,8 +15,9 @@ import {
   LAST_USE_VALUE,
   LAST_USED_MS,
   MEAN_GAP,
-  FAST_FREQUENCY,
+  EPOCH,
   FREQUENCY,
+  IN_USE,
   NON_LOCAL_BIT,
   ObjectTable,
   POLICY_RECORD,
@@ -27,6 +28,7 @@ import {
   SHADOWS,
   SIZE,
   STRETCH_START,
+  TRACKED_AT,
   USE_STAMP,
 } from '../../../../src/residency/object-table.js';
 
@@ -35,7 +37,7 @@ const record = (table: ObjectTable, index: number): number[] =>
 const policyRecord = (table: ObjectTable, index: number): number[] =>
   Array.from(table.policy.subarray(index * POLICY_RECORD, (index + 1) * POLICY_RECORD));
 /** A policy record in the never-used state: no stretches, no arrivals (either count), in no shadow. */
-const FRESH_POLICY = [-1, -1, -1, -Infinity, 0, -Infinity];
+const FRESH_POLICY = [-1, -1, -1, -Infinity, 0, -Infinity, -1, 0];
 const fakeFence = (name: string): Fence => ({ name }) as unknown as Fence;
 
 describe('ObjectTable', () => {
@@ -46,8 +48,8 @@ describe('ObjectTable', () => {
     expect(RECORD * Float64Array.BYTES_PER_ELEMENT).toBe(64);
   });
 
-  test('the policy slots are six distinct places in their own record', () => {
-    const slots = [STRETCH_START, PREV_START, PREV_END, FREQUENCY, SHADOWS, FAST_FREQUENCY];
+  test('the policy slots are eight distinct places in their own record', () => {
+    const slots = [STRETCH_START, PREV_START, PREV_END, FREQUENCY, SHADOWS, IN_USE, EPOCH, TRACKED_AT];
     expect(new Set(slots).size).toBe(POLICY_RECORD);
     expect(Math.max(...slots)).toBe(POLICY_RECORD - 1);
   });
