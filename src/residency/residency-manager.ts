@@ -56,6 +56,7 @@ import { TrimGate } from './trim-gate.js';
 import { CoUse, policyQueue, type PolicyContext } from './victim-policies.js';
 
 import type { OverBudget, ResidencyManagerOptions, ResidencyMemoryStats, ResidencyStats } from './residency-stats.js';
+import { emptyResidencyStats } from './residency-stats.js';
 
 export type { OverBudget, ResidencyManagerOptions, ResidencyMemoryStats, ResidencyStats } from './residency-stats.js';
 
@@ -112,18 +113,7 @@ export class ResidencyManager {
     currentReservation: 0,
   };
   private readonly statusScratch = {} as ResidencyStatus;
-  private readonly stats: ResidencyStats = {
-    tracked: 0,
-    evictions: 0,
-    evictedBytes: 0,
-    trimmed: 0,
-    madeResident: 0,
-    madeResidentBytes: 0,
-    splits: 0,
-    overBudgetBatches: 0,
-    lastOverBudget: null,
-    executions: 0,
-  };
+  private readonly stats: ResidencyStats = emptyResidencyStats();
 
   constructor(
     readonly device: Device,

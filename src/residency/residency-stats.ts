@@ -31,6 +31,22 @@ export interface ResidencyStats {
   executions: number;
 }
 
+/** A new manager's counters: all zero. */
+export function emptyResidencyStats(): ResidencyStats {
+  return {
+    tracked: 0,
+    evictions: 0,
+    evictedBytes: 0,
+    trimmed: 0,
+    madeResident: 0,
+    madeResidentBytes: 0,
+    splits: 0,
+    overBudgetBatches: 0,
+    lastOverBudget: null,
+    executions: 0,
+  };
+}
+
 /** d3dx12residency's QueryResidencyStats, its two out-parameters as one object. */
 export interface ResidencyMemoryStats {
   /** Bytes of the tracked objects the manager holds resident. */
