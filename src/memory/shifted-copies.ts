@@ -19,8 +19,13 @@
 /** Elements of 4 bytes per 32 bytes: copies whose index difference is a multiple of this are memmoves. */
 export const COPY_LANES = 8;
 
+/** Views kept per ShiftedCopies: enough for a call pattern's distinct runs (16 MiB chunks of a 64 MiB heap use 4 per shift). */
+const KEPT_VIEWS = 64;
+
 export class ShiftedCopies {
   private readonly copies: (Uint32Array | undefined)[] = [];
+  /** Views of the copies, keyed start * 2^16 + count (a small integer): set() needs one, about 100 bytes each. */
+  private readonly views = new Map<number, Uint32Array>();
 
   constructor(readonly values: Uint32Array) {
     this.copies[0] = values.byteOffset % (COPY_LANES * 4) === 0 ? values : undefined;
@@ -37,7 +42,17 @@ export class ShiftedCopies {
       copy.set(this.values, shift);
       this.copies[shift] = copy;
     }
-    dst.set(copy.subarray(first + shift, first + shift + count), dstIndex);
+    const start = first + shift;
+    const key = start * 0x10000 + count;
+    let view = count < 0x10000 && start < 0x4000 ? this.views.get(key) : undefined;
+    if (!view || view.buffer !== copy.buffer) {
+      view = copy.subarray(start, start + count);
+      if (count < 0x10000 && start < 0x4000) {
+        if (this.views.size >= KEPT_VIEWS) this.views.clear();
+        this.views.set(key, view);
+      }
+    }
+    dst.set(view, dstIndex);
   }
 }
 

@@ -49,6 +49,30 @@ describe('ShiftedCopies.copyTo', () => {
     expect(dst).toEqual(new Uint32Array(16).fill(9));
   });
 
+  test('kept views: one (start, count) reached through two shifts reads each shift’s own copy', () => {
+    const fresh = new ShiftedCopies(values);
+    // values[1, +8) at index 1 goes through the unshifted copy, values[0, +8) at index 1 through
+    // the copy shifted by one: both start at element 1 of their copy, the same key of the kept views.
+    for (let round = 0; round < 3; round++) {
+      const a = new Uint32Array(16);
+      fresh.copyTo(a, 1, 1, 8);
+      expect(a).toEqual(expected(new Uint32Array(16), 1, 1, 8));
+      const b = new Uint32Array(16);
+      fresh.copyTo(b, 1, 0, 8);
+      expect(b).toEqual(expected(new Uint32Array(16), 1, 0, 8));
+    }
+  });
+
+  test('kept views: more distinct runs than are kept, twice over, each copied exactly', () => {
+    const fresh = new ShiftedCopies(values);
+    for (let round = 0; round < 2; round++)
+      for (let first = 0; first < 90; first++) {
+        const dst = new Uint32Array(24).fill(0xdeadbeef);
+        fresh.copyTo(dst, first % 8, first, 10);
+        expect(dst).toEqual(expected(new Uint32Array(24).fill(0xdeadbeef), first % 8, first, 10));
+      }
+  });
+
   test('the source values stay as given after copies at every shift', () => {
     const before = values.slice();
     const dst = new Uint32Array(128);
