@@ -6,22 +6,15 @@
  *
  * What each side does (src/gpu/paging.ts for the library):
  *   - evict, library: copies the heap's pages into reused 16 MiB MAP_READ chunks (one submission),
- *     maps each chunk once and copies its bytes into a mapped store (a kept MAP_WRITE buffer of the
- *     heap's size, up to 64 MiB of them: src/gpu/mapped-stores.ts), else a reused CPU store.
+ *     maps each chunk once and copies its bytes into a reused CPU store.
  *     Baseline (raw): what an eviction must do at least to hold the bytes in CPU memory, written the
  *     obvious way: one copyBufferToBuffer from a STORAGE buffer into a new MAP_READ | COPY_DST buffer,
  *     mapAsync(READ), getMappedRange().slice(0) (a copy into a fresh ArrayBuffer), destroy.
  *     Tuned raw: the best plain-WebGPU transfer this project could write: a kept ring of 16 MiB
  *     MAP_READ chunks, one submission and one map per chunk so the CPU copies a chunk while the GPU
  *     copies the next, into a kept, already touched ArrayBuffer.
- *   - restore, library: takes pages and rewrites the page-table entries; bytes the eviction left in a
- *     mapped store go back by one GPU copy (unmap, copyBufferToBuffer, the entries copied in the same
- *     submission from the store's tail), as WDDM's MakeResident DMAs an evicted allocation back from
- *     system memory; bytes in a CPU store by queue.writeBuffer up to 4 MiB per call, kept mapped
- *     16 MiB MAP_WRITE chunks above. Why the raw baseline stays fair: it is unchanged, and both
- *     sides start from the same place, bytes in CPU memory after an eviction that copied them there
- *     once (the library's evict rows pay its copy into the mapped store, where the raw evict copies
- *     into an ArrayBuffer); the library only chose CPU memory the GPU can copy from.
+ *   - restore, library: takes pages, writes the CPU bytes into them (queue.writeBuffer up to 4 MiB
+ *     per call, kept mapped 16 MiB MAP_WRITE chunks above) and rewrites the page-table entries.
  *     Raw: queue.writeBuffer of the same bytes into an existing STORAGE buffer. That buffer got its
  *     first bytes from a GPU copy, as the heap did: Dawn writes a buffer that no GPU work has written
  *     yet by a faster path (on SwiftShader about 6× faster for 64 MiB), a state heap memory is never

@@ -233,9 +233,8 @@ export class Heap extends DeviceChild {
    * they reached CPU memory (the page-out's copy completes asynchronously); zeros for a heap created
    * not resident and never made resident; undefined while resident, while a lazily evicted heap's bytes
    * are still in its kept pages (nothing copied them out), or on a CPU-only device. The
-   * array is the eviction's own store, not a copy: it holds these bytes until the heap is made
-   * resident again, after which a later eviction may reuse it (copy it to keep it); when the store is
-   * a mapped buffer (src/gpu/mapped-stores.ts) the restore unmaps it and the array is detached (empty).
+   * array is the eviction's own CPU store, not a copy: it holds these bytes until the heap is made
+   * resident again, after which a later eviction may reuse it (copy it to keep it).
    * @internal Read through getEvictedBytesForTesting (d3d12-webgpu/testing).
    */
   evictedBytes(): Promise<Uint8Array> | undefined {

@@ -285,30 +285,6 @@ export class PageTableMirror {
   }
 
   /**
-   * flush() for a submission about to be made: runs that fit in `room` (mapped words of `staging`,
-   * from byte `offset`, unmapped by the caller before the submission) are copied there and encoded as
-   * copies into the table at the front of `encoder`; the rest go as queue writes (ahead of the
-   * submission). The caller submits `encoder` before anything else is submitted. A copy in the
-   * submission costs less than a queue write of a few entries (about 3 µs per write on the H200).
-   */
-  flushVia(encoder: GPUCommandEncoder, staging: GPUBuffer, offset: number, room: Uint32Array): void {
-    if (this.dirty.empty) return;
-    const runs = this.dirty.take();
-    let used = 0;
-    for (let i = 0; i < runs.length; i += 2) {
-      const start = runs[i] as number;
-      const end = runs[i + 1] as number;
-      if (used + end - start > room.length) {
-        this.device.queue.writeBuffer(this.buffer, start * 4, this.shadow, start, end - start);
-        continue;
-      }
-      room.set(this.shadow.subarray(start, end), used);
-      encoder.copyBufferToBuffer(staging, offset + used * 4, this.buffer, start * 4, (end - start) * 4);
-      used += end - start;
-    }
-  }
-
-  /**
    * Self-check of GPU-side validation: the next write (the next entriesAt, write or fill) is lost,
    * as a lost queue write would be, so the GPU keeps the old entries while the CPU model moves on.
    */

@@ -3,33 +3,25 @@
  * heaps per call. Both are queue operations, so neither stalls the CPU:
  *   - evict copies every heap's pages, after all work submitted before it, into read chunks
  *     (staging-buffers.ts), one command buffer and one submission for the call, then maps each chunk
- *     once; when a chunk's map resolves its bytes are copied into the heaps' stores: mapped stores
- *     (mapped-stores.ts: MAP_WRITE buffers, system memory the GPU copies from, as WDDM pages an
- *     evicted allocation back in by DMA) while they stay within their bound, else CPU stores
+ *     once; when a chunk's map resolves its bytes are copied into the heaps' CPU stores
  *     (cpu-stores.ts). The pages are not copied anywhere else: until the bytes arrived they still
  *     hold them, and MemoryBacking either gives them back to the heap (a restore before arrival:
  *     nothing to copy) or, when another heap needs them first, calls stage() to copy them into a GPU
  *     buffer before they are reused.
- *   - restore puts the bytes into the new pages: from a mapped store by a GPU copy (unmapped; the
- *     store maps again at the next eviction); from a CPU store through mapped write chunks when the
- *     call moves more than DIRECT_WRITE_MAX_BYTES that way, else with queue writes; from the staged
- *     GPU copy where the bytes never reached the CPU; a heap that never had contents is cleared (or
- *     left as the pages are when it asked not to be zeroed). One submission for the call, which also
- *     carries the page-table entries the caller rewrote when a mapped store is restored (its tail
- *     holds them: no separate queue write).
+ *   - restore writes CPU bytes into the new pages: through mapped write chunks when the call moves
+ *     more than DIRECT_WRITE_MAX_BYTES, else with queue writes; from the staged GPU copy where the
+ *     bytes never reached the CPU; a heap that never had contents is cleared (or left as the pages
+ *     are when it asked not to be zeroed). One submission for the call.
  *
  * Invariants: an Evicted holds the heap's bytes in exactly one place whenever it is read: `bytes`
- * once they arrived (in `store`'s mapped range when it has one), else `staged` once stage() ran, else
- * the heap's old pages (MemoryBacking keeps them from reuse until then). A store goes back to
- * CpuStores or MappedStores only when nothing will read it again; a mapped store is unmapped only by
- * the restore that copies from it, right before that copy is submitted.
+ * once they arrived, else `staged` once stage() ran, else the heap's old pages (MemoryBacking keeps
+ * them from reuse until then). A store goes back to CpuStores only when nothing will read it again.
  */
 import type { MemorySegment } from '../api/types.js';
 import type { PageRun } from '../memory/range-allocator.js';
 import { CpuStores } from '../memory/cpu-stores.js';
 import { forEachPhysicalSpan, PAGE_SIZE, type GpuMemory } from './gpu-memory.js';
 import { STAGING_CHUNK_BYTES, StagingBuffers } from './staging-buffers.js';
-import { MappedStores, type MappedStore } from './mapped-stores.js';
 
 /**
  * Restores of at most 4 MiB per call go by queue.writeBuffer: Dawn stages such writes in its 4 MiB
@@ -38,20 +30,11 @@ import { MappedStores, type MappedStore } from './mapped-stores.js';
  */
 const DIRECT_WRITE_MAX_BYTES = 4 * 2 ** 20;
 
-/**
- * Bytes after each mapped store's heap bytes for the page-table entries a restore from it sends in
- * its own submission (PageTableMirror.flushVia): 1,024 entries (64 MiB of addresses), 0.4 % of a
- * 1 MiB store; runs beyond it go as queue writes.
- */
-const ENTRY_TAIL_BYTES = 4096;
-
 /** A heap's contents while it is not resident. */
 export interface Evicted {
   byteLength: number;
-  /** The bytes in CPU memory, once they arrived: a CPU store, or a view of `store`'s mapped range. */
+  /** The bytes in CPU memory, once they arrived. */
   bytes?: Uint8Array;
-  /** The mapped buffer holding `bytes`, when they went there (mapped-stores.ts): restored by a GPU copy. */
-  store?: MappedStore;
   /** A GPU copy of them, made when the old pages were taken for other use before the bytes arrived. */
   staged?: GPUBuffer;
   /** Resolves when the copy to CPU memory has finished (or failed: a lost device) or was cancelled. */
@@ -95,7 +78,6 @@ interface ChunkPart {
 export class Pager {
   private readonly staging: StagingBuffers;
   private readonly stores = new CpuStores();
-  private readonly mapped: MappedStores;
   /** Bytes stage() copied on the GPU (pages reused before their bytes reached CPU memory). */
   stagedBytes = 0;
   /** Bytes evict() copied out of the pool, and restore() wrote back (zero-fills not counted): tests and benchmarks. */
@@ -105,19 +87,11 @@ export class Pager {
   constructor(private readonly memory: GpuMemory) {
     const largestPool = Math.max(memory.pageCounts.LOCAL, memory.pageCounts.NON_LOCAL) * PAGE_SIZE;
     this.staging = new StagingBuffers(memory, Math.min(STAGING_CHUNK_BYTES, largestPool));
-    this.mapped = new MappedStores(memory, ENTRY_TAIL_BYTES);
-  }
-
-  /** Test hook: the mapped stores (their bound, their bytes). */
-  get mappedStoresForTesting(): MappedStores {
-    return this.mapped;
   }
 
   /** Copies the heaps' pages out to CPU memory: one submission, one map per chunk. */
   evict(heaps: readonly PagedHeap[]): Evicted[] {
     const chunkBytes = this.staging.chunkBytes;
-    // Stores that restores unmapped map again ahead of this eviction's chunks (mapped-stores.ts).
-    this.mapped.remap();
     const encoder = this.memory.device.createCommandEncoder({ label: 'd3d12 evict' });
     const chunks: { buffer: GPUBuffer; used: number; parts: ChunkPart[] }[] = [];
     let chunk: (typeof chunks)[number] | undefined;
@@ -148,26 +122,10 @@ export class Pager {
       arrived: Promise.resolve(),
     }));
     const stores: (Uint8Array | undefined)[] = heaps.map(() => undefined);
-    const held: (MappedStore | undefined)[] = heaps.map(() => undefined);
-    // A mapped store while they stay within their bound (restored with no CPU copy), else a CPU store.
     const storeOf = (heap: number): Uint8Array | undefined => {
       const contents = evicted[heap] as Evicted;
       if (contents.cancelled) return undefined;
-      let store = stores[heap];
-      if (!store) {
-        const mapped = this.mapped.take(contents.byteLength);
-        held[heap] = mapped;
-        store = stores[heap] = mapped
-          ? mapped.mapped.subarray(0, contents.byteLength)
-          : this.stores.take(contents.byteLength);
-      }
-      return store;
-    };
-    const giveBack = (heap: number): void => {
-      const store = stores[heap];
-      const mapped = held[heap];
-      if (mapped) this.mapped.giveBack(mapped);
-      else if (store) this.stores.giveBack(store);
+      return (stores[heap] ??= this.stores.take(contents.byteLength));
     };
     const copied = chunks.map(({ buffer, used, parts }) =>
       buffer.mapAsync(GPUMapMode.READ, 0, used).then(
@@ -193,17 +151,20 @@ export class Pager {
     evicted.forEach((contents, heap) => {
       contents.arrived = Promise.all(chunksOf[heap] as Promise<void>[]).then(
         () => {
+          const store = stores[heap];
           if (contents.cancelled) {
-            giveBack(heap);
+            if (store) this.stores.giveBack(store);
             return;
           }
-          contents.bytes = stores[heap] ?? this.stores.take(contents.byteLength);
-          contents.store = held[heap];
+          contents.bytes = store ?? this.stores.take(contents.byteLength);
           // Restores queued meanwhile copied from `staged`; destroying it now is safe for them.
           contents.staged?.destroy();
           contents.staged = undefined;
         },
-        () => giveBack(heap),
+        () => {
+          const store = stores[heap];
+          if (store) this.stores.giveBack(store);
+        },
       );
     });
     return evicted;
@@ -237,10 +198,8 @@ export class Pager {
   /** Nothing will read these contents again: their store goes back for reuse. */
   release(evicted: Evicted): void {
     evicted.cancelled = true;
-    if (evicted.store) this.mapped.giveBack(evicted.store);
-    else if (evicted.bytes) this.stores.giveBack(evicted.bytes);
+    if (evicted.bytes) this.stores.giveBack(evicted.bytes);
     evicted.bytes = undefined;
-    evicted.store = undefined;
     // Work queued before this point that copies from `staged` keeps it alive until it completes.
     evicted.staged?.destroy();
     evicted.staged = undefined;
@@ -255,32 +214,17 @@ export class Pager {
     const device = this.memory.device;
     let encoder: GPUCommandEncoder | undefined;
     const encode = (): GPUCommandEncoder => (encoder ??= device.createCommandEncoder({ label: 'd3d12 restore' }));
-    const uploaded = heaps.reduce(
-      (sum, { evicted }) => sum + (evicted.bytes && !evicted.store ? evicted.bytes.byteLength : 0),
-      0,
-    );
+    const uploaded = heaps.reduce((sum, { evicted }) => sum + (evicted.bytes ? evicted.bytes.byteLength : 0), 0);
     const upload =
       uploaded > DIRECT_WRITE_MAX_BYTES ? new ChunkUpload(this.staging, encode(), device.queue) : undefined;
     const pool = this.memory.pool;
-    // The page-table entries first (the caller rewrote them): through a mapped store's tail, copied in
-    // this submission, where one is restored; else as queue writes ahead of the pool writes.
-    const carrier = heaps.find(({ evicted }) => evicted.store)?.evicted.store;
-    if (carrier) this.memory.pageTable.flushVia(encode(), carrier.buffer, carrier.byteLength, carrier.tail);
-    else this.memory.flushPageTable();
     for (const { segment, pages, runs, evicted, zero } of heaps) {
       const at = (offset: number): number => this.memory.poolOffset(segment, offset);
       const length = Math.min(evicted.byteLength, pages.length * PAGE_SIZE);
       const bytes = evicted.bytes;
       const staged = evicted.staged;
-      const store = evicted.store;
       if (bytes || staged) this.copiedInBytes += length;
-      if (store) {
-        // The bytes are in mapped memory already: unmapped, the GPU copies them where they are.
-        store.buffer.unmap();
-        forEachPhysicalSpan(pages, 0, length, (poolOffset, offset, spanLength) =>
-          encode().copyBufferToBuffer(store.buffer, offset, pool, at(poolOffset), spanLength),
-        );
-      } else if (bytes) {
+      if (bytes) {
         forEachPhysicalSpan(pages, 0, length, (poolOffset, offset, spanLength) => {
           if (upload) upload.write(pool, at(poolOffset), bytes.subarray(offset, offset + spanLength));
           else device.queue.writeBuffer(pool, at(poolOffset), bytes, offset, spanLength);
@@ -303,7 +247,6 @@ export class Pager {
 
   destroy(): void {
     this.staging.destroy();
-    this.mapped.destroy();
   }
 }
 

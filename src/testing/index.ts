@@ -41,8 +41,7 @@ export function getTileMappingForTesting(resource: Resource, tileIndex: number):
  * While `heap` is evicted on a GPU device, its contents once they reached CPU memory; zeros for a heap
  * created not resident and never made resident; undefined while resident, while a lazily evicted heap's
  * bytes are still in its kept pages (createDevice's `eviction: 'lazy'`), or on a CPU-only device. The
- * array is the eviction's own store, not a copy, valid until the heap is made resident again (a store
- * in a mapped buffer is then unmapped and the array detached): copy it to keep it.
+ * array is the eviction's own CPU store, not a copy (copy it to keep it).
  */
 export function getEvictedBytesForTesting(heap: Heap): Promise<Uint8Array> | undefined {
   return expectInstance('getEvictedBytesForTesting', 'heap', heap, Heap).evictedBytes();

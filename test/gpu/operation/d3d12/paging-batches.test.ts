@@ -3,11 +3,8 @@
  * bytes packed into 16 MiB staging chunks, restores through mapped chunks with the queue as the
  * fallback when every kept chunk is in flight), the old pages of an evicted heap held until its
  * bytes reach CPU memory (a restore before then takes them back with no copy; another heap taking
- * them first makes a GPU copy), CPU stores reused across evictions, and mapped stores
- * (src/gpu/mapped-stores.ts: evicted bytes kept in mapped buffers within a bound, restored by a GPU
- * copy in the restore's submission together with the page-table entries). Every case reads the heaps
- * back and compares every byte with what was written; the page table is checked against the CPU
- * model on the GPU (validateTileMappings).
+ * them first makes a GPU copy), and CPU stores reused across evictions. Every case reads the heaps
+ * back and compares every byte with what was written.
  */
 import { describe, expect } from 'vitest';
 import type { CommandQueue, Device, Heap, Resource } from '../../../../src/index.js';
@@ -64,8 +61,6 @@ describe('many heaps per call', () => {
     'one evict and one makeResident call move five 5 MiB heaps across a chunk boundary; then restores one by one outrun the chunks; every byte comes back',
     async ({ d3d }) => {
       const queue = d3d.createCommandQueue({ type: 'DIRECT' });
-      // CPU stores only: the chunk and queue paths this case is about (mapped stores are tested below).
-      backing(d3d).mappedStoresForTesting(0);
       const heaps: Paged[] = [];
       for (let i = 0; i < 5; i++) heaps.push(await filled(d3d, queue, 5 * MIB, 100 + i));
       const all = heaps.map((paged) => paged.heap);
@@ -92,8 +87,6 @@ describe('many heaps per call', () => {
 
   const small = d3dTest({ localMemoryBytes: 4 * MIB, nonLocalMemoryBytes: 4 * MIB });
   small('heaps of several sizes and a committed resource in one call, a heap named twice', async ({ d3d }) => {
-    // Over the mapped stores' bound after the first heap: one call restores from both kinds of store.
-    backing(d3d).mappedStoresForTesting(3 * TILE);
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const a = await filled(d3d, queue, 3 * TILE, 1);
     const b = await filled(d3d, queue, TILE, 2);
@@ -192,83 +185,5 @@ describe('the old pages of an evicted heap', () => {
     d3d.makeResident([b.heap]);
     await expectHeld(d3d, queue, a, 'a');
     await expectHeld(d3d, queue, b, 'b');
-  });
-});
-
-describe('mapped stores', () => {
-  const test = d3dTest({ localMemoryBytes: 8 * TILE, nonLocalMemoryBytes: 4 * MIB });
-
-  test('evicted bytes wait in a mapped store; restores copy them on the GPU, cycle after cycle, reusing the store', async ({
-    d3d,
-  }) => {
-    const queue = d3d.createCommandQueue({ type: 'DIRECT' });
-    const a = await filled(d3d, queue, 4 * TILE, 50);
-    for (let cycle = 0; cycle < 3; cycle++) {
-      // New bytes each cycle: a store reused with the last cycle's bytes would show.
-      a.bytes = pattern(4 * TILE, 60 + cycle);
-      await write(d3d, queue, a.buffer, a.bytes);
-      d3d.evict([a.heap]);
-      expectBytes((await getEvictedBytesForTesting(a.heap)) as Uint8Array, a.bytes, `cycle ${cycle}: evicted`);
-      expect(backing(d3d).mappedStoresForTesting().bytes, 'one store, reused').toBe(4 * TILE);
-      d3d.makeResident([a.heap]);
-      await expectHeld(d3d, queue, a, `cycle ${cycle}: restored`);
-      expect((await d3d.validateTileMappings()).mismatchCount).toBe(0);
-    }
-    expect(backing(d3d).pagingCopiesForTesting().copiedInBytes).toBe(3 * 4 * TILE);
-  });
-
-  test('over the bound, the next heap goes to a CPU store; both come back from one call', async ({ d3d }) => {
-    const queue = d3d.createCommandQueue({ type: 'DIRECT' });
-    backing(d3d).mappedStoresForTesting(2 * TILE);
-    const a = await filled(d3d, queue, 2 * TILE, 70);
-    const b = await filled(d3d, queue, 2 * TILE, 71);
-    d3d.evict([a.heap, b.heap]);
-    await Promise.all([getEvictedBytesForTesting(a.heap), getEvictedBytesForTesting(b.heap)]);
-    expect(backing(d3d).mappedStoresForTesting().bytes, 'one heap fits the bound').toBe(2 * TILE);
-    d3d.makeResident([b.heap, a.heap]);
-    await expectHeld(d3d, queue, a, 'a');
-    await expectHeld(d3d, queue, b, 'b');
-    expect((await d3d.validateTileMappings()).mismatchCount).toBe(0);
-  });
-
-  test('a heap released while its bytes wait in a mapped store gives the store to the next eviction', async ({
-    d3d,
-  }) => {
-    const queue = d3d.createCommandQueue({ type: 'DIRECT' });
-    const a = await filled(d3d, queue, 2 * TILE, 80);
-    d3d.evict([a.heap]);
-    await getEvictedBytesForTesting(a.heap);
-    a.buffer.release();
-    a.heap.release();
-    await flush(d3d, queue);
-    const b = await filled(d3d, queue, 2 * TILE, 81);
-    d3d.evict([b.heap]);
-    expectBytes((await getEvictedBytesForTesting(b.heap)) as Uint8Array, b.bytes, 'b in the store a held');
-    expect(backing(d3d).mappedStoresForTesting().bytes).toBe(2 * TILE);
-    d3d.makeResident([b.heap]);
-    await expectHeld(d3d, queue, b, 'b');
-  });
-
-  test("entries beyond the store's room go as queue writes: a reserved buffer's 1,100 tiles into the heap, all right after the restore", async ({
-    d3d,
-  }) => {
-    const queue = d3d.createCommandQueue({ type: 'DIRECT' });
-    const a = await filled(d3d, queue, 2 * TILE, 90);
-    // 1,100 tiles (more than the 1,024 entries a store carries) on the heap's first page: one run of
-    // entries that the restore must send by queue write, beside the placed buffer's, which fit.
-    const tiles = 1100;
-    const reserved = d3d.createReservedResource({ dimension: 'BUFFER', width: tiles * TILE }, 'COMMON');
-    queue.updateTileMappings(reserved, null, null, a.heap, ['REUSE_SINGLE_TILE'], [0], [tiles]);
-    d3d.evict([a.heap]);
-    await getEvictedBytesForTesting(a.heap);
-    // Another heap takes the pages first, so the restore lands on other pages: stale entries would show.
-    const other = await filled(d3d, queue, 2 * TILE, 91);
-    d3d.makeResident([a.heap]);
-    await expectHeld(d3d, queue, a, 'the placed buffer');
-    const first = a.bytes.subarray(0, TILE);
-    for (const tile of [0, 1023, 1024, tiles - 1])
-      expectBytes(await readBuffer(d3d, queue, reserved, tile * TILE, TILE), first, `reserved tile ${tile}`);
-    await expectHeld(d3d, queue, other, 'the other heap');
-    expect((await d3d.validateTileMappings()).mismatchCount).toBe(0);
   });
 });
