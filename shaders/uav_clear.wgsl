@@ -63,7 +63,7 @@ fn d3d12_clear_texture() -> D3D12Texture2D {
   let b = d3d12_clear_constant4(D3D12_CLEAR_TEXTURE + 4u);
   let slice_pitch = d3d12_root_constant(D3D12_CLEAR_TEXTURE + 8u);
   // No descriptor in memory and no format: the kernel stores bits through the mip entry it is given.
-  return D3D12Texture2D(vec2u(0u), base, a.xy, a.z, 0u, a.w, b.xy, b.z, b.w, slice_pitch, D3D12Page(vec2u(0u), 0u, 0u, 0u, 0u), 0u, 0u, 0u, 0u);
+  return D3D12Texture2D(vec2u(0u), base, a.xy, a.z, 0u, a.w, b.xy, b.z, b.w, slice_pitch, D3D12Page(vec2u(0u), 0u, 0u, 0u, 0u), 0u, 0u, 0u, 0u, 0u);
 }
 
 // Stores the texel if it lies in the rectangle (x in [left, right), y in [top, bottom)).

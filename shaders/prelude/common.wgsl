@@ -148,8 +148,8 @@ struct D3D12DispatchInfo {
   submission: u32,
   // 1 when the device's texture cache has its atlas (texture-cache.wgsl); 0 when it is off.
   texture_cache: u32,
-  // Texture mirrors (texture-mirrors.wgsl): the dispatch's resolution set, as the index of its first
-  // word in d3d12_mirror_resolved (0: none, nothing is resolved); the table entries of the mirrors
+  // Texture mirrors (texture-mirrors.wgsl): the dispatch's resolution set, as the index + 1 of its
+  // first record in d3d12_mirror_resolved (0: none, nothing is resolved); the table entries of the mirrors
   // bound at slots 0-3 (D3D12_MIRROR_NONE for an empty slot); the four descriptor addresses the set
   // resolves (x, y then z, w of each vector; D3D12_MIRROR_NONE twice for none).
   mirror_set: u32,

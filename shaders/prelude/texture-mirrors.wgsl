@@ -13,14 +13,24 @@
 // A dispatch binds up to four mirrors (d3d12_mirror_0..3) and names up to four descriptor addresses
 // (d3d12_dispatch.mirror_addresses, its root descriptors'). A pre-pass before the first dispatch of
 // each set (shaders/texture_mirror_resolve.wgsl) compares the memory at each address with each bound
-// mirror's descriptor words and records which matched (d3d12_mirror_resolved[first + i]: slot + 1),
-// watching the page it read (D3D12_MIRROR_WATCH in the page's link): a store there clears
-// d3d12_mirror_resolved[0], the submission's "clean" word, and every later open goes to memory.
-// d3d12_tex2d then opens a matched descriptor from the table without reading memory, and reads of
-// it whose texels (a filter's whole footprint, in each mip it weighs) lie in valid tiles are one
-// textureLoad or textureSampleLevel of the mirror. Anything else reads memory as before: what a
-// served read returns is the read it replaces (loads bit-exact; filtered samples in the texture
-// unit's fixed-point weights, within 2/255 of the shader's).
+// mirror's descriptor words and writes the address's record (D3D12MirrorRecord: the slot + 1 that
+// matched, and that mirror's descriptor words, validity base and per-mip summary), watching the page
+// it read (D3D12_MIRROR_WATCH in the page's link): a store there clears the submission's "clean"
+// word, and every later open goes to memory. d3d12_tex2d then opens a matched descriptor from its
+// record without reading memory, and reads of it whose texels (a filter's whole footprint, in each
+// mip it weighs) lie in valid tiles are one textureLoad or textureSampleLevel of the mirror. Anything
+// else reads memory as before: what a served read returns is the read it replaces (loads
+// bit-exact; filtered samples in the texture unit's fixed-point weights, within 2/255 of the
+// shader's).
+//
+// Why records, summaries and the early texture read (round 7, bench/experiments/texture-cache, H100):
+// every load an open or a read waits on delays every texel after it. Reaching the table through the
+// match word, the slot and its entry cost a load 1.64x native where an open from known addresses
+// cost 1.19x (nothing checked either way); a tile's validity word read per texel (and per footprint
+// corner) cost filtered samples 0.3-0.6x native more than none. So the record sits at an address the
+// dispatch's constants give, read in one round of loads; a mip whose tiles were all valid needs no
+// tile word while no store has dropped a tile (the summaries word); and the texture unit's read is
+// issued before its validity is known (a read of a bound texture: discarded when not valid).
 
 // The watch bit of a page's link: a resolved descriptor lies in the page.
 const D3D12_MIRROR_WATCH: u32 = 0x80000000u;
@@ -40,10 +50,30 @@ struct D3D12MirrorEntry {
   unused: vec2u,
 }
 
+// What the pre-pass resolved at one address of a set: the slot + 1 whose mirror matched (0: none; the
+// rest is then unused), that mirror's validity base, mips and descriptor words, and bit m set when
+// every tile of standard mip m was valid as the pre-pass ran.
+struct D3D12MirrorRecord {
+  slot: u32,
+  valid_base: u32,
+  mips: u32,
+  summary: u32,
+  words: array<vec4u, 18>,
+}
+
+struct D3D12MirrorResolution {
+  // 1 while no watched page was written in this submission.
+  clean: u32,
+  // 1 while no store dropped a mirror tile in this submission: until then the records' summaries hold.
+  summaries: u32,
+  unused: vec2u,
+  // Per set, four records (one per address), from d3d12_dispatch.mirror_set - 1.
+  records: array<D3D12MirrorRecord>,
+}
+
 @group(0) @binding(9) var<storage, read_write> d3d12_mirror_valid: array<u32>;
 @group(0) @binding(10) var<storage, read> d3d12_mirror_table: array<D3D12MirrorEntry>;
-// Word 0: 1 while no watched page was written in this submission; then per set four words.
-@group(0) @binding(11) var<storage, read_write> d3d12_mirror_resolved: array<u32>;
+@group(0) @binding(11) var<storage, read_write> d3d12_mirror_resolved: D3D12MirrorResolution;
 @group(0) @binding(12) var d3d12_mirror_0: texture_2d<f32>;
 @group(0) @binding(13) var d3d12_mirror_1: texture_2d<f32>;
 @group(0) @binding(14) var d3d12_mirror_2: texture_2d<f32>;
@@ -52,11 +82,12 @@ struct D3D12MirrorEntry {
 // A store reached a page whose link is `link` (d3d12_cache_invalidate cleared it).
 fn d3d12_mirror_drop(link: u32) {
   if ((link & D3D12_MIRROR_WATCH) != 0u) {
-    d3d12_mirror_resolved[0] = 0u;
+    d3d12_mirror_resolved.clean = 0u;
   }
   let tile = link & D3D12_MIRROR_LINK_MASK;
   if (tile != 0u) {
     d3d12_mirror_valid[tile - 1u] = 0u;
+    d3d12_mirror_resolved.summaries = 0u;
     let slot = atomicAdd(&d3d12_faults.mirror_dirty, 1u);
     if (slot < D3D12_MIRROR_DIRTY_CAPACITY) {
       d3d12_faults.mirror_dirty_tiles[slot] = tile - 1u;
@@ -64,38 +95,58 @@ fn d3d12_mirror_drop(link: u32) {
   }
 }
 
-// The bound slot + 1 whose mirror's descriptor the pre-pass found at `descriptor`, or 0.
-fn d3d12_mirror_find(descriptor: vec2u) -> u32 {
+// The index + 1 of `descriptor`'s record in this dispatch's resolution set, or 0: compared with the
+// dispatch's constants, no memory read.
+fn d3d12_mirror_record_of(descriptor: vec2u) -> u32 {
   let first = d3d12_dispatch.mirror_set;
-  var found = 0u;
-  if (first != 0u && d3d12_mirror_resolved[0] != 0u) {
-    let a = d3d12_dispatch.mirror_addresses;
+  let a = d3d12_dispatch.mirror_addresses;
+  var record = 0u;
+  if (first != 0u) {
     if (all(descriptor == a[0].xy)) {
-      found = d3d12_mirror_resolved[first];
+      record = first;
     } else if (all(descriptor == a[0].zw)) {
-      found = d3d12_mirror_resolved[first + 1u];
+      record = first + 1u;
     } else if (all(descriptor == a[1].xy)) {
-      found = d3d12_mirror_resolved[first + 2u];
+      record = first + 2u;
     } else if (all(descriptor == a[1].zw)) {
-      found = d3d12_mirror_resolved[first + 3u];
+      record = first + 3u;
     }
   }
-  return found;
+  return record;
 }
 
-// The texture of the descriptor at `descriptor`, which slot `slot` + 1's mirror holds, from the table.
-fn d3d12_mirror_texture(descriptor: vec2u, slot: u32) -> D3D12Texture2D {
-  let entry = d3d12_dispatch.mirror_ids[slot - 1u];
-  let a = d3d12_mirror_table[entry].words[0];
-  let b = d3d12_mirror_table[entry].words[1];
-  let c = d3d12_mirror_table[entry].words[2];
-  let valid = d3d12_mirror_table[entry].valid_base;
-  return D3D12Texture2D(descriptor, a.xy, a.zw, b.x, b.y, b.z, vec2u(b.w, c.x), c.y, c.z, c.w, D3D12Page(vec2u(0u), 0u, 0u, 0u, 0u), 0u, slot, entry, valid);
+// Opens the descriptor at `descriptor` from its record into *texture when the pre-pass matched it to
+// a bound mirror and no watched page was written since; else false (it is read from memory). The
+// record's words, its match and the clean word are read in one round: none waits for another.
+fn d3d12_mirror_open(descriptor: vec2u, texture: ptr<function, D3D12Texture2D>) -> bool {
+  let record = d3d12_mirror_record_of(descriptor);
+  var open = false;
+  if (record != 0u) {
+    let r = record - 1u;
+    let slot = d3d12_mirror_resolved.records[r].slot;
+    let clean = d3d12_mirror_resolved.clean;
+    let a = d3d12_mirror_resolved.records[r].words[0];
+    let b = d3d12_mirror_resolved.records[r].words[1];
+    let c = d3d12_mirror_resolved.records[r].words[2];
+    let valid = d3d12_mirror_resolved.records[r].valid_base;
+    let summary = d3d12_mirror_resolved.records[r].summary;
+    if (slot != 0u && clean != 0u) {
+      *texture = D3D12Texture2D(descriptor, a.xy, a.zw, b.x, b.y, b.z, vec2u(b.w, c.x), c.y, c.z, c.w, D3D12Page(vec2u(0u), 0u, 0u, 0u, 0u), 0u, slot, r, valid, summary);
+      open = true;
+    }
+  }
+  return open;
 }
 
-// A mirrored texture's mip entry, from the table.
+// A mirrored texture's mip entry, from its record.
 fn d3d12_mirror_mip(texture: D3D12Texture2D, mip: u32) -> vec4u {
-  return d3d12_mirror_table[texture.mirror_entry].words[3u + min(mip, D3D12_TEX2D_MAX_MIPS - 1u)];
+  return d3d12_mirror_resolved.records[texture.mirror_record].words[3u + min(mip, D3D12_TEX2D_MAX_MIPS - 1u)];
+}
+
+// Whether every tile of standard mip `level` is valid: its summary bit, while no store has dropped a
+// tile in this submission (read at every read, so an invocation's own store is seen by its later reads).
+fn d3d12_mirror_mip_whole(texture: D3D12Texture2D, level: u32) -> bool {
+  return (texture.mirror_summary & (1u << min(level, 31u))) != 0u && d3d12_mirror_resolved.summaries != 0u;
 }
 
 // Whether the mirror holds the standard tile of texel `texel` of the mip whose entry is `mip`.
@@ -105,17 +156,21 @@ fn d3d12_mirror_tile_valid(texture: D3D12Texture2D, mip: vec4u, texel: vec2u) ->
 }
 
 // Whether a bilinear footprint at `uv` (clamped to [0, 1]) in mip `level` (entry `mip`) lies in
-// valid tiles: its first and last texel's, and the other two corners' when those differ.
+// valid tiles: the whole mip is (its summary), or its first and last texel's tiles are, and the other
+// two corners' when those differ.
 fn d3d12_mirror_footprint_valid(texture: D3D12Texture2D, level: u32, mip: vec4u, uv: vec2f) -> bool {
-  let size = d3d12_tex2d_mip_size(texture, level);
-  let position = uv * vec2f(size) - 0.5;
-  let first = vec2u(max(floor(position), vec2f(0.0)));
-  let last = min(first + 1u, size - 1u);
-  let a = first >> vec2u(D3D12_MIRROR_TILE_SHIFT);
-  let b = last >> vec2u(D3D12_MIRROR_TILE_SHIFT);
-  var valid = mip.w == 0u && d3d12_mirror_tile_valid(texture, mip, first);
-  if (valid && any(a != b)) {
-    valid = d3d12_mirror_tile_valid(texture, mip, last) && d3d12_mirror_tile_valid(texture, mip, vec2u(first.x, last.y)) && d3d12_mirror_tile_valid(texture, mip, vec2u(last.x, first.y));
+  var valid = mip.w == 0u;
+  if (valid && !d3d12_mirror_mip_whole(texture, level)) {
+    let size = d3d12_tex2d_mip_size(texture, level);
+    let position = uv * vec2f(size) - 0.5;
+    let first = vec2u(max(floor(position), vec2f(0.0)));
+    let last = min(first + 1u, size - 1u);
+    let a = first >> vec2u(D3D12_MIRROR_TILE_SHIFT);
+    let b = last >> vec2u(D3D12_MIRROR_TILE_SHIFT);
+    valid = d3d12_mirror_tile_valid(texture, mip, first);
+    if (valid && any(a != b)) {
+      valid = d3d12_mirror_tile_valid(texture, mip, last) && d3d12_mirror_tile_valid(texture, mip, vec2u(first.x, last.y)) && d3d12_mirror_tile_valid(texture, mip, vec2u(last.x, first.y));
+    }
   }
   return valid;
 }
@@ -158,9 +213,13 @@ fn d3d12_mirror_sample(slot: u32, uv: vec2f, level: f32) -> vec4f {
 // when its tile is valid; else false.
 fn d3d12_mirror_load(texture: D3D12Texture2D, level: u32, mip: vec4u, texel: vec2u, value: ptr<function, vec4f>) -> bool {
   var hit = false;
-  if (texture.mirror != 0u && mip.w == 0u && d3d12_mirror_tile_valid(texture, mip, texel)) {
-    *value = d3d12_mirror_texel(texture.mirror, texel, level);
-    hit = true;
+  if (texture.mirror != 0u) {
+    // Issued before the validity is known (see the header).
+    let early = d3d12_mirror_texel(texture.mirror, texel, level);
+    if (mip.w == 0u && (d3d12_mirror_mip_whole(texture, level) || d3d12_mirror_tile_valid(texture, mip, texel))) {
+      *value = early;
+      hit = true;
+    }
   }
   return hit;
 }
@@ -170,9 +229,12 @@ fn d3d12_mirror_load(texture: D3D12Texture2D, level: u32, mip: vec4u, texel: vec
 // edge as the prelude's filter does, and an integral level with a linear mip filter reads that mip.
 fn d3d12_mirror_bilinear(texture: D3D12Texture2D, level: u32, mip: vec4u, uv: vec2f, value: ptr<function, vec4f>) -> bool {
   var hit = false;
-  if (texture.mirror != 0u && d3d12_mirror_footprint_valid(texture, level, mip, uv)) {
-    *value = d3d12_mirror_sample(texture.mirror, uv, f32(level));
-    hit = true;
+  if (texture.mirror != 0u) {
+    let early = d3d12_mirror_sample(texture.mirror, uv, f32(level));
+    if (d3d12_mirror_footprint_valid(texture, level, mip, uv)) {
+      *value = early;
+      hit = true;
+    }
   }
   return hit;
 }
@@ -183,12 +245,13 @@ fn d3d12_mirror_bilinear(texture: D3D12Texture2D, level: u32, mip: vec4u, uv: ve
 fn d3d12_mirror_trilinear(texture: D3D12Texture2D, uv: vec2f, level: f32, fine: u32, coarse: u32, both: bool, value: ptr<function, vec4f>) -> bool {
   var hit = false;
   if (texture.mirror != 0u) {
+    let early = d3d12_mirror_sample(texture.mirror, uv, level);
     var valid = d3d12_mirror_footprint_valid(texture, fine, d3d12_mirror_mip(texture, fine), uv);
     if (valid && both) {
       valid = d3d12_mirror_footprint_valid(texture, coarse, d3d12_mirror_mip(texture, coarse), uv);
     }
     if (valid) {
-      *value = d3d12_mirror_sample(texture.mirror, uv, level);
+      *value = early;
       hit = true;
     }
   }

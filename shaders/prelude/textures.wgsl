@@ -49,10 +49,12 @@ struct D3D12Texture2D {
   page: D3D12Page,
   in_page: u32,
   // Texture mirrors (texture-mirrors.wgsl): the bound slot + 1 whose mirror holds this texture (0:
-  // none, the descriptor was read from memory), its table entry and its first validity word.
+  // none, the descriptor was read from memory), its resolution record, its first validity word, and
+  // the mips whose every tile was valid when the dispatch's pre-pass ran (bit per mip).
   mirror: u32,
-  mirror_entry: u32,
+  mirror_record: u32,
   mirror_valid: u32,
+  mirror_summary: u32,
 }
 
 // Reads a texture descriptor's header from memory (once per invocation; pass the result around):
@@ -64,9 +66,9 @@ struct D3D12Texture2D {
 // the descriptor's address, either way.
 fn d3d12_tex2d(descriptor: vec2u) -> D3D12Texture2D {
   // A descriptor the dispatch's pre-pass resolved to a bound mirror is not read from memory.
-  let slot = d3d12_mirror_find(descriptor);
-  if (slot != 0u) {
-    return d3d12_mirror_texture(descriptor, slot);
+  var mirrored: D3D12Texture2D;
+  if (d3d12_mirror_open(descriptor, &mirrored)) {
+    return mirrored;
   }
   let offset = descriptor.x & D3D12_PAGE_OFFSET_MASK;
   let in_page = (offset & 15u) == 0u && offset + D3D12_TEX2D_DESCRIPTOR_WORDS * 4u <= D3D12_PAGE_BYTES;
@@ -84,7 +86,7 @@ fn d3d12_tex2d(descriptor: vec2u) -> D3D12Texture2D {
     b = d3d12_load4(d3d12_address_add(descriptor, 16u));
     c = d3d12_load4(d3d12_address_add(descriptor, 32u));
   }
-  return D3D12Texture2D(descriptor, a.xy, a.zw, b.x, b.y, b.z, vec2u(b.w, c.x), c.y, c.z, c.w, page, select(0u, 1u, in_page), 0u, 0u, 0u);
+  return D3D12Texture2D(descriptor, a.xy, a.zw, b.x, b.y, b.z, vec2u(b.w, c.x), c.y, c.z, c.w, page, select(0u, 1u, in_page), 0u, 0u, 0u, 0u);
 }
 
 // The size in texels of a mip.
@@ -248,6 +250,14 @@ fn d3d12_tex2d_bilinear_in(texture: D3D12Texture2D, level: u32, mip: vec4u, uv: 
     *status = D3D12_STATUS_MAPPED;
     return mirrored;
   }
+  return d3d12_tex2d_bilinear_unmirrored(texture, level, mip, uv, status);
+}
+
+// d3d12_tex2d_bilinear_in from the texture cache or memory, the mirror not asked (its caller asked
+// it, for the whole sample): no mirror read in the four taps either, so a read the mirror served
+// carries no second copy of its code (round 7: a larger fallback cost filtered reads about 0.5x
+// native where the mirror served them, in registers, bench/experiments/texture-cache/README.md).
+fn d3d12_tex2d_bilinear_unmirrored(texture: D3D12Texture2D, level: u32, mip: vec4u, uv: vec2f, status: ptr<function, u32>) -> vec4f {
   let size = vec2f(d3d12_tex2d_mip_size(texture, level));
   let position = clamp(uv, vec2f(0.0), vec2f(1.0)) * size - 0.5;
   let base = floor(position);
@@ -260,13 +270,14 @@ fn d3d12_tex2d_bilinear_in(texture: D3D12Texture2D, level: u32, mip: vec4u, uv: 
   } else {
     var mapped = D3D12_STATUS_MAPPED;
     var s = 0u;
-    let c00 = d3d12_tex2d_load_in(texture, level, mip, corner, &s);
+    // corner and next lie inside the mip.
+    let c00 = d3d12_tex2d_texel(texture, mip, 0u, corner, &s);
     mapped &= s;
-    let c10 = d3d12_tex2d_load_in(texture, level, mip, vec2u(next.x, corner.y), &s);
+    let c10 = d3d12_tex2d_texel(texture, mip, 0u, vec2u(next.x, corner.y), &s);
     mapped &= s;
-    let c01 = d3d12_tex2d_load_in(texture, level, mip, vec2u(corner.x, next.y), &s);
+    let c01 = d3d12_tex2d_texel(texture, mip, 0u, vec2u(corner.x, next.y), &s);
     mapped &= s;
-    let c11 = d3d12_tex2d_load_in(texture, level, mip, next, &s);
+    let c11 = d3d12_tex2d_texel(texture, mip, 0u, next, &s);
     mapped &= s;
     *status = mapped;
     value = mix(mix(c00, c10, f.x), mix(c01, c11, f.x), f.y);
@@ -290,14 +301,14 @@ fn d3d12_tex2d_sample_level(texture: D3D12Texture2D, uv: vec2f, lod: f32, min_lo
   // The finer mip's entry as the lod asks for it, before mip_levels is known (d3d12_tex2d_mip_clamped).
   let wanted = u32(floor(clamp(max(lod, min_lod), 0.0, f32(D3D12_TEX2D_MAX_MIPS - 1u))));
   var s0 = 0u;
-  let a = d3d12_tex2d_bilinear_in(texture, fine, d3d12_tex2d_mip_clamped(texture, wanted, fine), uv, &s0);
+  let a = d3d12_tex2d_bilinear_unmirrored(texture, fine, d3d12_tex2d_mip_clamped(texture, wanted, fine), uv, &s0);
   // At a whole lod the coarser mip has no weight: it is neither read nor part of the status.
   if (t == 0.0 || coarse == fine) {
     *status = s0;
     return a;
   }
   var s1 = 0u;
-  let b = d3d12_tex2d_bilinear_in(texture, coarse, d3d12_tex2d_mip_clamped(texture, wanted + 1u, coarse), uv, &s1);
+  let b = d3d12_tex2d_bilinear_unmirrored(texture, coarse, d3d12_tex2d_mip_clamped(texture, wanted + 1u, coarse), uv, &s1);
   *status = s0 & s1;
   return mix(a, b, t);
 }

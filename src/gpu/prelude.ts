@@ -198,6 +198,9 @@ export interface PreludeLayout {
   cacheRequests: StructLayout;
   /** A texture mirror's table entry (shaders/prelude/texture-mirrors.wgsl): descriptor words, validity base, mips. */
   mirrorEntry: StructLayout;
+  /** The resolution words (clean, summaries), then records from `offsets.records`, each a mirrorRecord. */
+  mirrorResolution: StructLayout;
+  mirrorRecord: StructLayout;
 }
 
 /** A `const` of `code` by name; throws if the WGSL lost it (a rename must reach both sides). */
@@ -245,6 +248,8 @@ export function preludeLayout(): PreludeLayout {
       unmappedAccessLog: requireStruct(COMPUTE_UNMAPPED_ACCESS_PRELUDE_WGSL, 'D3D12UnmappedAccessLog', 'the prelude'),
       cacheRequests: requireStruct(PRELUDE_WGSL, 'D3D12CacheRequests', 'the prelude'),
       mirrorEntry: requireStruct(PRELUDE_WGSL, 'D3D12MirrorEntry', 'the prelude'),
+      mirrorResolution: requireStruct(PRELUDE_WGSL, 'D3D12MirrorResolution', 'the prelude'),
+      mirrorRecord: requireStruct(PRELUDE_WGSL, 'D3D12MirrorRecord', 'the prelude'),
     };
   }
   return cached;

@@ -6,9 +6,10 @@
  * docs/texture-cache.md why).
  *
  * GPU objects: the validity words (one per mirrored tile, in ranges per mirror); the table (per
- * mirror its descriptor words, validity base and mips); the resolved words (word 0 "clean", then four
- * per resolution set of a submission); the mirrors' textures; the resolve pre-pass
- * (shaders/texture_mirror_resolve.wgsl). Page links live in the texture cache's tags (y).
+ * mirror its descriptor words, validity base and mips); the resolution ("clean" and "summaries"
+ * words, then four records per resolution set of a submission, which its pre-pass writes); the
+ * mirrors' textures; the resolve pre-pass (shaders/texture_mirror_resolve.wgsl). Page links live in
+ * the texture cache's tags (y).
  *
  * Invariants (the CPU side; src/memory/mirror-tiles.ts keeps the per-tile account):
  *   - a validity word is 1 only while its tile holds the bytes of the pool page the page table maps
@@ -16,8 +17,10 @@
  *     submission) and drops tiles whose entry changed; pagesWritten() drops tiles whose page a queue
  *     write reached, in queue order; stores drop them on the GPU and report them (reportStale);
  *   - a validity range or table entry is zeroed or rewritten before a new mirror uses it;
- *   - the resolved words of a set are written by its pre-pass before any dispatch of the set reads
- *     them, and word 0 is set to 1 before each submission that resolves anything.
+ *   - the records of a set are written by its pre-pass before any dispatch of the set reads them,
+ *     and the clean and summaries words are set to 1 before each submission that resolves anything
+ *     (a store that drops a tile clears "summaries": the records' summaries, taken by their
+ *     pre-passes, then no longer stand for the tiles).
  */
 import resolveWgsl from '../../shaders/texture_mirror_resolve.wgsl?raw';
 import { MirrorLinks, MirrorRanges, mirrorTiles, MirrorTileState, type MirrorTile } from '../memory/mirror-tiles.js';
@@ -74,7 +77,7 @@ interface Mirror {
 
 /** A dispatch's resolution set: the mirrors it binds and the addresses it resolves. */
 export interface MirrorSet {
-  /** Its first resolved word (1 + 4 × its index in the submission). */
+  /** Its first record + 1 (1 + 4 × its index in the submission): D3D12DispatchInfo.mirror_set. */
   index: number;
   key: string;
   mirrors: Mirror[];
@@ -142,7 +145,12 @@ export class TextureMirrors implements MirrorFillTarget {
       size: (this.maxTiles > 0 ? MAX_MIRRORS : 1) * this.entryWords * 4,
       usage,
     });
-    this.resolved = create({ label: 'd3d12 texture mirror resolution', size: 4 * (1 + 4 * MAX_SETS), usage });
+    const { mirrorResolution, mirrorRecord } = preludeLayout();
+    this.resolved = create({
+      label: 'd3d12 texture mirror resolution',
+      size: memberOffset(mirrorResolution, 'records') + MIRROR_SLOTS * MAX_SETS * mirrorRecord.size,
+      usage,
+    });
     this.placeholderTexture = device.createTexture({
       label: 'd3d12 texture mirror (none)',
       size: [1, 1, 1],
@@ -315,7 +323,8 @@ export class TextureMirrors implements MirrorFillTarget {
    */
   prepare(encoder: GPUCommandEncoder): void {
     if (this.sets.size === 0) return;
-    this.device.queue.writeBuffer(this.resolved, 0, new Uint32Array([1]));
+    // clean and summaries (D3D12MirrorResolution's first two words).
+    this.device.queue.writeBuffer(this.resolved, 0, new Uint32Array([1, 1]));
     this.unwatch();
     const bound = new Set<Mirror>();
     for (const set of this.sets.values()) for (const mirror of set.mirrors) bound.add(mirror);

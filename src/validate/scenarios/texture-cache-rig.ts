@@ -13,6 +13,7 @@ import { createDevice } from '../../d3d12/create-device.js';
 import type { CommandQueue } from '../../d3d12/command-queue.js';
 import type { DescriptorHeap } from '../../d3d12/descriptor-heap.js';
 import type { Device } from '../../d3d12/device.js';
+import type { GraphicsCommandList } from '../../d3d12/command-list.js';
 import type { Heap } from '../../d3d12/heap.js';
 import type { PipelineState } from '../../d3d12/pipeline-state.js';
 import type { Resource } from '../../d3d12/resource.js';
@@ -230,14 +231,23 @@ export async function copyTilesIn(rig: Rig, tex: Tex, first: number, bytes: Uint
     if (!tex.model.nullTiles.has(first + i)) tex.model.tile(first + i).set(bytes.subarray(i * TILE, (i + 1) * TILE));
 }
 
-/** Every texel of `tex` through the sampling shader of `path`: its words (OUT_WORDS a thread). */
-export async function sample(rig: Rig, tex: Tex, path: Path = 'raw'): Promise<Uint32Array> {
+/**
+ * Every texel of `tex` through the sampling shader of `path`: its words (OUT_WORDS a thread).
+ * `before` records work ahead of the sampling dispatch in the same command list.
+ */
+export async function sample(
+  rig: Rig,
+  tex: Tex,
+  path: Path = 'raw',
+  before?: (list: GraphicsCommandList) => void,
+): Promise<Uint32Array> {
   const { device, queue, out, views } = rig;
   const bytes = THREADS * OUT_WORDS * 4;
   const view = path === 'view' ? views : undefined;
   if (path === 'view' && !view) throw new Error('the rig was made without the view pipeline');
   if (view) device.createShaderResourceView(tex.resource, null, view.heap.getCPUDescriptorHandleForHeapStart());
   await runList(device, queue, (list) => {
+    before?.(list);
     if (!view) {
       list.setPipelineState(rig.pso);
       list.setComputeRootShaderResourceView(1, tex.descriptor.getGPUVirtualAddress());

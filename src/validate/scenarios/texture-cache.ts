@@ -119,6 +119,32 @@ async function storeRect(rig: Rig, tex: Tex, mip: number, rect: [number, number,
     for (let x = x0; x < x0 + width; x++) tex.model.setWord(mip, x, y, textureCacheWord(x, y, seed));
 }
 
+/**
+ * Stores over a rectangle of `mip`, then in the same command list, after a UAV barrier, every texel
+ * sampled: reads after a store in one submission, through the records and summaries the dispatches'
+ * pre-pass resolved before the store (the store must drop them: shaders/prelude/texture-mirrors.wgsl).
+ */
+async function storeThenSample(rig: Rig, tex: Tex, what: string, mip: number, rect: [number, number, number, number]) {
+  const [x0, y0, width, height] = rect;
+  const seed = rig.seed++;
+  const before = await hot(rig, tex, what);
+  const words = await sample(rig, tex, 'raw', (list) => {
+    list.setPipelineState(rig.pso);
+    list.setComputeRootShaderResourceView(1, tex.descriptor.getGPUVirtualAddress());
+    list.setComputeRootUnorderedAccessView(2, rig.out.getGPUVirtualAddress());
+    list.setComputeRoot32BitConstants(0, [TC_STORE, width * height, x0, y0, width, mip, seed]);
+    list.dispatch(Math.ceil((width * height) / 64));
+    list.resourceBarrier([{ type: 'UAV', uav: { resource: null } }]);
+  });
+  for (let y = y0; y < y0 + height; y++)
+    for (let x = x0; x < x0 + width; x++) tex.model.setWord(mip, x, y, textureCacheWord(x, y, seed));
+  return [
+    before,
+    ...sampleChecks(`${what}: sampled in the same submission, after the stores`, words, tex.model, false),
+    ...(await afterWrite(rig, tex, what)),
+  ];
+}
+
 /** The RGBA8 reserved texture through every write path that changes it in place or remaps it, then paging. */
 async function writePaths(rig: Rig, views: boolean, context: ScenarioContext): Promise<Check[]> {
   const { device } = rig;
@@ -160,6 +186,13 @@ async function writePaths(rig: Rig, views: boolean, context: ScenarioContext): P
     )),
     ...(await step(rig, tex, 'compute stores: raw d3d12_store into mip 1', () =>
       storeRect(rig, tex, 1, [10, 100, 50, 20], true),
+    )),
+    ...(await storeThenSample(
+      rig,
+      tex,
+      'compute stores into mip-0 tile 3, sampled in the same submission',
+      0,
+      [130, 140, 40, 30],
     )),
     // Read through a descriptor view: Load, SampleLevel with a static sampler, Gather.
     ...(await step(
