@@ -21,6 +21,7 @@ import {
   type ResidencyStats,
 } from '../../../src/index.js';
 import { Random } from '../../../src/validate/random.js';
+import { emptyResidencyStats } from '../../../src/residency/residency-stats.js';
 
 /**
  * The read-modify-write shader both soaks dispatch: word i of `words` (root constant 2) from the
@@ -37,20 +38,6 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
   d3d12_store(va, (d3d12_load(va) ^ d3d12_root_constant(3u)) * 0x9e3779b1u + id.x);
 }
 `;
-
-/** A manager that never ran: the stats a summary reports when the run failed before creating one. */
-export const NO_RESIDENCY_STATS: ResidencyStats = {
-  tracked: 0,
-  evictions: 0,
-  evictedBytes: 0,
-  trimmed: 0,
-  madeResident: 0,
-  madeResidentBytes: 0,
-  splits: 0,
-  overBudgetBatches: 0,
-  lastOverBudget: null,
-  executions: 0,
-};
 
 /** What a soak's runner gives the driver. */
 export interface DrivenSoak {
@@ -163,7 +150,8 @@ export async function driveSoak<R extends DrivenSoak>(
     const at = runner ? `after ${plan.done(runner)} ${plan.unit}: ` : '';
     error = `${at}${caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught)}`;
   }
-  const residency = manager?.getStats() ?? NO_RESIDENCY_STATS;
+  // A manager that never ran (the run failed before creating one) reports zeros.
+  const residency = manager?.getStats() ?? emptyResidencyStats();
   const paging = { ...device.getPagingStats() };
   const removedReason = device.getDeviceRemovedReason();
   if (removedReason !== 'S_OK' && !error)
