@@ -38,7 +38,7 @@ import {
   writeTextureMirrorTexelForTesting,
 } from '../../testing/index.js';
 import { ScenarioContext } from './context.js';
-import { sampleChecks, textureCacheWord } from './texture-cache-model.js';
+import { sampleChecks } from './texture-cache-model.js';
 import {
   afterWrite,
   cacheCheck,
@@ -55,10 +55,10 @@ import {
   reservedTexture,
   sample,
   snapshot,
+  storeRect,
+  storeThenSample,
   texelBytes,
   TEXTURE_TILES,
-  TC_STORE,
-  TC_STORE_RAW,
   type Path,
   type Rig,
   type Tex,
@@ -103,46 +103,6 @@ async function copyBox(rig: Rig, tex: Tex, mip: number, box: [number, number, nu
   });
   upload.release();
   tex.model.setBox(mip, x, y, width, height, data, rowPitch);
-}
-
-/** Stores over a rectangle of `mip` (TC_STORE: d3d12_tex2d_store; TC_STORE_RAW: d3d12_store at the texel's address). */
-async function storeRect(rig: Rig, tex: Tex, mip: number, rect: [number, number, number, number], raw: boolean) {
-  const [x0, y0, width, height] = rect;
-  const seed = rig.seed++;
-  await runList(rig.device, rig.queue, (list) => {
-    list.setPipelineState(rig.pso);
-    list.setComputeRootShaderResourceView(1, tex.descriptor.getGPUVirtualAddress());
-    list.setComputeRoot32BitConstants(0, [raw ? TC_STORE_RAW : TC_STORE, width * height, x0, y0, width, mip, seed]);
-    list.dispatch(Math.ceil((width * height) / 64));
-  });
-  for (let y = y0; y < y0 + height; y++)
-    for (let x = x0; x < x0 + width; x++) tex.model.setWord(mip, x, y, textureCacheWord(x, y, seed));
-}
-
-/**
- * Stores over a rectangle of `mip`, then in the same command list, after a UAV barrier, every texel
- * sampled: reads after a store in one submission, through the records and summaries the dispatches'
- * pre-pass resolved before the store (the store must drop them: shaders/prelude/texture-mirrors.wgsl).
- */
-async function storeThenSample(rig: Rig, tex: Tex, what: string, mip: number, rect: [number, number, number, number]) {
-  const [x0, y0, width, height] = rect;
-  const seed = rig.seed++;
-  const before = await hot(rig, tex, what);
-  const words = await sample(rig, tex, 'raw', (list) => {
-    list.setPipelineState(rig.pso);
-    list.setComputeRootShaderResourceView(1, tex.descriptor.getGPUVirtualAddress());
-    list.setComputeRootUnorderedAccessView(2, rig.out.getGPUVirtualAddress());
-    list.setComputeRoot32BitConstants(0, [TC_STORE, width * height, x0, y0, width, mip, seed]);
-    list.dispatch(Math.ceil((width * height) / 64));
-    list.resourceBarrier([{ type: 'UAV', uav: { resource: null } }]);
-  });
-  for (let y = y0; y < y0 + height; y++)
-    for (let x = x0; x < x0 + width; x++) tex.model.setWord(mip, x, y, textureCacheWord(x, y, seed));
-  return [
-    before,
-    ...sampleChecks(`${what}: sampled in the same submission, after the stores`, words, tex.model, false),
-    ...(await afterWrite(rig, tex, what)),
-  ];
 }
 
 /** The RGBA8 reserved texture through every write path that changes it in place or remaps it, then paging. */
