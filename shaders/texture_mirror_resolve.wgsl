@@ -2,7 +2,7 @@
 // the constants of the first dispatch of a resolution set, just before it. Invocation i compares the
 // memory at the set's descriptor address i with each bound mirror's descriptor words and writes the
 // address's record (d3d12_mirror_resolved.records[set - 1 + i]): the slot + 1 that matched (or 0)
-// and, for a match, that mirror's descriptor words, validity base, mips and summary (bit m: every
+// and, for a match, that mirror's descriptor words, validity base and summary (bit m: every
 // tile of standard mip m is valid now, read from the validity words in queue order). Only a
 // descriptor that lies in one resident page, 16-byte aligned, can match (nothing faults here: a
 // dispatch that finds no match opens the descriptor from memory, with its faults); its page is
@@ -58,7 +58,6 @@ fn d3d12_mirror_resolve(@builtin(local_invocation_index) i: u32) {
     if (found != 0u) {
       let id = d3d12_dispatch.mirror_ids[found - 1u];
       d3d12_mirror_resolved.records[record].valid_base = d3d12_mirror_table[id].valid_base;
-      d3d12_mirror_resolved.records[record].mips = d3d12_mirror_table[id].mips;
       d3d12_mirror_resolved.records[record].words = d3d12_mirror_table[id].words;
       d3d12_mirror_resolved.records[record].summary = d3d12_mirror_summary(id);
       let page = first >> (D3D12_PAGE_SHIFT - 2u);

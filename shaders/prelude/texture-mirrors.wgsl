@@ -51,13 +51,13 @@ struct D3D12MirrorEntry {
 }
 
 // What the pre-pass resolved at one address of a set: the slot + 1 whose mirror matched (0: none; the
-// rest is then unused), that mirror's validity base, mips and descriptor words, and bit m set when
+// rest is then unused), that mirror's validity base and descriptor words, and bit m set when
 // every tile of standard mip m was valid as the pre-pass ran.
 struct D3D12MirrorRecord {
   slot: u32,
   valid_base: u32,
-  mips: u32,
   summary: u32,
+  unused: u32,
   words: array<vec4u, 18>,
 }
 
