@@ -126,7 +126,7 @@ export class Gathered {
    * Marks every object of the batch used now, in batch order (so LRU stamps rise along it): the
    * reuse predictor sees each gap first, as ReusePredictor.used does, and an arrival (a first use or
    * a return after a gap) reaches the popularity estimate and the victim policies' records
-   * (Popularity.arrival, recordArrival); the last use becomes
+   * (Popularity.arrival, recordArrival), then Popularity.sweep; the last use becomes
    * (batch, now, the fence `fenceId` at `useValue`). `counter` is the manager's use counter; returns
    * it advanced. A use in consecutive batches touches the object's main record only.
    */
@@ -156,6 +156,9 @@ export class Gathered {
       }
       data[at + USE_STAMP] = ++counter;
     }
+    // Every last use written: the shift detector charges a few idle objects (a deferred stamp, which
+    // has no arrivals, skips it: those records do not hold their last use yet).
+    popularity.sweep(table, batch);
     return counter;
   }
 

@@ -10,8 +10,9 @@
  *
  * Beside it, `policy` holds POLICY_RECORD float64s per object for the victim policies
  * (victim-policies.ts): the use history they read and the shadow caches' bits (policy-selector.ts).
- * They are written when an object comes back after a gap and when victims are chosen, never on a
- * use in consecutive batches, so they stay out of the hot record.
+ * They are written when an object comes back after a gap, when victims are chosen and (CHARGED)
+ * by the shift detector's sweep of a few records a batch, never on a use in consecutive batches, so
+ * they stay out of the hot record.
  *
  * A use's time and sync point are the batch's, alike for all its objects: the stamp writes them
  * once per batch into a ring of the last BATCH_LOG batches (logBatch), and a record holds only the
@@ -52,22 +53,28 @@ export const LAST_USE_VALUE = 6;
 export const GATHERED = 7;
 
 /** Float64s per policy record. */
-export const POLICY_RECORD = 8;
+export const POLICY_RECORD = 12;
 /** The batch the current (or last) stretch of consecutive uses began, -1 before the first use. */
 export const STRETCH_START = 0;
 /** The stretch before it: first and last batch, -1 while there was none. */
 export const PREV_START = 1;
 export const PREV_END = 2;
-/** The decayed count of arrivals (first uses and returns after a gap) in the epoch, as a log2 key (popularity.ts). */
-export const FREQUENCY = 3;
 /** Bit p: the object is in policy p's shadow cache (policy-selector.ts); -1 while the index is free. */
-export const SHADOWS = 4;
-/** The decayed batches in use in the epoch before the last stretch, as a log2 key (popularity.ts). */
-export const IN_USE = 5;
-/** The epoch (popularity.ts) FREQUENCY and IN_USE count in; -1 before the first arrival. */
-export const EPOCH = 6;
+export const SHADOWS = 3;
 /** The first batch the object was tracked for (popularity.ts). */
-export const TRACKED_AT = 7;
+export const TRACKED_AT = 4;
+/**
+ * The object's counts in one epoch of popularity.ts: the epoch (-1: none), the decayed count of its
+ * arrivals (first uses and returns after a gap) in it and its decayed batches in use in it before
+ * the last stretch, both as log2 keys. A second slot of the same three follows at SECOND_SLOT:
+ * one counts for the current epoch, the other for the candidate the shift detector would start.
+ */
+export const EPOCH = 5;
+export const FREQUENCY = 6;
+export const IN_USE = 7;
+export const SECOND_SLOT = 3;
+/** The batch through which the object's idle batches were charged to the shift detector (popularity.ts), -1 before. */
+export const CHARGED = 11;
 
 export const RESIDENT = 1;
 export const NON_LOCAL_BIT = 2;
@@ -134,11 +141,14 @@ export class ObjectTable {
     policy[p + STRETCH_START] = -1;
     policy[p + PREV_START] = -1;
     policy[p + PREV_END] = -1;
-    policy[p + FREQUENCY] = -Infinity;
     policy[p + SHADOWS] = 0;
-    policy[p + IN_USE] = -Infinity;
-    policy[p + EPOCH] = -1;
     policy[p + TRACKED_AT] = 0;
+    for (let slot = p; slot <= p + SECOND_SLOT; slot += SECOND_SLOT) {
+      policy[slot + EPOCH] = -1;
+      policy[slot + FREQUENCY] = -Infinity;
+      policy[slot + IN_USE] = -Infinity;
+    }
+    policy[p + CHARGED] = -1;
     return index;
   }
 

@@ -15,6 +15,7 @@ import {
   LAST_USE_VALUE,
   LAST_USED_MS,
   MEAN_GAP,
+  CHARGED,
   EPOCH,
   FREQUENCY,
   IN_USE,
@@ -25,6 +26,7 @@ import {
   PREV_START,
   RECORD,
   RESIDENT,
+  SECOND_SLOT,
   SHADOWS,
   SIZE,
   STRETCH_START,
@@ -36,8 +38,11 @@ const record = (table: ObjectTable, index: number): number[] =>
   Array.from(table.data.subarray(index * RECORD, (index + 1) * RECORD));
 const policyRecord = (table: ObjectTable, index: number): number[] =>
   Array.from(table.policy.subarray(index * POLICY_RECORD, (index + 1) * POLICY_RECORD));
-/** A policy record in the never-used state: no stretches, no arrivals (either count), in no shadow. */
-const FRESH_POLICY = [-1, -1, -1, -Infinity, 0, -Infinity, -1, 0];
+/**
+ * A policy record in the never-used state: no stretches, in no shadow, tracked from batch 0, both
+ * slots of counts for no epoch and empty, nothing charged.
+ */
+const FRESH_POLICY = [-1, -1, -1, 0, 0, -1, -Infinity, -Infinity, -1, -Infinity, -Infinity, -1];
 const fakeFence = (name: string): Fence => ({ name }) as unknown as Fence;
 
 describe('ObjectTable', () => {
@@ -48,8 +53,10 @@ describe('ObjectTable', () => {
     expect(RECORD * Float64Array.BYTES_PER_ELEMENT).toBe(64);
   });
 
-  test('the policy slots are eight distinct places in their own record', () => {
-    const slots = [STRETCH_START, PREV_START, PREV_END, FREQUENCY, SHADOWS, IN_USE, EPOCH, TRACKED_AT];
+  test('the policy slots are twelve distinct places in their own record', () => {
+    const counts = [EPOCH, FREQUENCY, IN_USE];
+    const slots = [STRETCH_START, PREV_START, PREV_END, SHADOWS, TRACKED_AT, CHARGED, ...counts];
+    slots.push(...counts.map((field) => field + SECOND_SLOT));
     expect(new Set(slots).size).toBe(POLICY_RECORD);
     expect(Math.max(...slots)).toBe(POLICY_RECORD - 1);
   });
