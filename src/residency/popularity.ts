@@ -119,6 +119,16 @@ export function batchesKey(from: number, to: number): number {
 }
 const UNIT = Math.expm1(LN2 / HALF_LIFE);
 
+/** log2 of the prior's arrivals through batch `through`: PRIOR_ARRIVALS, keyed as counts are. */
+function priorKey(through: number): number {
+  return Math.log2(PRIOR_ARRIVALS) + through / HALF_LIFE;
+}
+
+/** The key of a rate from its arrivals' and idle batches' keys, with the prior's (priorKey; its idle batches at the mean rate) added. */
+function rateOf(count: number, idle: number, prior: number, priorIdle: number): number {
+  return addKeys(count, prior) - addKeys(idle, priorIdle);
+}
+
 /** The offset of the slot of the policy record at `p` that counts for `epoch`, or −1 when neither does. */
 function slotOf(policy: Float64Array, p: number, epoch: number): number {
   if (policy[p + EPOCH] === epoch) return p;
@@ -185,19 +195,9 @@ export class Popularity {
    * `last` (−1: none) of a stretch begun in its STRETCH_START. Higher: more popular.
    */
   rateKey(policy: Float64Array, index: number, last: number, through: number): number {
-    return this.rateIn(policy, index * POLICY_RECORD, this.epoch, this.epochStart, last, through);
-  }
-
-  /** rateKey of the object at record `p` counting in `epoch`, which started at `from`. */
-  private rateIn(policy: Float64Array, p: number, epoch: number, from: number, last: number, through: number): number {
-    this.countsIn(policy, p, epoch, from, last, through);
-    return this.rateOf(this.countKey, this.idleKey, through);
-  }
-
-  /** The key of a rate from its arrivals' and idle batches' keys through `through`, the prior added. */
-  private rateOf(count: number, idle: number, through: number): number {
-    const prior = Math.log2(PRIOR_ARRIVALS) + through / HALF_LIFE;
-    return addKeys(count, prior) - addKeys(idle, prior - this.meanRateKey(through));
+    this.countsIn(policy, index * POLICY_RECORD, this.epoch, this.epochStart, last, through);
+    const prior = priorKey(through);
+    return rateOf(this.countKey, this.idleKey, prior, prior - this.meanRateKey(through));
   }
 
   /**
@@ -232,12 +232,13 @@ export class Popularity {
     through: number,
     arrived: boolean,
   ): number {
+    // The prior is the same for both rates: its keys once.
+    const prior = priorKey(through);
+    const priorIdle = prior - this.meanRateKey(through);
     this.countsIn(policy, p, this.epoch, this.epochStart, last, through);
-    const count = this.countKey;
-    const idle = this.idleKey;
+    const epoch = rateOf(this.countKey, this.idleKey, prior, priorIdle);
     this.countsIn(policy, p, this.candidate, this.candidateStart, last, through);
-    const candidate = this.rateOf(this.countKey, this.idleKey, through);
-    const epoch = this.rateOf(count, idle, through);
+    const candidate = rateOf(this.countKey, this.idleKey, prior, priorIdle);
     const batches = Math.max(0, through - from + 1);
     return (arrived ? (candidate - epoch) * LN2 : 0) - (2 ** candidate - 2 ** epoch) * batches;
   }
