@@ -50,6 +50,8 @@ export interface PagingCopies {
   keptPages: Record<MemorySegment, number>;
   /** Pages in transit (bytes on their way to CPU memory), per segment. */
   heldPages: Record<MemorySegment, number>;
+  /** Bytes of mapped stores alive (src/gpu/mapped-stores.ts): small evicted heaps' bytes, and idle stores kept. */
+  mappedStoreBytes: number;
 }
 
 export class MemoryBacking {
@@ -285,6 +287,7 @@ export class MemoryBacking {
       lazyHeapsTaken: this.old.taken,
       keptPages: { LOCAL: this.old.keptPagesOf('LOCAL'), NON_LOCAL: this.old.keptPagesOf('NON_LOCAL') },
       heldPages: { LOCAL: this.old.transitPagesOf('LOCAL'), NON_LOCAL: this.old.transitPagesOf('NON_LOCAL') },
+      mappedStoreBytes: this.pager.mappedStoreBytes,
     };
   }
 
