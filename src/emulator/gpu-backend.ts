@@ -85,6 +85,13 @@ function sameList(a: SubmittedList, b: SubmittedList): boolean {
   );
 }
 
+/** A fault-log read started: settles once its slot's map resolved and the records were handled. */
+interface FaultRead {
+  done: Promise<void>;
+  /** GpuMemory.submissions just after the submission that last copied the log into the slot. */
+  copiedAt: number;
+}
+
 export class GpuBackend {
   /**
    * Settles once every readback and fault read started so far has (each never rejects): what the
@@ -96,6 +103,8 @@ export class GpuBackend {
   private faultsUnread = false;
   /** The slot the submissions since the last read copy the fault log into; whether the next one clears it first. */
   private faultSlot: GPUBuffer | undefined;
+  /** GpuMemory.submissions just after the last submission that copied the log into `faultSlot`. */
+  private faultSlotCopiedAt = -1;
   private clearFaultsNext = false;
   /** Fault slots mapped at least once (so known to be valid buffers). */
   private readonly slotsRead = new WeakSet<GPUBuffer>();
@@ -208,17 +217,19 @@ export class GpuBackend {
     this.coherence.flush(heap);
   }
 
-  private track(promise: Promise<void>): void {
+  private track(promise: Promise<void>): Promise<void> {
     const tracked = promise.catch((error: unknown) => this.events.failed(error));
     const before = this.tracked;
     this.tracked = before.then(() => tracked);
+    return tracked;
   }
 
   /** Reads the faults the log gathered since the last read (queue order), if any submission may have logged some. */
-  private collectFaults(): void {
-    if (!this.faultsUnread || !this.faultSlot) return;
+  private collectFaults(): FaultRead | undefined {
+    if (!this.faultsUnread || !this.faultSlot) return undefined;
     const lists = this.unreadFaultLists;
     const slot = this.faultSlot;
+    const copiedAt = this.faultSlotCopiedAt;
     this.unreadFaultLists = new Map();
     this.faultsUnread = false;
     // The next submission clears the log first and copies it into a slot of its own.
@@ -228,12 +239,14 @@ export class GpuBackend {
     // device) must not raise an error on the caller's device. A slot mapped before is known good,
     // and mapping it needs no scopes (two pushes and pops per read, the most expensive part of it).
     const read = ++this.faultReads;
+    let done: Promise<void>;
     if (this.slotsRead.has(slot)) {
-      this.readFaults(slot, lists, read);
+      done = this.readFaults(slot, lists, read);
     } else {
       this.slotsRead.add(slot);
-      this.memory.guard('reading the fault log', () => this.readFaults(slot, lists, read));
+      done = this.memory.guard('reading the fault log', () => this.readFaults(slot, lists, read));
     }
+    return { done, copiedAt };
   }
 
   /**
@@ -272,11 +285,11 @@ export class GpuBackend {
   /** Reads back heap bytes the GPU may have written into the heap's CPU copy (see cpu-coherence.ts). */
   private readBack(heap: Heap, span: Span): void {
     const landed = this.coherence.readBack(heap, span);
-    if (landed) this.track(landed);
+    if (landed) void this.track(landed);
   }
 
-  private readFaults(slot: GPUBuffer, lists: ReadonlyMap<number, SubmittedList>, read: number): void {
-    this.track(
+  private readFaults(slot: GPUBuffer, lists: ReadonlyMap<number, SubmittedList>, read: number): Promise<void> {
+    return this.track(
       this.memory.readFaultSlot(slot).then(({ count, more, records, staleTiles }) => {
         const layout = preludeLayout().faultRecord;
         const words = layout.size / 4;
@@ -346,7 +359,10 @@ export class GpuBackend {
     if (encoded) {
       // After the page-table changes made before this execution (and only those: see page-table.ts).
       this.memory.submit([encoded.commandBuffer]);
-      if (faults) this.clearFaultsNext = false;
+      if (faults) {
+        this.clearFaultsNext = false;
+        this.faultSlotCopiedAt = this.memory.submissions;
+      }
     }
     // After the submission: a drain here reads what it recorded.
     this.unmappedAccesses?.afterSubmit();
@@ -375,7 +391,7 @@ export class GpuBackend {
 
   /** Settles once all work submitted so far, its readbacks and its faults are done (or the device is lost). */
   workDone(): Promise<void> {
-    this.collectFaults();
+    const read = this.collectFaults();
     // Mapping changes before the fence are queue work before it: their writes are sent now.
     this.memory.flushPageTable();
     // Everything submitted so far is done when the queue is idle: it leaves `running` then, before
@@ -384,7 +400,11 @@ export class GpuBackend {
     // no watcher needs to ask for it again.
     const submitted = [...this.running];
     this.unwatched = [];
-    const idle = this.queueIdle().then(() => {
+    // A fault read of a slot the last submission copied into resolves once that submission, and so
+    // everything submitted before it, has run: it stands for the queue's idle (a native call and
+    // a promise fewer per signal). Queue writes since need no wait: only later queue work sees them.
+    const gpuDone = read && read.copiedAt === this.memory.submissions ? read.done : this.queueIdle();
+    const idle = gpuDone.then(() => {
       for (const work of submitted) this.running.delete(work);
     });
     const done = Promise.all([idle, this.tracked]).then(() => undefined);

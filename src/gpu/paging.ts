@@ -123,7 +123,7 @@ export class Pager {
         }
       });
     });
-    this.memory.device.queue.submit([encoder.finish()]);
+    this.memory.submitUnmapped([encoder.finish()]);
     for (const { pages } of heaps) this.copiedOutBytes += pages.length * PAGE_SIZE;
 
     const evicted: Evicted[] = heaps.map(({ pages }) => ({
@@ -208,7 +208,7 @@ export class Pager {
         length,
       );
     });
-    this.memory.device.queue.submit([encoder.finish()]);
+    this.memory.submitUnmapped([encoder.finish()]);
     evicted.staged = staged;
     this.stagedBytes += evicted.byteLength;
   }
@@ -272,7 +272,7 @@ export class Pager {
       }
     }
     upload?.finish();
-    if (encoder) device.queue.submit([encoder.finish()]);
+    if (encoder) this.memory.submitUnmapped([encoder.finish()]);
     for (const { segment, pages } of heaps) this.memory.pageListWritten(segment, pages);
     upload?.recycle();
     for (const store of recycled) this.mapped.recycle(store);
