@@ -226,14 +226,19 @@ export class Pager {
   }
 
   /**
-   * Puts evicted contents into the heaps' new pages, in queue order: queue writes, and one submission
-   * for the GPU copies and clears (none when there are none: an empty submission costs as much as
-   * a 1 MiB write on SwiftShader).
+   * Sends the page table's changed entries, then puts evicted contents into the heaps' new pages, in
+   * queue order: queue writes, and one submission for the GPU copies and clears (none when there are
+   * none: an empty submission costs as much as a 1 MiB write on SwiftShader).
    */
   restore(heaps: readonly RestoredHeap[]): void {
     const device = this.memory.device;
     let encoder: GPUCommandEncoder | undefined;
     const encode = (): GPUCommandEncoder => (encoder ??= device.createCommandEncoder({ label: 'd3d12 restore' }));
+    // The page-table entries first (see MemoryBacking.pageIn): through a mapped store's tail and
+    // this submission where a heap has one, else by queue writes.
+    const first = heaps.find(({ evicted }) => evicted.store)?.evicted.store;
+    if (first) this.memory.pageTable.flushThrough(encode(), first.buffer, first.tail, first.bytes.byteLength);
+    else this.memory.flushPageTable();
     const uploaded = heaps.reduce(
       (sum, { evicted }) => sum + (evicted.bytes && !evicted.store ? evicted.bytes.byteLength : 0),
       0,
