@@ -275,6 +275,11 @@ export class MemoryBacking {
     return this.old.transitPagesOf(segment);
   }
 
+  /** Test hook (setMappedStoreLimitForTesting): the limit on mapped stores' bytes. */
+  setMappedStoreLimitForTesting(bytes: number): void {
+    this.pager.setMappedStoreLimitForTesting(bytes);
+  }
+
   /** Test hook (getPagingCopiesForTesting): what paging copied, and what lazy eviction kept and took. */
   pagingCopiesForTesting(): PagingCopies {
     return {

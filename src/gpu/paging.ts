@@ -9,7 +9,7 @@
  *     nothing to copy) or, when another heap needs them first, calls stage() to copy them into a GPU
  *     buffer before they are reused.
  *     A heap of at most 4 MiB gets a mapped store (mapped-stores.ts) rather than a CPU one, while
- *     the stores' limits allow: its bytes are then in a MAP_WRITE buffer.
+ *     the stores' limits allow (none on a CPU adapter): its bytes are then in a MAP_WRITE buffer.
  *   - restore copies a mapped store into the new pages on the GPU (unmap, one copy per span: no CPU
  *     copy); writes other CPU bytes into them through mapped write chunks when the call moves
  *     more than DIRECT_WRITE_MAX_BYTES, else with queue writes; from the staged GPU copy where the
@@ -25,7 +25,8 @@ import type { MemorySegment } from '../api/types.js';
 import type { PageRun } from '../memory/range-allocator.js';
 import { CpuStores } from '../memory/cpu-stores.js';
 import { forEachPhysicalSpan, PAGE_SIZE, type GpuMemory } from './gpu-memory.js';
-import { MappedStores, type MappedStore } from './mapped-stores.js';
+import { MappedStores, MAX_LIVE_BYTES, type MappedStore } from './mapped-stores.js';
+import { runsOnCpu } from './request-device.js';
 import { STAGING_CHUNK_BYTES, StagingBuffers } from './staging-buffers.js';
 
 /**
@@ -95,7 +96,7 @@ export class Pager {
   constructor(private readonly memory: GpuMemory) {
     const largestPool = Math.max(memory.pageCounts.LOCAL, memory.pageCounts.NON_LOCAL) * PAGE_SIZE;
     this.staging = new StagingBuffers(memory, Math.min(STAGING_CHUNK_BYTES, largestPool));
-    this.mapped = new MappedStores(memory);
+    this.mapped = new MappedStores(memory, runsOnCpu(memory.device) ? 0 : MAX_LIVE_BYTES);
   }
 
   /** Copies the heaps' pages out to CPU memory: one submission, one map per chunk. */
@@ -288,6 +289,11 @@ export class Pager {
   /** Bytes of mapped stores alive (tests). */
   get mappedStoreBytes(): number {
     return this.mapped.liveBytesForTesting;
+  }
+
+  /** Test hook: the limit on mapped stores (0 on a CPU adapter, else 64 MiB). */
+  setMappedStoreLimitForTesting(bytes: number): void {
+    this.mapped.setMaxLiveBytesForTesting(bytes);
   }
 
   destroy(): void {

@@ -14,7 +14,11 @@ import { d3dTest } from '../../../harness/d3d-test.js';
 import { flush, pattern, readBuffer, TILE, uploadBuffer } from '../../../shared/d3d12-helpers.js';
 import { expectBytes } from '../../../shared/expect-bytes.js';
 import { deviceContext } from '../../../shared/device-context.js';
-import { getEvictedBytesForTesting, getPagingCopiesForTesting } from '../../../../src/testing/index.js';
+import {
+  getEvictedBytesForTesting,
+  getPagingCopiesForTesting,
+  setMappedStoreLimitForTesting,
+} from '../../../../src/testing/index.js';
 
 const MIB = 2 ** 20;
 
@@ -192,10 +196,38 @@ describe('the old pages of an evicted heap', () => {
 describe('mapped stores', () => {
   const mappedBytes = (d3d: Device): number => getPagingCopiesForTesting(d3d)?.mappedStoreBytes ?? NaN;
   const test = d3dTest({ localMemoryBytes: 16 * MIB, nonLocalMemoryBytes: 8 * MIB });
+  // On a CPU adapter (SwiftShader, where these tests run) a device makes none unless asked; a GPU's 64 MiB.
+  const on = (d3d: Device): void => setMappedStoreLimitForTesting(d3d, 64 * MIB);
+
+  test("a limit of 0 (a CPU adapter's default) makes none: a CPU store, every byte back", async ({ d3d }) => {
+    const queue = d3d.createCommandQueue({ type: 'DIRECT' });
+    const a = await filled(d3d, queue, 2 * TILE, 70);
+    setMappedStoreLimitForTesting(d3d, 0);
+    d3d.evict([a.heap]);
+    expectBytes((await getEvictedBytesForTesting(a.heap)) as Uint8Array, a.bytes, 'a, evicted');
+    expect(mappedBytes(d3d), 'no store').toBe(0);
+    d3d.makeResident([a.heap]);
+    await expectHeld(d3d, queue, a, 'a, restored from CPU memory');
+  });
+
+  test('the limit is checked: a negative, fractional or NaN limit throws and changes nothing', async ({ d3d }) => {
+    for (const bytes of [-1, 0.5, NaN, Infinity]) {
+      expect(() => setMappedStoreLimitForTesting(d3d, bytes), String(bytes)).toThrow(
+        /setMappedStoreLimitForTesting.*bytes/,
+      );
+    }
+    const queue = d3d.createCommandQueue({ type: 'DIRECT' });
+    on(d3d);
+    const a = await filled(d3d, queue, 2 * TILE, 71);
+    d3d.evict([a.heap]);
+    await getEvictedBytesForTesting(a.heap);
+    expect(mappedBytes(d3d), 'the valid limit set before them holds').toBe(2 * TILE);
+  });
 
   test('a heap of at most 4 MiB is held in a mapped store and restored from it; a larger one is not; both come back whole', async ({
     d3d,
   }) => {
+    on(d3d);
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const small = await filled(d3d, queue, 4 * MIB, 50);
     const large = await filled(d3d, queue, 4 * MIB + TILE, 51);
@@ -224,6 +256,7 @@ describe('mapped stores', () => {
   });
 
   test('a heap released while evicted gives its store back for the next eviction', async ({ d3d }) => {
+    on(d3d);
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const a = await filled(d3d, queue, 2 * TILE, 60);
     d3d.evict([a.heap]);
