@@ -50,8 +50,6 @@ export interface PagingCopies {
   keptPages: Record<MemorySegment, number>;
   /** Pages in transit (bytes on their way to CPU memory), per segment. */
   heldPages: Record<MemorySegment, number>;
-  /** Bytes of mapped stores alive (src/gpu/mapped-stores.ts): small evicted heaps' bytes, and idle stores kept. */
-  mappedStoreBytes: number;
 }
 
 export class MemoryBacking {
@@ -186,11 +184,14 @@ export class MemoryBacking {
           });
           heap.holdPages(taken);
         }
-        // Entries first, then the bytes (restore sends them): sent before the pool writes, a 1 MiB
-        // restore reached its fence 18-23 us sooner on the H200 than with the entries sent at the
-        // fence (Node, 3 rounds of 300 in one process, a harness alternating blocks of each build).
+        // Entries first, then the bytes: sent before the pool writes, a 1 MiB restore reached its fence
+        // 18-23 us sooner on the H200 than with the entries sent at the fence (Node, 3 rounds of 300
+        // in one process, a harness alternating blocks of each build).
         for (const heap of rising) this.refresh(heap);
-        if (restored.length > 0) this.pager.restore(restored);
+        if (restored.length > 0) {
+          this.gpu.flushPageTable();
+          this.pager.restore(restored);
+        }
       },
     );
   }
@@ -275,11 +276,6 @@ export class MemoryBacking {
     return this.old.transitPagesOf(segment);
   }
 
-  /** Test hook (setMappedStoreLimitForTesting): the limit on mapped stores' bytes. */
-  setMappedStoreLimitForTesting(bytes: number): void {
-    this.pager.setMappedStoreLimitForTesting(bytes);
-  }
-
   /** Test hook (getPagingCopiesForTesting): what paging copied, and what lazy eviction kept and took. */
   pagingCopiesForTesting(): PagingCopies {
     return {
@@ -289,7 +285,6 @@ export class MemoryBacking {
       lazyHeapsTaken: this.old.taken,
       keptPages: { LOCAL: this.old.keptPagesOf('LOCAL'), NON_LOCAL: this.old.keptPagesOf('NON_LOCAL') },
       heldPages: { LOCAL: this.old.transitPagesOf('LOCAL'), NON_LOCAL: this.old.transitPagesOf('NON_LOCAL') },
-      mappedStoreBytes: this.pager.mappedStoreBytes,
     };
   }
 

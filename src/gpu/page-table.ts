@@ -285,30 +285,6 @@ export class PageTableMirror {
   }
 
   /**
-   * flush(), with the runs that fit in `room` (mapped bytes of `source` at byte `offset`, about to
-   * be unmapped) written there and copied into the table by `encoder`, whose submission must be the
-   * next: one copy command per run instead of a queue write (a restore's entries, sent in its own
-   * submission). Runs past the room go by queue writes.
-   */
-  flushThrough(encoder: GPUCommandEncoder, source: GPUBuffer, room: Uint8Array, offset: number): void {
-    if (this.dirty.empty) return;
-    const runs = this.dirty.take();
-    let used = 0;
-    for (let i = 0; i < runs.length; i += 2) {
-      const start = runs[i] as number;
-      const end = runs[i + 1] as number;
-      const bytes = (end - start) * 4;
-      if (used + bytes <= room.byteLength) {
-        new Uint32Array(room.buffer, room.byteOffset + used, end - start).set(this.shadow.subarray(start, end));
-        encoder.copyBufferToBuffer(source, offset + used, this.buffer, start * 4, bytes);
-        used += bytes;
-      } else {
-        this.device.queue.writeBuffer(this.buffer, start * 4, this.shadow, start, end - start);
-      }
-    }
-  }
-
-  /**
    * Self-check of GPU-side validation: the next write (the next entriesAt, write or fill) is lost,
    * as a lost queue write would be, so the GPU keeps the old entries while the CPU model moves on.
    */

@@ -8,25 +8,19 @@
  *     hold them, and MemoryBacking either gives them back to the heap (a restore before arrival:
  *     nothing to copy) or, when another heap needs them first, calls stage() to copy them into a GPU
  *     buffer before they are reused.
- *     A heap of at most 4 MiB gets a mapped store (mapped-stores.ts) rather than a CPU one, while
- *     the stores' limits allow (none on a CPU adapter): its bytes are then in a MAP_WRITE buffer.
- *   - restore copies a mapped store into the new pages on the GPU (unmap, one copy per span: no CPU
- *     copy); writes other CPU bytes into them through mapped write chunks when the call moves
+ *   - restore writes CPU bytes into the new pages: through mapped write chunks when the call moves
  *     more than DIRECT_WRITE_MAX_BYTES, else with queue writes; from the staged GPU copy where the
  *     bytes never reached the CPU; a heap that never had contents is cleared (or left as the pages
  *     are when it asked not to be zeroed). One submission for the call.
  *
  * Invariants: an Evicted holds the heap's bytes in exactly one place whenever it is read: `bytes`
  * once they arrived, else `staged` once stage() ran, else the heap's old pages (MemoryBacking keeps
- * them from reuse until then). A store goes back to CpuStores (MappedStores) only when nothing will
- * read it again; `bytes` views `store`'s mapped range whenever `store` is set.
+ * them from reuse until then). A store goes back to CpuStores only when nothing will read it again.
  */
 import type { MemorySegment } from '../api/types.js';
 import type { PageRun } from '../memory/range-allocator.js';
 import { CpuStores } from '../memory/cpu-stores.js';
 import { forEachPhysicalSpan, PAGE_SIZE, type GpuMemory } from './gpu-memory.js';
-import { MappedStores, MAX_LIVE_BYTES, type MappedStore } from './mapped-stores.js';
-import { runsOnCpu } from './request-device.js';
 import { STAGING_CHUNK_BYTES, StagingBuffers } from './staging-buffers.js';
 
 /**
@@ -41,8 +35,6 @@ export interface Evicted {
   byteLength: number;
   /** The bytes in CPU memory, once they arrived. */
   bytes?: Uint8Array;
-  /** The mapped buffer `bytes` lies in, when the eviction got a mapped store (restored by a GPU copy). */
-  store?: MappedStore;
   /** A GPU copy of them, made when the old pages were taken for other use before the bytes arrived. */
   staged?: GPUBuffer;
   /** Resolves when the copy to CPU memory has finished (or failed: a lost device) or was cancelled. */
@@ -86,7 +78,6 @@ interface ChunkPart {
 export class Pager {
   private readonly staging: StagingBuffers;
   private readonly stores = new CpuStores();
-  private readonly mapped: MappedStores;
   /** Bytes stage() copied on the GPU (pages reused before their bytes reached CPU memory). */
   stagedBytes = 0;
   /** Bytes evict() copied out of the pool, and restore() wrote back (zero-fills not counted): tests and benchmarks. */
@@ -96,7 +87,6 @@ export class Pager {
   constructor(private readonly memory: GpuMemory) {
     const largestPool = Math.max(memory.pageCounts.LOCAL, memory.pageCounts.NON_LOCAL) * PAGE_SIZE;
     this.staging = new StagingBuffers(memory, Math.min(STAGING_CHUNK_BYTES, largestPool));
-    this.mapped = new MappedStores(memory, runsOnCpu(memory.device) ? 0 : MAX_LIVE_BYTES);
   }
 
   /** Copies the heaps' pages out to CPU memory: one submission, one map per chunk. */
@@ -132,21 +122,10 @@ export class Pager {
       arrived: Promise.resolve(),
     }));
     const stores: (Uint8Array | undefined)[] = heaps.map(() => undefined);
-    const mappedStores: (MappedStore | undefined)[] = heaps.map(() => undefined);
     const storeOf = (heap: number): Uint8Array | undefined => {
       const contents = evicted[heap] as Evicted;
       if (contents.cancelled) return undefined;
-      if (!stores[heap]) {
-        const mapped = (mappedStores[heap] = this.mapped.take(contents.byteLength));
-        stores[heap] = mapped ? mapped.bytes : this.stores.take(contents.byteLength);
-      }
-      return stores[heap];
-    };
-    const giveBack = (heap: number): void => {
-      const mapped = mappedStores[heap];
-      const store = stores[heap];
-      if (mapped) this.mapped.giveBack(mapped);
-      else if (store) this.stores.giveBack(store);
+      return (stores[heap] ??= this.stores.take(contents.byteLength));
     };
     const copied = chunks.map(({ buffer, used, parts }) =>
       buffer.mapAsync(GPUMapMode.READ, 0, used).then(
@@ -172,18 +151,20 @@ export class Pager {
     evicted.forEach((contents, heap) => {
       contents.arrived = Promise.all(chunksOf[heap] as Promise<void>[]).then(
         () => {
+          const store = stores[heap];
           if (contents.cancelled) {
-            giveBack(heap);
+            if (store) this.stores.giveBack(store);
             return;
           }
-          // A heap in no chunk (no pages) still gets a store of its (zero) length.
-          contents.bytes = storeOf(heap) ?? this.stores.take(contents.byteLength);
-          contents.store = mappedStores[heap];
+          contents.bytes = store ?? this.stores.take(contents.byteLength);
           // Restores queued meanwhile copied from `staged`; destroying it now is safe for them.
           contents.staged?.destroy();
           contents.staged = undefined;
         },
-        () => giveBack(heap),
+        () => {
+          const store = stores[heap];
+          if (store) this.stores.giveBack(store);
+        },
       );
     });
     return evicted;
@@ -217,34 +198,23 @@ export class Pager {
   /** Nothing will read these contents again: their store goes back for reuse. */
   release(evicted: Evicted): void {
     evicted.cancelled = true;
-    if (evicted.store) this.mapped.giveBack(evicted.store);
-    else if (evicted.bytes) this.stores.giveBack(evicted.bytes);
+    if (evicted.bytes) this.stores.giveBack(evicted.bytes);
     evicted.bytes = undefined;
-    evicted.store = undefined;
     // Work queued before this point that copies from `staged` keeps it alive until it completes.
     evicted.staged?.destroy();
     evicted.staged = undefined;
   }
 
   /**
-   * Sends the page table's changed entries, then puts evicted contents into the heaps' new pages, in
-   * queue order: queue writes, and one submission for the GPU copies and clears (none when there are
-   * none: an empty submission costs as much as a 1 MiB write on SwiftShader).
+   * Puts evicted contents into the heaps' new pages, in queue order: queue writes, and one submission
+   * for the GPU copies and clears (none when there are none: an empty submission costs as much as
+   * a 1 MiB write on SwiftShader).
    */
   restore(heaps: readonly RestoredHeap[]): void {
     const device = this.memory.device;
     let encoder: GPUCommandEncoder | undefined;
     const encode = (): GPUCommandEncoder => (encoder ??= device.createCommandEncoder({ label: 'd3d12 restore' }));
-    // The page-table entries first (see MemoryBacking.pageIn): through a mapped store's tail and
-    // this submission where a heap has one, else by queue writes.
-    const first = heaps.find(({ evicted }) => evicted.store)?.evicted.store;
-    if (first) this.memory.pageTable.flushThrough(encode(), first.buffer, first.tail, first.bytes.byteLength);
-    else this.memory.flushPageTable();
-    const uploaded = heaps.reduce(
-      (sum, { evicted }) => sum + (evicted.bytes && !evicted.store ? evicted.bytes.byteLength : 0),
-      0,
-    );
-    const recycled: MappedStore[] = [];
+    const uploaded = heaps.reduce((sum, { evicted }) => sum + (evicted.bytes ? evicted.bytes.byteLength : 0), 0);
     const upload =
       uploaded > DIRECT_WRITE_MAX_BYTES ? new ChunkUpload(this.staging, encode(), device.queue) : undefined;
     const pool = this.memory.pool;
@@ -254,17 +224,7 @@ export class Pager {
       const bytes = evicted.bytes;
       const staged = evicted.staged;
       if (bytes || staged) this.copiedInBytes += length;
-      const store = evicted.store;
-      if (store) {
-        // The bytes are in a MAP_WRITE buffer already: the GPU copies them, the CPU copies nothing.
-        store.buffer.unmap();
-        forEachPhysicalSpan(pages, 0, length, (poolOffset, offset, spanLength) =>
-          encode().copyBufferToBuffer(store.buffer, offset, pool, at(poolOffset), spanLength),
-        );
-        recycled.push(store);
-        evicted.store = undefined;
-        evicted.bytes = undefined;
-      } else if (bytes) {
+      if (bytes) {
         forEachPhysicalSpan(pages, 0, length, (poolOffset, offset, spanLength) => {
           if (upload) upload.write(pool, at(poolOffset), bytes.subarray(offset, offset + spanLength));
           else device.queue.writeBuffer(pool, at(poolOffset), bytes, offset, spanLength);
@@ -281,24 +241,12 @@ export class Pager {
     if (encoder) this.memory.submitUnmapped([encoder.finish()]);
     for (const { segment, pages } of heaps) this.memory.pageListWritten(segment, pages);
     upload?.recycle();
-    for (const store of recycled) this.mapped.recycle(store);
-    // The bytes are in the queue's hands now (writeBuffer, the mapped chunks and the copies from stores hold them).
+    // The bytes are in the queue's hands now (writeBuffer and the mapped chunks copied them).
     for (const { evicted } of heaps) this.release(evicted);
-  }
-
-  /** Bytes of mapped stores alive (tests). */
-  get mappedStoreBytes(): number {
-    return this.mapped.liveBytesForTesting;
-  }
-
-  /** Test hook: the limit on mapped stores (0 on a CPU adapter, else 64 MiB). */
-  setMappedStoreLimitForTesting(bytes: number): void {
-    this.mapped.setMaxLiveBytesForTesting(bytes);
   }
 
   destroy(): void {
     this.staging.destroy();
-    this.mapped.destroy();
   }
 }
 

@@ -62,22 +62,6 @@ export function getPagingCopiesForTesting(device: Device): PagingCopies | undefi
   ).context.backend?.backing.pagingCopiesForTesting();
 }
 
-/**
- * Sets how many bytes of mapped stores (src/gpu/mapped-stores.ts: small evicted heaps' bytes in
- * MAP_WRITE buffers, restored by a GPU copy) `device` may hold: 64 MiB by default on a GPU, 0 on an
- * adapter that runs on the CPU, where tests turn them on with this. No effect on a CPU-only device.
- */
-export function setMappedStoreLimitForTesting(device: Device, bytes: number): void {
-  const checked = expectInstance('setMappedStoreLimitForTesting', 'device', device, Device);
-  if (!Number.isSafeInteger(bytes) || bytes < 0)
-    throw invalidArg(
-      'setMappedStoreLimitForTesting',
-      'bytes',
-      `must be a whole number of bytes, 0 or more, got ${show(bytes)}`,
-    );
-  checked.context.backend?.backing.setMappedStoreLimitForTesting(bytes);
-}
-
 /** Whether `heap` was released. */
 export function isReleasedForTesting(heap: Heap): boolean {
   return expectInstance('isReleasedForTesting', 'heap', heap, Heap).released;

@@ -21,7 +21,6 @@ import {
   type ResidencyStats,
 } from '../../../src/index.js';
 import { Random } from '../../../src/validate/random.js';
-import { setMappedStoreLimitForTesting } from '../../../src/testing/index.js';
 import { emptyResidencyStats } from '../../../src/residency/residency-stats.js';
 
 /**
@@ -132,9 +131,6 @@ export async function driveSoak<R extends DrivenSoak>(
     nonLocalMemoryBytes: plan.nonLocalPool,
     nonLocalMemoryBudget: plan.nonLocalBudget,
   });
-  // Small heaps evicted into mapped stores and restored by GPU copies, as on a GPU (an adapter that
-  // runs on the CPU makes none by default): the soak's checkpoints cover that path too.
-  setMappedStoreLimitForTesting(device, 64 * 2 ** 20);
   if (plan.debugBudget !== undefined && plan.debugBudget !== null) device.setResidencyDebugBudget(plan.debugBudget);
   let runner: R | undefined;
   let manager: ResidencyManager | undefined;

@@ -3,9 +3,8 @@
  * bytes packed into 16 MiB staging chunks, restores through mapped chunks with the queue as the
  * fallback when every kept chunk is in flight), the old pages of an evicted heap held until its
  * bytes reach CPU memory (a restore before then takes them back with no copy; another heap taking
- * them first makes a GPU copy), CPU stores reused across evictions, and mapped stores (heaps of at
- * most 4 MiB: their bytes in a MAP_WRITE buffer the restore copies on the GPU). Every case reads the
- * heaps back and compares every byte with what was written.
+ * them first makes a GPU copy), and CPU stores reused across evictions. Every case reads the heaps
+ * back and compares every byte with what was written.
  */
 import { describe, expect } from 'vitest';
 import type { CommandQueue, Device, Heap, Resource } from '../../../../src/index.js';
@@ -14,11 +13,7 @@ import { d3dTest } from '../../../harness/d3d-test.js';
 import { flush, pattern, readBuffer, TILE, uploadBuffer } from '../../../shared/d3d12-helpers.js';
 import { expectBytes } from '../../../shared/expect-bytes.js';
 import { deviceContext } from '../../../shared/device-context.js';
-import {
-  getEvictedBytesForTesting,
-  getPagingCopiesForTesting,
-  setMappedStoreLimitForTesting,
-} from '../../../../src/testing/index.js';
+import { getEvictedBytesForTesting } from '../../../../src/testing/index.js';
 
 const MIB = 2 ** 20;
 
@@ -190,85 +185,5 @@ describe('the old pages of an evicted heap', () => {
     d3d.makeResident([b.heap]);
     await expectHeld(d3d, queue, a, 'a');
     await expectHeld(d3d, queue, b, 'b');
-  });
-});
-
-describe('mapped stores', () => {
-  const mappedBytes = (d3d: Device): number => getPagingCopiesForTesting(d3d)?.mappedStoreBytes ?? NaN;
-  const test = d3dTest({ localMemoryBytes: 16 * MIB, nonLocalMemoryBytes: 8 * MIB });
-  // On a CPU adapter (SwiftShader, where these tests run) a device makes none unless asked; a GPU's 64 MiB.
-  const on = (d3d: Device): void => setMappedStoreLimitForTesting(d3d, 64 * MIB);
-
-  test("a limit of 0 (a CPU adapter's default) makes none: a CPU store, every byte back", async ({ d3d }) => {
-    const queue = d3d.createCommandQueue({ type: 'DIRECT' });
-    const a = await filled(d3d, queue, 2 * TILE, 70);
-    setMappedStoreLimitForTesting(d3d, 0);
-    d3d.evict([a.heap]);
-    expectBytes((await getEvictedBytesForTesting(a.heap)) as Uint8Array, a.bytes, 'a, evicted');
-    expect(mappedBytes(d3d), 'no store').toBe(0);
-    d3d.makeResident([a.heap]);
-    await expectHeld(d3d, queue, a, 'a, restored from CPU memory');
-  });
-
-  test('the limit is checked: a negative, fractional or NaN limit throws and changes nothing', async ({ d3d }) => {
-    for (const bytes of [-1, 0.5, NaN, Infinity]) {
-      expect(() => setMappedStoreLimitForTesting(d3d, bytes), String(bytes)).toThrow(
-        /setMappedStoreLimitForTesting.*bytes/,
-      );
-    }
-    const queue = d3d.createCommandQueue({ type: 'DIRECT' });
-    on(d3d);
-    const a = await filled(d3d, queue, 2 * TILE, 71);
-    d3d.evict([a.heap]);
-    await getEvictedBytesForTesting(a.heap);
-    expect(mappedBytes(d3d), 'the valid limit set before them holds').toBe(2 * TILE);
-  });
-
-  test('a heap of at most 4 MiB is held in a mapped store and restored from it; a larger one is not; both come back whole', async ({
-    d3d,
-  }) => {
-    on(d3d);
-    const queue = d3d.createCommandQueue({ type: 'DIRECT' });
-    const small = await filled(d3d, queue, 4 * MIB, 50);
-    const large = await filled(d3d, queue, 4 * MIB + TILE, 51);
-    expect(mappedBytes(d3d), 'none before any eviction').toBe(0);
-    d3d.evict([small.heap]);
-    expectBytes((await getEvictedBytesForTesting(small.heap)) as Uint8Array, small.bytes, 'the small heap, evicted');
-    expect(mappedBytes(d3d), 'the 4 MiB heap: a store of its size').toBe(4 * MIB);
-    d3d.evict([large.heap]);
-    expectBytes((await getEvictedBytesForTesting(large.heap)) as Uint8Array, large.bytes, 'the large heap, evicted');
-    expect(mappedBytes(d3d), 'past 4 MiB: a CPU store').toBe(4 * MIB);
-    d3d.makeResident([small.heap, large.heap]);
-    await expectHeld(d3d, queue, small, 'the small heap, restored from its mapped store');
-    await expectHeld(d3d, queue, large, 'the large heap, restored from CPU memory');
-    // The store maps itself again and serves the next eviction of its size with that eviction's bytes.
-    const other = await filled(d3d, queue, 4 * MIB, 52);
-    d3d.evict([other.heap]);
-    expectBytes(
-      (await getEvictedBytesForTesting(other.heap)) as Uint8Array,
-      other.bytes,
-      'the next heap in the reused store',
-    );
-    expect(mappedBytes(d3d), 'the store was reused, not made again').toBe(4 * MIB);
-    d3d.makeResident([other.heap]);
-    await expectHeld(d3d, queue, other, 'the next heap, restored');
-    await expectHeld(d3d, queue, small, 'the small heap, untouched by the reuse');
-  });
-
-  test('a heap released while evicted gives its store back for the next eviction', async ({ d3d }) => {
-    on(d3d);
-    const queue = d3d.createCommandQueue({ type: 'DIRECT' });
-    const a = await filled(d3d, queue, 2 * TILE, 60);
-    d3d.evict([a.heap]);
-    await getEvictedBytesForTesting(a.heap);
-    a.buffer.release();
-    a.heap.release();
-    await flush(d3d, queue);
-    const b = await filled(d3d, queue, 2 * TILE, 61);
-    d3d.evict([b.heap]);
-    expectBytes((await getEvictedBytesForTesting(b.heap)) as Uint8Array, b.bytes, 'b in the store a gave back');
-    expect(mappedBytes(d3d), 'one store, reused').toBe(2 * TILE);
-    d3d.makeResident([b.heap]);
-    await expectHeld(d3d, queue, b, 'b, restored');
   });
 });
