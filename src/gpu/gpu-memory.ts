@@ -370,26 +370,18 @@ export class GpuMemory {
     let staleTiles: number;
     try {
       await slot.mapAsync(GPUMapMode.READ);
-      // The counters first (the words before mirror_dirty_tiles); the records and stale tiles are viewed only
-      // when there are some (rarely): a view of the whole 7 KiB log at every read cost the read
-      // about a third of its time (Node, SwiftShader).
-      const counters = new Uint32Array(slot.getMappedRange(0, memberOffset(log, 'mirror_dirty_tiles')));
-      count = counters[memberOffset(log, 'count') / 4] ?? 0;
-      more = counters[memberOffset(log, 'more') / 4] ?? 0;
+      // The counters first; the records are copied only when there are some (rarely).
+      const words = new Uint32Array(slot.getMappedRange());
+      count = words[memberOffset(log, 'count') / 4] ?? 0;
+      more = words[memberOffset(log, 'more') / 4] ?? 0;
       // No copy (an ArrayBuffer, at every read) when there are none.
-      records =
-        count > 0
-          ? new Uint32Array(slot.getMappedRange(first * 4, Math.min(count, FAULT_CAPACITY) * recordWords * 4)).slice()
-          : NO_RECORDS;
+      records = count > 0 ? words.slice(first, first + Math.min(count, FAULT_CAPACITY) * recordWords) : NO_RECORDS;
       // Mirror tiles stores made stale (texture-mirrors.wgsl): the mirrors fill them again.
-      staleTiles = counters[memberOffset(log, 'mirror_dirty') / 4] ?? 0;
+      staleTiles = words[memberOffset(log, 'mirror_dirty') / 4] ?? 0;
       if (staleTiles > 0) {
-        const at = memberOffset(log, 'mirror_dirty_tiles');
+        const at = memberOffset(log, 'mirror_dirty_tiles') / 4;
         const capacity = preludeConstant('D3D12_MIRROR_DIRTY_CAPACITY');
-        this.textureMirrors.reportStale(
-          new Uint32Array(slot.getMappedRange(at, Math.min(staleTiles, capacity) * 4)),
-          staleTiles > capacity,
-        );
+        this.textureMirrors.reportStale(words.subarray(at, at + Math.min(staleTiles, capacity)), staleTiles > capacity);
       }
       slot.unmap();
       this.faultStaging.push(slot);
