@@ -107,11 +107,8 @@ export class GpuMemory {
       device,
       virtualPages,
       pageTable,
-      // Used only around a growth, which submits a copy.
-      (what, fn) => {
-        this.submissions++;
-        return this.guard(what, fn);
-      },
+      (what, fn) => this.guard(what, fn),
+      (commandBuffers) => this.submitUnmapped(commandBuffers),
       this.pageCounts.LOCAL,
     );
     this.faultLogBytes = faultLog.size;

@@ -139,6 +139,8 @@ export class PageTableMirror {
     initial: GPUBuffer,
     /** Runs a growth inside error scopes (GpuMemory.guard). */
     private readonly guarded: <T>(what: string, fn: () => T) => T,
+    /** Submits a growth's copy (GpuMemory.submitUnmapped, which counts every queue submission). */
+    private readonly submit: (commandBuffers: GPUCommandBuffer[]) => void,
     /** The pool page where NON_LOCAL's range starts (PageTableEncoding). */
     nonLocalFirstPage = 0,
   ) {
@@ -178,7 +180,7 @@ export class PageTableMirror {
       // Entries still dirty are not in the old buffer yet; they stay dirty and flush() writes them
       // into the new one, before any submission that reads it.
       encoder.copyBufferToBuffer(this.buffer, 0, grown, 0, this.entries * 4);
-      this.device.queue.submit([encoder.finish()]);
+      this.submit([encoder.finish()]);
       // Work already submitted keeps the old buffer alive until it completes.
       this.buffer.destroy();
       this.buffer = grown;

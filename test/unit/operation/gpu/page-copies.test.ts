@@ -27,7 +27,13 @@ const WORDS = TILE_SIZE / 4;
 /** A mirror with no GPU behind it: the test only writes and reads its shadow (no growth, no flush). */
 function mirror(): PageTableMirror {
   const buffer = { size: 4096 * 4 } as GPUBuffer;
-  return new PageTableMirror({} as GPUDevice, 1 << 20, buffer, (_what, fn) => fn());
+  return new PageTableMirror(
+    {} as GPUDevice,
+    1 << 20,
+    buffer,
+    (_what, fn) => fn(),
+    () => {},
+  );
 }
 
 /** Virtual page p at address p * 64 KiB; pool page q at word q * 16384. */
