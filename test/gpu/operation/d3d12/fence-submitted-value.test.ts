@@ -282,11 +282,13 @@ describe('Fence.getSubmittedValue', () => {
     });
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const fence = d3d.createFence(0);
-    const original = device.queue.onSubmittedWorkDone;
+    const queueOfDevice = device.queue;
+    const ownProperty = Object.getOwnPropertyDescriptor(queueOfDevice, 'onSubmittedWorkDone');
+    const original = queueOfDevice.onSubmittedWorkDone.bind(queueOfDevice);
     let asked = 0;
-    device.queue.onSubmittedWorkDone = function (this: GPUQueue) {
+    queueOfDevice.onSubmittedWorkDone = () => {
       asked++;
-      return original.call(this);
+      return original();
     };
     try {
       queue.signal(fence, 1);
@@ -304,7 +306,9 @@ describe('Fence.getSubmittedValue', () => {
       expect(asked, 'a signal after a submission does not share the older wait').toBeGreaterThan(first);
       expectSame(readbackBytes(readback, 0, data.length), data, 'READBACK buffer at completion');
     } finally {
-      device.queue.onSubmittedWorkDone = original;
+      if (ownProperty) Object.defineProperty(queueOfDevice, 'onSubmittedWorkDone', ownProperty);
+      else delete (queueOfDevice as { onSubmittedWorkDone?: unknown }).onSubmittedWorkDone;
+      expect(typeof queueOfDevice.onSubmittedWorkDone).toBe('function');
       d3d.destroy();
     }
   });
