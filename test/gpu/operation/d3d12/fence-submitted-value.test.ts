@@ -282,13 +282,11 @@ describe('Fence.getSubmittedValue', () => {
     });
     const queue = d3d.createCommandQueue({ type: 'DIRECT' });
     const fence = d3d.createFence(0);
-    const queueOfDevice = device.queue;
-    const ownProperty = Object.getOwnPropertyDescriptor(queueOfDevice, 'onSubmittedWorkDone');
-    const original = queueOfDevice.onSubmittedWorkDone.bind(queueOfDevice);
+    const original = device.queue.onSubmittedWorkDone;
     let asked = 0;
-    queueOfDevice.onSubmittedWorkDone = () => {
+    device.queue.onSubmittedWorkDone = function (this: GPUQueue) {
       asked++;
-      return original();
+      return original.call(this);
     };
     try {
       queue.signal(fence, 1);
@@ -306,9 +304,7 @@ describe('Fence.getSubmittedValue', () => {
       expect(asked, 'a signal after a submission does not share the older wait').toBeGreaterThan(first);
       expectSame(readbackBytes(readback, 0, data.length), data, 'READBACK buffer at completion');
     } finally {
-      if (ownProperty) Object.defineProperty(queueOfDevice, 'onSubmittedWorkDone', ownProperty);
-      else delete (queueOfDevice as { onSubmittedWorkDone?: unknown }).onSubmittedWorkDone;
-      expect(typeof queueOfDevice.onSubmittedWorkDone).toBe('function');
+      device.queue.onSubmittedWorkDone = original;
       d3d.destroy();
     }
   });
