@@ -114,11 +114,6 @@ export class GpuBackend {
   private unwatched: WorkUse[] = [];
   private watching = false;
   private watchScheduled = false;
-  /**
-   * The last queueIdle() and GpuMemory.submissions when it was asked: with no submission since, it
-   * stands for a new one (queue writes since need no wait, as in workDone).
-   */
-  private idle: { at: number; done: Promise<void> } | undefined;
   private readonly buffers: SubmissionBuffers;
   /** CPU-accessible memory kept coherent between its CPU copy and its pages. */
   private readonly coherence: CpuCoherence;
@@ -282,17 +277,9 @@ export class GpuBackend {
     });
   }
 
-  /**
-   * Settles once the work submitted so far has completed on the GPU, or the device is lost. A fence
-   * signalled again with nothing submitted in between (mapping changes, residency calls that moved
-   * no bytes) shares the last one's wait: in Chromium on SwiftShader's host the signal after a
-   * 16 MiB-chunk remap of 2 GiB took 15-20 µs so against 25-30 (one onSubmittedWorkDone fewer).
-   */
+  /** Settles once the work submitted so far has completed on the GPU, or the device is lost. */
   private queueIdle(): Promise<void> {
-    const at = this.memory.submissions;
-    if (this.idle?.at !== at)
-      this.idle = { at, done: Promise.race([this.memory.device.queue.onSubmittedWorkDone(), this.lost]) };
-    return this.idle.done;
+    return Promise.race([this.memory.device.queue.onSubmittedWorkDone(), this.lost]);
   }
 
   /** Reads back heap bytes the GPU may have written into the heap's CPU copy (see cpu-coherence.ts). */

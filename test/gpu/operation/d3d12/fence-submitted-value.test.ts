@@ -13,7 +13,6 @@
 import { describe, expect } from 'vitest';
 import type { Device, Fence, GraphicsCommandList, Resource } from '../../../../src/index.js';
 import { d3dTest } from '../../../harness/d3d-test.js';
-import { createDevice } from '../../../../src/index.js';
 import { firstDifference, flush, pattern, readBuffer, uploadBuffer } from '../../../shared/d3d12-helpers.js';
 import { Random } from '../../../../src/validate/random.js';
 
@@ -268,44 +267,5 @@ describe('Fence.getSubmittedValue', () => {
       { submitted: 2, completed: 2 },
       { submitted: 11, completed: 11 },
     ]);
-  });
-  // GpuBackend.queueIdle: a signal with nothing submitted since the last wait shares that wait (one
-  // onSubmittedWorkDone fewer); a submission in between needs a new one, and its results land.
-  test('signals with nothing submitted between them share one queue wait; a submission in between gets its own', async ({
-    device,
-  }) => {
-    const d3d = await createDevice({
-      gpuDevice: device,
-      localMemoryBytes: 8 * MIB,
-      nonLocalMemoryBytes: 8 * MIB,
-      gpuValidation: false,
-    });
-    const queue = d3d.createCommandQueue({ type: 'DIRECT' });
-    const fence = d3d.createFence(0);
-    const original = device.queue.onSubmittedWorkDone;
-    let asked = 0;
-    device.queue.onSubmittedWorkDone = function (this: GPUQueue) {
-      asked++;
-      return original.call(this);
-    };
-    try {
-      queue.signal(fence, 1);
-      await fence.setEventOnCompletion(1);
-      const first = asked;
-      expect(first, 'the first signal asks the queue').toBeGreaterThan(0);
-      queue.signal(fence, 2);
-      await fence.setEventOnCompletion(2);
-      expect(asked, 'a signal with nothing submitted since asks again').toBe(first);
-      const data = pattern(64 * 1024, 7);
-      const { readback, list } = copyToReadback(d3d, data);
-      queue.executeCommandLists([list]);
-      queue.signal(fence, 3);
-      await fence.setEventOnCompletion(3);
-      expect(asked, 'a signal after a submission does not share the older wait').toBeGreaterThan(first);
-      expectSame(readbackBytes(readback, 0, data.length), data, 'READBACK buffer at completion');
-    } finally {
-      device.queue.onSubmittedWorkDone = original;
-      d3d.destroy();
-    }
   });
 });
