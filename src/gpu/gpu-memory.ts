@@ -69,8 +69,9 @@ export class GpuMemory {
   readonly pageTable: PageTableMirror;
   readonly faultLogBytes: number;
   /**
-   * Queue submissions made for queue work (submit, submitUnmapped, page-table growth): a fault-log
-   * read of the last one's copy stands for the queue's idle only while this has not moved since.
+   * Queue submissions made for queue work (submit and submitUnmapped, which paging and page-table
+   * growth use too): a fault-log read of the last one's copy stands for the queue's idle only while
+   * this has not moved since.
    */
   submissions = 0;
   /** Copies of pool pages that the texture units sample (src/gpu/texture-cache.ts). */
