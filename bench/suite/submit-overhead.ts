@@ -9,15 +9,25 @@
  * group: what a submission that does work pays for the per-dispatch constants and bind groups.
  * The device is created as createDevice makes it (gpuValidation on: faults recorded and read).
  *
+ * Extras of `one dispatch`, each interleaved with the two sides, to say where a gap comes from:
+ *   - `raw, done by a mapped readback µs`: the raw submission with a copy of READBACK_BYTES (about
+ *     the fault log's size) into a MAP_READ buffer, known complete when that buffer's mapAsync
+ *     resolves instead of by onSubmittedWorkDone: how the library learns that a submission ran when
+ *     it reads the fault log, in raw WebGPU;
+ *   - `gpuValidation off µs`: the library on a second device made with gpuValidation: false (no
+ *     fault log copied or read; completion by onSubmittedWorkDone).
+ *
  * Target: at most 1.2× raw (issue 35). A submission through the library is one WebGPU submission; what it adds
  * is bookkeeping (state checks, per-dispatch constants) and reading the fault log, which should cost
  * a fraction of the submission itself.
  */
-import { createDevice, TILE_SIZE } from '../../src/index.js';
-import { liveRecorder, row, type FigureRow, type FigureRunner } from './figure.js';
+import { createDevice, TILE_SIZE, type Device, type GraphicsCommandList, type Resource } from '../../src/index.js';
+import { liveRecorder, median, row, type FigureRow, type FigureRunner } from './figure.js';
 
 /** Submissions per sample: enough that 100 µs browser timers do not matter. */
 const CALLS_PER_SAMPLE = 100;
+/** The raw mapped readback's copy: about the fault log's size (header, stale-tile list, 256 records). */
+const READBACK_BYTES = 8192;
 
 const LIBRARY_KERNEL = /* wgsl */ `
 @compute @workgroup_size(1) fn main() {
@@ -35,9 +45,20 @@ export const submitOverhead: FigureRunner = async (context) => {
   const calls = quick ? 20 : CALLS_PER_SAMPLE;
   const live = liveRecorder(context, 'submit-overhead', 'µs/submit');
   const device = await createDevice({ gpuDevice, localMemoryBytes: 16 << 20, nonLocalMemoryBytes: 4 << 20 });
+  const unchecked = await createDevice({
+    gpuDevice,
+    localMemoryBytes: 16 << 20,
+    nonLocalMemoryBytes: 4 << 20,
+    gpuValidation: false,
+  });
+  const rawReadback = gpuDevice.createBuffer({
+    label: 'submit-overhead: raw readback',
+    size: READBACK_BYTES,
+    usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+  });
   const rawOut = gpuDevice.createBuffer({
     label: 'submit-overhead: raw out',
-    size: 256,
+    size: READBACK_BYTES,
     usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC,
   });
   const rawValue = gpuDevice.createBuffer({
@@ -51,23 +72,8 @@ export const submitOverhead: FigureRunner = async (context) => {
     let fenceValue = 0;
     const empty = device.createCommandList('DIRECT');
     empty.close();
-    const out = device.createCommittedResource(
-      { type: 'DEFAULT' },
-      [],
-      { dimension: 'BUFFER', width: TILE_SIZE, flags: ['ALLOW_UNORDERED_ACCESS'] },
-      'UNORDERED_ACCESS',
-    );
-    const pso = await device.createComputePipelineState({
-      code: LIBRARY_KERNEL,
-      entryPoint: 'main',
-      label: 'submit-overhead',
-    });
-    const dispatch = device.createCommandList('DIRECT');
-    dispatch.setPipelineState(pso);
-    dispatch.setComputeRoot32BitConstants(0, [7], 0);
-    dispatch.setComputeRootUnorderedAccessView(1, out.getGPUVirtualAddress());
-    dispatch.dispatch(1, 1, 1);
-    dispatch.close();
+    const { out, list: dispatch } = await dispatchList(device);
+    const uncheckedRun = await fencedDispatch(unchecked);
     const rawPipeline = await gpuDevice.createComputePipelineAsync({
       label: 'submit-overhead: raw',
       layout: 'auto',
@@ -91,7 +97,7 @@ export const submitOverhead: FigureRunner = async (context) => {
       }
       return ((performance.now() - start) * 1000) / calls;
     };
-    const raw = async (withDispatch: boolean): Promise<number> => {
+    const raw = async (withDispatch: boolean, mappedReadback = false): Promise<number> => {
       const start = performance.now();
       for (let i = 0; i < calls; i++) {
         const encoder = gpuDevice.createCommandEncoder();
@@ -102,8 +108,17 @@ export const submitOverhead: FigureRunner = async (context) => {
           pass.dispatchWorkgroups(1);
           pass.end();
         }
+        if (mappedReadback) encoder.copyBufferToBuffer(rawOut, 0, rawReadback, 0, READBACK_BYTES);
         gpuDevice.queue.submit([encoder.finish()]);
-        await gpuDevice.queue.onSubmittedWorkDone();
+        if (!mappedReadback) {
+          await gpuDevice.queue.onSubmittedWorkDone();
+          continue;
+        }
+        await rawReadback.mapAsync(GPUMapMode.READ);
+        // The library reads the log's counters; so does this.
+        if (new Uint32Array(rawReadback.getMappedRange(0, 16))[0] !== 7)
+          throw new Error('submit-overhead: raw readback');
+        rawReadback.unmap();
       }
       return ((performance.now() - start) * 1000) / calls;
     };
@@ -116,17 +131,26 @@ export const submitOverhead: FigureRunner = async (context) => {
       context.progress(`submit-overhead: ${name}, ${rounds} rounds of ${calls} submissions`);
       const measured: number[] = [];
       const baseline: number[] = [];
+      const mapped: number[] = [];
+      const off: number[] = [];
       // Interleaved, so drift (clock, thermal, GC) hits both sides alike.
       for (let i = 0; i < warmup + rounds; i++) {
         const l = await library(list);
         const r = await raw(withDispatch);
+        const m = withDispatch ? await raw(true, true) : 0;
+        const o = withDispatch ? await uncheckedRun(calls) : 0;
         if (i < warmup) continue;
         measured.push(l);
         baseline.push(r);
+        mapped.push(m);
+        off.push(o);
         live.sample(name, 'measured', l);
         live.sample(name, 'baseline', r);
       }
-      rows.push(row(name, measured, baseline));
+      const extra = withDispatch
+        ? { 'raw, done by a mapped readback µs': median(mapped), 'gpuValidation off µs': median(off) }
+        : undefined;
+      rows.push(row(name, measured, baseline, extra));
     }
     if (device.getDeviceRemovedReason() !== 'S_OK')
       throw new Error(`submit-overhead: the device was removed: ${device.getDeviceRemovedReason()}`);
@@ -162,6 +186,47 @@ export const submitOverhead: FigureRunner = async (context) => {
   } finally {
     rawOut.destroy();
     rawValue.destroy();
+    rawReadback.destroy();
     device.destroy();
+    unchecked.destroy();
   }
 };
+
+/** A closed list of one dispatch of LIBRARY_KERNEL storing 7 into `out`. */
+async function dispatchList(device: Device): Promise<{ out: Resource; list: GraphicsCommandList }> {
+  const out = device.createCommittedResource(
+    { type: 'DEFAULT' },
+    [],
+    { dimension: 'BUFFER', width: TILE_SIZE, flags: ['ALLOW_UNORDERED_ACCESS'] },
+    'UNORDERED_ACCESS',
+  );
+  const pso = await device.createComputePipelineState({
+    code: LIBRARY_KERNEL,
+    entryPoint: 'main',
+    label: 'submit-overhead',
+  });
+  const list = device.createCommandList('DIRECT');
+  list.setPipelineState(pso);
+  list.setComputeRoot32BitConstants(0, [7], 0);
+  list.setComputeRootUnorderedAccessView(1, out.getGPUVirtualAddress());
+  list.dispatch(1, 1, 1);
+  list.close();
+  return { out, list };
+}
+
+/** `calls` submissions of the one-dispatch list on `device`, each fenced and waited for: µs per submission. */
+async function fencedDispatch(device: Device): Promise<(calls: number) => Promise<number>> {
+  const queue = device.createCommandQueue({ type: 'DIRECT' });
+  const fence = device.createFence(0);
+  const { list } = await dispatchList(device);
+  let value = 0;
+  return async (calls) => {
+    const start = performance.now();
+    for (let i = 0; i < calls; i++) {
+      queue.executeCommandLists([list]);
+      queue.signal(fence, ++value);
+      await fence.setEventOnCompletion(value);
+    }
+    return ((performance.now() - start) * 1000) / calls;
+  };
+}
