@@ -21,7 +21,15 @@
  * is bookkeeping (state checks, per-dispatch constants) and reading the fault log, which should cost
  * a fraction of the submission itself.
  */
-import { createDevice, TILE_SIZE, type Device, type GraphicsCommandList, type Resource } from '../../src/index.js';
+import {
+  createDevice,
+  TILE_SIZE,
+  type CommandQueue,
+  type Device,
+  type Fence,
+  type GraphicsCommandList,
+  type Resource,
+} from '../../src/index.js';
 import { liveRecorder, median, row, type FigureRow, type FigureRunner } from './figure.js';
 
 /** Submissions per sample: enough that 100 µs browser timers do not matter. */
@@ -69,11 +77,13 @@ export const submitOverhead: FigureRunner = async (context) => {
   try {
     const queue = device.createCommandQueue({ type: 'DIRECT' });
     const fence = device.createFence(0);
-    let fenceValue = 0;
     const empty = device.createCommandList('DIRECT');
     empty.close();
     const { out, list: dispatch } = await dispatchList(device);
-    const uncheckedRun = await fencedDispatch(unchecked);
+    const library = fencedSubmissions(queue, fence);
+    const uncheckedQueue = unchecked.createCommandQueue({ type: 'DIRECT' });
+    const uncheckedRun = fencedSubmissions(uncheckedQueue, unchecked.createFence(0));
+    const { list: uncheckedDispatch } = await dispatchList(unchecked);
     const rawPipeline = await gpuDevice.createComputePipelineAsync({
       label: 'submit-overhead: raw',
       layout: 'auto',
@@ -88,15 +98,6 @@ export const submitOverhead: FigureRunner = async (context) => {
       ],
     });
 
-    const library = async (list: typeof empty): Promise<number> => {
-      const start = performance.now();
-      for (let i = 0; i < calls; i++) {
-        queue.executeCommandLists([list]);
-        queue.signal(fence, ++fenceValue);
-        await fence.setEventOnCompletion(fenceValue);
-      }
-      return ((performance.now() - start) * 1000) / calls;
-    };
     const raw = async (withDispatch: boolean, mappedReadback = false): Promise<number> => {
       const start = performance.now();
       for (let i = 0; i < calls; i++) {
@@ -135,10 +136,10 @@ export const submitOverhead: FigureRunner = async (context) => {
       const off: number[] = [];
       // Interleaved, so drift (clock, thermal, GC) hits both sides alike.
       for (let i = 0; i < warmup + rounds; i++) {
-        const l = await library(list);
+        const l = await library(list, calls);
         const r = await raw(withDispatch);
         const m = withDispatch ? await raw(true, true) : 0;
-        const o = withDispatch ? await uncheckedRun(calls) : 0;
+        const o = withDispatch ? await uncheckedRun(uncheckedDispatch, calls) : 0;
         if (i < warmup) continue;
         measured.push(l);
         baseline.push(r);
@@ -165,8 +166,9 @@ export const submitOverhead: FigureRunner = async (context) => {
     copy.copyBufferRegion(readback, 0, out, 0, 4);
     copy.close();
     queue.executeCommandLists([copy]);
-    queue.signal(fence, ++fenceValue);
-    await fence.setEventOnCompletion(fenceValue);
+    const last = fence.getCompletedValue() + 1;
+    queue.signal(fence, last);
+    await fence.setEventOnCompletion(last);
     const word = new Uint32Array(readback.map().slice(0, 4).buffer)[0];
     readback.unmap();
     if (word !== 7) throw new Error(`submit-overhead: the dispatch's store did not land (read ${word}, expected 7)`);
@@ -214,13 +216,13 @@ async function dispatchList(device: Device): Promise<{ out: Resource; list: Grap
   return { out, list };
 }
 
-/** `calls` submissions of the one-dispatch list on `device`, each fenced and waited for: µs per submission. */
-async function fencedDispatch(device: Device): Promise<(calls: number) => Promise<number>> {
-  const queue = device.createCommandQueue({ type: 'DIRECT' });
-  const fence = device.createFence(0);
-  const { list } = await dispatchList(device);
-  let value = 0;
-  return async (calls) => {
+/** µs per submission of `calls` executions of a list on `queue`, each fenced and waited for. */
+function fencedSubmissions(
+  queue: CommandQueue,
+  fence: Fence,
+): (list: GraphicsCommandList, calls: number) => Promise<number> {
+  let value = fence.getCompletedValue();
+  return async (list, calls) => {
     const start = performance.now();
     for (let i = 0; i < calls; i++) {
       queue.executeCommandLists([list]);

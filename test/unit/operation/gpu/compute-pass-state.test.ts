@@ -82,8 +82,9 @@ describe('ComputePassState', () => {
   it('passes every dispatch through, in order with the sets', () => {
     const { pass, state } = stateOf();
     const copy = pipeline('copy');
+    const prelude = group('prelude');
     for (let i = 0; i < 3; i++) {
-      state.setBindGroup(0, group('prelude'), [i * 256]);
+      state.setBindGroup(0, prelude, [i * 256]);
       state.setPipeline(copy);
       state.dispatchWorkgroups(4, i + 1);
     }
