@@ -21,7 +21,7 @@ export class ComputePassState {
   private pipeline: GPUComputePipeline | undefined;
   private readonly groups: ({ group: GPUBindGroup; offsets: readonly number[] } | undefined)[] = [];
 
-  constructor(readonly pass: GPUComputePassEncoder) {}
+  constructor(private readonly pass: GPUComputePassEncoder) {}
 
   setPipeline(pipeline: GPUComputePipeline): void {
     if (pipeline === this.pipeline) return;
@@ -39,6 +39,10 @@ export class ComputePassState {
 
   dispatchWorkgroups(x: number, y = 1, z = 1): void {
     this.pass.dispatchWorkgroups(x, y, z);
+  }
+
+  end(): void {
+    this.pass.end();
   }
 }
 
@@ -81,7 +85,7 @@ export class PassPlanner {
 
   /** Ends the open pass, if any. */
   end(): void {
-    this.computePass?.pass.end();
+    this.computePass?.end();
     this.renderPass?.pass.end();
     this.computePass = undefined;
     this.renderPass = undefined;
